@@ -1,0 +1,52 @@
+"""``AksGpuNodePool``: an AKS agent pool for GPUs, from a validated pool spec."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import pulumi
+from pulumi_azure_native import containerservice
+
+from components.aks import plan
+from components.core.specs import GpuPoolSpec
+from components.errors import SpecError
+from components.pool_outputs import GpuNodePoolBase
+
+
+@dataclass(frozen=True, kw_only=True)
+class AksGpuNodePoolArgs:
+    """Inputs of ``AksGpuNodePool``: the pool decisions plus the cluster wiring."""
+
+    pool: GpuPoolSpec
+    """The validated pool spec (``cloud="aks"``)."""
+    resource_group_name: pulumi.Input[str]
+    cluster_name: pulumi.Input[str]
+    """Name of the existing managed cluster (the SDK's ``resource_name_``)."""
+    vnet_subnet_id: pulumi.Input[str] | None = None
+    tags: Mapping[str, str] = field(default_factory=dict)
+
+
+class AksGpuNodePool(GpuNodePoolBase):
+    """A GPU agent pool on AKS with the driver owner, MIG profile, GPU taint and gpuready's labels."""
+
+    agent_pool: containerservice.AgentPool
+    """The underlying agent pool (escape hatch)."""
+
+    def __init__(self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        if args.pool.cloud != "aks":
+            raise SpecError.one("pool.cloud", "AksGpuNodePool needs an AKS pool spec", args.pool.cloud, ("aks",))
+        agent_pool_args = plan.agent_pool_args(args.pool)
+        super().__init__("gpuready:index:AksGpuNodePool", name, {}, opts)
+        if args.vnet_subnet_id is not None:
+            agent_pool_args["vnet_subnet_id"] = args.vnet_subnet_id
+        self.agent_pool = containerservice.AgentPool(
+            f"{name}-agent-pool",
+            resource_group_name=args.resource_group_name,
+            resource_name_=args.cluster_name,
+            tags=dict(args.tags),
+            # VM size, taints, driver and MIG profile cannot change in place (azure-native#2462).
+            opts=pulumi.ResourceOptions(parent=self),
+            **agent_pool_args,
+        )
+        self._publish(args.pool, self.agent_pool.name)

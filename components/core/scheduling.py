@@ -1,0 +1,137 @@
+"""GPU node labels and taints, and their per-cloud encodings. Pure.
+
+Every gpuready pool carries the taint ``nvidia.com/gpu=present:NoSchedule``: EKS and AKS never taint GPU
+nodes, and GKE only does when a non-GPU pool already exists (how-to/gpus), so gpuready always declares
+it, which also keeps GKE from showing a perpetual diff (hashicorp/terraform-provider-google#7928).
+Labels set at creation are the ones later layers select on; none of them waits for NFD or GFD.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from components.core import sharing_plan
+from components.core.k8s_syntax import TaintEffect
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+
+GPU_RESOURCE = "nvidia.com/gpu"
+SHARED_GPU_RESOURCE = "nvidia.com/gpu.shared"
+GPU_TAINT_KEY = "nvidia.com/gpu"
+GPU_TAINT_VALUE = "present"
+GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
+
+LABEL_GPU_PRESENT = "nvidia.com/gpu.present"
+LABEL_DEVICE_PLUGIN_CONFIG = "nvidia.com/device-plugin.config"
+LABEL_MIG_CONFIG = "nvidia.com/mig.config"
+LABEL_DEPLOY_PREFIX = "nvidia.com/gpu.deploy."
+LABEL_SKYPILOT_ACCELERATOR = "skypilot.co/accelerator"
+LABEL_GKE_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
+GPUREADY_DOMAIN = "gpuready.io"
+LABEL_POOL = "gpuready.io/pool"
+LABEL_GPU_POOL = "gpuready.io/gpu-pool"
+LABEL_ACCELERATOR = "gpuready.io/accelerator"
+LABEL_SHARING = "gpuready.io/sharing"
+
+AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
+"""AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
+
+BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
+    "driver",
+    "container-toolkit",
+    "device-plugin",
+    "mig-manager",
+)
+"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
+
+MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
+    {
+        LABEL_GPU_PRESENT,
+        LABEL_DEVICE_PLUGIN_CONFIG,
+        LABEL_MIG_CONFIG,
+        LABEL_SKYPILOT_ACCELERATOR,
+        LABEL_GKE_NO_DEVICE_PLUGIN,
+    }
+)
+"""Label keys gpuready sets itself; a pool's extra labels may not set them."""
+
+_UPPER_SNAKE: Mapping[TaintEffect, str] = {
+    "NoSchedule": "NO_SCHEDULE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+}
+
+
+def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
+    """Every taint the pool's nodes carry: the GPU taint, the cloud's own, then the spec's extras."""
+    taints = [GPU_TAINT]
+    if spec.cloud == "aks" and spec.capacity == "spot":
+        taints.append(AKS_SPOT_TAINT)
+    taints.extend(spec.taints)
+    return tuple(taints)
+
+
+def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
+    """Every label gpuready sets on the pool's nodes at creation, extras last."""
+    model = spec.resolved.model
+    labels = {
+        LABEL_POOL: spec.name,
+        LABEL_GPU_POOL: "true",
+        LABEL_GPU_PRESENT: "true",
+        LABEL_ACCELERATOR: model.key,
+        LABEL_SKYPILOT_ACCELERATOR: model.skypilot,
+        LABEL_SHARING: spec.sharing_mode,
+    }
+    sharing = spec.sharing
+    where = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    if where == "device-plugin-config" and isinstance(sharing, GpuSharing):
+        labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
+    if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
+        labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
+    if spec.cloud == "gke" and spec.driver == "operator":
+        labels[LABEL_GKE_NO_DEVICE_PLUGIN] = "true"
+    if spec.cloud == "eks" and spec.image_family == "bottlerocket":
+        labels.update({LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS})
+    labels.update(spec.labels)
+    return labels
+
+
+def node_selector(spec: GpuPoolSpec) -> dict[str, str]:
+    """The selector that picks exactly this pool's nodes."""
+    return {LABEL_POOL: spec.name}
+
+
+def to_eks_taint(taint: Taint) -> dict[str, str]:
+    """``aws.eks.NodeGroup`` taint: effect in the EKS API spelling (``NO_SCHEDULE``)."""
+    encoded = {"key": taint.key, "effect": _UPPER_SNAKE[taint.effect]}
+    if taint.value:
+        encoded["value"] = taint.value
+    return encoded
+
+
+def to_gke_taint(taint: Taint) -> dict[str, str]:
+    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
+    return {"key": taint.key, "value": taint.value, "effect": _UPPER_SNAKE[taint.effect]}
+
+
+def to_aks_taint(taint: Taint) -> str:
+    """AKS ``nodeTaints`` entry, e.g. ``nvidia.com/gpu=present:NoSchedule``."""
+    if taint.value:
+        return f"{taint.key}={taint.value}:{taint.effect}"
+    return f"{taint.key}:{taint.effect}"
+
+
+def to_k8s_taint(taint: Taint) -> dict[str, str]:
+    """The taint as it appears on a Kubernetes Node."""
+    encoded = {"key": taint.key, "effect": taint.effect}
+    if taint.value:
+        encoded["value"] = taint.value
+    return encoded
+
+
+def toleration_for(taint: Taint, operator: Literal["Exists", "Equal"] = "Exists") -> dict[str, str]:
+    """A toleration of ``taint``; ``Exists`` tolerates any value of the key."""
+    toleration = {"key": taint.key, "operator": operator, "effect": taint.effect}
+    if operator == "Equal":
+        toleration["value"] = taint.value
+    return toleration

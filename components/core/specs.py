@@ -1,0 +1,130 @@
+"""The GPU pool spec: one validated description of a GPU node pool, for any of the three clouds.
+
+Frozen dataclasses validated on creation: constructing a ``GpuPoolSpec`` either succeeds with a pool
+that every later layer can trust, or raises ``SpecError`` listing every problem with its field path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from components.core.catalog.instance_types import Cloud
+from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
+from components.core.k8s_syntax import TaintEffect
+
+Capacity = Literal["on-demand", "spot"]
+CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot")
+
+DriverOwner = Literal["cloud", "operator"]
+"""Who installs the NVIDIA driver: the cloud or node image, or the NVIDIA GPU Operator's driver containers."""
+DRIVER_OWNERS: tuple[DriverOwner, ...] = ("cloud", "operator")
+
+SharingMode = Literal["none", "time-slicing", "mps", "mig"]
+SHARING_MODES: tuple[SharingMode, ...] = ("none", "time-slicing", "mps", "mig")
+
+MigStrategy = Literal["single", "mixed"]
+MIG_STRATEGIES: tuple[MigStrategy, ...] = ("single", "mixed")
+
+IMAGES: Mapping[Cloud, tuple[str, ...]] = {
+    "eks": ("al2023", "bottlerocket"),
+    "aks": ("ubuntu", "azurelinux"),
+    "gke": ("cos", "ubuntu"),
+}
+"""Node image families per cloud; the first is the default."""
+
+GKE_DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
+"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Taint:
+    """A Kubernetes taint in Kubernetes spelling (effects ``NoSchedule`` etc.)."""
+
+    key: str
+    value: str = ""
+    effect: TaintEffect = "NoSchedule"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuSharing:
+    """Time-slicing or MPS: each physical GPU is advertised ``replicas`` times."""
+
+    mode: Literal["time-slicing", "mps"]
+    replicas: int
+    """Shares per GPU; the device plugin refuses fewer than 2."""
+    rename_by_default: bool = False
+    """Advertise ``nvidia.com/gpu.shared`` instead of ``nvidia.com/gpu`` (NVIDIA device plugin only)."""
+    fail_requests_greater_than_one: bool | None = None
+    """Refuse pods asking for more than one share; None keeps the plugin default (false; MPS: true)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MigPartitioning:
+    """Multi-Instance GPU: a single profile on every GPU, or a layout of several profiles."""
+
+    profile: str | None = None
+    """One profile on every GPU, as many as fit, e.g. ``1g.10gb``."""
+    layout: str | Mapping[str, int] | None = None
+    """A mig-parted layout name (``all-balanced``) or profile -> instances per GPU."""
+    strategy: MigStrategy = "single"
+    """How the device plugin advertises MIG devices: all as ``nvidia.com/gpu`` or per profile."""
+
+    @property
+    def mode(self) -> Literal["mig"]:
+        return "mig"
+
+
+Sharing = GpuSharing | MigPartitioning
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuPoolSpec:
+    """A GPU node pool, validated against the GPU catalog and the target cloud's rules."""
+
+    cloud: Cloud
+    name: str
+    """Node pool / node group name, following the cloud's naming rules."""
+    instance_type: str
+    """EC2 instance type, Azure VM size or GCE machine type."""
+    min_size: int
+    max_size: int
+    desired_size: int | None = None
+    """Initial node count; None starts at ``min_size``."""
+    capacity: Capacity = "on-demand"
+    image: str | None = None
+    """Node image family (see ``IMAGES``); None picks the cloud's first (``al2023``, ``ubuntu``, ``cos``)."""
+    driver: DriverOwner = "cloud"
+    driver_version: str | None = None
+    """GKE only: ``default`` or ``latest`` driver branch when the cloud installs the driver."""
+    sharing: Sharing | None = None
+    gpu: ExplicitGpu | None = None
+    """Explicit GPU description for instance types the catalog does not list."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Extra node labels."""
+    taints: tuple[Taint, ...] = ()
+    """Extra taints, besides the GPU taint every pool gets."""
+    resolved: ResolvedGpu = field(init=False, repr=False, compare=False)
+    """GPU model, count and architecture, filled in by validation."""
+
+    def __post_init__(self) -> None:
+        from components.core import pool_rules  # noqa: PLC0415 - pool_rules imports this module
+
+        object.__setattr__(self, "labels", dict(self.labels))
+        object.__setattr__(self, "taints", tuple(self.taints))
+        object.__setattr__(self, "resolved", pool_rules.validate(self))
+
+    @property
+    def image_family(self) -> str:
+        """The node image family, with the cloud default applied."""
+        return self.image if self.image is not None else IMAGES[self.cloud][0]
+
+    @property
+    def initial_size(self) -> int:
+        """Nodes at creation."""
+        return self.min_size if self.desired_size is None else self.desired_size
+
+    @property
+    def sharing_mode(self) -> SharingMode:
+        return "none" if self.sharing is None else self.sharing.mode

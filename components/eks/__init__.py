@@ -1,0 +1,1 @@
+"""EKS GPU node groups: a pure plan (``plan``) and the Pulumi component (``node_pool``)."""

@@ -1,0 +1,49 @@
+"""GpuPoolSpec -> ``aws.eks.NodeGroup`` arguments. Pure.
+
+Enum values are the EKS API's (botocore ``eks/2017-11-01/service-2.json``: ``AMITypes``, ``TaintEffect``,
+``CapacityTypes``); ``tests/eks/test_plan_fidelity.py`` checks them against the model botocore ships.
+EKS managed node groups have no MIG or sharing fields: those are applied in-cluster by the labels the
+pool carries (``components.core.scheduling``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from components.core import scheduling
+from components.core.specs import GpuPoolSpec
+
+AMI_TYPES: Mapping[tuple[str, str], str] = {
+    ("al2023", "x86_64"): "AL2023_x86_64_NVIDIA",
+    ("al2023", "arm64"): "AL2023_ARM_64_NVIDIA",
+    ("bottlerocket", "x86_64"): "BOTTLEROCKET_x86_64_NVIDIA",
+    ("bottlerocket", "arm64"): "BOTTLEROCKET_ARM_64_NVIDIA",
+}
+"""(image family, CPU architecture) -> EKS NVIDIA AMI type."""
+
+CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
+
+
+def ami_type(spec: GpuPoolSpec) -> str:
+    """The NVIDIA AMI type for the pool's image family and the instance's architecture."""
+    return AMI_TYPES[(spec.image_family, spec.resolved.arch)]
+
+
+def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
+    """Keyword arguments of ``aws.eks.NodeGroup`` that follow from the spec (wiring excluded)."""
+    return {
+        "node_group_name": spec.name,
+        "ami_type": ami_type(spec),
+        "capacity_type": CAPACITY_TYPES[spec.capacity],
+        "instance_types": [spec.resolved.instance_type],
+        "scaling_config": {
+            "min_size": spec.min_size,
+            "max_size": spec.max_size,
+            "desired_size": spec.initial_size,
+        },
+        # Replace GPU nodes one at a time: they are scarce and slow to drain.
+        "update_config": {"max_unavailable": 1},
+        "labels": scheduling.pool_labels(spec),
+        "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
+    }

@@ -1,0 +1,96 @@
+"""The one exception hierarchy of gpuready.
+
+Every error a user can cause says where (a field path), what (the bad value), what is allowed, and how
+to fix it. Errors are raised before any resource is registered or any API is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+class GpuReadyError(Exception):
+    """Base class of every error gpuready raises on purpose."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the input: where, what, what is allowed, and a hint."""
+
+    path: str
+    """Field path, e.g. ``nodePools[1].instanceType``."""
+    problem: str
+    """What is wrong, in a few words."""
+    value: object = None
+    """The bad value as given (``None`` when the field is missing)."""
+    allowed: Sequence[str] = ()
+    """Allowed values, when the set is small enough to list."""
+    hint: str = ""
+    """What to do about it."""
+
+    def __str__(self) -> str:
+        text = f"{self.path}: {self.problem}"
+        if self.value is not None:
+            text += f"; got {self.value!r}"
+        if self.allowed:
+            text += f". Allowed: {', '.join(self.allowed)}"
+        if self.hint:
+            text += f". Hint: {self.hint}"
+        return text
+
+
+class SpecError(GpuReadyError, ValueError):
+    """One or more problems with a pool spec or a stack config.
+
+    Carries every problem found, so a user fixes them all in one go.
+    """
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("SpecError needs at least one problem")
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if len(self.problems) == 1:
+            return str(self.problems[0])
+        lines = [f"{len(self.problems)} problems:"]
+        lines.extend(f"  - {p}" for p in self.problems)
+        return "\n".join(lines)
+
+    @classmethod
+    def one(
+        cls,
+        path: str,
+        problem: str,
+        value: object = None,
+        allowed: Sequence[str] = (),
+        hint: str = "",
+    ) -> SpecError:
+        """Build an error holding a single problem."""
+        return cls([Problem(path, problem, value, tuple(allowed), hint)])
+
+    def under(self, prefix: str) -> SpecError:
+        """The same problems with their paths placed under ``prefix``."""
+        return SpecError(Problem(_join(prefix, p.path), p.problem, p.value, p.allowed, p.hint) for p in self.problems)
+
+
+class UnknownGpuModelError(SpecError):
+    """A GPU model or instance type that the catalog does not know."""
+
+
+class ConfigError(SpecError):
+    """A stack configuration that cannot be turned into pool specs."""
+
+
+class ProjectError(GpuReadyError):
+    """A Pulumi project directory or stack file that cannot be read."""
+
+
+def _join(prefix: str, path: str) -> str:
+    if not prefix:
+        return path
+    if not path or path.startswith("["):
+        return f"{prefix}{path}"
+    return f"{prefix}.{path}"

@@ -1,0 +1,1 @@
+"""GKE GPU node pools: a pure plan (``plan``) and the Pulumi component (``node_pool``)."""
