@@ -10,7 +10,7 @@ from typing import Any
 
 import pulumi
 
-from components.core import resources, scheduling
+from components.core import resources, scheduling, sharing_plan
 from components.core.specs import GpuPoolSpec
 
 
@@ -37,8 +37,14 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     """Physical GPUs per node."""
     accelerator: pulumi.Output[str]
     """Canonical accelerator name, e.g. ``a100-80gb``."""
+    instance_type: pulumi.Output[str]
+    """Instance type / VM size / machine type of the nodes."""
+    sharing: pulumi.Output[str]
+    """How GPUs are shared, e.g. ``time-slicing x4 (device-plugin-config)`` or ``none``."""
+    driver: pulumi.Output[str]
+    """Who installs the NVIDIA driver, and how the cloud resource says so."""
 
-    def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str]) -> None:
+    def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str) -> None:
         """Set the outputs from the spec and register them; the last call of every pool component."""
         self.spec = spec
         values: dict[str, Any] = {
@@ -50,6 +56,9 @@ class GpuNodePoolBase(pulumi.ComponentResource):
             "allocatable": resources.allocatable_per_node(spec),
             "gpus_per_node": spec.resolved.gpus,
             "accelerator": spec.resolved.model.key,
+            "instance_type": spec.resolved.instance_type,
+            "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
+            "driver": driver,
         }
         self.node_pool_name = node_pool_name
         for key, value in values.items():

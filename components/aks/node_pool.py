@@ -49,4 +49,4 @@ class AksGpuNodePool(GpuNodePoolBase):
             opts=pulumi.ResourceOptions(parent=self),
             **agent_pool_args,
         )
-        self._publish(args.pool, self.agent_pool.name)
+        self._publish(args.pool, self.agent_pool.name, plan.driver_summary(args.pool))

@@ -55,3 +55,9 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
         # Pay at most the on-demand price (-1) and delete evicted nodes so the pool can scale back up.
         args.update(scale_set_priority="Spot", scale_set_eviction_policy="Delete", spot_max_price=-1)
     return args
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it."""
+    owner = "AKS" if spec.driver == "cloud" else "GPU Operator"
+    return f"{owner} (gpuProfile.driver={GPU_DRIVER[spec.driver]})"

@@ -115,7 +115,7 @@ def _parse_pool(entry: object, cloud: Cloud, path: str, problems: list[Problem])
 
 
 def _optional(read: _Reader, key: str, parse: Callable[[Mapping[str, Any], str, list[Problem]], T]) -> T | None:
-    value = read.get(key, Mapping)
+    value = read.get(key, dict)
     return None if value is None else parse(value, f"{read.path}.{key}", read.problems)
 
 
@@ -213,12 +213,12 @@ def _parse_taints(raw: object, path: str, problems: list[Problem]) -> tuple[Tain
 
 def _parse_taint(item: object, path: str, problems: list[Problem]) -> Taint | None:
     if isinstance(item, str):
-        head, sep, effect = item.rpartition(":")
-        key, _, value = head.partition("=")
-        if not sep or not key:
+        head, sep, effect_text = item.rpartition(":")
+        key_text, _, value_text = head.partition("=")
+        if not sep or not key_text:
             problems.append(Problem(path, "must look like key=value:Effect", item, (), "e.g. dedicated=ml:NoSchedule"))
             return None
-        item = {"key": key, "value": value, "effect": effect}
+        item = {"key": key_text, "value": value_text, "effect": effect_text}
     if not isinstance(item, Mapping):
         problems.append(Problem(path, "must be a mapping {key, value, effect} or key=value:Effect", item))
         return None

@@ -11,14 +11,12 @@ the GPU Operator's MIG manager (cloud-native-docs ``gpu-operator-mig.rst``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from components.core.catalog import mig_profiles
 from components.core.catalog.instance_types import Cloud
 from components.core.catalog.mig_profiles import MigTable
-
-if TYPE_CHECKING:
-    from components.core.specs import GpuSharing, MigPartitioning
+from components.core.specs import GpuSharing, MigPartitioning
 
 Delivery = Literal["none", "cloud", "device-plugin-config", "mig-manager"]
 
@@ -34,6 +32,18 @@ def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
     if mode == "mig":
         return "cloud" if cloud_stack and cloud in ("gke", "aks") else "mig-manager"
     return "cloud" if cloud_stack and cloud == "gke" else "device-plugin-config"
+
+
+def describe(cloud: Cloud, driver: str, sharing: GpuSharing | MigPartitioning | None) -> str:
+    """One line saying how a pool shares its GPUs and who applies it, e.g. ``time-slicing x4 by the cloud``."""
+    if sharing is None:
+        return "none"
+    where = delivery(cloud, driver, sharing.mode)
+    by = {"cloud": "the cloud", "device-plugin-config": "NVIDIA device plugin", "mig-manager": "MIG manager"}[where]
+    if isinstance(sharing, MigPartitioning):
+        what = sharing.profile or (sharing.layout if isinstance(sharing.layout, str) else "custom layout")
+        return f"mig {what} ({sharing.strategy}) by {by}"
+    return f"{sharing.mode} x{sharing.replicas} by {by}"
 
 
 def mig_layout(table: MigTable, mig: MigPartitioning) -> dict[str, int]:

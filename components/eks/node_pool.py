@@ -47,4 +47,4 @@ class EksGpuNodePool(GpuNodePoolBase):
             opts=pulumi.ResourceOptions(parent=self),
             **node_group_args,
         )
-        self._publish(args.pool, self.node_group.node_group_name)
+        self._publish(args.pool, self.node_group.node_group_name, plan.driver_summary(args.pool))

@@ -47,3 +47,8 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "labels": scheduling.pool_labels(spec),
         "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
     }
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it: the NVIDIA AMI on EKS."""
+    return f"{spec.image_family} NVIDIA AMI ({ami_type(spec)})"

@@ -55,4 +55,4 @@ class GkeGpuNodePool(GpuNodePoolBase):
             opts=pulumi.ResourceOptions(parent=self),
             **node_pool_args,
         )
-        self._publish(args.pool, self.node_pool.name)
+        self._publish(args.pool, self.node_pool.name, plan.driver_summary(args.pool))

@@ -69,3 +69,9 @@ def node_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
             "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
         },
     }
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it."""
+    owner = "GKE" if spec.driver == "cloud" else "GPU Operator"
+    return f"{owner} (gpuDriverVersion={driver_version(spec)})"

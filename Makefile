@@ -1,0 +1,53 @@
+# gpuready: two commands from a fresh clone to green.
+#   make demo  - offline plans of the example stacks (no Pulumi CLI, no credentials)
+#   make test  - ruff, mypy --strict, import-linter contracts, pytest
+# uv comes from PyPI when the machine has none; Python is the machine's own (never downloaded).
+
+SHELL := /bin/bash
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+UV := $(shell command -v uv 2>/dev/null || echo .uv/bin/uv)
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON := $(PYTHON)
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint typecheck contracts unit bench install clean
+
+install: $(BIN)/gpuready
+
+$(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen
+	@touch $@
+
+.uv/bin/uv:
+	$(PYTHON) -m venv .uv
+	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+demo: install
+	@for stack in eks-dev aks-dev gke-dev; do \
+	  echo "=== gpuready plan --stack $$stack"; \
+	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
+	  echo; \
+	done
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy
+
+contracts: install
+	$(BIN)/lint-imports
+
+unit: install
+	$(BIN)/pytest
+
+test: lint typecheck contracts unit
+
+bench: install
+	$(BIN)/python bench/plan_scale.py
+
+clean:
+	rm -rf $(VENV) .uv .mypy_cache .ruff_cache

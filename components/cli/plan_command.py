@@ -1,0 +1,109 @@
+"""``gpuready plan``: the offline plan of a stack, printed as a tree and a per-pool table, or as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from components.cli.pool_table import is_pool_component, render_pool_table
+from components.errors import GpuReadyError
+from components.offline.capture import CapturedRun
+from components.offline.plan import Plan, build_plan, render_tree, to_json_value
+from components.offline.project import OfflineProjectError, load_project, load_stack_config
+from components.offline.runner import run_program
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_INVALID = 0, 1, 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Plan the stack the arguments name; print the result; return the exit code."""
+    try:
+        captured = _capture(args)
+    except OfflineProjectError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    except Exception as error:  # the program's own failure: report ours cleanly, re-raise the rest
+        ours = _gpuready_cause(error)
+        if ours is None:
+            raise
+        print(f"error: invalid gpuready config:\n{ours}", file=sys.stderr)
+        return EXIT_INVALID
+    plan = build_plan(captured)
+    if args.output == "json":
+        print(json.dumps(plan.to_json_dict(), indent=2, sort_keys=False))
+    else:
+        print(render_text(plan, captured))
+    mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
+    return EXIT_VIOLATIONS if mandatory else EXIT_OK
+
+
+def render_text(plan: Plan, captured: CapturedRun) -> str:
+    """The human-readable plan: header, resource tree, per-pool table, outputs."""
+    pools = [
+        (r.name, _plain(captured.component_outputs.get(r.urn, {})))
+        for r in captured.resources
+        if is_pool_component(r.type)
+    ]
+    lines = [
+        f"Plan of stack {plan.stack!r} (project {plan.project!r}): {len(plan.resources)} resources, offline",
+        "",
+        render_tree(plan).rstrip(),
+        "",
+        render_pool_table(pools),
+    ]
+    if plan.violations:
+        lines += ["", "Policy violations:"] + [f"  {json.dumps(v)}" for v in plan.violations]
+    return "\n".join(lines)
+
+
+def _capture(args: argparse.Namespace) -> CapturedRun:
+    project_dir = Path(args.program) if args.program else _find_project_dir(args.project_dir)
+    project = load_project(project_dir)
+    config_file = Path(args.config) if args.config else None
+    stack = args.stack or args.stack_name or (config_file.stem.removeprefix("Pulumi.") if config_file else "dev")
+    if args.stack and not project.stack_file(stack).is_file():
+        known = sorted(
+            p.name.removeprefix("Pulumi.").rsplit(".", 1)[0] for p in project.stack_config_dir.glob("Pulumi.*.y*ml")
+        )
+        raise OfflineProjectError(
+            f"stack {stack!r} has no config file {project.stack_file(stack)}",
+            f"known stacks: {', '.join(known) or 'none'}; or plan a file with --config",
+        )
+    config = load_stack_config(project, stack, config_file=config_file, overrides=args.set)
+    return run_program(
+        project.program_dir,
+        project=project.name,
+        stack=stack,
+        config=config.values,
+        secret_keys=config.secret_keys,
+        preview=args.preview,
+        root_directory=project_dir,
+    )
+
+
+def _find_project_dir(explicit: str | None) -> Path:
+    if explicit:
+        return Path(explicit)
+    here = Path.cwd()
+    for candidate in (here, *here.parents):
+        if (candidate / "Pulumi.yaml").is_file():
+            return candidate
+    raise OfflineProjectError(f"no Pulumi.yaml in {here} or above", "run from the project or pass --project-dir")
+
+
+def _gpuready_cause(error: BaseException) -> GpuReadyError | None:
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, GpuReadyError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _plain(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    value = to_json_value(outputs)
+    return value if isinstance(value, dict) else {}

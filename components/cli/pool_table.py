@@ -1,0 +1,54 @@
+"""Render the per-pool summary of a plan from the outputs gpuready's pool components registered. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+POOL_COMPONENT_SUFFIX = "GpuNodePool"
+HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
+SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
+
+
+def is_pool_component(resource_type: str) -> bool:
+    """Whether a resource type token is one of gpuready's GPU node pool components."""
+    return resource_type.startswith("gpuready:index:") and resource_type.endswith(POOL_COMPONENT_SUFFIX)
+
+
+def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, ...]]:
+    """One row per (component name, registered outputs), sorted by pool name."""
+    rows: list[tuple[str, ...]] = []
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        taint = outputs.get("taint") or {}
+        allocatable = outputs.get("allocatable") or {}
+        rows.append(
+            (
+                name,
+                str(outputs.get("instance_type", "")),
+                str(outputs.get("accelerator", "")),
+                str(outputs.get("gpus_per_node", "")),
+                ", ".join(f"{k}={v}" for k, v in sorted(allocatable.items())),
+                f"{taint.get('key', '')}={taint.get('value', '')}:{taint.get('effect', '')}",
+                str(outputs.get("sharing", "")),
+                str(outputs.get("driver", "")),
+            )
+        )
+    return rows
+
+
+def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """A fixed-width table of the pools, then the labels gpuready sets on each pool's nodes."""
+    if not pools:
+        return "(no gpuready GPU node pools in this plan)"
+    rows = pool_rows(pools)
+    widths = [max(len(row[i]) for row in (HEADERS, *rows)) for i in range(len(HEADERS))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+             for row in (HEADERS, *rows)]  # fmt: skip
+    lines.append("")
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        labels = outputs.get("node_labels") or {}
+        shown = {k: v for k, v in labels.items() if k.startswith(SHOWN_LABEL_PREFIXES)}
+        extra = len(labels) - len(shown)
+        text = ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
+        lines.append(f"labels {name}: {text}" + (f" (+{extra} more)" if extra else ""))
+    return "\n".join(lines)

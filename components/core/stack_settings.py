@@ -1,0 +1,139 @@
+"""Stack settings: the ``gpuready:*`` config keys of a stack, parsed and validated. Pure.
+
+Pulumi's project config schema types only strings, integers, booleans and arrays (pulumi/pulumi
+``sdk/go/common/workspace/project.json``: ``simpleConfigType``), so the structured pool list is the YAML
+text of ``gpuready:nodePools`` and every other key is a scalar or a string array. Cloud-specific keys are
+declared with empty defaults in ``Pulumi.yaml`` and required here when the stack's cloud needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import yaml
+
+from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.k8s_syntax import label_value_problem
+from components.core.pool_config import parse_pools
+from components.core.specs import GpuPoolSpec
+from components.errors import ConfigError, Problem
+
+NS = "gpuready"
+REQUIRED_BY_CLOUD: Mapping[Cloud, tuple[str, ...]] = {
+    "eks": ("eksNodeRoleArn", "eksSubnetIds"),
+    "aks": ("aksResourceGroup",),
+    "gke": ("gkeLocation",),
+}
+"""Wiring keys each cloud needs besides ``cloud``, ``clusterName`` and ``nodePools``."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StackSettings:
+    """Everything a gpuready stack needs, validated."""
+
+    cloud: Cloud
+    cluster_name: str
+    pools: tuple[GpuPoolSpec, ...]
+    tags: Mapping[str, str] = field(default_factory=dict)
+    eks_node_role_arn: str = ""
+    eks_subnet_ids: tuple[str, ...] = ()
+    aks_resource_group: str = ""
+    aks_vnet_subnet_id: str = ""
+    gke_location: str = ""
+    gke_node_locations: tuple[str, ...] = ()
+    gke_service_account: str = ""
+
+
+def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
+    """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``."""
+    problems: list[Problem] = []
+    cloud_text = _text(values, "cloud", problems, required=True)
+    cloud = next((c for c in CLOUDS if c == cloud_text), None)
+    if cloud is None and cloud_text:
+        problems.append(Problem(f"{NS}:cloud", "unknown cloud", cloud_text, CLOUDS))
+    cluster_name = _text(values, "clusterName", problems, required=True)
+    tags = _tags(values.get("tags"), problems)
+    if cloud:
+        for key in REQUIRED_BY_CLOUD[cloud]:
+            if not values.get(key):
+                problems.append(
+                    Problem(
+                        f"{NS}:{key}",
+                        f"is required when {NS}:cloud is {cloud}",
+                        None,
+                        (),
+                        f"pulumi config set {NS}:{key} ...",
+                    )
+                )
+    pools: tuple[GpuPoolSpec, ...] = ()
+    raw_pools = _pool_list(values.get("nodePools"), problems)
+    if cloud and raw_pools is not None:
+        try:
+            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
+        except ConfigError as error:
+            problems.extend(error.problems)
+    if problems or cloud is None:
+        raise ConfigError(problems)
+    return StackSettings(
+        cloud=cloud,
+        cluster_name=cluster_name,
+        pools=pools,
+        tags=tags,
+        eks_node_role_arn=_text(values, "eksNodeRoleArn", problems),
+        eks_subnet_ids=_strings(values, "eksSubnetIds"),
+        aks_resource_group=_text(values, "aksResourceGroup", problems),
+        aks_vnet_subnet_id=_text(values, "aksVnetSubnetId", problems),
+        gke_location=_text(values, "gkeLocation", problems),
+        gke_node_locations=_strings(values, "gkeNodeLocations"),
+        gke_service_account=_text(values, "gkeServiceAccount", problems),
+    )
+
+
+def _text(values: Mapping[str, object], key: str, problems: list[Problem], required: bool = False) -> str:
+    value = values.get(key, "")
+    if not isinstance(value, str):
+        problems.append(Problem(f"{NS}:{key}", "must be a string", value))
+        return ""
+    if required and not value:
+        problems.append(Problem(f"{NS}:{key}", "is required", None, (), f"pulumi config set {NS}:{key} <value>"))
+    return value
+
+
+def _strings(values: Mapping[str, object], key: str) -> tuple[str, ...]:
+    value = values.get(key) or ()
+    return tuple(str(v) for v in value) if isinstance(value, Sequence) and not isinstance(value, str) else ()
+
+
+def _tags(raw: object, problems: list[Problem]) -> dict[str, str]:
+    tags: dict[str, str] = {}
+    if raw is None:
+        return tags
+    if not isinstance(raw, list):
+        problems.append(Problem(f"{NS}:tags", "must be a list of key=value strings", raw))
+        return tags
+    for index, item in enumerate(raw):
+        key, sep, value = str(item).partition("=")
+        if not sep or not key:
+            problems.append(Problem(f"{NS}:tags[{index}]", "must look like key=value", item, (), "team=ml"))
+        elif label_value_problem(value) and len(value) > 256:
+            problems.append(Problem(f"{NS}:tags[{index}]", "tag values are at most 256 characters", value))
+        else:
+            tags[key] = value
+    return tags
+
+
+def _pool_list(raw: object, problems: list[Problem]) -> object:
+    path = f"{NS}:nodePools"
+    if raw is None or raw == "":
+        problems.append(Problem(path, "is required", None, (), "a YAML list of pools; see README 'Pool spec'"))
+        return None
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problems.append(Problem(path, f"is not valid YAML{where}: {getattr(error, 'problem', error)}"))
+        return None

@@ -1,0 +1,150 @@
+"""Record what a Pulumi program registers, through the SDK's mock resource monitor.
+
+The monitor mints engine-style URNs (full parent type chain, root stack left out), keeps each
+``RegisterResourceRequest``'s raw input Struct for a policy analyzer, and takes the root stack's
+outputs from ``RegisterResourceOutputs``. Thread-safe: the SDK calls it from a thread pool.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
+from pulumi.runtime.mocks import MockMonitor
+
+STACK_TYPE = "pulumi:pulumi:Stack"
+ProtoStruct = Any
+"""A ``google.protobuf.ProtoStruct``; the environment has no protobuf type stubs."""
+
+
+def engine_urn(stack: str, project: str, parent_urn: str, type_: str, name: str) -> str:
+    """The URN the engine gives a resource: its parent's whole type chain, then ``$type``.
+
+    The root stack is not part of a child's chain, so a top-level resource's type stands alone.
+    """
+    parent_chain = parent_urn.split("::")[2] if parent_urn else ""
+    chain = f"{parent_chain}${type_}" if parent_chain and parent_chain != STACK_TYPE else type_
+    return f"urn:pulumi:{stack}::{project}::{chain}::{name}"
+
+
+def stack_urn(stack: str, project: str) -> str:
+    """The root stack's URN: type ``pulumi:pulumi:Stack``, named ``<project>-<stack>``."""
+    return engine_urn(stack, project, "", STACK_TYPE, f"{project}-{stack}")
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredResource:
+    """One ``RegisterResource`` call, as the engine would receive it."""
+
+    urn: str
+    type: str
+    name: str
+    parent: str
+    """The parent's URN; the root stack's for top-level resources, ``""`` for none."""
+    custom: bool
+    """False for component resources."""
+    provider: str
+    """``<provider URN>::<provider id>``, or ``""`` for the default provider."""
+    dependencies: tuple[str, ...]
+    property_dependencies: Mapping[str, tuple[str, ...]]
+    object: ProtoStruct
+    """The raw input Struct, unchanged, for a policy analyzer's ``Analyze`` request."""
+    inputs: Mapping[str, Any]
+    """The inputs decoded by ``rpc.deserialize_properties``: camelCase keys, numbers as floats,
+    secrets as ``{sig: secret, value}`` dicts, unknowns as ``pulumi.output.Unknown``."""
+
+
+@dataclass(frozen=True, slots=True)
+class CapturedRun:
+    """Everything one program run registered, sorted by URN."""
+
+    project: str
+    stack: str
+    preview: bool
+    stack_urn: str
+    resources: tuple[RegisteredResource, ...]
+    outputs: Mapping[str, Any]
+    """The root stack's exports, decoded like ``RegisteredResource.inputs``."""
+    component_outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """URN -> outputs each component registered with ``register_outputs``, decoded the same way."""
+
+
+class PlanMocks(Mocks):
+    """Mocks that echo inputs as outputs and give every resource the ID ``<name>_id``."""
+
+    def new_resource(self, args: MockResourceArgs) -> tuple[str | None, dict[Any, Any]]:
+        return f"{args.name}_id", args.inputs
+
+    def call(self, args: MockCallArgs) -> tuple[dict[Any, Any], list[tuple[str, str]] | None]:
+        return {}, []  # a list, not None: MockMonitor.Invoke iterates the check failures
+
+
+class CaptureMonitor(MockMonitor):
+    """A MockMonitor that records every registration and the root stack's outputs."""
+
+    def __init__(self, mocks: Mocks) -> None:
+        super().__init__(mocks)
+        self._lock = threading.Lock()
+        self._registered: list[RegisteredResource] = []
+        self._stack_urn = ""
+        self._stack_outputs: ProtoStruct | None = None
+        self._component_outputs: dict[str, ProtoStruct] = {}
+
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        # The base class keeps only the last parent type and adds the stack's; the engine does neither.
+        return engine_urn(pulumi.get_stack(), pulumi.get_project(), parent, type_, name)
+
+    def RegisterResource(self, request: Any) -> Any:  # the gRPC method name
+        response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
+        if request.type == STACK_TYPE:
+            with self._lock:
+                self._stack_urn = response.urn
+            return response
+        record = RegisteredResource(
+            urn=response.urn,
+            type=request.type,
+            name=request.name,
+            parent=request.parent,
+            custom=request.custom,
+            provider=request.provider,
+            dependencies=tuple(request.dependencies),
+            property_dependencies={k: tuple(v.urns) for k, v in request.propertyDependencies.items()},
+            object=request.object,
+            inputs=rpc.deserialize_properties(request.object, keep_unknowns=True),
+        )
+        with self._lock:
+            self._registered.append(record)
+        return response
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # the gRPC method name
+        with self._lock:
+            if request.urn == self._stack_urn:  # components register outputs too; only these are exports
+                self._stack_outputs = request.outputs
+            else:
+                self._component_outputs[request.urn] = request.outputs
+        return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]
+
+    def captured(self, *, project: str, stack: str, preview: bool) -> CapturedRun:
+        """A snapshot of what was registered so far, sorted by URN."""
+        with self._lock:
+            resources = tuple(sorted(self._registered, key=lambda r: r.urn))
+            raw_outputs, urn = self._stack_outputs, self._stack_urn
+            raw_components = dict(self._component_outputs)
+        outputs = rpc.deserialize_properties(raw_outputs, keep_unknowns=True) if raw_outputs else {}
+        component_outputs = {
+            key: rpc.deserialize_properties(value, keep_unknowns=True) if value else {}
+            for key, value in sorted(raw_components.items())
+        }
+        return CapturedRun(
+            project=project,
+            stack=stack,
+            preview=preview,
+            stack_urn=urn or stack_urn(stack, project),
+            resources=resources,
+            outputs=outputs,
+            component_outputs=component_outputs,
+        )

@@ -1,0 +1,396 @@
+"""Load a Pulumi project directory and its stack config without the Pulumi CLI.
+
+Mirrors the engine (pulumi/pulumi ``sdk/go/common/workspace`` project.go, config.go and
+``resource/config/value.go``): config declarations, defaults, type checks and the string config
+bag a program receives. ``secure:`` values cannot be decrypted offline and become placeholders.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, cast
+
+import yaml
+
+ConfigType = Literal["string", "integer", "boolean", "array"]
+SECRET_PLACEHOLDER = "[secret]"
+"""What a ``secure:`` value becomes offline: it cannot be decrypted without the stack's key."""
+
+_TYPES = ("array", "boolean", "integer", "string")
+_ATTRIBUTES = ("default", "description", "items", "secret", "type", "value")
+_ATOI = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi accepts (plus its int64 range, below)
+
+
+class OfflineProjectError(Exception):
+    """A project, stack file or config value that cannot be used for an offline plan."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        self.message = message
+        """What is wrong; for config problems, the engine's own wording."""
+        self.hint = hint
+        """How to fix it (may be empty)."""
+        super().__init__(f"{message}. Hint: {hint}" if hint else message)
+
+
+class _Yaml12Loader(yaml.SafeLoader):
+    """SafeLoader typing scalars as YAML 1.2 (Go's yaml.v3) does: ``yes`` and dates stay strings."""
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if not tag.endswith((":bool", ":timestamp"))]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemsType:
+    """The element type of an ``array`` config declaration; arrays nest."""
+
+    type: ConfigType
+    items: ItemsType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigDeclaration:
+    """One entry of ``config:`` in Pulumi.yaml. ``None`` means absent, as in the engine."""
+
+    key: str
+    """The key as written in Pulumi.yaml; the engine's messages quote it this way."""
+    full_key: str
+    """The namespaced key, e.g. ``gpuready:clusterName`` or ``aws:region``."""
+    type: ConfigType | None = None
+    items: ItemsType | None = None
+    description: str = ""
+    default: object = None
+    value: object = None
+    """A project-wide value; the only form allowed for keys of other namespaces (``aws:region``)."""
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A loaded Pulumi project."""
+
+    name: str
+    runtime: str
+    project_file: Path
+    program_dir: Path
+    stack_config_dir: Path
+    config: tuple[ConfigDeclaration, ...] = ()
+
+    def stack_file(self, stack: str) -> Path:
+        """``<stackConfigDir>/Pulumi.<stack>.yaml`` (``.yml`` when the project file uses it)."""
+        return self.stack_config_dir / f"Pulumi.{stack}{self.project_file.suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class StackValue:
+    """One stack config value as the engine holds it: scalars as their YAML text, objects parsed."""
+
+    content: object
+    secure: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StackConfig:
+    """The engine's config bag for one stack, ready for ``pulumi.runtime.set_all_config``."""
+
+    stack: str
+    values: Mapping[str, str]
+    secret_keys: tuple[str, ...] = ()
+
+
+def load_project(project_dir: Path) -> Project:
+    """Read ``Pulumi.yaml`` (or ``Pulumi.yml``) from ``project_dir``."""
+    found = [p for p in (project_dir / "Pulumi.yaml", project_dir / "Pulumi.yml") if p.is_file()]
+    if not found:
+        raise OfflineProjectError(f"no Pulumi.yaml in {project_dir}", "pass the Pulumi project's directory")
+    project = parse_project(_read_yaml(found[0].read_text("utf-8-sig"), str(found[0])), found[0])
+    if not project.program_dir.is_dir():
+        raise OfflineProjectError(f"{found[0]}: program directory {project.program_dir} not found")
+    return project
+
+
+def parse_project(document: object, project_file: Path) -> Project:
+    """Build a Project from a parsed Pulumi.yaml. Pure: paths are joined, never read."""
+    where = str(project_file)
+    if not isinstance(document, dict):
+        raise OfflineProjectError(f"{where}: expected a mapping")
+    name = document.get("name")
+    if not isinstance(name, str) or not name:
+        raise OfflineProjectError(f"{where}: project is missing a non-empty string 'name' attribute")
+    runtime = document.get("runtime")
+    runtime = runtime.get("name") if isinstance(runtime, dict) else runtime
+    if runtime != "python":
+        raise OfflineProjectError(
+            f"{where}: runtime {runtime!r} is not supported; the offline plan runs Python programs only",
+            "use `pulumi preview` for other runtimes",
+        )
+    config, config_dir = document.get("config"), document.get("stackConfigDir")
+    if isinstance(config, str):  # the deprecated spelling of stackConfigDir
+        if config_dir is not None:
+            raise OfflineProjectError(
+                f"{where}: Should not use both config and stackConfigDir to define the stack directory. "
+                "Use only stackConfigDir instead"
+            )
+        config, config_dir = None, config
+    main = document.get("main")
+    for label, path in (("main", main), ("stackConfigDir", config_dir)):
+        if path is not None and not isinstance(path, str):
+            raise OfflineProjectError(f"{where}: '{label}' must be a path string; got {path!r}")
+    return Project(
+        name=name,
+        runtime=runtime,
+        project_file=project_file,
+        program_dir=project_file.parent / (main or "."),
+        stack_config_dir=project_file.parent / (config_dir or "."),
+        config=_declarations(name, config, where),
+    )
+
+
+def load_stack_config(
+    project: Project, stack: str, *, config_file: Path | None = None, overrides: Sequence[str] = ()
+) -> StackConfig:
+    """Read ``Pulumi.<stack>.yaml`` (or ``config_file``), apply ``key=value`` overrides and validate."""
+    path = config_file if config_file is not None else project.stack_file(stack)
+    if config_file is not None and not path.is_file():
+        raise OfflineProjectError(f"config file {path} not found")
+    text = path.read_text("utf-8-sig") if path.is_file() else ""  # as the engine: no file, no values
+    entries = parse_stack_document(text, str(path))
+    return resolve_stack_config(project, stack, entries, dict(map(parse_override, overrides)))
+
+
+def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
+    """The ``config:`` mapping of a stack file. Scalars keep their YAML text, as the engine reads them."""
+    typed, raw = _read_yaml(text, source), _read_yaml(text, source, yaml.BaseLoader)
+    if typed is None:
+        return {}
+    typed_config = typed.get("config") if isinstance(typed, dict) else ()
+    raw_config = raw.get("config") if isinstance(raw, dict) else ()
+    if typed_config is None:
+        return {}
+    if not isinstance(typed_config, dict) or not isinstance(raw_config, dict):
+        raise OfflineProjectError(f"{source}: expected 'config:' with a mapping of keys to values")
+    entries: dict[str, StackValue] = {}
+    # Both loaders keep document order; the raw one keeps keys and scalars as written.
+    for value, (key, scalar) in zip(typed_config.values(), raw_config.items(), strict=True):
+        if isinstance(value, dict | list):
+            entries[key] = StackValue(*_mask_secure(value))
+        else:
+            entries[key] = StackValue("" if value is None else scalar)
+    return entries
+
+
+def parse_override(text: str) -> tuple[str, str]:
+    """Split a ``key=value`` override; the value stays a string, as with ``pulumi config set``."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise OfflineProjectError(f"config override {text!r} is not key=value", "e.g. aws:region=us-east-1")
+    return key.strip(), value
+
+
+def resolve_stack_config(
+    project: Project, stack: str, entries: Mapping[str, StackValue], overrides: Mapping[str, str]
+) -> StackConfig:
+    """Merge stack values, overrides and project values/defaults, then validate as the engine does. Pure."""
+    values = {namespaced_key(project.name, k): v for k, v in entries.items()}
+    values.update({namespaced_key(project.name, k): StackValue(v) for k, v in overrides.items()})
+    declarations = sorted(project.config, key=lambda d: d.key)
+    missing: list[str] = []
+    for decl in declarations:
+        fallback = decl.default if decl.default is not None else decl.value
+        if decl.full_key in values:
+            continue
+        if fallback is not None:
+            values[decl.full_key] = _project_value(fallback)
+        elif decl.full_key.partition(":")[0] == project.name:
+            missing.append(decl.key)
+    if missing:
+        hint = f"set it in {project.stack_file(stack).name} or override it with key=value"
+        raise OfflineProjectError(_missing_message(stack, missing), hint)
+    for decl in declarations:
+        _check_type(stack, decl, values[decl.full_key])
+    return StackConfig(
+        stack=stack,
+        values={k: encode_config_value(v.content) for k, v in sorted(values.items())},
+        secret_keys=tuple(sorted(k for k, v in values.items() if v.secure)),
+    )
+
+
+def validate_config_value(type_name: str, items: ItemsType | None, value: object) -> bool:
+    """Go's ``ValidateConfigValue`` (project.go) on YAML/JSON-decoded values."""
+    if type_name == "string":
+        return isinstance(value, str)
+    if type_name == "integer":
+        if isinstance(value, float):
+            return math.isinf(value) or value.is_integer()  # Go: f == math.Trunc(f)
+        if isinstance(value, str):
+            return _ATOI.fullmatch(value) is not None and -(2**63) <= int(value) < 2**63
+        return isinstance(value, int) and not isinstance(value, bool)
+    if type_name == "boolean":
+        return isinstance(value, bool) or value in ("true", "false")
+    if not isinstance(value, list) or items is None:
+        return False
+    return all(validate_config_value(items.type, items.items, item) for item in value)
+
+
+def full_type_name(type_name: str, items: ItemsType | None) -> str:
+    """Go's ``InferFullTypeName``: ``array<array<string>>`` for nested arrays."""
+    return f"array<{full_type_name(items.type, items.items)}>" if items is not None else type_name
+
+
+def namespaced_key(project_name: str, key: str) -> str:
+    """``key`` under the project's namespace unless it has one; ``aws:config:region`` is ``aws:region``."""
+    parts = key.split(":")
+    if len(parts) == 1:
+        parts = [project_name, key]
+    elif len(parts) == 3 and parts[1] == "config":
+        parts = [parts[0], parts[2]]
+    if len(parts) != 2 or not all(parts):
+        raise OfflineProjectError(f"could not parse {key!r} as a configuration key", "use <namespace>:<name>")
+    return ":".join(parts)
+
+
+def encode_config_value(content: object) -> str:
+    """A value of the engine's config bag: strings as they are, anything else as compact JSON."""
+    if isinstance(content, str):
+        return content
+    return json.dumps(_go_numbers(content), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def _check_type(stack: str, decl: ConfigDeclaration, value: StackValue) -> None:
+    if decl.type is None:
+        return
+    if decl.secret and not value.secure:
+        message = f"Stack '{stack}' with configuration key '{decl.key}' must be encrypted as it's secret"
+        raise OfflineProjectError(message, f"pulumi config set --secret {decl.full_key} <value>")
+    # The engine checks the decrypted value; offline there is nothing to check.
+    if not value.secure and not validate_config_value(decl.type, decl.items, value.content):
+        type_name = full_type_name(decl.type, decl.items)
+        message = f"Stack '{stack}' with configuration key '{decl.key}' must be of type '{type_name}'"
+        raise OfflineProjectError(message, f"got {value.content!r}")
+
+
+def _missing_message(stack: str, keys: list[str]) -> str:
+    quoted = [f"'{k}'" for k in sorted(keys)]
+    if len(quoted) == 1:
+        return f"Stack '{stack}' is missing configuration value {quoted[0]}"
+    return f"Stack '{stack}' is missing configuration values {', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _project_value(value: object) -> StackValue:
+    """Go's ``createConfigValue``: strings, integers and booleans as text, anything else as an object."""
+    if isinstance(value, bool):
+        return StackValue(str(value).lower())
+    return StackValue(str(value) if isinstance(value, str | int) else value)
+
+
+def _declarations(project_name: str, config: object, where: str) -> tuple[ConfigDeclaration, ...]:
+    if config is None:
+        return ()
+    if not isinstance(config, dict):
+        raise OfflineProjectError(f"{where}: 'config' must be a mapping of keys to declarations")
+    return tuple(_declaration(project_name, str(k), v, where) for k, v in sorted(config.items()))
+
+
+def _declaration(project_name: str, key: str, spec: object, where: str) -> ConfigDeclaration:
+    ours = ":" not in key or key.startswith(f"{project_name}:")
+    where = f"{where}: config key '{key}'"
+    if isinstance(spec, str | int | list):  # shorthand: a default for ours, a value for others
+        spec = {"default" if ours else "value": spec}
+    if not isinstance(spec, dict):
+        raise OfflineProjectError(f"{where} must be a string, integer, boolean, array or declaration")
+    unknown = sorted(set(map(str, spec)) - set(_ATTRIBUTES))
+    if unknown:
+        raise OfflineProjectError(f"{where}: '{unknown[0]}' not allowed; allowed: {', '.join(_ATTRIBUTES)}")
+    type_name = _type_name(spec["type"], where) if "type" in spec else None
+    items = _items(spec["items"], where) if spec.get("items") is not None else None
+    default, value = spec.get("default"), spec.get("value")
+    bad_default = ours and type_name is not None and default is not None
+    bad_default = bad_default and not validate_config_value(type_name or "", items, default)
+    problems = [  # Go's Project.Validate, in its order and wording
+        (default is not None and value is not None, "cannot have both a 'default' and 'value' attribute"),
+        (
+            ours and type_name == "array" and items is None,
+            "declares an array but does not specify the underlying type via the 'items' attribute",
+        ),
+        (
+            bad_default,
+            f"has a default value that is not of the expected type '{full_type_name(type_name or '', items)}'",
+        ),
+        (not ours and type_name is not None, "is not namespaced by the project and should not define a type"),
+        (
+            not ours and default is not None,
+            "is not namespaced by the project and should not define a default value. "
+            "Did you mean to use the 'value' attribute instead of 'default'?",
+        ),
+        (not ours and value is None, "is namespaced and must provide an attribute 'value'"),
+    ]
+    problem = next((p for failed, p in problems if failed), "")
+    if problem:
+        raise OfflineProjectError(f"{where} {problem}")
+    description = spec.get("description")
+    return ConfigDeclaration(
+        key=key,
+        full_key=namespaced_key(project_name, key),
+        type=type_name,
+        items=items,
+        description=description if isinstance(description, str) else "",
+        default=default,
+        value=value,
+        secret=spec.get("secret") is True,
+    )
+
+
+def _items(spec: object, where: str) -> ItemsType:
+    if not isinstance(spec, dict) or "type" not in spec:
+        raise OfflineProjectError(f"{where}: 'items' must be a mapping with a 'type'")
+    type_name, nested = _type_name(spec["type"], where), spec.get("items")
+    if type_name == "array" and nested is None:
+        raise OfflineProjectError(f"{where}: an array in 'items' needs its own 'items'")
+    return ItemsType(type_name, _items(nested, where) if nested is not None else None)
+
+
+def _type_name(value: object, where: str) -> ConfigType:
+    if value not in _TYPES:
+        raise OfflineProjectError(f"{where}: unknown type {value!r}; allowed: {', '.join(_TYPES)}")
+    return cast(ConfigType, value)
+
+
+def _mask_secure(value: object) -> tuple[object, bool]:
+    """Replace each ``{secure: ...}`` with the placeholder and say whether there was one."""
+    if isinstance(value, dict):
+        if len(value) == 1 and isinstance(value.get("secure"), str):
+            return SECRET_PLACEHOLDER, True
+        pairs = {str(k): _mask_secure(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(s for _, s in pairs.values())
+    if isinstance(value, list):
+        masked = [_mask_secure(v) for v in value]
+        return [v for v, _ in masked], any(s for _, s in masked)
+    return value, False
+
+
+def _go_numbers(value: object) -> object:
+    """Go's JSON prints whole floats as integers (``2.0`` is ``2``); mirror it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _go_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_go_numbers(v) for v in value]
+    return value
+
+
+def _read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None) -> object:
+    try:
+        return yaml.load(text, Loader=loader or _Yaml12Loader)  # both loaders build plain data only
+    except yaml.YAMLError as e:
+        raise OfflineProjectError(f"{source}: invalid YAML: {e}") from e

@@ -1,0 +1,146 @@
+"""Run a Pulumi Python program under the SDK's mock runtime: no CLI, no engine, no credentials.
+
+Each run gets fresh SDK settings, root stack, config and monitor inside its own ``contextvars``
+context, so consecutive runs in one process see nothing of each other. The program runs the way
+the Python language host runs it (``pulumi.runtime.run_in_stack``); its exceptions propagate as is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import gc
+import os
+import runpy
+import sys
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
+from pulumi.runtime.mocks import MockEngine, MockSettings
+
+from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
+from components.offline.project import OfflineProjectError
+
+_ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
+
+
+def run_program(
+    program_dir: Path,
+    *,
+    project: str,
+    stack: str,
+    config: Mapping[str, str],
+    secret_keys: Sequence[str],
+    preview: bool = False,
+    root_directory: Path | None = None,
+) -> CapturedRun:
+    """Run ``<program_dir>/__main__.py`` offline and return what it registered and exported.
+
+    Args:
+        program_dir: The program's directory (``main`` in Pulumi.yaml).
+        project: The ``name`` from Pulumi.yaml; it is also the config namespace.
+        stack: The stack name.
+        config: The engine's config bag, e.g. ``StackConfig.values``.
+        secret_keys: Config keys the program should see as secret.
+        preview: Run as ``pulumi preview`` (``pulumi.runtime.is_dry_run()``) instead of ``up``.
+        root_directory: What ``pulumi.get_root_directory()`` returns; defaults to ``program_dir``.
+
+    Returns after every registration the program started has finished. Not thread-safe: a run
+    changes the working directory, ``sys.path`` and the environment for its duration.
+
+    Raises:
+        OfflineProjectError: ``program_dir`` has no ``__main__.py``.
+        RuntimeError: called from inside a running event loop.
+        Exception: whatever the program raises, unchanged.
+    """
+    program_dir = program_dir.resolve()
+    main = program_dir / "__main__.py"
+    if not main.is_file():
+        raise OfflineProjectError(f"{program_dir} has no __main__.py", "point 'main' at the program's directory")
+    monitor = CaptureMonitor(PlanMocks())
+
+    def run() -> None:
+        # Fresh settings (rpc manager, pending outputs, package refs) and no root stack, so that
+        # run_in_stack creates this run's own Stack (settings.py reset_options: ROOT.set(None)).
+        reset_options(project=project, stack=stack, preview=preview, organization=_ORGANIZATION)
+        # What set_mocks does (mocks.py), minus its Stack: that one registers its outputs at once,
+        # empty, and closes pulumi.run; run_in_stack registers the exports once the program is done.
+        configure(
+            MockSettings(  # type: ignore[no-untyped-call]
+                monitor=monitor,
+                engine=MockEngine(None),
+                project=project,
+                stack=stack,
+                dry_run=preview,
+                organization=_ORGANIZATION,
+                root_directory=str(root_directory or program_dir),
+                callbacks=None,
+            )
+        )
+        set_all_config(dict(config), list(secret_keys))
+        loop = _thread_event_loop()
+        loop.run_until_complete(run_in_stack(lambda: _run_main(main)))
+
+    with _process_state(program_dir), _gc_paused():
+        # A copied context keeps this run's settings, root stack and config (all ContextVars in
+        # the SDK) away from the caller and from the next run.
+        contextvars.copy_context().run(run)
+    return monitor.captured(project=project, stack=stack, preview=preview)
+
+
+def _run_main(main: Path) -> None:
+    runpy.run_path(str(main), run_name="__main__")
+
+
+def _thread_event_loop() -> asyncio.AbstractEventLoop:
+    """This thread's loop: the one the SDK's own blocking helpers pump (``sync_await.py``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12+ when no loop is set yet
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+    if loop.is_running():
+        raise RuntimeError("run_program cannot run inside a running event loop; call it from a thread")
+    return loop
+
+
+@contextmanager
+def _process_state(program_dir: Path) -> Iterator[None]:
+    """Run from the program's directory, as the CLI does, and put the process back afterwards.
+
+    Restores the working directory and ``sys.path``, forgets modules imported from the program's
+    directory (the next program may have its own ``config.py``), and hides ``PULUMI_CONFIG*``
+    variables, which the SDK would otherwise read for keys missing from the injected config.
+    """
+    cwd, path, modules = Path.cwd(), list(sys.path), set(sys.modules)
+    hidden = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PULUMI_CONFIG")}
+    try:
+        os.chdir(program_dir)
+        sys.path.insert(0, str(program_dir))
+        yield
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = path
+        os.environ.update(hidden)
+        for name in set(sys.modules) - modules:
+            file = getattr(sys.modules[name], "__file__", None)
+            if file and Path(file).resolve().is_relative_to(program_dir):
+                del sys.modules[name]
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic GC during the run: every object stays alive anyway, and scanning them makes
+    large runs grow faster than linear (shared testing notes, section 1, "the GC trap")."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,72 @@
+"""The gpuready Pulumi program: stack config -> validated pool specs -> GPU node pool components -> exports.
+
+Every pool is validated before the first resource is registered, so bad config changes nothing.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import stack_config
+
+from components.core.stack_settings import StackSettings
+from components.errors import GpuReadyError
+from components.pool_outputs import GpuNodePoolBase
+
+
+def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
+    """One component per pool, for the stack's cloud."""
+    pools: list[GpuNodePoolBase] = []
+    for spec in settings.pools:
+        if settings.cloud == "eks":
+            from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs  # noqa: PLC0415
+
+            pools.append(EksGpuNodePool(spec.name, EksGpuNodePoolArgs(
+                pool=spec, cluster_name=settings.cluster_name, node_role_arn=settings.eks_node_role_arn,
+                subnet_ids=list(settings.eks_subnet_ids), tags=settings.tags,
+            )))  # fmt: skip
+        elif settings.cloud == "aks":
+            from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs  # noqa: PLC0415
+
+            pools.append(AksGpuNodePool(spec.name, AksGpuNodePoolArgs(
+                pool=spec, resource_group_name=settings.aks_resource_group, cluster_name=settings.cluster_name,
+                vnet_subnet_id=settings.aks_vnet_subnet_id or None, tags=settings.tags,
+            )))  # fmt: skip
+        else:
+            from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs  # noqa: PLC0415
+
+            pools.append(GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(
+                pool=spec, cluster_name=settings.cluster_name, location=settings.gke_location,
+                node_locations=settings.gke_node_locations or None,
+                service_account=settings.gke_service_account or None, resource_labels=settings.tags,
+            )))  # fmt: skip
+    return pools
+
+
+def main() -> None:
+    try:
+        settings = stack_config.load()
+    except GpuReadyError as error:
+        # A RunError prints the message without a Python traceback.
+        raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
+    pools = build_pools(settings)
+    pulumi.export("cloud", settings.cloud)
+    pulumi.export("clusterName", settings.cluster_name)
+    pulumi.export(
+        "pools",
+        {
+            p.spec.name: {
+                "nodePoolName": p.node_pool_name,
+                "nodeSelector": p.node_selector,
+                "taint": p.taint,
+                "tolerations": p.tolerations,
+                "resourceName": p.resource_name,
+                "allocatable": p.allocatable,
+                "gpusPerNode": p.gpus_per_node,
+                "accelerator": p.accelerator,
+            }
+            for p in pools
+        },
+    )
+
+
+main()

@@ -1,0 +1,31 @@
+"""Reads the stack's ``gpuready:*`` config: the only module that calls ``pulumi.Config``."""
+
+from __future__ import annotations
+
+import json
+
+import pulumi
+
+from components.core.stack_settings import NS, StackSettings, parse_stack_settings
+
+STRING_KEYS = (
+    "cloud", "clusterName", "nodePools", "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId",
+    "gkeLocation", "gkeServiceAccount",
+)  # fmt: skip
+ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations")
+
+
+def load() -> StackSettings:
+    """The validated settings of the running stack; raises ``ConfigError`` listing every problem."""
+    config = pulumi.Config(NS)
+    values: dict[str, object] = {}
+    for key in STRING_KEYS:
+        value = config.get(key)
+        if value is not None:
+            values[key] = value
+    for key in ARRAY_KEYS:
+        raw = config.get(key)
+        if raw is not None:
+            # Arrays reach the program JSON-encoded, as the engine passes every non-string value.
+            values[key] = json.loads(raw)
+    return parse_stack_settings(values)
