@@ -29,6 +29,9 @@ class Problem:
     hint: str = ""
     """What to do about it."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed", tuple(self.allowed))
+
     def __str__(self) -> str:
         text = f"{self.path}: {self.problem}"
         if self.value is not None:

@@ -72,7 +72,7 @@ def parse_pools(raw: object, cloud: Cloud, path: str = "nodePools") -> tuple[Gpu
         pool = _parse_pool(entry, cloud, f"{path}[{index}]", problems)
         if pool is not None:
             pools.append(pool)
-    names = [p.name for p in pools]
+    names = [e.get("name") for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(Problem(path, "pool names must be unique", name))
     if problems:
@@ -148,6 +148,9 @@ def _parse_sharing(raw: object, path: str, problems: list[Problem]) -> Sharing |
     mode = read.get("mode", str, required=True)
     if mode is None:
         return None
+    if mode == "none":
+        read.unknown(("mode",))
+        return None
     if mode not in SHARING_KEYS:
         problems.append(Problem(f"{path}.mode", "unknown sharing mode", mode, SHARING_MODES))
         return None
@@ -190,7 +193,9 @@ def _parse_labels(raw: object, path: str, problems: list[Problem]) -> dict[str, 
         return None
     labels: dict[str, str] = {}
     for key, value in raw.items():
-        if not isinstance(value, str):
+        if not isinstance(key, str):
+            problems.append(Problem(f"{path}[{key!r}]", "label keys must be strings (quote them in YAML)", key))
+        elif not isinstance(value, str):
             problems.append(Problem(f"{path}[{key!r}]", "must be a string (quote numbers and booleans)", value))
         else:
             labels[str(key)] = value

@@ -40,17 +40,17 @@ from components.errors import Problem, SpecError
 NAME_RULES: Mapping[str, tuple[re.Pattern[str], str]] = {
     # EKS CreateNodegroup: 1-63 characters, letters, digits, '-' and '_', starting alphanumeric.
     "eks": (
-        re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$"),
+        re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z"),
         "1-63 letters, digits, '-' or '_', starting alphanumeric",
     ),
     # AKS Linux agent pools (Azure AVM agentpool variables.tf:17).
     "aks": (
-        re.compile(r"^[a-z][a-z0-9]{0,11}$"),
+        re.compile(r"^[a-z][a-z0-9]{0,11}\Z"),
         "1-12 lowercase letters and digits, starting with a letter",
     ),
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     "gke": (
-        re.compile(r"^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?$"),
+        re.compile(r"^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?\Z"),
         "1-40 lowercase letters, digits or '-', starting with a letter and not ending with '-'",
     ),
 }
@@ -66,6 +66,10 @@ MAX_NODES = 1000
 """Upper bound on a pool's size (AKS user pools: 0-1000 nodes; larger pools are a config slip)."""
 EKS_MAX_TAINTS = 50
 """aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
+EKS_MAX_KEY = 63
+"""EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
+GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
+"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
 GKE_MAX_SHARED_CLIENTS = 48
 """GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
 
@@ -273,7 +277,7 @@ def _check_mig(spec: GpuPoolSpec, mig: MigPartitioning, model: GpuModel, where: 
             )
         )
     if where == "cloud":
-        _check_cloud_native_mig(spec, mig, table, problems)
+        _check_cloud_native_mig(spec, mig, model.key, table, problems)
 
 
 def _mig_layout_or_problem(
@@ -313,7 +317,7 @@ def _mig_layout_or_problem(
 
 
 def _check_cloud_native_mig(
-    spec: GpuPoolSpec, mig: MigPartitioning, table: mig_profiles.MigTable, problems: list[Problem]
+    spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: mig_profiles.MigTable, problems: list[Problem]
 ) -> None:
     if mig.profile is None:
         problems.append(
@@ -332,6 +336,16 @@ def _check_cloud_native_mig(
                 "sharing.profile",
                 f"{spec.cloud.upper()} does not offer media-extension profiles",
                 mig.profile,
+            )
+        )
+    if spec.cloud == "gke" and model_key not in GKE_MIG_MODELS:
+        problems.append(
+            Problem(
+                "sharing.mode",
+                "GKE does not partition this GPU with MIG",
+                model_key,
+                sorted(GKE_MIG_MODELS),
+                "use driver: operator to let the MIG manager do it",
             )
         )
     if spec.cloud == "gke" and mig.strategy != "single":
@@ -361,6 +375,10 @@ def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
         if reason:
             problems.append(Problem(path, reason, key))
             continue
+        if spec.cloud == "eks" and len(key) > EKS_MAX_KEY:
+            problems.append(Problem(path, f"EKS allows label keys of at most {EKS_MAX_KEY} characters", key))
+        if spec.cloud == "eks" and value == "":
+            problems.append(Problem(path, "EKS requires a non-empty label value", value))
         if not isinstance(value, str) or label_value_problem(value):
             problems.append(Problem(path, label_value_problem(str(value)) or "a label value must be a string", value))
         reserved = next((d for d in RESERVED_LABEL_DOMAINS[spec.cloud] if prefix_is_under(key, d)), None)
@@ -385,6 +403,10 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
         reason = qualified_name_problem(taint.key)
         if reason:
             problems.append(Problem(f"{path}.key", reason, taint.key))
+        elif spec.cloud == "eks" and len(taint.key) > EKS_MAX_KEY:
+            problems.append(
+                Problem(f"{path}.key", f"EKS allows taint keys of at most {EKS_MAX_KEY} characters", taint.key)
+            )
         if label_value_problem(taint.value):
             problems.append(Problem(f"{path}.value", label_value_problem(taint.value) or "", taint.value))
         if taint.effect not in TAINT_EFFECTS:

@@ -10,6 +10,7 @@ the GPU Operator's MIG manager (cloud-native-docs ``gpu-operator-mig.rst``).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Literal
 
@@ -70,7 +71,16 @@ def mig_config_label(pool_name: str, table: MigTable, mig: MigPartitioning) -> s
         return mig_profiles.mig_config_name(mig.profile)
     if isinstance(mig.layout, str):
         return mig.layout
-    return f"gpuready-{pool_name}"
+    return custom_mig_config_name(pool_name)
+
+
+def custom_mig_config_name(pool_name: str) -> str:
+    """gpuready's mig-parted config name for a pool's custom layout; a valid label value (<= 63 chars)."""
+    name = f"gpuready-{pool_name}"
+    if len(name) <= 63:
+        return name
+    digest = hashlib.sha256(pool_name.encode()).hexdigest()[:8]
+    return f"gpuready-{pool_name[:44].rstrip('-_.')}-{digest}"
 
 
 def device_plugin_config_name(sharing: GpuSharing) -> str:

@@ -20,6 +20,7 @@ from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, Problem
 
 NS = "gpuready"
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 REQUIRED_BY_CLOUD: Mapping[Cloud, tuple[str, ...]] = {
     "eks": ("eksNodeRoleArn", "eksSubnetIds"),
     "aks": ("aksResourceGroup",),
@@ -131,7 +132,7 @@ def _pool_list(raw: object, problems: list[Problem]) -> object:
     if not isinstance(raw, str):
         return raw
     try:
-        return yaml.safe_load(raw)
+        return yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

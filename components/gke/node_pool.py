@@ -39,7 +39,7 @@ class GkeGpuNodePool(GpuNodePoolBase):
     def __init__(self, name: str, args: GkeGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "gke":
             raise SpecError.one("pool.cloud", "GkeGpuNodePool needs a GKE pool spec", args.pool.cloud, ("gke",))
-        node_pool_args = plan.node_pool_args(args.pool)
+        node_pool_args = plan.node_pool_args(args.pool, len(args.node_locations) if args.node_locations else None)
         node_config = node_pool_args["node_config"]
         if args.service_account is not None:
             node_config["service_account"] = args.service_account

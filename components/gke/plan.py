@@ -48,11 +48,15 @@ def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     return accelerator
 
 
-def node_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
-    """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded)."""
+def node_pool_args(spec: GpuPoolSpec, zones: int | None = None) -> dict[str, Any]:
+    """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded).
+
+    ``zones`` is the number of node locations when the stack names them: GKE applies
+    ``initial_node_count`` per zone, so the pool's initial size is spread over them (rounded up).
+    """
     return {
         "name": spec.name,
-        "initial_node_count": spec.initial_size,
+        "initial_node_count": -(-spec.initial_size // zones) if zones else spec.initial_size,
         "autoscaling": {
             "total_min_node_count": spec.min_size,
             "total_max_node_count": spec.max_size,

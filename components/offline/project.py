@@ -37,7 +37,11 @@ class OfflineProjectError(Exception):
         super().__init__(f"{message}. Hint: {hint}" if hint else message)
 
 
-class _Yaml12Loader(yaml.SafeLoader):
+_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster
+_RawBase: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+class _Yaml12Loader(_SafeBase):  # type: ignore[valid-type,misc]
     """SafeLoader typing scalars as YAML 1.2 (Go's yaml.v3) does: ``yes`` and dates stay strings."""
 
 
@@ -170,7 +174,7 @@ def load_stack_config(
 
 def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
     """The ``config:`` mapping of a stack file. Scalars keep their YAML text, as the engine reads them."""
-    typed, raw = _read_yaml(text, source), _read_yaml(text, source, yaml.BaseLoader)
+    typed, raw = _read_yaml(text, source), _read_yaml(text, source, _RawBase)
     if typed is None:
         return {}
     typed_config = typed.get("config") if isinstance(typed, dict) else ()

@@ -116,7 +116,7 @@ GPU_MODELS: Mapping[str, GpuModel] = {
         GpuModel(
             key="h100-mega", display="H100-MEGA", memory_mib=81920, architecture="hopper",
             mig=mig_profiles.A100_80GB_H100_80GB, skypilot="h100-mega", gke_accelerator="nvidia-h100-mega-80gb",
-            product_pattern=r"\bH100\b", source=f"GKE A3 Mega (H100 80 GB); {_MIG}; {_GKE}",
+            product_pattern=r"\bH100\b(?!.*NVL)", source=f"GKE A3 Mega (H100 80 GB); {_MIG}; {_GKE}",
         ),
         GpuModel(
             key="h100-nvl", display="H100-NVL", memory_mib=96256, architecture="hopper",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 MIG_PARTED_SOURCE = "NVIDIA/mig-parted@e2d5ad1 (v0.15.0) deployments/systemd/config-default.yaml"
 
-_PROFILE_RE = re.compile(r"^(?P<compute>[1-7])g\.(?P<memory>\d+)gb(?P<suffix>(\+me|\+me\.all|\+gfx|-me)?)$")
+_PROFILE_RE = re.compile(r"^(?P<compute>[1-7])g\.(?P<memory>\d+)gb(?P<suffix>(\+me|\+me\.all|\+gfx|-me)?)\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +166,13 @@ H100_NVL_94GB = MigTable(
 H100_96GB_GH200 = MigTable(
     family="H100-96GB/GH200-96GB/PG506-96GB/H20",
     pci_device_ids=("0x234210DE", "0x233D10DE", "0x20B610DE", "0x232910DE"),
-    profiles={"1g.12gb": 7, "1g.24gb": 4, "2g.24gb": 3, "3g.48gb": 2, "4g.48gb": 1, "7g.96gb": 1},
+    profiles={"1g.12gb": 7, "1g.12gb+me": 1, "1g.24gb": 4, "2g.24gb": 3, "3g.48gb": 2, "4g.48gb": 1, "7g.96gb": 1},
     balanced={"1g.12gb": 2, "2g.24gb": 1, "3g.48gb": 1},
 )
 H200_141GB = MigTable(
-    family="H200-141GB/H200-NVL",
-    pci_device_ids=("0x233510DE", "0x233B10DE"),
+    # H200 SXM only: mig-parted gives 1g.35gb to 0x2335 alone, so H200 NVL (0x233B) would need its own table.
+    family="H200-141GB",
+    pci_device_ids=("0x233510DE",),
     profiles={
         "1g.18gb": 7,
         "1g.18gb+me": 1,

@@ -1,0 +1,169 @@
+"""Plan time and peak memory of ``gpuready plan`` for 10, 100 and 1,000 pools, against the bare mock runtime.
+
+Each measurement runs in a fresh child process (peak RSS is per process). Both sides import the same
+SDKs before the clock starts and run with the cyclic GC paused, as the offline planner does.
+
+- gpuready: ``gpuready plan --config <N pools> -o json`` in-process (read Pulumi.yaml and the stack file,
+  type-check config like the engine, validate every pool, register, capture, build the JSON plan).
+- bare: the same resources (one component + one ``aws.eks.NodeGroup`` per pool, with the same inputs,
+  precomputed before the clock starts) registered under plain ``set_mocks`` + ``pulumi.runtime.test``.
+
+Targets (issue #2): ratio <= 1.3x, 1,000 pools in <= 10 s, linear. Run: ``.venv/bin/python bench/plan_scale.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import io
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = (10, 100, 1000)
+REPEATS = 3
+INSTANCE_TYPES = ("g6.12xlarge", "p5.48xlarge", "g5.2xlarge", "g6e.xlarge")
+
+
+def pool_entries(count: int) -> list[dict[str, Any]]:
+    """``count`` EKS pools cycling through shared, MIG, Bottlerocket and plain pools."""
+    pools: list[dict[str, Any]] = []
+    for index in range(count):
+        kind = index % 4
+        pool: dict[str, Any] = {
+            "name": f"pool-{index}",
+            "instanceType": INSTANCE_TYPES[kind],
+            "minSize": 0,
+            "maxSize": 4,
+            "labels": {"example.com/team": f"team-{index % 7}"},
+        }
+        if kind == 0:
+            pool["sharing"] = {"mode": "time-slicing", "replicas": 4}
+        elif kind == 1:
+            pool["sharing"] = {"mode": "mig", "layout": "all-balanced", "strategy": "mixed"}
+        elif kind == 2:
+            pool["image"] = "bottlerocket"
+        pools.append(pool)
+    return pools
+
+
+def write_stack_file(directory: Path, count: int) -> Path:
+    path = directory / f"Pulumi.bench-{count}.yaml"
+    config = {
+        "gpuready:cloud": "eks",
+        "gpuready:clusterName": "bench",
+        "gpuready:eksNodeRoleArn": "arn:aws:iam::123456789012:role/bench",
+        "gpuready:eksSubnetIds": ["subnet-0123456789abcdef0"],
+        "gpuready:nodePools": json.dumps(pool_entries(count)),
+    }
+    path.write_text(json.dumps({"config": config}))
+    return path
+
+
+def child_gpuready(count: int) -> dict[str, float]:
+    import pulumi_aws  # noqa: F401, PLC0415 - import cost outside the clock, as for the bare side
+
+    from components.cli import main as cli  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as tmp:
+        stack_file = write_stack_file(Path(tmp), count)
+        baseline = _rss_mb()
+        sink = io.StringIO()
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(sink):
+            code = cli.main(["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json"])
+        elapsed = time.perf_counter() - start
+    if code != 0:
+        raise SystemExit(f"gpuready plan failed with exit code {code}")
+    resources = len(json.loads(sink.getvalue())["resources"])
+    return {"seconds": elapsed, "peak_mb": _rss_mb(), "growth_mb": _rss_mb() - baseline, "resources": resources}
+
+
+def child_bare(count: int) -> dict[str, float]:
+    import pulumi  # noqa: PLC0415
+    import pulumi_aws as aws  # noqa: PLC0415
+
+    from components.core.pool_config import parse_pools  # noqa: PLC0415
+    from components.eks.plan import node_group_args  # noqa: PLC0415
+
+    prepared = [(spec.name, node_group_args(spec)) for spec in parse_pools(pool_entries(count), "eks")]
+
+    class Echo(pulumi.runtime.Mocks):
+        def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+            return f"{args.name}_id", args.inputs
+
+        def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+            return {}, []
+
+    pulumi.runtime.set_mocks(Echo(), project="gpuready", stack="bench")
+
+    @pulumi.runtime.test  # type: ignore[untyped-decorator]
+    def program() -> None:
+        for name, args in prepared:
+            component = pulumi.ComponentResource("gpuready:index:EksGpuNodePool", name, {}, None)
+            aws.eks.NodeGroup(
+                f"{name}-node-group",
+                cluster_name="bench",
+                node_role_arn="arn:aws:iam::123456789012:role/bench",
+                subnet_ids=["subnet-0123456789abcdef0"],
+                tags={},
+                opts=pulumi.ResourceOptions(parent=component),
+                **args,
+            )
+            component.register_outputs({"node_selector": {"gpuready.io/pool": name}})
+
+    baseline = _rss_mb()
+    gc.disable()
+    start = time.perf_counter()
+    program()
+    elapsed = time.perf_counter() - start
+    return {"seconds": elapsed, "peak_mb": _rss_mb(), "growth_mb": _rss_mb() - baseline, "resources": 2 * count}
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(kind: str, count: int) -> dict[str, float]:
+    result = subprocess.run(
+        [sys.executable, __file__, "--child", kind, str(count)], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
+    parser.add_argument("--repeats", type=int, default=REPEATS)
+    args = parser.parse_args()
+    if args.child:
+        kind, count = args.child[0], int(args.child[1])
+        print(json.dumps(child_gpuready(count) if kind == "gpuready" else child_bare(count)))
+        return
+    print(f"{'pools':>6} {'resources':>9} {'gpuready s':>10} {'bare s':>8} {'ratio':>6} {'ms/pool':>8} "
+          f"{'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
+    for count in args.sizes:
+        ours = [measure("gpuready", count) for _ in range(args.repeats)]
+        bare = [measure("bare", count) for _ in range(args.repeats)]
+        ours_s = statistics.median(r["seconds"] for r in ours)
+        bare_s = statistics.median(r["seconds"] for r in bare)
+        print(
+            f"{count:>6} {int(ours[0]['resources']):>9} {ours_s:>10.3f} {bare_s:>8.3f} {ours_s / bare_s:>6.2f} "
+            f"{1000 * ours_s / count:>8.2f} {max(r['peak_mb'] for r in ours):>8.0f} "
+            f"{max(r['peak_mb'] for r in bare):>12.0f}"
+        )
+    print(f"(median of {args.repeats} runs each; every run in a fresh process; GC paused on both sides)")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()

@@ -1,0 +1,129 @@
+"""Pulumi mock runtime for component tests: a capturing monitor, recording mocks and a fixture factory.
+
+Pattern (shared testing notes, section 1): build fresh mocks and a fresh monitor and call ``set_mocks`` in
+a function-scoped fixture (never at import, since ``set_mocks`` is process-global), run the program under
+``@pulumi.runtime.test`` (typed here as ``runtime_test``), then assert on what the monitor captured.
+Registration order is random (RPCs run on a thread pool), so look resources up by type or name. Inputs
+arrive under the providers' camelCase wire names and every number arrives as a float.
+
+This is a plain module, not a conftest: each test package's ``conftest.py`` creates its fixture with
+``mock_runtime_fixture()``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, cast
+
+import pulumi
+import pytest
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc
+
+STACK_TYPE = "pulumi:pulumi:Stack"
+
+runtime_test = cast(Callable[[Callable[[], object]], Callable[[], None]], pulumi.runtime.test)
+"""``pulumi.runtime.test`` with a type (the SDK leaves it untyped): decorate a program function with it, call
+the result, and it returns once the program and every outstanding registration have finished."""
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One RegisterResource call as the engine would receive it."""
+
+    type: str
+    name: str
+    urn: str
+    parent: str
+    """URN of the parent resource ('' when there is none)."""
+    custom: bool
+    """True for provider resources, False for component resources."""
+    inputs: dict[str, Any]
+    """Decoded inputs under their wire (camelCase) names."""
+    dependencies: tuple[str, ...]
+
+
+class RecordingMocks(pulumi_mocks.Mocks):
+    """Resources echo their inputs as their state, with id ``<name>_id``; calls return nothing."""
+
+    def new_resource(self, args: pulumi_mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        return f"{args.name}_id", dict(args.inputs)
+
+    def call(self, args: pulumi_mocks.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return {}, None
+
+
+class CapturingMonitor(pulumi_mocks.MockMonitor):
+    """A ``MockMonitor`` that records every resource registration and every ``register_outputs`` call."""
+
+    def __init__(self, mocks: pulumi_mocks.Mocks) -> None:
+        super().__init__(mocks)
+        self._lock = threading.Lock()
+        self.registrations: list[Registration] = []
+        self.outputs: dict[str, dict[str, Any]] = {}
+        """Component URN -> the outputs it registered, decoded."""
+
+    def RegisterResource(self, request: Any) -> Any:
+        register: Callable[[Any], Any] = super().RegisterResource  # the SDK method is untyped
+        response = register(request)
+        if request.type != STACK_TYPE:
+            record = Registration(
+                type=request.type,
+                name=request.name,
+                urn=response.urn,
+                parent=request.parent,
+                custom=bool(request.custom),
+                inputs=dict(rpc.deserialize_properties(request.object)),
+                dependencies=tuple(request.dependencies),
+            )
+            with self._lock:
+                self.registrations.append(record)
+        return response
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:
+        outputs = dict(rpc.deserialize_properties(request.outputs))
+        with self._lock:
+            self.outputs[request.urn] = outputs
+        register_outputs: Callable[[Any], Any] = super().RegisterResourceOutputs
+        return register_outputs(request)
+
+    def of_type(self, type_token: str) -> list[Registration]:
+        """Every registration of ``type_token``, in no particular order."""
+        return [r for r in self.registrations if r.type == type_token]
+
+    def one(self, type_token: str) -> Registration:
+        """The single registration of ``type_token``; fails the test when there are none or several."""
+        found = self.of_type(type_token)
+        assert len(found) == 1, f"expected one {type_token}, got {[r.name for r in found]}"
+        return found[0]
+
+    def outputs_of(self, registration: Registration) -> dict[str, Any]:
+        """What the component registered with ``register_outputs``."""
+        assert registration.urn in self.outputs, f"{registration.name} registered no outputs"
+        return self.outputs[registration.urn]
+
+
+def install_mocks(
+    mocks: pulumi_mocks.Mocks | None = None, *, project: str = "gpuready", stack: str = "test", preview: bool = False
+) -> CapturingMonitor:
+    """Point the Pulumi runtime at fresh mocks (``RecordingMocks`` by default) and a fresh capturing monitor.
+
+    Call it from a function-scoped fixture or at the start of a test, never at import.
+    """
+    monitor = CapturingMonitor(mocks or RecordingMocks())
+    pulumi.runtime.set_mocks(monitor.mocks, project=project, stack=stack, preview=preview, monitor=monitor)
+    return monitor
+
+
+def mock_runtime_fixture(
+    *, name: str = "mocked", project: str = "gpuready", stack: str = "test", preview: bool = False
+) -> Callable[[], Iterator[CapturingMonitor]]:
+    """A function-scoped pytest fixture ``name`` that installs fresh mocks and yields the capturing monitor."""
+
+    @pytest.fixture(name=name)
+    def _mock_runtime() -> Iterator[CapturingMonitor]:
+        yield install_mocks(project=project, stack=stack, preview=preview)
+
+    return _mock_runtime
