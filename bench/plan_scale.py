@@ -77,14 +77,20 @@ def child_gpuready(count: int) -> dict[str, float]:
         stack_file = write_stack_file(Path(tmp), count)
         baseline = _rss_mb()
         sink = io.StringIO()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(sink):
             code = cli.main(["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json"])
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if code != 0:
         raise SystemExit(f"gpuready plan failed with exit code {code}")
     resources = len(json.loads(sink.getvalue())["resources"])
-    return {"seconds": elapsed, "peak_mb": _rss_mb(), "growth_mb": _rss_mb() - baseline, "resources": resources}
+    return {
+        "seconds": elapsed,
+        "cpu": cpu,
+        "peak_mb": _rss_mb(),
+        "growth_mb": _rss_mb() - baseline,
+        "resources": resources,
+    }
 
 
 def child_bare(count: int) -> dict[str, float]:
@@ -122,10 +128,16 @@ def child_bare(count: int) -> dict[str, float]:
 
     baseline = _rss_mb()
     gc.disable()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     program()
-    elapsed = time.perf_counter() - start
-    return {"seconds": elapsed, "peak_mb": _rss_mb(), "growth_mb": _rss_mb() - baseline, "resources": 2 * count}
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {
+        "seconds": elapsed,
+        "cpu": cpu,
+        "peak_mb": _rss_mb(),
+        "growth_mb": _rss_mb() - baseline,
+        "resources": 2 * count,
+    }
 
 
 def _rss_mb() -> float:
@@ -149,15 +161,17 @@ def main() -> None:
         kind, count = args.child[0], int(args.child[1])
         print(json.dumps(child_gpuready(count) if kind == "gpuready" else child_bare(count)))
         return
-    print(f"{'pools':>6} {'resources':>9} {'gpuready s':>10} {'bare s':>8} {'ratio':>6} {'ms/pool':>8} "
-          f"{'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
+    print(f"{'pools':>6} {'resources':>9} {'gpuready s':>10} {'bare s':>8} {'ratio':>6} {'cpu ratio':>9} "
+          f"{'ms/pool':>8} {'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
     for count in args.sizes:
         ours = [measure("gpuready", count) for _ in range(args.repeats)]
         bare = [measure("bare", count) for _ in range(args.repeats)]
         ours_s = statistics.median(r["seconds"] for r in ours)
         bare_s = statistics.median(r["seconds"] for r in bare)
+        cpu_ratio = statistics.median(r["cpu"] for r in ours) / statistics.median(r["cpu"] for r in bare)
         print(
             f"{count:>6} {int(ours[0]['resources']):>9} {ours_s:>10.3f} {bare_s:>8.3f} {ours_s / bare_s:>6.2f} "
+            f"{cpu_ratio:>9.2f} "
             f"{1000 * ours_s / count:>8.2f} {max(r['peak_mb'] for r in ours):>8.0f} "
             f"{max(r['peak_mb'] for r in bare):>12.0f}"
         )

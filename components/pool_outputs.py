@@ -1,7 +1,8 @@
 """What every GPU node pool component publishes for the next layers (GPU stack, verification, workloads).
 
 The three cloud components share this base so their outputs have the same names and meaning; all
-values come from pure functions of the validated spec.
+values come from pure functions of the validated spec. The values are known at construction, so the
+``Output`` attributes are made on first use: a 1,000-pool stack does not pay for outputs nobody reads.
 """
 
 from __future__ import annotations
@@ -21,33 +22,14 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     """The validated pool spec (plain value; the GPU stack builds its Helm values from it)."""
     node_pool_name: pulumi.Output[str]
     """Name of the node group / agent pool / node pool as the cloud reports it."""
-    node_selector: pulumi.Output[dict[str, str]]
-    """Node selector that picks exactly this pool's nodes."""
-    node_labels: pulumi.Output[dict[str, str]]
-    """Every label gpuready sets on the pool's nodes at creation."""
-    taint: pulumi.Output[dict[str, str]]
-    """The GPU taint, as it appears on the Kubernetes Node."""
-    tolerations: pulumi.Output[list[dict[str, str]]]
-    """Tolerations a workload needs for every taint of the pool."""
-    resource_name: pulumi.Output[str]
-    """The extended resource most workloads request here (``nvidia.com/gpu`` or ``nvidia.com/mig-...``)."""
-    allocatable: pulumi.Output[dict[str, int]]
-    """Extended resource -> units each Ready node should advertise."""
-    gpus_per_node: pulumi.Output[int]
-    """Physical GPUs per node."""
-    accelerator: pulumi.Output[str]
-    """Canonical accelerator name, e.g. ``a100-80gb``."""
-    instance_type: pulumi.Output[str]
-    """Instance type / VM size / machine type of the nodes."""
-    sharing: pulumi.Output[str]
-    """How GPUs are shared, e.g. ``time-slicing x4 (device-plugin-config)`` or ``none``."""
-    driver: pulumi.Output[str]
-    """Who installs the NVIDIA driver, and how the cloud resource says so."""
+    values: dict[str, Any]
+    """The plain (known at construction) values behind the outputs below, keyed by output name."""
 
     def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str) -> None:
         """Set the outputs from the spec and register them; the last call of every pool component."""
         self.spec = spec
-        values: dict[str, Any] = {
+        self.node_pool_name = node_pool_name
+        self.values = {
             "node_selector": scheduling.node_selector(spec),
             "node_labels": scheduling.pool_labels(spec),
             "taint": scheduling.to_k8s_taint(scheduling.GPU_TAINT),
@@ -60,7 +42,65 @@ class GpuNodePoolBase(pulumi.ComponentResource):
             "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
             "driver": driver,
         }
-        self.node_pool_name = node_pool_name
-        for key, value in values.items():
-            setattr(self, key, pulumi.Output.from_input(value))
-        self.register_outputs({"node_pool_name": node_pool_name, **values})
+        self._outputs: dict[str, pulumi.Output[Any]] = {}
+        self.register_outputs({"node_pool_name": node_pool_name, **self.values})
+
+    def _output(self, key: str) -> pulumi.Output[Any]:
+        if key not in self._outputs:
+            self._outputs[key] = pulumi.Output.from_input(self.values[key])
+        return self._outputs[key]
+
+    @property
+    def node_selector(self) -> pulumi.Output[dict[str, str]]:
+        """Node selector that picks exactly this pool's nodes."""
+        return self._output("node_selector")
+
+    @property
+    def node_labels(self) -> pulumi.Output[dict[str, str]]:
+        """Every label gpuready sets on the pool's nodes at creation."""
+        return self._output("node_labels")
+
+    @property
+    def taint(self) -> pulumi.Output[dict[str, str]]:
+        """The GPU taint, as it appears on the Kubernetes Node."""
+        return self._output("taint")
+
+    @property
+    def tolerations(self) -> pulumi.Output[list[dict[str, str]]]:
+        """Tolerations a workload needs for every taint of the pool."""
+        return self._output("tolerations")
+
+    @property
+    def resource_name(self) -> pulumi.Output[str]:
+        """The extended resource most workloads request here (``nvidia.com/gpu`` or ``nvidia.com/mig-...``)."""
+        return self._output("resource_name")
+
+    @property
+    def allocatable(self) -> pulumi.Output[dict[str, int]]:
+        """Extended resource -> units each Ready node should advertise."""
+        return self._output("allocatable")
+
+    @property
+    def gpus_per_node(self) -> pulumi.Output[int]:
+        """Physical GPUs per node."""
+        return self._output("gpus_per_node")
+
+    @property
+    def accelerator(self) -> pulumi.Output[str]:
+        """Canonical accelerator name, e.g. ``a100-80gb``."""
+        return self._output("accelerator")
+
+    @property
+    def instance_type(self) -> pulumi.Output[str]:
+        """Instance type / VM size / machine type of the nodes."""
+        return self._output("instance_type")
+
+    @property
+    def sharing(self) -> pulumi.Output[str]:
+        """How GPUs are shared, e.g. ``time-slicing x4 by NVIDIA device plugin`` or ``none``."""
+        return self._output("sharing")
+
+    @property
+    def driver(self) -> pulumi.Output[str]:
+        """Who installs the NVIDIA driver, and how the cloud resource says so."""
+        return self._output("driver")

@@ -51,18 +51,19 @@ def main() -> None:
     pools = build_pools(settings)
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
+    # Plain values (known at construction) plus the cloud-reported name: cheap to export at any scale.
     pulumi.export(
         "pools",
         {
             p.spec.name: {
                 "nodePoolName": p.node_pool_name,
-                "nodeSelector": p.node_selector,
-                "taint": p.taint,
-                "tolerations": p.tolerations,
-                "resourceName": p.resource_name,
-                "allocatable": p.allocatable,
-                "gpusPerNode": p.gpus_per_node,
-                "accelerator": p.accelerator,
+                "nodeSelector": p.values["node_selector"],
+                "taint": p.values["taint"],
+                "tolerations": p.values["tolerations"],
+                "resourceName": p.values["resource_name"],
+                "allocatable": p.values["allocatable"],
+                "gpusPerNode": p.values["gpus_per_node"],
+                "accelerator": p.values["accelerator"],
             }
             for p in pools
         },

@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     plan = build_plan(captured)
     if args.output == "json":
-        print(json.dumps(plan.to_json_dict(), indent=2, sort_keys=False))
+        # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
+        print(json.dumps(plan.to_json_dict(), indent=2 if sys.stdout.isatty() else None))
     else:
         print(render_text(plan, captured))
     mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
@@ -44,9 +45,7 @@ def run(args: argparse.Namespace) -> int:
 def render_text(plan: Plan, captured: CapturedRun) -> str:
     """The human-readable plan: header, resource tree, per-pool table, outputs."""
     pools = [
-        (r.name, _plain(captured.component_outputs.get(r.urn, {})))
-        for r in captured.resources
-        if is_pool_component(r.type)
+        (r.name, _plain(captured.component_outputs(r.urn))) for r in captured.resources if is_pool_component(r.type)
     ]
     lines = [
         f"Plan of stack {plan.stack!r} (project {plan.project!r}): {len(plan.resources)} resources, offline",

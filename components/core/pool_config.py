@@ -72,7 +72,7 @@ def parse_pools(raw: object, cloud: Cloud, path: str = "nodePools") -> tuple[Gpu
         pool = _parse_pool(entry, cloud, f"{path}[{index}]", problems)
         if pool is not None:
             pools.append(pool)
-    names = [e.get("name") for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
+    names = [str(e["name"]) for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(Problem(path, "pool names must be unique", name))
     if problems:

@@ -69,14 +69,24 @@ class CapturedRun:
     resources: tuple[RegisteredResource, ...]
     outputs: Mapping[str, Any]
     """The root stack's exports, decoded like ``RegisteredResource.inputs``."""
-    component_outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """URN -> outputs each component registered with ``register_outputs``, decoded the same way."""
+    component_output_structs: Mapping[str, ProtoStruct] = field(default_factory=dict)
+    """URN -> the raw outputs each component registered with ``register_outputs``; see ``component_outputs``."""
+
+    def component_outputs(self, urn: str) -> Mapping[str, Any]:
+        """The outputs the component ``urn`` registered, decoded like the inputs (decoded on demand)."""
+        raw = self.component_output_structs.get(urn)
+        return rpc.deserialize_properties(raw, keep_unknowns=True) if raw else {}
 
 
 class PlanMocks(Mocks):
     """Mocks that echo inputs as outputs and give every resource the ID ``<name>_id``."""
 
+    def __init__(self) -> None:
+        self.last_inputs = threading.local()
+        """The inputs the base monitor just decoded on this thread, so the capture need not decode them again."""
+
     def new_resource(self, args: MockResourceArgs) -> tuple[str | None, dict[Any, Any]]:
+        self.last_inputs.value = args.inputs
         return f"{args.name}_id", args.inputs
 
     def call(self, args: MockCallArgs) -> tuple[dict[Any, Any], list[tuple[str, str]] | None]:
@@ -86,8 +96,9 @@ class PlanMocks(Mocks):
 class CaptureMonitor(MockMonitor):
     """A MockMonitor that records every registration and the root stack's outputs."""
 
-    def __init__(self, mocks: Mocks) -> None:
+    def __init__(self, mocks: Mocks, *, preview: bool = False) -> None:
         super().__init__(mocks)
+        self._preview = preview
         self._lock = threading.Lock()
         self._registered: list[RegisteredResource] = []
         self._stack_urn = ""
@@ -114,11 +125,23 @@ class CaptureMonitor(MockMonitor):
             dependencies=tuple(request.dependencies),
             property_dependencies={k: tuple(v.urns) for k, v in request.propertyDependencies.items()},
             object=request.object,
-            inputs=rpc.deserialize_properties(request.object, keep_unknowns=True),
+            inputs=self._decoded_inputs(request),
         )
         with self._lock:
             self._registered.append(record)
         return response
+
+    def _decoded_inputs(self, request: Any) -> Mapping[str, Any]:
+        # The base monitor already decoded the inputs for the mocks; reuse them (half the decoding time
+        # of a large plan). It drops unknowns, though, so a preview decodes again and keeps them.
+        mocks = self.mocks
+        if not self._preview and isinstance(mocks, PlanMocks):
+            stashed: Mapping[str, Any] | None = getattr(mocks.last_inputs, "value", None)
+            mocks.last_inputs.value = None
+            if stashed is not None:
+                return stashed
+        decoded: Mapping[str, Any] = rpc.deserialize_properties(request.object, keep_unknowns=True)
+        return decoded
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # the gRPC method name
         with self._lock:
@@ -135,10 +158,7 @@ class CaptureMonitor(MockMonitor):
             raw_outputs, urn = self._stack_outputs, self._stack_urn
             raw_components = dict(self._component_outputs)
         outputs = rpc.deserialize_properties(raw_outputs, keep_unknowns=True) if raw_outputs else {}
-        component_outputs = {
-            key: rpc.deserialize_properties(value, keep_unknowns=True) if value else {}
-            for key, value in sorted(raw_components.items())
-        }
+        component_outputs = dict(sorted(raw_components.items()))
         return CapturedRun(
             project=project,
             stack=stack,
@@ -146,5 +166,5 @@ class CaptureMonitor(MockMonitor):
             stack_urn=urn or stack_urn(stack, project),
             resources=resources,
             outputs=outputs,
-            component_outputs=component_outputs,
+            component_output_structs=component_outputs,
         )

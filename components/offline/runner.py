@@ -60,7 +60,7 @@ def run_program(
     main = program_dir / "__main__.py"
     if not main.is_file():
         raise OfflineProjectError(f"{program_dir} has no __main__.py", "point 'main' at the program's directory")
-    monitor = CaptureMonitor(PlanMocks())
+    monitor = CaptureMonitor(PlanMocks(), preview=preview)
 
     def run() -> None:
         # Fresh settings (rpc manager, pending outputs, package refs) and no root stack, so that
@@ -127,9 +127,11 @@ def _process_state(program_dir: Path) -> Iterator[None]:
         os.chdir(cwd)
         sys.path[:] = path
         os.environ.update(hidden)
+        # A string prefix test: resolving every new module's path costs ~1 s after the cloud SDKs load.
+        prefix = str(program_dir) + os.sep
         for name in set(sys.modules) - modules:
             file = getattr(sys.modules[name], "__file__", None)
-            if file and Path(file).resolve().is_relative_to(program_dir):
+            if file and os.path.abspath(file).startswith(prefix):
                 del sys.modules[name]
 
 
