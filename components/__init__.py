@@ -1,0 +1,62 @@
+"""gpuready: GPU node pools on EKS, AKS and GKE that are correct by construction.
+
+The public names load lazily, so ``import components`` (and the CLI) does not pull in the Pulumi SDKs
+until a component class is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+    from components.core.catalog.lookup import ExplicitGpu
+    from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+    from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+    from components.errors import ConfigError, GpuReadyError, SpecError
+    from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+    from components.pool_outputs import GpuNodePoolBase
+
+_EXPORTS = {
+    "AksGpuNodePool": "components.aks.node_pool",
+    "AksGpuNodePoolArgs": "components.aks.node_pool",
+    "EksGpuNodePool": "components.eks.node_pool",
+    "EksGpuNodePoolArgs": "components.eks.node_pool",
+    "GkeGpuNodePool": "components.gke.node_pool",
+    "GkeGpuNodePoolArgs": "components.gke.node_pool",
+    "GpuNodePoolBase": "components.pool_outputs",
+    "GpuPoolSpec": "components.core.specs",
+    "GpuSharing": "components.core.specs",
+    "MigPartitioning": "components.core.specs",
+    "Taint": "components.core.specs",
+    "ExplicitGpu": "components.core.catalog.lookup",
+    "GpuReadyError": "components.errors",
+    "SpecError": "components.errors",
+    "ConfigError": "components.errors",
+}
+
+__all__ = [
+    "AksGpuNodePool",
+    "AksGpuNodePoolArgs",
+    "ConfigError",
+    "EksGpuNodePool",
+    "EksGpuNodePoolArgs",
+    "ExplicitGpu",
+    "GkeGpuNodePool",
+    "GkeGpuNodePoolArgs",
+    "GpuNodePoolBase",
+    "GpuPoolSpec",
+    "GpuReadyError",
+    "GpuSharing",
+    "MigPartitioning",
+    "SpecError",
+    "Taint",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'components' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

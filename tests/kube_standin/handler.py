@@ -1,0 +1,313 @@
+"""The HTTP side: ThreadingHTTPServer with HTTP/1.1 keep-alive, routing, faults, reads and writes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import yaml
+
+from . import discovery, errors
+from .errors import StatusError
+from .faults import Fault, Faults, RequestInfo
+from .params import Query, first, int_param, selectors
+from .patching import apply_patch, media_type
+from .requestlog import RequestLog, RequestRecord
+from .resources import Obj, Target, parse_resource_path
+from .store import Store
+from .tables import table, wants_table
+from .watching import plan_watch, stream_events
+
+logger = logging.getLogger(__name__)
+_BODY_TYPES = ["application/json", "application/yaml"]
+
+
+class StandinHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def __init__(self, port: int, store: Store, requests: RequestLog, faults: Faults, token: str | None) -> None:
+        super().__init__(("127.0.0.1", port), StandinHandler)
+        self.store = store
+        self.requests = requests
+        self.faults = faults
+        self.token = token
+        self.internal_errors: list[str] = []
+        self._conn_lock = threading.Lock()
+        self._connections: set[socket.socket] = set()
+
+    def track(self, conn: socket.socket, alive: bool) -> None:
+        with self._conn_lock:
+            if alive:
+                self._connections.add(conn)
+            else:
+                self._connections.discard(conn)
+
+    def close_connections(self) -> None:
+        with self._conn_lock:
+            conns = list(self._connections)
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+
+
+def _for_list(obj: Obj) -> Obj:
+    """Items in a typed list carry no kind/apiVersion on a real apiserver."""
+    return {k: v for k, v in obj.items() if k not in ("kind", "apiVersion")}
+
+
+class StandinHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # without it keep-alive clients hit Nagle + delayed ACK: ~44 ms per call
+    server: StandinHTTPServer
+    record: RequestRecord
+
+    # ------------------------------------------------------------ plumbing
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.track(self.connection, True)
+
+    def finish(self) -> None:
+        self.server.track(self.connection, False)
+        with contextlib.suppress(OSError):
+            super().finish()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def do_GET(self) -> None:
+        self._handle()
+
+    def do_POST(self) -> None:
+        self._handle()
+
+    def do_PUT(self) -> None:
+        self._handle()
+
+    def do_PATCH(self) -> None:
+        self._handle()
+
+    def do_DELETE(self) -> None:
+        self._handle()
+
+    def _read_body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks: list[bytes] = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                continue  # trailers
+            return b"".join(chunks)
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _handle(self) -> None:
+        url = urlsplit(self.path)
+        query = parse_qs(url.query, keep_blank_values=True)
+        body = self._read_body()  # always read it, so the kept-alive connection stays in sync
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        content_type, accept = self.headers.get("Content-Type"), self.headers.get("Accept")
+        self.record = RequestRecord(self.command, url.path, query, content_type, accept, headers, body)
+        self.server.requests.append(self.record)
+        seconds, delays, answer = self.server.faults.take(
+            RequestInfo(self.command, url.path, query, content_type, headers)
+        )
+        if delays:
+            self.record.fault = ", ".join(f.label() for f in delays)
+            time.sleep(seconds)
+        try:
+            if answer is not None:
+                self._inject(answer, url.path)
+            else:
+                self._authorize()
+                self._route(url.path, query, body)
+        except StatusError as exc:
+            self._send_json(exc.code, exc.status(), exc.headers)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            self.close_connection = True
+        except Exception as exc:  # a stand-in bug: answer 500 and keep it for the test to see
+            logger.exception("kube stand-in failed on %s %s", self.command, self.path)
+            self.server.internal_errors.append(f"{self.command} {self.path}: {type(exc).__name__}: {exc}")
+            if self.record.status is None:
+                self._send_json(500, StatusError(500, "InternalError", f"stand-in bug: {exc}").status())
+            else:
+                self.close_connection = True
+        finally:
+            self.record.finished = time.monotonic()
+
+    def _inject(self, fault: Fault, path: str) -> None:
+        label = fault.label()
+        self.record.fault = f"{self.record.fault}, {label}" if self.record.fault else label
+        if fault.kind == "drop":
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        assert fault.status is not None
+        target = parse_resource_path(path)
+        if fault.status == 409 and fault.message is None and target is not None and target.name:
+            raise errors.conflict(target.rt, target.name)
+        raise errors.for_status_code(fault.status, fault.message, fault.retry_after)
+
+    def _authorize(self) -> None:
+        if self.server.token is not None and self.headers.get("Authorization") != f"Bearer {self.server.token}":
+            raise StatusError(401, "Unauthorized", "Unauthorized")
+
+    def _send_bytes(self, code: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        self.record.status = code
+        self.send_response(code)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-cache, private")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_json(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        # Exactly "application/json": lightkube only maps errors to ApiError for that Content-Type.
+        self._send_bytes(code, json.dumps(payload, separators=(",", ":")).encode(), "application/json", headers)
+
+    # ------------------------------------------------------------ routing
+
+    def _route(self, path: str, query: Query, body: bytes) -> None:
+        path = path.rstrip("/") or "/"
+        if path in ("/healthz", "/livez", "/readyz"):
+            self._send_bytes(200, b"ok", "text/plain; charset=utf-8")
+            return
+        host, port = self.server.server_address[:2]
+        document = discovery.document(path, f"{host!s}:{port}")
+        if document is not None:
+            if self.command != "GET":
+                raise errors.method_not_allowed(self.command)
+            self._send_json(200, document)
+            return
+        target = parse_resource_path(path)
+        if target is None:
+            raise StatusError(404, "NotFound", "the server could not find the requested resource")
+        store, rt, dry_run = self.server.store, target.rt, bool(first(query, "dryRun"))
+        method, name = self.command, target.name
+        if method == "GET" and (target.legacy_watch or first(query, "watch") in ("1", "true")):
+            self._watch(target, query)
+        elif method == "GET" and name is None:
+            self._list(target, query)
+        elif method == "GET" and name is not None:
+            self._get(target, name, query)
+        elif method == "POST" and name is None and (target.namespace or not rt.namespaced):
+            self._send_json(201, store.create(rt, self._decode(body), target.namespace, dry_run=dry_run))
+        elif method == "PUT" and name is not None:
+            obj = self._decode(body)
+            updated = store.replace(rt, target.namespace, name, obj, subresource=target.subresource, dry_run=dry_run)
+            self._send_json(200, updated)
+        elif method == "PATCH" and name is not None:
+            content_type = self.headers.get("Content-Type")
+
+            def patch(current: Obj) -> Obj:
+                return apply_patch(content_type, current, body, rt.plural)
+
+            self._send_json(
+                200, store.update(rt, target.namespace, name, patch, subresource=target.subresource, dry_run=dry_run)
+            )
+        elif method == "DELETE" and name is not None and target.subresource is None:
+            self._delete(target, name, body, dry_run)
+        elif method == "DELETE" and name is None:
+            self._delete_collection(target, query, dry_run)
+        else:
+            raise errors.method_not_allowed(method)
+
+    def _decode(self, body: bytes) -> Obj:
+        mime = media_type(self.headers.get("Content-Type"))
+        try:
+            if mime in ("", "application/json"):
+                obj = json.loads(body or b"null")
+            elif mime in ("application/yaml", "text/yaml"):
+                obj = yaml.safe_load(body)
+            else:  # notably application/vnd.kubernetes.protobuf, which `kubectl create` sends
+                raise errors.unsupported_media_type(mime, _BODY_TYPES)
+        except (ValueError, yaml.YAMLError) as exc:
+            raise errors.bad_request(f"the body of the request could not be decoded: {exc}") from exc
+        if not isinstance(obj, dict):
+            raise errors.bad_request("Object 'Kind' is missing in the request body")
+        return obj
+
+    # ------------------------------------------------------------ reads
+
+    def _get(self, target: Target, name: str, query: Query) -> None:
+        obj = self.server.store.get(target.rt, name, target.namespace)
+        if obj is None:
+            raise errors.not_found(target.rt, name)
+        if wants_table(self.headers.get("Accept")):
+            meta = {"resourceVersion": obj["metadata"]["resourceVersion"]}
+            self._send_json(200, table(target.rt, [obj], meta, first(query, "includeObject")))
+        else:
+            self._send_json(200, obj)
+
+    def _list(self, target: Target, query: Query) -> None:
+        labels, fields = selectors(target.rt, query)
+        limit, token = int_param(query, "limit"), first(query, "continue")
+        page = self.server.store.page(target.rt, target.namespace, labels, fields, limit=limit, continue_token=token)
+        meta: Obj = {"resourceVersion": page.resource_version}
+        if page.continue_token:
+            meta["continue"] = page.continue_token
+        if page.remaining is not None:
+            meta["remainingItemCount"] = page.remaining
+        if wants_table(self.headers.get("Accept")):
+            self._send_json(200, table(target.rt, page.items, meta, first(query, "includeObject")))
+        else:
+            self._send_list(target, meta, page.items)
+
+    def _send_list(self, target: Target, meta: Obj, items: list[Obj]) -> None:
+        rt = target.rt
+        listing = {"kind": rt.list_kind, "apiVersion": rt.api_version, "metadata": meta}
+        self._send_json(200, {**listing, "items": [_for_list(i) for i in items]})
+
+    def _watch(self, target: Target, query: Query) -> None:
+        plan = plan_watch(self.server.store, target, query, wants_table(self.headers.get("Accept")))
+        self.record.status = 200
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Cache-Control", "no-cache, private")
+        self.end_headers()
+        stream_events(plan, self.server.store, self.wfile.write)
+
+    # ------------------------------------------------------------ deletes
+
+    def _delete(self, target: Target, name: str, body: bytes, dry_run: bool) -> None:
+        try:
+            options = json.loads(body) if body.strip() else {}
+        except ValueError as exc:
+            raise errors.bad_request(f"the DeleteOptions body could not be decoded: {exc}") from exc
+        pre = (options.get("preconditions") or {}) if isinstance(options, dict) else {}
+        rt = target.rt
+        obj, deleted_now = self.server.store.remove(rt, target.namespace, name, preconditions=pre, dry_run=dry_run)
+        if not deleted_now:
+            self._send_json(202, obj)
+        elif rt.plural == "pods":
+            self._send_json(200, obj)
+        else:
+            details = {"name": name, "kind": rt.plural, "uid": obj["metadata"]["uid"]}
+            if rt.group:
+                details["group"] = rt.group
+            success = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"}
+            self._send_json(200, {**success, "details": details})
+
+    def _delete_collection(self, target: Target, query: Query, dry_run: bool) -> None:
+        labels, fields = selectors(target.rt, query)
+        store = self.server.store
+        gone: list[Obj] = []
+        for obj in store.page(target.rt, target.namespace, labels, fields).items:
+            meta = obj["metadata"]
+            with contextlib.suppress(StatusError):  # deleted meanwhile
+                gone.append(store.remove(target.rt, meta.get("namespace"), meta["name"], dry_run=dry_run)[0])
+        self._send_list(target, {"resourceVersion": store.resource_version}, gone)
