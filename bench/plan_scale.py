@@ -5,8 +5,9 @@ SDKs before the clock starts and run with the cyclic GC paused, as the offline p
 
 - gpuready: ``gpuready plan --config <N pools> -o json`` in-process (read Pulumi.yaml and the stack file,
   type-check config like the engine, validate every pool, register, capture, build the JSON plan).
-- bare: the same resources (one component + one ``aws.eks.NodeGroup`` per pool, with the same inputs,
-  precomputed before the clock starts) registered under plain ``set_mocks`` + ``pulumi.runtime.test``.
+- bare: the same registrations (one component + one ``aws.eks.NodeGroup`` per pool with the same inputs,
+  the same component outputs and stack exports, all precomputed before the clock starts) under plain
+  ``set_mocks`` + ``pulumi.runtime.test``: the SDK's own cost of registering what gpuready registers.
 
 Targets (issue #2): ratio <= 1.3x, 1,000 pools in <= 10 s, linear. Run: ``.venv/bin/python bench/plan_scale.py``.
 """
@@ -97,10 +98,29 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi  # noqa: PLC0415
     import pulumi_aws as aws  # noqa: PLC0415
 
+    from components.core import resources, scheduling, sharing_plan  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
-    from components.eks.plan import node_group_args  # noqa: PLC0415
+    from components.eks import plan  # noqa: PLC0415
 
-    prepared = [(spec.name, node_group_args(spec)) for spec in parse_pools(pool_entries(count), "eks")]
+    # Everything gpuready registers, computed before the clock starts: the same child inputs, the same
+    # component outputs and the same stack exports. The ratio then isolates gpuready's own work
+    # (config type checks, validation, capture, plan JSON), not the SDK's cost of registering.
+    prepared = []
+    for spec in parse_pools(pool_entries(count), "eks"):
+        values = {
+            "node_selector": scheduling.node_selector(spec),
+            "node_labels": scheduling.pool_labels(spec),
+            "taint": scheduling.to_k8s_taint(scheduling.GPU_TAINT),
+            "tolerations": [scheduling.toleration_for(t) for t in scheduling.pool_taints(spec)],
+            "resource_name": resources.primary_resource(spec),
+            "allocatable": resources.allocatable_per_node(spec),
+            "gpus_per_node": spec.resolved.gpus,
+            "accelerator": spec.resolved.model.key,
+            "instance_type": spec.resolved.instance_type,
+            "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
+            "driver": plan.driver_summary(spec),
+        }
+        prepared.append((spec.name, plan.node_group_args(spec), values))
 
     class Echo(pulumi.runtime.Mocks):
         def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
@@ -113,9 +133,10 @@ def child_bare(count: int) -> dict[str, float]:
 
     @pulumi.runtime.test  # type: ignore[untyped-decorator]
     def program() -> None:
-        for name, args in prepared:
+        exports = {}
+        for name, args, values in prepared:
             component = pulumi.ComponentResource("gpuready:index:EksGpuNodePool", name, {}, None)
-            aws.eks.NodeGroup(
+            node_group = aws.eks.NodeGroup(
                 f"{name}-node-group",
                 cluster_name="bench",
                 node_role_arn="arn:aws:iam::123456789012:role/bench",
@@ -124,7 +145,11 @@ def child_bare(count: int) -> dict[str, float]:
                 opts=pulumi.ResourceOptions(parent=component),
                 **args,
             )
-            component.register_outputs({"node_selector": {"gpuready.io/pool": name}})
+            component.register_outputs({"node_pool_name": node_group.node_group_name, **values})
+            exports[name] = {"nodePoolName": node_group.node_group_name, **values}
+        pulumi.export("cloud", "eks")
+        pulumi.export("clusterName", "bench")
+        pulumi.export("pools", exports)
 
     baseline = _rss_mb()
     gc.disable()

@@ -253,7 +253,7 @@ def _check_mig(spec: GpuPoolSpec, mig: MigPartitioning, model: GpuModel, where: 
                 "sharing.mode",
                 f"{model.display} ({spec.instance_type}) does not support MIG",
                 "mig",
-                (),
+                ("none", "time-slicing", "mps"),
                 "use time-slicing or mps to share it, or a MIG-capable GPU (A100, H100, H200, B200, GH200)",
             )
         )

@@ -8,6 +8,7 @@ declared with empty defaults in ``Pulumi.yaml`` and required here when the stack
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -52,9 +53,11 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
     cloud_text = _text(values, "cloud", problems, required=True)
     cloud = next((c for c in CLOUDS if c == cloud_text), None)
     if cloud is None and cloud_text:
-        problems.append(Problem(f"{NS}:cloud", "unknown cloud", cloud_text, CLOUDS))
+        problems.append(
+            Problem(f"{NS}:cloud", "unknown cloud", cloud_text, CLOUDS, f"pulumi config set {NS}:cloud eks|aks|gke")
+        )
     cluster_name = _text(values, "clusterName", problems, required=True)
-    tags = _tags(values.get("tags"), problems)
+    tags = _tags(values.get("tags"), problems, gcp=cloud == "gke")
     if cloud:
         for key in REQUIRED_BY_CLOUD[cloud]:
             if not values.get(key):
@@ -106,7 +109,7 @@ def _strings(values: Mapping[str, object], key: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, Sequence) and not isinstance(value, str) else ()
 
 
-def _tags(raw: object, problems: list[Problem]) -> dict[str, str]:
+def _tags(raw: object, problems: list[Problem], *, gcp: bool) -> dict[str, str]:
     tags: dict[str, str] = {}
     if raw is None:
         return tags
@@ -119,9 +122,28 @@ def _tags(raw: object, problems: list[Problem]) -> dict[str, str]:
             problems.append(Problem(f"{NS}:tags[{index}]", "must look like key=value", item, (), "team=ml"))
         elif label_value_problem(value) and len(value) > 256:
             problems.append(Problem(f"{NS}:tags[{index}]", "tag values are at most 256 characters", value))
+        elif gcp and (problem := _gcp_label_problem(index, key, value)) is not None:
+            problems.append(problem)
         else:
             tags[key] = value
     return tags
+
+
+_GCP_LABEL_KEY = re.compile(r"^[a-z][a-z0-9_-]{0,62}\Z")
+_GCP_LABEL_VALUE = re.compile(r"^[a-z0-9_-]{0,63}\Z")
+
+
+def _gcp_label_problem(index: int, key: str, value: str) -> Problem | None:
+    """On GKE, tags become GCE resource labels: lowercase letters, digits, '_' and '-' only."""
+    if _GCP_LABEL_KEY.match(key) and _GCP_LABEL_VALUE.match(value):
+        return None
+    return Problem(
+        f"{NS}:tags[{index}]",
+        "GCP resource labels allow lowercase letters, digits, '_' and '-' (keys start with a letter)",
+        f"{key}={value}",
+        (),
+        f"e.g. {key.lower().replace(' ', '-')}={value.lower().replace(' ', '-')}",
+    )
 
 
 def _pool_list(raw: object, problems: list[Problem]) -> object:
@@ -136,5 +158,13 @@ def _pool_list(raw: object, problems: list[Problem]) -> object:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problems.append(Problem(path, f"is not valid YAML{where}: {getattr(error, 'problem', error)}"))
+        problems.append(
+            Problem(
+                path,
+                f"is not valid YAML{where}: {getattr(error, 'problem', error)}",
+                raw if len(raw) <= 80 else raw[:77] + "...",
+                (),
+                "write a YAML list of pools, one '- name: ...' entry per pool (see README 'Pool spec')",
+            )
+        )
         return None

@@ -48,6 +48,13 @@ def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     return accelerator
 
 
+def initial_per_zone(spec: GpuPoolSpec, zones: int | None) -> int:
+    """Initial nodes per zone: the pool's initial size spread over the zones, never above ``maxSize`` in total."""
+    if not zones:
+        return spec.initial_size
+    return min(-(-spec.initial_size // zones), spec.max_size // zones)
+
+
 def node_pool_args(spec: GpuPoolSpec, zones: int | None = None) -> dict[str, Any]:
     """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded).
 
@@ -56,7 +63,7 @@ def node_pool_args(spec: GpuPoolSpec, zones: int | None = None) -> dict[str, Any
     """
     return {
         "name": spec.name,
-        "initial_node_count": -(-spec.initial_size // zones) if zones else spec.initial_size,
+        "initial_node_count": initial_per_zone(spec, zones),
         "autoscaling": {
             "total_min_node_count": spec.min_size,
             "total_max_node_count": spec.max_size,

@@ -87,7 +87,11 @@ class PlanMocks(Mocks):
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str | None, dict[Any, Any]]:
         self.last_inputs.value = args.inputs
-        return f"{args.name}_id", args.inputs
+        outputs = dict(args.inputs)
+        # Outputs a provider computes from inputs, so a plan shows them: azure-native names a pool by input.
+        if args.typ == "azure-native:containerservice:AgentPool" and "name" not in outputs:
+            outputs["name"] = outputs.get("agentPoolName", args.name)
+        return f"{args.name}_id", outputs
 
     def call(self, args: MockCallArgs) -> tuple[dict[Any, Any], list[tuple[str, str]] | None]:
         return {}, []  # a list, not None: MockMonitor.Invoke iterates the check failures

@@ -166,7 +166,7 @@ def load_stack_config(
     """Read ``Pulumi.<stack>.yaml`` (or ``config_file``), apply ``key=value`` overrides and validate."""
     path = config_file if config_file is not None else project.stack_file(stack)
     if config_file is not None and not path.is_file():
-        raise OfflineProjectError(f"config file {path} not found")
+        raise OfflineProjectError(f"config file {path} not found", "pass the path of a Pulumi.<stack>.yaml-format file")
     text = path.read_text("utf-8-sig") if path.is_file() else ""  # as the engine: no file, no values
     entries = parse_stack_document(text, str(path))
     return resolve_stack_config(project, stack, entries, dict(map(parse_override, overrides)))
