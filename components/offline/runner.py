@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import gc
 import os
 import runpy
@@ -84,11 +85,12 @@ def run_program(
         loop = _thread_event_loop()
         loop.run_until_complete(run_in_stack(lambda: _run_main(main)))
 
+    context = contextvars.copy_context()
     with _process_state(program_dir), _gc_paused():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
-        contextvars.copy_context().run(run)
-    return monitor.captured(project=project, stack=stack, preview=preview)
+        context.run(run)
+    return dataclasses.replace(monitor.captured(project=project, stack=stack, preview=preview), keepalive=context)
 
 
 def _run_main(main: Path) -> None:

@@ -1,0 +1,421 @@
+"""Evaluate Pulumi policies on a captured run through the Analyzer protocol the engine speaks.
+
+The engine drives a policy pack with ``GetAnalyzerInfo``, ``Configure`` (every policy's enforcement level and
+config, schema defaults applied), ``ConfigureStack``, one ``Analyze`` per resource with the raw input Struct,
+and ``AnalyzeStack`` with parents and dependencies. This module sends the same requests, either to
+pulumi_policy's own servicer in-process (the private ``_PolicyAnalyzerServicer``, shared testing notes 3) or to
+the real pack process over gRPC. Policies therefore see what they see under ``pulumi preview``: read-only
+proxies, numbers as floats, preview unknowns turned into advisory "can't run policy" diagnostics.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+import grpc
+from google.protobuf import empty_pb2, json_format, struct_pb2
+from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
+from pulumi_policy import EnforcementLevel, Policy, ResourceValidationPolicy, StackValidationPolicy
+from pulumi_policy.policy import _PolicyAnalyzerServicer
+
+from components.offline.capture import CapturedRun, RegisteredResource
+
+Violation = dict[str, str]
+"""``{"policy", "level", "resource", "message"}``; level is ``mandatory`` or ``advisory``."""
+
+PACK_MODULE = "policies.gpu_conventions.policies"
+PACK_DIR = Path(__file__).resolve().parents[2] / "policies" / "gpu_conventions"
+PACK_VERSION = "0.0.1"
+"""What ``PolicyPack`` reports as its version (the CLI takes the real one from PulumiPolicy.yaml)."""
+ORGANIZATION = "organization"
+
+_LEVELS: Mapping[int, str] = {
+    analyzer_pb2.ADVISORY: "advisory",
+    analyzer_pb2.MANDATORY: "mandatory",
+    analyzer_pb2.REMEDIATE: "mandatory",  # the servicer reports remediations that still fail as mandatory
+    analyzer_pb2.DISABLED: "disabled",
+}
+_LEVEL_NAMES: Mapping[str, int] = {
+    EnforcementLevel.ADVISORY.value: analyzer_pb2.ADVISORY,
+    EnforcementLevel.MANDATORY.value: analyzer_pb2.MANDATORY,
+    EnforcementLevel.REMEDIATE.value: analyzer_pb2.REMEDIATE,
+    EnforcementLevel.DISABLED.value: analyzer_pb2.DISABLED,
+}
+_JSON_TYPES: Mapping[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,), "object": (dict,),
+}  # fmt: skip
+
+
+class PolicyConfigError(ValueError):
+    """A policy config file, or a policy pack, that cannot be used."""
+
+
+class AnalyzerEndpoint(Protocol):
+    """The Analyzer RPCs, as a servicer in-process or a stub over gRPC."""
+
+    def info(self) -> analyzer_pb2.AnalyzerInfo: ...
+    def configure(self, request: analyzer_pb2.ConfigureAnalyzerRequest) -> None: ...
+    def configure_stack(self, request: analyzer_pb2.AnalyzerStackConfigureRequest) -> None: ...
+    def analyze(self, request: analyzer_pb2.AnalyzeRequest) -> analyzer_pb2.AnalyzeResponse: ...
+    def analyze_stack(self, request: analyzer_pb2.AnalyzeStackRequest) -> analyzer_pb2.AnalyzeResponse: ...
+
+
+class InProcessAnalyzer:
+    """pulumi_policy's servicer for ``policies``, called directly (no gRPC, same requests)."""
+
+    def __init__(self, pack_name: str, policies: Sequence[Policy]) -> None:
+        self._servicer = _PolicyAnalyzerServicer(pack_name, PACK_VERSION, list(policies), EnforcementLevel.ADVISORY)
+
+    def info(self) -> analyzer_pb2.AnalyzerInfo:
+        return self._servicer.GetAnalyzerInfo(empty_pb2.Empty(), None)  # type: ignore[no-any-return]
+
+    def configure(self, request: analyzer_pb2.ConfigureAnalyzerRequest) -> None:
+        self._servicer.Configure(request, None)
+
+    def configure_stack(self, request: analyzer_pb2.AnalyzerStackConfigureRequest) -> None:
+        self._servicer.ConfigureStack(request, None)
+
+    def analyze(self, request: analyzer_pb2.AnalyzeRequest) -> analyzer_pb2.AnalyzeResponse:
+        return self._servicer.Analyze(request, None)  # type: ignore[no-any-return]
+
+    def analyze_stack(self, request: analyzer_pb2.AnalyzeStackRequest) -> analyzer_pb2.AnalyzeResponse:
+        return self._servicer.AnalyzeStack(request, None)  # type: ignore[no-any-return]
+
+
+class GrpcAnalyzer:
+    """A running policy pack, reached over gRPC like the engine reaches it."""
+
+    def __init__(self, stub: analyzer_pb2_grpc.AnalyzerStub) -> None:
+        self._stub = stub
+
+    def info(self) -> analyzer_pb2.AnalyzerInfo:
+        return self._stub.GetAnalyzerInfo(empty_pb2.Empty())
+
+    def configure(self, request: analyzer_pb2.ConfigureAnalyzerRequest) -> None:
+        self._stub.Configure(request)
+
+    def configure_stack(self, request: analyzer_pb2.AnalyzerStackConfigureRequest) -> None:
+        self._stub.ConfigureStack(request)
+
+    def analyze(self, request: analyzer_pb2.AnalyzeRequest) -> analyzer_pb2.AnalyzeResponse:
+        return self._stub.Analyze(request)
+
+    def analyze_stack(self, request: analyzer_pb2.AnalyzeStackRequest) -> analyzer_pb2.AnalyzeResponse:
+        return self._stub.AnalyzeStack(request)
+
+
+def load_pack() -> tuple[str, list[Policy]]:
+    """The gpuready-gpu-conventions pack's name and policies, imported from the checkout."""
+    try:
+        module = importlib.import_module(PACK_MODULE)
+    except ImportError as error:
+        raise PolicyConfigError(
+            f"cannot import the policy pack {PACK_MODULE} ({error}); run from a gpuready checkout, or pass --no-policy"
+        ) from error
+    return str(module.PACK_NAME), list(module.POLICIES)
+
+
+def load_policy_config(path: Path) -> dict[str, Any]:
+    """A policy config file in the engine's ``--policy-pack-config`` format: ``{"all": level,
+    "<policy>": level | {"enforcementLevel": level, "<property>": value}}``."""
+    try:
+        document = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise PolicyConfigError(f"cannot read policy config {path}: {error}") from error
+    if not isinstance(document, dict):
+        raise PolicyConfigError(f"policy config {path} must be a JSON object of policy name -> config")
+    return document
+
+
+def analyze_pack(run: CapturedRun, *, config: Mapping[str, Any] | None = None) -> list[Violation]:
+    """Evaluate the gpuready-gpu-conventions pack on ``run`` in-process."""
+    name, policies = load_pack()
+    return analyze_run(run, policies, pack_name=name, config=config)
+
+
+def analyze_run(
+    run: CapturedRun,
+    policies: Sequence[Policy],
+    *,
+    pack_name: str,
+    config: Mapping[str, Any] | None = None,
+    scoped: bool = True,
+) -> list[Violation]:
+    """Evaluate ``policies`` on every resource of ``run`` through pulumi_policy's servicer, in-process.
+
+    With ``scoped``, a resource goes only to the policies whose ``resource_types`` name its type (policies
+    without that attribute get every resource), and each stack policy gets only the resources of its types:
+    the answers are the engine's, without deserializing resources no policy reads.
+
+    Raises:
+        PolicyConfigError: ``config`` names an unknown policy or property, or has a bad level or type.
+    """
+    full = InProcessAnalyzer(pack_name, policies)
+    configure = configure_request(full.info(), config)
+    if not scoped:
+        return analyze_endpoint(full, run, configure)
+    stack_configure = stack_configure_request(run)
+    by_urn = {r.urn: r for r in run.resources}
+    found: list[Violation] = []
+    resource_policies = [p for p in policies if isinstance(p, ResourceValidationPolicy)]
+    groups: dict[tuple[int, ...], InProcessAnalyzer] = {}
+    for resource in run.resources:
+        key = tuple(i for i, p in enumerate(resource_policies) if _reads(p, resource.type))
+        if not key:
+            continue
+        if key not in groups:
+            groups[key] = _configured(pack_name, [resource_policies[i] for i in key], configure, stack_configure)
+        found += _violations(groups[key].analyze(analyze_request(resource, by_urn)), resource.urn)
+    for policy in policies:
+        if isinstance(policy, StackValidationPolicy):
+            endpoint = _configured(pack_name, [policy], configure, stack_configure)
+            resources = [r for r in run.resources if _reads(policy, r.type)]
+            found += _violations(endpoint.analyze_stack(analyze_stack_request(resources, by_urn)), run.stack_urn)
+    return sort_violations(found)
+
+
+def analyze_endpoint(
+    endpoint: AnalyzerEndpoint, run: CapturedRun, configure: analyzer_pb2.ConfigureAnalyzerRequest | None = None
+) -> list[Violation]:
+    """Drive one analyzer the way the engine does: configure it, ``Analyze`` every resource, ``AnalyzeStack`` once."""
+    endpoint.configure(configure if configure is not None else configure_request(endpoint.info(), None))
+    endpoint.configure_stack(stack_configure_request(run))
+    by_urn = {r.urn: r for r in run.resources}
+    found: list[Violation] = []
+    for resource in run.resources:
+        found += _violations(endpoint.analyze(analyze_request(resource, by_urn)), resource.urn)
+    found += _violations(endpoint.analyze_stack(analyze_stack_request(run.resources, by_urn)), run.stack_urn)
+    return sort_violations(found)
+
+
+def analyze_run_grpc(
+    run: CapturedRun, *, pack_dir: Path = PACK_DIR, config: Mapping[str, Any] | None = None, python: str = sys.executable
+) -> list[Violation]:
+    """Evaluate the pack in ``pack_dir`` on ``run`` by starting it and talking gRPC to it, as the engine does."""
+    with pack_process(pack_dir, python=python) as endpoint:
+        return analyze_endpoint(endpoint, run, configure_request(endpoint.info(), config))
+
+
+@contextmanager
+def pack_process(pack_dir: Path = PACK_DIR, *, python: str = sys.executable, timeout: float = 60) -> Iterator[GrpcAnalyzer]:
+    """Start ``python -u <pack_dir>/__main__.py`` from ``pack_dir``, read the port it prints, and connect."""
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            [python, "-u", str(pack_dir / "__main__.py")], cwd=pack_dir, stdout=subprocess.PIPE, stderr=stderr
+        )
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline().strip()
+            if not line.isdigit():
+                process.wait(timeout)
+                stderr.seek(0)
+                raise PolicyConfigError(f"policy pack {pack_dir} did not start: {stderr.read().decode(errors='replace')}")
+            channel = grpc.insecure_channel(f"127.0.0.1:{int(line)}")
+            try:
+                grpc.channel_ready_future(channel).result(timeout=timeout)
+                yield GrpcAnalyzer(analyzer_pb2_grpc.AnalyzerStub(channel))
+            finally:
+                channel.close()
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+
+
+def configure_request(
+    info: analyzer_pb2.AnalyzerInfo, config: Mapping[str, Any] | None
+) -> analyzer_pb2.ConfigureAnalyzerRequest:
+    """The engine's ``Configure``: each policy's level (its own, the pack's initial config, then ``config``,
+    with ``all`` first) and properties (schema defaults, overlaid by the configs). A level is always sent:
+    a missing one would reset the policy to advisory (proto value 0)."""
+    config = dict(config or {})
+    names = [p.name for p in info.policies]
+    unknown = sorted(set(config) - set(names) - {"all"})
+    if unknown:
+        raise PolicyConfigError(f"policy config names unknown policies {unknown}; known: {', '.join(sorted(names))}")
+    initial = {k: json_format.MessageToDict(v, preserving_proto_field_name=True) for k, v in info.initialConfig.items()}
+    request = analyzer_pb2.ConfigureAnalyzerRequest()
+    for policy in info.policies:
+        schema = json_format.MessageToDict(policy.configSchema.properties) if policy.HasField("configSchema") else {}
+        level = policy.enforcementLevel
+        properties = {k: v["default"] for k, v in schema.items() if isinstance(v, dict) and "default" in v}
+        for layer in (initial.get("all"), initial.get(policy.name), config.get("all"), config.get(policy.name)):
+            level = _apply(layer, policy.name, schema, level, properties)
+        entry = analyzer_pb2.PolicyConfig(enforcementLevel=level)  # type: ignore[arg-type]
+        entry.properties.update(properties)
+        request.policyConfig[policy.name].CopyFrom(entry)
+    return request
+
+
+def stack_configure_request(run: CapturedRun) -> analyzer_pb2.AnalyzerStackConfigureRequest:
+    """The engine's ``ConfigureStack`` for the run's stack."""
+    return analyzer_pb2.AnalyzerStackConfigureRequest(
+        stack=run.stack, project=run.project, organization=ORGANIZATION, dry_run=run.preview
+    )
+
+
+def analyze_request(resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]) -> analyzer_pb2.AnalyzeRequest:
+    """``Analyze`` for one resource: its raw input Struct as the monitor received it."""
+    request = analyzer_pb2.AnalyzeRequest(
+        type=resource.type,
+        properties=_struct(resource.object),
+        urn=resource.urn,
+        name=resource.name,
+        options=analyzer_pb2.AnalyzerResourceOptions(parent=resource.parent),
+    )
+    provider = _provider(resource, by_urn)
+    if provider is not None:
+        request.provider.CopyFrom(provider)
+    return request
+
+
+def analyze_stack_request(
+    resources: Sequence[RegisteredResource], by_urn: Mapping[str, RegisteredResource]
+) -> analyzer_pb2.AnalyzeStackRequest:
+    """``AnalyzeStack`` with each resource's parent, dependencies and property dependencies."""
+    request = analyzer_pb2.AnalyzeStackRequest()
+    for r in resources:
+        item = request.resources.add(
+            type=r.type,
+            properties=_struct(r.object),
+            urn=r.urn,
+            name=r.name,
+            options=analyzer_pb2.AnalyzerResourceOptions(parent=r.parent),
+            parent=r.parent,
+            dependencies=list(r.dependencies),
+        )
+        for key, urns in r.property_dependencies.items():
+            item.propertyDependencies[key].urns.extend(urns)
+        provider = _provider(r, by_urn)
+        if provider is not None:
+            item.provider.CopyFrom(provider)
+    return request
+
+
+def sort_violations(violations: Sequence[Violation]) -> list[Violation]:
+    """Mandatory first, then by policy, resource and message."""
+    return sorted(violations, key=lambda v: (v["level"] != "mandatory", v["policy"], v["resource"], v["message"]))
+
+
+def format_violations(violations: Sequence[object]) -> str:
+    """A LEVEL / POLICY / RESOURCE / MESSAGE table; resources shown as ``type::name``."""
+    rows = [
+        (str(v.get("level", "")), str(v.get("policy", "")), short_resource(str(v.get("resource", ""))),
+         str(v.get("message", "")))
+        for v in violations
+        if isinstance(v, Mapping)
+    ]  # fmt: skip
+    if not rows:
+        return "Policy violations: none"
+    mandatory = sum(1 for row in rows if row[0] == "mandatory")
+    header = ("LEVEL", "POLICY", "RESOURCE", "MESSAGE")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    lines = [f"Policy violations: {mandatory} mandatory, {len(rows) - mandatory} advisory", ""]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
+    return "\n".join(lines)
+
+
+def short_resource(urn: str) -> str:
+    """``<type>::<name>`` of a URN (last type of the parent chain); anything else unchanged."""
+    parts = urn.split("::")
+    if not urn.startswith("urn:pulumi:") or len(parts) < 4:
+        return urn
+    return f"{parts[2].rsplit('$', 1)[-1]}::{'::'.join(parts[3:])}"
+
+
+def _configured(
+    pack_name: str,
+    policies: Sequence[Policy],
+    configure: analyzer_pb2.ConfigureAnalyzerRequest,
+    stack_configure: analyzer_pb2.AnalyzerStackConfigureRequest,
+) -> InProcessAnalyzer:
+    endpoint = InProcessAnalyzer(pack_name, policies)
+    endpoint.configure(configure)
+    endpoint.configure_stack(stack_configure)
+    return endpoint
+
+
+def _reads(policy: Policy, resource_type: str) -> bool:
+    types = getattr(policy, "resource_types", None)
+    return types is None or resource_type in types
+
+
+def _violations(response: analyzer_pb2.AnalyzeResponse, default_urn: str) -> list[Violation]:
+    found = []
+    for diagnostic in response.diagnostics:
+        prefix = diagnostic.description + "\n"
+        message = diagnostic.message
+        found.append({
+            "policy": diagnostic.policyName,
+            "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
+            "resource": diagnostic.urn or default_urn,
+            "message": message[len(prefix):] if message.startswith(prefix) else message,
+        })  # fmt: skip
+    return found
+
+
+def _apply(layer: object, policy: str, schema: Mapping[str, Any], level: int, properties: dict[str, Any]) -> int:
+    """Overlay one config layer (a level name, or an object with ``enforcementLevel`` and properties)."""
+    if layer is None:
+        return level
+    if isinstance(layer, str):
+        return _level(layer, policy)
+    if not isinstance(layer, Mapping):
+        raise PolicyConfigError(f"policy config for {policy!r} must be a level or an object; got {layer!r}")
+    for key, value in layer.items():
+        if key == "enforcementLevel":
+            level = _level(value, policy)
+            continue
+        if key not in schema:
+            known = ", ".join(sorted(schema)) or "none"
+            raise PolicyConfigError(f"policy {policy!r} has no config property {key!r}; known: {known}")
+        expected = schema[key].get("type") if isinstance(schema[key], Mapping) else None
+        if expected in _JSON_TYPES and (isinstance(value, bool) and expected != "boolean"
+                                        or not isinstance(value, _JSON_TYPES[expected])):  # fmt: skip
+            raise PolicyConfigError(f"policy {policy!r} config {key!r} must be of type {expected}; got {value!r}")
+        properties[key] = value
+    return level
+
+
+def _level(value: object, policy: str) -> int:
+    if not isinstance(value, str) or value not in _LEVEL_NAMES:
+        raise PolicyConfigError(
+            f"policy config for {policy!r}: unknown enforcement level {value!r}; use {', '.join(_LEVEL_NAMES)}"
+        )
+    return _LEVEL_NAMES[value]
+
+
+def _struct(value: Any) -> struct_pb2.Struct:
+    return value if isinstance(value, struct_pb2.Struct) else struct_pb2.Struct()
+
+
+def _provider(
+    resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]
+) -> analyzer_pb2.AnalyzerProviderResource | None:
+    """The provider the engine would describe: the registered provider resource when the program made one."""
+    if not resource.provider:
+        return None
+    urn = resource.provider.rsplit("::", 1)[0]
+    found = by_urn.get(urn)
+    if found is not None:
+        return analyzer_pb2.AnalyzerProviderResource(
+            type=found.type, properties=_struct(found.object), urn=found.urn, name=found.name
+        )
+    parts = urn.split("::")
+    return analyzer_pb2.AnalyzerProviderResource(
+        type=parts[2].rsplit("$", 1)[-1] if len(parts) > 3 else "", urn=urn, name=parts[-1]
+    )
