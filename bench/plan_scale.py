@@ -98,8 +98,8 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi  # noqa: PLC0415
     import pulumi_aws as aws  # noqa: PLC0415
 
-    from components.core import resources, scheduling, sharing_plan  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
+    from components.core.pool_summary import pool_values  # noqa: PLC0415
     from components.eks import plan  # noqa: PLC0415
 
     # Everything gpuready registers, computed before the clock starts: the same child inputs, the same
@@ -107,19 +107,7 @@ def child_bare(count: int) -> dict[str, float]:
     # (config type checks, validation, capture, plan JSON), not the SDK's cost of registering.
     prepared = []
     for spec in parse_pools(pool_entries(count), "eks"):
-        values = {
-            "node_selector": scheduling.node_selector(spec),
-            "node_labels": scheduling.pool_labels(spec),
-            "taint": scheduling.to_k8s_taint(scheduling.GPU_TAINT),
-            "tolerations": [scheduling.toleration_for(t) for t in scheduling.pool_taints(spec)],
-            "resource_name": resources.primary_resource(spec),
-            "allocatable": resources.allocatable_per_node(spec),
-            "gpus_per_node": spec.resolved.gpus,
-            "accelerator": spec.resolved.model.key,
-            "instance_type": spec.resolved.instance_type,
-            "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
-            "driver": plan.driver_summary(spec),
-        }
+        values = pool_values(spec, plan.driver_summary(spec))
         prepared.append((spec.name, plan.node_group_args(spec), values))
 
     class Echo(pulumi.runtime.Mocks):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pulumi
 
-from components.core import resources, scheduling, sharing_plan
+from components.core.pool_summary import pool_values
 from components.core.specs import GpuPoolSpec
 
 
@@ -29,19 +29,7 @@ class GpuNodePoolBase(pulumi.ComponentResource):
         """Set the outputs from the spec and register them; the last call of every pool component."""
         self.spec = spec
         self.node_pool_name = node_pool_name
-        self.values = {
-            "node_selector": scheduling.node_selector(spec),
-            "node_labels": scheduling.pool_labels(spec),
-            "taint": scheduling.to_k8s_taint(scheduling.GPU_TAINT),
-            "tolerations": [scheduling.toleration_for(t) for t in scheduling.pool_taints(spec)],
-            "resource_name": resources.primary_resource(spec),
-            "allocatable": resources.allocatable_per_node(spec),
-            "gpus_per_node": spec.resolved.gpus,
-            "accelerator": spec.resolved.model.key,
-            "instance_type": spec.resolved.instance_type,
-            "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
-            "driver": driver,
-        }
+        self.values = pool_values(spec, driver)
         self._outputs: dict[str, pulumi.Output[Any]] = {}
         self.register_outputs({"node_pool_name": node_pool_name, **self.values})
 
