@@ -30,6 +30,9 @@ demo: install
 	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
 	  echo; \
 	done
+	@echo "=== gpuready plan --program examples/wrong_program (a raw Pulumi program; the policy gate must fail it)"
+	@$(BIN)/gpuready plan --program examples/wrong_program --stack dev; code=$$?; \
+	  if [ $$code -ne 1 ]; then echo "expected exit 1 (mandatory violations), got $$code"; exit 1; fi
 
 lint: install
 	$(BIN)/ruff check .

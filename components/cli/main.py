@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run a stack program offline under Pulumi's mock runtime and show what it would create",
         description="Run the Pulumi program offline (no Pulumi CLI, no credentials) and print its plan.",
     )
-    source = plan.add_mutually_exclusive_group(required=True)
+    source = plan.add_mutually_exclusive_group()
     source.add_argument("--stack", metavar="NAME", help="plan stacks/Pulumi.NAME.yaml of the project")
     source.add_argument("--config", metavar="FILE", help="plan a stack config file in Pulumi.<stack>.yaml format")
     plan.add_argument(
@@ -38,16 +38,66 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], help="override one config value")
     plan.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     plan.add_argument("--preview", action="store_true", help="run as a preview (unknown outputs stay unknown)")
+    plan.add_argument("--no-policy", action="store_true", help="skip the GPU conventions policy gate")
+    plan.add_argument(
+        "--policy-config", metavar="FILE", help="per-policy config JSON (the format of pulumi --policy-pack-config)"
+    )
+    check = commands.add_parser(
+        "check",
+        help="audit the cluster's GPU nodes: taints, labels, advertised GPUs, sharing, MIG",
+        description="List GPU nodes (found even without labels) and print findings with suggested fixes.",
+    )
+    check.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
+    check.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    label = commands.add_parser(
+        "label",
+        help="add the missing gpuready/SkyPilot accelerator labels to GPU nodes (one PATCH per node, no pods)",
+        description="Plan the missing accelerator labels (from GFD, cloud labels or the instance type); --yes applies.",
+    )
+    mode = label.add_mutually_exclusive_group()
+    mode.add_argument("--dry-run", action="store_true", help="only show the plan")
+    mode.add_argument("--yes", "-y", action="store_true", help="apply the plan")
+    verify = commands.add_parser(
+        "verify",
+        help="wait until a stack's GPU pools (or selected nodes) converge, then report",
+        description="Watch the nodes until every one matches its pool, or the timeout passes (exit 1).",
+    )
+    target = verify.add_mutually_exclusive_group(required=True)
+    target.add_argument("--stack", metavar="NAME", help="verify the pools of stacks/Pulumi.NAME.yaml")
+    verify.add_argument("--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml")
+    verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
+    verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    for command, selector in ((check, check), (label, label), (verify, target)):
+        selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
+        command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
+        command.add_argument("--context", metavar="NAME", default=None, help="kubeconfig context to use")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "plan":
+        if args.stack is None and args.config is None:
+            if args.program is None:
+                parser.error("plan needs --stack NAME, --config FILE or --program DIR")
+            args.stack = args.stack_name or "dev"  # a foreign program's stack file, e.g. Pulumi.dev.yaml
         from components.cli import plan_command  # noqa: PLC0415 - loads the Pulumi SDK only when planning
 
         return plan_command.run(args)
+    if args.command == "check":
+        from components.cli import check_command  # noqa: PLC0415 - loads the Kubernetes client only when checking
+
+        return check_command.run(args)
+    if args.command == "label":
+        from components.cli import label_command  # noqa: PLC0415
+
+        return label_command.run(args)
+    if args.command == "verify":
+        from components.cli import verify_command  # noqa: PLC0415
+
+        return verify_command.run(args)
     raise AssertionError(f"unhandled command {args.command}")
 
 

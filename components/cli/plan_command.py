@@ -12,7 +12,7 @@ from typing import Any
 from components.cli.pool_table import is_pool_component, render_pool_table
 from components.errors import GpuReadyError
 from components.offline.capture import CapturedRun
-from components.offline.plan import Plan, build_plan, render_tree, to_json_value
+from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project, load_stack_config
 from components.offline.runner import run_program
 
@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
             raise
         print(f"error: invalid gpuready config:\n{ours}", file=sys.stderr)
         return EXIT_INVALID
-    plan = build_plan(captured)
+    violations = _policy_violations(args, captured)
+    if violations is None:
+        return EXIT_INVALID
+    plan = build_plan(captured, violations=violations)
     if args.output == "json":
         # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
         print(json.dumps(plan.to_json_dict(), indent=2 if sys.stdout.isatty() else None))
@@ -55,8 +58,26 @@ def render_text(plan: Plan, captured: CapturedRun) -> str:
         render_pool_table(pools),
     ]
     if plan.violations:
-        lines += ["", "Policy violations:"] + [f"  {json.dumps(v)}" for v in plan.violations]
+        from components.offline.analyzer import format_violations  # noqa: PLC0415
+
+        lines += ["", format_violations(plan.violations)]
     return "\n".join(lines)
+
+
+def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[JsonValue] | None:
+    """The gpuready-gpu-conventions pack's violations on the run, evaluated through the engine's Analyzer
+    protocol (issue #5); ``[]`` with ``--no-policy``; None, after reporting it, when the policy config is bad."""
+    if getattr(args, "no_policy", False):
+        return []
+    from components.offline import analyzer  # noqa: PLC0415 - pulumi_policy loads only when the gate runs
+
+    try:
+        path = getattr(args, "policy_config", None)
+        config = analyzer.load_policy_config(Path(path)) if path else None
+        return [dict[str, JsonValue](v) for v in analyzer.analyze_pack(captured, config=config)]
+    except analyzer.PolicyConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return None
 
 
 def _capture(args: argparse.Namespace) -> CapturedRun:

@@ -10,6 +10,7 @@ proxies, numbers as floats, preview unknowns turned into advisory "can't run pol
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import subprocess
@@ -18,10 +19,10 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-import grpc
-from google.protobuf import empty_pb2, json_format, struct_pb2
+import grpc  # type: ignore[import-untyped]  # no stubs installed
+from google.protobuf import empty_pb2, json_format, struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 from pulumi_policy import EnforcementLevel, Policy, ResourceValidationPolicy, StackValidationPolicy
 from pulumi_policy.policy import _PolicyAnalyzerServicer
@@ -49,9 +50,15 @@ _LEVEL_NAMES: Mapping[str, int] = {
     EnforcementLevel.REMEDIATE.value: analyzer_pb2.REMEDIATE,
     EnforcementLevel.DISABLED.value: analyzer_pb2.DISABLED,
 }
+_LEVEL_OF: Mapping[int, str] = {number: name for name, number in _LEVEL_NAMES.items()}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
-    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,), "object": (dict,),
-}  # fmt: skip
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
 
 
 class PolicyConfigError(ValueError):
@@ -72,10 +79,11 @@ class InProcessAnalyzer:
     """pulumi_policy's servicer for ``policies``, called directly (no gRPC, same requests)."""
 
     def __init__(self, pack_name: str, policies: Sequence[Policy]) -> None:
-        self._servicer = _PolicyAnalyzerServicer(pack_name, PACK_VERSION, list(policies), EnforcementLevel.ADVISORY)
+        servicer = _PolicyAnalyzerServicer(pack_name, PACK_VERSION, list(policies), EnforcementLevel.ADVISORY)
+        self._servicer: Any = servicer  # its RPC methods are unannotated
 
     def info(self) -> analyzer_pb2.AnalyzerInfo:
-        return self._servicer.GetAnalyzerInfo(empty_pb2.Empty(), None)  # type: ignore[no-any-return]
+        return cast(analyzer_pb2.AnalyzerInfo, self._servicer.GetAnalyzerInfo(empty_pb2.Empty(), None))
 
     def configure(self, request: analyzer_pb2.ConfigureAnalyzerRequest) -> None:
         self._servicer.Configure(request, None)
@@ -84,10 +92,10 @@ class InProcessAnalyzer:
         self._servicer.ConfigureStack(request, None)
 
     def analyze(self, request: analyzer_pb2.AnalyzeRequest) -> analyzer_pb2.AnalyzeResponse:
-        return self._servicer.Analyze(request, None)  # type: ignore[no-any-return]
+        return cast(analyzer_pb2.AnalyzeResponse, self._servicer.Analyze(request, None))
 
     def analyze_stack(self, request: analyzer_pb2.AnalyzeStackRequest) -> analyzer_pb2.AnalyzeResponse:
-        return self._servicer.AnalyzeStack(request, None)  # type: ignore[no-any-return]
+        return cast(analyzer_pb2.AnalyzeResponse, self._servicer.AnalyzeStack(request, None))
 
 
 class GrpcAnalyzer:
@@ -97,7 +105,7 @@ class GrpcAnalyzer:
         self._stub = stub
 
     def info(self) -> analyzer_pb2.AnalyzerInfo:
-        return self._stub.GetAnalyzerInfo(empty_pb2.Empty())
+        return cast(analyzer_pb2.AnalyzerInfo, self._stub.GetAnalyzerInfo(empty_pb2.Empty()))
 
     def configure(self, request: analyzer_pb2.ConfigureAnalyzerRequest) -> None:
         self._stub.Configure(request)
@@ -106,10 +114,10 @@ class GrpcAnalyzer:
         self._stub.ConfigureStack(request)
 
     def analyze(self, request: analyzer_pb2.AnalyzeRequest) -> analyzer_pb2.AnalyzeResponse:
-        return self._stub.Analyze(request)
+        return cast(analyzer_pb2.AnalyzeResponse, self._stub.Analyze(request))
 
     def analyze_stack(self, request: analyzer_pb2.AnalyzeStackRequest) -> analyzer_pb2.AnalyzeResponse:
-        return self._stub.AnalyzeStack(request)
+        return cast(analyzer_pb2.AnalyzeResponse, self._stub.AnalyzeStack(request))
 
 
 def load_pack() -> tuple[str, list[Policy]]:
@@ -152,16 +160,24 @@ def analyze_run(
     """Evaluate ``policies`` on every resource of ``run`` through pulumi_policy's servicer, in-process.
 
     With ``scoped``, a resource goes only to the policies whose ``resource_types`` name its type (policies
-    without that attribute get every resource), and each stack policy gets only the resources of its types:
-    the answers are the engine's, without deserializing resources no policy reads.
+    without that attribute get every resource), each stack policy gets only the resources of its types, and a
+    stack policy whose ``requires_types`` are all absent is skipped: the answers are the engine's, without
+    deserializing resources no policy reads. The cyclic GC is paused meanwhile, as in the runner.
 
     Raises:
         PolicyConfigError: ``config`` names an unknown policy or property, or has a bad level or type.
     """
     full = InProcessAnalyzer(pack_name, policies)
     configure = configure_request(full.info(), config)
-    if not scoped:
-        return analyze_endpoint(full, run, configure)
+    with _gc_paused():
+        if not scoped:
+            return analyze_endpoint(full, run, configure)
+        return _analyze_scoped(run, policies, pack_name, configure)
+
+
+def _analyze_scoped(
+    run: CapturedRun, policies: Sequence[Policy], pack_name: str, configure: analyzer_pb2.ConfigureAnalyzerRequest
+) -> list[Violation]:
     stack_configure = stack_configure_request(run)
     by_urn = {r.urn: r for r in run.resources}
     found: list[Violation] = []
@@ -174,8 +190,9 @@ def analyze_run(
         if key not in groups:
             groups[key] = _configured(pack_name, [resource_policies[i] for i in key], configure, stack_configure)
         found += _violations(groups[key].analyze(analyze_request(resource, by_urn)), resource.urn)
+    present = {r.type for r in run.resources}
     for policy in policies:
-        if isinstance(policy, StackValidationPolicy):
+        if isinstance(policy, StackValidationPolicy) and _may_report(policy, present):
             endpoint = _configured(pack_name, [policy], configure, stack_configure)
             resources = [r for r in run.resources if _reads(policy, r.type)]
             found += _violations(endpoint.analyze_stack(analyze_stack_request(resources, by_urn)), run.stack_urn)
@@ -197,7 +214,11 @@ def analyze_endpoint(
 
 
 def analyze_run_grpc(
-    run: CapturedRun, *, pack_dir: Path = PACK_DIR, config: Mapping[str, Any] | None = None, python: str = sys.executable
+    run: CapturedRun,
+    *,
+    pack_dir: Path = PACK_DIR,
+    config: Mapping[str, Any] | None = None,
+    python: str = sys.executable,
 ) -> list[Violation]:
     """Evaluate the pack in ``pack_dir`` on ``run`` by starting it and talking gRPC to it, as the engine does."""
     with pack_process(pack_dir, python=python) as endpoint:
@@ -205,7 +226,9 @@ def analyze_run_grpc(
 
 
 @contextmanager
-def pack_process(pack_dir: Path = PACK_DIR, *, python: str = sys.executable, timeout: float = 60) -> Iterator[GrpcAnalyzer]:
+def pack_process(
+    pack_dir: Path = PACK_DIR, *, python: str = sys.executable, timeout: float = 60
+) -> Iterator[GrpcAnalyzer]:
     """Start ``python -u <pack_dir>/__main__.py`` from ``pack_dir``, read the port it prints, and connect."""
     with tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(
@@ -217,7 +240,9 @@ def pack_process(pack_dir: Path = PACK_DIR, *, python: str = sys.executable, tim
             if not line.isdigit():
                 process.wait(timeout)
                 stderr.seek(0)
-                raise PolicyConfigError(f"policy pack {pack_dir} did not start: {stderr.read().decode(errors='replace')}")
+                raise PolicyConfigError(
+                    f"policy pack {pack_dir} did not start: {stderr.read().decode(errors='replace')}"
+                )
             channel = grpc.insecure_channel(f"127.0.0.1:{int(line)}")
             try:
                 grpc.channel_ready_future(channel).result(timeout=timeout)
@@ -246,7 +271,10 @@ def configure_request(
     unknown = sorted(set(config) - set(names) - {"all"})
     if unknown:
         raise PolicyConfigError(f"policy config names unknown policies {unknown}; known: {', '.join(sorted(names))}")
-    initial = {k: json_format.MessageToDict(v, preserving_proto_field_name=True) for k, v in info.initialConfig.items()}
+    initial: dict[str, Any] = {
+        key: {"enforcementLevel": _LEVEL_OF[entry.enforcementLevel], **json_format.MessageToDict(entry.properties)}
+        for key, entry in info.initialConfig.items()
+    }
     request = analyzer_pb2.ConfigureAnalyzerRequest()
     for policy in info.policies:
         schema = json_format.MessageToDict(policy.configSchema.properties) if policy.HasField("configSchema") else {}
@@ -254,7 +282,7 @@ def configure_request(
         properties = {k: v["default"] for k, v in schema.items() if isinstance(v, dict) and "default" in v}
         for layer in (initial.get("all"), initial.get(policy.name), config.get("all"), config.get(policy.name)):
             level = _apply(layer, policy.name, schema, level, properties)
-        entry = analyzer_pb2.PolicyConfig(enforcementLevel=level)  # type: ignore[arg-type]
+        entry = analyzer_pb2.PolicyConfig(enforcementLevel=level)
         entry.properties.update(properties)
         request.policyConfig[policy.name].CopyFrom(entry)
     return request
@@ -267,7 +295,9 @@ def stack_configure_request(run: CapturedRun) -> analyzer_pb2.AnalyzerStackConfi
     )
 
 
-def analyze_request(resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]) -> analyzer_pb2.AnalyzeRequest:
+def analyze_request(
+    resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]
+) -> analyzer_pb2.AnalyzeRequest:
     """``Analyze`` for one resource: its raw input Struct as the monitor received it."""
     request = analyzer_pb2.AnalyzeRequest(
         type=resource.type,
@@ -313,11 +343,15 @@ def sort_violations(violations: Sequence[Violation]) -> list[Violation]:
 def format_violations(violations: Sequence[object]) -> str:
     """A LEVEL / POLICY / RESOURCE / MESSAGE table; resources shown as ``type::name``."""
     rows = [
-        (str(v.get("level", "")), str(v.get("policy", "")), short_resource(str(v.get("resource", ""))),
-         str(v.get("message", "")))
+        (
+            str(v.get("level", "")),
+            str(v.get("policy", "")),
+            short_resource(str(v.get("resource", ""))),
+            str(v.get("message", "")),
+        )
         for v in violations
         if isinstance(v, Mapping)
-    ]  # fmt: skip
+    ]
     if not rows:
         return "Policy violations: none"
     mandatory = sum(1 for row in rows if row[0] == "mandatory")
@@ -349,9 +383,26 @@ def _configured(
     return endpoint
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic GC while evaluating: a large run's objects are all alive, and scanning them is wasted time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _reads(policy: Policy, resource_type: str) -> bool:
     types = getattr(policy, "resource_types", None)
     return types is None or resource_type in types
+
+
+def _may_report(policy: Policy, present: set[str]) -> bool:
+    required = getattr(policy, "requires_types", None)
+    return required is None or not required.isdisjoint(present)
 
 
 def _violations(response: analyzer_pb2.AnalyzeResponse, default_urn: str) -> list[Violation]:
@@ -359,12 +410,14 @@ def _violations(response: analyzer_pb2.AnalyzeResponse, default_urn: str) -> lis
     for diagnostic in response.diagnostics:
         prefix = diagnostic.description + "\n"
         message = diagnostic.message
-        found.append({
-            "policy": diagnostic.policyName,
-            "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
-            "resource": diagnostic.urn or default_urn,
-            "message": message[len(prefix):] if message.startswith(prefix) else message,
-        })  # fmt: skip
+        found.append(
+            {
+                "policy": diagnostic.policyName,
+                "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
+                "resource": diagnostic.urn or default_urn,
+                "message": message[len(prefix) :] if message.startswith(prefix) else message,
+            }
+        )
     return found
 
 
@@ -384,8 +437,11 @@ def _apply(layer: object, policy: str, schema: Mapping[str, Any], level: int, pr
             known = ", ".join(sorted(schema)) or "none"
             raise PolicyConfigError(f"policy {policy!r} has no config property {key!r}; known: {known}")
         expected = schema[key].get("type") if isinstance(schema[key], Mapping) else None
-        if expected in _JSON_TYPES and (isinstance(value, bool) and expected != "boolean"
-                                        or not isinstance(value, _JSON_TYPES[expected])):  # fmt: skip
+        if (
+            isinstance(expected, str)
+            and expected in _JSON_TYPES
+            and ((isinstance(value, bool) and expected != "boolean") or not isinstance(value, _JSON_TYPES[expected]))
+        ):
             raise PolicyConfigError(f"policy {policy!r} config {key!r} must be of type {expected}; got {value!r}")
         properties[key] = value
     return level

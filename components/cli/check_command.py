@@ -1,0 +1,73 @@
+"""``gpuready check``: list GPU nodes (labeled or not), check each, print findings with fixes.
+
+Also holds what the cluster-facing commands share: opening a client from ``--kubeconfig``/``--context`` and
+turning gpuready errors into ``error: ...`` on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from components.errors import GpuReadyError
+from components.kube.nodes_api import NodeClient, connect
+from components.verify.audit import audit
+from components.verify.nodes import NodeView, node_view
+from components.verify.report import render_report, report_json
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INVALID = 0, 1, 2
+
+
+def open_client(args: argparse.Namespace) -> NodeClient:
+    """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise)."""
+    return connect(args.kubeconfig, args.context)
+
+
+def fail(error: Exception) -> int:
+    """Print a gpuready error for a person and return the 'invalid input / unreachable' exit code."""
+    print(f"error: {error}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic GC while a large node list is decoded and audited.
+
+    Tens of thousands of fresh dicts trigger collections that rescan them again and again: at 10,000 nodes
+    that doubles the client's CPU time (bench/audit_scale.py). Nothing here builds reference cycles.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def list_views(args: argparse.Namespace) -> list[NodeView]:
+    """Every node matching ``--selector`` as a ``NodeView``."""
+    with open_client(args) as client:
+        return [node_view(raw) for raw in client.list_nodes(args.selector).items]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit the selected nodes; exit 1 with --strict when anything was found."""
+    try:
+        with paused_gc():
+            views = list_views(args)
+            report = audit(views, {})
+    except GpuReadyError as error:
+        return fail(error)
+    if args.output == "json":
+        print(json.dumps(report_json(report), indent=2 if sys.stdout.isatty() else None))
+    elif not report.results:
+        scope = f" matching {args.selector!r}" if args.selector else ""
+        print(f"no GPU nodes among {report.other_nodes} nodes{scope}")
+    else:
+        print(render_report(report))
+    return EXIT_FINDINGS if args.strict and report.findings else EXIT_OK

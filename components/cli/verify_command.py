@@ -1,0 +1,125 @@
+"""``gpuready verify``: wait (WATCH, no polling) until a stack's GPU pools or the selected nodes converge.
+
+``--stack NAME`` builds each pool's expectation from ``stacks/Pulumi.NAME.yaml`` (read without Pulumi) and
+watches ``gpuready.io/pool in (...)``; ``-l SELECTOR`` watches those nodes with inferred expectations and
+needs at least one. Progress goes to stderr as ``nodes converged N/M``; on timeout the findings table is
+printed and the exit code is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from components.cli.check_command import EXIT_FINDINGS, EXIT_OK, fail, open_client
+from components.core.scheduling import LABEL_POOL
+from components.core.stack_settings import NS, parse_stack_settings
+from components.errors import GpuReadyError
+from components.kube.convergence import wait_for_nodes
+from components.offline.project import OfflineProjectError, load_project, load_stack_config
+from components.verify.audit import AuditReport, audit, check_converged
+from components.verify.errors import VerificationError
+from components.verify.expectations import Expectation, expectation_for
+from components.verify.nodes import NodeView, node_view
+from components.verify.report import render_report, report_json
+
+
+def run(args: argparse.Namespace) -> int:
+    """Wait for convergence; 0 when converged, 1 with findings on timeout, 2 on bad input."""
+    try:
+        expectations = stack_expectations(args.stack, args.project_dir) if args.stack else {}
+    except (GpuReadyError, OfflineProjectError) as error:
+        return fail(error)
+    if args.stack and not expectations:
+        print(f"stack {args.stack!r} declares no GPU pools; nothing to verify")
+        return EXIT_OK
+    selector = pool_selector(expectations) if args.stack else args.selector
+    if args.timeout < 0:
+        return fail(ValueError(f"--timeout: must not be negative; got {args.timeout}"))
+    tracker = _Tracker(expectations, require_nodes=not args.stack)
+    try:
+        with open_client(args) as client:
+            outcome = wait_for_nodes(
+                client, selector, tracker.evaluate, tracker.done, timeout=args.timeout, on_change=tracker.progress
+            )
+    except GpuReadyError as error:
+        return fail(error)
+    report = outcome.state
+    if args.output == "json":
+        print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
+    elif outcome.converged:
+        print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
+    else:
+        print(render_report(report, only_findings=True))
+    if outcome.converged:
+        return EXIT_OK
+    try:
+        check_converged(report, selector)
+    except VerificationError as error:
+        print(f"error: not converged after {args.timeout:g}s: {error}", file=sys.stderr)
+    return EXIT_FINDINGS
+
+
+def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
+    """Pool name -> expectation for every pool in the stack's config (no Pulumi import)."""
+    project = load_project(Path(project_dir) if project_dir else _find_project_dir())
+    if not project.stack_file(stack).is_file():
+        raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
+    config = load_stack_config(project, stack)
+    arrays = {d.key for d in project.config if d.type == "array" and d.full_key.startswith(f"{NS}:")}
+    values: dict[str, object] = {}
+    for full_key, text in config.values.items():
+        namespace, _, key = full_key.partition(":")
+        if namespace == NS:
+            values[key] = json.loads(text) if key in arrays else text  # arrays arrive JSON-encoded
+    settings = parse_stack_settings(values)
+    return {spec.name: expectation_for(spec) for spec in settings.pools}
+
+
+def pool_selector(expectations: Mapping[str, Expectation]) -> str:
+    """``gpuready.io/pool in (a,b)``: exactly the stack's pools."""
+    return f"{LABEL_POOL} in ({','.join(sorted(expectations))})"
+
+
+def _find_project_dir() -> Path:
+    here = Path.cwd()
+    for candidate in (here, *here.parents):
+        if (candidate / "Pulumi.yaml").is_file():
+            return candidate
+    raise OfflineProjectError(f"no Pulumi.yaml in {here} or above", "run from the project or pass --project-dir")
+
+
+class _Tracker:
+    """Turns the watched nodes into audit reports, reusing views of unchanged nodes, and prints progress."""
+
+    def __init__(self, expectations: Mapping[str, Expectation], require_nodes: bool) -> None:
+        self._expectations = expectations
+        self._require_nodes = require_nodes
+        self._views: dict[str, tuple[str, NodeView]] = {}
+        self._last: tuple[int, int] | None = None
+
+    def evaluate(self, nodes: Mapping[str, Mapping[str, Any]]) -> AuditReport:
+        views: list[NodeView] = []
+        for name, raw in nodes.items():
+            version = str(raw.get("metadata", {}).get("resourceVersion", ""))
+            cached = self._views.get(name)
+            if cached is None or cached[0] != version or not version:
+                cached = (version, node_view(raw))
+                self._views[name] = cached
+            views.append(cached[1])
+        for gone in set(self._views) - set(nodes):
+            del self._views[gone]
+        return audit(views, self._expectations)
+
+    def done(self, report: AuditReport) -> bool:
+        return report.done and (report.expected > 0 or not self._require_nodes)
+
+    def progress(self, report: AuditReport) -> None:
+        now = (report.converged, report.expected)
+        if now != self._last:
+            self._last = now
+            print(f"nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)

@@ -1,0 +1,145 @@
+"""EKS bearer tokens minted with botocore, so ``aws eks get-token`` (and the AWS CLI) is not needed.
+
+The token is what the AWS CLI produces (aws-cli ``customizations/eks/get_token.py``): ``k8s-aws-v1.`` followed
+by the unpadded base64url of an STS ``GetCallerIdentity`` URL presigned for 60 seconds, with the cluster name
+in the signed ``x-k8s-aws-id`` header. EKS accepts a token for 15 minutes; it is re-minted after 14, like
+the CLI's ``expirationTimestamp``, or on a 401.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+import time
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import botocore.exceptions  # type: ignore[import-untyped]
+import botocore.session  # type: ignore[import-untyped]
+import httpx2
+
+from components.kube.errors import KubeConfigError
+
+TOKEN_PREFIX = "k8s-aws-v1."
+CLUSTER_ID_HEADER = "x-k8s-aws-id"
+PRESIGN_EXPIRES_SECONDS = 60
+TOKEN_REFRESH_SECONDS = 14 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class EksExec:
+    """What a kubeconfig ``exec`` block running ``aws eks get-token`` asks for."""
+
+    cluster: str
+    """EKS cluster name (``--cluster-name``) or ID (``--cluster-id``)."""
+    region: str | None = None
+    role_arn: str | None = None
+    profile: str | None = None
+    """AWS profile from ``--profile`` or the exec block's ``AWS_PROFILE``."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The exec block's environment entries."""
+
+
+def _options(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    words: list[str] = []
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg.startswith("-") and "=" in arg:
+            name, _, value = arg.partition("=")
+            options[name] = value
+        elif arg.startswith("-") and index + 1 < len(args) and not args[index + 1].startswith("-"):
+            options[arg] = args[index + 1]
+            index += 1
+        elif arg.startswith("-"):
+            options[arg] = ""
+        else:
+            words.append(arg)
+        index += 1
+    return words, options
+
+
+def parse_eks_exec(command: str, args: Sequence[str], env: Mapping[str, str]) -> EksExec | None:
+    """Recognise ``aws [...] eks get-token`` or ``aws-iam-authenticator token``; None for other plugins."""
+    program = PurePath(command).name.removesuffix(".exe")
+    words, options = _options(args)
+    if program == "aws" and words[:2] == ["eks", "get-token"]:
+        cluster = options.get("--cluster-name") or options.get("--cluster-id")
+        role = options.get("--role-arn")
+    elif program == "aws-iam-authenticator" and words[:1] == ["token"]:
+        cluster = options.get("-i") or options.get("--cluster-id")
+        role = options.get("-r") or options.get("--role")
+    else:
+        return None
+    if not cluster:
+        return None
+    region = options.get("--region") or env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION")
+    profile = options.get("--profile") or env.get("AWS_PROFILE")
+    return EksExec(cluster, region or None, role or None, profile or None, dict(env))
+
+
+def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpuready") -> str:
+    """Mint a token for ``spec.cluster``. ``session`` is a ``botocore.session.Session`` (default: a new one)."""
+    try:
+        session = session if session is not None else botocore.session.Session(profile=spec.profile)
+        region = spec.region or session.get_config_variable("region")
+        if not region:
+            raise KubeConfigError(
+                f"EKS cluster {spec.cluster!r}: no AWS region; add --region to the kubeconfig's aws eks get-token "
+                "args or set AWS_REGION"
+            )
+        sts = session.create_client("sts", region_name=region)
+        if spec.role_arn:
+            assumed = sts.assume_role(RoleArn=spec.role_arn, RoleSessionName=role_session_name)["Credentials"]
+            sts = session.create_client(
+                "sts",
+                region_name=region,
+                aws_access_key_id=assumed["AccessKeyId"],
+                aws_secret_access_key=assumed["SecretAccessKey"],
+                aws_session_token=assumed["SessionToken"],
+            )
+        sts.meta.events.register("before-sign.sts.GetCallerIdentity", _cluster_header(spec.cluster))
+        url = sts.generate_presigned_url(
+            "get_caller_identity", Params={}, ExpiresIn=PRESIGN_EXPIRES_SECONDS, HttpMethod="GET"
+        )
+    except botocore.exceptions.BotoCoreError as error:
+        raise KubeConfigError(f"EKS cluster {spec.cluster!r}: cannot mint a token: {error}") from error
+    except botocore.exceptions.ClientError as error:
+        raise KubeConfigError(f"EKS cluster {spec.cluster!r}: cannot assume {spec.role_arn}: {error}") from error
+    encoded = base64.urlsafe_b64encode(str(url).encode("utf-8")).decode("ascii").rstrip("=")
+    return TOKEN_PREFIX + encoded
+
+
+def _cluster_header(cluster: str) -> Callable[..., None]:
+    def inject(request: Any, **_: Any) -> None:
+        request.headers[CLUSTER_ID_HEADER] = cluster
+
+    return inject
+
+
+class EksTokenAuth(httpx2.Auth):
+    """httpx auth that sends a botocore-minted EKS token, re-minting it before expiry and once on 401."""
+
+    def __init__(self, spec: EksExec, mint: Callable[[EksExec], str] = eks_token) -> None:
+        self._spec = spec
+        self._mint = mint
+        self._lock = threading.Lock()
+        self._token = ""
+        self._minted = 0.0
+
+    def _current(self, force: bool = False) -> str:
+        with self._lock:
+            if force or not self._token or time.monotonic() - self._minted > TOKEN_REFRESH_SECONDS:
+                self._token = self._mint(self._spec)
+                self._minted = time.monotonic()
+            return self._token
+
+    def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        request.headers["Authorization"] = f"Bearer {self._current()}"
+        response = yield request
+        if response.status_code == 401:
+            request.headers["Authorization"] = f"Bearer {self._current(force=True)}"
+            yield request

@@ -1,0 +1,1 @@
+"""Post-deploy GPU verification: node views, expectations, findings, audits and label plans. Pure: no I/O."""

@@ -1,0 +1,129 @@
+"""Audit a cluster's GPU nodes: match each to its pool, check it, and count what has converged. Pure: no I/O.
+
+Nodes are matched to pools by the ``gpuready.io/pool`` label; a GPU node of no known pool gets an inferred
+expectation. Non-GPU nodes are only counted. A pool with fewer nodes than its initial size gets a
+pool-level finding, so waiting for new nodes to join is part of convergence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_POOL
+from components.verify import findings as f
+from components.verify.checks import check_node
+from components.verify.errors import LabelMismatchError, NodesNotReadyError
+from components.verify.expectations import Expectation, infer_expectation
+from components.verify.findings import Finding
+from components.verify.inference import Inference, infer_accelerator, is_gpu_node
+from components.verify.nodes import NodeView
+
+
+@dataclass(frozen=True, slots=True)
+class NodeResult:
+    """One GPU node, what it should be, and what is wrong with it."""
+
+    view: NodeView
+    expectation: Expectation
+    inference: Inference | None
+    findings: tuple[Finding, ...]
+
+    @property
+    def converged(self) -> bool:
+        """No error findings (warnings do not block)."""
+        return not any(x.severity == "error" for x in self.findings)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """The result of one audit."""
+
+    results: tuple[NodeResult, ...]
+    """GPU nodes, sorted by name."""
+    other_nodes: int = 0
+    """Nodes without GPUs (never checked, never labeled)."""
+    pool_findings: tuple[Finding, ...] = field(default=())
+    """Pools with fewer nodes than expected."""
+    missing_nodes: int = 0
+    """Nodes the pools expect that have not joined yet."""
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Pool findings first, then each node's, by node name."""
+        return [*self.pool_findings, *(x for r in self.results for x in r.findings)]
+
+    @property
+    def converged(self) -> int:
+        """GPU nodes without error findings."""
+        return sum(1 for r in self.results if r.converged)
+
+    @property
+    def expected(self) -> int:
+        """GPU nodes seen plus those still missing: the M of "converged N/M"."""
+        return len(self.results) + self.missing_nodes
+
+    @property
+    def done(self) -> bool:
+        """Every expected node is present and converged."""
+        return self.converged == self.expected and not self.pool_findings
+
+    def severity_counts(self) -> Counter[str]:
+        """Findings per severity."""
+        return Counter(x.severity for x in self.findings)
+
+
+def audit(nodes: Iterable[NodeView], expectations_by_pool: Mapping[str, Expectation]) -> AuditReport:
+    """Check every GPU node in ``nodes`` against its pool's expectation (or an inferred one)."""
+    results: list[NodeResult] = []
+    other = 0
+    per_pool: Counter[str] = Counter()
+    for view in sorted(nodes, key=lambda v: v.name):
+        if not is_gpu_node(view):
+            other += 1
+            continue
+        pool = view.labels.get(LABEL_POOL, "")
+        inference = infer_accelerator(view)
+        expectation = expectations_by_pool.get(pool) if pool else None
+        if expectation is None:
+            expectation = infer_expectation(view, inference)
+        else:
+            per_pool[pool] += 1
+        results.append(NodeResult(view, expectation, inference, tuple(check_node(view, expectation))))
+    missing = {
+        name: exp.expected_nodes - per_pool[name]
+        for name, exp in sorted(expectations_by_pool.items())
+        if per_pool[name] < exp.expected_nodes
+    }
+    pool_findings = tuple(_missing_nodes(name, expectations_by_pool[name], n) for name, n in missing.items())
+    return AuditReport(tuple(results), other, pool_findings, sum(missing.values()))
+
+
+def _missing_nodes(pool: str, expectation: Expectation, missing: int) -> Finding:
+    have = expectation.expected_nodes - missing
+    return Finding(
+        node=f"pool/{pool}",
+        severity="error",
+        code=f.POOL_NODES_MISSING,
+        message=f"pool {pool}: too few nodes; got {have}, expected {expectation.expected_nodes}",
+        cause="nodes are still being created, or cannot join (capacity or quota for the instance type, "
+        "bootstrap or network failure)",
+        fix=f"watch them join, and check the cloud node group's events: kubectl get nodes -l {LABEL_POOL}={pool} -w",
+        reproduce=f"kubectl get nodes -l {LABEL_POOL}={pool}",
+    )
+
+
+def check_converged(report: AuditReport, selector: str) -> None:
+    """Raise unless every expected node converged: ``NodesNotReadyError`` when only transient findings
+    remain (waiting may help), ``LabelMismatchError`` otherwise. Messages end with a kubectl command."""
+    if report.done and report.expected:
+        return
+    errors = [x for x in report.findings if x.severity == "error"]
+    names = sorted({x.node for x in errors})
+    codes = ", ".join(sorted({x.code for x in errors})) or "no nodes matched"
+    command = f"kubectl get nodes -l '{selector}' -L {LABEL_POOL} -L {LABEL_GPU_PRESENT} -L {LABEL_ACCELERATOR}"
+    message = f"{report.converged} of {report.expected} nodes converged; failing: {', '.join(names) or '-'} ({codes})"
+    if all(x.transient for x in errors):  # also when no node matched yet
+        raise NodesNotReadyError(message, names, command)
+    raise LabelMismatchError(message, names, command)

@@ -1,0 +1,135 @@
+"""What a GPU node should look like: from its pool's spec, or inferred for nodes gpuready did not create. Pure.
+
+Pool expectations come from the same pure functions that built the pool (``pool_labels``, ``pool_taints``,
+``allocatable_per_node``), so verification can never drift from what was deployed. A foreign node only gets
+what every GPU node should have: ``nvidia.com/gpu.present``, the accelerator labels, the GPU taint, and its
+GPUs advertised (as many as its instance type has, when that is known and nothing shares or partitions them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from components.core import sharing_plan
+from components.core.resources import allocatable_per_node
+from components.core.scheduling import (
+    GPU_RESOURCE,
+    GPU_TAINT,
+    LABEL_ACCELERATOR,
+    LABEL_GPU_PRESENT,
+    LABEL_SKYPILOT_ACCELERATOR,
+    SHARED_GPU_RESOURCE,
+    pool_labels,
+    pool_taints,
+)
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.verify.inference import Inference, catalog_instance_type, is_gpu_resource
+from components.verify.node_labels import (
+    LABEL_GFD_COUNT,
+    LABEL_GFD_MIG_STRATEGY,
+    LABEL_GFD_REPLICAS,
+    LABEL_GKE_MAX_SHARED_CLIENTS,
+    LABEL_GKE_PARTITION_SIZE,
+    MIG_RESOURCE_PREFIX,
+)
+from components.verify.nodes import NodeView, parse_count
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Expectation:
+    """What one node should carry."""
+
+    pool: str | None
+    """The gpuready pool, or None for a node no known pool owns (then everything below was inferred)."""
+    accelerator: str | None
+    """Canonical GPU model key (``h100``), or None when it cannot be told."""
+    gpus_per_node: int | None
+    """Physical GPUs per node, when known."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    taints: tuple[Taint, ...] = ()
+    allocatable: Mapping[str, int] = field(default_factory=dict)
+    """Extended resource -> units the node should advertise; empty when unknown."""
+    replicas: int | None = None
+    """Time-slicing / MPS shares per GPU, when the GPUs are shared."""
+    mig: bool = False
+    """The GPUs are MIG-partitioned."""
+    gke_partition_size: str | None = None
+    """GKE MIG partition label value the node must carry."""
+    gke_shared_clients: int | None = None
+    """GKE time-sharing / MPS clients per GPU label value the node must carry."""
+    gfd_expected: bool = False
+    """The GPU Operator (and its GPU Feature Discovery) runs on the pool: it owns the driver or the MIG layout."""
+    exact_taint_values: bool = True
+    """Taints must match value and effect; foreign nodes only need the GPU taint's key and NoSchedule."""
+    expected_nodes: int = 0
+    """Nodes the pool should have right after deploy (its initial size)."""
+
+    @property
+    def inferred(self) -> bool:
+        """True for a foreign node's expectation."""
+        return self.pool is None
+
+
+def expectation_for(spec: GpuPoolSpec) -> Expectation:
+    """The expectation for every node of a gpuready pool."""
+    model = spec.resolved.model
+    sharing = spec.sharing
+    delivered_by = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    cloud_delivered = delivered_by == "cloud"
+    replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
+    on_gke = spec.cloud == "gke" and cloud_delivered
+    return Expectation(
+        pool=spec.name,
+        accelerator=model.key,
+        gpus_per_node=spec.resolved.gpus,
+        labels=pool_labels(spec),
+        taints=pool_taints(spec),
+        allocatable=allocatable_per_node(spec),
+        replicas=replicas,
+        mig=isinstance(sharing, MigPartitioning),
+        gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
+        gke_shared_clients=replicas if on_gke else None,
+        gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
+        expected_nodes=spec.initial_size,
+    )
+
+
+def infer_expectation(view: NodeView, inference: Inference | None) -> Expectation:
+    """The expectation for a GPU node that no known gpuready pool owns."""
+    labels = view.labels
+    listed = catalog_instance_type(view)
+    mig = (
+        labels.get(LABEL_GFD_MIG_STRATEGY) in ("single", "mixed")
+        or bool(labels.get(LABEL_GKE_PARTITION_SIZE))
+        or any(name.startswith(MIG_RESOURCE_PREFIX) for name in view.capacity)
+    )
+    gpus = listed.gpus if listed is not None else None
+    if gpus is None and not mig:
+        gpus = parse_count(labels.get(LABEL_GFD_COUNT, ""))
+    shares = [parse_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
+    replicas = max((n for n in shares if n is not None and n > 1), default=None)
+    expected_labels = {LABEL_GPU_PRESENT: "true"}
+    if inference is not None:
+        expected_labels[LABEL_ACCELERATOR] = inference.model.key
+        expected_labels[LABEL_SKYPILOT_ACCELERATOR] = inference.model.skypilot
+    allocatable: dict[str, int] = {}
+    if gpus and not mig:
+        shared = SHARED_GPU_RESOURCE in view.capacity and replicas is not None
+        allocatable[SHARED_GPU_RESOURCE if shared else GPU_RESOURCE] = gpus * (replicas or 1)
+    return Expectation(
+        pool=None,
+        accelerator=inference.model.key if inference is not None else None,
+        gpus_per_node=gpus or None,
+        labels=expected_labels,
+        taints=(GPU_TAINT,),
+        allocatable=allocatable,
+        replicas=replicas,
+        mig=mig,
+        exact_taint_values=False,
+    )
+
+
+def advertised_gpu_resources(view: NodeView) -> dict[str, int]:
+    """GPU resources the node advertises as allocatable (non-zero only)."""
+    return {name: n for name, n in view.allocatable.items() if n > 0 and is_gpu_resource(name)}

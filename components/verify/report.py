@@ -1,0 +1,133 @@
+"""Render audit reports and label plans as text tables or JSON-ready dicts. Pure: returns strings and dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from components.verify.audit import AuditReport, NodeResult
+from components.verify.expectations import advertised_gpu_resources
+from components.verify.findings import Finding
+from components.verify.labeling import LabelPatch
+from components.verify.nodes import NodeView
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A left-aligned, space-padded text table, kubectl style."""
+    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
+    lines = ["   ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [headers, *rows]]
+    return "\n".join(lines)
+
+
+def summary_line(report: AuditReport) -> str:
+    """``3 GPU nodes (2 converged), 5 other nodes; 4 findings (3 errors, 1 warning)``."""
+    counts = report.severity_counts()
+    errors, warnings = counts.get("error", 0), counts.get("warning", 0)
+    missing = f", {report.missing_nodes} expected nodes missing" if report.missing_nodes else ""
+    return (
+        f"{_count(len(report.results), 'GPU node')} ({report.converged} converged){missing}, "
+        f"{_count(report.other_nodes, 'other node')}; {_count(errors + warnings, 'finding')} "
+        f"({_count(errors, 'error')}, {_count(warnings, 'warning')})"
+    )
+
+
+def render_report(report: AuditReport, *, only_findings: bool = False) -> str:
+    """The node table, then every finding with its cause and fix, then a summary line."""
+    results = [r for r in report.results if r.findings] if only_findings else list(report.results)
+    parts: list[str] = []
+    if results:
+        rows = [_row(r) for r in results]
+        parts.append(table(("NODE", "POOL", "GPU", "READY", "GPUS", "FINDINGS"), rows))
+    details = [_detail(x) for x in report.findings]
+    if details:
+        parts.append("\n\n".join(details))
+    parts.append(summary_line(report))
+    return "\n\n".join(parts)
+
+
+def report_json(report: AuditReport) -> dict[str, Any]:
+    """The report as plain data for ``-o json``."""
+    return {
+        "summary": {
+            "gpuNodes": len(report.results),
+            "converged": report.converged,
+            "expected": report.expected,
+            "otherNodes": report.other_nodes,
+            "missingNodes": report.missing_nodes,
+        },
+        "nodes": [
+            {
+                "name": r.view.name,
+                "pool": r.expectation.pool,
+                "accelerator": r.expectation.accelerator,
+                "acceleratorSource": r.inference.source if r.inference else None,
+                "ready": r.view.ready,
+                "advertised": advertised_gpu_resources(r.view),
+                "expected": dict(r.expectation.allocatable),
+                "converged": r.converged,
+            }
+            for r in report.results
+        ],
+        "findings": [x.to_json() for x in report.findings],
+    }
+
+
+def render_label_plan(patches: Sequence[LabelPatch], unknown: Sequence[NodeView]) -> str:
+    """One row per label change, then the GPU nodes left alone because their model is unknown."""
+    parts: list[str] = []
+    if patches:
+        rows = [
+            (p.node, key, _shown(p.previous.get(key)), value, p.source)
+            for p in patches
+            for key, value in sorted(p.labels.items())
+        ]
+        parts.append(table(("NODE", "LABEL", "FROM", "TO", "SOURCE"), rows))
+    if unknown:
+        names = ", ".join(v.name for v in unknown)
+        parts.append(
+            f"not labeled, GPU model unknown (no GFD product, cloud accelerator or catalog instance type): {names}"
+        )
+    changes = sum(len(p.labels) for p in patches)
+    parts.append(
+        f"{_count(len(patches), 'node')} to patch ({_count(changes, 'label')}); "
+        f"{_count(len(unknown), 'GPU node')} with an unknown model"
+    )
+    return "\n\n".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _shown(value: str | None) -> str:
+    return "<none>" if value is None else value
+
+
+def _row(result: NodeResult) -> tuple[str, ...]:
+    view, expectation = result.view, result.expectation
+    have = sum(advertised_gpu_resources(view).values())
+    want = sum(expectation.allocatable.values()) if expectation.allocatable else None
+    errors = sum(1 for x in result.findings if x.severity == "error")
+    warnings = len(result.findings) - errors
+    parts = (_count(errors, "error") if errors else "", _count(warnings, "warning") if warnings else "")
+    status = ", ".join(t for t in parts if t)
+    return (
+        view.name,
+        expectation.pool or "<none>",
+        expectation.accelerator or "?",
+        "yes" if view.ready else "no",
+        f"{have}/{want if want is not None else '?'}",
+        status or "ok",
+    )
+
+
+def _detail(finding: Finding) -> str:
+    return "\n".join(
+        (
+            f"{finding.node}: {finding.severity} {finding.code}",
+            f"  {finding.message}",
+            f"  cause: {finding.cause}",
+            f"  fix:   {finding.fix}",
+            f"  check: {finding.reproduce}",
+        )
+    )

@@ -1,0 +1,213 @@
+"""Check that a GPU node advertises the GPUs its pool promises: whole, shared or MIG. Pure: no I/O.
+
+When nothing is advertised the finding names the likely reason, in the order a person would check:
+node not Ready, device plugin disabled by label, no label the device plugin selects on, an untolerated
+taint, then driver or plugin not ready yet.
+"""
+
+from __future__ import annotations
+
+from components.core.scheduling import (
+    GPU_TAINT_KEY,
+    LABEL_GPU_PRESENT,
+    SHARED_GPU_RESOURCE,
+    to_aks_taint,
+)
+from components.verify import findings as f
+from components.verify.expectations import Expectation, advertised_gpu_resources
+from components.verify.findings import Finding, show_node
+from components.verify.inference import is_gpu_resource
+from components.verify.node_labels import (
+    LABEL_DEPLOY_DEVICE_PLUGIN,
+    LABEL_GFD_PRODUCT,
+    LABEL_GFD_REPLICAS,
+    LABEL_GKE_MAX_SHARED_CLIENTS,
+    LABEL_GKE_PARTITION_SIZE,
+    LABEL_MIG_CONFIG_STATE,
+    LIFECYCLE_TAINT_PREFIX,
+    MIG_INVALID_SUFFIX,
+    MIG_RESOURCE_PREFIX,
+    NFD_NVIDIA_PCI_LABELS,
+)
+from components.verify.nodes import NodeView, parse_count
+
+_ALLOCATABLE_PATH = "{.status.allocatable}"
+
+
+def check_resources(view: NodeView, expectation: Expectation) -> list[Finding]:
+    """Findings about advertised GPU resources, sharing and MIG."""
+    found = _mig_state(view, expectation)
+    found += _shared_labels(view, expectation)
+    if not advertised_gpu_resources(view):
+        return [*found, _not_advertised(view, expectation)]
+    found += _counts(view, expectation)
+    return found
+
+
+def _finding(view: NodeView, code: str, message: str, cause: str, fix: str, *, reproduce: str = "") -> Finding:
+    return Finding(
+        node=view.name, severity="error", code=code, message=message, cause=cause, fix=fix,
+        reproduce=reproduce or show_node(view.name, _ALLOCATABLE_PATH),
+    )  # fmt: skip
+
+
+def _not_advertised(view: NodeView, expectation: Expectation) -> Finding:
+    wanted = ", ".join(f"{k}={v}" for k, v in sorted(expectation.allocatable.items())) or "any nvidia.com GPU resource"
+    capacity = {k: v for k, v in view.capacity.items() if is_gpu_resource(k) and v > 0}
+    if capacity:
+        cause = (
+            f"capacity shows {capacity} but nothing is allocatable: the device plugin marked the GPUs "
+            "unhealthy (look for Xid errors in the device plugin log)"
+        )
+    else:
+        cause = "; ".join(likely_reasons(view))
+    return _finding(
+        view,
+        f.GPUS_NOT_ADVERTISED,
+        f"allocatable: no GPUs advertised; expected {wanted}",
+        cause,
+        "find the device plugin pod on the node: "
+        f"kubectl get pods -A -o wide --field-selector spec.nodeName={view.name}",
+    )
+
+
+def likely_reasons(view: NodeView) -> list[str]:
+    """Why no device plugin advertises GPUs on a node, most likely first."""
+    labels = view.labels
+    if not view.ready:
+        return [f"the node is not Ready ({view.not_ready_reason})"]
+    if labels.get(LABEL_DEPLOY_DEVICE_PLUGIN) == "false":
+        return [f"{LABEL_DEPLOY_DEVICE_PLUGIN}=false disables the GPU Operator's device plugin on this node"]
+    reasons: list[str] = []
+    if labels.get(LABEL_GPU_PRESENT) != "true" and not any(labels.get(k) == "true" for k in NFD_NVIDIA_PCI_LABELS):
+        reasons.append(
+            f"no device plugin is scheduled: the NVIDIA device plugin and GPU Operator select nodes by "
+            f"{LABEL_GPU_PRESENT}=true or {NFD_NVIDIA_PCI_LABELS[0]}=true and the node has neither (is NFD running?)"
+        )
+    others = [t for t in view.taints if t.key != GPU_TAINT_KEY and not t.key.startswith(LIFECYCLE_TAINT_PREFIX)]
+    if others:
+        reasons.append(
+            "the device plugin DaemonSet must tolerate the node's other taints "
+            f"{', '.join(to_aks_taint(t) for t in others)} (eksctl#5277)"
+        )
+    odd_gpu = [t for t in view.taints if t.key == GPU_TAINT_KEY and t.value not in ("", "present")]
+    if odd_gpu:
+        reasons.append(
+            f"taint {to_aks_taint(odd_gpu[0])} is not tolerated by a toleration 'Equal present' "
+            "(k8s-device-plugin#1934)"
+        )
+    last = "the driver is not ready or the device plugin has not registered yet"
+    reasons.append(f"otherwise {last}" if reasons else last)
+    return reasons
+
+
+def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
+    found: list[Finding] = []
+    advertised = advertised_gpu_resources(view)
+    expected = dict(expectation.allocatable)
+    mig_expected = {k: v for k, v in expected.items() if k.startswith(MIG_RESOURCE_PREFIX)}
+    mig_advertised = {k: v for k, v in advertised.items() if k.startswith(MIG_RESOURCE_PREFIX)}
+    if expected and mig_expected != mig_advertised and (mig_expected or mig_advertised):
+        found.append(_finding(
+            view, f.MIG_RESOURCES_MISMATCH,
+            f"allocatable: MIG resources differ; got {mig_advertised or 'none'}, expected {mig_expected or 'none'}",
+            "the MIG layout or the device plugin's MIG strategy on the node is not the pool's (mixed advertises "
+            "nvidia.com/mig-<profile>, single advertises nvidia.com/gpu)",
+            "check nvidia.com/mig.config and the MIG manager log: kubectl logs -n gpu-operator "
+            "-l app=nvidia-mig-manager --tail=50",
+        ))  # fmt: skip
+    for name, want in sorted(expected.items()):
+        have = view.allocatable.get(name, 0)
+        if have == want or name.startswith(MIG_RESOURCE_PREFIX):
+            continue
+        found.append(_count_finding(view, expectation, name, have, want))
+    return found
+
+
+def _count_finding(view: NodeView, expectation: Expectation, name: str, have: int, want: int) -> Finding:
+    message = f"allocatable {name}: wrong count; got {have}, expected {want}"
+    replicas = expectation.replicas
+    if replicas and (name == SHARED_GPU_RESOURCE or have == expectation.gpus_per_node):
+        cause = (
+            f"the renamed resource {name} is absent, so the sharing config (renameByDefault) is not applied"
+            if have == 0
+            else f"the node advertises one unit per physical GPU instead of {replicas} per GPU"
+        )
+        return _finding(
+            view, f.SHARING_NOT_APPLIED, message,
+            cause + "; the device plugin reads its config at start-up only",
+            "check nvidia.com/device-plugin.config on the node, then restart the plugin: kubectl rollout restart "
+            "-n gpu-operator daemonset/nvidia-device-plugin-daemonset",
+        )  # fmt: skip
+    if expectation.mig:
+        cause = "the MIG layout on the node differs from the pool's"
+        fix = "kubectl logs -n gpu-operator -l app=nvidia-mig-manager --tail=50"
+        return _finding(view, f.MIG_RESOURCES_MISMATCH, message, cause, fix)
+    return _finding(
+        view, f.ALLOCATABLE_MISMATCH, message,
+        "fewer GPUs are healthy than the instance type has (Xid errors, a failed GPU), or the node runs "
+        "another instance type",
+        f"kubectl describe node {view.name}",
+    )  # fmt: skip
+
+
+def _mig_state(view: NodeView, expectation: Expectation) -> list[Finding]:
+    found: list[Finding] = []
+    state = view.labels.get(LABEL_MIG_CONFIG_STATE)
+    logs = "kubectl logs -n gpu-operator -l app=nvidia-mig-manager --tail=50"
+    show = f"kubectl get node {view.name} -L {LABEL_MIG_CONFIG_STATE} -L nvidia.com/mig.config"
+    if state == "failed":
+        found.append(_finding(
+            view, f.MIG_CONFIG_FAILED, f"label {LABEL_MIG_CONFIG_STATE}: MIG reconfiguration failed; got 'failed'",
+            "mig-parted could not apply nvidia.com/mig.config: GPU workloads still running, GPU reset unsupported "
+            "on the VM (set WITH_REBOOT=true), or a layout the GPU does not support",
+            f"read the MIG manager log: {logs}", reproduce=show,
+        ))  # fmt: skip
+    elif state in ("pending", "rebooting"):
+        found.append(_finding(
+            view, f.MIG_CONFIG_PENDING,
+            f"label {LABEL_MIG_CONFIG_STATE}: MIG reconfiguration in progress; got {state!r}",
+            "the MIG manager is applying nvidia.com/mig.config; GPU operands restart afterwards",
+            f"wait, and watch the MIG manager: {logs}", reproduce=show,
+        ))  # fmt: skip
+    product = view.labels.get(LABEL_GFD_PRODUCT, "")
+    if product.endswith(MIG_INVALID_SUFFIX):
+        found.append(_finding(
+            view, f.MIG_INVALID,
+            f"label {LABEL_GFD_PRODUCT}: MIG layout invalid for the single strategy; got {product!r}",
+            "the single strategy needs one MIG profile on every GPU of the node; GFD advertises 0 devices otherwise",
+            "use a homogeneous layout (all-<profile>) or the mixed strategy; then: " + logs,
+            reproduce=f"kubectl get node {view.name} -L {LABEL_GFD_PRODUCT}",
+        ))  # fmt: skip
+    want = expectation.gke_partition_size
+    have = view.labels.get(LABEL_GKE_PARTITION_SIZE)
+    if want is not None and have != want:
+        found.append(_finding(
+            view, f.GKE_PARTITION_MISMATCH,
+            f"label {LABEL_GKE_PARTITION_SIZE}: wrong MIG partition; got {have!r}, expected {want!r}",
+            "the GKE node pool was created with another gpu_partition_size (it cannot change in place)",
+            "recreate the node pool with the pool's MIG profile; check: gcloud container node-pools describe <pool>",
+            reproduce=f"kubectl get node {view.name} -L {LABEL_GKE_PARTITION_SIZE}",
+        ))  # fmt: skip
+    return found
+
+
+def _shared_labels(view: NodeView, expectation: Expectation) -> list[Finding]:
+    found: list[Finding] = []
+    replicas = expectation.replicas
+    if replicas is None:
+        return found
+    checks = [(LABEL_GFD_REPLICAS, replicas), (LABEL_GKE_MAX_SHARED_CLIENTS, expectation.gke_shared_clients)]
+    for key, want in checks:
+        raw = view.labels.get(key)
+        if want is None or raw is None or parse_count(raw) == want:
+            continue
+        found.append(_finding(
+            view, f.SHARING_NOT_APPLIED, f"label {key}: GPU sharing not applied; got {raw!r}, expected '{want}'",
+            "the node runs with another sharing config than the pool's (config label, ConfigMap key, or a plugin "
+            "that has not restarted since the config changed)",
+            "check nvidia.com/device-plugin.config on the node, then: kubectl rollout restart -n gpu-operator "
+            "daemonset/nvidia-device-plugin-daemonset",
+            reproduce=f"kubectl get node {view.name} -L {key}",
+        ))  # fmt: skip
+    return found

@@ -1,0 +1,1 @@
+"""gpuready's Pulumi policy packs. Each subdirectory is one pack (``PulumiPolicy.yaml`` + ``__main__.py``)."""

@@ -1,0 +1,131 @@
+"""Kubernetes semantics the rules need: taints, toleration matching, resource quantities. Pure.
+
+Toleration matching follows ``k8s.io/api/core/v1`` ``Toleration.ToleratesTaint``: an empty effect
+matches every effect, an empty key with ``Exists`` matches every taint, ``Equal`` (the default
+operator) compares values. Quantities follow ``apimachinery/pkg/api/resource`` suffixes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from components.core import scheduling
+from components.core.k8s_syntax import TAINT_EFFECTS
+from components.core.specs import Taint
+from policies.gpu_conventions.rules.values import as_mapping, as_number, as_text
+
+API_EFFECTS: Mapping[str, str] = {
+    scheduling.to_eks_taint(Taint(key="k", effect=effect))["effect"]: effect for effect in TAINT_EFFECTS
+}
+"""EKS / GKE API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
+
+_SUFFIXES: Mapping[str, Fraction] = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 1000),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+    "Ki": Fraction(2**10),
+    "Mi": Fraction(2**20),
+    "Gi": Fraction(2**30),
+    "Ti": Fraction(2**40),
+    "Pi": Fraction(2**50),
+    "Ei": Fraction(2**60),
+}
+_QUANTITY = re.compile(r"^(?P<number>[+-]?(\d+\.?\d*|\.\d+))(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeTaint:
+    """A taint in Kubernetes spelling, whatever API encoding it came from."""
+
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
+GPU_TAINT = NodeTaint(scheduling.GPU_TAINT_KEY, scheduling.GPU_TAINT_VALUE, "NoSchedule")
+"""The taint gpuready puts on every GPU pool: ``nvidia.com/gpu=present:NoSchedule``."""
+
+
+def parse_aks_taint(text: str) -> NodeTaint | None:
+    """An AKS ``nodeTaints`` entry (``key=value:Effect`` or ``key:Effect``), or None when malformed."""
+    head, sep, effect = text.rpartition(":")
+    if not sep or not head:
+        return None
+    key, _, value = head.partition("=")
+    return NodeTaint(key, value, effect)
+
+
+def api_taint(entry: object) -> NodeTaint | None:
+    """An EKS / GKE taint object (``{key, value, effect: NO_SCHEDULE}``); the effect is kept as written
+    when it is not in API spelling, so callers can report it."""
+    mapping = as_mapping(entry)
+    if mapping is None:
+        return None
+    key = as_text(mapping.get("key")) or ""
+    effect = as_text(mapping.get("effect")) or ""
+    return NodeTaint(key, as_text(mapping.get("value")) or "", API_EFFECTS.get(effect, effect))
+
+
+def tolerates(toleration: object, taint: NodeTaint) -> bool:
+    """Whether one toleration (a mapping) tolerates ``taint``."""
+    mapping = as_mapping(toleration)
+    if mapping is None:
+        return False
+    effect = as_text(mapping.get("effect")) or ""
+    if effect and effect != taint.effect:
+        return False
+    key = as_text(mapping.get("key")) or ""
+    operator = as_text(mapping.get("operator")) or "Equal"
+    if not key:
+        return operator == "Exists"
+    if key != taint.key:
+        return False
+    return operator == "Exists" or (operator == "Equal" and (as_text(mapping.get("value")) or "") == taint.value)
+
+
+def any_tolerates(tolerations: Sequence[Any], taint: NodeTaint) -> bool:
+    """Whether some toleration in the list tolerates ``taint``."""
+    return any(tolerates(t, taint) for t in tolerations)
+
+
+def schedules_past(taint: NodeTaint) -> bool:
+    """Whether the taint keeps pods off the node (``NoSchedule`` / ``NoExecute``); ``PreferNoSchedule`` does not."""
+    return taint.effect in ("NoSchedule", "NoExecute")
+
+
+def parse_quantity(value: object) -> Fraction | None:
+    """A resource quantity (``"1"``, ``"500m"``, ``2.0``) as an exact fraction, or None when unparsable."""
+    number = as_number(value)
+    if number is not None:
+        return Fraction(number)
+    text = as_text(value)
+    match = _QUANTITY.match(text.strip()) if text is not None else None
+    if match is None:
+        return None
+    suffix = match["suffix"] or ""
+    scale = Fraction(10) ** int(suffix[1:]) if suffix[:1] in ("e", "E") else _SUFFIXES[suffix]
+    return Fraction(match["number"]) * scale
+
+
+def selector_matches(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:
+    """Whether a ``nodeSelector`` picks a node with ``labels``."""
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
+def tolerates_every_value(tolerations: Sequence[Any], key: str, effect: str = "NoSchedule") -> bool:
+    """Whether some toleration tolerates the taint ``key`` with ``effect`` whatever its value (``Exists``)."""
+    return any_tolerates(tolerations, NodeTaint(key, "\x00any value\x00", effect))

@@ -1,0 +1,252 @@
+"""Stack rules: invariants across GPU pools and the GPU stack (GPU Operator / device-plugin releases). Pure.
+
+Every rule takes the stack's resources (type, URN, name, props) and a config, and returns findings, each
+with the URN of the resource to fix. A stack is assumed to target one cluster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from components.core import scheduling
+from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
+from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
+from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gke_driver_version, gpu_pools
+from policies.gpu_conventions.rules.k8s import NodeTaint, any_tolerates, schedules_past, selector_matches
+from policies.gpu_conventions.rules.pools import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
+from policies.gpu_conventions.rules.values import as_flag, as_mapping, as_text, dig, text_map
+
+GKE_DRIVER_DISABLED = "INSTALLATION_DISABLED"
+
+
+@dataclass(frozen=True, slots=True)
+class StackResource:
+    """One resource of the stack as a stack rule sees it."""
+
+    type: str
+    urn: str
+    name: str
+    props: Mapping[str, Any]
+
+
+class Finding(NamedTuple):
+    """A stack violation: the URN of the resource to fix, and the message."""
+
+    urn: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    urn: str
+    label: str
+    pool: GpuPool
+
+
+@dataclass(frozen=True, slots=True)
+class _Release:
+    urn: str
+    name: str
+    release: GpuRelease
+
+
+def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
+    pools, releases = [], []
+    for r in resources:
+        pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
+        release = gpu_release(r.type, r.props)
+        if release is not None:
+            releases.append(_Release(r.urn, r.name, release))
+    return pools, releases
+
+
+def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack."""
+    pools, releases = _collect(resources)
+    operators = [r for r in releases if r.release.chart == OPERATOR]
+    findings: list[Finding] = []
+    for p in pools:
+        preinstalled = _preinstalled_driver(p.pool)
+        plugin = _own_device_plugin(p.pool)
+        for r in releases:
+            if r.release.runs_driver and preinstalled and not _opted_out(p.pool, "driver"):
+                message = (
+                    f"GPU pool {p.label}: two NVIDIA driver owners: {preinstalled} installs the driver, and GPU "
+                    f"Operator release {r.name!r} runs its driver containers (driver.enabled is true by default). "
+                    f"Set driver.enabled: false and toolkit.enabled: false in {r.name!r}, or "
+                    f"{_HAND_OVER[p.pool.cloud]}, or label the pool {scheduling.LABEL_DEPLOY_PREFIX}driver=false"
+                )
+                findings.append(Finding(p.urn, message))
+            if plugin and r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin"):
+                message = (
+                    f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
+                    f"deploys NVIDIA's. {_PLUGIN_FIX[p.pool.cloud]}"
+                )
+                findings.append(Finding(p.urn, message))
+        unowned = not preinstalled and operators and not any(r.release.runs_driver for r in operators)
+        if p.pool.cloud == "aks" and unowned:
+            message = (
+                f"GPU pool {p.label}: no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator "
+                "release has driver.enabled: false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
+            )
+            findings.append(Finding(p.urn, message))
+    return findings
+
+
+def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """Every GPU pool has a device plugin: the cloud's (GKE), Bottlerocket's, or a release in this stack."""
+    pools, releases = _collect(resources)
+    findings = []
+    for p in pools:
+        if _own_device_plugin(p.pool):
+            continue
+        if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):
+            continue
+        message = (
+            f"GPU pool {p.label}: nothing in this stack advertises its GPUs: {_WHY_UNSERVED[p.pool.cloud]}, and "
+            "no gpu-operator or nvidia-device-plugin Helm release here runs a device plugin on it. Add one (chart "
+            "nvidia-device-plugin 0.20.0 or gpu-operator v26.7.0), or ignore this if another stack installs the "
+            "cluster's GPU stack"
+        )
+        findings.append(Finding(p.urn, message))
+    return findings
+
+
+def taint_toleration_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """Each GPU-stack DaemonSet tolerates every NoSchedule/NoExecute taint of the GPU pools it must run on
+    (NVIDIA/k8s-device-plugin#1934: ``Equal present`` vs ``=true``; eksctl#5277: extra pool taints)."""
+    pools, releases = _collect(resources)
+    findings = []
+    for r in releases:
+        for path, tolerations, _ in r.release.daemonset_tolerations():
+            missing: dict[NodeTaint, list[str]] = {}
+            for p in pools:
+                if not _targets(r.release, p.pool, "device-plugin") or not _nfd_targets(r.release, p.pool, path):
+                    continue
+                for taint in p.pool.taints:
+                    if schedules_past(taint) and not any_tolerates(tolerations, taint):
+                        missing.setdefault(taint, []).append(p.label)
+            for taint, labels in missing.items():
+                fix = {"key": taint.key, "operator": "Exists", "effect": taint.effect}
+                message = (
+                    f"release {r.name!r} values.{path}: does not tolerate taint {taint} of GPU pool(s) "
+                    f"{', '.join(sorted(labels))}, so that DaemonSet never runs there and the GPUs are never "
+                    f"advertised. Add {fix!r} to values.{path}"
+                )
+                findings.append(Finding(r.urn, message))
+    return findings
+
+
+def mig_manager_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """The MIG manager is configured only with MIG-capable pools, and pools asking for a MIG layout get one."""
+    pools, releases = _collect(resources)
+    operators = [r for r in releases if r.release.chart == OPERATOR]
+    mig_pools = [p for p in pools if p.pool.mig_capable]
+    findings = []
+    for r in operators:
+        if pools and not mig_pools and r.release.runs_mig_manager and _configures_mig(r.release):
+            models = sorted({p.pool.model.display for p in pools if p.pool.model is not None}) or ["unknown GPUs"]
+            message = (
+                f"release {r.name!r}: configures the MIG manager (migManager / mig.strategy values), but no GPU "
+                f"pool in this stack is MIG-capable ({', '.join(models)}). Set migManager.enabled: false and drop "
+                "the MIG values, or add an A100/H100/H200/B200 pool"
+            )
+            findings.append(Finding(r.urn, message))
+    for p in mig_pools:
+        layout = p.pool.labels.get(scheduling.LABEL_MIG_CONFIG)
+        if layout is None or layout == "all-disabled" or not releases:
+            continue
+        managers = [r for r in operators if r.release.runs_mig_manager and not _opted_out(p.pool, "mig-manager")]
+        if not managers:
+            message = (
+                f"GPU pool {p.label}: asks for MIG layout {layout!r} ({scheduling.LABEL_MIG_CONFIG}), but no GPU "
+                "Operator release here runs the MIG manager, so the GPUs are never partitioned. Enable "
+                "migManager in the gpu-operator release, or remove the label"
+            )
+            findings.append(Finding(p.urn, message))
+            continue
+        if not layout.startswith("all-"):
+            findings += [Finding(p.urn, m) for r in managers if (m := _custom_layout_problem(p, r, layout))]
+    return findings
+
+
+def _custom_layout_problem(p: _Pool, r: _Release, layout: str) -> str:
+    names = custom_mig_configs(r.release)
+    if names is not None and layout in names:
+        return ""
+    have = ", ".join(sorted(names)) if names else "only the generated per-node all-* layouts"
+    return (
+        f"GPU pool {p.label}: MIG layout {layout!r} is not in the mig-parted config of release {r.name!r} (it "
+        f"has {have}), so the MIG manager marks the node failed. Add {layout!r} to "
+        "migManager.config.data['config.yaml'] mig-configs, or use an all-<profile> layout"
+    )
+
+
+_HAND_OVER = {
+    "eks": "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)",
+    "aks": "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)",
+    "gke": f"set gpuDriverInstallationConfig.gpuDriverVersion: {GKE_DRIVER_DISABLED!r}",
+}
+_PLUGIN_FIX = {
+    "eks": "Set devicePlugin.enabled: false for Bottlerocket pools (label them "
+    f"{scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false for the operator)",
+    "aks": "Remove one of them",
+    "gke": f"Label the pool {scheduling.LABEL_GKE_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off",
+}
+_WHY_UNSERVED = {
+    "eks": "EKS NVIDIA AMIs ship the driver but no device plugin",
+    "aks": "AKS installs the driver but not the device plugin",
+    "gke": f"GKE's device plugin is off ({scheduling.LABEL_GKE_NO_DEVICE_PLUGIN} or driver installation disabled)",
+}
+
+
+def _preinstalled_driver(pool: GpuPool) -> str:
+    """Who installs the driver outside the GPU stack, or ``""``."""
+    if pool.cloud == "eks":
+        ami = as_text(pool.props.get("amiType")) or ""
+        return f"the EKS NVIDIA AMI ({ami})" if ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI else ""
+    if pool.cloud == "aks":
+        driver = as_text(dig(pool.props, "gpuProfile", "driver")) or "Install"  # AKS's default
+        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
+    version = gke_driver_version(pool)
+    return f"GKE (gpuDriverVersion={version!r})" if version != GKE_DRIVER_DISABLED else ""
+
+
+def _own_device_plugin(pool: GpuPool) -> str:
+    """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
+    if pool.cloud == "gke":
+        disabled = pool.labels.get(scheduling.LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
+        return "" if disabled or gke_driver_version(pool) == GKE_DRIVER_DISABLED else "GKE"
+    if pool.cloud == "eks" and (as_text(pool.props.get("amiType")) or "").startswith("BOTTLEROCKET_"):
+        return "Bottlerocket NVIDIA"
+    return ""
+
+
+def _opted_out(pool: GpuPool, operand: str) -> bool:
+    labels = pool.labels
+    return "false" in (
+        labels.get(scheduling.LABEL_DEPLOY_PREFIX + operand),
+        labels.get(scheduling.LABEL_DEPLOY_PREFIX + "operands"),
+    )
+
+
+def _targets(release: GpuRelease, pool: GpuPool, operand: str) -> bool:
+    """Whether the release's GPU DaemonSets land on the pool: operator operands unless the pool opts out by label,
+    the plugin chart where its ``nodeSelector`` matches."""
+    if release.chart == OPERATOR:
+        return not _opted_out(pool, operand)
+    return selector_matches(release.node_selector(), pool.labels)
+
+
+def _nfd_targets(release: GpuRelease, pool: GpuPool, path: str) -> bool:
+    if not path.startswith(NFD_KEY[release.chart] + "."):
+        return True
+    selector = text_map(release.value(f"{NFD_KEY[release.chart]}.worker.nodeSelector"))
+    return selector_matches(selector, pool.labels)
+
+
+def _configures_mig(release: GpuRelease) -> bool:
+    explicit = as_mapping(release.value("migManager.config")) is not None or release.value("migManager.env") is not None
+    return explicit or release.value("mig.strategy") == "mixed" or as_flag(release.value("migManager.enabled")) is True

@@ -1,0 +1,151 @@
+"""``gpuready verify`` end to end: WATCH until the stack's pools (or selected nodes) converge, or time out."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli_audit.conftest import GPU_TAINT, L4_POOL_LABELS, Cli
+from tests.kube_standin import KubeStandin, make_node
+
+ROOT = Path(__file__).resolve().parents[2]
+STACK = """\
+config:
+  aws:region: us-east-1
+  gpuready:cloud: eks
+  gpuready:clusterName: test
+  gpuready:eksNodeRoleArn: arn:aws:iam::123456789012:role/test-gpu-nodes
+  gpuready:eksSubnetIds:
+    - subnet-0a1b2c3d4e5f60718
+  gpuready:nodePools: |
+    - name: l4
+      instanceType: g6.xlarge
+      minSize: 0
+      maxSize: 3
+      desiredSize: 2
+    - name: spare
+      instanceType: g6e.xlarge
+      minSize: 0
+      maxSize: 2
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A Pulumi project dir with the real Pulumi.yaml and a test stack (pools ``l4``: 2 nodes, ``spare``: 0)."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.test.yaml").write_text(STACK)
+    return tmp_path
+
+
+def l4_node(name: str, **changes: Any) -> dict[str, Any]:
+    labels = {**L4_POOL_LABELS, **changes.pop("labels", {})}
+    return make_node(
+        name, instance_type="g6.xlarge", labels=labels, taints=changes.pop("taints", [GPU_TAINT]),
+        capacity=changes.pop("capacity", {"nvidia.com/gpu": "1"}), **changes,
+    )  # fmt: skip
+
+
+def once_watching(kube: KubeStandin, action: Callable[[], object]) -> threading.Thread:
+    """Run ``action`` in a thread as soon as the CLI has opened its watch (so the change arrives as an event)."""
+
+    def run() -> None:
+        deadline = time.monotonic() + 10
+        while not kube.requests.find("GET", "/api/v1/nodes", watch=True) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        action()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_stack_converges_when_labels_land_while_watching(
+    kube_standin: KubeStandin, gpuready: Cli, project: Path
+) -> None:
+    kube_standin.store.add(l4_node("l4-a"))
+    kube_standin.store.add(l4_node("l4-b", labels={"skypilot.co/accelerator": "L4"}))  # wrong case (skypilot#2652)
+    kube_standin.store.add(make_node("cpu-1", instance_type="m5.large"))
+    thread = once_watching(
+        kube_standin, lambda: kube_standin.store.label("Node", "l4-b", {"skypilot.co/accelerator": "l4"})
+    )
+    result = gpuready("verify", "--stack", "test", "--project-dir", str(project), "--timeout", "10")
+    thread.join()
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == ["nodes converged 1/2", "nodes converged 2/2"]
+    assert result.out.startswith("all 2 nodes converged in ")
+    lists = kube_standin.requests.find("GET", "/api/v1/nodes", watch=False)
+    watches = kube_standin.requests.find("GET", "/api/v1/nodes", watch=True)
+    assert len(lists) == 1 and len(watches) == 1
+    assert watches[0].param("labelSelector") == lists[0].param("labelSelector") == "gpuready.io/pool in (l4,spare)"
+
+
+def test_stack_waits_for_missing_nodes_then_reports_findings(
+    kube_standin: KubeStandin, gpuready: Cli, project: Path
+) -> None:
+    kube_standin.store.add(l4_node("l4-a", taints=[]))
+    started = time.monotonic()
+    result = gpuready("verify", "--stack", "test", "--project-dir", str(project), "--timeout", "1")
+    assert 1 <= time.monotonic() - started < 5
+    assert result.code == 1
+    assert "pool/l4: error pool-nodes-missing" in result.out
+    assert "  pool l4: too few nodes; got 1, expected 2" in result.out
+    assert "l4-a: error gpu-taint-missing" in result.out
+    assert result.err.splitlines()[0] == "nodes converged 0/2"
+    assert result.err.splitlines()[-1] == (
+        "error: not converged after 1s: 0 of 2 nodes converged; failing: l4-a, pool/l4 "
+        "(gpu-taint-missing, pool-nodes-missing). Reproduce: kubectl get nodes -l 'gpuready.io/pool in (l4,spare)' "
+        "-L gpuready.io/pool -L nvidia.com/gpu.present -L gpuready.io/accelerator"
+    )
+
+
+def test_selector_mode_converges_when_gpus_get_advertised(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    kube_standin.store.add(l4_node("l4-a", capacity={}))
+
+    def advertise(node: dict[str, Any]) -> None:
+        node["status"]["capacity"]["nvidia.com/gpu"] = "1"
+        node["status"]["allocatable"]["nvidia.com/gpu"] = "1"
+
+    thread = once_watching(kube_standin, lambda: kube_standin.store.modify("Node", "l4-a", advertise))
+    result = gpuready("verify", "-l", "gpuready.io/pool=l4", "--timeout", "10")
+    thread.join()
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == ["nodes converged 0/1", "nodes converged 1/1"]
+
+
+def test_selector_mode_with_no_matching_node_times_out(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    kube_standin.store.add(make_node("cpu-1", instance_type="m5.large"))
+    result = gpuready("verify", "-l", "gpuready.io/pool=none", "--timeout", "0.5", "-o", "json")
+    assert result.code == 1
+    assert '"converged": false' in result.out
+    assert "0 of 0 nodes converged" in result.err
+
+
+@pytest.mark.parametrize(
+    ("stack_text", "args", "message"),
+    [
+        (None, ("--stack", "nope"), "error: stack 'nope' has no config file"),
+        (
+            STACK.replace("g6e.xlarge", "g6e.huge"),
+            ("--stack", "test"),
+            "error: gpuready:nodePools[1].instanceType: not a GPU instance type gpuready knows on eks; got 'g6e.huge'",
+        ),
+        (STACK, ("--stack", "test", "--timeout", "-1"), "error: --timeout: must not be negative; got -1.0"),
+    ],
+    ids=["unknown-stack", "invalid-pools", "negative-timeout"],
+)
+def test_bad_stack_input_exits_2(
+    gpuready: Cli, project: Path, stack_text: str | None, args: tuple[str, ...], message: str
+) -> None:
+    if stack_text is not None:
+        (project / "stacks" / "Pulumi.test.yaml").write_text(stack_text)
+    result = gpuready("verify", *args, "--project-dir", str(project))
+    assert result.code == 2
+    assert result.err.startswith(message)

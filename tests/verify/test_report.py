@@ -1,0 +1,57 @@
+"""Rendering: the node table, finding details, label plan and JSON shape."""
+
+from __future__ import annotations
+
+import json
+
+from components.verify.audit import audit
+from components.verify.labeling import label_plan, unlabelable
+from components.verify.report import render_label_plan, render_report, report_json, table
+from tests.verify.conftest import l4_node, view
+
+
+def test_table_pads_columns() -> None:
+    assert table(("A", "LONGER"), [("xx", "y"), ("z", "")]).splitlines() == ["A    LONGER", "xx   y", "z"]
+
+
+def test_render_report_lists_nodes_then_findings_then_summary() -> None:
+    report = audit([l4_node("gpu-a"), l4_node("gpu-b", taints=()), view("cpu")], {})
+    text = render_report(report)
+    lines = text.splitlines()
+    assert lines[0].split() == ["NODE", "POOL", "GPU", "READY", "GPUS", "FINDINGS"]
+    assert lines[1].split() == ["gpu-a", "<none>", "l4", "yes", "1/1", "ok"]
+    assert lines[2].split() == ["gpu-b", "<none>", "l4", "yes", "1/1", "1", "warning"]
+    assert "gpu-b: warning gpu-taint-missing" in text
+    assert "  fix:   declare the taint on the node pool" in text
+    assert lines[-1] == "2 GPU nodes (2 converged), 1 other node; 1 finding (0 errors, 1 warning)"
+    assert "gpu-a" not in render_report(report, only_findings=True).split("\n\n")[0]
+
+
+def test_report_json_is_plain_data() -> None:
+    report = audit([l4_node("gpu-a", capacity={})], {})
+    data = json.loads(json.dumps(report_json(report)))
+    assert data["summary"] == {"gpuNodes": 1, "converged": 0, "expected": 1, "otherNodes": 0, "missingNodes": 0}
+    (node,) = data["nodes"]
+    assert (node["name"], node["accelerator"], node["acceleratorSource"]) == ("gpu-a", "l4", "instance-type")
+    assert node["advertised"] == {} and node["expected"] == {"nvidia.com/gpu": 1}
+    assert [f["code"] for f in data["findings"]] == ["gpus-not-advertised"]
+    assert data["findings"][0]["transient"] is True
+
+
+def test_render_label_plan() -> None:
+    nodes = [
+        view("g", labels={"cloud.google.com/gke-accelerator": "nvidia-l4"}),
+        view("m", capacity={"nvidia.com/gpu": 1}),
+    ]
+    text = render_label_plan(label_plan(nodes), unlabelable(nodes))
+    assert text.splitlines()[0].split() == ["NODE", "LABEL", "FROM", "TO", "SOURCE"]
+    assert text.splitlines()[1].split() == [
+        "g",
+        "gpuready.io/accelerator",
+        "<none>",
+        "l4",
+        "gke-accelerator",
+        "nvidia-l4",
+    ]
+    assert "GPU model unknown (no GFD product, cloud accelerator or catalog instance type): m" in text
+    assert text.splitlines()[-1] == "1 node to patch (3 labels); 1 GPU node with an unknown model"
