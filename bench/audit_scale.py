@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from components.cli.check_command import paused_gc  # noqa: E402
+from components.gc_pause import paused_gc  # noqa: E402
 from components.kube.nodes_api import connect  # noqa: E402
 from components.verify.audit import audit  # noqa: E402
 from components.verify.nodes import node_view  # noqa: E402

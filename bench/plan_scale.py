@@ -3,11 +3,16 @@
 Each measurement runs in a fresh child process (peak RSS is per process). Both sides import the same
 SDKs before the clock starts and run with the cyclic GC paused, as the offline planner does.
 
-- gpuready: ``gpuready plan --config <N pools> -o json`` in-process (read Pulumi.yaml and the stack file,
+- gpuready: ``gpuready plan --config <N pools> -o json --no-policy`` in-process (the policy gate is
+  measured by ``bench/policy_eval.py``) (read Pulumi.yaml and the stack file,
   type-check config like the engine, validate every pool, register, capture, build the JSON plan).
 - bare: the same registrations (one component + one ``aws.eks.NodeGroup`` per pool with the same inputs,
   the same component outputs and stack exports, all precomputed before the clock starts) under plain
   ``set_mocks`` + ``pulumi.runtime.test``: the SDK's own cost of registering what gpuready registers.
+
+- program: the real ``stacks/__main__.py`` (validation, components, exports) under plain ``set_mocks`` +
+  ``pulumi.runtime.test``: what the offline planner adds around the program (config checks, isolated run,
+  capture, JSON plan). ``set_mocks`` finishes its root stack at once, so exports are never registered there.
 
 Targets (issue #2): ratio <= 1.3x, 1,000 pools in <= 10 s, linear. Run: ``.venv/bin/python bench/plan_scale.py``.
 """
@@ -80,7 +85,9 @@ def child_gpuready(count: int) -> dict[str, float]:
         sink = io.StringIO()
         start, cpu = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(sink):
-            code = cli.main(["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json"])
+            code = cli.main(
+                ["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json", "--no-policy"]
+            )
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if code != 0:
         raise SystemExit(f"gpuready plan failed with exit code {code}")
@@ -110,14 +117,7 @@ def child_bare(count: int) -> dict[str, float]:
         values = pool_values(spec, plan.driver_summary(spec))
         prepared.append((spec.name, plan.node_group_args(spec), values))
 
-    class Echo(pulumi.runtime.Mocks):
-        def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-            return f"{args.name}_id", args.inputs
-
-        def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-            return {}, []
-
-    pulumi.runtime.set_mocks(Echo(), project="gpuready", stack="bench")
+    pulumi.runtime.set_mocks(_echo_mocks(), project="gpuready", stack="bench")
 
     @pulumi.runtime.test  # type: ignore[untyped-decorator]
     def program() -> None:
@@ -153,6 +153,54 @@ def child_bare(count: int) -> dict[str, float]:
     }
 
 
+def child_program(count: int) -> dict[str, float]:
+    """The real stack program (validation, components, exports) under plain ``set_mocks`` + ``pulumi.runtime.test``."""
+    import runpy  # noqa: PLC0415
+
+    import pulumi  # noqa: PLC0415
+    import pulumi_aws  # noqa: F401, PLC0415
+
+    from components.offline.project import load_project, load_stack_config  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project = load_project(ROOT)
+        config = load_stack_config(project, "bench", config_file=write_stack_file(Path(tmp), count))
+    pulumi.runtime.set_mocks(_echo_mocks(), project="gpuready", stack="bench")
+    pulumi.runtime.set_all_config(dict(config.values), list(config.secret_keys))
+    sys.path.insert(0, str(ROOT / "stacks"))
+
+    @pulumi.runtime.test  # type: ignore[untyped-decorator]
+    def program() -> None:
+        runpy.run_path(str(ROOT / "stacks" / "__main__.py"), run_name="__main__")
+
+    baseline = _rss_mb()
+    gc.disable()
+    start, cpu = time.perf_counter(), time.process_time()
+    program()
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {
+        "seconds": elapsed,
+        "cpu": cpu,
+        "peak_mb": _rss_mb(),
+        "growth_mb": _rss_mb() - baseline,
+        "resources": 2 * count,
+    }
+
+
+def _echo_mocks() -> Any:
+    """Mocks that echo inputs as outputs, as the offline planner's do."""
+    import pulumi  # noqa: PLC0415
+
+    class Echo(pulumi.runtime.Mocks):
+        def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+            return f"{args.name}_id", args.inputs
+
+        def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+            return {}, []
+
+    return Echo()
+
+
 def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -172,23 +220,27 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         kind, count = args.child[0], int(args.child[1])
-        print(json.dumps(child_gpuready(count) if kind == "gpuready" else child_bare(count)))
+        children = {"gpuready": child_gpuready, "bare": child_bare, "program": child_program}
+        print(json.dumps(children[kind](count)))
         return
     print(f"{'pools':>6} {'resources':>9} {'gpuready s':>10} {'bare s':>8} {'ratio':>6} {'cpu ratio':>9} "
-          f"{'ms/pool':>8} {'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
+          f"{'program s':>9} {'ratio':>6} {'ms/pool':>8} {'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
     for count in args.sizes:
         ours = [measure("gpuready", count) for _ in range(args.repeats)]
         bare = [measure("bare", count) for _ in range(args.repeats)]
+        program = [measure("program", count) for _ in range(args.repeats)]
+        program_s = statistics.median(r["seconds"] for r in program)
         ours_s = statistics.median(r["seconds"] for r in ours)
         bare_s = statistics.median(r["seconds"] for r in bare)
         cpu_ratio = statistics.median(r["cpu"] for r in ours) / statistics.median(r["cpu"] for r in bare)
         print(
             f"{count:>6} {int(ours[0]['resources']):>9} {ours_s:>10.3f} {bare_s:>8.3f} {ours_s / bare_s:>6.2f} "
-            f"{cpu_ratio:>9.2f} "
+            f"{cpu_ratio:>9.2f} {program_s:>9.3f} {ours_s / program_s:>6.2f} "
             f"{1000 * ours_s / count:>8.2f} {max(r['peak_mb'] for r in ours):>8.0f} "
             f"{max(r['peak_mb'] for r in bare):>12.0f}"
         )
-    print(f"(median of {args.repeats} runs each; every run in a fresh process; GC paused on both sides)")
+    print(f"(median of {args.repeats} runs each; every run in a fresh process; GC paused on every side)")
+    print("bare: the same registrations precomputed; program: stacks/__main__.py under plain set_mocks")
 
 
 if __name__ == "__main__":

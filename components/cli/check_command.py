@@ -7,13 +7,11 @@ turning gpuready errors into ``error: ...`` on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from components.errors import GpuReadyError
+from components.gc_pause import paused_gc
 from components.kube.nodes_api import NodeClient, connect
 from components.verify.audit import audit
 from components.verify.nodes import NodeView, node_view
@@ -31,22 +29,6 @@ def fail(error: Exception) -> int:
     """Print a gpuready error for a person and return the 'invalid input / unreachable' exit code."""
     print(f"error: {error}", file=sys.stderr)
     return EXIT_INVALID
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic GC while a large node list is decoded and audited.
-
-    Tens of thousands of fresh dicts trigger collections that rescan them again and again: at 10,000 nodes
-    that doubles the client's CPU time (bench/audit_scale.py). Nothing here builds reference cycles.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def list_views(args: argparse.Namespace) -> list[NodeView]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from components.cli.check_command import EXIT_INVALID, EXIT_OK, fail, open_client, paused_gc
+from components.cli.check_command import EXIT_INVALID, EXIT_OK, fail, open_client
 from components.errors import GpuReadyError
+from components.gc_pause import paused_gc
 from components.verify.labeling import label_plan, unlabelable
 from components.verify.nodes import node_view
 from components.verify.report import render_label_plan

@@ -10,7 +10,6 @@ proxies, numbers as floats, preview unknowns turned into advisory "can't run pol
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import subprocess
@@ -27,6 +26,7 @@ from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 from pulumi_policy import EnforcementLevel, Policy, ResourceValidationPolicy, StackValidationPolicy
 from pulumi_policy.policy import _PolicyAnalyzerServicer
 
+from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, RegisteredResource
 
 Violation = dict[str, str]
@@ -169,7 +169,7 @@ def analyze_run(
     """
     full = InProcessAnalyzer(pack_name, policies)
     configure = configure_request(full.info(), config)
-    with _gc_paused():
+    with paused_gc():
         if not scoped:
             return analyze_endpoint(full, run, configure)
         return _analyze_scoped(run, policies, pack_name, configure)
@@ -381,18 +381,6 @@ def _configured(
     endpoint.configure(configure)
     endpoint.configure_stack(stack_configure)
     return endpoint
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic GC while evaluating: a large run's objects are all alive, and scanning them is wasted time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _reads(policy: Policy, resource_type: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
-import gc
 import os
 import runpy
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
 from pulumi.runtime.mocks import MockEngine, MockSettings
 
+from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from components.offline.project import OfflineProjectError
 
@@ -86,7 +86,7 @@ def run_program(
         loop.run_until_complete(run_in_stack(lambda: _run_main(main)))
 
     context = contextvars.copy_context()
-    with _process_state(program_dir), _gc_paused():
+    with _process_state(program_dir), paused_gc():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
         context.run(run)
@@ -135,16 +135,3 @@ def _process_state(program_dir: Path) -> Iterator[None]:
             file = getattr(sys.modules[name], "__file__", None)
             if file and os.path.abspath(file).startswith(prefix):
                 del sys.modules[name]
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic GC during the run: every object stays alive anyway, and scanning them makes
-    large runs grow faster than linear (shared testing notes, section 1, "the GC trap")."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
