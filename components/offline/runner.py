@@ -8,13 +8,15 @@ the Python language host runs it (``pulumi.runtime.run_in_stack``); its exceptio
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextvars
 import dataclasses
+import functools
 import os
-import runpy
 import sys
+import threading
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,18 +85,43 @@ def run_program(
         )
         set_all_config(dict(config), list(secret_keys))
         loop = _thread_event_loop()
-        loop.run_until_complete(run_in_stack(lambda: _run_main(main)))
+        loop.run_until_complete(run_in_stack(functools.partial(_run_main, main)))
 
     context = contextvars.copy_context()
     with _process_state(program_dir), paused_gc():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
-        context.run(run)
+        _on_fresh_thread(context, run)
     return dataclasses.replace(monitor.captured(project=project, stack=stack, preview=preview), keepalive=context)
 
 
+def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
+    """Run ``run`` in ``context`` on a new thread and re-raise what it raises.
+
+    The SDK records the call stack of every resource registration; starting from a fresh thread keeps
+    that stack as short as the program's own (about 40% fewer frames than from the CLI's stack). The
+    thread also gets its own event loop, so a run never touches the caller's.
+    """
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            context.run(run)
+        except BaseException as error:  # noqa: BLE001 - handed back to the calling thread below
+            failures.append(error)
+
+    worker = threading.Thread(target=target, name="gpuready-offline-run")
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
+
+
 def _run_main(main: Path) -> None:
-    runpy.run_path(str(main), run_name="__main__")
+    # exec rather than runpy.run_path: the same module globals as the language host gives __main__,
+    # two fewer frames under every registration's recorded stack.
+    code = compile(main.read_bytes(), str(main), "exec")
+    exec(code, {"__name__": "__main__", "__file__": str(main), "__builtins__": builtins})
 
 
 def _thread_event_loop() -> asyncio.AbstractEventLoop:

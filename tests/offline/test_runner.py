@@ -188,13 +188,15 @@ def test_a_directory_without_main_is_rejected(tmp_path: Path) -> None:
         run_program(tmp_path, project="p", stack="dev", config={}, secret_keys=())
 
 
-def test_running_inside_an_event_loop_is_refused() -> None:
-    async def inside() -> None:
-        run_program(FIXTURES / "failing", project="failfix", stack="dev", config={}, secret_keys=())
+def test_running_inside_an_event_loop_works_on_its_own_thread() -> None:
+    """The run gets a fresh thread and loop, so a caller's running loop is neither needed nor disturbed."""
+
+    async def inside() -> CapturedRun:
+        return _run("gpu_pool")
 
     loop = asyncio.new_event_loop()  # not asyncio.run: that would unset this thread's loop
     try:
-        with pytest.raises(RuntimeError, match="inside a running event loop"):
-            loop.run_until_complete(inside())
+        captured = loop.run_until_complete(inside())
     finally:
         loop.close()
+    assert captured.resources
