@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.core import sharing_plan
-from components.core.catalog import lookup, mig_profiles
+from components.core import sharing_rules
+from components.core.catalog import lookup
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
 from components.core.catalog.lookup import ResolvedGpu
 from components.core.k8s_syntax import (
@@ -30,10 +30,7 @@ from components.core.specs import (
     DRIVER_OWNERS,
     GKE_DRIVER_VERSIONS,
     IMAGES,
-    MIG_STRATEGIES,
     GpuPoolSpec,
-    GpuSharing,
-    MigPartitioning,
 )
 from components.errors import Problem, SpecError
 
@@ -68,10 +65,6 @@ EKS_MAX_TAINTS = 50
 """aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
 EKS_MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
-GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
-"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
-GKE_MAX_SHARED_CLIENTS = 48
-"""GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
 
 
 def validate(spec: GpuPoolSpec) -> ResolvedGpu:
@@ -84,7 +77,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     _check_driver(spec, problems)
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)
-        _check_sharing(spec, resolved.model, problems)
+        sharing_rules.check_sharing(spec, resolved.model, problems)
     _check_labels(spec, problems)
     _check_taints(spec, problems)
     if problems or resolved is None:
@@ -190,182 +183,6 @@ def _check_cloud_offers(spec: GpuPoolSpec, model: GpuModel, problems: list[Probl
     if spec.cloud == "gke" and model.gke_accelerator is None:
         offered = sorted(m.key for m in GPU_MODELS.values() if m.gke_accelerator)
         problems.append(Problem("gpu.model", "GKE offers no such accelerator", model.key, offered))
-
-
-def _check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:
-    sharing = spec.sharing
-    if sharing is None:
-        return
-    if spec.cloud == "eks" and spec.image_family == "bottlerocket":
-        problems.append(
-            Problem(
-                "sharing",
-                "Bottlerocket runs its own device plugin, configured by host settings gpuready does not manage yet",
-                sharing.mode,
-                ("none",),
-                "use image: al2023 for time-slicing, MPS or MIG",
-            )
-        )
-        return
-    where = sharing_plan.delivery(spec.cloud, spec.driver, sharing.mode)
-    if isinstance(sharing, GpuSharing):
-        _check_replicas(sharing, where, problems)
-    else:
-        _check_mig(spec, sharing, model, where, problems)
-
-
-def _check_replicas(sharing: GpuSharing, where: str, problems: list[Problem]) -> None:
-    if sharing.mode not in ("time-slicing", "mps"):
-        problems.append(
-            Problem("sharing.mode", "unknown sharing mode", sharing.mode, ("none", "time-slicing", "mps", "mig"))
-        )
-    if sharing.replicas < 2:
-        problems.append(
-            Problem(
-                "sharing.replicas",
-                "must be at least 2 (the device plugin refuses 1)",
-                sharing.replicas,
-                (),
-                "use sharing: none for whole GPUs",
-            )
-        )
-    if where != "cloud":
-        return
-    if sharing.replicas > GKE_MAX_SHARED_CLIENTS:
-        problems.append(Problem("sharing.replicas", f"GKE allows at most {GKE_MAX_SHARED_CLIENTS}", sharing.replicas))
-    if sharing.rename_by_default or sharing.fail_requests_greater_than_one is not None:
-        problems.append(
-            Problem(
-                "sharing",
-                "GKE's own device plugin has no renameByDefault or failRequestsGreaterThanOne",
-                None,
-                (),
-                "remove them, or use driver: operator (NVIDIA's stack) on an ubuntu pool",
-            )
-        )
-
-
-def _check_mig(spec: GpuPoolSpec, mig: MigPartitioning, model: GpuModel, where: str, problems: list[Problem]) -> None:
-    table = model.mig
-    if table is None:
-        problems.append(
-            Problem(
-                "sharing.mode",
-                f"{model.display} ({spec.instance_type}) does not support MIG",
-                "mig",
-                ("none", "time-slicing", "mps"),
-                "use time-slicing or mps to share it, or a MIG-capable GPU (A100, H100, H200, B200, GH200)",
-            )
-        )
-        return
-    if mig.strategy not in MIG_STRATEGIES:
-        problems.append(Problem("sharing.strategy", "unknown MIG strategy", mig.strategy, MIG_STRATEGIES))
-    if (mig.profile is None) == (mig.layout is None):
-        problems.append(Problem("sharing", "give exactly one of profile or layout", None, (), "profile: 1g.10gb"))
-        return
-    layout = _mig_layout_or_problem(table, mig, problems)
-    if layout is None:
-        return
-    if mig.strategy == "single" and not sharing_plan.homogeneous(layout):
-        problems.append(
-            Problem(
-                "sharing.strategy",
-                "single needs one profile on every GPU; this layout mixes several",
-                "single",
-                ("mixed",),
-                "use strategy: mixed (NVIDIA/gpu-operator#286)",
-            )
-        )
-    if where == "cloud":
-        _check_cloud_native_mig(spec, mig, model.key, table, problems)
-
-
-def _mig_layout_or_problem(
-    table: mig_profiles.MigTable, mig: MigPartitioning, problems: list[Problem]
-) -> dict[str, int] | None:
-    if mig.profile is not None:
-        if mig.profile not in table.profiles:
-            problems.append(
-                Problem(
-                    "sharing.profile",
-                    f"not a MIG profile of {table.family}",
-                    mig.profile,
-                    sorted(table.profiles),
-                )
-            )
-            return None
-        return {mig.profile: table.profiles[mig.profile]}
-    if isinstance(mig.layout, str):
-        if mig.layout not in sharing_plan.named_layouts(table):
-            problems.append(
-                Problem(
-                    "sharing.layout",
-                    f"not a mig-parted layout for {table.family}",
-                    mig.layout,
-                    sharing_plan.named_layouts(table),
-                )
-            )
-            return None
-        return sharing_plan.mig_layout(table, mig)
-    layout = dict(mig.layout or {})
-    if not layout:
-        problems.append(Problem("sharing.layout", "an empty layout partitions nothing", layout))
-        return None
-    reasons = mig_profiles.layout_problems(table, layout)
-    problems.extend(Problem("sharing.layout", reason, None, (), "") for reason in reasons)
-    return None if reasons else layout
-
-
-def _check_cloud_native_mig(
-    spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: mig_profiles.MigTable, problems: list[Problem]
-) -> None:
-    if mig.profile is None:
-        problems.append(
-            Problem(
-                "sharing.layout",
-                f"{spec.cloud.upper()} partitions every GPU with one profile",
-                mig.layout,
-                (),
-                "use profile: <one profile>, or driver: operator to let the MIG manager apply a layout",
-            )
-        )
-        return
-    if mig_profiles.is_media_extension(mig.profile):
-        problems.append(
-            Problem(
-                "sharing.profile",
-                f"{spec.cloud.upper()} does not offer media-extension profiles",
-                mig.profile,
-            )
-        )
-    if spec.cloud == "gke" and model_key not in GKE_MIG_MODELS:
-        problems.append(
-            Problem(
-                "sharing.mode",
-                "GKE does not partition this GPU with MIG",
-                model_key,
-                sorted(GKE_MIG_MODELS),
-                "use driver: operator to let the MIG manager do it",
-            )
-        )
-    if spec.cloud == "gke" and mig.strategy != "single":
-        problems.append(
-            Problem(
-                "sharing.strategy",
-                "GKE advertises MIG partitions as nvidia.com/gpu (single)",
-                mig.strategy,
-                ("single",),
-            )
-        )
-    if spec.cloud == "aks" and sharing_plan.aks_gpu_instance_profile(table, mig.profile) is None:
-        problems.append(
-            Problem(
-                "sharing.profile",
-                "AKS gpuInstanceProfile cannot produce this profile",
-                mig.profile,
-                sharing_plan.aks_mig_choices(table),
-            )
-        )
 
 
 def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:

@@ -20,7 +20,7 @@ import yaml
 
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
-from components.core.pool_rules import GKE_MAX_SHARED_CLIENTS
+from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from policies.gpu_conventions.rules.charts import DEVICE_PLUGIN, OPERATOR, GpuRelease, gpu_release
 from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, as_number, as_text
 

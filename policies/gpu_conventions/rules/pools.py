@@ -11,7 +11,7 @@ from typing import Any
 
 from components.core import scheduling, sharing_plan
 from components.core.catalog.gpus import gpu_model_for_gke_accelerator
-from components.core.pool_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
+from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from components.eks.plan import AMI_TYPES
 from policies.gpu_conventions.rules.gpu_configs import DEFAULT_MAX_REPLICAS
 from policies.gpu_conventions.rules.gpu_pools import (
