@@ -49,6 +49,16 @@ def main() -> None:
         # A RunError prints the message without a Python traceback.
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
     pools = build_pools(settings)
+    if settings.verify:
+        from components.verify_hook import verify_pools  # noqa: PLC0415
+
+        verify_pools(
+            pools,
+            kubeconfig=pulumi.Output.secret(settings.kubeconfig) if settings.kubeconfig else None,
+            context=settings.kube_context or None,
+            timeout=settings.verify_timeout_seconds,
+            skip=settings.verify_skip_pools,
+        )
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
     # Plain values (known at construction) plus the cloud-reported name: cheap to export at any scale.

@@ -9,10 +9,14 @@ import pulumi
 from components.core.stack_settings import NS, StackSettings, parse_stack_settings
 
 STRING_KEYS = (
+    "kubeconfig",
+    "kubeContext",
     "cloud", "clusterName", "nodePools", "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId",
     "gkeLocation", "gkeServiceAccount",
 )  # fmt: skip
-ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations")
+ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")
+SCALAR_KEYS = ("verify", "verifyTimeoutSeconds")
+"""Boolean and integer keys: the engine passes them as text; ``parse_stack_settings`` checks and converts."""
 
 
 def load() -> StackSettings:
@@ -23,6 +27,10 @@ def load() -> StackSettings:
         value = config.get(key)
         if value is not None:
             values[key] = value
+    for key in SCALAR_KEYS:
+        scalar = config.get(key)
+        if scalar is not None:
+            values[key] = scalar
     for key in ARRAY_KEYS:
         raw = config.get(key)
         if raw is not None:

@@ -45,6 +45,13 @@ class StackSettings:
     gke_location: str = ""
     gke_node_locations: tuple[str, ...] = ()
     gke_service_account: str = ""
+    verify: bool = False
+    """Verify every pool during ``pulumi up`` (``gpuready:verify``)."""
+    verify_timeout_seconds: int = 900
+    verify_skip_pools: tuple[str, ...] = ()
+    kubeconfig: str = ""
+    """Kubeconfig content or path for the verification; empty uses KUBECONFIG / ~/.kube/config."""
+    kube_context: str = ""
 
 
 def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
@@ -77,6 +84,15 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
+    verify = _flag(values.get("verify", False), "verify", problems)
+    timeout = _whole(values.get("verifyTimeoutSeconds", 900), "verifyTimeoutSeconds", problems)
+    skip = _strings(values, "verifySkipPools")
+    known = {p.name for p in pools}
+    for index, name in enumerate(skip):
+        if pools and name not in known:
+            problems.append(
+                Problem(f"{NS}:verifySkipPools[{index}]", "names no pool of this stack", name, sorted(known))
+            )
     if problems or cloud is None:
         raise ConfigError(problems)
     return StackSettings(
@@ -91,6 +107,11 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         gke_location=_text(values, "gkeLocation", problems),
         gke_node_locations=_strings(values, "gkeNodeLocations"),
         gke_service_account=_text(values, "gkeServiceAccount", problems),
+        verify=verify,
+        verify_timeout_seconds=timeout,
+        verify_skip_pools=skip,
+        kubeconfig=_text(values, "kubeconfig", problems),
+        kube_context=_text(values, "kubeContext", problems),
     )
 
 
@@ -102,6 +123,25 @@ def _text(values: Mapping[str, object], key: str, problems: list[Problem], requi
     if required and not value:
         problems.append(Problem(f"{NS}:{key}", "is required", None, (), f"pulumi config set {NS}:{key} <value>"))
     return value
+
+
+def _flag(value: object, key: str, problems: list[Problem]) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    problems.append(Problem(f"{NS}:{key}", "must be true or false", value, ("false", "true")))
+    return False
+
+
+def _whole(value: object, key: str, problems: list[Problem]) -> int:
+    number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, str) and value.strip().isdigit():
+        number = int(value)
+    if number is None or number < 1:
+        problems.append(Problem(f"{NS}:{key}", "must be a whole number of seconds, at least 1", value, (), "e.g. 900"))
+        return 1
+    return number
 
 
 def _strings(values: Mapping[str, object], key: str) -> tuple[str, ...]:

@@ -115,8 +115,11 @@ def test_stack_config_reads_exactly_the_declared_keys_with_their_declared_types(
     assert set(read) == set(DECLARATIONS)
 
     string_keys, array_keys = set(STACK_CONFIG.STRING_KEYS), set(STACK_CONFIG.ARRAY_KEYS)
-    assert string_keys | array_keys == set(DECLARATIONS)
-    assert not string_keys & array_keys
+    scalar_keys = set(STACK_CONFIG.SCALAR_KEYS)
+    assert string_keys | array_keys | scalar_keys == set(DECLARATIONS)
+    assert not string_keys & array_keys and not scalar_keys & (string_keys | array_keys)
+    for key in scalar_keys:
+        assert DECLARATIONS[key].type in ("boolean", "integer"), key
     for key in string_keys:
         assert DECLARATIONS[key].type == "string", key
     for key in array_keys:

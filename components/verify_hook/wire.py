@@ -1,0 +1,64 @@
+"""An ``Expectation`` as plain JSON-able data and back, so it can cross into the dynamic provider process. Pure.
+
+Pulumi sends every number as a protobuf double, so whole floats are turned back into ints on the way in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from components.core.specs import Taint
+from components.verify.expectations import Expectation
+
+_INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_nodes")
+
+
+def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
+    """Every field of ``expectation`` as str/int/bool/None, lists and dicts."""
+    return {
+        "pool": expectation.pool,
+        "accelerator": expectation.accelerator,
+        "gpus_per_node": expectation.gpus_per_node,
+        "labels": dict(sorted(expectation.labels.items())),
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in expectation.taints],
+        "allocatable": dict(sorted(expectation.allocatable.items())),
+        "replicas": expectation.replicas,
+        "mig": expectation.mig,
+        "gke_partition_size": expectation.gke_partition_size,
+        "gke_shared_clients": expectation.gke_shared_clients,
+        "gfd_expected": expectation.gfd_expected,
+        "exact_taint_values": expectation.exact_taint_values,
+        "expected_nodes": expectation.expected_nodes,
+    }
+
+
+def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
+    """The inverse of ``expectation_to_data``; accepts floats where ints belong (Pulumi's wire format)."""
+    ints = {name: _int(data.get(name)) for name in _INT_FIELDS}
+    return Expectation(
+        pool=_str(data.get("pool")),
+        accelerator=_str(data.get("accelerator")),
+        gpus_per_node=ints["gpus_per_node"],
+        labels={str(k): str(v) for k, v in (data.get("labels") or {}).items()},
+        taints=tuple(
+            Taint(key=str(t["key"]), value=str(t.get("value") or ""), effect=t.get("effect") or "NoSchedule")
+            for t in data.get("taints") or ()
+        ),
+        allocatable={str(k): int(v) for k, v in (data.get("allocatable") or {}).items()},
+        replicas=ints["replicas"],
+        mig=bool(data.get("mig")),
+        gke_partition_size=_str(data.get("gke_partition_size")),
+        gke_shared_clients=ints["gke_shared_clients"],
+        gfd_expected=bool(data.get("gfd_expected")),
+        exact_taint_values=bool(data.get("exact_taint_values", True)),
+        expected_nodes=ints["expected_nodes"] or 0,
+    )
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,151 @@
+"""The dynamic provider called directly (no Pulumi engine) against the Kubernetes API stand-in."""
+
+from __future__ import annotations
+
+import base64
+import threading
+import time
+from pathlib import Path
+
+import dill  # type: ignore[import-untyped]
+import pytest
+from pulumi.dynamic.dynamic import serialize_provider
+
+from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT
+from components.verify.expectations import expectation_for
+from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
+from components.verify_hook.wire import expectation_from_data, expectation_to_data
+from tests.kube_standin import KubeStandin
+from tests.verify_hook.conftest import pool_node, pool_spec, props
+
+SPEC = pool_spec()
+
+
+def test_converges_at_once_when_the_nodes_are_right(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    for name in ("gpu-a", "gpu-b"):
+        kube_standin.store.add(pool_node(SPEC, name))
+    result = GpuPoolVerificationProvider().create(props(SPEC, str(kubeconfig_path)))
+    assert result.id == "gpuready-verify-gpu"
+    assert result.outs is not None
+    assert result.outs["converged"] is True
+    assert result.outs["nodes"] == 2
+    assert result.outs["findings"] == 0
+    assert result.outs["pool"] == "gpu"
+    assert "kubeconfig" not in result.outs  # the secret never lands in the outputs
+    assert result.outs["waited"] < 1.0
+
+
+def test_kubeconfig_content_is_accepted_as_well_as_a_path(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    for name in ("gpu-a", "gpu-b"):
+        kube_standin.store.add(pool_node(SPEC, name))
+    content = kubeconfig_path.read_text(encoding="utf-8")
+    result = GpuPoolVerificationProvider().create(props(SPEC, content))
+    assert result.outs is not None and result.outs["converged"] is True
+
+
+def test_converges_when_the_last_label_lands_mid_wait(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    kube_standin.store.add(pool_node(SPEC, "gpu-a"))
+    kube_standin.store.add(pool_node(SPEC, "gpu-b", drop=(LABEL_ACCELERATOR,)))
+    landed: list[float] = []
+
+    def land() -> None:
+        time.sleep(0.5)
+        kube_standin.store.label("nodes", "gpu-b", {LABEL_ACCELERATOR: "l4"})
+        landed.append(time.monotonic())
+
+    thread = threading.Thread(target=land)
+    thread.start()
+    result = GpuPoolVerificationProvider().create(props(SPEC, str(kubeconfig_path), timeout=10))
+    returned = time.monotonic()
+    thread.join()
+    assert result.outs is not None and result.outs["converged"] is True
+    assert landed and 0 <= returned - landed[0] < 1.0  # watched, not polled
+    assert any(r.is_watch for r in kube_standin.requests.records)  # the label arrived over the WATCH
+
+
+def test_fails_with_the_findings_table_when_the_timeout_passes(
+    kube_standin: KubeStandin, kubeconfig_path: Path
+) -> None:
+    kube_standin.store.add(pool_node(SPEC, "gpu-a"))
+    kube_standin.store.add(pool_node(SPEC, "gpu-b", drop=(LABEL_GPU_PRESENT,)))
+    started = time.monotonic()
+    with pytest.raises(PoolNotConvergedError) as caught:
+        GpuPoolVerificationProvider().create(props(SPEC, str(kubeconfig_path), timeout=1.5))
+    assert 1.4 <= time.monotonic() - started < 5
+    message = str(caught.value)
+    assert message.startswith("pool gpu: 1 of 2 nodes converged after 1.5s")
+    assert "NODE" in message and "FINDINGS" in message  # the node table header
+    assert "gpu-b: error gpu-present-missing" in message
+    assert "gpu-a" not in message.split("\n\n")[1]  # only the failing node is listed
+    assert "fix:" in message
+
+
+def test_fails_when_too_few_nodes_joined(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    kube_standin.store.add(pool_node(SPEC, "gpu-a"))
+    with pytest.raises(PoolNotConvergedError, match="pool-nodes-missing"):
+        GpuPoolVerificationProvider().create(props(SPEC, str(kubeconfig_path), timeout=1))
+
+
+def test_update_verifies_the_new_props(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    for name in ("gpu-a", "gpu-b"):
+        kube_standin.store.add(pool_node(SPEC, name))
+    news = props(SPEC, str(kubeconfig_path))
+    result = GpuPoolVerificationProvider().update("gpuready-verify-gpu", {}, news)
+    assert result.outs is not None and result.outs["nodes"] == 2
+
+
+def test_an_unreachable_cluster_fails_with_the_reason(tmp_path: Path) -> None:
+    with pytest.raises(PoolNotConvergedError, match="cannot verify its nodes: --kubeconfig: file not found"):
+        GpuPoolVerificationProvider().create(props(SPEC, str(tmp_path / "missing"), timeout=1))
+
+
+def test_the_default_kubeconfig_resolution_is_used_when_none_is_given(
+    kube_standin: KubeStandin, kubeconfig_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("gpu-a", "gpu-b"):
+        kube_standin.store.add(pool_node(SPEC, name))
+    monkeypatch.setenv("KUBECONFIG", str(kubeconfig_path))
+    result = GpuPoolVerificationProvider().create(props(SPEC, ""))
+    assert result.outs is not None and result.outs["converged"] is True
+
+
+# ------------------------------------------------------------------ diff and check
+
+
+def test_diff_reports_no_change_for_the_same_pool_and_expectation() -> None:
+    olds = props(SPEC, "")
+    news = {**props(SPEC, "new-kubeconfig", timeout=60)}  # credentials and timeout alone do not re-verify
+    assert GpuPoolVerificationProvider().diff("id", olds, news).changes is False
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"expectation": expectation_to_data(expectation_for(pool_spec(nodes=3)))},
+        {"pool": "other"},
+        {"context": "prod"},
+        {"triggers": ["eks-gpu-2"]},
+    ],
+)
+def test_diff_reports_a_change_so_the_update_re_verifies(change: dict[str, object]) -> None:
+    result = GpuPoolVerificationProvider().diff("id", props(SPEC, ""), {**props(SPEC, ""), **change})
+    assert result.changes is True
+    assert result.replaces == []  # an update in place: verification again, no delete
+
+
+def test_check_rejects_a_negative_timeout_and_an_empty_pool() -> None:
+    result = GpuPoolVerificationProvider().check({}, {**props(SPEC, ""), "pool": "", "timeout": -1})
+    assert sorted(f.property for f in result.failures) == ["pool", "timeout"]
+
+
+def test_expectation_survives_the_wire_with_floats() -> None:
+    expectation = expectation_for(SPEC)
+    data = expectation_to_data(expectation)
+    floats = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in data.items()}
+    floats["allocatable"] = {k: float(v) for k, v in data["allocatable"].items()}
+    assert expectation_from_data(floats) == expectation
+
+
+def test_the_provider_pickles_and_runs_out_of_process_form() -> None:
+    restored = dill.loads(base64.b64decode(serialize_provider(GpuPoolVerificationProvider())))
+    assert isinstance(restored, GpuPoolVerificationProvider)
