@@ -16,12 +16,13 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
 from pulumi.runtime.mocks import MockEngine, MockSettings
+from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
 
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
@@ -85,7 +86,7 @@ def run_program(
         )
         set_all_config(dict(config), list(secret_keys))
         loop = _thread_event_loop()
-        loop.run_until_complete(run_in_stack(functools.partial(_run_main, main)))
+        loop.run_until_complete(run_in_stack(functools.partial(_run_main_then_settle, main)))
 
     context = contextvars.copy_context()
     with _process_state(program_dir), paused_gc():
@@ -115,6 +116,29 @@ def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> N
     worker.join()
     if failures:
         raise failures[0]
+
+
+def _run_main_then_settle(main: Path) -> Awaitable[None]:
+    """Run the program body, then return a wait for everything it started (``run_in_stack`` awaits it)."""
+    _run_main(main)
+    return _settle()
+
+
+async def _settle() -> None:
+    """Wait for every pending RPC and output with one ALL_COMPLETED wait per round.
+
+    The SDK's own drain (``stack.py`` ``wait_for_rpcs``) waits FIRST_COMPLETED in a loop and re-adds every
+    unfinished task each round, which costs time quadratic in the outputs a program left pending (most of
+    a 1,000-pool plan's overhead). Settling first leaves it almost nothing to do; it still runs afterwards
+    and re-raises failures as it always does.
+    """
+    while True:
+        with SETTINGS.lock:
+            outputs = [task for task in SETTINGS.outputs if not task.done()]
+        rpcs = [rpc for rpc in _get_rpc_manager().rpcs if isinstance(rpc, asyncio.Future) and not rpc.done()]
+        if not outputs and not rpcs:
+            return
+        await asyncio.wait([*outputs, *rpcs])
 
 
 def _run_main(main: Path) -> None:

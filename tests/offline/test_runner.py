@@ -200,3 +200,16 @@ def test_running_inside_an_event_loop_works_on_its_own_thread() -> None:
     finally:
         loop.close()
     assert captured.resources
+
+
+def test_a_failure_inside_an_apply_still_propagates() -> None:
+    """The runner settles pending outputs before the SDK's drain; a failed output must still fail the run."""
+    with pytest.raises(ValueError, match="boom inside an apply"):
+        run_program(FIXTURES / "async_failure", project="asyncfix", stack="dev", config={}, secret_keys=())
+
+
+def test_consecutive_runs_after_an_async_failure_are_clean() -> None:
+    with pytest.raises(ValueError, match="boom inside an apply"):
+        run_program(FIXTURES / "async_failure", project="asyncfix", stack="dev", config={}, secret_keys=())
+    captured = _run("gpu_pool")
+    assert all(r.name != "queue" for r in captured.resources)
