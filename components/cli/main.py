@@ -74,10 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI and return its exit code."""
+def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
+    """Run the CLI and return its exit code.
+
+    ``exiting``: the process ends right after (the console script), so large results need not be freed first.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.exiting = exiting
     if args.command == "plan":
         if args.stack is None and args.config is None:
             if args.program is None:
@@ -103,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> None:
     """Console-script entry: exit without the SDK's stray event-loop messages at interpreter shutdown."""
-    code = main()
+    code = main(exiting=True)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Mapping
@@ -11,6 +12,7 @@ from typing import Any
 
 from components.cli.pool_table import is_pool_component, render_pool_table
 from components.errors import GpuReadyError
+from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project, load_stack_config
@@ -20,9 +22,30 @@ EXIT_OK, EXIT_VIOLATIONS, EXIT_INVALID = 0, 1, 2
 
 
 def run(args: argparse.Namespace) -> int:
-    """Plan the stack the arguments name; print the result; return the exit code."""
+    """Plan the stack the arguments name; print the result; return the exit code.
+
+    The cyclic GC stays paused for the whole command: the run's objects stay alive until the process exits,
+    so a collection after the run would rescan all of them while the plan is built (a third of a
+    1,000-pool plan's time).
+    """
+    if getattr(args, "exiting", False):
+        # The process ends after this command: re-enabling the collector would only buy one full
+        # collection over the run's whole object graph (about 0.8 s at 1,000 pools).
+        gc.disable()
+        return _run(args)
+    with paused_gc():
+        return _run(args)
+
+
+_UNTIL_EXIT: list[object] = []
+"""Runs kept alive until the process exits: freeing a large run's object graph costs about 15% of the run."""
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         captured = _capture(args)
+        if getattr(args, "exiting", False):
+            _UNTIL_EXIT.append(captured)
     except OfflineProjectError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_INVALID
