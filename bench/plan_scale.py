@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,18 +141,7 @@ def child_bare(count: int) -> dict[str, float]:
         pulumi.export("clusterName", "bench")
         pulumi.export("pools", exports)
 
-    baseline = _rss_mb()
-    gc.disable()
-    start, cpu = time.perf_counter(), time.process_time()
-    program()
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {
-        "seconds": elapsed,
-        "cpu": cpu,
-        "peak_mb": _rss_mb(),
-        "growth_mb": _rss_mb() - baseline,
-        "resources": 2 * count,
-    }
+    return _timed(program, resources=2 * count)
 
 
 def child_program(count: int) -> dict[str, float]:
@@ -161,7 +151,8 @@ def child_program(count: int) -> dict[str, float]:
     import pulumi  # noqa: PLC0415
     import pulumi_aws  # noqa: F401, PLC0415
 
-    from components.offline.project import load_project, load_stack_config  # noqa: PLC0415
+    from components.offline.project import load_project  # noqa: PLC0415
+    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         project = load_project(ROOT)
@@ -174,6 +165,11 @@ def child_program(count: int) -> dict[str, float]:
     def program() -> None:
         runpy.run_path(str(ROOT / "stacks" / "__main__.py"), run_name="__main__")
 
+    return _timed(program, resources=2 * count)
+
+
+def _timed(program: Callable[[], None], *, resources: int) -> dict[str, float]:
+    """Run ``program`` with the GC off; wall and CPU seconds, peak and added RSS."""
     baseline = _rss_mb()
     gc.disable()
     start, cpu = time.perf_counter(), time.process_time()
@@ -184,7 +180,7 @@ def child_program(count: int) -> dict[str, float]:
         "cpu": cpu,
         "peak_mb": _rss_mb(),
         "growth_mb": _rss_mb() - baseline,
-        "resources": 2 * count,
+        "resources": resources,
     }
 
 

@@ -82,8 +82,9 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
 def child_per_resource(count: int) -> dict[str, float]:
     """Evaluation time per resource on one captured run: in-process scoped / unscoped, and over gRPC."""
     from components.offline import analyzer  # noqa: PLC0415
-    from components.offline.project import load_project, load_stack_config  # noqa: PLC0415
+    from components.offline.project import load_project  # noqa: PLC0415
     from components.offline.runner import run_program  # noqa: PLC0415
+    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         stack_file = write_stack_file(Path(tmp), count)

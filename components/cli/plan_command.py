@@ -15,8 +15,9 @@ from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
-from components.offline.project import OfflineProjectError, load_project, load_stack_config
+from components.offline.project import OfflineProjectError, load_project
 from components.offline.runner import run_program
+from components.offline.stack_config import load_stack_config
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_INVALID = 0, 1, 2
 

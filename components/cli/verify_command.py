@@ -20,7 +20,8 @@ from components.core.scheduling import LABEL_POOL
 from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError
 from components.kube.convergence import wait_for_nodes
-from components.offline.project import OfflineProjectError, load_project, load_stack_config
+from components.offline.project import OfflineProjectError, load_project
+from components.offline.stack_config import load_stack_config
 from components.verify.audit import AuditReport, audit, check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for

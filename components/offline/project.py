@@ -7,10 +7,8 @@ bag a program receives. ``secure:`` values cannot be decrypted offline and becom
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
@@ -38,7 +36,7 @@ class OfflineProjectError(Exception):
 
 
 _SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster
-_RawBase: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+RAW_YAML_LOADER: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
 class _Yaml12Loader(_SafeBase):  # type: ignore[valid-type,misc]
@@ -95,29 +93,12 @@ class Project:
         return self.stack_config_dir / f"Pulumi.{stack}{self.project_file.suffix}"
 
 
-@dataclass(frozen=True, slots=True)
-class StackValue:
-    """One stack config value as the engine holds it: scalars as their YAML text, objects parsed."""
-
-    content: object
-    secure: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StackConfig:
-    """The engine's config bag for one stack, ready for ``pulumi.runtime.set_all_config``."""
-
-    stack: str
-    values: Mapping[str, str]
-    secret_keys: tuple[str, ...] = ()
-
-
 def load_project(project_dir: Path) -> Project:
     """Read ``Pulumi.yaml`` (or ``Pulumi.yml``) from ``project_dir``."""
     found = [p for p in (project_dir / "Pulumi.yaml", project_dir / "Pulumi.yml") if p.is_file()]
     if not found:
         raise OfflineProjectError(f"no Pulumi.yaml in {project_dir}", "pass the Pulumi project's directory")
-    project = parse_project(_read_yaml(found[0].read_text("utf-8-sig"), str(found[0])), found[0])
+    project = parse_project(read_yaml(found[0].read_text("utf-8-sig"), str(found[0])), found[0])
     if not project.program_dir.is_dir():
         raise OfflineProjectError(f"{found[0]}: program directory {project.program_dir} not found")
     return project
@@ -158,143 +139,6 @@ def parse_project(document: object, project_file: Path) -> Project:
         stack_config_dir=project_file.parent / (config_dir or "."),
         config=_declarations(name, config, where),
     )
-
-
-def load_stack_config(
-    project: Project, stack: str, *, config_file: Path | None = None, overrides: Sequence[str] = ()
-) -> StackConfig:
-    """Read ``Pulumi.<stack>.yaml`` (or ``config_file``), apply ``key=value`` overrides and validate."""
-    path = config_file if config_file is not None else project.stack_file(stack)
-    if config_file is not None and not path.is_file():
-        raise OfflineProjectError(f"config file {path} not found", "pass the path of a Pulumi.<stack>.yaml-format file")
-    text = path.read_text("utf-8-sig") if path.is_file() else ""  # as the engine: no file, no values
-    entries = parse_stack_document(text, str(path))
-    return resolve_stack_config(project, stack, entries, dict(map(parse_override, overrides)))
-
-
-def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
-    """The ``config:`` mapping of a stack file. Scalars keep their YAML text, as the engine reads them."""
-    typed, raw = _read_yaml(text, source), _read_yaml(text, source, _RawBase)
-    if typed is None:
-        return {}
-    typed_config = typed.get("config") if isinstance(typed, dict) else ()
-    raw_config = raw.get("config") if isinstance(raw, dict) else ()
-    if typed_config is None:
-        return {}
-    if not isinstance(typed_config, dict) or not isinstance(raw_config, dict):
-        raise OfflineProjectError(f"{source}: expected 'config:' with a mapping of keys to values")
-    entries: dict[str, StackValue] = {}
-    # Both loaders keep document order; the raw one keeps keys and scalars as written.
-    for value, (key, scalar) in zip(typed_config.values(), raw_config.items(), strict=True):
-        if isinstance(value, dict | list):
-            entries[key] = StackValue(*_mask_secure(value))
-        else:
-            entries[key] = StackValue("" if value is None else scalar)
-    return entries
-
-
-def parse_override(text: str) -> tuple[str, str]:
-    """Split a ``key=value`` override; the value stays a string, as with ``pulumi config set``."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise OfflineProjectError(f"config override {text!r} is not key=value", "e.g. aws:region=us-east-1")
-    return key.strip(), value
-
-
-def resolve_stack_config(
-    project: Project, stack: str, entries: Mapping[str, StackValue], overrides: Mapping[str, str]
-) -> StackConfig:
-    """Merge stack values, overrides and project values/defaults, then validate as the engine does. Pure."""
-    values = {namespaced_key(project.name, k): v for k, v in entries.items()}
-    values.update({namespaced_key(project.name, k): StackValue(v) for k, v in overrides.items()})
-    declarations = sorted(project.config, key=lambda d: d.key)
-    missing: list[str] = []
-    for decl in declarations:
-        fallback = decl.default if decl.default is not None else decl.value
-        if decl.full_key in values:
-            continue
-        if fallback is not None:
-            values[decl.full_key] = _project_value(fallback)
-        elif decl.full_key.partition(":")[0] == project.name:
-            missing.append(decl.key)
-    if missing:
-        hint = f"set it in {project.stack_file(stack).name} or override it with key=value"
-        raise OfflineProjectError(_missing_message(stack, missing), hint)
-    for decl in declarations:
-        _check_type(stack, decl, values[decl.full_key])
-    return StackConfig(
-        stack=stack,
-        values={k: encode_config_value(v.content) for k, v in sorted(values.items())},
-        secret_keys=tuple(sorted(k for k, v in values.items() if v.secure)),
-    )
-
-
-def validate_config_value(type_name: str, items: ItemsType | None, value: object) -> bool:
-    """Go's ``ValidateConfigValue`` (project.go) on YAML/JSON-decoded values."""
-    if type_name == "string":
-        return isinstance(value, str)
-    if type_name == "integer":
-        if isinstance(value, float):
-            return math.isinf(value) or value.is_integer()  # Go: f == math.Trunc(f)
-        if isinstance(value, str):
-            return _ATOI.fullmatch(value) is not None and -(2**63) <= int(value) < 2**63
-        return isinstance(value, int) and not isinstance(value, bool)
-    if type_name == "boolean":
-        return isinstance(value, bool) or value in ("true", "false")
-    if not isinstance(value, list) or items is None:
-        return False
-    return all(validate_config_value(items.type, items.items, item) for item in value)
-
-
-def full_type_name(type_name: str, items: ItemsType | None) -> str:
-    """Go's ``InferFullTypeName``: ``array<array<string>>`` for nested arrays."""
-    return f"array<{full_type_name(items.type, items.items)}>" if items is not None else type_name
-
-
-def namespaced_key(project_name: str, key: str) -> str:
-    """``key`` under the project's namespace unless it has one; ``aws:config:region`` is ``aws:region``."""
-    parts = key.split(":")
-    if len(parts) == 1:
-        parts = [project_name, key]
-    elif len(parts) == 3 and parts[1] == "config":
-        parts = [parts[0], parts[2]]
-    if len(parts) != 2 or not all(parts):
-        raise OfflineProjectError(f"could not parse {key!r} as a configuration key", "use <namespace>:<name>")
-    return ":".join(parts)
-
-
-def encode_config_value(content: object) -> str:
-    """A value of the engine's config bag: strings as they are, anything else as compact JSON."""
-    if isinstance(content, str):
-        return content
-    return json.dumps(_go_numbers(content), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-def _check_type(stack: str, decl: ConfigDeclaration, value: StackValue) -> None:
-    if decl.type is None:
-        return
-    if decl.secret and not value.secure:
-        message = f"Stack '{stack}' with configuration key '{decl.key}' must be encrypted as it's secret"
-        raise OfflineProjectError(message, f"pulumi config set --secret {decl.full_key} <value>")
-    # The engine checks the decrypted value; offline there is nothing to check.
-    if not value.secure and not validate_config_value(decl.type, decl.items, value.content):
-        type_name = full_type_name(decl.type, decl.items)
-        message = f"Stack '{stack}' with configuration key '{decl.key}' must be of type '{type_name}'"
-        raise OfflineProjectError(message, f"got {value.content!r}")
-
-
-def _missing_message(stack: str, keys: list[str]) -> str:
-    quoted = [f"'{k}'" for k in sorted(keys)]
-    if len(quoted) == 1:
-        return f"Stack '{stack}' is missing configuration value {quoted[0]}"
-    return f"Stack '{stack}' is missing configuration values {', '.join(quoted[:-1])} and {quoted[-1]}"
-
-
-def _project_value(value: object) -> StackValue:
-    """Go's ``createConfigValue``: strings, integers and booleans as text, anything else as an object."""
-    if isinstance(value, bool):
-        return StackValue(str(value).lower())
-    return StackValue(str(value) if isinstance(value, str | int) else value)
 
 
 def _declarations(project_name: str, config: object, where: str) -> tuple[ConfigDeclaration, ...]:
@@ -369,32 +213,42 @@ def _type_name(value: object, where: str) -> ConfigType:
     return cast(ConfigType, value)
 
 
-def _mask_secure(value: object) -> tuple[object, bool]:
-    """Replace each ``{secure: ...}`` with the placeholder and say whether there was one."""
-    if isinstance(value, dict):
-        if len(value) == 1 and isinstance(value.get("secure"), str):
-            return SECRET_PLACEHOLDER, True
-        pairs = {str(k): _mask_secure(v) for k, v in value.items()}
-        return {k: v for k, (v, _) in pairs.items()}, any(s for _, s in pairs.values())
-    if isinstance(value, list):
-        masked = [_mask_secure(v) for v in value]
-        return [v for v, _ in masked], any(s for _, s in masked)
-    return value, False
-
-
-def _go_numbers(value: object) -> object:
-    """Go's JSON prints whole floats as integers (``2.0`` is ``2``); mirror it."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return int(value)
-    if isinstance(value, dict):
-        return {str(k): _go_numbers(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_go_numbers(v) for v in value]
-    return value
-
-
-def _read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None) -> object:
+def read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None) -> object:
     try:
         return yaml.load(text, Loader=loader or _Yaml12Loader)  # both loaders build plain data only
     except yaml.YAMLError as e:
         raise OfflineProjectError(f"{source}: invalid YAML: {e}") from e
+
+
+def validate_config_value(type_name: str, items: ItemsType | None, value: object) -> bool:
+    """Go's ``ValidateConfigValue`` (project.go) on YAML/JSON-decoded values."""
+    if type_name == "string":
+        return isinstance(value, str)
+    if type_name == "integer":
+        if isinstance(value, float):
+            return math.isinf(value) or value.is_integer()  # Go: f == math.Trunc(f)
+        if isinstance(value, str):
+            return _ATOI.fullmatch(value) is not None and -(2**63) <= int(value) < 2**63
+        return isinstance(value, int) and not isinstance(value, bool)
+    if type_name == "boolean":
+        return isinstance(value, bool) or value in ("true", "false")
+    if not isinstance(value, list) or items is None:
+        return False
+    return all(validate_config_value(items.type, items.items, item) for item in value)
+
+
+def full_type_name(type_name: str, items: ItemsType | None) -> str:
+    """Go's ``InferFullTypeName``: ``array<array<string>>`` for nested arrays."""
+    return f"array<{full_type_name(items.type, items.items)}>" if items is not None else type_name
+
+
+def namespaced_key(project_name: str, key: str) -> str:
+    """``key`` under the project's namespace unless it has one; ``aws:config:region`` is ``aws:region``."""
+    parts = key.split(":")
+    if len(parts) == 1:
+        parts = [project_name, key]
+    elif len(parts) == 3 and parts[1] == "config":
+        parts = [parts[0], parts[2]]
+    if len(parts) != 2 or not all(parts):
+        raise OfflineProjectError(f"could not parse {key!r} as a configuration key", "use <namespace>:<name>")
+    return ":".join(parts)

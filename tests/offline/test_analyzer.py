@@ -33,8 +33,9 @@ from components.offline.analyzer import (
     short_resource,
 )
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
-from components.offline.project import load_project, load_stack_config
+from components.offline.project import load_project
 from components.offline.runner import run_program
+from components.offline.stack_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parents[2]
 STACK_URN = stack_urn("dev", "an")

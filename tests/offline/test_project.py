@@ -12,17 +12,19 @@ from components.offline.project import (
     ItemsType,
     OfflineProjectError,
     Project,
-    StackValue,
-    encode_config_value,
     full_type_name,
     load_project,
-    load_stack_config,
     namespaced_key,
-    parse_override,
     parse_project,
+    validate_config_value,
+)
+from components.offline.stack_config import (
+    StackValue,
+    encode_config_value,
+    load_stack_config,
+    parse_override,
     parse_stack_document,
     resolve_stack_config,
-    validate_config_value,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"

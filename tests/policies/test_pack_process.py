@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from components.offline.analyzer import PACK_DIR, analyze_endpoint, analyze_pack, configure_request, pack_process
-from components.offline.project import load_project, load_stack_config
+from components.offline.project import load_project
 from components.offline.runner import run_program
+from components.offline.stack_config import load_stack_config
 from tests.policies.harness import POLICY_NAMES
 
 WRONG_PROGRAM = Path(__file__).resolve().parents[2] / "examples" / "wrong_program"

@@ -21,7 +21,8 @@ from pulumi.runtime import set_all_config
 
 from components.core.stack_settings import NS, REQUIRED_BY_CLOUD, StackSettings
 from components.errors import ConfigError
-from components.offline.project import ConfigDeclaration, load_project, load_stack_config, parse_stack_document
+from components.offline.project import ConfigDeclaration, load_project
+from components.offline.stack_config import load_stack_config, parse_stack_document
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = load_project(ROOT)
