@@ -81,7 +81,7 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
 
 def child_per_resource(count: int) -> dict[str, float]:
     """Evaluation time per resource on one captured run: in-process scoped / unscoped, and over gRPC."""
-    from components.offline import analyzer  # noqa: PLC0415
+    from components.offline import analyzer, analyzer_requests  # noqa: PLC0415
     from components.offline.project import load_project  # noqa: PLC0415
     from components.offline.runner import run_program  # noqa: PLC0415
     from components.offline.stack_config import load_stack_config  # noqa: PLC0415
@@ -111,7 +111,7 @@ def child_per_resource(count: int) -> dict[str, float]:
     with analyzer.pack_process() as endpoint:
         timings["grpc_start"] = time.perf_counter() - start
         start = time.perf_counter()
-        over_grpc = analyzer.analyze_endpoint(endpoint, run, analyzer.configure_request(endpoint.info(), None))
+        over_grpc = analyzer.analyze_endpoint(endpoint, run, analyzer_requests.configure_request(endpoint.info(), None))
         timings["grpc"] = time.perf_counter() - start
     if not scoped == unscoped == over_grpc:
         raise SystemExit("the three evaluations disagree")

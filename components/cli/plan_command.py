@@ -93,13 +93,13 @@ def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[
     protocol (issue #5); ``[]`` with ``--no-policy``; None, after reporting it, when the policy config is bad."""
     if getattr(args, "no_policy", False):
         return []
-    from components.offline import analyzer  # noqa: PLC0415 - pulumi_policy loads only when the gate runs
+    from components.offline import analyzer, analyzer_requests  # noqa: PLC0415 - pulumi_policy loads only when the gate runs
 
     try:
         path = getattr(args, "policy_config", None)
         config = analyzer.load_policy_config(Path(path)) if path else None
         return [dict[str, JsonValue](v) for v in analyzer.analyze_pack(captured, config=config)]
-    except analyzer.PolicyConfigError as error:
+    except analyzer_requests.PolicyConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return None
 

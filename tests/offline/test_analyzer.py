@@ -24,14 +24,13 @@ from pulumi_policy import (
 
 from components.offline.analyzer import (
     InProcessAnalyzer,
-    PolicyConfigError,
     analyze_run,
-    configure_request,
     format_violations,
     load_pack,
     load_policy_config,
     short_resource,
 )
+from components.offline.analyzer_requests import PolicyConfigError, configure_request
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
 from components.offline.project import load_project
 from components.offline.runner import run_program

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from components.offline.analyzer import PACK_DIR, analyze_endpoint, analyze_pack, configure_request, pack_process
+from components.offline.analyzer import PACK_DIR, analyze_endpoint, analyze_pack, pack_process
+from components.offline.analyzer_requests import configure_request
 from components.offline.project import load_project
 from components.offline.runner import run_program
 from components.offline.stack_config import load_stack_config
