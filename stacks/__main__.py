@@ -8,6 +8,7 @@ from __future__ import annotations
 import pulumi
 import stack_config
 
+from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
@@ -42,6 +43,24 @@ def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
     return pools
 
 
+def build_gpu_stack(settings: StackSettings, pools: list[GpuNodePoolBase]) -> pulumi.Resource | None:
+    """The GPU stack release for the pools, on a provider for the stack's cluster; None when none is installed."""
+    if not settings.gpu_stack.installs_chart:
+        return None
+    from components.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
+    from components.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
+    from components.kube_provider import cluster_provider  # noqa: PLC0415
+
+    target = ClusterTarget(
+        cloud=settings.cloud,
+        cluster_name=settings.cluster_name,
+        aks_resource_group=settings.aks_resource_group,
+        gke_location=settings.gke_location,
+    )
+    provider = cluster_provider("cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context)
+    return install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
+
+
 def main() -> None:
     try:
         settings = stack_config.load()
@@ -49,6 +68,7 @@ def main() -> None:
         # A RunError prints the message without a Python traceback.
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
     pools = build_pools(settings)
+    gpu_stack = build_gpu_stack(settings, pools)
     if settings.verify:
         from components.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -58,9 +78,25 @@ def main() -> None:
             context=settings.kube_context or None,
             timeout=settings.verify_timeout_seconds,
             skip=settings.verify_skip_pools,
+            depends_on=[gpu_stack] if gpu_stack is not None else [],
         )
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
+    plan = plan_gpu_stack(settings.cloud, settings.pools, settings.gpu_stack)
+    release = plan.release
+    pulumi.export(
+        "gpuStack",
+        {
+            "kind": settings.gpu_stack.kind,
+            "pools": {service.pool: service.summary for service in plan.pools},
+            **(
+                {"release": release.name, "chart": release.chart.name, "version": release.version,
+                 "namespace": release.namespace}
+                if release is not None
+                else {}
+            ),
+        },
+    )  # fmt: skip
     # Plain values (known at construction) plus the cloud-reported name: cheap to export at any scale.
     pulumi.export(
         "pools",

@@ -11,7 +11,7 @@ from components.core.stack_settings import NS, StackSettings, parse_stack_settin
 STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
-    "cloud", "clusterName", "nodePools", "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId",
+    "cloud", "clusterName", "nodePools", "gpuStack", "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId",
     "gkeLocation", "gkeServiceAccount",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")

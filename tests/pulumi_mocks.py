@@ -52,7 +52,11 @@ class RecordingMocks(pulumi_mocks.Mocks):
         return f"{args.name}_id", dict(args.inputs)
 
     def call(self, args: pulumi_mocks.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        return {}, None
+        # Cluster lookups get the offline plan's clearly fake answers; other invokes get {}. The failures are a
+        # list, not None: MockMonitor.Invoke iterates them.
+        from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415 - the offline plan's table
+
+        return fake_invoke_result(args.token, args.args), []
 
 
 class CapturingMonitor(pulumi_mocks.MockMonitor):

@@ -32,7 +32,7 @@ SHARING_KEYS = {
 TAINT_KEYS = ("key", "value", "effect")
 
 
-class _Reader:
+class MappingReader:
     """Typed access to one mapping, collecting problems under a path instead of raising at once."""
 
     def __init__(self, data: Mapping[str, Any], path: str, problems: list[Problem]) -> None:
@@ -84,7 +84,7 @@ def _parse_pool(entry: object, cloud: Cloud, path: str, problems: list[Problem])
     if not isinstance(entry, Mapping):
         problems.append(Problem(path, "must be a mapping of pool settings", entry))
         return None
-    read = _Reader(entry, path, problems)
+    read = MappingReader(entry, path, problems)
     before = len(problems)
     read.unknown(POOL_KEYS)
     name = read.get("name", str, required=True)
@@ -114,13 +114,13 @@ def _parse_pool(entry: object, cloud: Cloud, path: str, problems: list[Problem])
         return None
 
 
-def _optional(read: _Reader, key: str, parse: Callable[[Mapping[str, Any], str, list[Problem]], T]) -> T | None:
+def _optional(read: MappingReader, key: str, parse: Callable[[Mapping[str, Any], str, list[Problem]], T]) -> T | None:
     value = read.get(key, dict)
     return None if value is None else parse(value, f"{read.path}.{key}", read.problems)
 
 
 def _parse_gpu(data: Mapping[str, Any], path: str, problems: list[Problem]) -> ExplicitGpu:
-    read = _Reader(data, path, problems)
+    read = MappingReader(data, path, problems)
     read.unknown(GPU_KEYS)
     arch = read.get("arch", str)
     if arch is not None and arch not in ("x86_64", "arm64"):
@@ -144,7 +144,7 @@ def _parse_sharing(raw: object, path: str, problems: list[Problem]) -> Sharing |
     if not isinstance(raw, Mapping):
         problems.append(Problem(path, "must be none or a mapping", raw))
         return None
-    read = _Reader(raw, path, problems)
+    read = MappingReader(raw, path, problems)
     mode = read.get("mode", str, required=True)
     if mode is None:
         return None
@@ -167,7 +167,7 @@ def _parse_sharing(raw: object, path: str, problems: list[Problem]) -> Sharing |
     )
 
 
-def _parse_mig(read: _Reader) -> MigPartitioning | None:
+def _parse_mig(read: MappingReader) -> MigPartitioning | None:
     layout_raw = read.data.get("layout")
     layout: str | dict[str, int] | None = None
     if isinstance(layout_raw, str):
@@ -227,7 +227,7 @@ def _parse_taint(item: object, path: str, problems: list[Problem]) -> Taint | No
     if not isinstance(item, Mapping):
         problems.append(Problem(path, "must be a mapping {key, value, effect} or key=value:Effect", item))
         return None
-    read = _Reader(item, path, problems)
+    read = MappingReader(item, path, problems)
     read.unknown(TAINT_KEYS)
     key = read.get("key", str, required=True)
     value = read.get("value", str) or ""

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 import yaml
 
 from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.gpu_stack.stack_config import parse_gpu_stack
+from components.core.gpu_stack.stack_rules import stack_problems
+from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
 from components.core.pool_config import parse_pools
 from components.core.specs import GpuPoolSpec
@@ -37,6 +40,8 @@ class StackSettings:
     cloud: Cloud
     cluster_name: str
     pools: tuple[GpuPoolSpec, ...]
+    gpu_stack: GpuStackSpec = field(default_factory=lambda: GpuStackSpec(kind="none"))
+    """What advertises the pools' GPUs (``gpuready:gpuStack``); checked against every pool."""
     tags: Mapping[str, str] = field(default_factory=dict)
     eks_node_role_arn: str = ""
     eks_subnet_ids: tuple[str, ...] = ()
@@ -84,6 +89,11 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
+    gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
+    if gpu_stack is not None and pools:
+        problems.extend(
+            Problem(f"{NS}:{p.path}", p.problem, p.value, p.allowed, p.hint) for p in stack_problems(pools, gpu_stack)
+        )
     verify = _flag(values.get("verify", False), "verify", problems)
     timeout = _whole(values.get("verifyTimeoutSeconds", 900), "verifyTimeoutSeconds", problems)
     skip = _strings(values, "verifySkipPools")
@@ -93,12 +103,13 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
             problems.append(
                 Problem(f"{NS}:verifySkipPools[{index}]", "names no pool of this stack", name, sorted(known))
             )
-    if problems or cloud is None:
+    if problems or cloud is None or gpu_stack is None:
         raise ConfigError(problems)
     return StackSettings(
         cloud=cloud,
         cluster_name=cluster_name,
         pools=pools,
+        gpu_stack=gpu_stack,
         tags=tags,
         eks_node_role_arn=_text(values, "eksNodeRoleArn", problems),
         eks_subnet_ids=_strings(values, "eksSubnetIds"),
@@ -113,6 +124,24 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         kubeconfig=_text(values, "kubeconfig", problems),
         kube_context=_text(values, "kubeContext", problems),
     )
+
+
+def _gpu_stack(raw: object, problems: list[Problem]) -> GpuStackSpec | None:
+    """``gpuStack`` is YAML text (a kind, or a mapping); absent means ``none``, which every pool must allow."""
+    path = f"{NS}:gpuStack"
+    if raw is None or raw == "":
+        return GpuStackSpec(kind="none")
+    if isinstance(raw, str):
+        try:
+            raw = yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
+        except yaml.YAMLError as error:
+            problems.append(Problem(path, f"is not valid YAML: {error}", None, (), "e.g. {kind: gpu-operator}"))
+            return None
+    try:
+        return parse_gpu_stack(raw, path)
+    except ConfigError as error:
+        problems.extend(error.problems)
+        return None
 
 
 def _text(values: Mapping[str, object], key: str, problems: list[Problem], required: bool = False) -> str:

@@ -97,7 +97,10 @@ class PlanMocks(Mocks):
         return f"{args.name}_id", outputs
 
     def call(self, args: MockCallArgs) -> tuple[dict[Any, Any], list[tuple[str, str]] | None]:
-        return {}, []  # a list, not None: MockMonitor.Invoke iterates the check failures
+        # Cluster lookups get clearly fake answers (components.offline.invoke_results); other invokes get {}.
+        from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415 - only stacks that invoke
+
+        return fake_invoke_result(args.token, args.args), []  # a list, not None: MockMonitor.Invoke iterates it
 
 
 class CaptureMonitor(MockMonitor):

@@ -50,6 +50,13 @@ POOLS = {
     "gke-dev": ("l4-ts", "a100-mig", "t4-mps"),
 }
 CLUSTERS = {"eks-dev": "ml-dev", "aks-dev": "aks-ml-dev", "gke-dev": "ml-dev"}
+GPU_STACK_TYPES = {
+    "eks-dev": "gpuready:index:GpuOperator",
+    "aks-dev": "gpuready:index:NvidiaDevicePlugin",
+}
+RESOURCE_COUNTS = {"eks-dev": 11, "aks-dev": 11, "gke-dev": 6}
+"""Two per pool, plus for a chart stack: the Kubernetes provider, the GPU stack component, its namespace, its
+device-plugin config map and its Helm release (gke-dev uses GKE's own stack: nothing more)."""
 
 # Per pool: instance type, GPU, GPUs per node, allocatable per node (as the table prints it), and words the
 # SHARING and DRIVER cells must contain. Checked against the catalogs by hand:
@@ -169,8 +176,8 @@ def floats_in(value: object, where: str = "$") -> list[str]:
     return []
 
 
-MAP_VALUED_INPUTS = {"labels", "nodeLabels", "tags", "resourceLabels"}
-"""Inputs whose keys are user data (label and tag keys), not property names."""
+MAP_VALUED_INPUTS = {"labels", "nodeLabels", "tags", "resourceLabels", "values", "data", "hard"}
+"""Inputs whose keys are user data (label and tag keys, Helm values, config map keys), not property names."""
 
 
 def non_camel_keys(value: object, where: str = "") -> list[str]:
@@ -230,7 +237,8 @@ def test_table_plan_shows_the_tree_the_pool_table_and_the_labels(
     assert result.code == 0, result.err
     assert result.err == ""
     out = result.out
-    assert out.splitlines()[0] == f"Plan of stack {stack!r} (project 'gpuready'): 6 resources, offline"
+    count = RESOURCE_COUNTS[stack]
+    assert out.splitlines()[0] == f"Plan of stack {stack!r} (project 'gpuready'): {count} resources, offline"
 
     # The resource tree: root stack, one component per pool, its cloud resource nested under it.
     tree = out.splitlines()
@@ -280,10 +288,9 @@ def test_json_plan_has_exactly_the_plan_file_keys(json_plans: dict[str, dict[str
     plan = json_plans[stack]
     assert set(plan) == PLAN_KEYS
     assert (plan["stack"], plan["project"]) == (stack, "gpuready")
-    # The example stacks pass the policy gate: advisories only (no GPU stack yet), never a mandatory one.
-    assert [v for v in plan["violations"] if v["level"] == "mandatory"] == []
-    assert {v["policy"] for v in plan["violations"]} <= {"gpu-pool-served-by-gpu-stack"}
-    assert len(plan["resources"]) == 2 * len(POOLS[stack])
+    # The example stacks pass the policy gate, GPU stacks included: no violation at all.
+    assert plan["violations"] == []
+    assert len(plan["resources"]) == RESOURCE_COUNTS[stack]
     for item in plan["resources"]:
         assert set(item) == RESOURCE_KEYS
 
@@ -540,7 +547,7 @@ def test_config_file_with_stack_name(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_config_file_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = plan_with_capsys(capsys, "--config", str(_eks_file(tmp_path, "Pulumi.team-a.yaml")))
     assert result.code == 0, result.err
-    assert result.out.startswith("Plan of stack 'team-a' (project 'gpuready'): 6 resources, offline")
+    assert result.out.startswith("Plan of stack 'team-a' (project 'gpuready'): 11 resources, offline")
     assert "pulumi:pulumi:Stack  gpuready-team-a" in result.out
 
 
@@ -556,7 +563,8 @@ def test_set_overrides_one_config_value(key: str) -> None:
 def test_set_overrides_the_pool_list() -> None:
     pools = [{"name": "solo", "instanceType": "g6.xlarge", "minSize": 0, "maxSize": 2, "desiredSize": 1}]
     plan = plan_json("--stack", "eks-dev", "--set", f"gpuready:nodePools={json.dumps(pools)}")
-    assert [(r["type"], r["name"]) for r in plan["resources"]] == [
+    pool_resources = [(r["type"], r["name"]) for r in plan["resources"] if r["type"] != "pulumi:providers:kubernetes"]
+    assert [(t, n) for t, n in pool_resources if not t.startswith(("kubernetes:", "gpuready:index:Gpu"))] == [
         ("aws:eks/nodeGroup:NodeGroup", "solo-node-group"),
         ("gpuready:index:EksGpuNodePool", "solo"),
     ]
@@ -603,7 +611,7 @@ def test_preview_runs_the_same_program(capsys: pytest.CaptureFixture[str]) -> No
     assert result.code == 0, result.err
     plan = json.loads(result.out)
     assert set(plan) == PLAN_KEYS
-    assert len(plan["resources"]) == 6
+    assert len(plan["resources"]) == RESOURCE_COUNTS["eks-dev"]
 
 
 # --- invalid input: exit 2, a pointed message on stderr, nothing on stdout -----------------------------------------
@@ -777,7 +785,7 @@ def test_plans_of_different_stacks_do_not_leak_into_each_other(json_plans: dict[
     gke = plan_json("--stack", "gke-dev")
     eks_again = plan_json("--stack", "eks-dev")
     assert {r["type"] for r in gke["resources"]} == {"gpuready:index:GkeGpuNodePool", "gcp:container/nodePool:NodePool"}
-    assert set(gke["outputs"]) == {"cloud", "clusterName", "pools"}
+    assert set(gke["outputs"]) == {"cloud", "clusterName", "gpuStack", "pools"}
     assert set(gke["outputs"]["pools"]) == set(POOLS["gke-dev"])
     assert gke["outputs"]["cloud"] == "gke"
     assert all(r["parent"].startswith("urn:pulumi:gke-dev::") for r in gke["resources"])

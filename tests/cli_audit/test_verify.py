@@ -23,6 +23,7 @@ config:
   gpuready:eksNodeRoleArn: arn:aws:iam::123456789012:role/test-gpu-nodes
   gpuready:eksSubnetIds:
     - subnet-0a1b2c3d4e5f60718
+  gpuready:gpuStack: external
   gpuready:nodePools: |
     - name: l4
       instanceType: g6.xlarge

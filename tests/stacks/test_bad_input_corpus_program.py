@@ -206,7 +206,9 @@ def test_a_valid_pool_list_registers_a_component_and_one_child_per_pool(
 ) -> None:
     stack = f"{cloud}-dev"
     pools = VALID_POOLS[cloud]
-    run = run_stack(stack, config_bag(stack, [f"gpuready:nodePools={json.dumps(pools)}"]))
+    # ``external``: no chart release, so the run holds exactly the pools (GKE's own stack needs none either).
+    overrides = [f"gpuready:nodePools={json.dumps(pools)}"] + (["gpuready:gpuStack=external"] if cloud != "gke" else [])
+    run = run_stack(stack, config_bag(stack, overrides))
     assert len(run.resources) == 2 * len(pools)
     assert len(monitors) == 1
     assert monitors[0].requested_types.count(STACK_TYPE) == 1

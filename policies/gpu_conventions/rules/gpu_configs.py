@@ -51,9 +51,16 @@ def mig_parted_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     return problems
 
 
-def custom_mig_configs(release: GpuRelease) -> set[str] | None:
-    """Names of the layouts in the operator's custom mig-parted config, or None without one."""
+def custom_mig_configs(
+    release: GpuRelease, config_maps: Mapping[str, Mapping[str, Any]] | None = None
+) -> set[str] | None:
+    """Names of the layouts in the operator's custom mig-parted config, or None without one. The config is
+    inline (``migManager.config.data``) or a ConfigMap of the stack named by ``migManager.config.name``
+    (``config_maps``: name -> data)."""
     data = as_mapping(release.value("migManager.config.data"))
+    name = as_text(release.value("migManager.config.name"))
+    if data is None and name and config_maps is not None:
+        data = config_maps.get(name)
     text = as_text(data.get("config.yaml")) if data is not None else None
     if text is None:
         return None

@@ -19,6 +19,7 @@ from policies.gpu_conventions.rules.pools import DEPRECATED_GPU_AMI, NVIDIA_AMI_
 from policies.gpu_conventions.rules.values import as_flag, as_mapping, as_text, dig, text_map
 
 GKE_DRIVER_DISABLED = "INSTALLATION_DISABLED"
+CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +169,31 @@ def mig_manager_findings(resources: Sequence[StackResource], config: Mapping[str
             findings.append(Finding(p.urn, message))
             continue
         if not layout.startswith("all-"):
-            findings += [Finding(p.urn, m) for r in managers if (m := _custom_layout_problem(p, r, layout))]
+            maps = _config_maps(resources)
+            findings += [Finding(p.urn, m) for r in managers if (m := _custom_layout_problem(p, r, layout, maps))]
     return findings
 
 
-def _custom_layout_problem(p: _Pool, r: _Release, layout: str) -> str:
-    names = custom_mig_configs(r.release)
+def _config_maps(resources: Sequence[StackResource]) -> dict[str, Mapping[str, Any]]:
+    """ConfigMaps of the stack: Kubernetes name -> data."""
+    maps: dict[str, Mapping[str, Any]] = {}
+    for r in resources:
+        if r.type != CONFIG_MAP:
+            continue
+        name = as_text(dig(r.props, "metadata", "name"))
+        data = as_mapping(r.props.get("data"))
+        if name and data is not None:
+            maps[name] = data
+    return maps
+
+
+def _custom_layout_problem(p: _Pool, r: _Release, layout: str, maps: Mapping[str, Mapping[str, Any]]) -> str:
+    names = custom_mig_configs(r.release, maps)
     if names is not None and layout in names:
         return ""
+    external = as_text(r.release.value("migManager.config.name"))
+    if names is None and external:
+        return ""  # a ConfigMap made outside this stack: its layouts cannot be read here
     have = ", ".join(sorted(names)) if names else "only the generated per-node all-* layouts"
     return (
         f"GPU pool {p.label}: MIG layout {layout!r} is not in the mig-parted config of release {r.name!r} (it "

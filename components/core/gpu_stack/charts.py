@@ -1,0 +1,72 @@
+"""The two NVIDIA Helm charts gpuready installs: names, pinned versions, repositories, values keys. Pure.
+
+Facts from the released charts (shared reference nvidia.md section 1): GPU Operator chart ``gpu-operator``
+``v26.7.0`` (leading ``v``) from ``https://helm.ngc.nvidia.com/nvidia`` (NVIDIA cloud-native-docs
+``getting-started.rst``); device plugin chart ``nvidia-device-plugin`` ``0.20.0`` (no ``v``) from
+``https://nvidia.github.io/k8s-device-plugin`` (k8s-device-plugin README, "Deployment via helm"). Both bundle
+node-feature-discovery 0.19.0: unaliased (``node-feature-discovery.*``) in the operator chart, aliased ``nfd``
+in the device-plugin chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+StackKind = Literal["gpu-operator", "device-plugin", "none", "external"]
+STACK_KINDS: tuple[StackKind, ...] = ("gpu-operator", "device-plugin", "none", "external")
+"""``gpu-operator`` / ``device-plugin``: gpuready installs that chart. ``none``: the cloud's own stack advertises
+the GPUs (GKE with its driver, Bottlerocket). ``external``: you run NVIDIA's stack yourself; gpuready installs
+nothing and only checks that the pools can carry it."""
+
+ChartKind = Literal["gpu-operator", "device-plugin"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Chart:
+    """One Helm chart as gpuready pins it."""
+
+    kind: ChartKind
+    name: str
+    """Chart name in its repository."""
+    version: str
+    repository: str
+    namespace: str
+    """Default release namespace (never ``default``)."""
+    nfd_key: str
+    """Values key of the bundled node-feature-discovery subchart."""
+    version_prefix: str
+    """``v`` when the chart's versions start with it."""
+
+
+GPU_OPERATOR = Chart(
+    kind="gpu-operator",
+    name="gpu-operator",
+    version="v26.7.0",
+    repository="https://helm.ngc.nvidia.com/nvidia",
+    namespace="gpu-operator",
+    nfd_key="node-feature-discovery",
+    version_prefix="v",
+)
+DEVICE_PLUGIN = Chart(
+    kind="device-plugin",
+    name="nvidia-device-plugin",
+    version="0.20.0",
+    repository="https://nvidia.github.io/k8s-device-plugin",
+    namespace="nvidia-device-plugin",
+    nfd_key="nfd",
+    version_prefix="",
+)
+CHARTS: Mapping[ChartKind, Chart] = {"gpu-operator": GPU_OPERATOR, "device-plugin": DEVICE_PLUGIN}
+
+FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
+    # Maps whose keys are the user's, not the chart's (label keys, config names, file names).
+    "gpu-operator": (
+        "node-feature-discovery.worker.nodeSelector",
+        "devicePlugin.config.data",
+        "migManager.config.data",
+    ),
+    "device-plugin": ("nfd.worker.nodeSelector", "nodeSelector", "config.map"),
+}
+"""Value paths under which gpuready's keys are not chart keys (the fidelity test skips below them)."""

@@ -1,0 +1,74 @@
+"""Helm values of the NVIDIA GPU Operator chart (v26.7.0) for a stack's pools. Pure.
+
+Keys and defaults: GO ``values.yaml`` (shared reference nvidia.md section 2). Only what the pools decide is
+set; everything else keeps the chart default. Driver and toolkit: off where the node image has them (EKS AL2023
+NVIDIA, Bottlerocket, AKS with ``gpuProfile.driver=Install``), on where the pool disabled the cloud's driver
+(AKS ``driver: None``, GKE installation disabled). Bottlerocket nodes opt out of the driver, toolkit,
+device-plugin and MIG-manager operands by node labels (``nvidia.com/gpu.deploy.*=false``) set at creation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from components.core.catalog.instance_types import Cloud
+from components.core.gpu_stack import mig_manager_config, ownership, placement, plugin_configs, stack_rules
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.specs import GpuPoolSpec
+
+AKS_RUNTIME_CLASS = "nvidia-container-runtime"
+"""The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
+(cloud-native-docs ``microsoft-aks.rst``)."""
+GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
+"""GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
+to read containerd's config from its file (cloud-native-docs ``google-gke.rst``, known issues)."""
+WITH_REBOOT_ENV = [{"name": "WITH_REBOOT", "value": "true"}]
+
+
+def operator_values(
+    cloud: Cloud,
+    pools: Sequence[GpuPoolSpec],
+    spec: GpuStackSpec,
+    *,
+    plugin_config_name: str | None,
+    mig_config_name: str | None,
+) -> dict[str, Any]:
+    """The values for one GPU Operator release serving ``pools`` (already checked by ``stack_rules``)."""
+    nvidia_pools = [p for p in pools if ownership.advertiser(p.cloud, p.image_family, p.driver) != "gke"]
+    operator_driver = bool(nvidia_pools) and all(
+        ownership.fit(p.cloud, p.image_family, p.driver, "gpu-operator").operator_driver for p in nvidia_pools
+    )
+    tolerations = placement.taint_tolerations(pools)
+    values: dict[str, Any] = {
+        "driver": {"enabled": operator_driver},
+        "toolkit": {"enabled": operator_driver},
+    }
+    if cloud == "gke" and operator_driver:
+        values["toolkit"]["env"] = GKE_TOOLKIT_ENV
+    if cloud == "aks" and not operator_driver:
+        values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
+    values["daemonsets"] = {"tolerations": tolerations}
+    values["nfd"] = {"enabled": spec.nfd == "deploy"}
+    if spec.nfd == "deploy":
+        values["node-feature-discovery"] = {
+            "worker": {"nodeSelector": placement.nfd_node_selector(), "tolerations": [dict(t) for t in tolerations]}
+        }
+    if plugin_config_name is not None:
+        values["devicePlugin"] = {"config": {"name": plugin_config_name, "default": plugin_configs.DEFAULT_CONFIG}}
+    strategy = stack_rules.mig_strategy(pools)
+    if strategy is not None:
+        values["mig"] = {"strategy": strategy}
+    values["migManager"] = _mig_manager(pools, spec, mig_config_name)
+    return values
+
+
+def _mig_manager(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, config_name: str | None) -> dict[str, Any]:
+    if not mig_manager_config.mig_manager_pools(pools):
+        return {"enabled": False}
+    manager: dict[str, Any] = {"enabled": True}
+    if spec.mig_reboot:
+        manager["env"] = WITH_REBOOT_ENV
+    if config_name is not None:
+        manager["config"] = {"name": config_name, "default": mig_manager_config.ALL_DISABLED}
+    return manager

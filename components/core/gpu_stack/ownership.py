@@ -1,0 +1,112 @@
+"""Who owns the driver, the container toolkit and the device plugin on a pool, for each GPU stack. Pure.
+
+One table, one function: ``fit(cloud, image, driver, kind)`` says whether a pool of that platform can be
+served by that stack and what the GPU Operator must (not) install there. The README's support matrix is
+generated from it. Sources (shared reference nvidia.md section 7, clouds.md section 1.4):
+
+- EKS AL2023 NVIDIA AMIs ship the driver and the container toolkit but no device plugin: device-plugin chart,
+  or the GPU Operator with ``driver.enabled=false`` and ``toolkit.enabled=false`` (EKS user guide
+  ``ml-eks-optimized-ami.adoc``). The operator has no Amazon Linux driver containers (NVIDIA/gpu-operator#686).
+- EKS Bottlerocket NVIDIA ships driver, toolkit and its own device plugin: no second plugin; the operator only
+  with those operands off on its nodes (``nvidia.com/gpu.deploy.*=false``, set at pool creation).
+- AKS installs driver and toolkit unless the pool says ``gpuProfile.driver=None``: then the operator must
+  (learn.microsoft.com ``nvidia-gpu-operator``; cloud-native-docs ``microsoft-aks.rst``).
+- GKE installs the driver and runs its own device plugin unless driver installation is disabled; NVIDIA's
+  stack only on pools with installation disabled, labelled ``gke-no-default-nvidia-gpu-device-plugin=true``,
+  on Ubuntu (cloud-native-docs ``google-gke.rst``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from components.core.catalog.instance_types import Cloud
+from components.core.gpu_stack.charts import StackKind
+
+Advertiser = Literal["nvidia", "gke", "bottlerocket"]
+"""Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Fit:
+    """Whether a stack can serve a pool's platform, and how."""
+
+    ok: bool
+    summary: str
+    """How the stack serves the pool (when ``ok``), or why it cannot."""
+    hint: str = ""
+    """What to change when it cannot."""
+    operator_driver: bool = False
+    """The GPU Operator installs the driver and container toolkit on these nodes."""
+
+
+def advertiser(cloud: Cloud, image: str, driver: str) -> Advertiser:
+    """The device plugin that comes with the platform, or ``nvidia`` when none does."""
+    if cloud == "gke" and driver == "cloud":
+        return "gke"
+    if cloud == "eks" and image == "bottlerocket":
+        return "bottlerocket"
+    return "nvidia"
+
+
+def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
+    """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs fits stack ``kind``."""
+    own = advertiser(cloud, image, driver)
+    if own == "gke":
+        return _gke_managed(kind)
+    if own == "bottlerocket":
+        return _bottlerocket(kind)
+    preinstalled = driver == "cloud"
+    if kind == "none":
+        why = (
+            f"the {_image_name(cloud, image)} image has the driver but no device plugin"
+            if preinstalled
+            else "nothing installs the driver or a device plugin on this pool"
+        )
+        return Fit(ok=False, summary=why, hint="set gpuStack.kind to gpu-operator or device-plugin")
+    if kind == "external":
+        return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
+    if kind == "device-plugin":
+        if preinstalled:
+            return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {_image_name(cloud, image)} image")
+        return Fit(
+            ok=False,
+            summary="the device-plugin chart installs no driver and this pool's cloud installs none (driver: operator)",
+            hint="use gpuStack.kind gpu-operator, or set the pool's driver: cloud",
+        )
+    if preinstalled:
+        return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")
+    return Fit(ok=True, summary="GPU Operator installs driver and toolkit", operator_driver=True)
+
+
+def _gke_managed(kind: StackKind) -> Fit:
+    if kind == "none":
+        return Fit(ok=True, summary="GKE's driver and device plugin (sharing and MIG on the node pool)")
+    return Fit(
+        ok=False,
+        summary="GKE installs the driver and runs its own device plugin on this pool, so NVIDIA's would fight it",
+        hint="set gpuStack.kind none, or give the pool driver: operator and image: ubuntu (GKE driver installation "
+        "disabled) for NVIDIA's stack",
+    )
+
+
+def _bottlerocket(kind: StackKind) -> Fit:
+    if kind == "none":
+        return Fit(ok=True, summary="Bottlerocket's driver, toolkit and device plugin")
+    if kind == "gpu-operator":
+        return Fit(
+            ok=True,
+            summary="GPU Operator for GFD, DCGM exporter and validation; driver, toolkit, device plugin and MIG "
+            "manager stay Bottlerocket's (nvidia.com/gpu.deploy.*=false on the nodes)",
+        )
+    return Fit(
+        ok=False,
+        summary="Bottlerocket NVIDIA runs its own device plugin, so a second one would advertise the GPUs twice",
+        hint="use gpuStack.kind none or gpu-operator (which leaves Bottlerocket's plugin alone), or image: al2023",
+    )
+
+
+def _image_name(cloud: Cloud, image: str) -> str:
+    names = {"eks": {"al2023": "EKS AL2023 NVIDIA"}, "aks": {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}}
+    return names.get(cloud, {}).get(image, f"{cloud.upper()} {image}")

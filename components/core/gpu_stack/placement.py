@@ -1,0 +1,32 @@
+"""Where the GPU stack's DaemonSets run: tolerations of the pools' taints, and NFD's node selector. Pure.
+
+Every DaemonSet that must reach GPU nodes tolerates each taint the pools carry with ``operator: Exists``, so
+the taint's value never matters (the plugin chart's NFD default tolerates only ``nvidia.com/gpu=present``:
+NVIDIA/k8s-device-plugin#734). A Helm list replaces the chart default, so the list is complete. NFD's worker
+selects on ``gpuready.io/gpu-pool=true``, a label every pool has from creation, never on a label NFD writes
+itself (which a fresh node does not have yet: NVIDIA/aicr#230; runs everywhere otherwise: NVIDIA/gpu-operator#728).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from components.core.scheduling import LABEL_GPU_POOL, pool_taints
+from components.core.specs import GpuPoolSpec
+
+CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
+"""Kept from the plugin chart's default tolerations (DP values L86-93)."""
+
+
+def taint_tolerations(pools: Iterable[GpuPoolSpec]) -> list[dict[str, str]]:
+    """One ``Exists`` toleration per (taint key, effect) any pool carries, in first-seen order."""
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    for pool in pools:
+        for taint in pool_taints(pool):
+            seen.setdefault((taint.key, taint.effect), {"key": taint.key, "operator": "Exists", "effect": taint.effect})
+    return list(seen.values())
+
+
+def nfd_node_selector() -> dict[str, str]:
+    """The NFD worker's node selector: the GPU pools, by a label set at creation."""
+    return {LABEL_GPU_POOL: "true"}

@@ -1,0 +1,71 @@
+"""The Kubernetes objects gpuready creates beside a GPU stack release: its namespace, its config maps and, on
+GKE, the ResourceQuota that admits ``system-node-critical`` pods. Plain dicts, validated in the tests against
+the Kubernetes OpenAPI schemas in strict mode. Pure.
+
+Config map names carry a hash of their content: the GPU Operator does not watch a device-plugin config map
+for edits (cloud-native-docs ``gpu-sharing.rst``: restart the plugin DaemonSet by hand; NVIDIA/gpu-operator#1144),
+but a new name changes the ClusterPolicy (or the plugin chart's DaemonSet), which rolls the pods.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from components.core.specs import GpuPoolSpec
+
+MANAGED_BY = {"app.kubernetes.io/managed-by": "gpuready"}
+PRIVILEGED_NAMESPACE = {
+    "pod-security.kubernetes.io/enforce": "privileged",
+    "pod-security.kubernetes.io/audit": "privileged",
+    "pod-security.kubernetes.io/warn": "privileged",
+}
+"""The operands and the device plugin mount host paths and run privileged, so a cluster enforcing a stricter
+Pod Security level by default must not apply it here (the operator chart's ``psa.enabled`` sets the same)."""
+GKE_QUOTA_NAME = "gpu-operator-quota"
+CRITICAL_PRIORITY_CLASSES = ("system-node-critical", "system-cluster-critical")
+OPERAND_PODS_PER_NODE = 12
+"""Driver, toolkit, device plugin, GFD, DCGM exporter, validator, MIG manager, NFD worker and a margin."""
+MIN_QUOTA_PODS = 100
+"""NVIDIA's own quota allows 100 pods (cloud-native-docs ``google-gke-gpu-operator-quota.yaml``)."""
+
+
+def namespace(name: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {"name": name, "labels": {**MANAGED_BY, **PRIVILEGED_NAMESPACE}},
+    }
+
+
+def config_map(base_name: str, namespace_name: str, data: Mapping[str, str]) -> dict[str, Any]:
+    """A config map named ``<base_name>-<hash of data>``."""
+    digest = hashlib.sha256(repr(sorted(data.items())).encode()).hexdigest()[:8]
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": f"{base_name}-{digest}", "namespace": namespace_name, "labels": dict(MANAGED_BY)},
+        "data": dict(data),
+    }
+
+
+def gke_priority_quota(namespace_name: str, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+    """GKE admits ``system-node-critical`` / ``system-cluster-critical`` pods outside ``kube-system`` only under a
+    ResourceQuota scoped to those classes (cloud-native-docs ``google-gke.rst``; NVIDIA/gpu-operator#660); its pod
+    limit grows with the pools' maximum size."""
+    nodes = sum(p.max_size for p in pools)
+    pods = max(MIN_QUOTA_PODS, OPERAND_PODS_PER_NODE * nodes + 20)
+    return {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"name": GKE_QUOTA_NAME, "namespace": namespace_name, "labels": dict(MANAGED_BY)},
+        "spec": {
+            "hard": {"pods": str(pods)},
+            "scopeSelector": {
+                "matchExpressions": [
+                    {"operator": "In", "scopeName": "PriorityClass", "values": list(CRITICAL_PRIORITY_CLASSES)}
+                ]
+            },
+        },
+    }

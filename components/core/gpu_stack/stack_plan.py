@@ -1,0 +1,123 @@
+"""A stack's GPU software stack, decided: the Helm release, its values, and the objects beside it. Pure.
+
+``plan_gpu_stack`` checks the stack spec against the pools (``stack_rules``) and either raises one
+``SpecError`` with every problem, or returns a ``GpuStackPlan`` the Pulumi components register as is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.core.catalog.instance_types import Cloud
+from components.core.gpu_stack import mig_manager_config, ownership, plugin_configs, stack_objects, stack_rules
+from components.core.gpu_stack.charts import Chart
+from components.core.gpu_stack.device_plugin_values import device_plugin_values
+from components.core.gpu_stack.operator_values import operator_values
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.specs import GpuPoolSpec
+from components.errors import Problem, SpecError
+
+PLUGIN_CONFIG_BASE = "gpuready-device-plugin-config"
+MIG_CONFIG_BASE = "gpuready-mig-parted-config"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HelmRelease:
+    """One ``helm.v3.Release``: chart, pinned version, repository, namespace, values and waiting."""
+
+    name: str
+    chart: Chart
+    version: str
+    repository: str
+    namespace: str
+    values: Mapping[str, Any]
+    timeout_seconds: int
+    atomic: bool = False
+    """Off: a failed rollout stays for ``gpuready check`` to explain instead of being rolled back."""
+    skip_await: bool = False
+    """Off: Helm waits for the workloads, so whatever depends on the release sees a rolled-out stack."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PoolService:
+    """How the stack serves one pool."""
+
+    pool: str
+    advertiser: ownership.Advertiser
+    summary: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuStackPlan:
+    """Everything a stack's GPU software needs, in registration order: namespace, objects, release."""
+
+    spec: GpuStackSpec
+    cloud: Cloud
+    pools: tuple[PoolService, ...]
+    namespace: Mapping[str, Any] | None = None
+    objects: tuple[Mapping[str, Any], ...] = ()
+    """Config maps and the GKE ResourceQuota, created in ``namespace`` before the release."""
+    release: HelmRelease | None = None
+    config_data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Config map name -> its data, for display."""
+
+
+def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
+    """Decide the GPU stack for ``pools`` on ``cloud``; raise ``SpecError`` listing every contradiction."""
+    problems: list[Problem] = [
+        Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}") for p in pools if p.cloud != cloud
+    ]
+    problems.extend(stack_rules.stack_problems(pools, spec))
+    if problems:
+        raise SpecError(problems)
+    services = tuple(
+        PoolService(
+            pool=p.name,
+            advertiser=ownership.advertiser(p.cloud, p.image_family, p.driver),
+            summary=ownership.fit(p.cloud, p.image_family, p.driver, spec.kind).summary,
+        )
+        for p in pools
+    )
+    if not spec.installs_chart:
+        return GpuStackPlan(spec=spec, cloud=cloud, pools=services)
+    ns = spec.effective_namespace
+    objects: list[dict[str, Any]] = []
+    plugin_name = _add_config(objects, PLUGIN_CONFIG_BASE, ns, plugin_configs.plugin_configs(pools))
+    mig_name = None
+    if spec.kind == "gpu-operator" and mig_manager_config.needs_custom_config(pools):
+        data = {mig_manager_config.CONFIG_KEY: mig_manager_config.mig_parted_config(pools)}
+        mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
+    if spec.kind == "gpu-operator":
+        values = operator_values(cloud, pools, spec, plugin_config_name=plugin_name, mig_config_name=mig_name)
+        if cloud == "gke":
+            objects.append(stack_objects.gke_priority_quota(ns, pools))
+    else:
+        values = device_plugin_values(pools, spec, plugin_config_name=plugin_name)
+    release = HelmRelease(
+        name=spec.effective_release_name,
+        chart=spec.chart,
+        version=spec.effective_version,
+        repository=spec.effective_repository,
+        namespace=ns,
+        values=values,
+        timeout_seconds=spec.timeout_seconds,
+    )
+    return GpuStackPlan(
+        spec=spec,
+        cloud=cloud,
+        pools=services,
+        namespace=stack_objects.namespace(ns),
+        objects=tuple(objects),
+        release=release,
+        config_data={o["metadata"]["name"]: o["data"] for o in objects if o["kind"] == "ConfigMap"},
+    )
+
+
+def _add_config(objects: list[dict[str, Any]], base: str, namespace: str, data: Mapping[str, str]) -> str | None:
+    if not data:
+        return None
+    config_map = stack_objects.config_map(base, namespace, data)
+    objects.append(config_map)
+    return str(config_map["metadata"]["name"])

@@ -1,0 +1,1 @@
+"""Pulumi components for the GPU software stack: ``GpuOperator`` and ``NvidiaDevicePlugin`` (Helm releases)."""

@@ -1,0 +1,128 @@
+"""The shared adapter behind ``GpuOperator`` and ``NvidiaDevicePlugin``: a plan from ``components.core.gpu_stack``
+registered as a namespace, its config maps (and GKE quota), then the pinned ``helm.v3.Release``.
+
+The plan is made before the component registers, so a contradiction between the stack and the pools raises
+``SpecError`` with nothing half-applied. Registration order: namespace, objects in it, then the release, which
+also depends on the pool components it serves (its DaemonSets then roll onto pools that exist).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.specs import GpuPoolSpec
+from components.errors import SpecError
+from components.pool_outputs import GpuNodePoolBase
+
+PoolInput = GpuNodePoolBase | GpuPoolSpec
+"""A pool component from this package, or just its spec (pools made elsewhere, with gpuready's labels)."""
+
+
+def pool_specs(pools: Sequence[PoolInput]) -> list[GpuPoolSpec]:
+    return [p.spec if isinstance(p, GpuNodePoolBase) else p for p in pools]
+
+
+def make_plan(pools: Sequence[PoolInput], spec: GpuStackSpec) -> GpuStackPlan:
+    """The plan for ``pools``; every pool must be of one cloud."""
+    specs = pool_specs(pools)
+    if not specs:
+        raise SpecError.one("pools", "a GPU stack needs at least one pool to serve", [], (), "pass the pool components")
+    clouds = sorted({p.cloud for p in specs})
+    if len(clouds) > 1:
+        raise SpecError.one("pools", "all pools of one GPU stack are in one cluster, so of one cloud", clouds)
+    return plan_gpu_stack(specs[0].cloud, specs, spec)
+
+
+class GpuStackRelease(pulumi.ComponentResource):
+    """Namespace, config maps and the chart release of one GPU stack plan."""
+
+    plan: GpuStackPlan
+    namespace: k8s.core.v1.Namespace
+    release: k8s.helm.v3.Release
+    objects: list[pulumi.CustomResource]
+
+    def __init__(
+        self,
+        type_token: str,
+        name: str,
+        plan: GpuStackPlan,
+        *,
+        pools: Sequence[PoolInput],
+        provider: pulumi.ProviderResource | None,
+        opts: pulumi.ResourceOptions | None,
+    ) -> None:
+        release = plan.release
+        if release is None or plan.namespace is None:
+            raise ValueError(f"{type_token}: the plan installs no chart")
+        super().__init__(type_token, name, {}, opts)
+        self.plan = plan
+        child = pulumi.ResourceOptions(parent=self, provider=provider)
+        self.namespace = k8s.core.v1.Namespace(
+            f"{name}-namespace", metadata=dict(plan.namespace["metadata"]), opts=child
+        )
+        in_namespace = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.namespace]))
+        self.objects = [_object(name, obj, in_namespace) for obj in plan.objects]
+        components = [p for p in pools if isinstance(p, GpuNodePoolBase)]
+        self.release = k8s.helm.v3.Release(
+            f"{name}-release",
+            name=release.name,
+            chart=release.chart.name,
+            version=release.version,
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=release.repository),
+            namespace=self.namespace.metadata["name"],
+            create_namespace=False,
+            values=_plain(release.values),
+            timeout=release.timeout_seconds,
+            atomic=release.atomic,
+            skip_await=release.skip_await,
+            opts=pulumi.ResourceOptions.merge(
+                child, pulumi.ResourceOptions(depends_on=[self.namespace, *self.objects, *components])
+            ),
+        )
+        self.register_outputs(
+            {
+                "release_name": self.release.name,
+                "namespace": release.namespace,
+                "chart": release.chart.name,
+                "version": release.version,
+                "values": _plain(release.values),
+            }
+        )
+
+    @property
+    def release_name(self) -> pulumi.Output[str]:
+        name: pulumi.Output[str] = self.release.name
+        return name
+
+
+def _object(name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
+    metadata = dict(obj["metadata"])
+    kind = obj["kind"]
+    if kind == "ConfigMap":
+        base = metadata["name"].rsplit("-", 1)[0]
+        config_map: pulumi.CustomResource = k8s.core.v1.ConfigMap(
+            f"{name}-{base}", metadata=metadata, data=dict(obj["data"]), opts=opts
+        )
+        return config_map
+    if kind == "ResourceQuota":
+        quota: pulumi.CustomResource = k8s.core.v1.ResourceQuota(
+            f"{name}-{metadata['name']}", metadata=metadata, spec=obj["spec"], opts=opts
+        )
+        return quota
+    raise ValueError(f"no adapter for {kind} objects")
+
+
+def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy as plain dicts and lists (Pulumi serialises them as the release's values)."""
+    return {k: _plain(v) if isinstance(v, Mapping) else ([_copy(i) for i in v] if isinstance(v, list) else v)
+            for k, v in values.items()}  # fmt: skip
+
+
+def _copy(item: object) -> object:
+    return _plain(item) if isinstance(item, Mapping) else item

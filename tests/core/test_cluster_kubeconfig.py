@@ -1,0 +1,174 @@
+"""Kubeconfig text built from what each cloud returns: one cluster, user and context; the right server, CA and auth."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+
+import kubernetes.client
+import kubernetes.config
+import pytest
+import yaml
+from lightkube.config.kubeconfig import KubeConfig
+
+from components.core.cluster_kubeconfig import (
+    GKE_AUTH_PLUGIN,
+    ClusterCredentialsError,
+    ClusterTarget,
+    aks_kubeconfig,
+    bearer_token_kubeconfig,
+    eks_kubeconfig,
+    gke_kubeconfig,
+)
+from components.errors import ConfigError, GpuReadyError
+
+CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nplaceholder\n-----END CERTIFICATE-----\n").decode()
+EKS_TOKEN = "k8s-aws-v1.aHR0cHM6Ly9zdHMuYW1hem9uYXdzLmNvbS8"
+GKE_EXEC = {
+    "apiVersion": "client.authentication.k8s.io/v1beta1",
+    "command": "gke-gcloud-auth-plugin",
+    "installHint": (
+        "Install gke-gcloud-auth-plugin for use with kubectl by following "
+        "https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke"
+    ),
+    "provideClusterInfo": True,
+}
+EKS_TEXT = eks_kubeconfig("ml", "https://ABC.gr7.us-west-2.eks.amazonaws.com", CA, EKS_TOKEN)
+GKE_TEXT = gke_kubeconfig("ml", "34.1.2.3", CA)
+AKS_SERVER = "https://ml-dns.hcp.westeurope.azmk8s.io:443"
+AKS_TEXT = bearer_token_kubeconfig("ml", AKS_SERVER, CA, "t0k", user="clusterUser_rg_ml")
+
+CASES = [
+    pytest.param(EKS_TEXT, "https://ABC.gr7.us-west-2.eks.amazonaws.com", "ml", {"token": EKS_TOKEN}, id="eks"),
+    pytest.param(GKE_TEXT, "https://34.1.2.3", "ml", {"exec": GKE_EXEC}, id="gke"),
+    pytest.param(
+        aks_kubeconfig(base64.b64encode(AKS_TEXT.encode()).decode()),
+        AKS_SERVER,
+        "clusterUser_rg_ml",
+        {"token": "t0k"},
+        id="aks",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "server", "user", "credentials"), CASES)
+def test_one_cluster_user_and_context(text: str, server: str, user: str, credentials: dict[str, Any]) -> None:
+    document = yaml.safe_load(text)
+    assert document == {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "ml", "cluster": {"server": server, "certificate-authority-data": CA}}],
+        "users": [{"name": user, "user": credentials}],
+        "contexts": [{"name": "ml", "context": {"cluster": "ml", "user": user}}],
+        "current-context": "ml",
+        "preferences": {},
+    }
+
+
+@pytest.mark.parametrize(("text", "server", "user", "credentials"), CASES)
+def test_lightkube_loads_it(text: str, server: str, user: str, credentials: dict[str, Any]) -> None:
+    config = KubeConfig.from_dict(yaml.safe_load(text)).get()
+    assert config is not None
+    assert (config.context_name, config.cluster.server, config.context.user) == ("ml", server, user)
+    assert config.cluster.certificate_auth_data == CA
+    assert config.user is not None
+    if "token" in credentials:
+        assert config.user.token == credentials["token"]
+    else:
+        assert config.user.exec is not None
+        assert (config.user.exec.command, config.user.exec.apiVersion) == (GKE_AUTH_PLUGIN, GKE_EXEC["apiVersion"])
+
+
+def test_official_client_loads_the_eks_kubeconfig() -> None:
+    configuration = kubernetes.client.Configuration()
+    load: Callable[..., None] = kubernetes.config.load_kube_config_from_dict  # untyped in the client
+    load(yaml.safe_load(EKS_TEXT), client_configuration=configuration)
+    assert configuration.host == "https://ABC.gr7.us-west-2.eks.amazonaws.com"
+    assert configuration.api_key == {"BearerToken": f"Bearer {EKS_TOKEN}"}
+    assert configuration.ssl_ca_cert is not None
+    with open(configuration.ssl_ca_cert, "rb") as ca_file:  # the loader writes the decoded CA to a file
+        assert ca_file.read() == base64.b64decode(CA)
+
+
+def test_aks_kubeconfig_is_returned_as_azure_wrote_it() -> None:
+    text = "apiVersion: v1\nkind: Config\n# from Azure\nclusters: [{name: a, cluster: {server: https://x}}]\n"
+    text += "users: [{name: u, user: {token: t}}]\ncontexts: [{name: a, context: {cluster: a, user: u}}]\n"
+    assert aks_kubeconfig(base64.b64encode(text.encode()).decode()) == text
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        pytest.param("not base64!", "is not base64-encoded UTF-8 text", id="not-base64"),
+        pytest.param(base64.b64encode(b"\xff\xfe\x00").decode(), "is not base64-encoded UTF-8 text", id="not-utf8"),
+        pytest.param(b64("clusters: [unclosed"), "is not YAML", id="not-yaml"),
+        pytest.param(b64("just a string"), "is not a kubeconfig: no clusters, users, contexts", id="scalar"),
+        pytest.param(b64("apiVersion: v1\nkind: Config\n"), "no clusters, users, contexts", id="empty-config"),
+        pytest.param(b64("clusters: [{name: a}]\nusers: [{name: u}]\ncontexts: []\n"), "no contexts", id="no-contexts"),
+        pytest.param(b64("clusters: [{cluster: {}}]\nusers: [{name: u}]\ncontexts: [{name: c}]\n"), "no clusters"),
+    ],
+)
+def test_aks_value_that_is_not_a_kubeconfig(value: str, message: str) -> None:
+    with pytest.raises(ClusterCredentialsError, match=message) as caught:
+        aks_kubeconfig(value)
+    assert isinstance(caught.value, GpuReadyError)
+    assert "AKS listClusterUserCredential kubeconfigs[0].value" in str(caught.value)
+    assert "gpuready:kubeconfig" in str(caught.value)
+
+
+def test_aks_error_never_quotes_the_value() -> None:
+    secret = b64("token: super-secret-credential")
+    with pytest.raises(ClusterCredentialsError) as caught:
+        aks_kubeconfig(secret)
+    assert "super-secret" not in str(caught.value)
+    assert secret not in str(caught.value)
+
+
+BadCall = Callable[[], str]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: eks_kubeconfig("ml", "https://x", CA, ""), "the bearer token is empty", id="no-token"),
+        pytest.param(lambda: eks_kubeconfig("ml", "", CA, "t"), "endpoint is empty", id="no-endpoint"),
+        pytest.param(lambda: gke_kubeconfig("ml", "1.2.3.4", ""), "certificate authority data is empty", id="no-ca"),
+        pytest.param(lambda: gke_kubeconfig("ml", "1.2.3.4", "%%%"), "is not base64", id="bad-ca"),
+        pytest.param(lambda: gke_kubeconfig("", "1.2.3.4", CA), "cluster name is empty", id="no-name"),
+    ],
+)
+def test_builders_reject_missing_parts(build: BadCall, message: str) -> None:
+    with pytest.raises(ClusterCredentialsError, match=message):
+        build()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "path"),
+    [
+        pytest.param({"cloud": "aks", "cluster_name": "ml"}, "gpuready:aksResourceGroup", id="aks-no-group"),
+        pytest.param({"cloud": "gke", "cluster_name": "ml"}, "gpuready:gkeLocation", id="gke-no-location"),
+        pytest.param({"cloud": "eks", "cluster_name": ""}, "gpuready:clusterName", id="no-name"),
+        pytest.param({"cloud": "ecs", "cluster_name": "ml"}, "gpuready:cloud", id="unknown-cloud"),
+    ],
+)
+def test_cluster_target_requires_what_its_cloud_needs(kwargs: dict[str, Any], path: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        ClusterTarget(**kwargs)
+    assert [p.path for p in caught.value.problems] == [path]
+
+
+def test_cluster_target_is_frozen() -> None:
+    target = ClusterTarget("gke", "ml", gke_location="europe-west4")
+    assert (target.cloud, target.cluster_name, target.aks_resource_group, target.gke_location) == (
+        "gke",
+        "ml",
+        "",
+        "europe-west4",
+    )
+    with pytest.raises(AttributeError):
+        target.cluster_name = "other"  # type: ignore[misc]
