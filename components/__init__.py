@@ -12,10 +12,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
     from components.core.catalog.lookup import ExplicitGpu
+    from components.core.gpu_stack.stack_spec import GpuStackSpec
     from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+    from components.core.workload import gpu_workload
     from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
     from components.errors import ConfigError, GpuReadyError, SpecError
     from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+    from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+    from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
     from components.pool_outputs import GpuNodePoolBase
 
 _EXPORTS = {
@@ -26,6 +30,12 @@ _EXPORTS = {
     "GkeGpuNodePool": "components.gke.node_pool",
     "GkeGpuNodePoolArgs": "components.gke.node_pool",
     "GpuNodePoolBase": "components.pool_outputs",
+    "GpuOperator": "components.gpu_stack.gpu_operator",
+    "GpuOperatorArgs": "components.gpu_stack.gpu_operator",
+    "NvidiaDevicePlugin": "components.gpu_stack.device_plugin",
+    "NvidiaDevicePluginArgs": "components.gpu_stack.device_plugin",
+    "GpuStackSpec": "components.core.gpu_stack.stack_spec",
+    "gpu_workload": "components.core.workload",
     "GpuPoolSpec": "components.core.specs",
     "GpuSharing": "components.core.specs",
     "MigPartitioning": "components.core.specs",
@@ -46,12 +56,18 @@ __all__ = [
     "GkeGpuNodePool",
     "GkeGpuNodePoolArgs",
     "GpuNodePoolBase",
+    "GpuOperator",
+    "GpuOperatorArgs",
     "GpuPoolSpec",
     "GpuReadyError",
     "GpuSharing",
+    "GpuStackSpec",
     "MigPartitioning",
+    "NvidiaDevicePlugin",
+    "NvidiaDevicePluginArgs",
     "SpecError",
     "Taint",
+    "gpu_workload",
 ]
 
 

@@ -67,6 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml")
     verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    matrix = commands.add_parser(
+        "support-matrix",
+        help="print the cloud x image x driver x GPU stack x sharing support matrix (computed from the rules)",
+        description="Print the support matrix, or write/check the generated block of a Markdown file.",
+    )
+    where = matrix.add_mutually_exclusive_group()
+    where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
+    where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
@@ -102,6 +110,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from components.cli import verify_command  # noqa: PLC0415
 
         return verify_command.run(args)
+    if args.command == "support-matrix":
+        from components.cli import matrix_command  # noqa: PLC0415
+
+        return matrix_command.run(args)
     raise AssertionError(f"unhandled command {args.command}")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from components.cli.pool_table import is_pool_component, render_pool_table
+from components.cli.release_section import render_releases
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
@@ -81,6 +82,9 @@ def render_text(plan: Plan, captured: CapturedRun) -> str:
         "",
         render_pool_table(pools),
     ]
+    releases = render_releases(plan.resources)
+    if releases:
+        lines += ["", releases]
     if plan.violations:
         from components.offline.analyzer import format_violations  # noqa: PLC0415
 
