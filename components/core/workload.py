@@ -11,12 +11,13 @@ MIG ``mixed``. A fraction of a GPU is what time-slicing, MPS or MIG give; the er
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from components.core import resources, sharing_plan
 from components.core.scheduling import node_selector, pool_taints, toleration_for
 from components.core.specs import GpuPoolSpec, GpuSharing
+from components.core.workload_placement import Placement
 from components.errors import Problem, SpecError
 
 
@@ -31,10 +32,19 @@ class GpuWorkload:
     """Units per container (requests == limits)."""
     node_selector: Mapping[str, str]
     tolerations: tuple[Mapping[str, str], ...]
+    placement: Placement = field(default_factory=Placement)
 
     def pod_spec(self) -> dict[str, Any]:
-        """Fields to merge into a PodSpec: ``nodeSelector`` and ``tolerations``."""
-        return {"nodeSelector": dict(self.node_selector), "tolerations": [dict(t) for t in self.tolerations]}
+        """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations`` and the placement's fields."""
+        return {
+            "nodeSelector": dict(self.node_selector),
+            "tolerations": [dict(t) for t in self.tolerations],
+            **self.placement.pod_spec(),
+        }
+
+    def pod_labels(self) -> dict[str, str]:
+        """Labels the pod template must carry for the placement (the pack group's)."""
+        return self.placement.pod_labels()
 
     def resources(self) -> dict[str, Any]:
         """A container's ``resources``: the GPU units as both limit and request."""
@@ -50,7 +60,9 @@ class GpuWorkload:
         return merged
 
 
-def gpu_workload(pool: GpuPoolSpec, gpus: object = 1, *, resource: str | None = None) -> GpuWorkload:
+def gpu_workload(
+    pool: GpuPoolSpec, gpus: object = 1, *, resource: str | None = None, placement: Placement | None = None
+) -> GpuWorkload:
     """The placement and GPU request for ``gpus`` units of ``resource`` (default: the pool's main one) per
     container on ``pool``; raises ``SpecError`` for fractions, unknown resources and requests no node can hold."""
     allocatable = resources.allocatable_per_node(pool)
@@ -78,6 +90,7 @@ def gpu_workload(pool: GpuPoolSpec, gpus: object = 1, *, resource: str | None = 
         count=count,
         node_selector=node_selector(pool),
         tolerations=tuple(toleration_for(t) for t in taints),
+        placement=placement or Placement(),
     )
 
 

@@ -7,120 +7,18 @@ looks at; the engine, which sends everything, gets the same answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from pulumi_policy import (
-    EnforcementLevel,
-    Policy,
-    PolicyConfigSchema,
-    ReportViolation,
-    ResourceValidationArgs,
-    ResourceValidationPolicy,
-    Severity,
-    StackValidationArgs,
-    StackValidationPolicy,
-)
-
-from policies.gpu_conventions.rules import gpu_configs, helm_releases, pools, stack, workloads
+from policies.gpu_conventions.rules import gpu_configs, helm_releases, placement, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
 from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
+from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPolicy
 
 PACK_NAME = "gpuready-gpu-conventions"
 PACK_DESCRIPTION = "GPU node pool, GPU stack and GPU workload conventions for EKS, AKS and GKE (gpuready)."
 
-Rule = Callable[[str, Mapping[str, Any], Mapping[str, Any]], list[str]]
-StackRule = Callable[[Sequence[stack.StackResource], Mapping[str, Any]], list[stack.Finding]]
 MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
-
-
-class ScopedResourcePolicy(ResourceValidationPolicy):
-    """A resource policy made of pure rules, run only on the resource types it names."""
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        description: str,
-        rules: Sequence[Rule],
-        resource_types: Iterable[str],
-        enforcement_level: EnforcementLevel,
-        severity: Severity,
-        remediation_steps: str,
-        url: str,
-        config: Mapping[str, dict[str, Any]] | None = None,
-    ) -> None:
-        self.resource_types = frozenset(resource_types)
-        """Types the rules read; every other resource passes without being looked at."""
-        self._rules = tuple(rules)
-        self._defaults = _defaults(config)
-        super().__init__(
-            name=name,
-            description=description,
-            validate=self._validate,
-            enforcement_level=enforcement_level,
-            config_schema=PolicyConfigSchema(dict(config)) if config else None,
-            severity=severity,
-            remediation_steps=remediation_steps,
-            url=url,
-        )
-
-    def _validate(self, args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-        if args.resource_type not in self.resource_types:
-            return
-        config = {**self._defaults, **args.get_config()}
-        kind = args.resource_type.rsplit(":", 1)[-1]
-        for rule in self._rules:
-            for message in rule(args.resource_type, args.props, config):
-                report_violation(f"{kind} {args.name!r}: {message}", None)
-
-
-class ScopedStackPolicy(StackValidationPolicy):
-    """A stack policy made of pure rules over the resources of the types it names."""
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        description: str,
-        rules: Sequence[StackRule],
-        resource_types: Iterable[str],
-        enforcement_level: EnforcementLevel,
-        severity: Severity,
-        remediation_steps: str,
-        url: str,
-        requires_types: Iterable[str] | None = None,
-    ) -> None:
-        self.resource_types = frozenset(resource_types)
-        """Types the rules read; an analyzer may leave other resources out of ``AnalyzeStack``."""
-        self.requires_types = frozenset(requires_types) if requires_types is not None else None
-        """The rules report nothing unless the stack holds one of these types; an analyzer may skip the policy then."""
-        self._rules = tuple(rules)
-        super().__init__(
-            name=name,
-            description=description,
-            validate=self._validate,
-            enforcement_level=enforcement_level,
-            severity=severity,
-            remediation_steps=remediation_steps,
-            url=url,
-        )
-
-    def _validate(self, args: StackValidationArgs, report_violation: ReportViolation) -> None:
-        resources = [
-            stack.StackResource(r.resource_type, r.urn, r.name, r.props)
-            for r in args.resources
-            if r.resource_type in self.resource_types
-        ]
-        for rule in self._rules:
-            for finding in rule(resources, args.get_config()):
-                report_violation(finding.message, finding.urn)
-
-
-def _defaults(config: Mapping[str, dict[str, Any]] | None) -> dict[str, Any]:
-    """Schema defaults. The engine applies them too, but a policy run outside it (a unit test) must not need it."""
-    return {key: spec["default"] for key, spec in (config or {}).items() if "default" in spec}
 
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
@@ -372,6 +270,30 @@ POLICIES: list[Policy] = [
         url="https://github.com/NVIDIA/gpu-operator/issues/652",
         remediation_steps="Disable migManager without MIG-capable pools; run it (with the named layouts) where pools "
         "set nvidia.com/mig.config.",
+    ),
+    ScopedStackPolicy(
+        name="gpu-workload-scheduler-exists",
+        description="Workloads that name a scheduler (e.g. the gpu-binpack profile) are in a stack that runs it.",
+        rules=[placement.scheduler_findings],
+        resource_types=WORKLOAD_TYPES | {placement.CONFIG_MAP},
+        enforcement_level=MANDATORY,
+        severity=Severity.HIGH,
+        url="https://kubernetes.io/docs/tasks/extend-kubernetes/configure-multiple-schedulers/",
+        remediation_steps="Deploy GpuBinPackingScheduler (profile gpu-binpack) in the same stack, fix schedulerName, "
+        "or list schedulers other stacks run in the policy config externalSchedulers.",
+        config={"externalSchedulers": {**_STRING_LIST, "default": []}},
+    ),
+    ScopedResourcePolicy(
+        name="gpu-replicas-spread-or-pack",
+        description="GPU Deployments and StatefulSets with more than one replica say whether replicas pack or spread.",
+        rules=[placement.spread_or_pack_problems],
+        resource_types=placement.REPLICATED_TYPES,
+        enforcement_level=ADVISORY,
+        severity=Severity.LOW,
+        url="https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#inter-pod-affinity-and-anti-affinity",
+        remediation_steps="Add required podAntiAffinity on kubernetes.io/hostname (spread), or schedulerName "
+        "gpu-binpack "
+        "with preferred podAffinity on a group label (pack); components.core.workload.Placement builds both.",
     ),
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -19,7 +19,8 @@ from pulumi_policy import (
 )
 
 from components.offline.analyzer import analyze_run
-from policies.gpu_conventions.policies import PACK_NAME, POLICIES, ScopedResourcePolicy, ScopedStackPolicy
+from policies.gpu_conventions.policies import PACK_NAME, POLICIES
+from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPolicy
 from tests.policies.builders import EKS, eks
 from tests.policies.harness import resource, run_of
 
@@ -37,6 +38,7 @@ MANDATORY = {
     "gpu-workload-gpu-limits-whole",
     "gpu-workload-tolerates-gpu-taint",
     "gpu-workload-mig-resource-exists",
+    "gpu-workload-scheduler-exists",
     "gpu-stack-single-driver-owner",
     "gpu-stack-tolerates-pool-taints",
     "gpu-mig-manager-only-with-mig-pools",
@@ -46,12 +48,14 @@ ADVISORY = {
     "gpu-helm-release-nfd-worker-restricted",
     "non-gpu-workload-avoids-gpu-taint",
     "gpu-pool-served-by-gpu-stack",
+    "gpu-replicas-spread-or-pack",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",
     "gpu-sharing-replicas-within-bounds": "maxReplicas",
     "gpu-helm-release-version-pinned": "allowedVersions",
     "gpu-helm-release-timeout": "minTimeoutSeconds",
+    "gpu-workload-scheduler-exists": "externalSchedulers",
 }
 
 

@@ -94,7 +94,7 @@ def quantity_problems(resource_type: str, props: Mapping[str, Any], config: Mapp
 
 def toleration_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """Pods that request GPUs tolerate the GPU taint themselves (no ExtendedResourceToleration on AKS)."""
-    if not _requests_gpus(resource_type, props):
+    if not requests_gpus(resource_type, props):
         return []
     field, tolerations = _tolerations(resource_type, props)
     if any_tolerates(tolerations, GPU_TAINT):
@@ -124,7 +124,7 @@ def non_gpu_toleration_problems(resource_type: str, props: Mapping[str, Any], co
     """Pods that request no GPU do not tolerate the GPU taint, so they cannot take GPU nodes (DaemonSets excepted)."""
     if resource_type not in WORKLOAD_TYPES or resource_type in NODE_AGENT_TYPES:
         return []
-    if _requests_gpus(resource_type, props):
+    if requests_gpus(resource_type, props):
         return []
     field, tolerations = _tolerations(resource_type, props)
     matching = [t for t in tolerations if tolerates(t, GPU_TAINT)]
@@ -136,7 +136,8 @@ def non_gpu_toleration_problems(resource_type: str, props: Mapping[str, Any], co
     ]
 
 
-def _requests_gpus(resource_type: str, props: Mapping[str, Any]) -> bool:
+def requests_gpus(resource_type: str, props: Mapping[str, Any]) -> bool:
+    """Whether some container asks for a positive amount of a GPU-like resource."""
     for gpu in gpu_requests(resource_type, props):
         amount = parse_quantity(gpu.limit if gpu.limit is not None else gpu.request)
         if amount is None or amount > Fraction(0):
