@@ -11,16 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+    from components.core.binpack.scheduler_config import BinPackSchedulerSpec
     from components.core.catalog.lookup import ExplicitGpu
     from components.core.gpu_stack.stack_spec import GpuStackSpec
     from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
     from components.core.workload import gpu_workload
+    from components.core.workload_placement import Placement
     from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
     from components.errors import ConfigError, GpuReadyError, SpecError
     from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
     from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
     from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
     from components.pool_outputs import GpuNodePoolBase
+    from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
 
 _EXPORTS = {
     "AksGpuNodePool": "components.aks.node_pool",
@@ -36,6 +39,9 @@ _EXPORTS = {
     "NvidiaDevicePluginArgs": "components.gpu_stack.device_plugin",
     "GpuStackSpec": "components.core.gpu_stack.stack_spec",
     "gpu_workload": "components.core.workload",
+    "Placement": "components.core.workload_placement",
+    "BinPackSchedulerSpec": "components.core.binpack.scheduler_config",
+    "GpuBinPackingScheduler": "components.scheduler.binpack_scheduler",
     "GpuPoolSpec": "components.core.specs",
     "GpuSharing": "components.core.specs",
     "MigPartitioning": "components.core.specs",
@@ -49,12 +55,14 @@ _EXPORTS = {
 __all__ = [
     "AksGpuNodePool",
     "AksGpuNodePoolArgs",
+    "BinPackSchedulerSpec",
     "ConfigError",
     "EksGpuNodePool",
     "EksGpuNodePoolArgs",
     "ExplicitGpu",
     "GkeGpuNodePool",
     "GkeGpuNodePoolArgs",
+    "GpuBinPackingScheduler",
     "GpuNodePoolBase",
     "GpuOperator",
     "GpuOperatorArgs",
@@ -65,6 +73,7 @@ __all__ = [
     "MigPartitioning",
     "NvidiaDevicePlugin",
     "NvidiaDevicePluginArgs",
+    "Placement",
     "SpecError",
     "Taint",
     "gpu_workload",

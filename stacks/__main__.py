@@ -43,10 +43,13 @@ def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
     return pools
 
 
-def build_gpu_stack(settings: StackSettings, pools: list[GpuNodePoolBase]) -> pulumi.Resource | None:
-    """The GPU stack release for the pools, on a provider for the stack's cluster; None when none is installed."""
-    if not settings.gpu_stack.installs_chart:
-        return None
+def build_cluster_software(
+    settings: StackSettings, pools: list[GpuNodePoolBase]
+) -> tuple[pulumi.Resource | None, pulumi.Resource | None]:
+    """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
+    when the stack asks for none; without either, no provider and no cluster lookup)."""
+    if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
+        return None, None
     from components.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
     from components.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
     from components.kube_provider import cluster_provider  # noqa: PLC0415
@@ -58,7 +61,15 @@ def build_gpu_stack(settings: StackSettings, pools: list[GpuNodePoolBase]) -> pu
         gke_location=settings.gke_location,
     )
     provider = cluster_provider("cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context)
-    return install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
+    gpu_stack = install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
+    scheduler = None
+    if settings.binpack_scheduler is not None:
+        from components.scheduler.binpack_scheduler import GpuBinPackingScheduler  # noqa: PLC0415
+
+        scheduler = GpuBinPackingScheduler(
+            "gpu-binpack", settings.binpack_scheduler, opts=pulumi.ResourceOptions(provider=provider)
+        )
+    return gpu_stack, scheduler
 
 
 def main() -> None:
@@ -68,7 +79,7 @@ def main() -> None:
         # A RunError prints the message without a Python traceback.
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
     pools = build_pools(settings)
-    gpu_stack = build_gpu_stack(settings, pools)
+    gpu_stack, scheduler = build_cluster_software(settings, pools)
     if settings.verify:
         from components.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -82,6 +93,12 @@ def main() -> None:
         )
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
+    if scheduler is not None and settings.binpack_scheduler is not None:
+        binpack = settings.binpack_scheduler
+        pulumi.export(
+            "binpackScheduler",
+            {"schedulerName": binpack.scheduler_name, "namespace": binpack.namespace, "image": binpack.image},
+        )
     plan = plan_gpu_stack(settings.cloud, settings.pools, settings.gpu_stack)
     release = plan.release
     pulumi.export(

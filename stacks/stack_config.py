@@ -11,8 +11,8 @@ from components.core.stack_settings import NS, StackSettings, parse_stack_settin
 STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
-    "cloud", "clusterName", "nodePools", "gpuStack", "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId",
-    "gkeLocation", "gkeServiceAccount",
+    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "eksNodeRoleArn", "aksResourceGroup",
+    "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")
 SCALAR_KEYS = ("verify", "verifyTimeoutSeconds")

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from components.core.binpack.scheduler_config import BinPackSchedulerSpec
+from components.core.binpack.stack_config import parse_binpack
 from components.core.catalog.instance_types import CLOUDS, Cloud
 from components.core.gpu_stack.stack_config import parse_gpu_stack
 from components.core.gpu_stack.stack_rules import stack_problems
@@ -42,6 +44,8 @@ class StackSettings:
     pools: tuple[GpuPoolSpec, ...]
     gpu_stack: GpuStackSpec = field(default_factory=lambda: GpuStackSpec(kind="none"))
     """What advertises the pools' GPUs (``gpuready:gpuStack``); checked against every pool."""
+    binpack_scheduler: BinPackSchedulerSpec | None = None
+    """The GPU bin-packing scheduler (``gpuready:binpackScheduler``); None deploys none."""
     tags: Mapping[str, str] = field(default_factory=dict)
     eks_node_role_arn: str = ""
     eks_subnet_ids: tuple[str, ...] = ()
@@ -94,6 +98,7 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         problems.extend(
             Problem(f"{NS}:{p.path}", p.problem, p.value, p.allowed, p.hint) for p in stack_problems(pools, gpu_stack)
         )
+    binpack = _binpack(values.get("binpackScheduler"), pools, problems)
     verify = _flag(values.get("verify", False), "verify", problems)
     timeout = _whole(values.get("verifyTimeoutSeconds", 900), "verifyTimeoutSeconds", problems)
     skip = _strings(values, "verifySkipPools")
@@ -110,6 +115,7 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         cluster_name=cluster_name,
         pools=pools,
         gpu_stack=gpu_stack,
+        binpack_scheduler=binpack,
         tags=tags,
         eks_node_role_arn=_text(values, "eksNodeRoleArn", problems),
         eks_subnet_ids=_strings(values, "eksSubnetIds"),
@@ -139,6 +145,26 @@ def _gpu_stack(raw: object, problems: list[Problem]) -> GpuStackSpec | None:
             return None
     try:
         return parse_gpu_stack(raw, path)
+    except ConfigError as error:
+        problems.extend(error.problems)
+        return None
+
+
+def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem]) -> BinPackSchedulerSpec | None:
+    """``binpackScheduler`` is YAML text (a mapping); absent or empty deploys no scheduler."""
+    path = f"{NS}:binpackScheduler"
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, str):
+        try:
+            raw = yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
+        except yaml.YAMLError as error:
+            problems.append(
+                Problem(path, f"is not valid YAML: {error}", None, (), "e.g. {kubeSchedulerVersion: v1.33.4}")
+            )
+            return None
+    try:
+        return parse_binpack(raw, pools, path)
     except ConfigError as error:
         problems.extend(error.problems)
         return None

@@ -54,9 +54,10 @@ GPU_STACK_TYPES = {
     "eks-dev": "gpuready:index:GpuOperator",
     "aks-dev": "gpuready:index:NvidiaDevicePlugin",
 }
-RESOURCE_COUNTS = {"eks-dev": 11, "aks-dev": 11, "gke-dev": 6}
+RESOURCE_COUNTS = {"eks-dev": 21, "aks-dev": 11, "gke-dev": 6}
 """Two per pool, plus for a chart stack: the Kubernetes provider, the GPU stack component, its namespace, its
-device-plugin config map and its Helm release (gke-dev uses GKE's own stack: nothing more)."""
+device-plugin config map and its Helm release; eks-dev also runs the bin-packing scheduler (a component and its
+nine objects); gke-dev uses GKE's own stack: nothing more."""
 
 # Per pool: instance type, GPU, GPUs per node, allocatable per node (as the table prints it), and words the
 # SHARING and DRIVER cells must contain. Checked against the catalogs by hand:
@@ -176,7 +177,10 @@ def floats_in(value: object, where: str = "$") -> list[str]:
     return []
 
 
-MAP_VALUED_INPUTS = {"labels", "nodeLabels", "tags", "resourceLabels", "values", "data", "hard"}
+MAP_VALUED_INPUTS = {
+    "labels", "nodeLabels", "tags", "resourceLabels", "values", "data", "hard", "matchLabels", "nodeSelector",
+    "annotations",
+}  # fmt: skip
 """Inputs whose keys are user data (label and tag keys, Helm values, config map keys), not property names."""
 
 
@@ -547,7 +551,7 @@ def test_config_file_with_stack_name(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_config_file_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = plan_with_capsys(capsys, "--config", str(_eks_file(tmp_path, "Pulumi.team-a.yaml")))
     assert result.code == 0, result.err
-    assert result.out.startswith("Plan of stack 'team-a' (project 'gpuready'): 11 resources, offline")
+    assert result.out.startswith("Plan of stack 'team-a' (project 'gpuready'): 21 resources, offline")
     assert "pulumi:pulumi:Stack  gpuready-team-a" in result.out
 
 

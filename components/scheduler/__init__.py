@@ -1,0 +1,1 @@
+"""Scheduling components: ``GpuBinPackingScheduler``, a second kube-scheduler that bin-packs GPU pods."""
