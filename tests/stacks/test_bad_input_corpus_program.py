@@ -206,8 +206,10 @@ def test_a_valid_pool_list_registers_a_component_and_one_child_per_pool(
 ) -> None:
     stack = f"{cloud}-dev"
     pools = VALID_POOLS[cloud]
-    # ``external``: no chart release, so the run holds exactly the pools (GKE's own stack needs none either).
-    overrides = [f"gpuready:nodePools={json.dumps(pools)}"] + (["gpuready:gpuStack=external"] if cloud != "gke" else [])
+    # ``external`` and no scheduler: no chart release, so the run holds exactly the pools (GKE's own stack needs
+    # no release either).
+    overrides = [f"gpuready:nodePools={json.dumps(pools)}", "gpuready:binpackScheduler="]
+    overrides += ["gpuready:gpuStack=external"] if cloud != "gke" else []
     run = run_stack(stack, config_bag(stack, overrides))
     assert len(run.resources) == 2 * len(pools)
     assert len(monitors) == 1
