@@ -2,42 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
 
 from components.core.gpu_stack.charts import DEVICE_PLUGIN
-from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
-from components.gpu_stack.release_component import GpuStackRelease, PoolInput, make_plan
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, make_plan
 
 
 @dataclass(frozen=True, kw_only=True)
-class NvidiaDevicePluginArgs:
+class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
     """Inputs of ``NvidiaDevicePlugin``. Chart ``nvidia-device-plugin`` 0.20.0 from
     https://nvidia.github.io/k8s-device-plugin unless overridden; values are derived from the pools (see
     ``components.core.gpu_stack.device_plugin_values``)."""
 
-    pools: Sequence[PoolInput]
-    namespace: str | None = None
-    release_name: str | None = None
-    chart_version: str | None = None
-    repository: str | None = None
-    timeout_seconds: int = MIN_TIMEOUT_SECONDS
-    nfd: NfdMode = "deploy"
     gfd: bool = True
+    """Run GPU Feature Discovery (and with it NFD); MPS sharing needs it."""
 
     def spec(self) -> GpuStackSpec:
-        return GpuStackSpec(
-            kind="device-plugin",
-            namespace=self.namespace,
-            release_name=self.release_name,
-            chart_version=self.chart_version,
-            repository=self.repository,
-            timeout_seconds=self.timeout_seconds,
-            nfd=self.nfd,
-            gfd=self.gfd,
-        )
+        return GpuStackSpec(kind="device-plugin", gfd=self.gfd, **self.release_settings())
 
 
 class NvidiaDevicePlugin(GpuStackRelease):

@@ -2,41 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
 
 from components.core.gpu_stack.charts import GPU_OPERATOR
-from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
-from components.gpu_stack.release_component import GpuStackRelease, PoolInput, make_plan
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, make_plan
 
 
 @dataclass(frozen=True, kw_only=True)
-class GpuOperatorArgs:
+class GpuOperatorArgs(GpuStackReleaseArgs):
     """Inputs of ``GpuOperator``. Chart ``gpu-operator`` v26.7.0 from https://helm.ngc.nvidia.com/nvidia unless
     overridden; values are derived from the pools (see ``components.core.gpu_stack.operator_values``)."""
 
-    pools: Sequence[PoolInput]
-    namespace: str | None = None
-    release_name: str | None = None
-    chart_version: str | None = None
-    repository: str | None = None
-    timeout_seconds: int = MIN_TIMEOUT_SECONDS
-    nfd: NfdMode = "deploy"
     mig_reboot: bool = True
+    """Let the MIG manager reboot a node to apply a layout (cloud VMs cannot reset a GPU)."""
 
     def spec(self) -> GpuStackSpec:
-        return GpuStackSpec(
-            kind="gpu-operator",
-            namespace=self.namespace,
-            release_name=self.release_name,
-            chart_version=self.chart_version,
-            repository=self.repository,
-            timeout_seconds=self.timeout_seconds,
-            nfd=self.nfd,
-            mig_reboot=self.mig_reboot,
-        )
+        return GpuStackSpec(kind="gpu-operator", mig_reboot=self.mig_reboot, **self.release_settings())
 
 
 class GpuOperator(GpuStackRelease):

@@ -9,7 +9,7 @@ import pulumi
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.gpu_stack.release_component import GpuStackRelease, PoolInput
+from components.gpu_stack.release_component import GpuStackRelease, PoolInput, release_settings_of
 
 
 def install_gpu_stack(
@@ -20,36 +20,11 @@ def install_gpu_stack(
     opts: pulumi.ResourceOptions | None = None,
 ) -> GpuStackRelease | None:
     """``GpuOperator`` or ``NvidiaDevicePlugin`` for ``spec``; None for ``none`` and ``external`` stacks."""
+    settings = release_settings_of(spec)
     if spec.kind == "gpu-operator":
-        return GpuOperator(
-            name,
-            GpuOperatorArgs(
-                pools=pools,
-                namespace=spec.namespace,
-                release_name=spec.release_name,
-                chart_version=spec.chart_version,
-                repository=spec.repository,
-                timeout_seconds=spec.timeout_seconds,
-                nfd=spec.nfd,
-                mig_reboot=spec.mig_reboot,
-            ),
-            provider,
-            opts,
-        )
+        operator_args = GpuOperatorArgs(pools=pools, mig_reboot=spec.mig_reboot, **settings)
+        return GpuOperator(name, operator_args, provider, opts)
     if spec.kind == "device-plugin":
-        return NvidiaDevicePlugin(
-            name,
-            NvidiaDevicePluginArgs(
-                pools=pools,
-                namespace=spec.namespace,
-                release_name=spec.release_name,
-                chart_version=spec.chart_version,
-                repository=spec.repository,
-                timeout_seconds=spec.timeout_seconds,
-                nfd=spec.nfd,
-                gfd=spec.gfd,
-            ),
-            provider,
-            opts,
-        )
+        plugin_args = NvidiaDevicePluginArgs(pools=pools, gfd=spec.gfd, **settings)
+        return NvidiaDevicePlugin(name, plugin_args, provider, opts)
     return None

@@ -9,19 +9,46 @@ also depends on the pool components it serves (its DaemonSets then roll onto poo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
 
 PoolInput = GpuNodePoolBase | GpuPoolSpec
 """A pool component from this package, or just its spec (pools made elsewhere, with gpuready's labels)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuStackReleaseArgs:
+    """What both chart components take: the pools and the release settings (chart pinned unless overridden)."""
+
+    pools: Sequence[PoolInput]
+    namespace: str | None = None
+    release_name: str | None = None
+    chart_version: str | None = None
+    repository: str | None = None
+    timeout_seconds: int = MIN_TIMEOUT_SECONDS
+    nfd: NfdMode = "deploy"
+
+    def release_settings(self) -> dict[str, Any]:
+        """The ``GpuStackSpec`` fields these arguments set."""
+        return release_settings_of(self)
+
+
+RELEASE_SETTINGS = ("namespace", "release_name", "chart_version", "repository", "timeout_seconds", "nfd")
+"""Fields ``GpuStackReleaseArgs`` and ``GpuStackSpec`` share, under the same names."""
+
+
+def release_settings_of(source: GpuStackSpec | GpuStackReleaseArgs) -> dict[str, Any]:
+    """The release settings of a spec or of component arguments, as keywords for the other."""
+    return {name: getattr(source, name) for name in RELEASE_SETTINGS}
 
 
 def pool_specs(pools: Sequence[PoolInput]) -> list[GpuPoolSpec]:
