@@ -64,7 +64,8 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
             if preinstalled
             else "nothing installs the driver or a device plugin on this pool"
         )
-        return Fit(ok=False, summary=why, hint="set gpuStack.kind to gpu-operator or device-plugin")
+        way = "gpu-operator or device-plugin" if preinstalled else "gpu-operator, which installs the driver"
+        return Fit(ok=False, summary=why, hint=f"set gpuStack.kind to {way}")
     if kind == "external":
         return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
     if kind == "device-plugin":
@@ -73,7 +74,7 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
         return Fit(
             ok=False,
             summary="the device-plugin chart installs no driver and this pool's cloud installs none (driver: operator)",
-            hint="use gpuStack.kind gpu-operator, or set the pool's driver: cloud",
+            hint="use gpuStack.kind gpu-operator" + ("" if cloud == "gke" else ", or set the pool's driver: cloud"),
         )
     if preinstalled:
         return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")

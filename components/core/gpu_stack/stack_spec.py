@@ -104,6 +104,11 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
             ("releaseName", spec.release_name),
             ("chartVersion", spec.chart_version),
             ("repository", spec.repository),
+            # Defaults cannot be told from unset; any other value is a setting that would do nothing.
+            ("timeoutSeconds", None if spec.timeout_seconds == MIN_TIMEOUT_SECONDS else spec.timeout_seconds),
+            ("nfd", None if spec.nfd == "deploy" else spec.nfd),
+            ("gfd", None if spec.gfd else spec.gfd),
+            ("migReboot", None if spec.mig_reboot else spec.mig_reboot),
         ):
             if value is not None:
                 problems.append(
