@@ -1,0 +1,520 @@
+"""Every values key path gpuready sets exists in the real chart's ``values.yaml``, apart from keys under maps the
+chart documents as free-form; and the chart facts gpuready pins are the packaged charts'.
+
+Neither chart has a values schema that refuses unknown keys (shared reference nvidia.md section 2), so a
+misspelled or wrong-chart key (section 8, item 3: ``nfd.worker.*`` in the operator chart) is silently ignored by
+Helm; this test is what catches it. Sources (vendored, see ``tests/data/upstream/SOURCES.md``): the released
+packages ``gpu-operator-v26.7.0.tgz`` (``values.yaml``, ``Chart.yaml`` and the bundled node-feature-discovery
+0.19.0 subchart's ``values.yaml``) and ``nvidia-device-plugin-0.20.0.tgz`` (``values.yaml``, ``Chart.yaml``;
+it bundles the identical NFD subchart file).
+
+Rules of the walk: every leaf of the release values (a scalar, a list, or an empty mapping) must be a key path of
+the chart's ``values.yaml``; a path under the chart's NFD key (``node-feature-discovery.`` in the operator chart,
+``nfd.`` in the plugin chart) is looked up in the NFD subchart's ``values.yaml`` instead; the walk stops at the
+free-form maps of ``charts.FREE_FORM_VALUE_MAPS`` (whose own path must exist and be a map); a path the chart reads
+only as a dependency ``condition`` in its packaged ``Chart.yaml`` (the plugin chart's ``nfd.enabled``) is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from components.core.catalog.instance_types import Cloud
+from components.core.catalog.lookup import ExplicitGpu
+from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
+from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.scheduling import pool_taints
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+
+UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
+
+
+def _load(relative: str) -> Any:
+    return yaml.safe_load((UPSTREAM / relative).read_text(encoding="utf-8"))
+
+
+CHART_VALUES: dict[ChartKind, Mapping[str, Any]] = {
+    "gpu-operator": _load("gpu-operator/values.v26.7.0.packaged.yaml"),
+    "device-plugin": _load("k8s-device-plugin/values.v0.20.0.packaged.yaml"),
+}
+CHART_YAML: dict[ChartKind, Mapping[str, Any]] = {
+    "gpu-operator": _load("gpu-operator/Chart.v26.7.0.packaged.yaml"),
+    "device-plugin": _load("k8s-device-plugin/Chart.v0.20.0.packaged.yaml"),
+}
+NFD_VERSION = "0.19.0"
+NFD_VALUES: Mapping[str, Any] = _load(f"gpu-operator/node-feature-discovery-subchart-{NFD_VERSION}.values.yaml")
+"""The NFD subchart's defaults; the same file is bundled in both charts (shared reference upstream/SOURCES.md)."""
+
+REPLACED_TOLERATION_LISTS: dict[ChartKind, tuple[str, ...]] = {
+    "gpu-operator": ("daemonsets.tolerations", "node-feature-discovery.worker.tolerations"),
+    "device-plugin": ("tolerations", "nfd.worker.tolerations"),
+}
+"""Lists gpuready sets that replace a chart default (Helm never merges lists)."""
+GPU_TAINT_KEY = "nvidia.com/gpu"
+
+
+# --- the walk --------------------------------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _lookup(tree: Any, path: Sequence[str]) -> Any:
+    node = tree
+    for part in path:
+        if not isinstance(node, Mapping) or part not in node:
+            return _MISSING
+        node = node[part]
+    return node
+
+
+def chart_default(chart: Chart, path: str) -> Any:
+    """The chart's default at ``path`` (``_MISSING`` when the chart has no such key); NFD paths in the subchart."""
+    parts = path.split(".")
+    if parts[0] == chart.nfd_key:
+        return _lookup(NFD_VALUES, parts[1:])
+    return _lookup(CHART_VALUES[chart.kind], parts)
+
+
+def parent_default(chart: Chart, path: str) -> Any:
+    """The default in the chart's own ``values.yaml`` (which overrides the subchart's for NFD paths)."""
+    return _lookup(CHART_VALUES[chart.kind], path.split("."))
+
+
+def dependency_conditions(chart: Chart) -> set[str]:
+    """Every value path the packaged ``Chart.yaml`` names in a dependency ``condition``."""
+    conditions: set[str] = set()
+    for dependency in CHART_YAML[chart.kind].get("dependencies", []):
+        conditions.update(c.strip() for c in str(dependency.get("condition", "")).split(",") if c.strip())
+    return conditions
+
+
+@dataclass(frozen=True)
+class Walk:
+    leaves: dict[str, Any]
+    """Leaf path -> the value gpuready sets there."""
+    free_form: dict[str, Any]
+    """Free-form map path -> the map gpuready sets (not walked further)."""
+
+
+def walk(chart: Chart, values: Mapping[str, Any]) -> Walk:
+    free_form_paths = set(FREE_FORM_VALUE_MAPS[chart.kind])
+    leaves: dict[str, Any] = {}
+    free_form: dict[str, Any] = {}
+
+    def visit(node: Mapping[str, Any], prefix: str) -> None:
+        for key, value in node.items():
+            assert isinstance(key, str), f"{prefix}{key!r}: values keys are strings"
+            path = prefix + key
+            if path in free_form_paths:
+                free_form[path] = value
+            elif isinstance(value, Mapping) and value:
+                visit(value, path + ".")
+            else:
+                leaves[path] = value
+
+    visit(values, "")
+    return Walk(leaves, free_form)
+
+
+def _under_null(chart: Chart, path: str) -> bool:
+    """Whether a proper prefix of ``path`` defaults to null in the chart (a slot the chart leaves to the user)."""
+    parts = path.split(".")
+    return any(chart_default(chart, ".".join(parts[:n])) is None for n in range(1, len(parts)))
+
+
+def key_problems(chart: Chart, values: Mapping[str, Any], *, allow_under_null: bool = False) -> list[str]:
+    """Every path of ``values`` the chart does not read, or reads as another kind of value.
+
+    ``allow_under_null`` accepts keys below a null default (e.g. NFD's ``worker.config``, the nfd-worker config
+    file); only the charts' own overrides need it, gpuready sets nothing there."""
+    found = walk(chart, values)
+    conditions = dependency_conditions(chart)
+    problems: list[str] = []
+    for path, value in found.leaves.items():
+        default = chart_default(chart, path)
+        if default is _MISSING:
+            if path in conditions and isinstance(value, bool):
+                continue
+            if allow_under_null and _under_null(chart, path):
+                continue
+            problems.append(f"{chart.name}: {path!r} is not a key of the chart's values.yaml")
+        elif isinstance(default, Mapping) and default and not isinstance(value, Mapping):
+            problems.append(f"{chart.name}: {path!r} is a map of keys in values.yaml, gpuready sets {value!r}")
+        elif isinstance(value, list) and default is not None and not isinstance(default, list):
+            problems.append(f"{chart.name}: {path!r} is not a list in values.yaml ({default!r})")
+    for path, value in found.free_form.items():
+        default = chart_default(chart, path)
+        if not isinstance(default, Mapping):
+            problems.append(f"{chart.name}: free-form map {path!r} is not a map in values.yaml ({default!r})")
+        if not isinstance(value, Mapping):
+            problems.append(f"{chart.name}: gpuready sets free-form map {path!r} to a non-map {value!r}")
+    return problems
+
+
+# --- plans over realistic pool sets ----------------------------------------------------------------------------------
+
+DEDICATED = Taint(key="dedicated", value="ml", effect="NoExecute")
+EKS_TS = GpuPoolSpec(
+    cloud="eks", name="l4-ts", instance_type="g6.12xlarge", min_size=0, max_size=4, capacity="spot",
+    sharing=GpuSharing(mode="time-slicing", replicas=4, fail_requests_greater_than_one=True), taints=(DEDICATED,),
+)  # fmt: skip
+EKS_MPS = GpuPoolSpec(
+    cloud="eks", name="l4-mps", instance_type="g6.xlarge", min_size=0, max_size=2,
+    sharing=GpuSharing(mode="mps", replicas=2),
+)  # fmt: skip
+EKS_MIG_PROFILE = GpuPoolSpec(
+    cloud="eks", name="a100-mig", instance_type="p4d.24xlarge", min_size=0, max_size=1,
+    sharing=MigPartitioning(profile="1g.5gb", strategy="mixed"),
+)  # fmt: skip
+EKS_MIG_BALANCED = GpuPoolSpec(
+    cloud="eks", name="h100-balanced", instance_type="p5.48xlarge", min_size=0, max_size=2,
+    sharing=MigPartitioning(layout="all-balanced", strategy="mixed"),
+)  # fmt: skip
+EKS_MIG_CUSTOM = GpuPoolSpec(
+    cloud="eks", name="h100-custom", instance_type="p5.48xlarge", min_size=0, max_size=2,
+    sharing=MigPartitioning(layout={"1g.10gb": 3, "4g.40gb": 1}, strategy="mixed"),
+    taints=(Taint(key="example.com/research", value="yes"),),
+)  # fmt: skip
+EKS_MIG_SINGLE = GpuPoolSpec(
+    cloud="eks", name="a100-single", instance_type="p4d.24xlarge", min_size=0, max_size=1,
+    sharing=MigPartitioning(profile="3g.20gb"),
+)  # fmt: skip
+EKS_BOTTLEROCKET = GpuPoolSpec(
+    cloud="eks", name="a10g-br", instance_type="g5.2xlarge", min_size=0, max_size=3, image="bottlerocket",
+    labels={"example.com/team": "inference"},
+)  # fmt: skip
+EKS_PLAIN = GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0, max_size=2)
+AKS_TS = GpuPoolSpec(
+    cloud="aks", name="t4shared", instance_type="Standard_NC8as_T4_v3", min_size=0, max_size=4,
+    sharing=GpuSharing(mode="time-slicing", replicas=2),
+)  # fmt: skip
+AKS_MIG = GpuPoolSpec(
+    cloud="aks", name="a100mig", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=2,
+    sharing=MigPartitioning(profile="1g.10gb", strategy="mixed"),
+)  # fmt: skip
+AKS_SPOT = GpuPoolSpec(
+    cloud="aks", name="h100spot", instance_type="Standard_NC40ads_H100_v5", min_size=0, max_size=2, capacity="spot",
+    taints=(Taint(key="workload", value="batch"),),
+)  # fmt: skip
+AKS_MPS = GpuPoolSpec(
+    cloud="aks", name="t4mps", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2,
+    sharing=GpuSharing(mode="mps", replicas=4),
+)  # fmt: skip
+AKS_OPERATOR_MPS = GpuPoolSpec(
+    cloud="aks", name="t4op", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2, image="azurelinux",
+    driver="operator", sharing=GpuSharing(mode="mps", replicas=2),
+)  # fmt: skip
+AKS_OPERATOR_MIG = GpuPoolSpec(
+    cloud="aks", name="a100op", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=2, driver="operator",
+    sharing=MigPartitioning(layout={"3g.40gb": 1, "4g.40gb": 1}, strategy="mixed"),
+)  # fmt: skip
+AKS_OPERATOR_PLAIN = GpuPoolSpec(
+    cloud="aks", name="t4opspot", instance_type="Standard_NC16as_T4_v3", min_size=0, max_size=2, driver="operator",
+    capacity="spot",
+)  # fmt: skip
+GKE_OPERATOR_TS = GpuPoolSpec(
+    cloud="gke", name="l4-ts", instance_type="g2-standard-24", image="ubuntu", driver="operator", min_size=0,
+    max_size=4, sharing=GpuSharing(mode="time-slicing", replicas=4, rename_by_default=True),
+)  # fmt: skip
+GKE_OPERATOR_MIG = GpuPoolSpec(
+    cloud="gke", name="h100-mig", instance_type="a3-highgpu-8g", image="ubuntu", driver="operator", min_size=0,
+    max_size=2, sharing=MigPartitioning(layout={"1g.10gb": 3, "4g.40gb": 1}, strategy="mixed"),
+)  # fmt: skip
+GKE_OPERATOR_MPS = GpuPoolSpec(
+    cloud="gke", name="t4-mps", instance_type="n1-standard-8", gpu=ExplicitGpu(model="t4", count=1), image="ubuntu",
+    driver="operator", min_size=0, max_size=3, capacity="spot", sharing=GpuSharing(mode="mps", replicas=2),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PoolSet:
+    cloud: Cloud
+    pools: tuple[GpuPoolSpec, ...]
+    kinds: tuple[ChartKind, ...]
+    """The charts that fit these pools."""
+
+    @property
+    def has_mps(self) -> bool:
+        return any(isinstance(p.sharing, GpuSharing) and p.sharing.mode == "mps" for p in self.pools)
+
+
+POOL_SETS: dict[str, PoolSet] = {
+    "eks-al2023-and-bottlerocket-mig-ts-mps": PoolSet(
+        "eks",
+        (EKS_TS, EKS_MPS, EKS_MIG_PROFILE, EKS_MIG_BALANCED, EKS_MIG_CUSTOM, EKS_BOTTLEROCKET),
+        ("gpu-operator",),
+    ),
+    "eks-named-mig-layouts-only": PoolSet("eks", (EKS_PLAIN, EKS_MIG_PROFILE, EKS_MIG_BALANCED), ("gpu-operator",)),
+    "eks-mig-single": PoolSet("eks", (EKS_MIG_SINGLE, EKS_TS), ("gpu-operator",)),
+    "eks-bottlerocket-only": PoolSet("eks", (EKS_BOTTLEROCKET,), ("gpu-operator",)),
+    "eks-al2023-ts-mps": PoolSet("eks", (EKS_TS, EKS_MPS), ("gpu-operator", "device-plugin")),
+    "eks-al2023-ts": PoolSet("eks", (EKS_TS, EKS_PLAIN), ("gpu-operator", "device-plugin")),
+    "aks-cloud-driver": PoolSet("aks", (AKS_TS, AKS_MIG, AKS_SPOT), ("gpu-operator", "device-plugin")),
+    "aks-cloud-driver-mps": PoolSet("aks", (AKS_MPS, AKS_SPOT), ("gpu-operator", "device-plugin")),
+    "aks-operator-driver": PoolSet("aks", (AKS_OPERATOR_MPS, AKS_OPERATOR_MIG, AKS_OPERATOR_PLAIN), ("gpu-operator",)),
+    "gke-operator-driver-custom-mig": PoolSet("gke", (GKE_OPERATOR_TS, GKE_OPERATOR_MIG), ("gpu-operator",)),
+    "gke-operator-driver-mps": PoolSet("gke", (GKE_OPERATOR_MPS, GKE_OPERATOR_TS), ("gpu-operator",)),
+}
+RELEASE_OVERRIDES: dict[ChartKind, dict[str, Any]] = {
+    "gpu-operator": {
+        "namespace": "gpu-system", "release_name": "nvidia-gpu", "chart_version": "v26.3.3",
+        "repository": "https://nvidia.github.io/gpu-operator/stable", "timeout_seconds": 3600,
+    },
+    "device-plugin": {
+        "namespace": "gpu-system", "release_name": "nvdp", "chart_version": "0.19.3",
+        "repository": "oci://registry.example.com/charts", "timeout_seconds": 1800,
+    },
+}  # fmt: skip
+SPEC_VARIANTS: dict[ChartKind, dict[str, dict[str, Any]]] = {
+    "gpu-operator": {
+        "defaults": {},
+        "nfd-existing": {"nfd": "existing"},
+        "no-mig-reboot": {"mig_reboot": False},
+        "custom-release": RELEASE_OVERRIDES["gpu-operator"],
+        "custom-release-nfd-existing": {**RELEASE_OVERRIDES["gpu-operator"], "nfd": "existing", "mig_reboot": False},
+    },
+    "device-plugin": {
+        "defaults": {},
+        "nfd-existing": {"nfd": "existing"},
+        "gfd-off": {"gfd": False},
+        "gfd-off-nfd-existing": {"gfd": False, "nfd": "existing"},
+        "custom-release": RELEASE_OVERRIDES["device-plugin"],
+    },
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    pool_set: PoolSet
+    kind: ChartKind
+    spec: dict[str, Any]
+
+    def plan(self) -> GpuStackPlan:
+        return plan_gpu_stack(self.pool_set.cloud, self.pool_set.pools, GpuStackSpec(kind=self.kind, **self.spec))
+
+
+def _scenarios() -> Iterator[Scenario]:
+    for set_id, pool_set in POOL_SETS.items():
+        for kind in pool_set.kinds:
+            for variant_id, spec in SPEC_VARIANTS[kind].items():
+                if kind == "device-plugin" and spec.get("gfd") is False and pool_set.has_mps:
+                    continue  # MPS needs GFD (its own refusal, tested with the stack rules)
+                yield Scenario(f"{set_id}/{kind}/{variant_id}", pool_set, kind, spec)
+
+
+SCENARIOS = list(_scenarios())
+
+
+def _values(scenario: Scenario) -> Mapping[str, Any]:
+    release = scenario.plan().release
+    assert release is not None
+    assert release.chart == CHARTS[scenario.kind]
+    return release.values
+
+
+def test_there_are_many_plans_over_every_cloud_and_chart() -> None:
+    assert len(SCENARIOS) >= 40
+    assert {(s.pool_set.cloud, s.kind) for s in SCENARIOS} == {
+        ("eks", "gpu-operator"), ("eks", "device-plugin"), ("aks", "gpu-operator"), ("aks", "device-plugin"),
+        ("gke", "gpu-operator"),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_every_values_key_gpuready_sets_is_a_chart_key(scenario: Scenario) -> None:
+    assert key_problems(CHARTS[scenario.kind], _values(scenario)) == []
+
+
+def test_the_plans_reach_every_values_branch() -> None:
+    """The scenarios set every key path the value builders can set (so the walk above saw them all)."""
+    reached: dict[ChartKind, set[str]] = {"gpu-operator": set(), "device-plugin": set()}
+    for scenario in SCENARIOS:
+        found = walk(CHARTS[scenario.kind], _values(scenario))
+        reached[scenario.kind] |= {*found.leaves, *found.free_form}
+    assert reached["gpu-operator"] == {
+        "driver.enabled", "toolkit.enabled", "toolkit.env", "operator.runtimeClass", "daemonsets.tolerations",
+        "nfd.enabled", "node-feature-discovery.worker.nodeSelector", "node-feature-discovery.worker.tolerations",
+        "devicePlugin.config.name", "devicePlugin.config.default", "mig.strategy", "migManager.enabled",
+        "migManager.env", "migManager.config.name", "migManager.config.default",
+    }  # fmt: skip
+    assert reached["device-plugin"] == {
+        "tolerations", "gfd.enabled", "nfd.enabled", "nfd.worker.nodeSelector", "nfd.worker.tolerations",
+        "migStrategy", "config.name", "config.default",
+    }  # fmt: skip
+
+
+def test_the_plans_take_every_value_of_each_switch() -> None:
+    seen: dict[tuple[ChartKind, str], set[object]] = {}
+    for scenario in SCENARIOS:
+        for path, value in walk(CHARTS[scenario.kind], _values(scenario)).leaves.items():
+            if isinstance(value, (bool, str)) and not path.endswith(".name"):
+                seen.setdefault((scenario.kind, path), set()).add(value)
+    assert seen[("gpu-operator", "driver.enabled")] == {True, False}
+    assert seen[("gpu-operator", "nfd.enabled")] == {True, False}
+    assert seen[("gpu-operator", "migManager.enabled")] == {True, False}
+    assert seen[("gpu-operator", "mig.strategy")] == {"single", "mixed"}
+    assert seen[("device-plugin", "gfd.enabled")] == {True, False}
+    assert seen[("device-plugin", "nfd.enabled")] == {False}
+
+
+# --- the walk's own rules, on the chart files ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_free_form_maps_are_maps_in_the_chart(kind: ChartKind) -> None:
+    chart = CHARTS[kind]
+    for path in FREE_FORM_VALUE_MAPS[kind]:
+        default = chart_default(chart, path)
+        assert isinstance(default, Mapping), f"{chart.name}: {path!r} is not a map in values.yaml ({default!r})"
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: ChartKind) -> None:
+    """The bundled subchart file is the one the NFD paths are checked against: what each chart itself sets under
+    its NFD key are keys of it (below NFD's null ``worker.config``, the nfd-worker config file, apart)."""
+    chart = CHARTS[kind]
+    overrides = CHART_VALUES[kind][chart.nfd_key]
+    assert isinstance(overrides, Mapping) and "worker" in overrides
+    assert key_problems(chart, {chart.nfd_key: overrides}, allow_under_null=True) == []
+    assert key_problems(chart, {chart.nfd_key: {"worker": {"noSuchKey": 1}}}, allow_under_null=True) != []
+
+
+@pytest.mark.parametrize(
+    ("kind", "values", "bad_path"),
+    [
+        # nvidia.md section 8, item 3: the other chart's NFD key, and AMD's toggle.
+        ("gpu-operator", {"nfd": {"worker": {"nodeSelector": {"a": "b"}}}}, "nfd.worker.nodeSelector"),
+        ("gpu-operator", {"nodeFeatureDiscovery": {"worker": {"tolerations": []}}}, "nodeFeatureDiscovery.worker"),
+        ("gpu-operator", {"node-feature-discovery": {"enabled": False}}, "node-feature-discovery.enabled"),
+        ("device-plugin", {"node-feature-discovery": {"worker": {"tolerations": []}}}, "node-feature-discovery"),
+        # Section 2: no daemonsets.nodeSelector; section 8, items 4 and 6: removed keys.
+        ("gpu-operator", {"daemonsets": {"nodeSelector": {"a": "b"}}}, "daemonsets.nodeSelector"),
+        ("gpu-operator", {"operator": {"defaultRuntime": "containerd"}}, "operator.defaultRuntime"),
+        ("gpu-operator", {"psp": {"enabled": True}}, "psp.enabled"),
+        # Section 8, item 9: a config-file key is not a chart value.
+        ("device-plugin", {"config": {"renameByDefault": True}}, "config.renameByDefault"),
+        # A condition is accepted only where the chart's Chart.yaml names it, and only as a boolean.
+        ("device-plugin", {"gfd": {"nfd": {"enabled": True}}}, "gfd.nfd.enabled"),
+        ("device-plugin", {"nfd": {"enabled": "false"}}, "nfd.enabled"),
+        # A map of chart keys set to a scalar; a free-form map set to a scalar.
+        ("gpu-operator", {"migManager": {"config": "custom"}}, "migManager.config"),
+        ("device-plugin", {"config": {"map": "x"}}, "config.map"),
+    ],
+)
+def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
+    """Negative controls: keys blogs and other charts use, which these charts ignore."""
+    problems = key_problems(CHARTS[kind], values)
+    assert problems and all(bad_path in p for p in problems), problems
+
+
+def test_the_plugin_charts_nfd_enabled_is_only_a_dependency_condition() -> None:
+    """``nfd.enabled`` is in no values.yaml of the plugin chart, but its Chart.yaml reads it as a condition."""
+    chart = CHARTS["device-plugin"]
+    assert chart_default(chart, "nfd.enabled") is _MISSING
+    assert parent_default(chart, "nfd.enabled") is _MISSING
+    assert "nfd.enabled" in dependency_conditions(chart)
+    assert key_problems(chart, {"nfd": {"enabled": False}}) == []
+
+
+# --- pinned chart facts ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_pinned_chart_name_and_version_are_the_packaged_charts(kind: ChartKind) -> None:
+    chart, packaged = CHARTS[kind], CHART_YAML[kind]
+    assert chart.kind == kind
+    assert packaged["name"] == chart.name
+    assert packaged["version"] == chart.version
+    assert packaged["version"].startswith("v") == (chart.version_prefix == "v")
+    assert chart.version.removeprefix(chart.version_prefix)[:1].isdigit()
+
+
+def test_the_operator_version_has_a_leading_v_and_the_plugin_version_none() -> None:
+    assert CHART_YAML["gpu-operator"]["version"] == "v26.7.0"
+    assert CHART_YAML["device-plugin"]["version"] == "0.20.0"
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_nfd_key_is_the_charts_nfd_dependency(kind: ChartKind) -> None:
+    """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the vendored subchart's version."""
+    chart = CHARTS[kind]
+    (nfd,) = [d for d in CHART_YAML[kind]["dependencies"] if d["name"] == "node-feature-discovery"]
+    assert nfd.get("alias", nfd["name"]) == chart.nfd_key
+    assert nfd["version"] == NFD_VERSION
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_nfd_existing_turns_off_the_nfd_dependency_by_its_condition(kind: ChartKind) -> None:
+    """With ``nfd: existing`` gpuready sets ``nfd.enabled: false``: the first path of the NFD dependency's
+    condition, so it wins over the next (the plugin chart's ``gfd.enabled``), and nothing under the NFD key."""
+    chart = CHARTS[kind]
+    (nfd,) = [d for d in CHART_YAML[kind]["dependencies"] if d["name"] == "node-feature-discovery"]
+    first_condition = nfd["condition"].split(",")[0].strip()
+    scenarios = [s for s in SCENARIOS if s.kind == kind and s.spec.get("nfd") == "existing" and s.spec.get("gfd", True)]
+    assert scenarios
+    for scenario in scenarios:
+        leaves = walk(chart, _values(scenario)).leaves
+        assert leaves[first_condition] is False, scenario.id
+        assert not [p for p in leaves if p.startswith(chart.nfd_key + ".") and p != first_condition], scenario.id
+
+
+def test_the_charts_default_namespaces_are_never_default() -> None:
+    assert all(chart.namespace != "default" for chart in CHARTS.values())
+
+
+# --- replaced toleration lists ---------------------------------------------------------------------------------------
+
+
+def _tolerates(tolerations: Sequence[Mapping[str, Any]], key: str, value: str, effect: str) -> bool:
+    """Kubernetes toleration matching: same key, Exists or Equal value, same effect or none."""
+    return any(
+        t.get("key") == key
+        and (t.get("operator", "Equal") == "Exists" or t.get("value", "") == value)
+        and t.get("effect", "") in ("", effect)
+        for t in tolerations
+    )
+
+
+@pytest.mark.parametrize("kind", sorted(CHARTS))
+def test_the_replaced_lists_tolerate_the_gpu_taint_by_default(kind: ChartKind) -> None:
+    """Why the replacement must keep it: every chart default gpuready replaces tolerates ``nvidia.com/gpu``."""
+    chart = CHARTS[kind]
+    for path in REPLACED_TOLERATION_LISTS[kind]:
+        default = parent_default(chart, path)
+        assert isinstance(default, list), path
+        assert any(t["key"] == GPU_TAINT_KEY and t["effect"] == "NoSchedule" for t in default), path
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_replaced_toleration_lists_still_tolerate_the_gpu_taint_with_exists(scenario: Scenario) -> None:
+    chart = CHARTS[scenario.kind]
+    leaves = walk(chart, _values(scenario)).leaves
+    present = [p for p in REPLACED_TOLERATION_LISTS[scenario.kind] if p in leaves]
+    assert "daemonsets.tolerations" in present or "tolerations" in present
+    for path in present:
+        tolerations = leaves[path]
+        assert {"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"} in tolerations, path
+        # Every nvidia.com/gpu toleration of the chart default is still covered, whatever the taint's value.
+        for default in parent_default(chart, path):
+            if default["key"] == GPU_TAINT_KEY:
+                assert _tolerates(tolerations, GPU_TAINT_KEY, "any-value", default["effect"]), path
+        # And every taint of every pool is tolerated, whatever its value.
+        for pool in scenario.pool_set.pools:
+            for taint in pool_taints(pool):
+                assert _tolerates(tolerations, taint.key, "any-value", taint.effect), (path, pool.name, taint)
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.kind == "device-plugin"], ids=lambda s: s.id)
+def test_the_plugin_keeps_the_charts_critical_addons_toleration(scenario: Scenario) -> None:
+    default = parent_default(CHARTS["device-plugin"], "tolerations")
+    critical = [t for t in default if t["key"] == "CriticalAddonsOnly"]
+    assert critical
+    assert all(t in _values(scenario)["tolerations"] for t in critical)

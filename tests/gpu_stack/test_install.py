@@ -1,0 +1,90 @@
+"""``install_gpu_stack`` (what the stack program calls): the component a ``GpuStackSpec`` names, with every release
+setting passed on, or nothing at all for ``none`` and ``external``."""
+
+from __future__ import annotations
+
+import pulumi_kubernetes as k8s
+import pytest
+
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.specs import GpuPoolSpec, GpuSharing
+from components.gpu_stack.device_plugin import NvidiaDevicePlugin
+from components.gpu_stack.gpu_operator import GpuOperator
+from components.gpu_stack.install import install_gpu_stack
+from components.gpu_stack.release_component import RELEASE_SETTINGS, GpuStackRelease, GpuStackReleaseArgs
+from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE, ProviderRecordingMonitor
+from tests.pulumi_mocks import runtime_test
+
+L4 = GpuPoolSpec(
+    cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0, max_size=2,
+    sharing=GpuSharing(mode="mps", replicas=2),
+)  # fmt: skip
+BOTTLEROCKET = GpuPoolSpec(
+    cloud="eks", name="br", instance_type="g5.2xlarge", min_size=0, max_size=1, image="bottlerocket"
+)
+
+
+def install(spec: GpuStackSpec, pools: list[GpuPoolSpec]) -> list[GpuStackRelease | None]:
+    made: list[GpuStackRelease | None] = []
+
+    @runtime_test
+    def program() -> None:
+        provider = k8s.Provider("cluster", kubeconfig="{}")
+        made.append(install_gpu_stack("gpu-stack", pools, spec, provider))
+
+    program()
+    return made
+
+
+def test_the_release_settings_are_fields_of_both_spec_and_arguments() -> None:
+    assert set(RELEASE_SETTINGS) <= set(GpuStackSpec.__dataclass_fields__)
+    assert set(RELEASE_SETTINGS) <= set(GpuStackReleaseArgs.__dataclass_fields__)
+
+
+@pytest.mark.parametrize(
+    ("spec", "component", "chart"),
+    [
+        (
+            GpuStackSpec(kind="gpu-operator", namespace="gpu-system", release_name="gpu", timeout_seconds=1200,
+                         nfd="existing", mig_reboot=False, repository="https://mirror.example.com/nvidia",
+                         chart_version="v26.3.3"),
+            "gpuready:index:GpuOperator",
+            "gpu-operator",
+        ),
+        (
+            GpuStackSpec(kind="device-plugin", namespace="gpu-system", release_name="gpu", timeout_seconds=1200,
+                         nfd="existing", gfd=True, repository="https://mirror.example.com/nvdp",
+                         chart_version="0.19.3"),
+            "gpuready:index:NvidiaDevicePlugin",
+            "nvidia-device-plugin",
+        ),
+    ],
+    ids=["gpu-operator", "device-plugin"],
+)  # fmt: skip
+def test_a_chart_kind_installs_its_component_with_every_setting(
+    mocked: ProviderRecordingMonitor, spec: GpuStackSpec, component: str, chart: str
+) -> None:
+    (made,) = install(spec, [L4])
+
+    assert isinstance(made, GpuOperator if spec.kind == "gpu-operator" else NvidiaDevicePlugin)
+    assert made.plan.spec == spec
+    mocked.one(component)
+    release = mocked.one(RELEASE).inputs
+    assert (release["chart"], release["name"], release["namespace"], release["version"]) == (
+        chart,
+        "gpu",
+        "gpu-system",
+        spec.chart_version,
+    )
+    assert release["repositoryOpts"] == {"repo": spec.repository}
+    assert release["timeout"] == 1200.0
+    provider = mocked.one(K8S_PROVIDER)
+    assert mocked.providers[mocked.one(RELEASE).urn] == f"{provider.urn}::{provider.name}_id"
+
+
+@pytest.mark.parametrize(("kind", "pool"), [("none", BOTTLEROCKET), ("external", L4)], ids=["none", "external"])
+def test_none_and_external_install_nothing(mocked: ProviderRecordingMonitor, kind: str, pool: GpuPoolSpec) -> None:
+    (made,) = install(GpuStackSpec(kind=kind), [pool])  # type: ignore[arg-type]
+
+    assert made is None
+    assert [r.type for r in mocked.registrations] == [K8S_PROVIDER]
