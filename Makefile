@@ -25,11 +25,14 @@ $(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
 	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 demo: install
-	@for stack in eks-dev aks-dev gke-dev; do \
+	@for stack in eks-dev aks-dev gke-dev gke-operator; do \
 	  echo "=== gpuready plan --stack $$stack"; \
 	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
 	  echo; \
 	done
+	@echo "=== gpuready plan --program examples/training_job (gpuready components in a program of your own)"
+	@$(BIN)/gpuready plan --program examples/training_job --stack dev || exit $$?
+	@echo
 	@echo "=== gpuready plan --program examples/wrong_program (a raw Pulumi program; the policy gate must fail it)"
 	@$(BIN)/gpuready plan --program examples/wrong_program --stack dev; code=$$?; \
 	  if [ $$code -ne 1 ]; then echo "expected exit 1 (mandatory violations), got $$code"; exit 1; fi

@@ -1,0 +1,87 @@
+"""gpuready's components in a program of your own: pool -> GPU stack -> bin-packing scheduler -> workloads.
+
+- an EKS pool of 8 x A100 nodes, whole GPUs, plus an L4 pool shared four ways by time-slicing;
+- the GPU Operator on the AMI's driver (values derived from the pools);
+- ``GpuBinPackingScheduler`` with the ``gpu-binpack`` profile scoring the pools' GPU resources;
+- a training Job whose 4 workers pack onto as few A100 nodes as possible, and an inference Deployment whose
+  replicas each take one time-sliced L4 share on their own node, spread across zones.
+"""
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
+from components.core.specs import GpuPoolSpec, GpuSharing
+from components.core.workload import gpu_workload
+from components.core.workload_placement import BINPACK_SCHEDULER, Placement
+from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
+
+config = pulumi.Config()
+cluster_name = config.require("clusterName")
+provider = k8s.Provider("cluster", kubeconfig=config.require_secret("kubeconfig"))
+
+a100 = GpuPoolSpec(cloud="eks", name="a100", instance_type="p4d.24xlarge", min_size=0, max_size=4)
+l4 = GpuPoolSpec(
+    cloud="eks",
+    name="l4-shared",
+    instance_type="g6.xlarge",
+    min_size=0,
+    max_size=6,
+    sharing=GpuSharing(mode="time-slicing", replicas=4, fail_requests_greater_than_one=True),
+)
+pools = [
+    EksGpuNodePool(
+        spec.name,
+        EksGpuNodePoolArgs(
+            pool=spec,
+            cluster_name=cluster_name,
+            node_role_arn="arn:aws:iam::123456789012:role/ml-dev-gpu-nodes",
+            subnet_ids=["subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788"],
+        ),
+    )
+    for spec in (a100, l4)
+]
+stack = GpuOperator("gpu-stack", GpuOperatorArgs(pools=pools, timeout_seconds=1200), provider=provider)
+scheduler = GpuBinPackingScheduler(
+    "gpu-binpack",
+    BinPackSchedulerSpec(kube_scheduler_version="v1.33.4", gpu_resources=gpu_resources_of([a100, l4])),
+    opts=pulumi.ResourceOptions(provider=provider),
+)
+after_stack = pulumi.ResourceOptions(provider=provider, depends_on=[stack, scheduler])
+
+train = gpu_workload(a100, 2, placement=Placement(scheduler_name=BINPACK_SCHEDULER, pack_group="train-42"))
+k8s.batch.v1.Job(
+    "train",
+    spec={
+        "parallelism": 4,
+        "completions": 4,
+        "template": {
+            "metadata": {"labels": {"app": "train", **train.pod_labels()}},
+            "spec": {
+                **train.pod_spec(),
+                "restartPolicy": "Never",
+                "containers": [train.container({"name": "worker", "image": "nvcr.io/nvidia/pytorch:25.08-py3"})],
+            },
+        },
+    },
+    opts=after_stack,
+)
+
+serve = gpu_workload(l4, 1, placement=Placement(spread_by_host=True, spread_by_zone=True, selector={"app": "serve"}))
+k8s.apps.v1.Deployment(
+    "serve",
+    spec={
+        "replicas": 3,
+        "selector": {"matchLabels": {"app": "serve"}},
+        "template": {
+            "metadata": {"labels": {"app": "serve", **serve.pod_labels()}},
+            "spec": {
+                **serve.pod_spec(),
+                "containers": [serve.container({"name": "server", "image": "nvcr.io/nvidia/tritonserver:25.08-py3"})],
+            },
+        },
+    },
+    opts=after_stack,
+)
