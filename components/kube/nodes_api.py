@@ -1,9 +1,27 @@
-"""Nodes over the Kubernetes API: paginated LIST, WATCH from a resourceVersion, and one label PATCH per node.
+"""Nodes over the Kubernetes API with lightkube's ``Client``: paginated LIST, WATCH from a resourceVersion, PATCH.
 
-lightkube supplies the connection (kubeconfig, TLS, token, client certificate and exec-plugin auth); the
-three verbs are sent here so that pagination, retries and call counts are exact, label selectors pass
-through verbatim, and nodes come back as plain dicts for the pure ``components.verify`` code. Every retried
-attempt counts as a call in ``calls``.
+The three verbs are lightkube calls on a generic core/v1 ``Node`` resource (a ``GenericGlobalResource``), so
+nodes are decoded straight into dicts, never into lightkube's models, and handed on as plain dicts for the
+pure ``components.verify`` code:
+
+* LIST: ``Client.list(Node, chunk_size=500, labels=...)``. lightkube follows the ``continue`` tokens; the
+  returned ``ListIterable`` exposes the list's ``resourceVersion`` once iterated, which the WATCH starts from.
+  A 410 on a continue token (the snapshot was compacted) lists again from the start, up to three times.
+* WATCH: ``Client.watch(Node, labels=..., resource_version=..., server_timeout=...)``; one stream per call
+  (see ``transport.AttemptTransport``). A stream dropped mid-way ends the iteration like a server-side close;
+  an in-band or HTTP 410 raises ``ExpiredError``.
+* PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ...}}, patch_type=PatchType.MERGE)``, one per node.
+
+Label selectors pass through verbatim: lightkube encodes ``labels={key: None}`` (an "exists" requirement) as
+the bare key, so ``labels={selector: None}`` sends the caller's selector string unchanged, whatever it holds
+(``in``, ``notin``, ``!=``, ``!key``); the API server parses it and answers 400 for a malformed one.
+
+lightkube retries nothing; ``transport.AttemptTransport`` sits under its ``Client`` and applies our
+``RetryPolicy`` to every request, counting each attempt in ``calls`` per verb. The credentials live in the
+httpx2 client lightkube's ``client_adapter`` builds from the kubeconfig (with the in-process EKS token when
+the user's exec plugin is ``aws eks get-token``), so the ``Client`` itself is given the context without its
+user: exec plugins run once per request, not twice. HTTP errors surface from lightkube as ``ApiError``
+(``.status.code``) or ``httpx2.HTTPStatusError``; 401/403 become ``KubeAuthError`` naming the missing RBAC.
 """
 
 from __future__ import annotations
@@ -11,32 +29,41 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx2
-import msgspec
+import lightkube
 from lightkube.config.client_adapter import Client as http_client_for
 from lightkube.config.client_adapter import ConnectionParams
-from lightkube.core.exceptions import ConfigError
+from lightkube.config.kubeconfig import SingleConfig
+from lightkube.config.models import User
+from lightkube.core.client import LabelSelector
+from lightkube.core.exceptions import ConfigError, NotReadyError
+from lightkube.core.resource import ApiInfo, ResourceDef
+from lightkube.generic_resource import GenericGlobalResource
+from lightkube.types import PatchType
 
 from components.kube.eks_token import EksTokenAuth
-from components.kube.errors import (
-    RBAC_HINT,
-    ExpiredError,
-    KubeApiError,
-    KubeAuthError,
-    KubeConfigError,
-    KubeUnreachableError,
-)
+from components.kube.errors import RBAC_HINT, ExpiredError, KubeApiError, KubeAuthError, KubeConfigError
 from components.kube.kubeconfig import KubeTarget, load_target
-from components.kube.retry import RETRYABLE_PATCH_STATUS, RETRYABLE_READ_STATUS, RetryPolicy, parse_retry_after
+from components.kube.retry import RetryPolicy
+from components.kube.transport import AttemptTransport, WatchWindowClosed, status_body
 
-NODES_PATH = "/api/v1/nodes"
 PAGE_SIZE = 500
-MERGE_PATCH = "application/merge-patch+json"
-_decode = msgspec.json.Decoder().decode
-_encode = msgspec.json.Encoder().encode
+
+
+class Node(GenericGlobalResource):
+    """core/v1 Node as a lightkube generic resource: lightkube decodes nodes into dicts, never into its models.
+
+    It is what ``create_global_resource("", "v1", "Node", "nodes")`` builds, declared the way lightkube declares
+    its own resources instead, so it stays out of lightkube's process-wide resource registry: registering a
+    generic core/v1 Node there would fail if ``lightkube.codecs`` had loaded the real Node model first, and
+    would make ``codecs`` return dicts for Nodes everywhere else in the process.
+    """
+
+    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["list", "watch", "patch"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +86,37 @@ class WatchEvent:
         return str(self.object.get("metadata", {}).get("resourceVersion", ""))
 
 
-@dataclass
 class NodeClient:
     """Node verbs against one cluster. Create it with ``connect(...)``; close it when done."""
 
-    http: httpx2.Client
-    target_description: str = "the cluster"
-    server: str = ""
-    policy: RetryPolicy = field(default_factory=RetryPolicy)
-    page_size: int = PAGE_SIZE
-    calls: Counter[str] = field(default_factory=Counter)
-    """HTTP attempts per verb (``list``, ``watch``, ``patch``), retries included."""
+    def __init__(
+        self, kube: lightkube.Client, transport: AttemptTransport, target_description: str, page_size: int = PAGE_SIZE
+    ) -> None:
+        self.kube = kube
+        self.transport = transport
+        self.target_description = target_description
+        self.page_size = page_size
+
+    @property
+    def http(self) -> httpx2.Client:
+        """The httpx2 client that carries the kubeconfig's TLS and credentials (its ``auth`` may be replaced)."""
+        return self.transport.http
+
+    @property
+    def policy(self) -> RetryPolicy:
+        return self.transport.policy
+
+    @property
+    def server(self) -> str:
+        return self.transport.server
+
+    @property
+    def calls(self) -> Counter[str]:
+        """HTTP attempts per verb (``list``, ``watch``, ``patch``), retries included."""
+        return self.transport.calls
 
     def close(self) -> None:
-        self.http.close()
+        self.kube.close()  # closes the transport and, through it, the credentialed httpx2 client
 
     def __enter__(self) -> NodeClient:
         return self
@@ -83,21 +127,17 @@ class NodeClient:
     def list_nodes(self, selector: str = "") -> NodeList:
         """Every node matching the label selector, in pages of ``page_size``; restarts if a page expires."""
         for _ in range(3):
-            items: list[dict[str, Any]] = []
-            params = {"limit": str(self.page_size)}
-            if selector:
-                params["labelSelector"] = selector
+            listing = self.kube.list(Node, chunk_size=self.page_size, labels=_labels(selector))
             try:
-                while True:
-                    page = self._send("list", "GET", NODES_PATH, params=params)
-                    items.extend(page.get("items") or ())
-                    metadata = page.get("metadata") or {}
-                    token = metadata.get("continue")
-                    if not token:
-                        return NodeList(items, str(metadata.get("resourceVersion", "")))
-                    params = {**params, "continue": str(token)}
+                with self._errors("list"):
+                    items: list[dict[str, Any]] = [dict(node) for node in listing]
             except ExpiredError:  # 410 on a continue token: the snapshot is gone, list again
                 continue
+            try:
+                version = listing.resourceVersion
+            except NotReadyError:  # the server sent no resourceVersion
+                version = ""
+            return NodeList(items, version)
         raise KubeApiError("list nodes: continue token expired three times in a row; the cluster churns too fast", 410)
 
     def watch_nodes(self, selector: str, resource_version: str, timeout_seconds: float) -> Iterator[WatchEvent]:
@@ -107,96 +147,38 @@ class NodeClient:
         the last event's resourceVersion. Raises ``ExpiredError`` when that version is too old.
         """
         seconds = max(1, math.ceil(timeout_seconds))
-        params = {
-            "watch": "1",
-            "resourceVersion": resource_version,
-            "timeoutSeconds": str(seconds),
-            "allowWatchBookmarks": "true",
-        }
-        if selector:
-            params["labelSelector"] = selector
-        timeout = httpx2.Timeout(self.http.timeout.connect, read=timeout_seconds + 0.5)  # idle stream: stop at deadline
-        response: httpx2.Response = self._send("watch", "GET", NODES_PATH, params=params, stream=True, timeout=timeout)
+        events = self.kube.watch(
+            Node, labels=_labels(selector), resource_version=resource_version, server_timeout=seconds
+        )
+        self.transport.open_watch(read_timeout=timeout_seconds + 0.5)  # an idle stream stops at the deadline
         try:
-            for line in response.iter_lines():
-                if not line.strip():
-                    continue
-                event = _decode(line)
-                kind, obj = str(event.get("type", "")), event.get("object") or {}
-                if kind == "ERROR":
-                    code = int(obj.get("code") or 0)
-                    if code == 410:
-                        raise ExpiredError(f"watch nodes: {obj.get('message', 'resourceVersion too old')}")
-                    raise self._status_error("watch", code, obj)
-                yield WatchEvent(kind, obj)
-        except (httpx2.TransportError, httpx2.StreamError):
-            return  # dropped or timed out mid-stream: the caller re-watches from the last resourceVersion
+            with self._errors("watch"):
+                for kind, obj in events:
+                    yield WatchEvent(kind, dict(obj))
+        except (WatchWindowClosed, httpx2.TransportError, httpx2.StreamError):
+            return  # ended, dropped or timed out: the caller re-watches from the last resourceVersion
         finally:
-            response.close()
+            self.transport.close_watch()
 
     def patch_node_labels(self, name: str, labels: Mapping[str, str | None]) -> dict[str, Any]:
         """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node."""
-        body = _encode({"metadata": {"labels": dict(labels)}})
-        headers = {"Content-Type": MERGE_PATCH}
-        result: dict[str, Any] = self._send("patch", "PATCH", f"{NODES_PATH}/{name}", content=body, headers=headers)
-        return result
+        body = {"metadata": {"labels": dict(labels)}}
+        with self._errors("patch"):
+            return dict(self.kube.patch(Node, name, body, patch_type=PatchType.MERGE))
 
-    # ---------------------------------------------------------------- one request, with retries
+    # ---------------------------------------------------------------- errors
 
-    def _send(
-        self,
-        verb: str,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, str] | None = None,
-        content: bytes | None = None,
-        headers: Mapping[str, str] | None = None,
-        stream: bool = False,
-        timeout: httpx2.Timeout | None = None,
-    ) -> Any:
-        retryable = RETRYABLE_PATCH_STATUS if verb == "patch" else RETRYABLE_READ_STATUS
-        last, last_status = "", 0
-        retry_after: float | None = None
-        for attempt in range(self.policy.attempts):
-            if attempt:
-                self.policy.sleep(self.policy.delay(attempt - 1, retry_after))
-            retry_after = None
-            self.calls[verb] += 1
-            request = self.http.build_request(
-                method, path, params=params, content=content, headers=headers,
-                timeout=timeout if timeout is not None else self.http.timeout,
-            )  # fmt: skip
-            try:
-                response = self.http.send(request, stream=stream)
-            except httpx2.ConnectError as error:  # refused or unresolvable: kubectl does not retry either
-                raise KubeUnreachableError(f"cannot connect to {self.server or 'the API server'}: {error}") from error
-            except (httpx2.TransportError, ConfigError) as error:
-                if isinstance(error, ConfigError):  # an exec plugin failed: not retryable
-                    raise KubeConfigError(f"credentials for {self.target_description}: {error}") from error
-                last, last_status = f"{type(error).__name__}: {error or 'connection dropped'}", 0
-                continue
-            if response.status_code < 300:
-                if stream:
-                    return response
-                return _decode(response.content)
-            if stream:
-                response.read()
-                response.close()
-            body = _status_body(response)
-            if response.status_code in retryable:
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
-                last_status = response.status_code
-                last = f"{last_status} {body.get('reason', '')}: {body.get('message', '')}".strip()
-                continue
-            raise self._status_error(verb, response.status_code, body)
-        gave_up = (
-            f"{verb} nodes: gave up after {self.policy.attempts} attempts on {self.server or 'the API server'}; "
-            f"last error: {last}"
-        )
-        if last_status:
-            raise KubeApiError(gave_up, last_status)
-        raise KubeUnreachableError(gave_up)
+    @contextmanager
+    def _errors(self, verb: str) -> Iterator[None]:
+        """lightkube's ``ApiError`` / ``HTTPStatusError`` as gpuready errors (retrying is done underneath)."""
+        try:
+            yield
+        except lightkube.ApiError as error:
+            code = int(error.status.code or (error.response.status_code if error.response is not None else 0))
+            body = {"message": error.status.message or "", "reason": error.status.reason or ""}
+            raise self._status_error(verb, code, body) from error
+        except httpx2.HTTPStatusError as error:  # a watch's own status, or a body that is not JSON
+            raise self._status_error(verb, error.response.status_code, status_body(error.response)) from error
 
     def _status_error(self, verb: str, code: int, body: Mapping[str, Any]) -> Exception:
         message = str(body.get("message") or body.get("reason") or f"HTTP {code}")
@@ -220,12 +202,9 @@ class NodeClient:
         )
 
 
-def _status_body(response: httpx2.Response) -> dict[str, Any]:
-    try:
-        body = _decode(response.content)
-    except msgspec.DecodeError:
-        return {"message": response.text[:200]}
-    return body if isinstance(body, dict) else {}
+def _labels(selector: str) -> LabelSelector | None:
+    """The selector verbatim: lightkube encodes ``{key: None}`` ("key exists") as the bare key."""
+    return {selector: None} if selector else None
 
 
 def connect(
@@ -249,4 +228,14 @@ def client_for(target: KubeTarget, *, policy: RetryPolicy | None = None, timeout
         raise KubeConfigError(f"{target.describe()}: cannot set up the connection: {error}") from error
     if target.eks is not None:
         http.auth = EksTokenAuth(target.eks)
-    return NodeClient(http, target.describe(), target.server, policy or RetryPolicy())
+    return node_client(target.config, http, policy=policy, description=target.describe())
+
+
+def node_client(
+    config: SingleConfig, http: httpx2.Client, *, policy: RetryPolicy | None = None, description: str = "the cluster"
+) -> NodeClient:
+    """A ``NodeClient`` whose lightkube ``Client`` sends through ``http`` (which carries TLS and credentials)."""
+    transport = AttemptTransport(http, policy or RetryPolicy(), server=config.cluster.server, target=description)
+    anonymous = config._replace(user=User())  # the credentials are applied once, by ``http``
+    kube = lightkube.Client(anonymous, timeout=http.timeout, trust_env=False, transport=transport)
+    return NodeClient(kube, transport, description)

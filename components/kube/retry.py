@@ -3,7 +3,8 @@
 Which failures are retried (client-go's defaults, narrowed): 429 and 5xx for idempotent reads (GET, LIST,
 WATCH) and for the label PATCH, which also retries 409 (a merge patch of labels is idempotent, so sending
 it again is safe). Connection resets and timeouts are retried; a refused connection is not (kubectl fails
-at once too). 401/403 never are.
+at once too). 401/403 never are. ``transport.AttemptTransport`` applies the policy to every HTTP attempt
+lightkube's ``Client`` makes (lightkube itself retries nothing).
 """
 
 from __future__ import annotations
