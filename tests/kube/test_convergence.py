@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from components.kube.convergence import wait_for_nodes
 from components.kube.nodes_api import NodeClient
+from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_node
 
 Nodes = Mapping[str, Mapping[str, Any]]
@@ -16,21 +16,6 @@ Nodes = Mapping[str, Mapping[str, Any]]
 
 def labeled(nodes: Nodes) -> int:
     return sum(1 for n in nodes.values() if n["metadata"]["labels"].get("ready-for-gpus") == "yes")
-
-
-def _when_watching(kube: KubeStandin, action: Callable[[], object]) -> threading.Thread:
-    """Run ``action`` in a thread once the client has opened a watch, so it arrives as a watch event."""
-
-    def run() -> None:
-        deadline = time.monotonic() + 10
-        while not kube.requests.find("GET", "/api/v1/nodes", watch=True) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.05)
-        action()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
 
 
 def test_converges_when_labels_land_from_another_thread(kube_standin: KubeStandin, client: NodeClient) -> None:
@@ -46,7 +31,7 @@ def test_converges_when_labels_land_from_another_thread(kube_standin: KubeStandi
         time.sleep(0.1)
         kube_standin.store.label("Node", "gpu-b", {"ready-for-gpus": "yes"})
 
-    thread = _when_watching(kube_standin, land)
+    thread = when_watching(kube_standin, land)
     outcome = wait_for_nodes(client, "pool=gpu", labeled, lambda n: n == 2, timeout=10, on_change=seen.append)
     thread.join()
     assert outcome.converged and outcome.state == 2
@@ -76,7 +61,7 @@ def test_times_out_when_nodes_never_converge(kube_standin: KubeStandin, client: 
 
 
 def test_new_nodes_joining_are_seen(kube_standin: KubeStandin, client: NodeClient) -> None:
-    thread = _when_watching(
+    thread = when_watching(
         kube_standin, lambda: kube_standin.store.add(make_node("late", labels={"ready-for-gpus": "yes"}))
     )
     outcome = wait_for_nodes(client, "", labeled, lambda n: n == 1, timeout=5)
@@ -89,7 +74,7 @@ def test_watch_resumes_after_a_dropped_stream_from_the_last_version(
 ) -> None:
     kube_standin.store.add(make_node("gpu-a"))
     kube_standin.faults.drop(1, where=lambda info: info.is_watch)
-    thread = _when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready-for-gpus": "yes"}))
+    thread = when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready-for-gpus": "yes"}))
     outcome = wait_for_nodes(client, "", labeled, lambda n: n == 1, timeout=5)
     thread.join()
     assert outcome.converged
@@ -101,7 +86,7 @@ def test_watch_resumes_after_a_dropped_stream_from_the_last_version(
 def test_expired_watch_lists_again(kube_standin: KubeStandin, client: NodeClient) -> None:
     kube_standin.store.add(make_node("gpu-a"))
     kube_standin.faults.fail(410, 1, where=lambda info: info.is_watch)
-    thread = _when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready-for-gpus": "yes"}))
+    thread = when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready-for-gpus": "yes"}))
     outcome = wait_for_nodes(client, "", labeled, lambda n: n == 1, timeout=5)
     thread.join()
     assert outcome.converged

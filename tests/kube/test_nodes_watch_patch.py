@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,22 +10,8 @@ import pytest
 from components.kube.errors import ExpiredError, KubeApiError, KubeAuthError
 from components.kube.nodes_api import NodeClient, connect
 from tests.kube.conftest import Sleeps
+from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_node
-
-
-def _when_watching(kube: KubeStandin, action: Callable[[], object]) -> threading.Thread:
-    """Run ``action`` in a thread once a watch is open, so it arrives as a watch event."""
-
-    def run() -> None:
-        deadline = time.monotonic() + 10
-        while not kube.requests.find("GET", "/api/v1/nodes", watch=True) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.05)
-        action()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
 
 
 def test_list_items_are_plain_dicts(kube_standin: KubeStandin, client: NodeClient) -> None:
@@ -40,7 +24,7 @@ def test_list_items_are_plain_dicts(kube_standin: KubeStandin, client: NodeClien
 def test_watch_is_one_request_with_the_callers_parameters(kube_standin: KubeStandin, client: NodeClient) -> None:
     kube_standin.store.add(make_node("gpu-a", labels={"pool": "gpu"}))
     version = client.list_nodes().resource_version
-    thread = _when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready": "yes"}))
+    thread = when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"ready": "yes"}))
     started = time.monotonic()
     events = list(client.watch_nodes("pool in (gpu),!ready-for-cpus", version, 1.0))
     thread.join()
@@ -67,7 +51,7 @@ def test_an_idle_stream_stops_at_the_callers_deadline(kube_standin: KubeStandin,
 def test_stopping_a_watch_early_leaves_the_client_usable(kube_standin: KubeStandin, client: NodeClient) -> None:
     kube_standin.store.add(make_node("gpu-a"))
     version = client.list_nodes().resource_version
-    thread = _when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"a": "1"}))
+    thread = when_watching(kube_standin, lambda: kube_standin.store.label("Node", "gpu-a", {"a": "1"}))
     for event in client.watch_nodes("", version, 10):
         assert event.type == "MODIFIED"
         break
