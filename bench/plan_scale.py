@@ -69,6 +69,8 @@ def write_stack_file(directory: Path, count: int) -> Path:
         "gpuready:clusterName": "bench",
         "gpuready:eksNodeRoleArn": "arn:aws:iam::123456789012:role/bench",
         "gpuready:eksSubnetIds": ["subnet-0123456789abcdef0"],
+        # The GPU Operator over every pool; the bare side registers the same release, namespace and config map.
+        "gpuready:gpuStack": "gpu-operator",
         "gpuready:nodePools": json.dumps(pool_entries(count)),
     }
     path.write_text(json.dumps({"config": config}))
@@ -77,6 +79,7 @@ def write_stack_file(directory: Path, count: int) -> Path:
 
 def child_gpuready(count: int) -> dict[str, float]:
     import pulumi_aws  # noqa: F401, PLC0415 - import cost outside the clock, as for the bare side
+    import pulumi_kubernetes  # noqa: F401, PLC0415
 
     from components.cli import main as cli  # noqa: PLC0415
 
@@ -106,7 +109,10 @@ def child_gpuready(count: int) -> dict[str, float]:
 def child_bare(count: int) -> dict[str, float]:
     import pulumi  # noqa: PLC0415
     import pulumi_aws as aws  # noqa: PLC0415
+    import pulumi_kubernetes as k8s  # noqa: PLC0415
 
+    from components.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
+    from components.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
     from components.core.pool_summary import pool_values  # noqa: PLC0415
     from components.eks import plan  # noqa: PLC0415
@@ -115,17 +121,24 @@ def child_bare(count: int) -> dict[str, float]:
     # component outputs and the same stack exports. The ratio then isolates gpuready's own work
     # (config type checks, validation, capture, plan JSON), not the SDK's cost of registering.
     prepared = []
-    for spec in parse_pools(pool_entries(count), "eks"):
+    specs = parse_pools(pool_entries(count), "eks")
+    for spec in specs:
         values = pool_values(spec, plan.driver_summary(spec))
         prepared.append((spec.name, plan.node_group_args(spec), values))
+    stack_plan = plan_gpu_stack("eks", specs, GpuStackSpec(kind="gpu-operator"))
+    release = stack_plan.release
+    assert release is not None and stack_plan.namespace is not None
+    namespace_metadata = stack_plan.namespace["metadata"]
 
     pulumi.runtime.set_mocks(_echo_mocks(), project="gpuready", stack="bench")
 
     @pulumi.runtime.test  # type: ignore[untyped-decorator]
     def program() -> None:
         exports = {}
+        components = []
         for name, args, values in prepared:
             component = pulumi.ComponentResource("gpuready:index:EksGpuNodePool", name, {}, None)
+            components.append(component)
             node_group = aws.eks.NodeGroup(
                 f"{name}-node-group",
                 cluster_name="bench",
@@ -137,11 +150,35 @@ def child_bare(count: int) -> dict[str, float]:
             )
             component.register_outputs({"node_pool_name": node_group.node_group_name, **values})
             exports[name] = {"nodePoolName": node_group.node_group_name, **values}
+        provider = k8s.Provider("cluster", kubeconfig=pulumi.Output.secret("offline"))
+        stack = pulumi.ComponentResource("gpuready:index:GpuOperator", "gpu-stack", {}, None)
+        child = pulumi.ResourceOptions(parent=stack, provider=provider)
+        namespace = k8s.core.v1.Namespace("gpu-stack-namespace", metadata=namespace_metadata, opts=child)
+        in_namespace = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[namespace]))
+        maps = [
+            k8s.core.v1.ConfigMap(f"gpu-stack-{i}", metadata=o["metadata"], data=o["data"], opts=in_namespace)
+            for i, o in enumerate(stack_plan.objects)
+        ]
+        k8s.helm.v3.Release(
+            "gpu-stack-release",
+            name=release.name,
+            chart=release.chart.name,
+            version=release.version,
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=release.repository),
+            namespace=release.namespace,
+            values=dict(release.values),
+            timeout=release.timeout_seconds,
+            opts=pulumi.ResourceOptions.merge(
+                child, pulumi.ResourceOptions(depends_on=[namespace, *maps, *components])
+            ),
+        )
+        stack.register_outputs({"release_name": release.name, "values": dict(release.values)})
         pulumi.export("cloud", "eks")
         pulumi.export("clusterName", "bench")
+        pulumi.export("gpuStack", {"kind": "gpu-operator", "pools": {p.pool: p.summary for p in stack_plan.pools}})
         pulumi.export("pools", exports)
 
-    return _timed(program, resources=2 * count)
+    return _timed(program, resources=2 * count + 5)
 
 
 def child_program(count: int) -> dict[str, float]:
@@ -150,6 +187,7 @@ def child_program(count: int) -> dict[str, float]:
 
     import pulumi  # noqa: PLC0415
     import pulumi_aws  # noqa: F401, PLC0415
+    import pulumi_kubernetes  # noqa: F401, PLC0415
 
     from components.offline.project import load_project  # noqa: PLC0415
     from components.offline.stack_config import load_stack_config  # noqa: PLC0415
@@ -188,12 +226,14 @@ def _echo_mocks() -> Any:
     """Mocks that echo inputs as outputs, as the offline planner's do."""
     import pulumi  # noqa: PLC0415
 
+    from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415
+
     class Echo(pulumi.runtime.Mocks):
         def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
             return f"{args.name}_id", args.inputs
 
         def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-            return {}, []
+            return fake_invoke_result(args.token, args.args), []  # the offline planner's cluster lookups
 
     return Echo()
 

@@ -49,6 +49,8 @@ def write_stack_file(directory: Path, count: int) -> Path:
         "gpuready:clusterName": "bench",
         "gpuready:eksNodeRoleArn": "arn:aws:iam::123456789012:role/bench",
         "gpuready:eksSubnetIds": ["subnet-0123456789abcdef0"],
+        # The GPU Operator over every pool: the stack policies pair each pool with the release.
+        "gpuready:gpuStack": "gpu-operator",
         "gpuready:nodePools": json.dumps(pools),
     }
     path = directory / f"Pulumi.bench-{count}.yaml"

@@ -49,7 +49,8 @@ def plugin_configs(pools: Iterable[GpuPoolSpec]) -> dict[str, str]:
     for pool in shared_pools(pools):
         assert isinstance(pool.sharing, GpuSharing)
         name = sharing_plan.device_plugin_config_name(pool.sharing)
-        configs.setdefault(name, _dump(sharing_config(pool.sharing)))
+        if name not in configs:
+            configs[name] = _dump(sharing_config(pool.sharing))
     if not configs:
         return {}
     return {DEFAULT_CONFIG: _dump({"version": "v1"}), **dict(sorted(configs.items()))}
