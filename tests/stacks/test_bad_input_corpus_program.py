@@ -8,8 +8,7 @@ registers a single resource ("every pool is validated before the first resource 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
@@ -17,15 +16,18 @@ import pytest
 import yaml
 
 from components.errors import ConfigError
-from components.offline import runner
-from components.offline.capture import STACK_TYPE, CapturedRun, CaptureMonitor
-from components.offline.project import Project, load_project
-from components.offline.stack_config import load_stack_config
+from components.offline.capture import STACK_TYPE
+from tests.stacks.program_runs import (
+    ROOT,
+    RecordingMonitor,
+    assert_nothing_registered,
+    config_bag,
+    config_error_of,
+    run_stack,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "core" / "bad_inputs.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]
-PROJECT: Project = load_project(ROOT)
 COMPONENT_TYPES = {
     "eks": "gpuready:index:EksGpuNodePool",
     "aks": "gpuready:index:AksGpuNodePool",
@@ -36,63 +38,6 @@ CHILD_TYPES = {
     "aks": "azure-native:containerservice:AgentPool",
     "gke": "gcp:container/nodePool:NodePool",
 }
-
-
-class RecordingMonitor(CaptureMonitor):
-    """A CaptureMonitor that also remembers every RegisterResource type (the stack's too) and every
-    RegisterResourceOutputs URN. Takes whatever arguments ``run_program`` passes to CaptureMonitor."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.requested_types: list[str] = []
-        self.output_urns: list[str] = []
-
-    def RegisterResource(self, request: Any) -> Any:
-        self.requested_types.append(request.type)
-        return super().RegisterResource(request)
-
-    def RegisterResourceOutputs(self, request: Any) -> Any:
-        self.output_urns.append(request.urn)
-        return super().RegisterResourceOutputs(request)
-
-
-@pytest.fixture
-def monitors(monkeypatch: pytest.MonkeyPatch) -> list[RecordingMonitor]:
-    """Every monitor ``run_program`` makes during the test, kept even when the program raises."""
-    made: list[RecordingMonitor] = []
-
-    class Kept(RecordingMonitor):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(runner, "CaptureMonitor", Kept)
-    return made
-
-
-def config_bag(stack: str, overrides: Sequence[str] = ()) -> dict[str, str]:
-    """The engine's config bag of an example stack, with ``key=value`` overrides."""
-    return dict(load_stack_config(PROJECT, stack, overrides=list(overrides)).values)
-
-
-def run_stack(stack: str, config: Mapping[str, str]) -> CapturedRun:
-    return runner.run_program(
-        PROJECT.program_dir,
-        project=PROJECT.name,
-        stack=stack,
-        config=config,
-        secret_keys=(),
-        root_directory=ROOT,
-    )
-
-
-def config_error_of(error: BaseException) -> ConfigError | None:
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, ConfigError):
-            return seen
-        seen = seen.__cause__
-    return None
 
 
 def assert_refused_before_registering(
@@ -107,11 +52,7 @@ def assert_refused_before_registering(
     assert str(info.value).startswith("invalid gpuready config:\n")
     assert message in str(info.value)
 
-    assert len(monitors) == 1
-    monitor = monitors[0]
-    assert set(monitor.requested_types) <= {STACK_TYPE}, monitor.requested_types
-    assert all(":pulumi:pulumi:Stack::" in urn for urn in monitor.output_urns), monitor.output_urns
-    assert monitor.captured(project=PROJECT.name, stack=stack, preview=False).resources == ()
+    assert_nothing_registered(monitors, stack)
     return error
 
 

@@ -12,20 +12,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pulumi
 import pytest
 
-from components.errors import ConfigError
-from components.offline import runner
-from components.offline.capture import STACK_TYPE, CapturedRun, CaptureMonitor, RegisteredResource
-from components.offline.project import Project, load_project
-from components.offline.stack_config import load_stack_config
+from components.offline.capture import CapturedRun, RegisteredResource
+from tests.stacks.program_runs import (
+    ROOT,
+    RecordingMonitor,
+    assert_nothing_registered,
+    config_bag,
+    config_error_of,
+    run_stack,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-PROJECT: Project = load_project(ROOT)
 KEY = "gpuready:gpuStack"
 NAMESPACE = "kubernetes:core/v1:Namespace"
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
@@ -41,57 +42,9 @@ POOL_CHILD_TYPES = {
 }
 
 
-class RecordingMonitor(CaptureMonitor):
-    """A CaptureMonitor that also remembers every RegisterResource type (the stack's too) and every
-    RegisterResourceOutputs URN, even when the program raises."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.requested_types: list[str] = []
-        self.output_urns: list[str] = []
-
-    def RegisterResource(self, request: Any) -> Any:
-        self.requested_types.append(request.type)
-        return super().RegisterResource(request)
-
-    def RegisterResourceOutputs(self, request: Any) -> Any:
-        self.output_urns.append(request.urn)
-        return super().RegisterResourceOutputs(request)
-
-
-@pytest.fixture
-def monitors(monkeypatch: pytest.MonkeyPatch) -> list[RecordingMonitor]:
-    """Every monitor ``run_program`` makes during the test."""
-    made: list[RecordingMonitor] = []
-
-    class Kept(RecordingMonitor):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(runner, "CaptureMonitor", Kept)
-    return made
-
-
-def config_bag(stack: str, gpu_stack: str | None = None) -> dict[str, str]:
+def gpu_stack_bag(stack: str, gpu_stack: str | None = None) -> dict[str, str]:
     """The engine's config bag of an example stack, ``gpuready:gpuStack`` replaced when given."""
-    overrides = [f"{KEY}={gpu_stack}"] if gpu_stack is not None else []
-    return dict(load_stack_config(PROJECT, stack, overrides=overrides).values)
-
-
-def run_stack(stack: str, config: Mapping[str, str]) -> CapturedRun:
-    return runner.run_program(
-        PROJECT.program_dir, project=PROJECT.name, stack=stack, config=config, secret_keys=(), root_directory=ROOT
-    )
-
-
-def config_error_of(error: BaseException) -> ConfigError | None:
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, ConfigError):
-            return seen
-        seen = seen.__cause__
-    return None
+    return config_bag(stack, [f"{KEY}={gpu_stack}"] if gpu_stack is not None else [])
 
 
 # --- bad values ------------------------------------------------------------------------------------------------------
@@ -187,7 +140,7 @@ BAD_CASES: dict[str, BadCase] = {
 def test_a_bad_gpu_stack_is_refused_before_anything_registers(monitors: list[RecordingMonitor], case_id: str) -> None:
     case = BAD_CASES[case_id]
     with pytest.raises(pulumi.RunError) as info:
-        run_stack(case.stack, config_bag(case.stack, case.gpu_stack))
+        run_stack(case.stack, gpu_stack_bag(case.stack, case.gpu_stack))
     error = config_error_of(info.value)
     assert error is not None, f"no ConfigError in the __cause__ chain of {info.value!r}"
     rendered = "\n".join(map(str, error.problems))
@@ -196,11 +149,7 @@ def test_a_bad_gpu_stack_is_refused_before_anything_registers(monitors: list[Rec
     assert all(p.path.startswith("gpuready:") for p in error.problems), rendered
     assert str(info.value).startswith("invalid gpuready config:\n")
     # Nothing registered: the run's root stack at most (how the pool corpus test counts it too).
-    assert len(monitors) == 1
-    monitor = monitors[0]
-    assert set(monitor.requested_types) <= {STACK_TYPE}, monitor.requested_types
-    assert all(":pulumi:pulumi:Stack::" in urn for urn in monitor.output_urns), monitor.output_urns
-    assert monitor.captured(project=PROJECT.name, stack=case.stack, preview=False).resources == ()
+    assert_nothing_registered(monitors, case.stack)
 
 
 def test_the_example_stacks_are_the_ones_the_cases_use() -> None:
@@ -276,7 +225,7 @@ def _one(run: CapturedRun, type_: str) -> RegisteredResource:
 @pytest.mark.parametrize("stack", list(GOOD_STACKS))
 def test_example_stack_installs_its_gpu_stack_and_exports_it(stack: str) -> None:
     expected = GOOD_STACKS[stack]
-    run = run_stack(stack, config_bag(stack))
+    run = run_stack(stack, gpu_stack_bag(stack))
 
     assert run.outputs["gpuStack"] == expected.export
     types = Counter(r.type for r in run.resources)
@@ -323,7 +272,7 @@ def test_example_stack_installs_its_gpu_stack_and_exports_it(stack: str) -> None
 
 
 def test_eks_dev_operator_values_keep_the_ami_driver_and_cover_every_pool() -> None:
-    values = _one(run_stack("eks-dev", config_bag("eks-dev")), RELEASE).inputs["values"]
+    values = _one(run_stack("eks-dev", gpu_stack_bag("eks-dev")), RELEASE).inputs["values"]
     assert (values["driver"], values["toolkit"]) == ({"enabled": False}, {"enabled": False})
     assert values["mig"] == {"strategy": "mixed"}
     assert values["migManager"]["enabled"] is True
@@ -331,7 +280,7 @@ def test_eks_dev_operator_values_keep_the_ami_driver_and_cover_every_pool() -> N
 
 
 def test_gke_operator_values_install_the_driver() -> None:
-    run = run_stack("gke-operator", config_bag("gke-operator"))
+    run = run_stack("gke-operator", gpu_stack_bag("gke-operator"))
     values = _one(run, RELEASE).inputs["values"]
     assert (values["driver"], values["toolkit"]["enabled"]) == ({"enabled": True}, True)
     assert values["toolkit"]["env"] == [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
@@ -340,7 +289,7 @@ def test_gke_operator_values_install_the_driver() -> None:
 
 
 def test_aks_dev_plugin_values_tolerate_the_spot_taint() -> None:
-    values = _one(run_stack("aks-dev", config_bag("aks-dev")), RELEASE).inputs["values"]
+    values = _one(run_stack("aks-dev", gpu_stack_bag("aks-dev")), RELEASE).inputs["values"]
     assert {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"} in values[
         "tolerations"
     ]
@@ -358,7 +307,7 @@ def test_aks_dev_plugin_values_tolerate_the_spot_taint() -> None:
     ids=["eks-operator-custom-namespace", "aks-operator", "aks-plugin-without-gfd"],
 )
 def test_other_good_gpu_stacks_install(stack: str, gpu_stack: str, component: str, namespace: str) -> None:
-    run = run_stack(stack, config_bag(stack, gpu_stack))
+    run = run_stack(stack, gpu_stack_bag(stack, gpu_stack))
     assert len([r for r in run.resources if r.type == component]) == 1
     release = _one(run, RELEASE)
     assert release.inputs["namespace"] == namespace == run.outputs["gpuStack"]["namespace"]
