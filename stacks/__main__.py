@@ -5,6 +5,8 @@ Every pool is validated before the first resource is registered, so bad config c
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pulumi
 import stack_config
 
@@ -12,6 +14,9 @@ from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
+
+if TYPE_CHECKING:
+    from components.gpu_stack.release_component import GpuStackRelease
 
 
 def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
@@ -45,7 +50,7 @@ def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
 
 def build_cluster_software(
     settings: StackSettings, pools: list[GpuNodePoolBase]
-) -> tuple[pulumi.Resource | None, pulumi.Resource | None]:
+) -> tuple[GpuStackRelease | None, pulumi.Resource | None]:
     """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
     when the stack asks for none; without either, no provider and no cluster lookup)."""
     if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
@@ -99,7 +104,10 @@ def main() -> None:
             "binpackScheduler",
             {"schedulerName": binpack.scheduler_name, "namespace": binpack.namespace, "image": binpack.image},
         )
-    plan = plan_gpu_stack(settings.cloud, settings.pools, settings.gpu_stack)
+    # The release's own plan when one is installed; for none / external the plan is only the per-pool summaries.
+    plan = (
+        gpu_stack.plan if gpu_stack is not None else plan_gpu_stack(settings.cloud, settings.pools, settings.gpu_stack)
+    )
     release = plan.release
     pulumi.export(
         "gpuStack",

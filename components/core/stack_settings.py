@@ -137,14 +137,11 @@ def _gpu_stack(raw: object, problems: list[Problem]) -> GpuStackSpec | None:
     path = f"{NS}:gpuStack"
     if raw is None or raw == "":
         return GpuStackSpec(kind="none")
-    if isinstance(raw, str):
-        try:
-            raw = yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
-        except yaml.YAMLError as error:
-            problems.append(Problem(path, f"is not valid YAML: {error}", None, (), "e.g. {kind: gpu-operator}"))
-            return None
+    loaded, data = _yaml_text(raw, path, problems, "e.g. {kind: gpu-operator}")
+    if not loaded:
+        return None
     try:
-        return parse_gpu_stack(raw, path)
+        return parse_gpu_stack(data, path)
     except ConfigError as error:
         problems.extend(error.problems)
         return None
@@ -155,19 +152,28 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     path = f"{NS}:binpackScheduler"
     if raw is None or raw == "":
         return None
-    if isinstance(raw, str):
-        try:
-            raw = yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
-        except yaml.YAMLError as error:
-            problems.append(
-                Problem(path, f"is not valid YAML: {error}", None, (), "e.g. {kubeSchedulerVersion: v1.33.4}")
-            )
-            return None
+    loaded, data = _yaml_text(raw, path, problems, "e.g. {kubeSchedulerVersion: v1.33.4}")
+    if not loaded:
+        return None
     try:
-        return parse_binpack(raw, pools, path)
+        return parse_binpack(data, pools, path)
     except ConfigError as error:
         problems.extend(error.problems)
         return None
+
+
+def _yaml_text(raw: object, path: str, problems: list[Problem], hint: str) -> tuple[bool, object]:
+    """``(True, data)`` for a value that is YAML text (or already data); ``(False, None)`` after reporting bad YAML."""
+    if not isinstance(raw, str):
+        return True, raw
+    try:
+        return True, yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        shown = raw if len(raw) <= 80 else raw[:77] + "..."
+        problems.append(Problem(path, f"is not valid YAML{where}: {getattr(error, 'problem', error)}", shown, (), hint))
+        return False, None
 
 
 def _text(values: Mapping[str, object], key: str, problems: list[Problem], required: bool = False) -> str:
@@ -246,20 +252,5 @@ def _pool_list(raw: object, problems: list[Problem]) -> object:
     if raw is None or raw == "":
         problems.append(Problem(path, "is required", None, (), "a YAML list of pools; see README 'Pool spec'"))
         return None
-    if not isinstance(raw, str):
-        return raw
-    try:
-        return yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problems.append(
-            Problem(
-                path,
-                f"is not valid YAML{where}: {getattr(error, 'problem', error)}",
-                raw if len(raw) <= 80 else raw[:77] + "...",
-                (),
-                "write a YAML list of pools, one '- name: ...' entry per pool (see README 'Pool spec')",
-            )
-        )
-        return None
+    hint = "write a YAML list of pools, one '- name: ...' entry per pool (see README 'Pool spec')"
+    return _yaml_text(raw, path, problems, hint)[1]

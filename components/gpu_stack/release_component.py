@@ -8,6 +8,7 @@ also depends on the pool components it serves (its DaemonSets then roll onto poo
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -146,10 +147,5 @@ def _object(name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions) -> 
 
 
 def _plain(values: Mapping[str, Any]) -> dict[str, Any]:
-    """A deep copy as plain dicts and lists (Pulumi serialises them as the release's values)."""
-    return {k: _plain(v) if isinstance(v, Mapping) else ([_copy(i) for i in v] if isinstance(v, list) else v)
-            for k, v in values.items()}  # fmt: skip
-
-
-def _copy(item: object) -> object:
-    return _plain(item) if isinstance(item, Mapping) else item
+    """A deep copy (the builders return plain dicts and lists; the release must not share them)."""
+    return copy.deepcopy(dict(values))

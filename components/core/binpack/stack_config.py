@@ -25,7 +25,6 @@ _FIELDS = {
     "imageRepository": ("image_repository", str),
 }
 BINPACK_KEYS = tuple(_FIELDS)
-_SPEC_FIELDS = {name: key for key, (name, _) in _FIELDS.items()}
 
 
 def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
@@ -45,14 +44,4 @@ def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpac
     try:
         return BinPackSchedulerSpec(gpu_resources=gpu_resources_of(pools), **fields)
     except SpecError as error:
-        raise ConfigError(_rebase(error.problems, path)) from error
-
-
-def _rebase(problems: tuple[Problem, ...], path: str) -> list[Problem]:
-    """Spec problems name dataclass fields; put them under ``path`` with the config's camelCase names."""
-    rebased = []
-    for p in problems:
-        head, dot, rest = p.path.partition(".")
-        field = _SPEC_FIELDS.get(head, head)
-        rebased.append(Problem(f"{path}.{field}{dot}{rest}", p.problem, p.value, p.allowed, p.hint))
-    return rebased
+        raise ConfigError(error.under(path).problems) from error  # spec paths are the config's camelCase keys

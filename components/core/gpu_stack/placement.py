@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from components.core.scheduling import LABEL_GPU_POOL, pool_taints
+from components.core.scheduling import LABEL_GPU_POOL, pool_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 
 CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
@@ -23,7 +23,7 @@ def taint_tolerations(pools: Iterable[GpuPoolSpec]) -> list[dict[str, str]]:
     seen: dict[tuple[str, str], dict[str, str]] = {}
     for pool in pools:
         for taint in pool_taints(pool):
-            seen.setdefault((taint.key, taint.effect), {"key": taint.key, "operator": "Exists", "effect": taint.effect})
+            seen.setdefault((taint.key, taint.effect), toleration_for(taint))
     return list(seen.values())
 
 
