@@ -12,6 +12,7 @@ from typing import Any
 
 from components.cli.pool_table import is_pool_component, render_pool_table
 from components.cli.release_section import render_releases
+from components.cli.violation_table import format_violations
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
@@ -86,8 +87,6 @@ def render_text(plan: Plan, captured: CapturedRun) -> str:
     if releases:
         lines += ["", releases]
     if plan.violations:
-        from components.offline.analyzer import format_violations  # noqa: PLC0415
-
         lines += ["", format_violations(plan.violations)]
     return "\n".join(lines)
 

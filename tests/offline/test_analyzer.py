@@ -25,10 +25,8 @@ from pulumi_policy import (
 from components.offline.analyzer import (
     InProcessAnalyzer,
     analyze_run,
-    format_violations,
     load_pack,
     load_policy_config,
-    short_resource,
 )
 from components.offline.analyzer_requests import PolicyConfigError, configure_request
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
@@ -224,17 +222,6 @@ def test_scoped_evaluation_gives_the_engine_answers(stack: str) -> None:
     name, policies = load_pack()
     scoped = analyze_run(run, policies, pack_name=name)
     assert scoped == analyze_run(run, policies, pack_name=name, scoped=False)
-
-
-def test_table_and_short_resource_names() -> None:
-    urn = "urn:pulumi:dev::p::gpuready:index:EksGpuNodePool$aws:eks/nodeGroup:NodeGroup::gpu-ng"
-    assert short_resource(urn) == "aws:eks/nodeGroup:NodeGroup::gpu-ng"
-    assert short_resource("") == ""
-    table = format_violations([{"policy": "p", "level": "mandatory", "resource": urn, "message": "m"}])
-    assert table.splitlines()[0] == "Policy violations: 1 mandatory, 0 advisory"
-    assert table.splitlines()[2].split() == ["LEVEL", "POLICY", "RESOURCE", "MESSAGE"]
-    assert table.splitlines()[3].split() == ["mandatory", "p", "aws:eks/nodeGroup:NodeGroup::gpu-ng", "m"]
-    assert format_violations([]) == "Policy violations: none"
 
 
 def test_policy_config_files(tmp_path: Path) -> None:
