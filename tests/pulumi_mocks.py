@@ -12,6 +12,7 @@ This is a plain module, not a conftest: each test package's ``conftest.py`` crea
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ class Registration:
     inputs: dict[str, Any]
     """Decoded inputs under their wire (camelCase) names."""
     dependencies: tuple[str, ...]
+    provider: str = ""
+    """The provider reference (``<provider urn>::<id>``) the resource was registered with, '' for the default."""
 
 
 class RecordingMocks(pulumi_mocks.Mocks):
@@ -66,12 +69,16 @@ class CapturingMonitor(pulumi_mocks.MockMonitor):
         super().__init__(mocks)
         self._lock = threading.Lock()
         self.registrations: list[Registration] = []
+        self.requested_types: list[str] = []
+        """The type of every RegisterResource call, the root stack's included."""
         self.outputs: dict[str, dict[str, Any]] = {}
         """Component URN -> the outputs it registered, decoded."""
 
     def RegisterResource(self, request: Any) -> Any:
         register: Callable[[Any], Any] = super().RegisterResource  # the SDK method is untyped
         response = register(request)
+        with self._lock:
+            self.requested_types.append(request.type)
         if request.type != STACK_TYPE:
             record = Registration(
                 type=request.type,
@@ -81,6 +88,7 @@ class CapturingMonitor(pulumi_mocks.MockMonitor):
                 custom=bool(request.custom),
                 inputs=dict(rpc.deserialize_properties(request.object)),
                 dependencies=tuple(request.dependencies),
+                provider=request.provider,
             )
             with self._lock:
                 self.registrations.append(record)
@@ -103,6 +111,15 @@ class CapturingMonitor(pulumi_mocks.MockMonitor):
         assert len(found) == 1, f"expected one {type_token}, got {[r.name for r in found]}"
         return found[0]
 
+    def children_of(self, parent: Registration) -> list[Registration]:
+        """The registrations whose parent is ``parent``."""
+        return [r for r in self.registrations if r.parent == parent.urn]
+
+    def assert_nothing_registered(self) -> None:
+        """Not a single resource (the root stack, when the mock runtime makes one, is not the program's)."""
+        assert self.registrations == []
+        assert set(self.requested_types) <= {STACK_TYPE}, self.requested_types
+
     def outputs_of(self, registration: Registration) -> dict[str, Any]:
         """What the component registered with ``register_outputs``."""
         assert registration.urn in self.outputs, f"{registration.name} registered no outputs"
@@ -116,6 +133,7 @@ def install_mocks(
 
     Call it from a function-scoped fixture or at the start of a test, never at import.
     """
+    _ensure_event_loop()
     monitor = CapturingMonitor(mocks or RecordingMocks())
     pulumi.runtime.set_mocks(monitor.mocks, project=project, stack=stack, preview=preview, monitor=monitor)
     return monitor
@@ -131,3 +149,11 @@ def mock_runtime_fixture(
         yield install_mocks(project=project, stack=stack, preview=preview)
 
     return _mock_runtime
+
+
+def _ensure_event_loop() -> None:
+    """``set_mocks`` needs a current event loop; ``asyncio.run`` elsewhere in the session leaves none behind."""
+    try:
+        asyncio.get_event_loop()
+    except RuntimeError:
+        asyncio.set_event_loop(asyncio.new_event_loop())

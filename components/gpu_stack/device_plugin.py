@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import pulumi
 
-from components.core.gpu_stack.charts import DEVICE_PLUGIN
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, make_plan
 
@@ -28,8 +27,6 @@ class NvidiaDevicePlugin(GpuStackRelease):
     """The device-plugin release (plus namespace and the sharing config map).
 
     Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``provider`` (or in ``opts``)."""
-
-    chart = DEVICE_PLUGIN
 
     def __init__(
         self,

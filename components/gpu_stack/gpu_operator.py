@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import pulumi
 
-from components.core.gpu_stack.charts import GPU_OPERATOR
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, make_plan
 
@@ -27,8 +26,6 @@ class GpuOperator(GpuStackRelease):
     """The GPU Operator release (plus namespace, device-plugin / mig-parted configs and, on GKE, the quota).
 
     Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``provider`` (or in ``opts``)."""
-
-    chart = GPU_OPERATOR
 
     def __init__(
         self,

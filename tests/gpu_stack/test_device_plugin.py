@@ -20,8 +20,8 @@ from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Tain
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import SpecError
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-from tests.gpu_stack.conftest import CONFIG_MAP, K8S_PROVIDER, NAMESPACE, RELEASE, ProviderRecordingMonitor
-from tests.pulumi_mocks import runtime_test
+from tests.gpu_stack.conftest import CONFIG_MAP, K8S_PROVIDER, NAMESPACE, RELEASE
+from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 COMPONENT = "gpuready:index:NvidiaDevicePlugin"
 AKS_POOL = "gpuready:index:AksGpuNodePool"
@@ -79,7 +79,7 @@ def build(specs: Sequence[GpuPoolSpec] = AKS_POOLS, *, as_components: bool = Tru
     program()
 
 
-def test_registers_namespace_config_map_and_release_under_the_component(mocked: ProviderRecordingMonitor) -> None:
+def test_registers_namespace_config_map_and_release_under_the_component(mocked: CapturingMonitor) -> None:
     build()
 
     component = mocked.one(COMPONENT)
@@ -95,10 +95,10 @@ def test_registers_namespace_config_map_and_release_under_the_component(mocked: 
     assert metadata["name"] == "nvidia-device-plugin"
     assert metadata["name"] != "default"
     provider = mocked.one(K8S_PROVIDER)
-    assert all(mocked.providers[r.urn] == f"{provider.urn}::{provider.name}_id" for r in children)
+    assert all(r.provider == f"{provider.urn}::{provider.name}_id" for r in children)
 
 
-def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: ProviderRecordingMonitor) -> None:
+def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: CapturingMonitor) -> None:
     build()
 
     plan = plan_gpu_stack("aks", AKS_POOLS, GpuStackSpec(kind="device-plugin"))
@@ -123,7 +123,7 @@ def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: Provid
     assert config_map.inputs["data"] == plan.config_data[config_map.inputs["metadata"]["name"]]
 
 
-def test_release_depends_on_namespace_config_map_and_pools(mocked: ProviderRecordingMonitor) -> None:
+def test_release_depends_on_namespace_config_map_and_pools(mocked: CapturingMonitor) -> None:
     build()
 
     agent_pools = [r.urn for r in mocked.of_type(AGENT_POOL)]
@@ -134,7 +134,7 @@ def test_release_depends_on_namespace_config_map_and_pools(mocked: ProviderRecor
     assert mocked.one(NAMESPACE).urn in mocked.one(CONFIG_MAP).dependencies
 
 
-def test_pools_as_specs_without_sharing_gfd_off_and_custom_release(mocked: ProviderRecordingMonitor) -> None:
+def test_pools_as_specs_without_sharing_gfd_off_and_custom_release(mocked: CapturingMonitor) -> None:
     settings: dict[str, object] = {
         "gfd": False, "namespace": "gpu-system", "release_name": "nvdp", "chart_version": "0.19.3",
         "repository": "oci://registry.example.com/charts", "timeout_seconds": 1200,
@@ -175,7 +175,7 @@ def test_pools_as_specs_without_sharing_gfd_off_and_custom_release(mocked: Provi
     ids=["bottlerocket", "mig-layout", "mps-without-gfd", "two-clouds", "no-pools", "version-with-v", "timeout-300"],
 )
 def test_a_contradiction_raises_before_anything_registers(
-    mocked: ProviderRecordingMonitor, pools: list[GpuPoolSpec], settings: dict[str, object], path: str, words: str
+    mocked: CapturingMonitor, pools: list[GpuPoolSpec], settings: dict[str, object], path: str, words: str
 ) -> None:
     @runtime_test
     def program() -> None:
@@ -187,7 +187,7 @@ def test_a_contradiction_raises_before_anything_registers(
     mocked.assert_nothing_registered()
 
 
-def test_a_contradiction_over_pool_components_registers_nothing_of_the_stack(mocked: ProviderRecordingMonitor) -> None:
+def test_a_contradiction_over_pool_components_registers_nothing_of_the_stack(mocked: CapturingMonitor) -> None:
     """The pools were registered before; the stack adds nothing to them."""
 
     @runtime_test

@@ -29,9 +29,8 @@ from tests.gpu_stack.conftest import (
     NAMESPACE,
     RELEASE,
     RESOURCE_QUOTA,
-    ProviderRecordingMonitor,
 )
-from tests.pulumi_mocks import Registration, runtime_test
+from tests.pulumi_mocks import CapturingMonitor, Registration, runtime_test
 
 COMPONENT = "gpuready:index:GpuOperator"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -108,17 +107,17 @@ def release_of(plan: GpuStackPlan) -> HelmRelease:
     return plan.release
 
 
-def pool_children(mocked: ProviderRecordingMonitor, pool_type: str) -> list[str]:
+def pool_children(mocked: CapturingMonitor, pool_type: str) -> list[str]:
     """URNs of the cloud resources inside the pool components (what ``depends_on`` a component expands to)."""
     pools = mocked.of_type(pool_type)
     return [r.urn for pool in pools for r in mocked.children_of(pool)]
 
 
-def config_maps_by_base(mocked: ProviderRecordingMonitor) -> dict[str, Registration]:
+def config_maps_by_base(mocked: CapturingMonitor) -> dict[str, Registration]:
     return {r.inputs["metadata"]["name"].rsplit("-", 1)[0]: r for r in mocked.of_type(CONFIG_MAP)}
 
 
-def test_registers_namespace_config_maps_and_release_under_the_component(mocked: ProviderRecordingMonitor) -> None:
+def test_registers_namespace_config_maps_and_release_under_the_component(mocked: CapturingMonitor) -> None:
     build(EKS_POOLS)
 
     component = mocked.one(COMPONENT)
@@ -137,7 +136,7 @@ def test_registers_namespace_config_maps_and_release_under_the_component(mocked:
     assert mocked.of_type(RESOURCE_QUOTA) == []
 
 
-def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: ProviderRecordingMonitor) -> None:
+def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: CapturingMonitor) -> None:
     build(EKS_POOLS)
 
     release = release_of(plan_of("eks", EKS_POOLS))
@@ -163,7 +162,7 @@ def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: Provid
         assert config_map.inputs["data"] == plan.config_data[config_map.inputs["metadata"]["name"]]
 
 
-def test_release_depends_on_namespace_config_maps_and_pools(mocked: ProviderRecordingMonitor) -> None:
+def test_release_depends_on_namespace_config_maps_and_pools(mocked: CapturingMonitor) -> None:
     build(EKS_POOLS)
 
     namespace = mocked.one(NAMESPACE)
@@ -179,7 +178,7 @@ def test_release_depends_on_namespace_config_maps_and_pools(mocked: ProviderReco
     assert namespace.dependencies == ()
 
 
-def test_namespace_is_not_default_and_is_privileged(mocked: ProviderRecordingMonitor) -> None:
+def test_namespace_is_not_default_and_is_privileged(mocked: CapturingMonitor) -> None:
     build(EKS_POOLS)
 
     metadata = mocked.one(NAMESPACE).inputs["metadata"]
@@ -190,20 +189,16 @@ def test_namespace_is_not_default_and_is_privileged(mocked: ProviderRecordingMon
 
 
 @pytest.mark.parametrize("provider_via", ["argument", "opts.provider", "opts.providers"])
-def test_every_kubernetes_resource_uses_the_given_provider(
-    mocked: ProviderRecordingMonitor, provider_via: ProviderVia
-) -> None:
+def test_every_kubernetes_resource_uses_the_given_provider(mocked: CapturingMonitor, provider_via: ProviderVia) -> None:
     build(EKS_POOLS, provider_via=provider_via)
 
     provider = mocked.one(K8S_PROVIDER)
     kube = [r for r in mocked.registrations if r.type.startswith("kubernetes:")]
     assert len(kube) == 4
-    assert all(mocked.providers[r.urn] == f"{provider.urn}::{provider.name}_id" for r in kube), {
-        r.name: mocked.providers[r.urn] for r in kube
-    }
+    assert all(r.provider == f"{provider.urn}::{provider.name}_id" for r in kube), {r.name: r.provider for r in kube}
 
 
-def test_component_outputs(mocked: ProviderRecordingMonitor) -> None:
+def test_component_outputs(mocked: CapturingMonitor) -> None:
     build(EKS_POOLS)
 
     outputs = mocked.outputs_of(mocked.one(COMPONENT))
@@ -217,7 +212,7 @@ def test_component_outputs(mocked: ProviderRecordingMonitor) -> None:
     }
 
 
-def test_pools_passed_as_specs_and_release_settings(mocked: ProviderRecordingMonitor) -> None:
+def test_pools_passed_as_specs_and_release_settings(mocked: CapturingMonitor) -> None:
     settings: dict[str, Any] = {
         "namespace": "gpu-system", "release_name": "nvidia-gpu", "chart_version": "v26.3.3",
         "repository": "https://nvidia.github.io/gpu-operator/stable", "timeout_seconds": 1800, "nfd": "existing",
@@ -246,7 +241,7 @@ def test_pools_passed_as_specs_and_release_settings(mocked: ProviderRecordingMon
     assert set(release.dependencies) == expected
 
 
-def test_gke_operator_driver_adds_the_priority_quota(mocked: ProviderRecordingMonitor) -> None:
+def test_gke_operator_driver_adds_the_priority_quota(mocked: CapturingMonitor) -> None:
     build((GKE_L4, GKE_H100), as_components=gke_pool)
 
     component = mocked.one(COMPONENT)
@@ -293,7 +288,7 @@ def test_gke_operator_driver_adds_the_priority_quota(mocked: ProviderRecordingMo
     ids=["no-pools", "two-clouds", "timeout-300", "default-namespace", "version-without-v", "gke-managed"],
 )
 def test_a_contradiction_raises_before_anything_registers(
-    mocked: ProviderRecordingMonitor, pools: list[GpuPoolSpec], settings: dict[str, object], path: str, words: str
+    mocked: CapturingMonitor, pools: list[GpuPoolSpec], settings: dict[str, object], path: str, words: str
 ) -> None:
     @runtime_test
     def program() -> None:

@@ -12,8 +12,8 @@ from components.gpu_stack.device_plugin import NvidiaDevicePlugin
 from components.gpu_stack.gpu_operator import GpuOperator
 from components.gpu_stack.install import install_gpu_stack
 from components.gpu_stack.release_component import RELEASE_SETTINGS, GpuStackRelease, GpuStackReleaseArgs
-from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE, ProviderRecordingMonitor
-from tests.pulumi_mocks import runtime_test
+from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE
+from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 L4 = GpuPoolSpec(
     cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0, max_size=2,
@@ -62,7 +62,7 @@ def test_the_release_settings_are_fields_of_both_spec_and_arguments() -> None:
     ids=["gpu-operator", "device-plugin"],
 )  # fmt: skip
 def test_a_chart_kind_installs_its_component_with_every_setting(
-    mocked: ProviderRecordingMonitor, spec: GpuStackSpec, component: str, chart: str
+    mocked: CapturingMonitor, spec: GpuStackSpec, component: str, chart: str
 ) -> None:
     (made,) = install(spec, [L4])
 
@@ -79,11 +79,11 @@ def test_a_chart_kind_installs_its_component_with_every_setting(
     assert release["repositoryOpts"] == {"repo": spec.repository}
     assert release["timeout"] == 1200.0
     provider = mocked.one(K8S_PROVIDER)
-    assert mocked.providers[mocked.one(RELEASE).urn] == f"{provider.urn}::{provider.name}_id"
+    assert mocked.one(RELEASE).provider == f"{provider.urn}::{provider.name}_id"
 
 
 @pytest.mark.parametrize(("kind", "pool"), [("none", BOTTLEROCKET), ("external", L4)], ids=["none", "external"])
-def test_none_and_external_install_nothing(mocked: ProviderRecordingMonitor, kind: str, pool: GpuPoolSpec) -> None:
+def test_none_and_external_install_nothing(mocked: CapturingMonitor, kind: str, pool: GpuPoolSpec) -> None:
     (made,) = install(GpuStackSpec(kind=kind), [pool])  # type: ignore[arg-type]
 
     assert made is None

@@ -13,8 +13,7 @@ import yaml
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
 from components.errors import SpecError
 from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
-from tests.pulumi_mocks import runtime_test
-from tests.scheduler.conftest import ProviderRecordingMonitor
+from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 COMPONENT = "gpuready:index:GpuBinPackingScheduler"
 NAMESPACE = "kubernetes:core/v1:Namespace"
@@ -45,7 +44,7 @@ def build(spec: BinPackSchedulerSpec = SPEC) -> None:
     program()
 
 
-def test_children_types_names_and_parent(mocked: ProviderRecordingMonitor) -> None:
+def test_children_types_names_and_parent(mocked: CapturingMonitor) -> None:
     build()
     component = mocked.one(COMPONENT)
     children = {r.name: r for r in mocked.registrations if r.parent == component.urn}
@@ -54,13 +53,14 @@ def test_children_types_names_and_parent(mocked: ProviderRecordingMonitor) -> No
     assert component.inputs == {}
 
 
-def test_children_use_the_given_kubernetes_provider(mocked: ProviderRecordingMonitor) -> None:
+def test_children_use_the_given_kubernetes_provider(mocked: CapturingMonitor) -> None:
     build()
     provider = mocked.one("pulumi:providers:kubernetes")
-    assert all(mocked.providers[name].startswith(provider.urn) for name in CHILD_TYPES)
+    providers = {r.name: r.provider for r in mocked.registrations}
+    assert all(providers[name].startswith(provider.urn) for name in CHILD_TYPES)
 
 
-def test_namespace_is_created_first_and_is_not_default(mocked: ProviderRecordingMonitor) -> None:
+def test_namespace_is_created_first_and_is_not_default(mocked: CapturingMonitor) -> None:
     build()
     namespace = mocked.one(NAMESPACE)
     assert namespace.inputs["metadata"]["name"] == "gpu-scheduling"
@@ -71,14 +71,14 @@ def test_namespace_is_created_first_and_is_not_default(mocked: ProviderRecording
     assert "default" not in namespaces
 
 
-def test_deployment_waits_for_its_permissions_and_configuration(mocked: ProviderRecordingMonitor) -> None:
+def test_deployment_waits_for_its_permissions_and_configuration(mocked: CapturingMonitor) -> None:
     build()
     deployment = mocked.one(DEPLOYMENT)
     urns = {r.name: r.urn for r in mocked.registrations}
     assert {urns[name] for name in CHILD_TYPES if name != "binpack-deployment"} <= set(deployment.dependencies)
 
 
-def test_config_map_holds_the_bin_packing_configuration(mocked: ProviderRecordingMonitor) -> None:
+def test_config_map_holds_the_bin_packing_configuration(mocked: CapturingMonitor) -> None:
     build()
     config_map = mocked.one(CONFIG_MAP)
     assert config_map.inputs["metadata"] == {
@@ -98,7 +98,7 @@ def test_config_map_holds_the_bin_packing_configuration(mocked: ProviderRecordin
     assert [r["weight"] for r in strategy["resources"]] == [100, 100, 1, 1]
 
 
-def test_deployment_placement(mocked: ProviderRecordingMonitor) -> None:
+def test_deployment_placement(mocked: CapturingMonitor) -> None:
     build()
     deployment = mocked.one(DEPLOYMENT)
     spec = deployment.inputs["spec"]
@@ -113,13 +113,13 @@ def test_deployment_placement(mocked: ProviderRecordingMonitor) -> None:
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": 10259.0, "scheme": "HTTPS"}
 
 
-def test_outputs(mocked: ProviderRecordingMonitor) -> None:
+def test_outputs(mocked: CapturingMonitor) -> None:
     build()
     outputs = mocked.outputs_of(mocked.one(COMPONENT))
     assert outputs == {"scheduler_name": "gpu-binpack", "namespace": "gpu-scheduling"}
 
 
-def test_a_bad_spec_fails_before_anything_is_registered(mocked: ProviderRecordingMonitor) -> None:
+def test_a_bad_spec_fails_before_anything_is_registered(mocked: CapturingMonitor) -> None:
     with pytest.raises(SpecError, match="not default"):
         build(BinPackSchedulerSpec(kube_scheduler_version="v1.33.4", namespace="default"))
     assert mocked.registrations == []

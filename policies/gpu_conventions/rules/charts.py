@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from components.core import scheduling
+from components.core.gpu_stack import charts
 from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, as_text, dig
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -20,11 +21,15 @@ OPERATOR: Literal["gpu-operator"] = "gpu-operator"
 DEVICE_PLUGIN: Literal["nvidia-device-plugin"] = "nvidia-device-plugin"
 ChartName = Literal["gpu-operator", "nvidia-device-plugin"]
 
-DEFAULT_ALLOWED_VERSIONS: Mapping[str, tuple[str, ...]] = {OPERATOR: ("v26.7.0",), DEVICE_PLUGIN: ("0.20.0",)}
-"""Newest releases (nvidia.md 1): the operator's chart version has a leading ``v``, the plugin's has none."""
+_PINNED = {OPERATOR: charts.GPU_OPERATOR, DEVICE_PLUGIN: charts.DEVICE_PLUGIN}
+DEFAULT_ALLOWED_VERSIONS: Mapping[str, tuple[str, ...]] = {name: (c.version,) for name, c in _PINNED.items()}
+"""The versions gpuready pins (nvidia.md 1): the operator's chart version has a leading ``v``, the plugin's none."""
 
-NFD_KEY: Mapping[str, str] = {OPERATOR: "node-feature-discovery", DEVICE_PLUGIN: "nfd"}
+NFD_KEY: Mapping[str, str] = {name: c.nfd_key for name, c in _PINNED.items()}
 """Values key of the NFD subchart: not aliased in the operator chart, aliased ``nfd`` in the plugin chart."""
+
+DEFAULT_NAMESPACE: Mapping[str, str] = {name: c.namespace for name, c in _PINNED.items()}
+"""Namespace each chart's own docs install into."""
 
 _GPU_EXISTS = {"key": scheduling.GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}
 _DEFAULT_TOLERATIONS: Mapping[tuple[str, str], tuple[Mapping[str, str], ...]] = {

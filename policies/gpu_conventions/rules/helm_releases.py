@@ -11,7 +11,7 @@ from typing import Any
 from components.core import scheduling
 from policies.gpu_conventions.rules.charts import (
     DEFAULT_ALLOWED_VERSIONS,
-    DEVICE_PLUGIN,
+    DEFAULT_NAMESPACE,
     NFD_KEY,
     OPERATOR,
     gpu_release,
@@ -26,7 +26,6 @@ HELM_DEFAULT_TIMEOUT = 300
 NFD_LABEL_PREFIX = "feature.node.kubernetes.io/"
 _OPERATOR_NFD_KEYS = frozenset({"enabled", "nodefeaturerules"})
 """The only ``nfd.*`` values the GPU Operator chart reads (GO values L8-10); its NFD subchart is not aliased."""
-_DEFAULT_NAMESPACE = {OPERATOR: "gpu-operator", DEVICE_PLUGIN: "nvidia-device-plugin"}
 _GPU_EXISTS_TOLERATION = {"key": scheduling.GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}
 
 
@@ -59,7 +58,7 @@ def namespace_problems(resource_type: str, props: Mapping[str, Any], config: Map
     namespace = as_text(props.get("namespace"))
     if namespace and namespace != "default":
         return []
-    want = _DEFAULT_NAMESPACE[release.chart]
+    want = DEFAULT_NAMESPACE[release.chart]
     got = "not set (the provider's default namespace)" if not namespace else f"{namespace!r}"
     return [
         f"namespace: {got}; install {release.chart} into its own namespace. Set namespace: {want!r} and "
