@@ -25,11 +25,11 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     values: dict[str, Any]
     """The plain (known at construction) values behind the outputs below, keyed by output name."""
 
-    def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str) -> None:
+    def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str, lifecycle: str) -> None:
         """Set the outputs from the spec and register them; the last call of every pool component."""
         self.spec = spec
         self.node_pool_name = node_pool_name
-        self.values = pool_values(spec, driver)
+        self.values = pool_values(spec, driver, lifecycle)
         self._outputs: dict[str, pulumi.Output[Any]] = {}
         self.register_outputs({"node_pool_name": node_pool_name, **self.values})
 

@@ -15,13 +15,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pulumi
 import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
+
+from components.offline.capture import resource_options
+from components.offline.computed_outputs import computed_outputs
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 
@@ -46,13 +49,16 @@ class Registration:
     dependencies: tuple[str, ...]
     provider: str = ""
     """The provider reference (``<provider urn>::<id>``) the resource was registered with, '' for the default."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Lifecycle options that were set, as the offline plan shows them (``capture.resource_options``)."""
 
 
 class RecordingMocks(pulumi_mocks.Mocks):
     """Resources echo their inputs as their state, with id ``<name>_id``; calls return nothing."""
 
     def new_resource(self, args: pulumi_mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        return f"{args.name}_id", dict(args.inputs)
+        # The same computed outputs as the offline plan (AKS pool name, EKS Auto Scaling group).
+        return f"{args.name}_id", {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
 
     def call(self, args: pulumi_mocks.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
         # Cluster lookups get the offline plan's clearly fake answers; other invokes get {}. The failures are a
@@ -89,6 +95,7 @@ class CapturingMonitor(pulumi_mocks.MockMonitor):
                 inputs=dict(rpc.deserialize_properties(request.object)),
                 dependencies=tuple(request.dependencies),
                 provider=request.provider,
+                options=resource_options(request),
             )
             with self._lock:
                 self.registrations.append(record)

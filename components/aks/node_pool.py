@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pulumi
 from pulumi_azure_native import containerservice
 
-from components.aks import plan
+from components.aks import lifecycle, plan
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
@@ -40,13 +40,19 @@ class AksGpuNodePool(GpuNodePoolBase):
         super().__init__("gpuready:index:AksGpuNodePool", name, {}, opts)
         if args.vnet_subnet_id is not None:
             agent_pool_args["vnet_subnet_id"] = args.vnet_subnet_id
+        wiring = {"resource_group_name": args.resource_group_name, "resource_name_": args.cluster_name}
         self.agent_pool = containerservice.AgentPool(
             f"{name}-agent-pool",
-            resource_group_name=args.resource_group_name,
-            resource_name_=args.cluster_name,
             tags=dict(args.tags),
-            # VM size, taints, driver and MIG profile cannot change in place (azure-native#2462).
-            opts=pulumi.ResourceOptions(parent=self),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                ignore_changes=list(lifecycle.creation_only(args.pool)),
+                # What AKS cannot change in place is a replacement, never deleted first: the fixed name makes
+                # the replacement's create fail while the old pool keeps serving (aks.lifecycle).
+                replace_on_changes=lifecycle.replace_on_changes({**agent_pool_args, **wiring}),
+                delete_before_replace=False,
+            ),
+            **wiring,
             **agent_pool_args,
         )
-        self._publish(args.pool, self.agent_pool.name, plan.driver_summary(args.pool))
+        self._publish(args.pool, self.agent_pool.name, plan.driver_summary(args.pool), lifecycle.summary(args.pool))

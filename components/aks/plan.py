@@ -51,10 +51,18 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
     profile = gpu_instance_profile(spec)
     if profile is not None:
         args["gpu_instance_profile"] = profile
+    args["upgrade_settings"] = upgrade_settings(spec)
     if spec.capacity == "spot":
         # Pay at most the on-demand price (-1) and delete evicted nodes so the pool can scale back up.
         args.update(scale_set_priority="Spot", scale_set_eviction_policy="Delete", spot_max_price=-1)
     return args
+
+
+def upgrade_settings(spec: GpuPoolSpec) -> dict[str, str]:
+    """``upgradeSettings``: by default no surge node (AKS's default is 10% extra VMs, spare GPUs few pools have)
+    and one node down at a time (``AgentPoolUpgradeSettingsArgs``: counts as strings)."""
+    policy = spec.upgrade
+    return {"max_surge": str(policy.surge), "max_unavailable": str(policy.unavailable)}
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

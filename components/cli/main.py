@@ -1,7 +1,8 @@
 """``gpuready`` entry point: parse arguments, dispatch, map errors to exit codes.
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
-Exit codes: 0 fine, 1 mandatory policy violations (or findings with --strict), 2 invalid input.
+Exit codes: 0 fine, 1 mandatory policy violations (findings with --strict, GPU pools at risk in a diff),
+2 invalid input.
 """
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml")
     verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    diff = commands.add_parser(
+        "diff",
+        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPUs at risk",
+        description="Classify each resource's change with the replacement tables; exit 1 when a GPU pool would be "
+        "replaced or deleted, unless --allow-replace.",
+    )
+    diff.add_argument("old", metavar="OLD.json", help="the plan before the change")
+    diff.add_argument("new", metavar="NEW.json", help="the plan after the change")
+    diff.add_argument("--allow-replace", action="store_true", help="exit 0 even when GPU pools are replaced or deleted")
+    diff.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     matrix = commands.add_parser(
         "support-matrix",
         help="print the cloud x image x driver x GPU stack x sharing support matrix (computed from the rules)",
@@ -110,6 +121,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from components.cli import verify_command  # noqa: PLC0415
 
         return verify_command.run(args)
+    if args.command == "diff":
+        from components.cli import diff_command  # noqa: PLC0415
+
+        return diff_command.run(args)
     if args.command == "support-matrix":
         from components.cli import matrix_command  # noqa: PLC0415
 

@@ -112,7 +112,9 @@ def _capture(args: argparse.Namespace) -> CapturedRun:
     project = load_project(project_dir)
     config_file = Path(args.config) if args.config else None
     stack = args.stack or args.stack_name or (config_file.stem.removeprefix("Pulumi.") if config_file else "dev")
-    if args.stack and not project.stack_file(stack).is_file():
+    # A program of one's own may have no stack file: the engine reads that as empty config. gpuready's own stacks
+    # always have one, so there a missing file is a mistyped stack name.
+    if args.stack and not args.program and not project.stack_file(stack).is_file():
         known = sorted(
             p.name.removeprefix("Pulumi.").rsplit(".", 1)[0] for p in project.stack_config_dir.glob("Pulumi.*.y*ml")
         )

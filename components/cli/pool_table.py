@@ -51,4 +51,7 @@ def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
         extra = len(labels) - len(shown)
         text = ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
         lines.append(f"labels {name}: {text}" + (f" (+{extra} more)" if extra else ""))
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("lifecycle"):
+            lines.append(f"lifecycle {name}: {outputs['lifecycle']}")
     return "\n".join(lines)

@@ -13,14 +13,22 @@ from typing import Any, TypeVar, cast
 from components.core.catalog.instance_types import CLOUDS, Cloud
 from components.core.catalog.lookup import ExplicitGpu
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import SHARING_MODES, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing, Taint
+from components.core.specs import (
+    SHARING_MODES,
+    GpuPoolSpec,
+    GpuSharing,
+    MigPartitioning,
+    Sharing,
+    Taint,
+    UpgradePolicy,
+)
 from components.errors import ConfigError, Problem, SpecError
 
 T = TypeVar("T")
 
 POOL_KEYS = (
     "name", "instanceType", "minSize", "maxSize", "desiredSize", "capacity", "image", "driver", "driverVersion",
-    "gpu", "sharing", "labels", "taints",
+    "gpu", "sharing", "labels", "taints", "upgrade", "releaseVersion", "fixedName",
 )  # fmt: skip
 """Keys a pool entry accepts."""
 GPU_KEYS = ("model", "count", "arch")
@@ -30,6 +38,7 @@ SHARING_KEYS = {
     "mig": ("mode", "profile", "layout", "strategy"),
 }
 TAINT_KEYS = ("key", "value", "effect")
+UPGRADE_KEYS = ("strategy", "maxUnavailable", "maxSurge", "batchNodeCount", "batchSoakSeconds", "poolSoakSeconds")
 
 
 class MappingReader:
@@ -101,6 +110,9 @@ def _parse_pool(entry: object, cloud: Cloud, path: str, problems: list[Problem])
         "sharing": _parse_sharing(entry.get("sharing"), f"{path}.sharing", problems),
         "labels": _parse_labels(entry.get("labels"), f"{path}.labels", problems),
         "taints": _parse_taints(entry.get("taints"), f"{path}.taints", problems),
+        "upgrade": _optional(read, "upgrade", _parse_upgrade),
+        "release_version": read.get("releaseVersion", str),
+        "fixed_name": read.get("fixedName", bool),
     }
     if len(problems) > before or name is None or instance_type is None or min_size is None or max_size is None:
         return None
@@ -131,6 +143,20 @@ def _parse_gpu(data: Mapping[str, Any], path: str, problems: list[Problem]) -> E
         count=read.get("count", int, required=True) or 0,
         arch=cast("Any", arch),
     )
+
+
+def _parse_upgrade(data: Mapping[str, Any], path: str, problems: list[Problem]) -> UpgradePolicy:
+    read = MappingReader(data, path, problems)
+    read.unknown(UPGRADE_KEYS)
+    given = {
+        "strategy": read.get("strategy", str),
+        "max_unavailable": read.get("maxUnavailable", int),
+        "max_surge": read.get("maxSurge", int),
+        "batch_node_count": read.get("batchNodeCount", int),
+        "batch_soak_seconds": read.get("batchSoakSeconds", int),
+        "pool_soak_seconds": read.get("poolSoakSeconds", int),
+    }
+    return UpgradePolicy(**{k: v for k, v in given.items() if v is not None})
 
 
 def _parse_sharing(raw: object, path: str, problems: list[Problem]) -> Sharing | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.core import sharing_rules
+from components.core import lifecycle_rules, sharing_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
 from components.core.catalog.lookup import ResolvedGpu
@@ -18,6 +18,7 @@ from components.core.k8s_syntax import (
     prefix_is_under,
     qualified_name_problem,
 )
+from components.core.lifecycle import SUFFIX_LENGTH
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT_KEY,
@@ -52,6 +53,9 @@ NAME_RULES: Mapping[str, tuple[re.Pattern[str], str]] = {
     ),
 }
 
+NAME_MAX: Mapping[str, int] = {"eks": 63, "aks": 12, "gke": 40}
+"""The longest cloud name each pattern above admits."""
+
 RESERVED_LABEL_DOMAINS: Mapping[str, tuple[str, ...]] = {
     # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; each cloud reserves its own prefix.
     "eks": ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN),
@@ -80,6 +84,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
         sharing_rules.check_sharing(spec, resolved.model, problems)
     _check_labels(spec, problems)
     _check_taints(spec, problems)
+    lifecycle_rules.check_upgrade(spec, problems)
     if problems or resolved is None:
         raise SpecError(problems)
     return resolved
@@ -97,6 +102,18 @@ def _check_name(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     pattern, rule = NAME_RULES[spec.cloud]
     if not pattern.match(spec.name):
         problems.append(Problem("name", f"not a valid {spec.cloud.upper()} node pool name", spec.name, (), rule))
+    elif spec.rotates_name and len(spec.name) + 1 + SUFFIX_LENGTH > NAME_MAX[spec.cloud]:
+        most = NAME_MAX[spec.cloud] - 1 - SUFFIX_LENGTH
+        problems.append(
+            Problem(
+                "name",
+                f"leaves no room for the {SUFFIX_LENGTH}-character suffix that changes when the pool is replaced "
+                f"(at most {most} characters)",
+                spec.name,
+                (),
+                "shorten the name, or set fixedName: true (a replacement then fails instead of renaming)",
+            )
+        )
 
 
 def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:

@@ -8,8 +8,8 @@ from components.core import resources, scheduling, sharing_plan
 from components.core.specs import GpuPoolSpec
 
 
-def pool_values(spec: GpuPoolSpec, driver: str) -> dict[str, Any]:
-    """Output name -> value for a pool; ``driver`` is the cloud plan's one-line driver summary."""
+def pool_values(spec: GpuPoolSpec, driver: str, lifecycle: str) -> dict[str, Any]:
+    """Output name -> value for a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries."""
     return {
         "node_selector": scheduling.node_selector(spec),
         "node_labels": scheduling.pool_labels(spec),
@@ -22,4 +22,6 @@ def pool_values(spec: GpuPoolSpec, driver: str) -> dict[str, Any]:
         "instance_type": spec.resolved.instance_type,
         "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
         "driver": driver,
+        "max_nodes": spec.max_size,
+        "lifecycle": lifecycle,
     }

@@ -78,6 +78,43 @@ class MigPartitioning:
 
 Sharing = GpuSharing | MigPartitioning
 
+UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
+UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UpgradePolicy:
+    """How the cloud rolls the pool's nodes to a new image or version (``components.core.upgrade_rules``).
+
+    ``rolling`` (default) takes ``max_unavailable`` nodes down, then brings their replacements up: no spare GPU
+    needed. ``surge`` brings ``max_surge`` new nodes up first (spare GPU quota needed). ``blue-green`` (GKE)
+    creates a whole second set of nodes, then drains the old set in batches (twice the GPU quota).
+    """
+
+    strategy: UpgradeStrategy = "rolling"
+    max_unavailable: int | None = None
+    """Nodes down at once; None: 1 when rolling, 0 when surging."""
+    max_surge: int | None = None
+    """New nodes before old ones go (``surge`` only); None: 1 when surging."""
+    batch_node_count: int = 1
+    """``blue-green``: old nodes drained per batch."""
+    batch_soak_seconds: int = 0
+    """``blue-green``: wait after each batch."""
+    pool_soak_seconds: int = 3600
+    """``blue-green``: wait after the old nodes are drained, before they are deleted (GKE's default is 1 h)."""
+
+    @property
+    def unavailable(self) -> int:
+        if self.max_unavailable is not None:
+            return self.max_unavailable
+        return 1 if self.strategy == "rolling" else 0
+
+    @property
+    def surge(self) -> int:
+        if self.max_surge is not None:
+            return self.max_surge
+        return 1 if self.strategy == "surge" else 0
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GpuPoolSpec:
@@ -105,6 +142,14 @@ class GpuPoolSpec:
     """Extra node labels."""
     taints: tuple[Taint, ...] = ()
     """Extra taints, besides the GPU taint every pool gets."""
+    upgrade: UpgradePolicy = field(default_factory=UpgradePolicy)
+    """How node upgrades roll (``upgrade`` in the stack config)."""
+    release_version: str | None = None
+    """EKS only: pin the AMI release version (``releaseVersion``); None takes the latest at creation."""
+    fixed_name: bool | None = None
+    """Keep the cloud name equal to ``name`` (pools made before gpuready rotated names). A change that forces
+    replacement then fails at create instead of replacing: gpuready never deletes first. None: the cloud's
+    default (EKS and GKE rotate names; AKS names, at most 12 characters, stay fixed)."""
     resolved: ResolvedGpu = field(init=False, repr=False, compare=False)
     """GPU model, count and architecture, filled in by validation."""
 
@@ -124,6 +169,11 @@ class GpuPoolSpec:
     def initial_size(self) -> int:
         """Nodes at creation."""
         return self.min_size if self.desired_size is None else self.desired_size
+
+    @property
+    def rotates_name(self) -> bool:
+        """Whether the cloud name carries a suffix that changes with the inputs that force replacement."""
+        return self.cloud != "aks" and not self.fixed_name
 
     @property
     def sharing_mode(self) -> SharingMode:

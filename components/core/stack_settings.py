@@ -17,13 +17,14 @@ import yaml
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
 from components.core.binpack.stack_config import parse_binpack
 from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.gke_zones import initial_size_problem, zone_count
 from components.core.gpu_stack.stack_config import parse_gpu_stack
 from components.core.gpu_stack.stack_rules import stack_problems
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
 from components.core.pool_config import parse_pools
 from components.core.specs import GpuPoolSpec
-from components.errors import ConfigError, Problem
+from components.errors import ConfigError, Problem, SpecError
 
 NS = "gpuready"
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
@@ -93,6 +94,8 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
+    if cloud == "gke" and pools:
+        problems.extend(_gke_zone_problems(values, pools))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     if gpu_stack is not None and pools:
         problems.extend(
@@ -130,6 +133,22 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         kubeconfig=_text(values, "kubeconfig", problems),
         kube_context=_text(values, "kubeContext", problems),
     )
+
+
+def _gke_zone_problems(values: Mapping[str, object], pools: Sequence[GpuPoolSpec]) -> list[Problem]:
+    """GKE counts nodes per zone: the zones must be known and every pool's initial size must split evenly."""
+    location = values.get("gkeLocation")
+    try:
+        zones = zone_count(location if isinstance(location, str) else None, _strings(values, "gkeNodeLocations"))
+    except SpecError as error:
+        return [Problem(f"{NS}:{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems]
+    return [
+        Problem(
+            f"{NS}:nodePools[{index}].{problem.path}", problem.problem, problem.value, problem.allowed, problem.hint
+        )
+        for index, pool in enumerate(pools)
+        if (problem := initial_size_problem(pool, zones)) is not None
+    ]
 
 
 def _gpu_stack(raw: object, problems: list[Problem]) -> GpuStackSpec | None:

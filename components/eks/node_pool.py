@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
 from components.core.specs import GpuPoolSpec
-from components.eks import plan
+from components.eks import lifecycle, plan
 from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
 
@@ -28,23 +29,60 @@ class EksGpuNodePoolArgs:
 
 
 class EksGpuNodePool(GpuNodePoolBase):
-    """A GPU node group on EKS with the NVIDIA AMI, the GPU taint and gpuready's labels."""
+    """A GPU node group on EKS with the NVIDIA AMI, the GPU taint and gpuready's labels.
+
+    Lifecycle (README "Day 2"): ``desiredSize`` is read at creation only; a change that forces replacement
+    renames the group (``eks.lifecycle.cloud_name``) so the new group is created before the old one is deleted;
+    the group's Auto Scaling group carries the autoscaler's node-template tags for scale from zero.
+    """
 
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
+    autoscaler_tags: list[aws.autoscaling.Tag]
+    """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 
     def __init__(self, name: str, args: EksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "eks":
             raise SpecError.one("pool.cloud", "EksGpuNodePool needs an EKS pool spec", args.pool.cloud, ("eks",))
-        node_group_args = plan.node_group_args(args.pool)
+        spec = args.pool
+        node_group_args = plan.node_group_args(spec)
+        tags = lifecycle.autoscaler_tags(spec)
         super().__init__("gpuready:index:EksGpuNodePool", name, {}, opts)
+        wiring = {"cluster_name": args.cluster_name, "node_role_arn": args.node_role_arn, "subnet_ids": args.subnet_ids}
+        decided = dict(node_group_args)
+        node_group_args["node_group_name"] = pulumi.Output.all(**wiring).apply(
+            lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})
+        )
         self.node_group = aws.eks.NodeGroup(
             f"{name}-node-group",
-            cluster_name=args.cluster_name,
-            node_role_arn=args.node_role_arn,
-            subnet_ids=args.subnet_ids,
             tags=dict(args.tags),
-            opts=pulumi.ResourceOptions(parent=self),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                ignore_changes=list(lifecycle.CREATION_ONLY),
+                # Never delete first, whatever the provider asks: a replacement gets a new name (or, with a
+                # fixed name, fails at create) while the old group keeps serving.
+                delete_before_replace=False,
+            ),
+            **wiring,
             **node_group_args,
         )
-        self._publish(args.pool, self.node_group.node_group_name, plan.driver_summary(args.pool))
+        asg_name = self.node_group.resources.apply(_first_asg_name)
+        self.autoscaler_tags = [
+            aws.autoscaling.Tag(
+                f"{name}-asg-{key.removeprefix(lifecycle.NODE_TEMPLATE + '/').replace('/', '-')}",
+                autoscaling_group_name=asg_name,
+                tag=aws.autoscaling.TagTagArgs(key=key, value=value, propagate_at_launch=False),
+                opts=pulumi.ResourceOptions(parent=self, deleted_with=self.node_group),
+            )
+            for key, value in tags.items()
+        ]
+        self._publish(spec, self.node_group.node_group_name, plan.driver_summary(spec), lifecycle.summary(spec))
+
+
+def _first_asg_name(node_group_resources: Sequence[Any] | None) -> str:
+    """The Auto Scaling group EKS made for the node group (``resources[0].autoscalingGroups[0].name``)."""
+    groups = node_group_resources[0].autoscaling_groups if node_group_resources else None
+    name = groups[0].name if groups else None
+    if not name:
+        raise ValueError("the EKS node group reports no Auto Scaling group; cannot tag it for scale from zero")
+    return str(name)

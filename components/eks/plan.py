@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core import scheduling
+from components.core.lifecycle_rules import eks_max_unavailable
 from components.core.specs import GpuPoolSpec
 
 AMI_TYPES: Mapping[tuple[str, str], str] = {
@@ -23,6 +24,9 @@ AMI_TYPES: Mapping[tuple[str, str], str] = {
 """(image family, CPU architecture) -> EKS NVIDIA AMI type."""
 
 CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
+UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}
+"""botocore eks ``NodegroupUpdateStrategies``: MINIMAL "terminates the old instances before launching the new
+instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
 
 
 def ami_type(spec: GpuPoolSpec) -> str:
@@ -37,15 +41,20 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
         "instance_types": [spec.resolved.instance_type],
+        # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
         "scaling_config": {
             "min_size": spec.min_size,
             "max_size": spec.max_size,
             "desired_size": spec.initial_size,
         },
-        # Replace GPU nodes one at a time: they are scarce and slow to drain.
-        "update_config": {"max_unavailable": 1},
+        # By default GPU nodes are replaced one at a time, old node first: no spare GPU is needed.
+        "update_config": {
+            "max_unavailable": eks_max_unavailable(spec),
+            "update_strategy": UPDATE_STRATEGIES[spec.upgrade.strategy],
+        },
         "labels": scheduling.pool_labels(spec),
         "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
+        **({"release_version": spec.release_version} if spec.release_version else {}),
     }
 
 

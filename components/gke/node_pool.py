@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_gcp as gcp
 
+from components.core import gke_zones
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
-from components.gke import plan
+from components.gke import lifecycle, plan
 from components.pool_outputs import GpuNodePoolBase
 
 
@@ -24,7 +25,7 @@ class GkeGpuNodePoolArgs:
     location: pulumi.Input[str]
     """Region or zone of the existing cluster."""
     node_locations: Sequence[str] | None = None
-    """Zones for the pool's nodes; None uses the cluster's."""
+    """Zones for the pool's nodes; required unless ``location`` is a zone (GKE counts nodes per zone)."""
     service_account: pulumi.Input[str] | None = None
     resource_labels: Mapping[str, str] = field(default_factory=dict)
     """GCE labels on the node VMs (the counterpart of tags)."""
@@ -39,7 +40,10 @@ class GkeGpuNodePool(GpuNodePoolBase):
     def __init__(self, name: str, args: GkeGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "gke":
             raise SpecError.one("pool.cloud", "GkeGpuNodePool needs a GKE pool spec", args.pool.cloud, ("gke",))
-        node_pool_args = plan.node_pool_args(args.pool, len(args.node_locations) if args.node_locations else None)
+        spec = args.pool
+        location = args.location if isinstance(args.location, str) else None
+        zones = gke_zones.zone_count(location, args.node_locations)
+        node_pool_args = plan.node_pool_args(spec, zones)
         node_config = node_pool_args["node_config"]
         if args.service_account is not None:
             node_config["service_account"] = args.service_account
@@ -48,11 +52,20 @@ class GkeGpuNodePool(GpuNodePoolBase):
         if args.node_locations:
             node_pool_args["node_locations"] = list(args.node_locations)
         super().__init__("gpuready:index:GkeGpuNodePool", name, {}, opts)
+        wiring = {"cluster": args.cluster_name, "location": args.location}
+        decided = dict(node_pool_args)
+        node_pool_args["name"] = pulumi.Output.all(**wiring).apply(
+            lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})
+        )
         self.node_pool = gcp.container.NodePool(
             f"{name}-node-pool",
-            cluster=args.cluster_name,
-            location=args.location,
-            opts=pulumi.ResourceOptions(parent=self),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                ignore_changes=list(lifecycle.CREATION_ONLY),
+                # Never delete first: a replacement gets a new name and is created while the old pool serves.
+                delete_before_replace=False,
+            ),
+            **wiring,
             **node_pool_args,
         )
-        self._publish(args.pool, self.node_pool.name, plan.driver_summary(args.pool))
+        self._publish(spec, self.node_pool.name, plan.driver_summary(spec), lifecycle.summary(spec, zones))

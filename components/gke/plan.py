@@ -3,7 +3,8 @@
 Enum strings from pulumi_gcp 10.2.0 (``container/outputs.py``: ``gpu_driver_version``
 DEFAULT / LATEST / INSTALLATION_DISABLED, ``gpu_sharing_strategy`` TIME_SHARING / MPS, taint effects
 NO_SCHEDULE ...). Sizes are totals across the pool's zones (``total_min_node_count`` /
-``total_max_node_count``); ``initial_node_count`` is per zone, as GKE defines it.
+``total_max_node_count``); ``initial_node_count`` is per zone, as GKE defines it, and read at creation only
+(``gke.lifecycle.CREATION_ONLY``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import scheduling, sharing_plan
+from components.core import gke_zones, scheduling, sharing_plan
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
@@ -48,28 +49,40 @@ def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     return accelerator
 
 
-def initial_per_zone(spec: GpuPoolSpec, zones: int | None) -> int:
-    """Initial nodes per zone: the pool's initial size spread over the zones, never above ``maxSize`` in total."""
-    if not zones:
-        return spec.initial_size
-    return min(-(-spec.initial_size // zones), spec.max_size // zones)
+def upgrade_settings(spec: GpuPoolSpec) -> dict[str, Any]:
+    """``upgradeSettings``: by default SURGE with no surge node and one node down at a time (a surge node needs
+    spare GPU quota); BLUE_GREEN only when asked, with its batch and soak settings (durations as ``"<n>s"``)."""
+    policy = spec.upgrade
+    if policy.strategy == "blue-green":
+        return {
+            "strategy": "BLUE_GREEN",
+            "blue_green_settings": {
+                "standard_rollout_policy": {
+                    "batch_node_count": policy.batch_node_count,
+                    "batch_soak_duration": f"{policy.batch_soak_seconds}s",
+                },
+                "node_pool_soak_duration": f"{policy.pool_soak_seconds}s",
+            },
+        }
+    return {"strategy": "SURGE", "max_surge": policy.surge, "max_unavailable": policy.unavailable}
 
 
-def node_pool_args(spec: GpuPoolSpec, zones: int | None = None) -> dict[str, Any]:
+def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
     """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded).
 
-    ``zones`` is the number of node locations when the stack names them: GKE applies
-    ``initial_node_count`` per zone, so the pool's initial size is spread over them (rounded up).
+    ``zones`` is the number of zones the pool spans (``gke_zones.zone_count``): GKE applies
+    ``initial_node_count`` per zone, so ``desiredSize`` is split evenly over them (``gke_zones.initial_per_zone``).
     """
     return {
         "name": spec.name,
-        "initial_node_count": initial_per_zone(spec, zones),
+        "initial_node_count": gke_zones.initial_per_zone(spec, zones),
         "autoscaling": {
             "total_min_node_count": spec.min_size,
             "total_max_node_count": spec.max_size,
             "location_policy": "ANY" if spec.capacity == "spot" else "BALANCED",
         },
         "management": {"auto_repair": True, "auto_upgrade": True},
+        "upgrade_settings": upgrade_settings(spec),
         "node_config": {
             "machine_type": spec.resolved.instance_type,
             "image_type": IMAGE_TYPES[spec.image_family],

@@ -16,6 +16,8 @@ import pulumi
 from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
 from pulumi.runtime.mocks import MockMonitor
 
+from components.offline.computed_outputs import computed_outputs
+
 STACK_TYPE = "pulumi:pulumi:Stack"
 ProtoStruct = Any
 """A ``google.protobuf.ProtoStruct``; the environment has no protobuf type stubs."""
@@ -56,6 +58,8 @@ class RegisteredResource:
     inputs: Mapping[str, Any]
     """The inputs decoded by ``rpc.deserialize_properties``: camelCase keys, numbers as floats,
     secrets as ``{sig: secret, value}`` dicts, unknowns as ``pulumi.output.Unknown``."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The lifecycle options the engine would act on (``resource_options``): only those that are set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,45 @@ class CapturedRun:
         return rpc.deserialize_properties(raw, keep_unknowns=True) if raw else {}
 
 
+def resource_options(request: Any) -> dict[str, Any]:
+    """The options of a ``RegisterResourceRequest`` that decide what ``pulumi up`` does on change and delete.
+
+    Only options that are set appear, in the engine's spelling. ``deleteBeforeReplace`` appears whenever the
+    program decided it (``deleteBeforeReplaceDefined``): an explicit ``false`` overrides a provider that asks to
+    delete first (pulumi/pulumi@1b59498 ``pkg/resource/deploy/step_generator.go`` L2040-2046).
+    """
+    options: dict[str, Any] = {}
+    if request.HasField("protect") and request.protect:
+        options["protect"] = True
+    if request.deleteBeforeReplaceDefined:
+        options["deleteBeforeReplace"] = request.deleteBeforeReplace
+    for key in ("ignoreChanges", "replaceOnChanges", "additionalSecretOutputs"):
+        values = sorted(getattr(request, key))
+        if values:
+            options[key] = values
+    if request.HasField("retainOnDelete") and request.retainOnDelete:
+        options["retainOnDelete"] = True
+    if request.deletedWith:
+        options["deletedWith"] = request.deletedWith
+    aliases = sorted([*request.aliasURNs, *(_alias_text(a) for a in request.aliases)])
+    if aliases:
+        options["aliases"] = aliases
+    return options
+
+
+def _alias_text(alias: Any) -> str:
+    """An ``Alias`` message as text: its URN, or its spec's set fields."""
+    if alias.urn:
+        return str(alias.urn)
+    spec = alias.spec
+    parts = [f"{key}={getattr(spec, key)}" for key in ("name", "type", "stack", "project") if getattr(spec, key)]
+    if spec.parentUrn:
+        parts.append(f"parent={spec.parentUrn}")
+    if spec.noParent:
+        parts.append("noParent")
+    return ",".join(parts)
+
+
 class PlanMocks(Mocks):
     """Mocks that echo inputs as outputs and give every resource the ID ``<name>_id``."""
 
@@ -90,10 +133,8 @@ class PlanMocks(Mocks):
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str | None, dict[Any, Any]]:
         self.last_inputs.value = args.inputs
-        outputs = dict(args.inputs)
-        # Outputs a provider computes from inputs, so a plan shows them: azure-native names a pool by input.
-        if args.typ == "azure-native:containerservice:AgentPool" and "name" not in outputs:
-            outputs["name"] = outputs.get("agentPoolName", args.name)
+        # Outputs a provider computes, so a plan shows them (AKS pool name, EKS Auto Scaling group).
+        outputs = {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
         return f"{args.name}_id", outputs
 
     def call(self, args: MockCallArgs) -> tuple[dict[Any, Any], list[tuple[str, str]] | None]:
@@ -136,6 +177,7 @@ class CaptureMonitor(MockMonitor):
             property_dependencies={k: tuple(v.urns) for k, v in request.propertyDependencies.items()},
             object=request.object,
             inputs=self._decoded_inputs(request),
+            options=resource_options(request),
         )
         with self._lock:
             self._registered.append(record)

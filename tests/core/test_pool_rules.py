@@ -36,11 +36,13 @@ def _taints(count: int) -> tuple[Taint, ...]:
 ACCEPTED = [
     # names
     pytest.param("eks", {"name": "GPU_pool-1"}, id="eks-name-mixed-case-underscore"),
-    pytest.param("eks", {"name": "a" * 63}, id="eks-name-63"),
+    pytest.param("eks", {"name": "a" * 63, "fixed_name": True}, id="eks-name-63-fixed"),
+    pytest.param("eks", {"name": "a" * 56}, id="eks-name-56-rotating"),
     pytest.param("eks", {"name": "1pool"}, id="eks-name-leading-digit"),
     pytest.param("aks", {"name": "a" * 12}, id="aks-name-12"),
     pytest.param("aks", {"name": "gpu1"}, id="aks-name-digits"),
-    pytest.param("gke", {"name": "a" * 40}, id="gke-name-40"),
+    pytest.param("gke", {"name": "a" * 40, "fixed_name": True}, id="gke-name-40-fixed"),
+    pytest.param("gke", {"name": "a" * 33}, id="gke-name-33-rotating"),
     pytest.param("gke", {"name": "gpu-pool-1"}, id="gke-name-dashes"),
     pytest.param("gke", {"name": "g"}, id="gke-name-1"),
     # sizes

@@ -9,6 +9,7 @@ lists come from the ``Cluster*`` variants of the same fields:
 * ``ClusterNodeConfigTaint.effect``
 * ``ClusterClusterAutoscalingAutoProvisioningDefaults.image_type`` (the only image-type list in the SDK)
 * ``NodePoolAutoscaling.location_policy``
+* ``ClusterClusterAutoscalingAutoProvisioningDefaultsUpgradeSettings.strategy`` (upgrade strategy)
 
 The emitted values are the plan constants and every plan of ``tests/fidelity/spec_matrix.py``.
 """
@@ -27,8 +28,9 @@ from pulumi_gcp.container import outputs as gcp_outputs
 from components.core import scheduling
 from components.core.catalog import mig_profiles
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import IMAGES, Taint
+from components.core.specs import IMAGES, Taint, UpgradePolicy
 from components.gke import plan
+from tests.core.conftest import build_spec
 from tests.fidelity.spec_matrix import valid_specs
 
 _QUOTED = r'`"([A-Z_]+)"`'
@@ -42,6 +44,11 @@ DOCUMENTED: dict[str, tuple[str, str, str]] = {
     "taint_effect": ("ClusterNodeConfigTaint", "effect", r"`([A-Z_]+)`"),
     "image_type": ("ClusterClusterAutoscalingAutoProvisioningDefaults", "image_type", r"(?<=[\[ ])([A-Z_]+)(?=[,\]])"),
     "location_policy": ("NodePoolAutoscaling", "location_policy", r'"([A-Z]+)" -'),
+    "upgrade_strategy": (
+        "ClusterClusterAutoscalingAutoProvisioningDefaultsUpgradeSettings",
+        "strategy",
+        r"\b(BLUE_GREEN|SURGE)\b",
+    ),
 }
 """Field -> (SDK type, property, regex picking the accepted values out of its docstring)."""
 
@@ -57,7 +64,7 @@ def documented_values(field: str, module: Any = gcp_outputs) -> set[str]:
 def emitted_values() -> dict[str, set[str]]:
     emitted: dict[str, set[str]] = defaultdict(set)
     for spec in valid_specs("gke"):
-        args = plan.node_pool_args(spec)
+        args = plan.node_pool_args(spec, 1)
         config = args["node_config"]
         (accelerator,) = config["guest_accelerators"]
         emitted["gpu_driver_version"].add(accelerator["gpu_driver_installation_config"]["gpu_driver_version"])
@@ -66,6 +73,10 @@ def emitted_values() -> dict[str, set[str]]:
         emitted["taint_effect"].update(t["effect"] for t in config["taints"])
         emitted["image_type"].add(config["image_type"])
         emitted["location_policy"].add(args["autoscaling"]["location_policy"])
+        emitted["upgrade_strategy"].add(args["upgrade_settings"]["strategy"])
+    for strategy in ("rolling", "blue-green"):
+        upgrade = plan.upgrade_settings(build_spec("gke", upgrade=UpgradePolicy(strategy=strategy)))
+        emitted["upgrade_strategy"].add(upgrade["strategy"])
     return emitted
 
 
@@ -96,6 +107,7 @@ def test_documented_values_are_the_expected_lists() -> None:
     assert documented_values("taint_effect") == {"NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE"}
     assert {"COS_CONTAINERD", "UBUNTU_CONTAINERD"} <= documented_values("image_type")
     assert documented_values("location_policy") == {"BALANCED", "ANY"}
+    assert documented_values("upgrade_strategy") == {"BLUE_GREEN", "SURGE"}
 
 
 @pytest.mark.parametrize("field", sorted(DOCUMENTED))

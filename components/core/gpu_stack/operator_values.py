@@ -24,6 +24,16 @@ GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
 """GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
 to read containerd's config from its file (cloud-native-docs ``google-gke.rst``, known issues)."""
 WITH_REBOOT_ENV = [{"name": "WITH_REBOOT", "value": "true"}]
+DRIVER_UPGRADE_POLICY = {
+    "autoUpgrade": True,
+    "maxParallelUpgrades": 1,
+    "maxUnavailable": "1",
+    "gpuPodDeletion": {"force": False, "timeoutSeconds": 300, "deleteEmptyDir": False},
+    "drain": {"enable": False},
+}
+"""How the operator rolls a new driver over the nodes it owns (GO values.yaml ``driver.upgradePolicy``, L167-198):
+one node at a time (the chart's 25% takes a quarter of a large pool's GPUs at once), GPU pods evicted without
+force and given 5 minutes, no full drain (only GPU pods hold the driver; draining would evict the rest too)."""
 
 
 def operator_values(
@@ -43,11 +53,15 @@ def operator_values(
     values: dict[str, Any] = {
         "driver": {"enabled": operator_driver},
         "toolkit": {"enabled": operator_driver},
+        # The chart's pre-upgrade hook applies its CRDs (templates/upgrade_crd.yaml): Helm never upgrades crds/.
+        "operator": {"upgradeCRD": True},
     }
+    if operator_driver:
+        values["driver"]["upgradePolicy"] = DRIVER_UPGRADE_POLICY
     if cloud == "gke" and operator_driver:
         values["toolkit"]["env"] = GKE_TOOLKIT_ENV
     if cloud == "aks" and not operator_driver:
-        values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
+        values["operator"]["runtimeClass"] = AKS_RUNTIME_CLASS
     values["daemonsets"] = {"tolerations": tolerations}
     values["nfd"] = {"enabled": spec.nfd == "deploy"}
     if spec.nfd == "deploy":

@@ -1,0 +1,34 @@
+"""``gpuready diff OLD.json NEW.json``: compare two plans; exit 1 when a GPU pool would be replaced or deleted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from components.plan_diff.diff import PlanFormatError, diff_plans
+from components.plan_diff.report import to_json, to_text
+
+EXIT_OK, EXIT_AT_RISK, EXIT_INVALID = 0, 1, 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        old, new = _load(args.old), _load(args.new)
+        diff = diff_plans(old, new)
+    except (OSError, ValueError) as error:  # unreadable file, bad JSON, not a plan (PlanFormatError)
+        kind = "not a gpuready plan" if isinstance(error, PlanFormatError) else "cannot read the plans"
+        print(f"error: {kind}: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    if args.output == "json":
+        print(json.dumps(to_json(diff, allowed=args.allow_replace), indent=2 if sys.stdout.isatty() else None))
+    else:
+        print(to_text(diff, allowed=args.allow_replace))
+    return EXIT_AT_RISK if diff.at_risk and not args.allow_replace else EXIT_OK
+
+
+def _load(path: str) -> Any:
+    with Path(path).open("rb") as handle:
+        return json.load(handle)

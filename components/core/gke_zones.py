@@ -1,0 +1,64 @@
+"""GKE counts nodes per zone: how many zones a pool spans and what it starts with. Pure.
+
+``initial_node_count`` is "the initial number of nodes for the pool. In regional or multi-zonal clusters, this is
+the number of nodes per zone" and "changing this will force recreation of the resource" (pulumi_gcp 10.2.0
+``container/node_pool.py``, docstring of ``initial_node_count``). A regional pool without ``node_locations``
+spans the cluster's zones, whatever they are, and GPU types are offered in some zones only, so gpuready needs
+the zones named for a regional cluster and starts exactly ``desiredSize`` nodes: the same number in each zone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from components.core.specs import GpuPoolSpec
+from components.errors import Problem, SpecError
+
+ZONE = re.compile(r"^[a-z]+-[a-z]+[0-9]+-[a-z]\Z")
+"""A GCE zone (``us-central1-a``); a region has no letter suffix (``us-central1``)."""
+
+
+def zone_count(location: str | None, node_locations: Sequence[str] | None) -> int:
+    """Zones the pool's nodes spread over; raise ``SpecError`` for a regional cluster without named zones."""
+    if node_locations:
+        bad = [z for z in node_locations if not ZONE.match(z)]
+        if bad:
+            raise SpecError.one("gkeNodeLocations", "are zones, like us-central1-a", bad[0])
+        return len(set(node_locations))
+    if location is not None and ZONE.match(location):
+        return 1
+    raise SpecError.one(
+        "gkeNodeLocations",
+        "is required for a regional or unknown cluster location: GKE starts initialNodeCount nodes in every zone "
+        "of the pool, and offers each GPU type in some zones only",
+        None,
+        (),
+        f"name the zones that offer the GPU, e.g. gkeNodeLocations: [{location or 'us-central1'}-a]",
+    )
+
+
+def initial_per_zone(spec: GpuPoolSpec, zones: int) -> int:
+    """``initialNodeCount`` for the pool: ``desiredSize`` split evenly over the zones."""
+    problem = initial_size_problem(spec, zones)
+    if problem is not None:
+        raise SpecError([problem])
+    return spec.initial_size // zones
+
+
+def initial_size_problem(spec: GpuPoolSpec, zones: int) -> Problem | None:
+    """Why GKE cannot start exactly ``desiredSize`` nodes over ``zones`` zones, or None."""
+    size = spec.initial_size
+    if size % zones == 0:
+        return None
+    lower = size - size % zones
+    upper = lower + zones
+    choices = [str(n) for n in (lower, upper) if spec.min_size <= n <= spec.max_size]
+    return Problem(
+        "desiredSize" if spec.desired_size is not None else "minSize",
+        f"GKE starts the same number of nodes in each of the pool's {zones} zones, so the initial size must be a "
+        f"multiple of {zones}",
+        size,
+        tuple(choices),
+        "or name fewer zones in gkeNodeLocations",
+    )

@@ -1,0 +1,134 @@
+"""Lifecycle facts of cloud resources: which inputs update in place and which force a replacement. Pure.
+
+Each cloud package keeps a ``ResourceTable`` per resource type it creates (``components/<cloud>/lifecycle.py``),
+every row citing where the fact comes from. The tables drive two decisions:
+
+- names: when an input that forces replacement changes, the replacement gets a new cloud name
+  (``rotated_name``), so Pulumi's default create-before-delete never clashes with the old pool, which keeps
+  serving until the new one exists;
+- ``gpuready diff``: whether a changed field of a planned resource means ``update`` or ``replace``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Action = Literal["update", "replace"]
+ACTIONS: tuple[Action, ...] = ("update", "replace")
+SUFFIX_LENGTH = 6
+"""Hex digits of the name suffix: 16.7 million values, so the next generation never meets the last by chance."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRule:
+    """What changing one input (camelCase, dotted for nested fields) does to the resource."""
+
+    field: str
+    action: Action
+    source: str
+    """Where the fact comes from: ``owner/repo@commit:path#Lnn`` or an SDK file and line."""
+    evidence: str = ""
+    """What the cited line says, in a few words."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceTable:
+    """The replacement facts of one resource type, looked up by the most specific field path."""
+
+    type: str
+    """The Pulumi type token, e.g. ``aws:eks/nodeGroup:NodeGroup``."""
+    rules: tuple[FieldRule, ...]
+    unlisted: Action = "replace"
+    """What an input without a row is taken to do: replacing is the safe assumption for a CI gate."""
+    name_field: str = ""
+    """The input holding the cloud name (a replacement that keeps it cannot be created beside the old one)."""
+
+    def rule(self, path: str) -> FieldRule | None:
+        """The row for ``path`` or its closest listed parent (``a.b[0].c`` -> ``a.b.c``, ``a.b``, ``a``)."""
+        parts = _plain_path(path).split(".")
+        by_field = {r.field: r for r in self.rules}
+        for end in range(len(parts), 0, -1):
+            found = by_field.get(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return None
+
+    def action(self, path: str) -> Action:
+        found = self.rule(path)
+        return self.unlisted if found is None else found.action
+
+    def replacing_fields(self) -> tuple[str, ...]:
+        """The fields whose change replaces the resource, sorted."""
+        return tuple(sorted(r.field for r in self.rules if r.action == "replace"))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolCapacity:
+    """The GPUs a planned pool can hold: what a replacement or deletion puts at risk."""
+
+    accelerator: str | None
+    gpus_per_node: int | None
+    max_nodes: int | None
+
+    @property
+    def max_gpus(self) -> int | None:
+        if self.gpus_per_node is None or self.max_nodes is None:
+            return None
+        return self.gpus_per_node * self.max_nodes
+
+
+def _plain_path(path: str) -> str:
+    """``nodeConfig.guestAccelerators[0].type`` -> ``nodeConfig.guestAccelerators.type``."""
+    out, depth = [], 0
+    for char in path:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)
+
+
+def name_suffix(values: Mapping[str, object]) -> str:
+    """A short stable digest of the replacement-forcing inputs: equal inputs, equal suffix, in any process."""
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:SUFFIX_LENGTH]
+
+
+def rotated_name(base: str, values: Mapping[str, object]) -> str:
+    """``<base>-<suffix>``: a new name exactly when an input that forces replacement changes."""
+    return f"{base}-{name_suffix(values)}"
+
+
+def replacing_values(table: ResourceTable, inputs: Mapping[str, object]) -> dict[str, object]:
+    """Every leaf of ``inputs`` (snake or camel case keys, nested) whose listed row says ``replace``, by path.
+
+    Only listed rows count: an input without a row never renames a pool (the component tests require a row
+    for every input gpuready sets). Lists of mappings are walked element by element.
+    """
+    found: dict[str, object] = {}
+
+    def walk(value: object, path: str) -> None:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                walk(item, f"{path}.{_camel(str(key))}" if path else _camel(str(key)))
+        elif isinstance(value, list | tuple) and value and all(isinstance(v, Mapping) for v in value):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+        else:
+            rule = table.rule(path)
+            if rule is not None and rule.action == "replace":
+                found[path] = value
+
+    walk(inputs, "")
+    return found
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)

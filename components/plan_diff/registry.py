@@ -1,0 +1,51 @@
+"""What ``gpuready diff`` knows per resource type: the clouds' replacement tables and GPU capacity readers.
+
+Each cloud package owns its facts (``components/<cloud>/lifecycle.py``); this module only collects them, so the
+diff asks by type token and never names a cloud. Kubernetes objects follow one rule for every kind: a new name or
+namespace is a new object, anything else is an update (pulumi-kubernetes replaces on ``metadata.name`` /
+``metadata.namespace``; a Helm ``Release`` on its ``name`` and ``namespace``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from components.aks import lifecycle as aks
+from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
+from components.eks import lifecycle as eks
+from components.gke import lifecycle as gke
+
+CapacityReader = Callable[[Mapping[str, Any]], PoolCapacity | None]
+
+TABLES: Mapping[str, ResourceTable] = {t.type: t for t in (*eks.TABLES, *aks.TABLES, *gke.TABLES)}
+"""Replacement tables of the cloud resources gpuready creates, by Pulumi type token."""
+GPU_POOL_TYPES: Mapping[str, CapacityReader] = {
+    eks.NODE_GROUP.type: eks.capacity,
+    aks.AGENT_POOL.type: aks.capacity,
+    gke.NODE_POOL.type: gke.capacity,
+}
+"""Cloud resources that hold GPU nodes, and how to read their capacity from planned inputs."""
+
+_K8S_SOURCE = "pulumi/pulumi-kubernetes: metadata.name and metadata.namespace are replace-on-change for every kind"
+KUBERNETES = ResourceTable(
+    type="kubernetes:*",
+    rules=(
+        FieldRule("metadata.name", "replace", _K8S_SOURCE),
+        FieldRule("metadata.namespace", "replace", _K8S_SOURCE),
+        FieldRule("name", "replace", _K8S_SOURCE, "helm.sh/v3 Release: the release name"),
+        FieldRule("namespace", "replace", _K8S_SOURCE, "helm.sh/v3 Release: the release namespace"),
+    ),
+    unlisted="update",
+)
+OTHER = ResourceTable(type="*", rules=(), unlisted="update")
+"""Types gpuready has no facts for: shown as updates; ``pulumi preview`` tells their replacements."""
+
+
+def table_for(type_token: str) -> ResourceTable:
+    """The replacement table for a resource type."""
+    if type_token in TABLES:
+        return TABLES[type_token]
+    if type_token.startswith("kubernetes:"):
+        return KUBERNETES
+    return OTHER
