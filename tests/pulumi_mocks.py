@@ -13,6 +13,7 @@ This is a plain module, not a conftest: each test package's ``conftest.py`` crea
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -51,6 +52,21 @@ class Registration:
     """The provider reference (``<provider urn>::<id>``) the resource was registered with, '' for the default."""
     options: dict[str, Any] = field(default_factory=dict)
     """Lifecycle options that were set, as the offline plan shows them (``capture.resource_options``)."""
+
+
+class rotated:
+    """Equal to ``<base>-<6 hex digits>``: the rotated cloud name of a pool (the digits follow the inputs)."""
+
+    def __init__(self, base: str) -> None:
+        self.pattern = re.compile(rf"{re.escape(base)}-[0-9a-f]{{6}}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and self.pattern.fullmatch(other) is not None
+
+    def __repr__(self) -> str:
+        return f"rotated({self.pattern.pattern!r})"
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class RecordingMocks(pulumi_mocks.Mocks):

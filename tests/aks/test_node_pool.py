@@ -58,6 +58,10 @@ def common(pool: str, vm_size: str, *, tags: dict[str, str] | None = None) -> di
     }
 
 
+NO_SURGE = {"maxSurge": "0", "maxUnavailable": "1"}
+"""AKS's default surge is 10% extra VMs: spare GPUs; gpuready's default takes one node down at a time instead."""
+
+
 def base_labels(pool: str, accelerator: str, sharing: str) -> dict[str, str]:
     return {
         "gpuready.io/pool": pool,
@@ -89,6 +93,7 @@ def test_a100_80gb_mig1g_partitioned_by_aks(mocked: CapturingMonitor) -> None:
         "enableAutoScaling": False,
         "gpuInstanceProfile": "MIG1g",
         "gpuProfile": {"driver": "Install"},
+        "upgradeSettings": NO_SURGE,
         "nodeLabels": base_labels("a100mig", "a100-80gb", "mig"),
         "nodeTaints": [GPU_TAINT],
     }
@@ -126,6 +131,7 @@ def test_h100_operator_driver_selects_the_mig_parted_config(mocked: CapturingMon
         "minCount": 0.0,
         "maxCount": 2.0,
         "gpuProfile": {"driver": "None"},
+        "upgradeSettings": NO_SURGE,
         "nodeLabels": {**base_labels("h100op", "h100", "mig"), "nvidia.com/mig.config": "all-3g.40gb"},
         "nodeTaints": [GPU_TAINT],
     }
@@ -160,6 +166,7 @@ def test_spot_pool_declares_the_spot_taint_and_eviction_policy(mocked: Capturing
         "minCount": 0.0,
         "maxCount": 3.0,
         "gpuProfile": {"driver": "Install"},
+        "upgradeSettings": NO_SURGE,
         "scaleSetPriority": "Spot",
         "scaleSetEvictionPolicy": "Delete",
         "spotMaxPrice": -1.0,

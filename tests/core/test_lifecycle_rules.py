@@ -11,6 +11,12 @@ from components.core.specs import UpgradePolicy
 from components.errors import SpecError
 from tests.core.conftest import SpecFactory
 
+
+def _any(value: str) -> Any:
+    """A string as a user could write it, where the type checker expects a Literal."""
+    return value
+
+
 ACCEPTED = [
     pytest.param("eks", {}, id="eks-defaults"),
     pytest.param("eks", {"upgrade": UpgradePolicy(max_unavailable=100)}, id="eks-max-unavailable-100"),
@@ -26,25 +32,73 @@ ACCEPTED = [
 ]
 
 REFUSED = [
-    pytest.param("eks", {"upgrade": UpgradePolicy(strategy="canary")}, "upgrade.strategy", "unknown", id="strategy"),  # type: ignore[arg-type]
-    pytest.param("gke", {"upgrade": UpgradePolicy(max_surge=1)}, "upgrade.maxSurge", "strategy surge", id="surge-rolling"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(max_unavailable=0)}, "upgrade.maxUnavailable", "at least 1", id="rolling-0"),
-    pytest.param("aks", {"upgrade": UpgradePolicy(strategy="surge", max_surge=0)}, "upgrade.maxSurge", "at least 1", id="surge-0"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(max_unavailable=-1)}, "upgrade.maxUnavailable", "0 or more", id="negative"),
-    pytest.param("eks", {"upgrade": UpgradePolicy(strategy="blue-green")}, "upgrade.strategy", "GKE feature", id="eks-blue-green"),
-    pytest.param("aks", {"upgrade": UpgradePolicy(strategy="blue-green")}, "upgrade.strategy", "GKE feature", id="aks-blue-green"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(strategy="blue-green", max_surge=1)}, "upgrade", "belong to rolling", id="bg-surge"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(strategy="blue-green", batch_node_count=0)}, "upgrade.batchNodeCount", "1 or more", id="bg-batch-0"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(strategy="blue-green", pool_soak_seconds=8 * 86400)}, "upgrade.poolSoakSeconds", "7 days", id="bg-soak-8d"),
-    pytest.param("gke", {"upgrade": UpgradePolicy(batch_node_count=3)}, "upgrade.batchNodeCount", "blue-green only", id="batch-on-rolling"),
-    pytest.param("eks", {"upgrade": UpgradePolicy(strategy="surge", max_surge=2)}, "upgrade.maxSurge", "EKS decides", id="eks-surge-count"),
-    pytest.param("eks", {"upgrade": UpgradePolicy(max_unavailable=101)}, "upgrade.maxUnavailable", "1 to 100", id="eks-101"),
+    pytest.param(
+        "eks", {"upgrade": UpgradePolicy(strategy=_any("canary"))}, "upgrade.strategy", "unknown", id="strategy"
+    ),
+    pytest.param(
+        "gke", {"upgrade": UpgradePolicy(max_surge=1)}, "upgrade.maxSurge", "strategy surge", id="surge-rolling"
+    ),
+    pytest.param(
+        "gke", {"upgrade": UpgradePolicy(max_unavailable=0)}, "upgrade.maxUnavailable", "at least 1", id="rolling-0"
+    ),
+    pytest.param(
+        "aks", {"upgrade": UpgradePolicy(strategy="surge", max_surge=0)}, "upgrade.maxSurge", "at least 1", id="surge-0"
+    ),
+    pytest.param(
+        "gke", {"upgrade": UpgradePolicy(max_unavailable=-1)}, "upgrade.maxUnavailable", "0 or more", id="negative"
+    ),
+    pytest.param(
+        "eks", {"upgrade": UpgradePolicy(strategy="blue-green")}, "upgrade.strategy", "GKE feature", id="eks-blue-green"
+    ),
+    pytest.param(
+        "aks", {"upgrade": UpgradePolicy(strategy="blue-green")}, "upgrade.strategy", "GKE feature", id="aks-blue-green"
+    ),
+    pytest.param(
+        "gke",
+        {"upgrade": UpgradePolicy(strategy="blue-green", max_surge=1)},
+        "upgrade",
+        "belong to rolling",
+        id="bg-surge",
+    ),
+    pytest.param(
+        "gke",
+        {"upgrade": UpgradePolicy(strategy="blue-green", batch_node_count=0)},
+        "upgrade.batchNodeCount",
+        "1 or more",
+        id="bg-batch-0",
+    ),
+    pytest.param(
+        "gke",
+        {"upgrade": UpgradePolicy(strategy="blue-green", pool_soak_seconds=8 * 86400)},
+        "upgrade.poolSoakSeconds",
+        "7 days",
+        id="bg-soak-8d",
+    ),
+    pytest.param(
+        "gke",
+        {"upgrade": UpgradePolicy(batch_node_count=3)},
+        "upgrade.batchNodeCount",
+        "blue-green only",
+        id="batch-on-rolling",
+    ),
+    pytest.param(
+        "eks",
+        {"upgrade": UpgradePolicy(strategy="surge", max_surge=2)},
+        "upgrade.maxSurge",
+        "EKS decides",
+        id="eks-surge-count",
+    ),
+    pytest.param(
+        "eks", {"upgrade": UpgradePolicy(max_unavailable=101)}, "upgrade.maxUnavailable", "1 to 100", id="eks-101"
+    ),
     pytest.param("gke", {"release_version": "1.33.0-20250704"}, "releaseVersion", "EKS AMI", id="gke-release"),
-    pytest.param("eks", {"release_version": "latest"}, "releaseVersion", "not an EKS AMI release", id="eks-release-bad"),
+    pytest.param(
+        "eks", {"release_version": "latest"}, "releaseVersion", "not an EKS AMI release", id="eks-release-bad"
+    ),
     pytest.param("aks", {"fixed_name": False}, "fixedName", "12 characters", id="aks-rotating"),
     pytest.param("eks", {"name": "a" * 57}, "name", "suffix", id="eks-no-room-for-suffix"),
     pytest.param("gke", {"name": "a" * 34}, "name", "at most 33", id="gke-no-room-for-suffix"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("cloud", "overrides"), ACCEPTED)

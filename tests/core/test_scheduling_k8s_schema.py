@@ -42,7 +42,7 @@ def test_a_node_of_the_pool_is_a_valid_node(spec: GpuPoolSpec) -> None:
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.cloud}-{s.name}")
 def test_a_pod_using_the_pools_outputs_is_a_valid_pod(spec: GpuPoolSpec) -> None:
-    values = pool_values(spec, driver="test")
+    values = pool_values(spec, driver="test", lifecycle="test")
     resource = values["resource_name"]
     pod: dict[str, Any] = {
         "apiVersion": "v1",

@@ -13,7 +13,7 @@ import pytest
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import SpecError
-from tests.pulumi_mocks import CapturingMonitor, runtime_test
+from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test
 
 COMPONENT = "gpuready:index:EksGpuNodePool"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -58,7 +58,7 @@ def wiring(tags: dict[str, str] | None = None) -> dict[str, Any]:
         "nodeRoleArn": ROLE_ARN,
         "subnetIds": ["subnet-a", "subnet-b"],
         "tags": tags or {},
-        "updateConfig": {"maxUnavailable": 1.0},
+        "updateConfig": {"maxUnavailable": 1.0, "updateStrategy": "MINIMAL"},
     }
 
 
@@ -79,7 +79,7 @@ def test_al2023_l4_time_slicing_spot(mocked: CapturingMonitor) -> None:
     node_group = mocked.one(NODE_GROUP)
     assert node_group.inputs == {
         **wiring({"team": "ml"}),
-        "nodeGroupName": "l4-shared",
+        "nodeGroupName": rotated("l4-shared"),
         "amiType": "AL2023_x86_64_NVIDIA",
         "capacityType": "SPOT",
         "instanceTypes": ["g6.12xlarge"],
@@ -95,7 +95,7 @@ def test_al2023_l4_time_slicing_spot(mocked: CapturingMonitor) -> None:
     assert node_group.custom and not component.custom
     assert component.inputs == {}
     outputs = mocked.outputs_of(component)
-    assert outputs["node_pool_name"] == "l4-shared"
+    assert outputs["node_pool_name"] == rotated("l4-shared")
     assert outputs["node_selector"] == {"gpuready.io/pool": "l4-shared"}
     assert outputs["node_labels"] == node_group.inputs["labels"]
     assert outputs["taint"] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
@@ -115,7 +115,7 @@ def test_bottlerocket_arm64_disables_the_operands_bottlerocket_ships(mocked: Cap
     node_group = mocked.one(NODE_GROUP)
     assert node_group.inputs == {
         **wiring(),
-        "nodeGroupName": "t4g",
+        "nodeGroupName": rotated("t4g"),
         "amiType": "BOTTLEROCKET_ARM_64_NVIDIA",
         "capacityType": "ON_DEMAND",
         "instanceTypes": ["g5g.2xlarge"],
@@ -155,7 +155,7 @@ def test_p5_mig_mixed_layout_selects_the_mig_parted_config(mocked: CapturingMoni
     assert node_group.name == "train-node-group"
     assert node_group.inputs == {
         **wiring(),
-        "nodeGroupName": "h100-mig",
+        "nodeGroupName": rotated("h100-mig"),
         "amiType": "AL2023_x86_64_NVIDIA",
         "capacityType": "ON_DEMAND",
         "instanceTypes": ["p5.48xlarge"],
@@ -227,5 +227,5 @@ def test_outputs_are_also_readable_as_outputs(mocked: CapturingMonitor) -> None:
         ).apply(lambda values: seen.update(values=values))
 
     program()
-    assert seen["values"] == ["l4", {"gpuready.io/pool": "l4"}, 1, "nvidia.com/gpu", "l4"]
+    assert seen["values"] == [rotated("l4"), {"gpuready.io/pool": "l4"}, 1, "nvidia.com/gpu", "l4"]
     assert mocked.one(NODE_GROUP).parent == mocked.one(COMPONENT).urn

@@ -14,7 +14,7 @@ import pytest
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
 from components.errors import SpecError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
-from tests.pulumi_mocks import CapturingMonitor, runtime_test
+from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test
 
 COMPONENT = "gpuready:index:GkeGpuNodePool"
 NODE_POOL = "gcp:container/nodePool:NodePool"
@@ -68,10 +68,11 @@ def pool_level(
 ) -> dict[str, Any]:
     return {
         "cluster": "ml-cluster",
-        "name": name,
+        "name": rotated(name),
         "initialNodeCount": initial,
         "autoscaling": {"totalMinNodeCount": min_size, "totalMaxNodeCount": max_size, "locationPolicy": policy},
         "management": {"autoRepair": True, "autoUpgrade": True},
+        "upgradeSettings": {"strategy": "SURGE", "maxSurge": 0.0, "maxUnavailable": 1.0},
     }
 
 
@@ -82,7 +83,7 @@ def test_l4_time_sharing_by_gke_with_full_wiring(mocked: CapturingMonitor) -> No
         instance_type="g2-standard-24",
         min_size=0,
         max_size=4,
-        desired_size=1,
+        desired_size=2,
         capacity="spot",
         driver_version="latest",
         sharing=GpuSharing(mode="time-slicing", replicas=4),
@@ -128,7 +129,7 @@ def test_l4_time_sharing_by_gke_with_full_wiring(mocked: CapturingMonitor) -> No
     assert node_pool.parent == component.urn
     assert node_pool.custom and not component.custom
     outputs = mocked.outputs_of(component)
-    assert outputs["node_pool_name"] == "l4-shared"
+    assert outputs["node_pool_name"] == rotated("l4-shared")
     assert outputs["node_selector"] == {"gpuready.io/pool": "l4-shared"}
     assert outputs["taint"] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
     assert outputs["tolerations"] == [

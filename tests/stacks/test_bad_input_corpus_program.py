@@ -28,6 +28,7 @@ from tests.stacks.program_runs import (
 
 CORPUS = ROOT / "tests" / "core" / "bad_inputs.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]
+ASG_TAG = "aws:autoscaling/tag:Tag"
 COMPONENT_TYPES = {
     "eks": "gpuready:index:EksGpuNodePool",
     "aks": "gpuready:index:AksGpuNodePool",
@@ -152,10 +153,13 @@ def test_a_valid_pool_list_registers_a_component_and_one_child_per_pool(
     overrides = [f"gpuready:nodePools={json.dumps(pools)}", "gpuready:binpackScheduler="]
     overrides += ["gpuready:gpuStack=external"] if cloud != "gke" else []
     run = run_stack(stack, config_bag(stack, overrides))
-    assert len(run.resources) == 2 * len(pools)
+    # EKS pools also tag their Auto Scaling groups for scale from zero (one Tag per label, taint and resource).
+    tags = [r for r in run.resources if r.type == ASG_TAG]
+    assert (len(tags) > 0) is (cloud == "eks")
+    assert len(run.resources) == 2 * len(pools) + len(tags)
     assert len(monitors) == 1
     assert monitors[0].requested_types.count(STACK_TYPE) == 1
-    assert len(monitors[0].requested_types) == 1 + 2 * len(pools)
+    assert len(monitors[0].requested_types) == 1 + 2 * len(pools) + len(tags)
     components = {r.name: r for r in run.resources if r.type == COMPONENT_TYPES[cloud]}
     children = [r for r in run.resources if r.type == CHILD_TYPES[cloud]]
     assert sorted(components) == sorted(p["name"] for p in pools)
@@ -166,4 +170,5 @@ def test_a_valid_pool_list_registers_a_component_and_one_child_per_pool(
         assert [c for c in children if c.parent == component.urn] != []
     for child in children:
         assert child.custom is True
+    assert {t.parent for t in tags} <= {c.urn for c in components.values()}
     assert set(run.outputs["pools"]) == {p["name"] for p in pools}

@@ -282,7 +282,9 @@ def test_eks_dev_operator_values_keep_the_ami_driver_and_cover_every_pool() -> N
 def test_gke_operator_values_install_the_driver() -> None:
     run = run_stack("gke-operator", gpu_stack_bag("gke-operator"))
     values = _one(run, RELEASE).inputs["values"]
-    assert (values["driver"], values["toolkit"]["enabled"]) == ({"enabled": True}, True)
+    assert (values["driver"]["enabled"], values["toolkit"]["enabled"]) == (True, True)
+    assert values["driver"]["upgradePolicy"]["maxUnavailable"] == "1"
+    assert values["operator"] == {"upgradeCRD": True}
     assert values["toolkit"]["env"] == [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
     quota = _one(run, RESOURCE_QUOTA)
     assert quota.inputs["metadata"]["namespace"] == "gpu-operator"

@@ -61,7 +61,7 @@ def test_skipping_an_unknown_pool_is_refused_before_anything_registers(
     assert "Allowed: a100-mig, l4-ts, t4-mps" in err
 
 
-BASE = {"cloud": "gke", "clusterName": "c", "gkeLocation": "us-central1", "nodePools": json.dumps(POOLS)}
+BASE = {"cloud": "gke", "clusterName": "c", "gkeLocation": "us-central1-a", "nodePools": json.dumps(POOLS)}
 
 
 @pytest.mark.parametrize(

@@ -194,7 +194,7 @@ def test_absent_gpu_stack_is_none_for_pools_with_their_own_plugin() -> None:
     bottlerocket = "- {name: br, instanceType: g6.xlarge, minSize: 0, maxSize: 1, image: bottlerocket}"
     settings = parse_stack_settings({**EKS, "nodePools": bottlerocket})
     assert settings.gpu_stack == GpuStackSpec(kind="none")
-    gke = {"cloud": "gke", "clusterName": "ml", "gkeLocation": "us-central1",
+    gke = {"cloud": "gke", "clusterName": "ml", "gkeLocation": "us-central1-a",
            "nodePools": "- {name: l4, instanceType: g2-standard-4, minSize: 0, maxSize: 1}"}  # fmt: skip
     assert parse_stack_settings(gke).gpu_stack == GpuStackSpec(kind="none")
 

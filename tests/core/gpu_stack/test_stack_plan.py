@@ -22,6 +22,15 @@ from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Tain
 from components.errors import SpecError
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+UPGRADE_CRD = {"upgradeCRD": True}
+"""The chart applies its CRDs in a pre-upgrade hook (templates/upgrade_crd.yaml); gpuready asks for it explicitly."""
+DRIVER_UPGRADE_POLICY = {
+    "autoUpgrade": True,
+    "maxParallelUpgrades": 1,
+    "maxUnavailable": "1",
+    "gpuPodDeletion": {"force": False, "timeoutSeconds": 300, "deleteEmptyDir": False},
+    "drain": {"enable": False},
+}
 SPOT_TOLERATION = {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"}
 CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
 GPU_POOL_SELECTOR = {"gpuready.io/gpu-pool": "true"}
@@ -104,6 +113,7 @@ def test_operator_on_eks_al2023_and_bottlerocket() -> None:
     assert _values(plan) == {
         "driver": {"enabled": False},
         "toolkit": {"enabled": False},
+        "operator": UPGRADE_CRD,
         "daemonsets": {"tolerations": tolerations},
         "nfd": {"enabled": True},
         "node-feature-discovery": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": tolerations}},
@@ -117,6 +127,7 @@ def test_operator_mig_manager_pool_with_named_layout() -> None:
     assert _values(plan) == {
         "driver": {"enabled": False},
         "toolkit": {"enabled": False},
+        "operator": UPGRADE_CRD,
         "daemonsets": {"tolerations": [GPU_TOLERATION]},
         "nfd": {"enabled": True},
         "node-feature-discovery": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": [GPU_TOLERATION]}},
@@ -174,7 +185,7 @@ def test_operator_on_aks_with_the_aks_driver() -> None:
     assert _values(plan) == {
         "driver": {"enabled": False},
         "toolkit": {"enabled": False},
-        "operator": {"runtimeClass": "nvidia-container-runtime"},
+        "operator": {**UPGRADE_CRD, "runtimeClass": "nvidia-container-runtime"},
         "daemonsets": {"tolerations": tolerations},
         "nfd": {"enabled": True},
         "node-feature-discovery": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": tolerations}},
@@ -188,22 +199,23 @@ def test_operator_on_aks_with_cloud_mig_sets_the_strategy_but_no_mig_manager() -
     values = _values(plan)
     assert values["mig"] == {"strategy": "mixed"}  # AKS partitions (gpuInstanceProfile); NVIDIA's plugin advertises
     assert values["migManager"] == {"enabled": False}
-    assert values["operator"] == {"runtimeClass": "nvidia-container-runtime"}
+    assert values["operator"] == {**UPGRADE_CRD, "runtimeClass": "nvidia-container-runtime"}
     assert plan.objects == ()
 
 
 def test_operator_on_aks_installing_the_driver() -> None:
     values = _values(_plan("aks", [AKS_OPERATOR], kind="gpu-operator"))
-    assert values["driver"] == {"enabled": True}
+    assert values["driver"] == {"enabled": True, "upgradePolicy": DRIVER_UPGRADE_POLICY}
     assert values["toolkit"] == {"enabled": True}
-    assert "operator" not in values
+    assert values["operator"] == UPGRADE_CRD
 
 
 def test_operator_on_gke_installing_the_driver() -> None:
     plan = _plan("gke", [GKE_OPERATOR], kind="gpu-operator")
     assert _values(plan) == {
-        "driver": {"enabled": True},
+        "driver": {"enabled": True, "upgradePolicy": DRIVER_UPGRADE_POLICY},
         "toolkit": {"enabled": True, "env": [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]},
+        "operator": UPGRADE_CRD,
         "daemonsets": {"tolerations": [GPU_TOLERATION]},
         "nfd": {"enabled": True},
         "node-feature-discovery": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": [GPU_TOLERATION]}},

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from components.aks import plan
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 
 SpecFactory = Callable[..., GpuPoolSpec]
 
@@ -80,6 +80,7 @@ def test_agent_pool_args(make_spec: SpecFactory) -> None:
         "node_taints": ["nvidia.com/gpu=present:NoSchedule"],
         "gpu_profile": {"driver": "Install"},
         "gpu_instance_profile": "MIG1g",
+        "upgrade_settings": {"max_surge": "0", "max_unavailable": "1"},
     }
 
 
@@ -116,3 +117,18 @@ def test_os_sku(make_spec: SpecFactory, image: str, os_sku: str) -> None:
 @pytest.mark.parametrize(("driver", "gpu_driver"), [("cloud", "Install"), ("operator", "None")])
 def test_gpu_driver(make_spec: SpecFactory, driver: str, gpu_driver: str) -> None:
     assert plan.agent_pool_args(make_spec("aks", driver=driver))["gpu_profile"] == {"driver": gpu_driver}
+
+
+@pytest.mark.parametrize(
+    ("upgrade", "settings"),
+    [
+        (UpgradePolicy(), {"max_surge": "0", "max_unavailable": "1"}),
+        (UpgradePolicy(max_unavailable=2), {"max_surge": "0", "max_unavailable": "2"}),
+        (UpgradePolicy(strategy="surge"), {"max_surge": "1", "max_unavailable": "0"}),
+        (UpgradePolicy(strategy="surge", max_surge=2, max_unavailable=1), {"max_surge": "2", "max_unavailable": "1"}),
+    ],
+)
+def test_upgrade_settings_need_no_spare_gpu_by_default(
+    make_spec: SpecFactory, upgrade: UpgradePolicy, settings: dict[str, str]
+) -> None:
+    assert plan.agent_pool_args(make_spec("aks", upgrade=upgrade))["upgrade_settings"] == settings

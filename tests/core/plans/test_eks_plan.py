@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import botocore.session
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, Taint, UpgradePolicy
 from components.eks import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]
@@ -63,7 +64,7 @@ def test_node_group_args(make_spec: SpecFactory) -> None:
         "capacity_type": "SPOT",
         "instance_types": ["g6.12xlarge"],
         "scaling_config": {"min_size": 0, "max_size": 4, "desired_size": 1},
-        "update_config": {"max_unavailable": 1},
+        "update_config": {"max_unavailable": 1, "update_strategy": "MINIMAL"},
         "labels": {
             "gpuready.io/pool": "l4-shared",
             "gpuready.io/gpu-pool": "true",
@@ -108,3 +109,25 @@ def test_bottlerocket_pool_carries_the_deploy_opt_out_labels(make_spec: SpecFact
     labels = plan.node_group_args(make_spec("eks", image="bottlerocket"))["labels"]
     assert labels["nvidia.com/gpu.deploy.device-plugin"] == "false"
     assert labels["nvidia.com/gpu.deploy.driver"] == "false"
+
+
+@pytest.mark.parametrize(
+    ("upgrade", "release", "update_config"),
+    [
+        (UpgradePolicy(), None, {"max_unavailable": 1, "update_strategy": "MINIMAL"}),
+        (UpgradePolicy(max_unavailable=3), None, {"max_unavailable": 3, "update_strategy": "MINIMAL"}),
+        (UpgradePolicy(strategy="surge"), "1.33.0-20250704", {"max_unavailable": 1, "update_strategy": "DEFAULT"}),
+    ],
+)
+def test_update_config_and_release_pin(
+    make_spec: SpecFactory, upgrade: UpgradePolicy, release: str | None, update_config: dict[str, Any]
+) -> None:
+    args = plan.node_group_args(make_spec("eks", upgrade=upgrade, release_version=release))
+    assert args["update_config"] == update_config
+    assert args.get("release_version") == release
+
+
+def test_update_strategies_are_the_eks_api_enum() -> None:
+    """botocore eks/2017-11-01 ``NodegroupUpdateStrategies``."""
+    model = botocore.session.get_session().get_service_model("eks")
+    assert set(plan.UPDATE_STRATEGIES.values()) == set(model.shape_for("NodegroupUpdateStrategies").enum)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint, UpgradePolicy
 from components.gke import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]
@@ -101,11 +101,12 @@ def test_node_pool_args(make_spec: SpecFactory) -> None:
         max_size=3,
         taints=[Taint(key="example.com/dedicated", value="ml")],
     )
-    assert plan.node_pool_args(spec) == {
+    assert plan.node_pool_args(spec, 1) == {
         "name": "l4-pool",
         "initial_node_count": 1,
         "autoscaling": {"total_min_node_count": 1, "total_max_node_count": 3, "location_policy": "BALANCED"},
         "management": {"auto_repair": True, "auto_upgrade": True},
+        "upgrade_settings": {"strategy": "SURGE", "max_surge": 0, "max_unavailable": 1},
         "node_config": {
             "machine_type": "g2-standard-24",
             "image_type": "COS_CONTAINERD",
@@ -132,7 +133,7 @@ def test_node_pool_args(make_spec: SpecFactory) -> None:
 
 @pytest.mark.parametrize(("capacity", "spot", "policy"), [("spot", True, "ANY"), ("on-demand", False, "BALANCED")])
 def test_spot_pool(make_spec: SpecFactory, capacity: str, spot: bool, policy: str) -> None:
-    args = plan.node_pool_args(make_spec("gke", capacity=capacity))
+    args = plan.node_pool_args(make_spec("gke", capacity=capacity), 1)
     assert args["node_config"]["spot"] is spot
     assert args["autoscaling"]["location_policy"] == policy
     assert len(args["node_config"]["taints"]) == 1
@@ -140,12 +141,31 @@ def test_spot_pool(make_spec: SpecFactory, capacity: str, spot: bool, policy: st
 
 @pytest.mark.parametrize(("image", "image_type"), [("cos", "COS_CONTAINERD"), ("ubuntu", "UBUNTU_CONTAINERD")])
 def test_image_type(make_spec: SpecFactory, image: str, image_type: str) -> None:
-    assert plan.node_pool_args(make_spec("gke", image=image))["node_config"]["image_type"] == image_type
+    assert plan.node_pool_args(make_spec("gke", image=image), 1)["node_config"]["image_type"] == image_type
 
 
 def test_operator_pool_turns_off_gkes_device_plugin(make_spec: SpecFactory) -> None:
-    args = plan.node_pool_args(make_spec("gke", driver="operator", image="ubuntu"))
+    args = plan.node_pool_args(make_spec("gke", driver="operator", image="ubuntu"), 1)
     assert args["node_config"]["labels"]["gke-no-default-nvidia-gpu-device-plugin"] == "true"
     assert args["node_config"]["guest_accelerators"][0]["gpu_driver_installation_config"] == {
         "gpu_driver_version": "INSTALLATION_DISABLED"
     }
+
+
+def test_blue_green_upgrade_settings(make_spec: SpecFactory) -> None:
+    upgrade = UpgradePolicy(strategy="blue-green", batch_node_count=2, batch_soak_seconds=60, pool_soak_seconds=600)
+    assert plan.node_pool_args(make_spec("gke", upgrade=upgrade), 1)["upgrade_settings"] == {
+        "strategy": "BLUE_GREEN",
+        "blue_green_settings": {
+            "standard_rollout_policy": {"batch_node_count": 2, "batch_soak_duration": "60s"},
+            "node_pool_soak_duration": "600s",
+        },
+    }
+
+
+@pytest.mark.parametrize(("desired", "zones", "per_zone"), [(0, 3, 0), (3, 3, 1), (6, 3, 2), (2, 2, 1), (4, 1, 4)])
+def test_initial_node_count_is_desired_size_per_zone(
+    make_spec: SpecFactory, desired: int, zones: int, per_zone: int
+) -> None:
+    spec = make_spec("gke", min_size=0, max_size=6, desired_size=desired)
+    assert plan.node_pool_args(spec, zones)["initial_node_count"] == per_zone
