@@ -40,6 +40,13 @@ REPEATS = 3
 INSTANCE_TYPES = ("g6.12xlarge", "p5.48xlarge", "g5.2xlarge", "g6e.xlarge")
 
 
+BENCH_WIRING: dict[str, Any] = {
+    "cluster_name": "bench",
+    "node_role_arn": "arn:aws:iam::123456789012:role/bench",
+    "subnet_ids": ["subnet-0123456789abcdef0"],
+}
+
+
 def pool_entries(count: int) -> list[dict[str, Any]]:
     """``count`` EKS pools cycling through shared, MIG, Bottlerocket and plain pools."""
     pools: list[dict[str, Any]] = []
@@ -115,7 +122,7 @@ def child_bare(count: int) -> dict[str, float]:
     from components.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
     from components.core.pool_summary import pool_values  # noqa: PLC0415
-    from components.eks import plan  # noqa: PLC0415
+    from components.eks import lifecycle, plan  # noqa: PLC0415
 
     # Everything gpuready registers, computed before the clock starts: the same child inputs, the same
     # component outputs and the same stack exports. The ratio then isolates gpuready's own work
@@ -123,8 +130,11 @@ def child_bare(count: int) -> dict[str, float]:
     prepared = []
     specs = parse_pools(pool_entries(count), "eks")
     for spec in specs:
-        values = pool_values(spec, plan.driver_summary(spec))
-        prepared.append((spec.name, plan.node_group_args(spec), values))
+        values = pool_values(spec, plan.driver_summary(spec), lifecycle.summary(spec))
+        args = plan.node_group_args(spec)
+        args["node_group_name"] = lifecycle.cloud_name(spec, {**args, **BENCH_WIRING})
+        prepared.append((spec.name, args, values, lifecycle.autoscaler_tags(spec)))
+    tag_count = sum(len(tags) for *_, tags in prepared)
     stack_plan = plan_gpu_stack("eks", specs, GpuStackSpec(kind="gpu-operator"))
     release = stack_plan.release
     assert release is not None and stack_plan.namespace is not None
@@ -136,18 +146,25 @@ def child_bare(count: int) -> dict[str, float]:
     def program() -> None:
         exports = {}
         components = []
-        for name, args, values in prepared:
+        for name, args, values, tags in prepared:
             component = pulumi.ComponentResource("gpuready:index:EksGpuNodePool", name, {}, None)
             components.append(component)
             node_group = aws.eks.NodeGroup(
                 f"{name}-node-group",
-                cluster_name="bench",
-                node_role_arn="arn:aws:iam::123456789012:role/bench",
-                subnet_ids=["subnet-0123456789abcdef0"],
                 tags={},
-                opts=pulumi.ResourceOptions(parent=component),
+                opts=pulumi.ResourceOptions(
+                    parent=component, ignore_changes=list(lifecycle.CREATION_ONLY), delete_before_replace=False
+                ),
+                **BENCH_WIRING,
                 **args,
             )
+            for key, value in tags.items():
+                aws.autoscaling.Tag(
+                    f"{name}-asg-{key}",
+                    autoscaling_group_name=f"eks-{args['node_group_name']}-offline",
+                    tag=aws.autoscaling.TagTagArgs(key=key, value=value, propagate_at_launch=False),
+                    opts=pulumi.ResourceOptions(parent=component, deleted_with=node_group, depends_on=[node_group]),
+                )
             component.register_outputs({"node_pool_name": node_group.node_group_name, **values})
             exports[name] = {"nodePoolName": node_group.node_group_name, **values}
         provider = k8s.Provider("cluster", kubeconfig=pulumi.Output.secret("offline"))
@@ -178,7 +195,7 @@ def child_bare(count: int) -> dict[str, float]:
         pulumi.export("gpuStack", {"kind": "gpu-operator", "pools": {p.pool: p.summary for p in stack_plan.pools}})
         pulumi.export("pools", exports)
 
-    return _timed(program, resources=2 * count + 5)
+    return _timed(program, resources=2 * count + tag_count + 5)
 
 
 def child_program(count: int) -> dict[str, float]:

@@ -156,7 +156,7 @@ def _parse_upgrade(data: Mapping[str, Any], path: str, problems: list[Problem]) 
         "batch_soak_seconds": read.get("batchSoakSeconds", int),
         "pool_soak_seconds": read.get("poolSoakSeconds", int),
     }
-    return UpgradePolicy(**{k: v for k, v in given.items() if v is not None})
+    return UpgradePolicy(**{k: cast("Any", v) for k, v in given.items() if v is not None})
 
 
 def _parse_sharing(raw: object, path: str, problems: list[Problem]) -> Sharing | None:

@@ -180,7 +180,7 @@ def _dependency_names(resource: PlannedResource, by_urn: Mapping[str, PlannedRes
         parent = by_urn.get(dependency.parent) if dependency else None
         if dependency is None:
             grouped.setdefault(urn, 0)
-        elif parent is not None and not parent.custom and parent.urn != resource.parent:
+        elif dependency.custom and parent is not None and not parent.custom and parent.urn != resource.parent:
             grouped[parent.name] = grouped.get(parent.name, 0) + 1
         else:
             grouped.setdefault(dependency.name, 0)

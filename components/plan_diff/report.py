@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from components.plan_diff.diff import PlanDiff
+from components.plan_diff.diff import ChangeAction, PlanDiff
 
-ACTIONS = ("create", "update", "replace", "delete")
+ACTIONS: tuple[ChangeAction, ...] = ("create", "update", "replace", "delete")
 
 
 def to_json(diff: PlanDiff, *, allowed: bool) -> dict[str, Any]:
@@ -47,12 +47,12 @@ def to_text(diff: PlanDiff, *, allowed: bool) -> str:
         if notes:
             lines += ["", "replacements:", *notes]
     if diff.at_risk:
-        rows = [
+        risks = [
             (r.pool, r.action, r.accelerator or "?", _gpus(r.gpus_before), _gpus(r.gpus_after), r.meanwhile)
             for r in diff.at_risk
         ]
         header = ("POOL", "ACTION", "GPU", "MAX GPUS BEFORE", "AFTER", "MEANWHILE")
-        lines += ["", "GPU capacity at risk:", *_table(header, rows)]
+        lines += ["", "GPU capacity at risk:", *_table(header, risks)]
     if diff.delete_order:
         lines += ["", "delete order (dependents first):", *(f"  {urn}" for urn in diff.delete_order)]
     if diff.at_risk:

@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from components.cli import main as cli
+from tests.pulumi_mocks import rotated
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -32,7 +33,9 @@ GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 TABLE_HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
 PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations"}
-RESOURCE_KEYS = {"type", "name", "parent", "inputs"}
+RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
+OPTIONAL_RESOURCE_KEYS = {"provider", "dependencies", "options"}
+"""Present when set: the provider reference, the URNs the resource depends on, its lifecycle options."""
 
 COMPONENT_TYPES = {
     "eks-dev": "gpuready:index:EksGpuNodePool",
@@ -54,10 +57,11 @@ GPU_STACK_TYPES = {
     "eks-dev": "gpuready:index:GpuOperator",
     "aks-dev": "gpuready:index:NvidiaDevicePlugin",
 }
-RESOURCE_COUNTS = {"eks-dev": 21, "aks-dev": 11, "gke-dev": 6}
+RESOURCE_COUNTS = {"eks-dev": 54, "aks-dev": 11, "gke-dev": 6}
 """Two per pool, plus for a chart stack: the Kubernetes provider, the GPU stack component, its namespace, its
 device-plugin config map and its Helm release; eks-dev also runs the bin-packing scheduler (a component and its
-nine objects); gke-dev uses GKE's own stack: nothing more."""
+nine objects) and tags each node group's Auto Scaling group for scale from zero (13 + 11 + 9 node-template tags:
+one per label, taint and extended resource); gke-dev uses GKE's own stack: nothing more."""
 
 # Per pool: instance type, GPU, GPUs per node, allocatable per node (as the table prints it), and words the
 # SHARING and DRIVER cells must contain. Checked against the catalogs by hand:
@@ -250,8 +254,9 @@ def test_table_plan_shows_the_tree_the_pool_table_and_the_labels(
     child_type, suffix = CHILD_TYPES[stack]
     for pool in POOLS[stack]:
         component_line = next(i for i, line in enumerate(tree) if line.endswith(f"{COMPONENT_TYPES[stack]}  {pool}"))
-        child_line = tree[component_line + 1]
-        assert child_line.endswith(f"└─ {child_type}  {pool}-{suffix}"), child_line
+        child_line = next(line for line in tree[component_line + 1 :] if f"{child_type}  {pool}-{suffix}" in line)
+        assert f"└─ {child_type}  {pool}-{suffix}  [" in child_line, child_line  # the last child, with its options
+        assert "deleteBeforeReplace: false" in child_line
         assert child_line.index(child_type) > tree[component_line].index(COMPONENT_TYPES[stack])  # nested deeper
 
     # The pool table: the fixed header, one row per pool, sorted.
@@ -296,7 +301,7 @@ def test_json_plan_has_exactly_the_plan_file_keys(json_plans: dict[str, dict[str
     assert plan["violations"] == []
     assert len(plan["resources"]) == RESOURCE_COUNTS[stack]
     for item in plan["resources"]:
-        assert set(item) == RESOURCE_KEYS
+        assert RESOURCE_KEYS <= set(item) <= RESOURCE_KEYS | OPTIONAL_RESOURCE_KEYS
 
 
 @pytest.mark.parametrize("stack", STACKS)
@@ -342,7 +347,9 @@ def test_json_outputs_describe_every_pool(json_plans: dict[str, dict[str, Any]],
 @pytest.mark.parametrize("stack", ["eks-dev", "aks-dev", "gke-dev"])
 def test_json_outputs_name_every_node_pool(json_plans: dict[str, dict[str, Any]], stack: str) -> None:
     pools = json_plans[stack]["outputs"]["pools"]
-    assert {name: pool.get("nodePoolName") for name, pool in pools.items()} == {name: name for name in pools}
+    # EKS and GKE names carry the suffix of the replacement-forcing inputs; AKS names (12 characters) are fixed.
+    expected = {name: name if stack == "aks-dev" else rotated(name) for name in pools}
+    assert {name: pool.get("nodePoolName") for name, pool in pools.items()} == expected
 
 
 def test_eks_dev_node_groups(json_plans: dict[str, dict[str, Any]]) -> None:
@@ -351,7 +358,7 @@ def test_eks_dev_node_groups(json_plans: dict[str, dict[str, Any]]) -> None:
     for pool in POOLS["eks-dev"]:
         inputs = child_inputs(plan, "eks-dev", pool)
         assert inputs["clusterName"] == "ml-dev"
-        assert inputs["nodeGroupName"] == pool
+        assert inputs["nodeGroupName"] == rotated(pool)
         assert inputs["nodeRoleArn"] == "arn:aws:iam::123456789012:role/ml-dev-gpu-nodes"
         assert inputs["subnetIds"] == ["subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788"]
         assert inputs["tags"] == {"team": "ml-platform", "env": "dev"}
@@ -444,7 +451,7 @@ def test_gke_dev_node_pools(json_plans: dict[str, dict[str, Any]]) -> None:
     plan = json_plans["gke-dev"]
     for pool in POOLS["gke-dev"]:
         inputs = child_inputs(plan, "gke-dev", pool)
-        assert inputs["name"] == pool
+        assert inputs["name"] == rotated(pool)
         assert inputs["cluster"] == "ml-dev"
         assert inputs["location"] == "us-central1"
         assert inputs["nodeLocations"] == ["us-central1-a"]
@@ -498,27 +505,40 @@ def test_gke_initial_node_count_is_per_zone(tmp_path: Path) -> None:
     zones = ["us-central1-a", "us-central1-b", "us-central1-c"]
     pools = [
         {"name": "l4-ts", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 9, "desiredSize": 6},
-        {"name": "l4-seven", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 9, "desiredSize": 7},
-        {"name": "t4-mps", "instanceType": "n1-standard-8", "gpu": {"model": "t4", "count": 1}, "minSize": 2,
+        {"name": "l4-nine", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 9, "desiredSize": 9},
+        {"name": "t4-mps", "instanceType": "n1-standard-8", "gpu": {"model": "t4", "count": 1}, "minSize": 3,
          "maxSize": 3, "sharing": {"mode": "mps", "replicas": 2}},
     ]  # fmt: skip
     plan = plan_json("--config", str(_gke_file(tmp_path, "Pulumi.zones.yaml", zones, pools)))
     assert plan["stack"] == "zones"
     counts = {r["name"]: r["inputs"]["initialNodeCount"] for r in plan["resources"] if r["type"].startswith("gcp:")}
-    # GKE creates initialNodeCount nodes in each zone: 6 over 3 zones is 2 each; 7 needs 3 each to reach 7;
-    # without desiredSize the pool starts at minSize (2), i.e. 1 per zone.
-    assert counts == {"l4-ts-node-pool": 2, "l4-seven-node-pool": 3, "t4-mps-node-pool": 1}
+    # GKE creates initialNodeCount nodes in each zone: 6 over 3 zones is 2 each, 9 is 3 each; without
+    # desiredSize the pool starts at minSize (3), i.e. 1 per zone.
+    assert counts == {"l4-ts-node-pool": 2, "l4-nine-node-pool": 3, "t4-mps-node-pool": 1}
     for item in plan["resources"]:
         if item["type"].startswith("gcp:"):
             assert item["inputs"]["nodeLocations"] == zones
 
 
-def test_gke_initial_nodes_over_all_zones_never_exceed_max_size(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("desired", "allowed"), [(4, "Allowed: 3"), (1, "Allowed: 0, 3"), (2, "Allowed: 0, 3")])
+def test_gke_initial_size_that_does_not_split_over_the_zones_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], desired: int, allowed: str
+) -> None:
+    """desiredSize 4 over 3 zones would start 6 nodes (2 per zone, above maxSize 4); 1 or 2 would start 0 or 3."""
     zones = ["us-central1-a", "us-central1-b", "us-central1-c"]
-    pools = [{"name": "l4", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 4, "desiredSize": 4}]
-    plan = plan_json("--config", str(_gke_file(tmp_path, "Pulumi.over.yaml", zones, pools)))
-    inputs = child_inputs(plan, "gke-dev", "l4")
-    assert inputs["initialNodeCount"] * len(zones) <= inputs["autoscaling"]["totalMaxNodeCount"]
+    pools = [{"name": "l4", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 4, "desiredSize": desired}]
+    result = plan_with_capsys(capsys, "--config", str(_gke_file(tmp_path, "Pulumi.over.yaml", zones, pools)))
+    assert result.code == 2
+    assert "gpuready:nodePools[0].desiredSize: GKE starts the same number of nodes in each" in result.err
+    assert allowed in result.err
+    assert result.out == ""
+
+
+def test_gke_regional_cluster_without_zones_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pools = [{"name": "l4", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 4}]
+    result = plan_with_capsys(capsys, "--config", str(_gke_file(tmp_path, "Pulumi.regional.yaml", [], pools)))
+    assert result.code == 2
+    assert "gpuready:gkeNodeLocations: is required for a regional" in result.err
 
 
 def _eks_file(tmp_path: Path, name: str, cluster: str = "team-a-cluster") -> Path:
@@ -551,7 +571,7 @@ def test_config_file_with_stack_name(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_config_file_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = plan_with_capsys(capsys, "--config", str(_eks_file(tmp_path, "Pulumi.team-a.yaml")))
     assert result.code == 0, result.err
-    assert result.out.startswith("Plan of stack 'team-a' (project 'gpuready'): 21 resources, offline")
+    assert result.out.startswith(f"Plan of stack 'team-a' (project 'gpuready'): {RESOURCE_COUNTS['eks-dev']} resources")
     assert "pulumi:pulumi:Stack  gpuready-team-a" in result.out
 
 
@@ -568,7 +588,8 @@ def test_set_overrides_the_pool_list() -> None:
     pools = [{"name": "solo", "instanceType": "g6.xlarge", "minSize": 0, "maxSize": 2, "desiredSize": 1}]
     plan = plan_json("--stack", "eks-dev", "--set", f"gpuready:nodePools={json.dumps(pools)}")
     pool_resources = [(r["type"], r["name"]) for r in plan["resources"] if r["type"] != "pulumi:providers:kubernetes"]
-    assert [(t, n) for t, n in pool_resources if not t.startswith(("kubernetes:", "gpuready:index:Gpu"))] == [
+    skipped = ("kubernetes:", "gpuready:index:Gpu", "aws:autoscaling/")
+    assert [(t, n) for t, n in pool_resources if not t.startswith(skipped)] == [
         ("aws:eks/nodeGroup:NodeGroup", "solo-node-group"),
         ("gpuready:index:EksGpuNodePool", "solo"),
     ]

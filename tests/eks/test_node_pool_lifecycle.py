@@ -27,7 +27,11 @@ L4_SHARED = GpuPoolSpec(
 
 
 def build(spec: GpuPoolSpec, **wiring: Any) -> None:
-    args = {"cluster_name": "ml", "node_role_arn": "arn:aws:iam::123456789012:role/n", "subnet_ids": ["subnet-a"]}
+    args: dict[str, Any] = {
+        "cluster_name": "ml",
+        "node_role_arn": "arn:aws:iam::123456789012:role/n",
+        "subnet_ids": ["subnet-a"],
+    }
     args.update(wiring)
 
     @runtime_test

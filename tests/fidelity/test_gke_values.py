@@ -139,7 +139,7 @@ def test_gpu_partition_sizes_are_plain_mig_profiles_of_the_gpu() -> None:
     assert "mig" in doc.lower()
     sizes = 0
     for spec in valid_specs("gke"):
-        (accelerator,) = plan.node_pool_args(spec)["node_config"]["guest_accelerators"]
+        (accelerator,) = plan.node_pool_args(spec, 1)["node_config"]["guest_accelerators"]
         size = accelerator.get("gpu_partition_size")
         if size is None:
             continue

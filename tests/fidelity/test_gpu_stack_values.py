@@ -343,7 +343,11 @@ def test_the_plans_reach_every_values_branch() -> None:
         "driver.enabled", "toolkit.enabled", "toolkit.env", "operator.runtimeClass", "daemonsets.tolerations",
         "nfd.enabled", "node-feature-discovery.worker.nodeSelector", "node-feature-discovery.worker.tolerations",
         "devicePlugin.config.name", "devicePlugin.config.default", "mig.strategy", "migManager.enabled",
-        "migManager.env", "migManager.config.name", "migManager.config.default",
+        "migManager.env", "migManager.config.name", "migManager.config.default", "operator.upgradeCRD",
+        "driver.upgradePolicy.autoUpgrade", "driver.upgradePolicy.maxParallelUpgrades",
+        "driver.upgradePolicy.maxUnavailable", "driver.upgradePolicy.gpuPodDeletion.force",
+        "driver.upgradePolicy.gpuPodDeletion.timeoutSeconds", "driver.upgradePolicy.gpuPodDeletion.deleteEmptyDir",
+        "driver.upgradePolicy.drain.enable",
     }  # fmt: skip
     assert reached["device-plugin"] == {
         "tolerations", "gfd.enabled", "nfd.enabled", "nfd.worker.nodeSelector", "nfd.worker.tolerations",

@@ -70,7 +70,7 @@ def eks_pool(spec: GpuPoolSpec) -> EksGpuNodePool:
 
 
 def gke_pool(spec: GpuPoolSpec) -> GkeGpuNodePool:
-    return GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(pool=spec, cluster_name="ml", location="us-central1"))
+    return GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(pool=spec, cluster_name="ml", location="us-central1-a"))
 
 
 def build(
@@ -167,7 +167,7 @@ def test_release_depends_on_namespace_config_maps_and_pools(mocked: CapturingMon
 
     namespace = mocked.one(NAMESPACE)
     maps = mocked.of_type(CONFIG_MAP)
-    node_groups = pool_children(mocked, EKS_POOL)
+    node_groups = [urn for urn in pool_children(mocked, EKS_POOL) if "$aws:eks/nodeGroup:NodeGroup::" in urn]
     assert len(node_groups) == len(EKS_POOLS)
     dependencies = set(mocked.one(RELEASE).dependencies)
     assert namespace.urn in dependencies
@@ -263,7 +263,8 @@ def test_gke_operator_driver_adds_the_priority_quota(mocked: CapturingMonitor) -
     assert quota.urn in release.dependencies
     assert set(pool_children(mocked, GKE_POOL)) <= set(release.dependencies)
     assert release.inputs["values"] == release_of(plan).values
-    assert release.inputs["values"]["driver"] == {"enabled": True}
+    assert release.inputs["values"]["driver"]["enabled"] is True
+    assert release.inputs["values"]["driver"]["upgradePolicy"]["maxParallelUpgrades"] == 1
     assert len(mocked.of_type(CONFIG_MAP)) == 2
 
 

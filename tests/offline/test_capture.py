@@ -5,6 +5,8 @@ The monitor itself is exercised through real program runs in test_runner.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pulumi.runtime import MockCallArgs, MockResourceArgs
 
@@ -46,9 +48,24 @@ def test_stack_urn_names_the_stack_project_dash_stack() -> None:
 
 
 def test_plan_mocks_echo_inputs_and_derive_the_id_from_the_name() -> None:
-    inputs = {"amiType": "AL2_x86_64_GPU"}
-    args = MockResourceArgs(typ="aws:eks/nodeGroup:NodeGroup", name="ng", inputs=inputs)
-    assert PlanMocks().new_resource(args) == ("ng_id", inputs)
+    inputs = {"delaySeconds": 5}
+    args = MockResourceArgs(typ="aws:sqs/queue:Queue", name="jobs", inputs=inputs)
+    assert PlanMocks().new_resource(args) == ("jobs_id", inputs)
+
+
+@pytest.mark.parametrize(
+    ("type_token", "inputs", "computed"),
+    [
+        ("aws:eks/nodeGroup:NodeGroup", {"nodeGroupName": "l4-abc123"},
+         {"resources": [{"autoscalingGroups": [{"name": "eks-l4-abc123-offline"}]}]}),
+        ("azure-native:containerservice:AgentPool", {"agentPoolName": "t4"}, {"name": "t4"}),
+    ],
+)  # fmt: skip
+def test_plan_mocks_add_the_outputs_a_provider_computes(
+    type_token: str, inputs: dict[str, Any], computed: dict[str, Any]
+) -> None:
+    args = MockResourceArgs(typ=type_token, name="pool", inputs=inputs)
+    assert PlanMocks().new_resource(args) == ("pool_id", {**inputs, **computed})
 
 
 def test_plan_mocks_answer_every_call_with_nothing() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,7 +11,15 @@ from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 from components.offline.capture import CapturedRun, RegisteredResource, stack_urn
-from components.offline.plan import JsonValue, Plan, PlannedResource, build_plan, render_tree, to_json_value
+from components.offline.plan import (
+    JsonValue,
+    Plan,
+    PlannedResource,
+    build_plan,
+    lifecycle_note,
+    render_tree,
+    to_json_value,
+)
 
 STACK = stack_urn("dev", "gp")
 CLUSTER = "urn:pulumi:dev::gp::gpuready:Cluster::main"
@@ -43,7 +52,11 @@ def _run(*resources: RegisteredResource, outputs: dict[str, Any] | None = None) 
 
 
 GPU_RUN = _run(  # registration order is random; the plan must not depend on it
-    _resource(NODE_GROUP, POOL, {"scalingConfig": {"desiredSize": 2.0}, "amiType": "AL2_x86_64_GPU"}),
+    replace(
+        _resource(NODE_GROUP, POOL, {"scalingConfig": {"desiredSize": 2.0}, "amiType": "AL2_x86_64_GPU"}),
+        dependencies=(POOL, POOL),
+        options={"ignoreChanges": ["scalingConfig.desiredSize"], "deleteBeforeReplace": False},
+    ),
     _resource(QUEUE, STACK, {"delaySeconds": 5.0}),
     _resource(CLUSTER, STACK),
     _resource(POOL, CLUSTER),
@@ -109,6 +122,8 @@ def test_build_plan_sorts_by_urn_and_normalises_inputs_and_outputs() -> None:
             NODE_GROUP,
             True,
             {"amiType": "AL2_x86_64_GPU", "scalingConfig": {"desiredSize": 2}},
+            dependencies=(POOL,),  # sorted, each once
+            options={"deleteBeforeReplace": False, "ignoreChanges": ["scalingConfig.desiredSize"]},
         ),
         PlannedResource("gpuready:GpuPool", "gpu", CLUSTER, POOL, False, {}),
         PlannedResource("gpuready:Cluster", "main", STACK, CLUSTER, False, {}),
@@ -129,11 +144,15 @@ def test_to_json_dict_has_exactly_the_plan_file_keys() -> None:
     assert list(document) == ["stack", "project", "resources", "outputs", "violations"]
     resources = document["resources"]
     assert isinstance(resources, list)
-    assert all(isinstance(r, dict) and list(r) == ["type", "name", "parent", "inputs"] for r in resources)
+    assert all(isinstance(r, dict) and list(r)[:4] == ["type", "name", "urn", "parent"] for r in resources)
     assert resources[1] == {
         "type": "aws:eks/nodeGroup:NodeGroup",
         "name": "gpu-ng",
+        "urn": NODE_GROUP,
         "parent": POOL,
+        "custom": True,
+        "dependencies": [POOL],
+        "options": {"ignoreChanges": ["scalingConfig.desiredSize"], "deleteBeforeReplace": False},
         "inputs": {"amiType": "AL2_x86_64_GPU", "scalingConfig": {"desiredSize": 2}},
     }
     assert document["violations"] == [violation]
@@ -150,8 +169,19 @@ def test_render_tree_nests_children_under_parents_in_urn_order() -> None:
         "├─ aws:sqs/queue:Queue  jobs\n"
         "└─ gpuready:Cluster  main\n"
         "   └─ gpuready:GpuPool  gpu\n"
-        "      └─ aws:eks/nodeGroup:NodeGroup  gpu-ng\n"
+        "      └─ aws:eks/nodeGroup:NodeGroup  gpu-ng"
+        "  [deleteBeforeReplace: false; ignoreChanges: scalingConfig.desiredSize; dependsOn: gpu]\n"
     )
+
+
+def test_lifecycle_note_groups_dependencies_on_another_components_children() -> None:
+    release = PlannedResource(
+        "kubernetes:helm.sh/v3:Release", "gpu-stack-release", STACK, "urn:release", True, {},
+        dependencies=(NODE_GROUP, QUEUE), options={"aliases": ["type=a", "type=b"], "protect": True},
+    )  # fmt: skip
+    plan = build_plan(GPU_RUN)
+    by_urn = {r.urn: r for r in (*plan.resources, release)}
+    assert lifecycle_note(release, by_urn) == "  [aliases: 2; protect: true; dependsOn: gpu (1), jobs]"
 
 
 def test_render_tree_puts_resources_with_unknown_parents_at_the_top() -> None:

@@ -134,7 +134,7 @@ def test_plans_are_identical_from_run_to_run() -> None:
         "└─ gpuready:test:Cluster  main\n"
         "   ├─ gpuready:test:GpuPool  main-gpu\n"
         "   │  └─ aws:eks/nodeGroup:NodeGroup  main-gpu-ng\n"
-        "   └─ pulumi:providers:aws  main-aws\n"
+        "   └─ pulumi:providers:aws  main-aws  [additionalSecretOutputs: accessKey, secretKey, token]\n"
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import botocore.session
+import botocore.session  # type: ignore[import-untyped]
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
