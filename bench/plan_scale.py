@@ -243,11 +243,12 @@ def _echo_mocks() -> Any:
     """Mocks that echo inputs as outputs, as the offline planner's do."""
     import pulumi  # noqa: PLC0415
 
+    from components.offline.computed_outputs import computed_outputs  # noqa: PLC0415
     from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415
 
     class Echo(pulumi.runtime.Mocks):
         def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-            return f"{args.name}_id", args.inputs
+            return f"{args.name}_id", {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
 
         def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             return fake_invoke_result(args.token, args.args), []  # the offline planner's cluster lookups

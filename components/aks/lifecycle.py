@@ -1,10 +1,10 @@
-"""Lifecycle of an AKS GPU agent pool: replacement facts and creation-only inputs. Pure.
+"""Lifecycle of an AKS GPU agent pool: replacement facts, creation-only inputs, scale-from-zero tags. Pure.
 
-azure-native updates an agent pool with a PUT of the whole pool; the AKS API refuses changes to properties it
-cannot apply in place, so without help a change of VM size, OS SKU or GPU profile fails the update
-(pulumi/pulumi-azure-native#2462). gpuready lists those inputs as ``replaceOnChanges`` so Pulumi plans a
-replacement, and never deletes first: AKS pool names are at most 12 characters and stay fixed, so the
-replacement's create fails on the name while the old pool keeps serving. README "Day 2" says how to move.
+azure-native updates an agent pool with a PUT of the whole pool and replaces it only for path parameters and the
+properties in its ``forceNewMap`` (``AGENT_POOL``). AKS refuses some changes the provider would try in place
+(``AKS_IMMUTABLE``): gpuready lists them, with the provider's replacements, as ``replaceOnChanges`` and never
+deletes first. AKS pool names are at most 12 characters and stay fixed, so a replacement's create fails on the
+name while the old pool keeps serving; README "Day 2" says how to move to a new pool instead.
 """
 
 from __future__ import annotations
@@ -12,54 +12,78 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from components.core import resources, scheduling
 from components.core.catalog import lookup
 from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
-SPEC = "Azure/azure-rest-api-specs@{commit}:{path}#L{line}"
-COMMIT = "0000000000000000000000000000000000000000"
-MANAGED_CLUSTERS = (
-    "specification/containerservice/resource-manager/Microsoft.ContainerService/aks/stable/managedClusters.json"
-)
+AN = "pulumi/pulumi-azure-native@{commit}:{path}#L{lines}"
+REPLACEMENT_GO = "provider/pkg/gen/replacement.go"
+DIFF_GO = "provider/pkg/provider/diff.go"
+REPLACEMENT_COMMIT = "1b7112af33c62b247daed1028686bf279f4d5e69"
+DIFF_COMMIT = "03707ff7fc10b70f7dd23ec847a3ce1e9264c124"
 
 
-def _spec(line: int) -> str:
-    return SPEC.format(commit=COMMIT, path=MANAGED_CLUSTERS, line=line)
+def _path_param() -> str:
+    return AN.format(commit=DIFF_COMMIT, path=DIFF_GO, lines="23-31")
 
 
+def _force_new() -> str:
+    return AN.format(commit=REPLACEMENT_COMMIT, path=REPLACEMENT_GO, lines="61-67")
+
+
+UPDATED_FIELDS = (
+    "mode", "osType", "osSKU", "type", "count", "enableAutoScaling", "minCount", "maxCount", "nodeLabels",
+    "nodeTaints", "gpuProfile", "scaleSetPriority", "scaleSetEvictionPolicy", "spotMaxPrice", "vnetSubnetID",
+    "osDiskSizeGB", "availabilityZones", "upgradeSettings", "orchestratorVersion", "tags",
+)  # fmt: skip
+_UPDATED = "not in forceNewMap['ContainerService']['AgentPool'] and not a path parameter: updated by a PUT of the pool"
 AGENT_POOL = ResourceTable(
     type="azure-native:containerservice:AgentPool",
     name_field="agentPoolName",
     rules=(
-        FieldRule("agentPoolName", "replace", _spec(0), "the pool's name is part of its resource ID"),
-        FieldRule("resourceName", "replace", _spec(0), "the cluster name is part of the resource ID"),
-        FieldRule("resourceGroupName", "replace", _spec(0), "the resource group is part of the resource ID"),
-        FieldRule("vmSize", "replace", _spec(0), "vmSize cannot change after creation"),
-        FieldRule("osSKU", "replace", _spec(0), "osSKU cannot change after creation"),
-        FieldRule("osType", "replace", _spec(0), "osType cannot change after creation"),
-        FieldRule("type", "replace", _spec(0), "agent pool type cannot change"),
-        FieldRule("gpuProfile", "replace", _spec(0), "gpuProfile.driver is immutable"),
-        FieldRule("gpuInstanceProfile", "replace", _spec(0), "gpuInstanceProfile: create-only"),
-        FieldRule("scaleSetPriority", "replace", _spec(0), "scaleSetPriority: create-only"),
-        FieldRule("scaleSetEvictionPolicy", "replace", _spec(0), "scaleSetEvictionPolicy: create-only"),
-        FieldRule("spotMaxPrice", "update", _spec(0), "spotMaxPrice: updatable"),
-        FieldRule("vnetSubnetID", "replace", _spec(0), "vnetSubnetID: create-only"),
-        FieldRule("osDiskSizeGB", "replace", _spec(0), "osDiskSizeGB: create-only"),
-        FieldRule("availabilityZones", "replace", _spec(0), "availabilityZones: create-only"),
-        FieldRule("mode", "update", _spec(0), "mode: System/User updatable"),
-        FieldRule("count", "update", _spec(0), "count: scale"),
-        FieldRule("enableAutoScaling", "update", _spec(0), "enableAutoScaling: updatable"),
-        FieldRule("minCount", "update", _spec(0), "minCount: updatable"),
-        FieldRule("maxCount", "update", _spec(0), "maxCount: updatable"),
-        FieldRule("nodeLabels", "update", _spec(0), "nodeLabels: updatable"),
-        FieldRule("nodeTaints", "update", _spec(0), "nodeTaints: updatable"),
-        FieldRule("upgradeSettings", "update", _spec(0), "upgradeSettings: updatable"),
-        FieldRule("orchestratorVersion", "update", _spec(0), "orchestratorVersion: upgrade"),
-        FieldRule("tags", "update", _spec(0), "tags: updatable"),
+        FieldRule("agentPoolName", "replace", _path_param(), "URL path parameter: replaceKeys"),
+        FieldRule("resourceName", "replace", _path_param(), "URL path parameter: replaceKeys"),
+        FieldRule("resourceGroupName", "replace", _path_param(), "URL path parameter: replaceKeys"),
+        FieldRule("vmSize", "replace", _force_new(), "forceNewMap AgentPool: vmSize"),
+        FieldRule("gpuInstanceProfile", "replace", _force_new(), "forceNewMap AgentPool: gpuInstanceProfile"),
+        *(FieldRule(name, "update", _force_new(), _UPDATED) for name in UPDATED_FIELDS),
     ),
 )
+"""What azure-native does on change: replace for path parameters and its ``forceNewMap`` (pulumi-azure-native
+PR #3655, which fixed #2462 for vmSize and gpuInstanceProfile), a PUT of the whole pool for the rest."""
+AKS_IMMUTABLE = (
+    FieldRule(
+        "gpuProfile",
+        "replace",
+        "MicrosoftDocs/azure-aks-docs:articles/aks/use-nvidia-gpu.md (Upgrading a node pool)",
+        "gpu_profile.driver cannot be changed on update or upgrade",
+    ),
+)
+"""Inputs azure-native would update that AKS refuses to change: gpuready asks for a replacement instead."""
 TABLES = (AGENT_POOL,)
+
+
+NODE_TEMPLATE = "k8s.io_cluster-autoscaler_node-template"
+"""VMSS tag prefix the cluster autoscaler's Azure provider reads for a scale set at zero nodes, with ``_`` for
+``/`` and ``~2`` for ``_`` (Azure tag names hold no ``/``): kubernetes/autoscaler@55c37cd
+``cluster-autoscaler/cloudprovider/azure/README.md`` L28-57 and ``azure_util.go`` L87-90. AgentPool ``tags``
+are "persisted on the agent pool virtual machine scale set" (azure-native 3.29.0 ``agent_pool.py`` L123)."""
+
+
+def autoscaler_tags(spec: GpuPoolSpec) -> dict[str, str]:
+    """Node-template tags for the pool's scale set: every label, taint and extended resource of its nodes."""
+    tags = {f"{NODE_TEMPLATE}_label_{_tag_key(k)}": v for k, v in scheduling.pool_labels(spec).items()}
+    for taint in scheduling.pool_taints(spec):
+        tags[f"{NODE_TEMPLATE}_taint_{_tag_key(taint.key)}"] = f"{taint.value}:{taint.effect}"
+    for name, count in resources.allocatable_per_node(spec).items():
+        tags[f"{NODE_TEMPLATE}_resources_{_tag_key(name)}"] = str(count)
+    return dict(sorted(tags.items()))
+
+
+def _tag_key(key: str) -> str:
+    return key.replace("_", "~2").replace("/", "_")
 
 
 def creation_only(spec: GpuPoolSpec) -> tuple[str, ...]:
@@ -68,9 +92,11 @@ def creation_only(spec: GpuPoolSpec) -> tuple[str, ...]:
 
 
 def replace_on_changes(args: Mapping[str, Any]) -> list[str]:
-    """The inputs gpuready sets that AKS cannot change in place (camelCase), for ``replaceOnChanges``."""
+    """The inputs gpuready sets that AKS cannot change in place (camelCase), for ``replaceOnChanges``: the
+    provider's own replacements (explicit in the plan) and the AKS-immutable ones it would try to update."""
     wire = {_camel(k) for k in args}
-    return sorted(r.field for r in AGENT_POOL.rules if r.action == "replace" and r.field in wire)
+    rules = (*AGENT_POOL.rules, *AKS_IMMUTABLE)
+    return sorted({r.field for r in rules if r.action == "replace" and r.field in wire})
 
 
 def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
@@ -99,4 +125,5 @@ def summary(spec: GpuPoolSpec) -> str:
     count = "count at creation only (autoscaled)" if creation_only(spec) else "count fixed (minSize = maxSize)"
     policy = spec.upgrade
     upgrade = f"upgrade maxSurge {policy.surge}, maxUnavailable {policy.unavailable}"
-    return f"{count}; fixed name: a replacement fails at create, add a new pool instead; {upgrade}"
+    zero = f"scale from zero: {len(autoscaler_tags(spec))} scale-set node-template tags"
+    return f"{count}; fixed name: a replacement fails at create, add a new pool instead; {upgrade}; {zero}"

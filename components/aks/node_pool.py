@@ -43,7 +43,8 @@ class AksGpuNodePool(GpuNodePoolBase):
         wiring = {"resource_group_name": args.resource_group_name, "resource_name_": args.cluster_name}
         self.agent_pool = containerservice.AgentPool(
             f"{name}-agent-pool",
-            tags=dict(args.tags),
+            # The stack's tags, then the autoscaler's node-template tags (the scale set gets both).
+            tags={**args.tags, **lifecycle.autoscaler_tags(args.pool)},
             opts=pulumi.ResourceOptions(
                 parent=self,
                 ignore_changes=list(lifecycle.creation_only(args.pool)),

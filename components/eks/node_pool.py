@@ -84,5 +84,9 @@ def _first_asg_name(node_group_resources: Sequence[Any] | None) -> str:
     groups = node_group_resources[0].autoscaling_groups if node_group_resources else None
     name = groups[0].name if groups else None
     if not name:
-        raise ValueError("the EKS node group reports no Auto Scaling group; cannot tag it for scale from zero")
+        raise ValueError(
+            "the EKS node group reports no Auto Scaling group (resources[0].autoscalingGroups[0].name), so its "
+            "scale-from-zero tags have nowhere to go; under Pulumi mocks, return it from new_resource as "
+            "components.offline.computed_outputs does"
+        )
     return str(name)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 
+from components.aks import lifecycle
 from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.errors import SpecError
@@ -45,11 +46,13 @@ def build(
     program()
 
 
-def common(pool: str, vm_size: str, *, tags: dict[str, str] | None = None) -> dict[str, Any]:
+def common(spec: GpuPoolSpec, vm_size: str, *, tags: dict[str, str] | None = None) -> dict[str, Any]:
+    """Inputs every pool has; its tags are the stack's plus the scale-from-zero ones (test_node_pool_lifecycle)."""
+    pool = spec.name
     return {
         "resourceGroupName": "rg-ml",
         "resourceName": "aks-ml",
-        "tags": tags or {},
+        "tags": {**(tags or {}), **lifecycle.autoscaler_tags(spec)},
         "agentPoolName": pool,
         "vmSize": vm_size,
         "mode": "User",
@@ -87,7 +90,7 @@ def test_a100_80gb_mig1g_partitioned_by_aks(mocked: CapturingMonitor) -> None:
     component = mocked.one(COMPONENT)
     agent_pool = mocked.one(AGENT_POOL)
     assert agent_pool.inputs == {
-        **common("a100mig", "Standard_NC24ads_A100_v4", tags={"team": "ml"}),
+        **common(spec, "Standard_NC24ads_A100_v4", tags={"team": "ml"}),
         "osSKU": "Ubuntu",
         "count": 1.0,
         "enableAutoScaling": False,
@@ -124,7 +127,7 @@ def test_h100_operator_driver_selects_the_mig_parted_config(mocked: CapturingMon
 
     agent_pool = mocked.one(AGENT_POOL)
     assert agent_pool.inputs == {
-        **common("h100op", "Standard_ND96isr_H100_v5"),
+        **common(spec, "Standard_ND96isr_H100_v5"),
         "osSKU": "Ubuntu",
         "count": 0.0,
         "enableAutoScaling": True,
@@ -158,7 +161,7 @@ def test_spot_pool_declares_the_spot_taint_and_eviction_policy(mocked: Capturing
 
     agent_pool = mocked.one(AGENT_POOL)
     assert agent_pool.inputs == {
-        **common("t4spot", "Standard_NC4as_T4_v3", tags={"cost-center": "42"}),
+        **common(spec, "Standard_NC4as_T4_v3", tags={"cost-center": "42"}),
         "vnetSubnetID": SUBNET,
         "osSKU": "AzureLinux",
         "count": 0.0,

@@ -416,7 +416,8 @@ def test_aks_dev_agent_pools(json_plans: dict[str, dict[str, Any]]) -> None:
         assert inputs["gpuProfile"] == {"driver": "Install"}
         assert inputs["mode"] == "User"
         assert inputs["enableAutoScaling"] is True
-        assert inputs["tags"] == {"team": "ml-platform"}
+        assert inputs["tags"]["team"] == "ml-platform"  # the stack's tags, beside the autoscaler's node template
+        assert inputs["tags"]["k8s.io_cluster-autoscaler_node-template_label_gpuready.io_pool"] == pool
         assert inputs["nodeTaints"][0] == GPU_TAINT_TEXT
 
     mig = child_inputs(plan, "aks-dev", "a100mig")
