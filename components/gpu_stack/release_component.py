@@ -109,6 +109,7 @@ class GpuStackRelease(pulumi.ComponentResource):
             timeout=release.timeout_seconds,
             atomic=release.atomic,
             skip_await=release.skip_await,
+            disable_openapi_validation=release.chart.disable_openapi_validation,
             opts=pulumi.ResourceOptions.merge(
                 child, pulumi.ResourceOptions(depends_on=[self.namespace, *self.objects, *components])
             ),

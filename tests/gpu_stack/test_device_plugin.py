@@ -114,6 +114,7 @@ def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: Captur
         "atomic": False,
         "skipAwait": False,
         "createNamespace": False,
+        "disableOpenapiValidation": False,  # the plugin chart has no CRD hook
     }
     assert inputs["values"] == plan.release.values
     assert inputs["values"]["migStrategy"] == "mixed"

@@ -150,6 +150,9 @@ def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: Captur
     assert inputs["atomic"] is False
     assert inputs["skipAwait"] is False
     assert inputs["createNamespace"] is False
+    # The chart's pre-upgrade hook applies the new CRDs; its values.yaml says the upgrade then needs this flag.
+    assert inputs["disableOpenapiValidation"] is True
+    assert inputs["values"]["operator"]["upgradeCRD"] is True
     assert inputs["values"] == release.values
     # The config maps the values name are the ones registered, with the plan's data, in the release namespace.
     maps = config_maps_by_base(mocked)

@@ -38,6 +38,10 @@ class Chart:
     """Values key of the bundled node-feature-discovery subchart."""
     version_prefix: str
     """``v`` when the chart's versions start with it."""
+    disable_openapi_validation: bool = False
+    """Helm's ``--disable-openapi-validation`` on upgrade: the GPU Operator applies its new CRDs in a pre-upgrade
+    hook (``operator.upgradeCRD``), and its values.yaml (L87-89) says that "requires --disable-openapi-validation
+    flag to be passed during helm upgrade" (the new ClusterPolicy is validated before the hook ran)."""
 
 
 GPU_OPERATOR = Chart(
@@ -48,6 +52,7 @@ GPU_OPERATOR = Chart(
     namespace="gpu-operator",
     nfd_key="node-feature-discovery",
     version_prefix="v",
+    disable_openapi_validation=True,
 )
 DEVICE_PLUGIN = Chart(
     kind="device-plugin",
