@@ -873,3 +873,24 @@ def test_console_script_exits_2_on_invalid_input() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "gpuready:cloud: unknown cloud; got 'gcp'" in done.stderr
+
+
+def test_a_program_without_a_stack_file_plans_with_empty_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The engine reads a missing Pulumi.<stack>.yaml as empty config; so does --program."""
+    (tmp_path / "Pulumi.yaml").write_text("name: bare\nruntime: python\n", "utf-8")
+    (tmp_path / "__main__.py").write_text(
+        "import pulumi\n\npulumi.export('region', pulumi.Config('aws').get('region') or 'unset')\n", "utf-8"
+    )
+    result = plan_with_capsys(capsys, "--program", str(tmp_path), "--no-policy", "-o", "json")
+    assert result.code == 0, result.err
+    plan = json.loads(result.out)
+    assert (plan["stack"], plan["outputs"]) == ("dev", {"region": "unset"})
+    assert not (tmp_path / "Pulumi.dev.yaml").exists()
+
+
+def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    result = plan_with_capsys(capsys, "--stack", "eks-dve")
+    assert result.code == 2
+    assert "known stacks: aks-dev, eks-dev, gke-dev, gke-operator" in result.err
