@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import resources, scheduling
 from components.core.catalog import lookup
-from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
+from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
@@ -74,12 +73,7 @@ are "persisted on the agent pool virtual machine scale set" (azure-native 3.29.0
 
 def autoscaler_tags(spec: GpuPoolSpec) -> dict[str, str]:
     """Node-template tags for the pool's scale set: every label, taint and extended resource of its nodes."""
-    tags = {f"{NODE_TEMPLATE}_label_{_tag_key(k)}": v for k, v in scheduling.pool_labels(spec).items()}
-    for taint in scheduling.pool_taints(spec):
-        tags[f"{NODE_TEMPLATE}_taint_{_tag_key(taint.key)}"] = f"{taint.value}:{taint.effect}"
-    for name, count in resources.allocatable_per_node(spec).items():
-        tags[f"{NODE_TEMPLATE}_resources_{_tag_key(name)}"] = str(count)
-    return dict(sorted(tags.items()))
+    return dict(sorted((f"{NODE_TEMPLATE}_{kind}_{_tag_key(key)}", value) for kind, key, value in node_template(spec)))
 
 
 def _tag_key(key: str) -> str:

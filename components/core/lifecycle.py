@@ -17,6 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from components.core import resources, scheduling
+from components.core.specs import GpuPoolSpec
+
 Action = Literal["update", "replace"]
 ACTIONS: tuple[Action, ...] = ("update", "replace")
 SUFFIX_LENGTH = 6
@@ -132,3 +135,32 @@ def replacing_values(table: ResourceTable, inputs: Mapping[str, object]) -> dict
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def pool_cloud_name(
+    spec: GpuPoolSpec, table: ResourceTable, args: Mapping[str, object], creation_only: tuple[str, ...] = ()
+) -> str:
+    """A pool's cloud name: ``spec.name``, plus the suffix of the inputs ``table`` says replace the resource when
+    the pool rotates its name. The name input itself and creation-only inputs (ignored after creation) do not count.
+    """
+    if not spec.rotates_name:
+        return spec.name
+    forcing = {k: v for k, v in args.items() if _camel(k) != table.name_field}
+    values = replacing_values(table, forcing)
+    for ignored in creation_only:
+        values.pop(ignored, None)
+    return rotated_name(spec.name, values)
+
+
+NodeTemplateKind = Literal["label", "taint", "resources"]
+
+
+def node_template(spec: GpuPoolSpec) -> tuple[tuple[NodeTemplateKind, str, str], ...]:
+    """What a pool's nodes will have, for an autoscaler that must scale it up from zero: every label, every taint
+    (``<value>:<Effect>``) and every extended resource with its count per node (the cloud spells the tags)."""
+    entries: list[tuple[NodeTemplateKind, str, str]] = [
+        ("label", k, v) for k, v in scheduling.pool_labels(spec).items()
+    ]
+    entries += [("taint", t.key, f"{t.value}:{t.effect}") for t in scheduling.pool_taints(spec)]
+    entries += [("resources", name, str(n)) for name, n in resources.allocatable_per_node(spec).items()]
+    return tuple(entries)

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from components.core import resources, scheduling
 from components.core.catalog import lookup
-from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, replacing_values, rotated_name
+from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, pool_cloud_name
 from components.core.lifecycle_rules import eks_max_unavailable
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
@@ -73,21 +72,13 @@ NODE_TEMPLATE = "k8s.io/cluster-autoscaler/node-template"
 
 def cloud_name(spec: GpuPoolSpec, args: Mapping[str, Any]) -> str:
     """The node group's name: the pool name, plus a suffix of the replacement-forcing inputs when it rotates."""
-    if not spec.rotates_name:
-        return spec.name
-    forcing = {k: v for k, v in args.items() if k not in ("node_group_name", "nodeGroupName")}
-    return rotated_name(spec.name, replacing_values(NODE_GROUP, forcing))
+    return pool_cloud_name(spec, NODE_GROUP, args)
 
 
 def autoscaler_tags(spec: GpuPoolSpec) -> dict[str, str]:
     """Node-template tags for the node group's Auto Scaling group: every label and taint the nodes get and every
     extended resource they advertise, so the autoscaler scales the group up from zero for pods that need them."""
-    tags = {f"{NODE_TEMPLATE}/label/{key}": value for key, value in scheduling.pool_labels(spec).items()}
-    for taint in scheduling.pool_taints(spec):
-        tags[f"{NODE_TEMPLATE}/taint/{taint.key}"] = f"{taint.value}:{taint.effect}"
-    for name, count in resources.allocatable_per_node(spec).items():
-        tags[f"{NODE_TEMPLATE}/resources/{name}"] = str(count)
-    return dict(sorted(tags.items()))
+    return dict(sorted((f"{NODE_TEMPLATE}/{kind}/{key}", value) for kind, key, value in node_template(spec)))
 
 
 def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:

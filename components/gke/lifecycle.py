@@ -14,7 +14,7 @@ from typing import Any
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GPU_MODELS
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, replacing_values, rotated_name
+from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, pool_cloud_name
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
@@ -65,13 +65,7 @@ CREATION_ONLY = ("initialNodeCount",)
 
 def cloud_name(spec: GpuPoolSpec, args: Mapping[str, Any]) -> str:
     """The node pool's name: the pool name, plus a suffix of the replacement-forcing inputs when it rotates."""
-    if not spec.rotates_name:
-        return spec.name
-    forcing = {k: v for k, v in args.items() if k != "name"}
-    values = replacing_values(NODE_POOL, forcing)
-    for ignored in CREATION_ONLY:
-        values.pop(ignored, None)
-    return rotated_name(spec.name, values)
+    return pool_cloud_name(spec, NODE_POOL, args, CREATION_ONLY)
 
 
 def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
