@@ -9,6 +9,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+MAX_SHOWN = 80
+"""Characters of a bad value an error message shows; longer values are cut with a note of their length."""
+
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)`` cut to ``limit`` characters: ``'aaaa...' (1,048,576 characters)``."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"
+    return f"{text[: limit - 3]}... ({size})"
+
+
+def kind_of(value: object) -> str:
+    """``a mapping``, ``a list``, ``a str``...: what was given, for errors that must not show the value itself."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"a {type(value).__name__}"
+
 
 class GpuReadyError(Exception):
     """Base class of every error gpuready raises on purpose."""
@@ -35,7 +56,7 @@ class Problem:
     def __str__(self) -> str:
         text = f"{self.path}: {self.problem}"
         if self.value is not None:
-            text += f"; got {self.value!r}"
+            text += f"; got {shown(self.value)}"
         if self.allowed:
             text += f". Allowed: {', '.join(self.allowed)}"
         if self.hint:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pulumi
+from pulumi.runtime.config import is_config_secret
 
 from components.core.stack_settings import NS, StackSettings, parse_stack_settings
 
@@ -36,4 +37,5 @@ def load() -> StackSettings:
         if raw is not None:
             # Arrays reach the program JSON-encoded, as the engine passes every non-string value.
             values[key] = json.loads(raw)
-    return parse_stack_settings(values)
+    secret_keys = {key for key in STRING_KEYS if is_config_secret(f"{NS}:{key}")}
+    return parse_stack_settings(values, secret_keys)

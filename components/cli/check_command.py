@@ -1,7 +1,8 @@
 """``gpuready check``: list GPU nodes (labeled or not), check each, print findings with fixes.
 
 Also holds what the cluster-facing commands share: opening a client from ``--kubeconfig``/``--context`` and
-turning gpuready errors into ``error: ...`` on stderr and exit code 2.
+turning gpuready errors into ``error: ...`` on stderr and exit code 2. Every request, retry and wait of a command
+shares one deadline (``--timeout``); a retry that would end past it is not started.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
+from components.kube.deadline import Deadline
 from components.kube.nodes_api import NodeClient, connect
 from components.verify.audit import audit
 from components.verify.nodes import NodeView, node_view
@@ -20,12 +22,26 @@ from components.verify.report import render_report, report_json
 EXIT_OK, EXIT_FINDINGS, EXIT_INVALID = 0, 1, 2
 
 
-def open_client(args: argparse.Namespace) -> NodeClient:
-    """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise)."""
-    return connect(args.kubeconfig, args.context)
+def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> NodeClient:
+    """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise), bound by
+    ``deadline`` (default: ``--timeout`` from now) and telling stderr about long retry waits."""
+    deadline = deadline if deadline is not None else command_deadline(args)
+    return connect(args.kubeconfig, args.context, deadline=deadline, progress=progress)
 
 
-def fail(error: Exception) -> int:
+def command_deadline(args: argparse.Namespace) -> Deadline:
+    """The one deadline of this command: ``--timeout`` seconds from now."""
+    if args.timeout < 0:
+        raise GpuReadyError(f"--timeout: must not be negative; got {args.timeout}")
+    return Deadline(args.timeout)
+
+
+def progress(message: str) -> None:
+    """A retry or a long wait, for the person watching (stderr, so stdout stays parseable)."""
+    print(f"gpuready: {message}", file=sys.stderr, flush=True)
+
+
+def fail(error: Exception | str) -> int:
     """Print a gpuready error for a person and return the 'invalid input / unreachable' exit code."""
     print(f"error: {error}", file=sys.stderr)
     return EXIT_INVALID

@@ -1,13 +1,15 @@
 """``gpuready`` entry point: parse arguments, dispatch, map errors to exit codes.
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
-Exit codes: 0 fine, 1 mandatory policy violations (findings with --strict, GPU pools at risk in a diff),
-2 invalid input.
+Exit codes: 0 fine, 1 mandatory policy violations (or findings with --strict; ``verify``: not converged by the
+deadline; ``diff``: GPU pools at risk), 2 invalid input or an unusable cluster, 130 interrupted, 141 stdout closed
+early (``| head``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -15,6 +17,11 @@ from collections.abc import Sequence
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_INVALID = 2
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as a shell reports a process ended by Ctrl-C."""
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE, as a shell reports a writer whose reader went away."""
+DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     where = matrix.add_mutually_exclusive_group()
     where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
     where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
+    for command in (check, label):
+        default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
+        command.add_argument(
+            "--timeout", metavar="S", type=float, default=default,
+            help=f"deadline in seconds for every request, retry and wait (default {default:g})",
+        )  # fmt: skip
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
@@ -133,8 +146,18 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
 
 def entry() -> None:
-    """Console-script entry: exit without the SDK's stray event-loop messages at interpreter shutdown."""
-    code = main(exiting=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    """Console-script entry: exit without the SDK's stray event-loop messages at interpreter shutdown.
+
+    A reader that goes away (``gpuready plan -o json | head``) ends the command quietly with 141, Ctrl-C with 130:
+    neither is an error worth a traceback."""
+    try:
+        code = main(exiting=True)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     os._exit(code)

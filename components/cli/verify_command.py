@@ -2,8 +2,9 @@
 
 ``--stack NAME`` builds each pool's expectation from ``stacks/Pulumi.NAME.yaml`` (read without Pulumi) and
 watches ``gpuready.io/pool in (...)``; ``-l SELECTOR`` watches those nodes with inferred expectations and
-needs at least one. Progress goes to stderr as ``nodes converged N/M``; on timeout the findings table is
-printed and the exit code is 1.
+needs at least one. Progress goes to stderr as ``nodes converged N/M`` (and each retry with the time left); at
+the deadline, even one reached while the API server keeps failing, the findings so far are printed and the exit
+code is 1. Bad input, credentials or permissions exit 2.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from components.cli.check_command import EXIT_FINDINGS, EXIT_OK, fail, open_client
+from components.cli.check_command import EXIT_FINDINGS, EXIT_OK, command_deadline, fail, open_client, progress
 from components.core.scheduling import LABEL_POOL
 from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError
@@ -39,13 +40,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"stack {args.stack!r} declares no GPU pools; nothing to verify")
         return EXIT_OK
     selector = pool_selector(expectations) if args.stack else args.selector
-    if args.timeout < 0:
-        return fail(ValueError(f"--timeout: must not be negative; got {args.timeout}"))
     tracker = _Tracker(expectations, require_nodes=not args.stack)
     try:
-        with open_client(args) as client:
+        deadline = command_deadline(args)
+        with open_client(args, deadline) as client:
             outcome = wait_for_nodes(
-                client, selector, tracker.evaluate, tracker.done, timeout=args.timeout, on_change=tracker.progress
+                client,
+                selector,
+                tracker.evaluate,
+                tracker.done,
+                timeout=deadline,
+                on_change=tracker.progress,
+                on_retry=progress,
             )
     except GpuReadyError as error:
         return fail(error)
@@ -58,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         print(render_report(report, only_findings=True))
     if outcome.converged:
         return EXIT_OK
+    if outcome.problem:
+        print(f"error: the cluster kept failing until the deadline: {outcome.problem}", file=sys.stderr)
     try:
         check_converged(report, selector)
     except VerificationError as error:

@@ -62,3 +62,20 @@ def initial_size_problem(spec: GpuPoolSpec, zones: int) -> Problem | None:
         tuple(choices),
         "or name fewer zones in gkeNodeLocations",
     )
+
+
+def zone_problems(
+    location: str | None, node_locations: Sequence[str], pools: Sequence[GpuPoolSpec], prefix: str
+) -> list[Problem]:
+    """A GKE stack's zone problems, paths under ``prefix`` (``gpuready:``): the zones must be known and every
+    pool's initial size must split evenly over them."""
+    try:
+        zones = zone_count(location, node_locations)
+    except SpecError as error:
+        return [Problem(f"{prefix}{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems]
+    found: list[Problem] = []
+    for index, pool in enumerate(pools):
+        problem = initial_size_problem(pool, zones)
+        if problem is not None:
+            found.extend(SpecError([problem]).under(f"{prefix}nodePools[{index}]").problems)
+    return found

@@ -9,7 +9,7 @@ declared with empty defaults in ``Pulumi.yaml`` and required here when the stack
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import yaml
@@ -17,23 +17,35 @@ import yaml
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
 from components.core.binpack.stack_config import parse_binpack
 from components.core.catalog.instance_types import CLOUDS, Cloud
-from components.core.gke_zones import initial_size_problem, zone_count
+from components.core.cluster_quotas import pool_count_problems
+from components.core.gke_zones import zone_problems
 from components.core.gpu_stack.stack_config import parse_gpu_stack
 from components.core.gpu_stack.stack_rules import stack_problems
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
 from components.core.pool_config import parse_pools
 from components.core.specs import GpuPoolSpec
-from components.errors import ConfigError, Problem, SpecError
+from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
+from components.errors import ConfigError, Problem, kind_of
 
 NS = "gpuready"
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 REQUIRED_BY_CLOUD: Mapping[Cloud, tuple[str, ...]] = {
     "eks": ("eksNodeRoleArn", "eksSubnetIds"),
     "aks": ("aksResourceGroup",),
     "gke": ("gkeLocation",),
 }
 """Wiring keys each cloud needs besides ``cloud``, ``clusterName`` and ``nodePools``."""
+_TEXT_KEYS = (
+    "eksNodeRoleArn", "aksResourceGroup", "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount",
+    "kubeconfig", "kubeContext",
+)  # fmt: skip
+SECRET_KEYS = frozenset({"kubeconfig"})
+"""Keys whose values hold credentials: never echoed in an error, and refused as plain text when they hold content."""
+KUBECONFIG_HINT = (
+    f"pass the kubeconfig as a string and set it as a secret: "
+    f"pulumi config set --secret {NS}:kubeconfig < kubeconfig.yaml (a string, not a YAML mapping; the command "
+    "stores it encrypted as 'secure:')"
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -64,9 +76,14 @@ class StackSettings:
     kube_context: str = ""
 
 
-def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
-    """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``."""
+def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[str] | None = None) -> StackSettings:
+    """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``.
+
+    ``secret_keys``: the keys (without namespace) the engine holds as secrets, when known; kubeconfig *content*
+    that is not one of them is refused (a path, or nothing, is fine)."""
     problems: list[Problem] = []
+    if secret_keys is not None:
+        problems.extend(_plaintext_secrets(values, secret_keys))
     cloud_text = _text(values, "cloud", problems, required=True)
     cloud = next((c for c in CLOUDS if c == cloud_text), None)
     if cloud is None and cloud_text:
@@ -89,13 +106,17 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
                 )
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _pool_list(values.get("nodePools"), problems)
+    if cloud and isinstance(raw_pools, list):
+        problems.extend(pool_count_problems(cloud, len(raw_pools), f"{NS}:nodePools"))
     if cloud and raw_pools is not None:
         try:
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
     if cloud == "gke" and pools:
-        problems.extend(_gke_zone_problems(values, pools))
+        location = values.get("gkeLocation")
+        where = location if isinstance(location, str) else None
+        problems.extend(zone_problems(where, _strings(values, "gkeNodeLocations"), pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     if gpu_stack is not None and pools:
         problems.extend(
@@ -111,6 +132,7 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
             problems.append(
                 Problem(f"{NS}:verifySkipPools[{index}]", "names no pool of this stack", name, sorted(known))
             )
+    texts = {key: _text(values, key, problems) for key in _TEXT_KEYS}  # before the check: their problems count
     if problems or cloud is None or gpu_stack is None:
         raise ConfigError(problems)
     return StackSettings(
@@ -120,35 +142,19 @@ def parse_stack_settings(values: Mapping[str, object]) -> StackSettings:
         gpu_stack=gpu_stack,
         binpack_scheduler=binpack,
         tags=tags,
-        eks_node_role_arn=_text(values, "eksNodeRoleArn", problems),
+        eks_node_role_arn=texts["eksNodeRoleArn"],
         eks_subnet_ids=_strings(values, "eksSubnetIds"),
-        aks_resource_group=_text(values, "aksResourceGroup", problems),
-        aks_vnet_subnet_id=_text(values, "aksVnetSubnetId", problems),
-        gke_location=_text(values, "gkeLocation", problems),
+        aks_resource_group=texts["aksResourceGroup"],
+        aks_vnet_subnet_id=texts["aksVnetSubnetId"],
+        gke_location=texts["gkeLocation"],
         gke_node_locations=_strings(values, "gkeNodeLocations"),
-        gke_service_account=_text(values, "gkeServiceAccount", problems),
+        gke_service_account=texts["gkeServiceAccount"],
         verify=verify,
         verify_timeout_seconds=timeout,
         verify_skip_pools=skip,
-        kubeconfig=_text(values, "kubeconfig", problems),
-        kube_context=_text(values, "kubeContext", problems),
+        kubeconfig=texts["kubeconfig"],
+        kube_context=texts["kubeContext"],
     )
-
-
-def _gke_zone_problems(values: Mapping[str, object], pools: Sequence[GpuPoolSpec]) -> list[Problem]:
-    """GKE counts nodes per zone: the zones must be known and every pool's initial size must split evenly."""
-    location = values.get("gkeLocation")
-    try:
-        zones = zone_count(location if isinstance(location, str) else None, _strings(values, "gkeNodeLocations"))
-    except SpecError as error:
-        return [Problem(f"{NS}:{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems]
-    return [
-        Problem(
-            f"{NS}:nodePools[{index}].{problem.path}", problem.problem, problem.value, problem.allowed, problem.hint
-        )
-        for index, pool in enumerate(pools)
-        if (problem := initial_size_problem(pool, zones)) is not None
-    ]
 
 
 def _gpu_stack(raw: object, problems: list[Problem]) -> GpuStackSpec | None:
@@ -186,23 +192,37 @@ def _yaml_text(raw: object, path: str, problems: list[Problem], hint: str) -> tu
     if not isinstance(raw, str):
         return True, raw
     try:
-        return True, yaml.load(raw, Loader=_LOADER)  # a safe loader: plain data only
+        return True, load_yaml(raw)  # a safe loader (plain data only), with limits
+    except YamlLimitError as error:
+        problems.append(Problem(path, f"is refused: {error}", None, (), hint))
+        return False, None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        shown = raw if len(raw) <= 80 else raw[:77] + "..."
-        problems.append(Problem(path, f"is not valid YAML{where}: {getattr(error, 'problem', error)}", shown, (), hint))
+        problems.append(Problem(path, f"is not valid YAML at {yaml_problem(error)}", raw, (), hint))
         return False, None
 
 
 def _text(values: Mapping[str, object], key: str, problems: list[Problem], required: bool = False) -> str:
     value = values.get(key, "")
+    if not isinstance(value, str) and key in SECRET_KEYS:  # never echoed: it holds credentials
+        problems.append(Problem(f"{NS}:{key}", f"must be a string; got {kind_of(value)} (its content is not shown)",
+                                None, (), KUBECONFIG_HINT))  # fmt: skip
+        return ""
     if not isinstance(value, str):
         problems.append(Problem(f"{NS}:{key}", "must be a string", value))
         return ""
     if required and not value:
         problems.append(Problem(f"{NS}:{key}", "is required", None, (), f"pulumi config set {NS}:{key} <value>"))
     return value
+
+
+def _plaintext_secrets(values: Mapping[str, object], secret_keys: Collection[str]) -> list[Problem]:
+    problems: list[Problem] = []
+    for key in sorted(SECRET_KEYS - set(secret_keys)):
+        value = values.get(key)
+        if isinstance(value, str) and ("\n" in value.strip() or value.lstrip().startswith("{")):
+            problems.append(Problem(f"{NS}:{key}", "holds kubeconfig content in plain text (not shown)", None, (),
+                                    KUBECONFIG_HINT))  # fmt: skip
+    return problems
 
 
 def _flag(value: object, key: str, problems: list[Problem]) -> bool:

@@ -13,6 +13,9 @@ RBAC_HINT = (
 class KubeError(GpuReadyError):
     """The cluster could not be used."""
 
+    transient = False
+    """True when waiting and trying again may help (the server was unreachable, overloaded or answered garbage)."""
+
 
 class KubeConfigError(KubeError):
     """No usable kubeconfig, context or credentials."""
@@ -20,6 +23,13 @@ class KubeConfigError(KubeError):
 
 class KubeUnreachableError(KubeError):
     """The API server did not answer (refused, timed out, dropped) even after retries."""
+
+    transient = True
+
+    def __init__(self, message: str, *, refused: bool = False) -> None:
+        self.refused = refused
+        """Nothing listens there (or the name does not resolve): not retried, like kubectl."""
+        super().__init__(message)
 
 
 class KubeAuthError(KubeError):
@@ -33,9 +43,26 @@ class KubeAuthError(KubeError):
 class KubeApiError(KubeError):
     """Any other error status, e.g. 400 for a malformed label selector, or retries exhausted on 429/5xx."""
 
-    def __init__(self, message: str, status: int, reason: str = "") -> None:
+    def __init__(self, message: str, status: int, reason: str = "", *, transient: bool = False) -> None:
         self.status = status
         self.reason = reason
+        self.transient = transient
+        super().__init__(message)
+
+
+class MalformedResponseError(KubeApiError):
+    """A success status whose body is not the JSON asked for (truncated, invalid, HTML, wrong content type)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message, status, "MalformedResponse", transient=True)
+
+
+class DeadlineError(KubeError):
+    """The command's (or the verification's) deadline passed, or a wait would outlast it; nothing was retried
+    past it. ``last`` is what was being retried and why."""
+
+    def __init__(self, message: str, last: str = "") -> None:
+        self.last = last
         super().__init__(message)
 
 

@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 from lightkube.config.kubeconfig import KubeConfig, SingleConfig
 from lightkube.config.models import User
 from lightkube.core.exceptions import ConfigError
 
+from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
+from components.errors import shown
 from components.kube.eks_token import EksExec, parse_eks_exec
 from components.kube.errors import KubeConfigError
 
@@ -77,7 +80,7 @@ def kubeconfig_paths(explicit: str | None, env: Mapping[str, str], home: Path) -
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_file():
-            raise KubeConfigError(f"--kubeconfig: file not found; got {explicit!r}")
+            raise KubeConfigError(f"--kubeconfig: file not found; got {shown(explicit)}")
         return [path]
     listed = env.get("KUBECONFIG", "")
     if listed:
@@ -129,18 +132,30 @@ def load_target(
     environ = os.environ if env is None else env
     paths = kubeconfig_paths(kubeconfig, environ, Path(environ.get("HOME", str(Path.home()))))
     documents = [(p, _read(p)) for p in paths]
+    return _select(documents, ", ".join(str(p) for p in paths), context)
+
+
+def load_target_from_text(text: str, context: str | None = None, *, source: str = "the kubeconfig") -> KubeTarget:
+    """Select ``context`` from kubeconfig *content* held in memory (never written to disk). ``source`` names it
+    in errors (e.g. the config key it came from); relative file paths in it resolve against the working directory."""
+    document = _parse(text, source)
+    return _select([(Path.cwd() / "kubeconfig", document)], source, context)
+
+
+def _select(documents: list[tuple[Path, Mapping[str, Any]]], where: str, context: str | None) -> KubeTarget:
     merged = merge_kubeconfigs(documents)
     chosen = context or merged.get("current-context")
     contexts = sorted(str(c["name"]) for c in merged["contexts"])
-    where = ", ".join(str(p) for p in paths)
     if not chosen:
         raise KubeConfigError(f"{where}: no current-context; pass --context. Known: {', '.join(contexts) or 'none'}")
     if chosen not in contexts:
-        raise KubeConfigError(f"--context: unknown context; got {chosen!r}. Known: {', '.join(contexts) or 'none'}")
+        raise KubeConfigError(
+            f"--context: unknown context; got {shown(chosen)}. Known: {', '.join(contexts) or 'none'}"
+        )
     try:
-        single = KubeConfig.from_dict(merged, fname=paths[0]).get(chosen)
-    except (ConfigError, KeyError, TypeError, ValueError) as error:
-        raise KubeConfigError(f"{where}: context {chosen!r} is unusable: {error}") from error
+        single = KubeConfig.from_dict(merged, fname=documents[0][0]).get(chosen)
+    except (ConfigError, KeyError, TypeError, ValueError, msgspec.ValidationError) as error:
+        raise KubeConfigError(f"{where}: context {chosen!r} is unusable: {_shape_problem(error)}") from error
     if single is None:  # only when no context at all, excluded above
         raise KubeConfigError(f"{where}: no context")
     user_name = single.context.user or ""
@@ -151,16 +166,41 @@ def load_target(
     if user is not None and user.exec is not None:
         exec_env = {v.name: v.value for v in user.exec.env or ()}
         eks = parse_eks_exec(user.exec.command, user.exec.args or [], exec_env)
-    return KubeTarget(single, tuple(paths), user_name, eks)
+    return KubeTarget(single, tuple(p for p, _ in documents), user_name, eks)
 
 
 def _read(path: Path) -> Mapping[str, Any]:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise KubeConfigError(f"{path}: cannot read kubeconfig: {error}") from error
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise KubeConfigError(f"{path}: cannot read kubeconfig: {type(error).__name__}") from error
+    return _parse(text, str(path))
+
+
+def _parse(text: str, where: str) -> Mapping[str, Any]:
+    """The kubeconfig document. Errors name ``where`` and a line number, never the text: it holds credentials."""
+    try:
+        document = load_yaml(text)
+    except YamlLimitError as error:
+        raise KubeConfigError(f"{where}: not a usable kubeconfig: {error}") from None
+    except yaml.YAMLError as error:
+        raise KubeConfigError(f"{where}: not valid YAML: {yaml_problem(error)}") from None
     if document is None:
         return {}
     if not isinstance(document, Mapping):
-        raise KubeConfigError(f"{path}: not a kubeconfig (expected a mapping)")
+        raise KubeConfigError(f"{where}: not a kubeconfig (expected a mapping, got {type(document).__name__})")
     return document
+
+
+def _shape_problem(error: Exception) -> str:
+    """What lightkube disliked, without the values it may quote (a token, a key): the exception type and, for
+    msgspec's validation errors, the field path only."""
+    if isinstance(error, msgspec.ValidationError):
+        text = str(error)
+        at = text.rfind(" - at `")
+        return f"a field has the wrong type{' (at ' + text[at + 7 :].rstrip('`') + ')' if at >= 0 else ''}"
+    if isinstance(error, ConfigError):  # lightkube's own wording names contexts and files, never credentials
+        return str(error)
+    if isinstance(error, KeyError):
+        return f"missing key {error.args[0]!r}" if error.args and isinstance(error.args[0], str) else "missing key"
+    return f"{type(error).__name__} in its clusters, users or contexts; compare with kubectl config view"

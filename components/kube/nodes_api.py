@@ -9,7 +9,8 @@ pure ``components.verify`` code:
   A 410 on a continue token (the snapshot was compacted) lists again from the start, up to three times.
 * WATCH: ``Client.watch(Node, labels=..., resource_version=..., server_timeout=...)``; one stream per call
   (see ``transport.AttemptTransport``). A stream dropped mid-way ends the iteration like a server-side close;
-  an in-band or HTTP 410 raises ``ExpiredError``.
+  an in-band or HTTP 410 raises ``ExpiredError``; another in-band ERROR raises ``KubeApiError`` (``transient`` for
+  429/5xx, like its HTTP twin) and a line that is not an event raises ``MalformedResponseError``.
 * PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ...}}, patch_type=PatchType.MERGE)``, one per node.
 
 Label selectors pass through verbatim: lightkube encodes ``labels={key: None}`` (an "exists" requirement) as
@@ -28,13 +29,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import httpx2
 import lightkube
+import msgspec
 from lightkube.config.client_adapter import Client as http_client_for
 from lightkube.config.client_adapter import ConnectionParams
 from lightkube.config.kubeconfig import SingleConfig
@@ -45,10 +47,18 @@ from lightkube.core.resource import ApiInfo, ResourceDef
 from lightkube.generic_resource import GenericGlobalResource
 from lightkube.types import PatchType
 
+from components.kube.deadline import Deadline
 from components.kube.eks_token import EksTokenAuth
-from components.kube.errors import RBAC_HINT, ExpiredError, KubeApiError, KubeAuthError, KubeConfigError
+from components.kube.errors import (
+    RBAC_HINT,
+    ExpiredError,
+    KubeApiError,
+    KubeAuthError,
+    KubeConfigError,
+    MalformedResponseError,
+)
 from components.kube.kubeconfig import KubeTarget, load_target
-from components.kube.retry import RetryPolicy
+from components.kube.retry import RETRYABLE_READ_STATUS, RetryPolicy
 from components.kube.transport import AttemptTransport, WatchWindowClosed, status_body
 
 PAGE_SIZE = 500
@@ -111,6 +121,15 @@ class NodeClient:
         return self.transport.server
 
     @property
+    def deadline(self) -> Deadline:
+        """The deadline every request of this client respects (see ``transport.AttemptTransport``)."""
+        return self.transport.deadline
+
+    @deadline.setter
+    def deadline(self, deadline: Deadline) -> None:
+        self.transport.deadline = deadline
+
+    @property
     def calls(self) -> Counter[str]:
         """HTTP attempts per verb (``list``, ``watch``, ``patch``), retries included."""
         return self.transport.calls
@@ -157,14 +176,27 @@ class NodeClient:
                     yield WatchEvent(kind, dict(obj))
         except (WatchWindowClosed, httpx2.TransportError, httpx2.StreamError):
             return  # ended, dropped or timed out: the caller re-watches from the last resourceVersion
+        except (msgspec.DecodeError, ValueError, KeyError, TypeError) as error:  # a line that is not a watch event
+            raise MalformedResponseError(f"watch nodes: malformed event from {self.server}: {error}", 200) from error
         finally:
             self.transport.close_watch()
 
     def patch_node_labels(self, name: str, labels: Mapping[str, str | None]) -> dict[str, Any]:
         """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node."""
         body = {"metadata": {"labels": dict(labels)}}
-        with self._errors("patch"):
-            return dict(self.kube.patch(Node, name, body, patch_type=PatchType.MERGE))
+        try:
+            with self._errors("patch"):
+                return dict(self.kube.patch(Node, name, body, patch_type=PatchType.MERGE))
+        except KubeApiError as error:
+            if error.status != 409:
+                raise
+            raise KubeApiError(
+                f"patch node/{name}: still 409 Conflict after {self.policy.attempts} attempts (something else keeps "
+                f"changing the node); check who with: kubectl get node {name} --show-managed-fields -o yaml; then "
+                "re-run gpuready label --yes, which patches only what is still missing",
+                409,
+                error.reason,
+            ) from error
 
     # ---------------------------------------------------------------- errors
 
@@ -179,11 +211,15 @@ class NodeClient:
             raise self._status_error(verb, code, body) from error
         except httpx2.HTTPStatusError as error:  # a watch's own status, or a body that is not JSON
             raise self._status_error(verb, error.response.status_code, status_body(error.response)) from error
+        except msgspec.DecodeError as error:  # the transport checks bodies; this is the last line of defence
+            raise MalformedResponseError(
+                f"{verb} nodes: malformed response from {self.server}: {error}", 200
+            ) from error
 
     def _status_error(self, verb: str, code: int, body: Mapping[str, Any]) -> Exception:
         message = str(body.get("message") or body.get("reason") or f"HTTP {code}")
         if code == 410:
-            return ExpiredError(f"{verb} nodes: {message}")
+            return ExpiredError(f"{verb} nodes: 410 Gone: {message}")
         if code == 401:
             return KubeAuthError(
                 f"{verb} nodes: 401 Unauthorized: the API server rejected the credentials of "
@@ -198,7 +234,10 @@ class NodeClient:
                 403,
             )
         return KubeApiError(
-            f"{verb} nodes: {code} {body.get('reason', '')}: {message}", code, str(body.get("reason", ""))
+            f"{verb} nodes: {code} {body.get('reason', '')}: {message}",
+            code,
+            str(body.get("reason", "")),
+            transient=code in RETRYABLE_READ_STATUS,  # e.g. an in-band ERROR event: retried like its HTTP twin
         )
 
 
@@ -214,10 +253,18 @@ def connect(
     policy: RetryPolicy | None = None,
     timeout: float = 10.0,
     env: Mapping[str, str] | None = None,
+    deadline: Deadline | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> NodeClient:
-    """A ``NodeClient`` for the chosen kubeconfig and context (see ``kubeconfig.load_target``)."""
+    """A ``NodeClient`` for the chosen kubeconfig and context (see ``kubeconfig.load_target``).
+
+    ``deadline`` bounds every request and retry; ``progress`` hears about long retry waits."""
     target = load_target(kubeconfig, context, env)
-    return client_for(target, policy=policy, timeout=timeout)
+    client = client_for(target, policy=policy, timeout=timeout)
+    if deadline is not None:
+        client.deadline = deadline
+    client.transport.progress = progress
+    return client
 
 
 def client_for(target: KubeTarget, *, policy: RetryPolicy | None = None, timeout: float = 10.0) -> NodeClient:
@@ -225,7 +272,11 @@ def client_for(target: KubeTarget, *, policy: RetryPolicy | None = None, timeout
     try:
         http = http_client_for(target.config, ConnectionParams(timeout=httpx2.Timeout(timeout), trust_env=True))
     except (ConfigError, OSError, ValueError) as error:
-        raise KubeConfigError(f"{target.describe()}: cannot set up the connection: {error}") from error
+        where = ", ".join(str(p) for p in target.sources)
+        raise KubeConfigError(
+            f"{where}: {target.describe()}: cannot set up the connection (TLS files or certificate data): "
+            f"{type(error).__name__}: {error}"
+        ) from error
     if target.eks is not None:
         http.auth = EksTokenAuth(target.eks)
     return node_client(target.config, http, policy=policy, description=target.describe())

@@ -7,7 +7,10 @@ is that transport. It hands each request to a second httpx2 client, the one ligh
 in-process EKS token, proxies from the environment), and wraps that send in the ``RetryPolicy``:
 
 * each attempt counts in ``calls`` under its verb: ``list`` (GET), ``watch`` (GET with ``watch``), ``patch``;
-* 429 (``Retry-After`` honoured), 5xx, timeouts and dropped connections are retried (PATCH also retries 409);
+* 429 (``Retry-After`` honoured), 5xx, timeouts, dropped connections and malformed success bodies (truncated
+  or invalid JSON, an HTML page, another content type) are retried (PATCH also retries 409);
+* the command's ``deadline`` bounds it all: each attempt's timeouts are cut to the time left, and a backoff or
+  ``Retry-After`` that would end past the deadline is not slept: ``DeadlineError`` at once;
   a page of a LIST is retried with the same ``continue`` token, because retrying happens per request;
 * a refused connection, a failing exec plugin and exhausted retries raise ``KubeUnreachableError``,
   ``KubeConfigError`` and ``KubeApiError`` at once; any other status goes back to lightkube, which raises
@@ -24,16 +27,26 @@ layer adds it, so quiet watches keep a fresh resourceVersion to resume from.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import httpx2
 import msgspec
 from lightkube.core.exceptions import ConfigError
 
-from components.kube.errors import KubeApiError, KubeConfigError, KubeUnreachableError
+from components.kube.deadline import UNLIMITED, Deadline
+from components.kube.errors import (
+    DeadlineError,
+    KubeApiError,
+    KubeConfigError,
+    KubeUnreachableError,
+    MalformedResponseError,
+)
 from components.kube.retry import RETRYABLE_PATCH_STATUS, RETRYABLE_READ_STATUS, RetryPolicy, parse_retry_after
 
 _decode = msgspec.json.Decoder().decode
+_validate = msgspec.json.Decoder(msgspec.Raw).decode  # checks the syntax without building any object
+PROGRESS_AFTER_SECONDS = 1.0
 
 
 class WatchWindowClosed(Exception):
@@ -56,6 +69,10 @@ class AttemptTransport(httpx2.BaseTransport):
         self._watch_slots = 0
         self._watch_read_timeout: float | None = None
         self._stream: httpx2.Response | None = None
+        self.deadline: Deadline = UNLIMITED
+        """The command's deadline: no attempt, backoff or ``Retry-After`` wait goes past it."""
+        self.progress: Callable[[str], None] | None = None
+        """Told about every wait of ``PROGRESS_AFTER_SECONDS`` or more (what is retried, why, time left)."""
 
     # ---------------------------------------------------------------- watch windows
 
@@ -78,21 +95,28 @@ class AttemptTransport(httpx2.BaseTransport):
         if stream:
             self._prepare_watch(request)
         retryable = RETRYABLE_PATCH_STATUS if verb == "patch" else RETRYABLE_READ_STATUS
+        what = f"{verb} {self.resource}"
         last, last_status = "", 0
         retry_after: float | None = None
         for attempt in range(self.policy.attempts):
             if attempt:
-                self.policy.sleep(self.policy.delay(attempt - 1, retry_after))
+                self._wait_before_retry(what, attempt, retry_after, last)
+            if self.deadline.expired:
+                raise DeadlineError(f"{what}: {self.deadline.describe()} passed; last error: {last or 'none'}", last)
             retry_after = None
             self.calls[verb] += 1
+            self._bound_timeouts(request)
             try:
                 response = self.http.send(request, stream=stream)
                 if response.status_code in retryable:
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     last_status, last = response.status_code, _describe(response)
                     continue
+                if not stream and response.status_code < 300 and (bad := malformed(response)):
+                    last_status, last = response.status_code, f"malformed response: {bad}"
+                    continue
             except httpx2.ConnectError as error:  # refused or unresolvable: kubectl does not retry either
-                raise KubeUnreachableError(f"cannot connect to {self.server}: {error}") from error
+                raise KubeUnreachableError(f"cannot connect to {self.server}: {error}", refused=True) from error
             except httpx2.TransportError as error:  # reset, dropped or timed out: retried
                 last, last_status = f"{type(error).__name__}: {error or 'connection dropped'}", 0
                 continue
@@ -103,10 +127,41 @@ class AttemptTransport(httpx2.BaseTransport):
             elif stream:
                 self._stream = response
             return response
-        gave_up = f"{verb} {self.resource}: gave up after {self.policy.attempts} attempts on {self.server}; "
+        gave_up = f"{what}: gave up after {self.policy.attempts} attempts on {self.server}; last error: {last}"
+        if last.startswith("malformed response"):
+            raise MalformedResponseError(gave_up, last_status)
         if last_status:
-            raise KubeApiError(f"{gave_up}last error: {last}", last_status)
-        raise KubeUnreachableError(f"{gave_up}last error: {last}")
+            raise KubeApiError(gave_up, last_status, transient=last_status in RETRYABLE_READ_STATUS)
+        raise KubeUnreachableError(gave_up)
+
+    def _wait_before_retry(self, what: str, attempt: int, retry_after: float | None, last: str) -> None:
+        """Sleep before retry ``attempt``, or raise ``DeadlineError`` when the wait would outlast the deadline."""
+        wait = self.policy.delay(attempt - 1, retry_after)
+        left = self.deadline.remaining()
+        if retry_after is not None and retry_after >= left:
+            raise DeadlineError(
+                f"{what}: the server asks to retry after {retry_after:g}s, beyond {self.deadline.describe()} "
+                f"({left:.1f}s left); last error: {last}",
+                last,
+            )
+        if wait >= left:
+            raise DeadlineError(f"{what}: {self.deadline.describe()} passed while retrying; last error: {last}", last)
+        if self.progress is not None and wait >= PROGRESS_AFTER_SECONDS:
+            time_left = "" if left == float("inf") else f"; {left:.0f}s left"
+            self.progress(f"retrying {what} in {wait:.1f}s (attempt {attempt + 1} of {self.policy.attempts}) after "
+                          f"{last}{time_left}")  # fmt: skip
+        self.policy.sleep(wait)
+
+    def _bound_timeouts(self, request: httpx2.Request) -> None:
+        """No single attempt may block past the deadline: every httpx timeout is cut to the time left."""
+        left = self.deadline.remaining()
+        if left == float("inf"):
+            return
+        timeout = dict(request.extensions.get("timeout") or {})
+        for key in ("connect", "read", "write", "pool"):
+            current = timeout.get(key)
+            timeout[key] = left if current is None else min(float(current), left)
+        request.extensions = {**request.extensions, "timeout": timeout}
 
     def _prepare_watch(self, request: httpx2.Request) -> None:
         if self._watch_slots <= 0:
@@ -132,6 +187,18 @@ def _describe(response: httpx2.Response) -> str:
     """``<code> <reason>: <message>`` of an error response."""
     body = status_body(response)
     return f"{response.status_code} {body.get('reason', '')}: {body.get('message', '')}".strip()
+
+
+def malformed(response: httpx2.Response) -> str:
+    """Why a (read) success response is not usable JSON, or ``""``: wrong content type, truncated or invalid."""
+    kind = response.headers.get("content-type", "")
+    if kind and not kind.split(";")[0].strip().lower().endswith("json"):
+        return f"content type {kind.split(';')[0]!r}, not JSON ({len(response.content)} bytes)"
+    try:
+        _validate(response.content)
+    except msgspec.DecodeError as error:
+        return f"{error} ({len(response.content)} bytes)"
+    return ""
 
 
 def status_body(response: httpx2.Response) -> dict[str, Any]:

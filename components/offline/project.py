@@ -15,6 +15,9 @@ from typing import Literal, cast
 
 import yaml
 
+from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
+from components.errors import shown
+
 ConfigType = Literal["string", "integer", "boolean", "array"]
 SECRET_PLACEHOLDER = "[secret]"
 """What a ``secure:`` value becomes offline: it cannot be decrypted without the stack's key."""
@@ -116,7 +119,7 @@ def parse_project(document: object, project_file: Path) -> Project:
     runtime = runtime.get("name") if isinstance(runtime, dict) else runtime
     if runtime != "python":
         raise OfflineProjectError(
-            f"{where}: runtime {runtime!r} is not supported; the offline plan runs Python programs only",
+            f"{where}: runtime {shown(runtime)} is not supported; the offline plan runs Python programs only",
             "use `pulumi preview` for other runtimes",
         )
     config, config_dir = document.get("config"), document.get("stackConfigDir")
@@ -130,7 +133,7 @@ def parse_project(document: object, project_file: Path) -> Project:
     main = document.get("main")
     for label, path in (("main", main), ("stackConfigDir", config_dir)):
         if path is not None and not isinstance(path, str):
-            raise OfflineProjectError(f"{where}: '{label}' must be a path string; got {path!r}")
+            raise OfflineProjectError(f"{where}: '{label}' must be a path string; got {shown(path)}")
     return Project(
         name=name,
         runtime=runtime,
@@ -209,15 +212,18 @@ def _items(spec: object, where: str) -> ItemsType:
 
 def _type_name(value: object, where: str) -> ConfigType:
     if value not in _TYPES:
-        raise OfflineProjectError(f"{where}: unknown type {value!r}; allowed: {', '.join(_TYPES)}")
+        raise OfflineProjectError(f"{where}: unknown type {shown(value)}; allowed: {', '.join(_TYPES)}")
     return cast(ConfigType, value)
 
 
 def read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None) -> object:
+    """The document, loaded with limits (``core.yaml_limits``); errors name a line, never quote it."""
     try:
-        return yaml.load(text, Loader=loader or _Yaml12Loader)  # both loaders build plain data only
+        return load_yaml(text, loader or _Yaml12Loader)  # both loaders build plain data only
+    except YamlLimitError as e:
+        raise OfflineProjectError(f"{source}: refused: {e}") from None
     except yaml.YAMLError as e:
-        raise OfflineProjectError(f"{source}: invalid YAML: {e}") from e
+        raise OfflineProjectError(f"{source}: invalid YAML at {yaml_problem(e)}") from None
 
 
 def validate_config_value(type_name: str, items: ItemsType | None, value: object) -> bool:
@@ -250,5 +256,5 @@ def namespaced_key(project_name: str, key: str) -> str:
     elif len(parts) == 3 and parts[1] == "config":
         parts = [parts[0], parts[2]]
     if len(parts) != 2 or not all(parts):
-        raise OfflineProjectError(f"could not parse {key!r} as a configuration key", "use <namespace>:<name>")
+        raise OfflineProjectError(f"could not parse {shown(key)} as a configuration key", "use <namespace>:<name>")
     return ":".join(parts)

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from components.core.stack_settings import SECRET_KEYS
+from components.errors import kind_of, shown
 from components.offline.project import (
     RAW_YAML_LOADER,
     SECRET_PLACEHOLDER,
@@ -80,7 +82,7 @@ def parse_override(text: str) -> tuple[str, str]:
     """Split a ``key=value`` override; the value stays a string, as with ``pulumi config set``."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise OfflineProjectError(f"config override {text!r} is not key=value", "e.g. aws:region=us-east-1")
+        raise OfflineProjectError(f"config override {shown(text, 40)} is not key=value", "e.g. aws:region=us-east-1")
     return key.strip(), value
 
 
@@ -129,7 +131,16 @@ def _check_type(stack: str, decl: ConfigDeclaration, value: StackValue) -> None:
     if not value.secure and not validate_config_value(decl.type, decl.items, value.content):
         type_name = full_type_name(decl.type, decl.items)
         message = f"Stack '{stack}' with configuration key '{decl.key}' must be of type '{type_name}'"
-        raise OfflineProjectError(message, f"got {value.content!r}")
+        raise OfflineProjectError(message, _type_hint(decl, value.content))
+
+
+def _type_hint(decl: ConfigDeclaration, content: object) -> str:
+    """What was given instead, never echoing a secret key's value (the engine's own message shows no value)."""
+    kind = kind_of(content)
+    if decl.secret or decl.key.rpartition(":")[2] in SECRET_KEYS:
+        return (f"got {kind} (not shown: it is a secret). Pass it as a string and set it as a secret: "
+                f"pulumi config set --secret {decl.full_key} < FILE")  # fmt: skip
+    return f"got {shown(content)}"
 
 
 def _missing_message(stack: str, keys: list[str]) -> str:

@@ -9,15 +9,16 @@ Props (all plain values; ``expectation`` comes from ``wire.expectation_to_data``
 
 * ``pool``: the gpuready pool name (the ``gpuready.io/pool`` label value);
 * ``expectation``: what every node of the pool must look like;
-* ``kubeconfig``: kubeconfig *content* (a secret; YAML or JSON), a path to one (a single line that is not
-  JSON), or ``""`` for kubectl's default resolution
+* ``kubeconfig``: kubeconfig *content* (a secret; YAML or JSON, parsed in memory, never written to a file), a path
+  to one (a single line that is not JSON), or ``""`` for kubectl's default resolution
   (``--kubeconfig``-less: ``KUBECONFIG``, then ``~/.kube/config``);
 * ``context``: kubeconfig context, ``""`` for the current one;
 * ``timeout``: seconds to wait for convergence;
 * ``triggers``: opaque values (e.g. the cloud node pool name, the GPU stack release revision) whose change
   re-verifies.
 
-``create`` and ``update`` LIST then WATCH the pool's nodes (``components.kube.convergence.wait_for_nodes``) and
+``create`` and ``update`` LIST then WATCH the pool's nodes (``components.kube.convergence.wait_for_nodes``), every
+request, retry and wait bounded by one deadline (``timeout``), and
 return once ``audit`` reports every expected node converged; otherwise they raise ``PoolNotConvergedError``,
 whose message is the findings table of ``components.verify.report.render_report``. The engine never calls
 them during ``pulumi preview`` (nor during the preview phase of ``pulumi up``): only ``check`` and ``diff``
@@ -26,12 +27,17 @@ run then, and neither touches the cluster.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
+
+if TYPE_CHECKING:
+    from components.kube.nodes_api import NodeClient
+
+KUBECONFIG_SOURCE = "the verification's kubeconfig (gpuready:kubeconfig)"
+"""How errors name kubeconfig content passed in: by where it came from, never by what it holds."""
 
 RE_VERIFY_ON = ("pool", "expectation", "context", "triggers")
 """Inputs whose change makes ``diff`` report an update (so ``update`` verifies again). A rotated kubeconfig or
@@ -76,7 +82,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.errors import GpuReadyError  # noqa: PLC0415
         from components.kube.convergence import wait_for_nodes  # noqa: PLC0415
-        from components.kube.nodes_api import connect  # noqa: PLC0415
+        from components.kube.deadline import Deadline  # noqa: PLC0415
         from components.verify.audit import AuditReport, audit  # noqa: PLC0415
         from components.verify.nodes import NodeView, node_view  # noqa: PLC0415
         from components.verify.report import render_report  # noqa: PLC0415
@@ -101,20 +107,21 @@ class GpuPoolVerificationProvider(ResourceProvider):
         def done(report: AuditReport) -> bool:
             return report.done
 
+        deadline = Deadline(timeout)
         try:
-            with (
-                _KubeconfigFile(str(props.get("kubeconfig") or "")) as path,
-                connect(path, str(props.get("context") or "") or None) as client,
-            ):
-                outcome = wait_for_nodes(client, selector, evaluate, done, timeout=timeout)
+            with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
+                outcome = wait_for_nodes(client, selector, evaluate, done, timeout=deadline)
         except GpuReadyError as error:
-            raise PoolNotConvergedError(f"pool {pool}: cannot verify its nodes: {error}") from error
+            # ``from None``: the engine prints the whole traceback (pulumi/dynamic/__main__.py aborts with
+            # ``traceback.format_exc()``), chained causes included; gpuready's message is the safe summary.
+            raise PoolNotConvergedError(f"pool {pool}: cannot verify its nodes: {error}") from None
         report = outcome.state
         if not outcome.converged:
+            failing = f"The cluster kept failing until the deadline: {outcome.problem}\n\n" if outcome.problem else ""
             raise PoolNotConvergedError(
                 f"pool {pool}: {report.converged} of {report.expected} nodes converged after {timeout:g}s "
                 f"(nodes with {selector}); the update fails so nothing deploys onto an unverified pool.\n\n"
-                f"{render_report(report, only_findings=True)}\n\n"
+                f"{failing}{render_report(report, only_findings=True)}\n\n"
                 f"Fix the findings and run `pulumi up` again, or watch with: gpuready verify -l '{selector}'"
             )
         outs = {key: props.get(key) for key in OUTPUT_KEYS}
@@ -127,25 +134,22 @@ class GpuPoolVerificationProvider(ResourceProvider):
         return outs
 
 
-class _KubeconfigFile:
-    """The kubeconfig as a path for ``connect``: None (default resolution), the given path, or a private temp
-    file holding the given content, removed afterwards."""
+def _client(kubeconfig: str, context: str | None) -> NodeClient:
+    """A node client from the ``kubeconfig`` prop: "" for kubectl's default resolution, one line that is not JSON
+    for a path, anything else for content, which is parsed in memory and never written to disk (so no temporary
+    file can outlive the provider process, however it ends). Errors name the prop, never its content."""
+    from components.kube.errors import KubeConfigError  # noqa: PLC0415 - imported in the provider process
+    from components.kube.kubeconfig import load_target_from_text  # noqa: PLC0415
+    from components.kube.nodes_api import client_for, connect  # noqa: PLC0415
 
-    def __init__(self, value: str) -> None:
-        self._value = value
-        self._temp: str | None = None
-
-    def __enter__(self) -> str | None:
-        value = self._value.strip()
-        if not value:
-            return None
-        if "\n" not in value and not value.startswith("{"):  # one line, not JSON: a path
-            return value
-        fd, self._temp = tempfile.mkstemp(prefix="gpuready-kubeconfig-", suffix=".yaml")  # mode 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(self._value)
-        return self._temp
-
-    def __exit__(self, *_: object) -> None:
-        if self._temp is not None:
-            os.unlink(self._temp)
+    value = kubeconfig.strip()
+    if not value:
+        return connect(None, context)
+    if "\n" not in value and not value.startswith("{"):  # one line, not JSON: a path
+        if not Path(value).expanduser().is_file():  # not shown: it may be a pasted token rather than a path
+            raise KubeConfigError(
+                f"{KUBECONFIG_SOURCE}: one line that names no existing file ({len(value)} characters, not shown); "
+                "pass a path to a kubeconfig file, or the whole kubeconfig as a secret"
+            )
+        return connect(value, context)
+    return client_for(load_target_from_text(kubeconfig, context, source=KUBECONFIG_SOURCE))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -26,6 +27,38 @@ L4_POOL_LABELS = {
     "gpuready.io/sharing": "none",
 }
 """What a node of the test stack's ``l4`` pool (g6.xlarge, no sharing) carries."""
+
+
+ROOT = Path(__file__).resolve().parents[2]
+STACK = """\
+config:
+  aws:region: us-east-1
+  gpuready:cloud: eks
+  gpuready:clusterName: test
+  gpuready:eksNodeRoleArn: arn:aws:iam::123456789012:role/test-gpu-nodes
+  gpuready:eksSubnetIds:
+    - subnet-0a1b2c3d4e5f60718
+  gpuready:gpuStack: external
+  gpuready:nodePools: |
+    - name: l4
+      instanceType: g6.xlarge
+      minSize: 0
+      maxSize: 3
+      desiredSize: 2
+    - name: spare
+      instanceType: g6e.xlarge
+      minSize: 0
+      maxSize: 2
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A Pulumi project dir with the real Pulumi.yaml and a test stack (pools ``l4``: 2 nodes, ``spare``: 0)."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.test.yaml").write_text(STACK)
+    return tmp_path
 
 
 @dataclass

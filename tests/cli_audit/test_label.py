@@ -43,7 +43,7 @@ def test_yes_patches_each_gpu_node_once_and_a_rerun_patches_nothing(kube_standin
     seed_mixed_cluster(kube_standin)
     applied = gpuready("label", "--yes")
     assert applied.code == 0, applied.err
-    assert applied.out.rstrip().endswith("3 nodes labeled")
+    assert applied.out.rstrip().endswith("labeled 3 of 3")
     patches = kube_standin.requests.find("PATCH")
     assert sorted(p.path for p in patches) == ["/api/v1/nodes/eks-p5", "/api/v1/nodes/gfd-a100", "/api/v1/nodes/gke-l4"]
     assert {p.content_type for p in patches} == {"application/merge-patch+json"}
@@ -81,7 +81,8 @@ def test_patch_conflicts_are_retried_and_forbidden_stops_with_exit_2(kube_standi
     kube_standin.faults.fail(403, 1, method="PATCH", message='nodes "gfd-a100" is forbidden')
     denied = gpuready("label", "--yes")
     assert denied.code == 2
-    assert "stopped: 0 of 2 nodes were labeled" in denied.err
+    assert denied.out.rstrip().endswith("labeled 0 of 2; not done: gfd-a100, gke-l4")
+    assert "stopped after 0 of 2 nodes" in denied.err
     assert "deploy/rbac/label.yaml" in denied.err
 
 

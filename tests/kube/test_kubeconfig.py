@@ -145,3 +145,27 @@ def test_a_failing_exec_plugin_is_a_config_error(tmp_path: Path) -> None:
         config = _exec_kubeconfig(tmp_path / "config", kube.url, plugin)
         with connect(str(config), None, env={}) as client, pytest.raises(KubeConfigError, match="not logged in"):
             client.list_nodes()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("users:\n- name: u\n  user:\n    token: SECRET-TOKEN: [\n", r"not valid YAML: line 4, column 24: "),
+        ("users:\n- name: u\n  user: {token: SECRET-TOKEN\n", r"not valid YAML: line 4, column 1: "),
+        ("- SECRET-TOKEN\n", r"not a kubeconfig \(expected a mapping, got list\)"),
+        (
+            "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\ncontexts: [{name: c, context: {user: u}}]\n"
+            "current-context: c\n",
+            r"context 'c' is unusable: a field has the wrong type",
+        ),
+    ],
+    ids=["bad-yaml-on-the-token-line", "unclosed-flow-mapping", "not-a-mapping", "token-not-a-string"],
+)
+def test_kubeconfig_errors_name_the_file_and_line_never_the_text(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "kubeconfig"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(KubeConfigError, match=message) as raised:
+        load_target(str(path), env={})
+    assert str(raised.value).startswith(f"{path}: ")
+    assert "SECRET-TOKEN" not in str(raised.value)
+    assert raised.value.__cause__ is None or "SECRET-TOKEN" not in str(raised.value.__cause__)

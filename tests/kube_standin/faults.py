@@ -9,6 +9,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 MAX_DELAY_SECONDS = 60.0
+KINDS = ("status", "drop", "delay", "body", "watch-error")
+TRUNCATED_NODE_LIST = (
+    b'{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"na'
+)
+"""A 200 body cut off mid-object, as a proxy that drops the connection after a fixed length delivers it."""
+HTML_ERROR_PAGE = b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
+"""What a load balancer in front of the API server answers when the API server is down."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,9 @@ PathMatch = str | re.Pattern[str]
 
 @dataclass
 class Fault:
-    """kind is "status" (answer with `status`), "drop" (close the socket, no response) or "delay"."""
+    """kind is "status" (answer with `status`), "drop" (close the socket, no response), "delay", "body" (answer
+    `status` with `body` as `content_type`: truncated JSON, an HTML page) or "watch-error" (a watch answered 200,
+    then one in-band ERROR event with `status`, then the end of the stream)."""
 
     kind: str
     times: int
@@ -43,6 +52,8 @@ class Fault:
     methods: frozenset[str] | None = None
     path: PathMatch | None = None
     where: Predicate | None = None
+    body: bytes = b""
+    content_type: str = "application/json"
     hits: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -76,6 +87,8 @@ class Fault:
             return f"status {self.status}"
         if self.kind == "delay":
             return f"delay {self.seconds}s"
+        if self.kind in ("body", "watch-error"):
+            return f"{self.kind} {self.status}"
         return self.kind
 
 
@@ -101,7 +114,7 @@ class Faults:
     def add(self, fault: Fault) -> Fault:
         if fault.times < 1:
             raise ValueError("a fault must apply to at least one request (times >= 1)")
-        if fault.kind not in ("status", "drop", "delay"):
+        if fault.kind not in KINDS:
             raise ValueError(f"unknown fault kind {fault.kind!r}")
         if fault.kind == "delay" and not 0 < fault.seconds <= MAX_DELAY_SECONDS:
             raise ValueError(f"a delay must be in (0, {MAX_DELAY_SECONDS}] seconds")
@@ -182,6 +195,39 @@ class Faults:
     ) -> Fault:
         """Sleep `seconds` before handling each of the next `times` matching requests."""
         return self.add(Fault("delay", times, seconds=seconds, methods=_methods(method), path=path, where=where))
+
+    def malformed(
+        self,
+        times: int = 1,
+        *,
+        body: bytes = TRUNCATED_NODE_LIST,
+        content_type: str = "application/json",
+        status: int = 200,
+        method: str | Iterable[str] | None = None,
+        path: PathMatch | None = None,
+        where: Predicate | None = None,
+    ) -> Fault:
+        """Answer `status` (200 by default) with `body` as `content_type`: truncated JSON unless told otherwise."""
+        fault = Fault("body", times, status, methods=_methods(method), path=path, where=where)
+        fault.body, fault.content_type = body, content_type
+        return self.add(fault)
+
+    def html_page(
+        self,
+        times: int = 1,
+        *,
+        status: int = 200,
+        method: str | Iterable[str] | None = None,
+        path: PathMatch | None = None,
+    ) -> Fault:
+        """A load balancer's HTML error page instead of the API server's JSON."""
+        return self.malformed(
+            times, body=HTML_ERROR_PAGE, content_type="text/html", status=status, method=method, path=path
+        )
+
+    def watch_error(self, status: int = 410, times: int = 1, *, message: str | None = None) -> Fault:
+        """Answer the next `times` WATCH requests with 200 and one in-band ERROR event carrying `status`."""
+        return self.add(Fault("watch-error", times, status, None, message, where=lambda info: info.is_watch))
 
     def clear(self) -> None:
         with self._lock:

@@ -17,6 +17,7 @@ import yaml
 from . import discovery, errors
 from .errors import StatusError
 from .faults import Fault, Faults, RequestInfo
+from .injection import answer_fault, read_body
 from .params import Query, first, int_param, selectors
 from .patching import apply_patch, media_type
 from .requestlog import RequestLog, RequestRecord
@@ -99,22 +100,10 @@ class StandinHandler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._handle()
 
-    def _read_body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks: list[bytes] = []
-            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                continue  # trailers
-            return b"".join(chunks)
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
-
     def _handle(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query, keep_blank_values=True)
-        body = self._read_body()  # always read it, so the kept-alive connection stays in sync
+        body = read_body(self.rfile, self.headers)  # always read it, so the kept-alive connection stays in sync
         headers = {k.lower(): v for k, v in self.headers.items()}
         content_type, accept = self.headers.get("Content-Type"), self.headers.get("Accept")
         self.record = RequestRecord(self.command, url.path, query, content_type, accept, headers, body)
@@ -146,18 +135,7 @@ class StandinHandler(BaseHTTPRequestHandler):
             self.record.finished = time.monotonic()
 
     def _inject(self, fault: Fault, path: str) -> None:
-        label = fault.label()
-        self.record.fault = f"{self.record.fault}, {label}" if self.record.fault else label
-        if fault.kind == "drop":
-            self.close_connection = True
-            with contextlib.suppress(OSError):
-                self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        assert fault.status is not None
-        target = parse_resource_path(path)
-        if fault.status == 409 and fault.message is None and target is not None and target.name:
-            raise errors.conflict(target.rt, target.name)
-        raise errors.for_status_code(fault.status, fault.message, fault.retry_after)
+        answer_fault(self, fault, path)
 
     def _authorize(self) -> None:
         if self.server.token is not None and self.headers.get("Authorization") != f"Bearer {self.server.token}":

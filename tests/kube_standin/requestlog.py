@@ -78,6 +78,24 @@ class RequestLog:
             and (watch is None or r.is_watch == watch)
         ]
 
+    def peak_rate(self, window: float = 1.0, method: str | None = None, path: str | None = None) -> int:
+        """The most requests (matching ``method``/``path``) that started within any ``window`` seconds."""
+        starts = sorted(r.started for r in self.find(method, path))
+        peak, first = 0, 0
+        for last, started in enumerate(starts):
+            while started - starts[first] >= window:
+                first += 1
+            peak = max(peak, last - first + 1)
+        return peak
+
+    def per_path(self, method: str, prefix: str) -> dict[str, int]:
+        """Requests per path under ``prefix`` (e.g. PATCHes per node)."""
+        counts: dict[str, int] = {}
+        for record in self.find(method):
+            if record.path.startswith(prefix):
+                counts[record.path.removeprefix(prefix)] = counts.get(record.path.removeprefix(prefix), 0) + 1
+        return counts
+
     def count(self, method: str | None = None, path: str | None = None) -> int:
         return len(self.find(method, path))
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import dill  # type: ignore[import-untyped]
 import pytest
@@ -95,7 +97,9 @@ def test_update_verifies_the_new_props(kube_standin: KubeStandin, kubeconfig_pat
 
 
 def test_an_unreachable_cluster_fails_with_the_reason(tmp_path: Path) -> None:
-    with pytest.raises(PoolNotConvergedError, match="cannot verify its nodes: --kubeconfig: file not found"):
+    with pytest.raises(
+        PoolNotConvergedError, match=r"cannot verify its nodes: .* one line that names no existing file"
+    ):
         GpuPoolVerificationProvider().create(props(SPEC, str(tmp_path / "missing"), timeout=1))
 
 
@@ -149,3 +153,24 @@ def test_expectation_survives_the_wire_with_floats() -> None:
 def test_the_provider_pickles_and_runs_out_of_process_form() -> None:
     restored = dill.loads(base64.b64decode(serialize_provider(GpuPoolVerificationProvider())))
     assert isinstance(restored, GpuPoolVerificationProvider)
+
+
+def test_kubeconfig_content_never_touches_the_disk(
+    kube_standin: KubeStandin, kubeconfig_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing to remove on SIGTERM or SIGKILL: the content is parsed in memory, no temporary file is written."""
+    for name in ("gpu-a", "gpu-b"):
+        kube_standin.store.add(pool_node(SPEC, name))
+    made: list[str] = []
+    for maker in ("mkstemp", "NamedTemporaryFile", "mktemp"):
+        original = getattr(tempfile, maker)
+
+        def recording(*args: object, _original: Any = original, _maker: str = maker, **kwargs: object) -> Any:
+            made.append(_maker)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(tempfile, maker, recording)
+    content = kubeconfig_path.read_text(encoding="utf-8")
+    result = GpuPoolVerificationProvider().create(props(SPEC, content))
+    assert result.outs is not None and result.outs["converged"] is True
+    assert made == []

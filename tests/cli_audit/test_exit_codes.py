@@ -1,0 +1,82 @@
+"""The console entry: a reader that goes away (``| head``) or Ctrl-C ends the command quietly, no traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from components.cli import main as cli_main
+
+ROOT = Path(__file__).resolve().parents[2]
+GPUREADY = Path(sys.executable).with_name("gpuready")
+
+
+class ClosedPipe(io.StringIO):
+    """stdout whose reader has gone: every write fails as it does after ``| head`` exits."""
+
+    def write(self, _text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+class Exited(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def fake_exit(code: int) -> NoReturn:
+    raise Exited(code)
+
+
+def test_a_closed_stdout_ends_with_141_and_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["gpuready", "support-matrix"])
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    monkeypatch.setattr(os, "_exit", fake_exit)
+    with pytest.raises(Exited) as exited:
+        cli_main.entry()
+    assert exited.value.code == cli_main.EXIT_BROKEN_PIPE == 141
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_with_130_and_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(**_: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "main", interrupted)
+    monkeypatch.setattr(os, "_exit", fake_exit)
+    with pytest.raises(Exited) as exited:
+        cli_main.entry()
+    assert exited.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_plan_json_piped_into_head_ends_quietly() -> None:
+    """The real console script, its JSON (about 100 kB for 60 pools) read by a reader that stops after 100 bytes."""
+    pools = "".join(f"- {{name: p{i}, instanceType: g6.xlarge, minSize: 0, maxSize: 1}}\n" for i in range(60))
+    command = [
+        str(GPUREADY),
+        "plan",
+        "--stack",
+        "eks-dev",
+        "--no-policy",
+        "-o",
+        "json",
+        "--set",
+        f"gpuready:nodePools={pools}",
+    ]
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        head = process.stdout.read(100)
+        process.stdout.close()  # what `head -c 100` does
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    assert head.startswith(b'{"stack": "eks-dev"')
+    assert code == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err
