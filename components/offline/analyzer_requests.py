@@ -77,6 +77,22 @@ def stack_configure_request(run: CapturedRun) -> analyzer_pb2.AnalyzerStackConfi
     )
 
 
+def resource_options(resource: RegisteredResource) -> analyzer_pb2.AnalyzerResourceOptions:
+    """The options the engine sends with a resource: parent, protect, ignoreChanges, deleteBeforeReplace, aliases
+    and additional secret outputs, from what the program registered (``capture.resource_options``)."""
+    options = resource.options
+    delete_first = options.get("deleteBeforeReplace")
+    return analyzer_pb2.AnalyzerResourceOptions(
+        parent=resource.parent,
+        protect=bool(options.get("protect", False)),
+        ignoreChanges=list(options.get("ignoreChanges", ())),
+        deleteBeforeReplace=bool(delete_first),
+        deleteBeforeReplaceDefined=delete_first is not None,
+        aliases=[a for a in options.get("aliases", ()) if a.startswith("urn:")],
+        additionalSecretOutputs=list(options.get("additionalSecretOutputs", ())),
+    )
+
+
 def analyze_request(
     resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]
 ) -> analyzer_pb2.AnalyzeRequest:
@@ -86,7 +102,7 @@ def analyze_request(
         properties=_struct(resource.object),
         urn=resource.urn,
         name=resource.name,
-        options=analyzer_pb2.AnalyzerResourceOptions(parent=resource.parent),
+        options=resource_options(resource),
     )
     provider = _provider(resource, by_urn)
     if provider is not None:
@@ -105,7 +121,7 @@ def analyze_stack_request(
             properties=_struct(r.object),
             urn=r.urn,
             name=r.name,
-            options=analyzer_pb2.AnalyzerResourceOptions(parent=r.parent),
+            options=resource_options(r),
             parent=r.parent,
             dependencies=list(r.dependencies),
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
+from policies.gpu_conventions import lifecycle_policies
 from policies.gpu_conventions.rules import gpu_configs, helm_releases, placement, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
@@ -19,7 +20,6 @@ PACK_NAME = "gpuready-gpu-conventions"
 PACK_DESCRIPTION = "GPU node pool, GPU stack and GPU workload conventions for EKS, AKS and GKE (gpuready)."
 
 MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
-
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 _DEVICE_PLUGIN_README = "https://github.com/NVIDIA/k8s-device-plugin#quick-start"
@@ -295,5 +295,6 @@ POLICIES: list[Policy] = [
         "gpu-binpack "
         "with preferred podAffinity on a group label (pack); components.core.workload.Placement builds both.",
     ),
+    *lifecycle_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -23,6 +23,8 @@ from pulumi_policy import (
 from policies.gpu_conventions.rules import stack
 
 Rule = Callable[[str, Mapping[str, Any], Mapping[str, Any]], list[str]]
+OptionsRule = Callable[[str, Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]], list[str]]
+"""A rule that also reads the resource's options: ``(type, props, options, config)``."""
 StackRule = Callable[[Sequence[stack.StackResource], Mapping[str, Any]], list[stack.Finding]]
 
 
@@ -41,10 +43,12 @@ class ScopedResourcePolicy(ResourceValidationPolicy):
         remediation_steps: str,
         url: str,
         config: Mapping[str, dict[str, Any]] | None = None,
+        option_rules: Sequence[OptionsRule] = (),
     ) -> None:
         self.resource_types = frozenset(resource_types)
         """Types the rules read; every other resource passes without being looked at."""
         self._rules = tuple(rules)
+        self._option_rules = tuple(option_rules)
         self._defaults = _defaults(config)
         super().__init__(
             name=name,
@@ -65,6 +69,21 @@ class ScopedResourcePolicy(ResourceValidationPolicy):
         for rule in self._rules:
             for message in rule(args.resource_type, args.props, config):
                 report_violation(f"{kind} {args.name!r}: {message}", None)
+        if self._option_rules:
+            options = resource_options(args)
+            for option_rule in self._option_rules:
+                for message in option_rule(args.resource_type, args.props, options, config):
+                    report_violation(f"{kind} {args.name!r}: {message}", None)
+
+
+def resource_options(args: ResourceValidationArgs) -> dict[str, Any]:
+    """The options a lifecycle rule reads, in the engine's spelling (``deleteBeforeReplace`` None when unset)."""
+    opts = args.opts
+    return {
+        "ignoreChanges": list(opts.ignore_changes or ()),
+        "deleteBeforeReplace": opts.delete_before_replace,
+        "protect": bool(opts.protect),
+    }
 
 
 class ScopedStackPolicy(StackValidationPolicy):

@@ -49,6 +49,8 @@ ADVISORY = {
     "non-gpu-workload-avoids-gpu-taint",
     "gpu-pool-served-by-gpu-stack",
     "gpu-replicas-spread-or-pack",
+    "gpu-node-pool-count-owned-by-autoscaler",
+    "gpu-node-pool-never-deleted-first",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",
