@@ -1,11 +1,14 @@
-"""Plan time and peak memory of ``gpuready plan`` for 10, 100 and 1,000 pools, against the bare mock runtime.
+"""Plan time and peak memory of ``gpuready plan`` for 10, 100 and 1,000 pools, with and without the policy gate,
+against the bare mock runtime.
 
-Each measurement runs in a fresh child process (peak RSS is per process). Both sides import the same
-SDKs before the clock starts and run with the cyclic GC paused, as the offline planner does.
+Each measurement runs in a fresh child process (peak RSS is per process); the sides run in turn (paired,
+interleaved: plan, gate, bare, then the next round in another order) and ratios are taken pair by pair. Every
+side imports the same SDKs before the clock starts and runs with the cyclic GC off (the planner pauses it; the
+bare side disables it), so the GC setting is the same on both sides of each ratio.
 
-- gpuready: ``gpuready plan --config <N pools> -o json --no-policy`` in-process (the policy gate is
-  measured by ``bench/policy_eval.py``) (read Pulumi.yaml and the stack file,
-  type-check config like the engine, validate every pool, register, capture, build the JSON plan).
+- plan: ``gpuready plan --config <N pools> -o json --no-policy`` in-process (read Pulumi.yaml and the stack
+  file, type-check config like the engine, validate every pool, register, capture, build the JSON plan).
+- gate: the same with the policy gate (the default), importing pulumi_policy and the pack inside the clock.
 - bare: the same registrations (one component + one ``aws.eks.NodeGroup`` per pool with the same inputs,
   the same component outputs and stack exports, all precomputed before the clock starts) under plain
   ``set_mocks`` + ``pulumi.runtime.test``: the SDK's own cost of registering what gpuready registers.
@@ -14,7 +17,8 @@ SDKs before the clock starts and run with the cyclic GC paused, as the offline p
   ``pulumi.runtime.test``: what the offline planner adds around the program (config checks, isolated run,
   capture, JSON plan). ``set_mocks`` finishes its root stack at once, so exports are never registered there.
 
-Targets (issue #2): ratio <= 1.3x, 1,000 pools in <= 10 s, linear. Run: ``.venv/bin/python bench/plan_scale.py``.
+Targets (issues #2, #17): plan + gate within 1.3x of bare, the gate at most 10% of the plan at 1,000 pools,
+1,000 pools in <= 10 s, linear. Run: ``.venv/bin/python bench/plan_scale.py`` (about 3 minutes).
 """
 
 from __future__ import annotations
@@ -84,7 +88,7 @@ def write_stack_file(directory: Path, count: int) -> Path:
     return path
 
 
-def child_gpuready(count: int) -> dict[str, float]:
+def child_gpuready(count: int, *, gate: bool = False) -> dict[str, float]:
     import pulumi_aws  # noqa: F401, PLC0415 - import cost outside the clock, as for the bare side
     import pulumi_kubernetes  # noqa: F401, PLC0415
 
@@ -97,7 +101,8 @@ def child_gpuready(count: int) -> dict[str, float]:
         start, cpu = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(sink):
             code = cli.main(
-                ["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json", "--no-policy"],
+                ["plan", "--config", str(stack_file), "--project-dir", str(ROOT), "-o", "json"]
+                + ([] if gate else ["--no-policy"]),
                 exiting=True,  # as the console script runs it: the run is not torn down before the process exits
             )
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -272,30 +277,48 @@ def main() -> None:
     parser.add_argument("--child", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     parser.add_argument("--repeats", type=int, default=REPEATS)
+    parser.add_argument("--program", action="store_true", help="also time stacks/__main__.py under plain set_mocks")
     args = parser.parse_args()
     if args.child:
         kind, count = args.child[0], int(args.child[1])
-        children = {"gpuready": child_gpuready, "bare": child_bare, "program": child_program}
+        children: dict[str, Callable[[int], dict[str, float]]] = {
+            "plan": child_gpuready,
+            "gate": lambda n: child_gpuready(n, gate=True),
+            "bare": child_bare,
+            "program": child_program,
+        }
         print(json.dumps(children[kind](count)))
         return
-    print(f"{'pools':>6} {'resources':>9} {'gpuready s':>10} {'bare s':>8} {'ratio':>6} {'cpu ratio':>9} "
-          f"{'program s':>9} {'ratio':>6} {'ms/pool':>8} {'peak MB':>8} {'bare peak MB':>12}")  # fmt: skip
+    kinds = ["plan", "gate", "bare", *(["program"] if args.program else [])]
+    print(f"median of {args.repeats} paired rounds; every run in a fresh process; GC off on every side")
+    print(f"{'pools':>6} {'resources':>9} {'plan s':>7} {'gate s':>7} {'bare s':>7} {'plan/bare':>9} "
+          f"{'gate/bare':>9} {'gate/plan':>9} {'gate cost':>9} {'ms/pool':>8} {'peak MB':>8}")  # fmt: skip
     for count in args.sizes:
-        ours = [measure("gpuready", count) for _ in range(args.repeats)]
-        bare = [measure("bare", count) for _ in range(args.repeats)]
-        program = [measure("program", count) for _ in range(args.repeats)]
-        program_s = statistics.median(r["seconds"] for r in program)
-        ours_s = statistics.median(r["seconds"] for r in ours)
-        bare_s = statistics.median(r["seconds"] for r in bare)
-        cpu_ratio = statistics.median(r["cpu"] for r in ours) / statistics.median(r["cpu"] for r in bare)
-        print(
-            f"{count:>6} {int(ours[0]['resources']):>9} {ours_s:>10.3f} {bare_s:>8.3f} {ours_s / bare_s:>6.2f} "
-            f"{cpu_ratio:>9.2f} {program_s:>9.3f} {ours_s / program_s:>6.2f} "
-            f"{1000 * ours_s / count:>8.2f} {max(r['peak_mb'] for r in ours):>8.0f} "
-            f"{max(r['peak_mb'] for r in bare):>12.0f}"
+        runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
+        for round_ in range(args.repeats):
+            order = kinds[round_ % len(kinds) :] + kinds[: round_ % len(kinds)]
+            for kind in order:
+                runs[kind].append(measure(kind, count))
+
+        def med(kind: str, runs: dict[str, list[dict[str, float]]] = runs) -> float:
+            return statistics.median(r["seconds"] for r in runs[kind])
+
+        def ratio(a: str, b: str, runs: dict[str, list[dict[str, float]]] = runs) -> float:
+            return statistics.median(x["seconds"] / y["seconds"] for x, y in zip(runs[a], runs[b], strict=True))
+
+        gate_cost = statistics.median(
+            (g["seconds"] - p["seconds"]) / p["seconds"] for g, p in zip(runs["gate"], runs["plan"], strict=True)
         )
-    print(f"(median of {args.repeats} runs each; every run in a fresh process; GC paused on every side)")
-    print("bare: the same registrations precomputed; program: stacks/__main__.py under plain set_mocks")
+        print(
+            f"{count:>6} {int(runs['plan'][0]['resources']):>9} {med('plan'):>7.2f} {med('gate'):>7.2f} "
+            f"{med('bare'):>7.2f} {ratio('plan', 'bare'):>9.2f} {ratio('gate', 'bare'):>9.2f} "
+            f"{ratio('gate', 'plan'):>9.2f} {gate_cost:>8.0%} {1000 * med('gate') / count:>8.2f} "
+            f"{max(r['peak_mb'] for r in runs['gate']):>8.0f}"
+        )
+        if args.program:
+            print(f"{'':>6} program (stacks/__main__.py under plain set_mocks): {med('program'):.2f} s, "
+                  f"plan/program {ratio('plan', 'program'):.2f}")  # fmt: skip
+    print("bare: the same registrations precomputed under plain set_mocks; gate cost: (gate - plan) / plan")
 
 
 if __name__ == "__main__":

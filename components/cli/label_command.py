@@ -17,9 +17,9 @@ from components.cli.check_command import EXIT_INVALID, EXIT_OK, fail, open_clien
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.errors import KubeApiError
+from components.kube.node_record import list_views as node_views
 from components.kube.nodes_api import NodeClient
 from components.verify.labeling import LabelPatch, label_plan, unlabelable
-from components.verify.nodes import node_view
 from components.verify.report import render_label_plan
 
 NODE_SPECIFIC_STATUS = frozenset({404, 409, 422})
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open_client(args) as client:
             with paused_gc():
-                views = [node_view(raw) for raw in client.list_nodes(args.selector).items]
+                views = node_views(client, args.selector)
                 patches = label_plan(views)
             print(render_label_plan(patches, unlabelable(views)))
             if not patches:

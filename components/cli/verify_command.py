@@ -14,19 +14,18 @@ import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from components.cli.check_command import EXIT_FINDINGS, EXIT_OK, command_deadline, fail, open_client, progress
 from components.core.scheduling import LABEL_POOL
 from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError
-from components.kube.convergence import wait_for_nodes
+from components.kube.convergence import follow_nodes
 from components.offline.project import OfflineProjectError, load_project
 from components.offline.stack_config import load_stack_config
-from components.verify.audit import AuditReport, audit, check_converged
+from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for
-from components.verify.nodes import NodeView, node_view
+from components.verify.incremental import AuditState, WatchedAudit
 from components.verify.report import render_report, report_json
 
 
@@ -40,22 +39,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"stack {args.stack!r} declares no GPU pools; nothing to verify")
         return EXIT_OK
     selector = pool_selector(expectations) if args.stack else args.selector
-    tracker = _Tracker(expectations, require_nodes=not args.stack)
+    watching = _Progress(require_nodes=not args.stack)
     try:
         deadline = command_deadline(args)
         with open_client(args, deadline) as client:
-            outcome = wait_for_nodes(
+            outcome = follow_nodes(
                 client,
                 selector,
-                tracker.evaluate,
-                tracker.done,
+                WatchedAudit(expectations),
+                watching.done,
                 timeout=deadline,
-                on_change=tracker.progress,
+                on_change=watching.show,
                 on_retry=progress,
             )
     except GpuReadyError as error:
         return fail(error)
-    report = outcome.state
+    report = outcome.state.report()
     if args.output == "json":
         print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
     elif outcome.converged:
@@ -102,33 +101,18 @@ def _find_project_dir() -> Path:
     raise OfflineProjectError(f"no Pulumi.yaml in {here} or above", "run from the project or pass --project-dir")
 
 
-class _Tracker:
-    """Turns the watched nodes into audit reports, reusing views of unchanged nodes, and prints progress."""
+class _Progress:
+    """When waiting is over, and ``nodes converged N/M`` on stderr whenever N or M changes."""
 
-    def __init__(self, expectations: Mapping[str, Expectation], require_nodes: bool) -> None:
-        self._expectations = expectations
+    def __init__(self, require_nodes: bool) -> None:
         self._require_nodes = require_nodes
-        self._views: dict[str, tuple[str, NodeView]] = {}
         self._last: tuple[int, int] | None = None
 
-    def evaluate(self, nodes: Mapping[str, Mapping[str, Any]]) -> AuditReport:
-        views: list[NodeView] = []
-        for name, raw in nodes.items():
-            version = str(raw.get("metadata", {}).get("resourceVersion", ""))
-            cached = self._views.get(name)
-            if cached is None or cached[0] != version or not version:
-                cached = (version, node_view(raw))
-                self._views[name] = cached
-            views.append(cached[1])
-        for gone in set(self._views) - set(nodes):
-            del self._views[gone]
-        return audit(views, self._expectations)
+    def done(self, state: AuditState) -> bool:
+        return state.done and (state.expected > 0 or not self._require_nodes)
 
-    def done(self, report: AuditReport) -> bool:
-        return report.done and (report.expected > 0 or not self._require_nodes)
-
-    def progress(self, report: AuditReport) -> None:
-        now = (report.converged, report.expected)
+    def show(self, state: AuditState) -> None:
+        now = (state.converged, state.expected)
         if now != self._last:
             self._last = now
             print(f"nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)

@@ -1,7 +1,9 @@
 """Wait for nodes to converge: LIST once, then WATCH from the list's resourceVersion. No polling.
 
-After each event the caller's ``evaluate`` sees every matching node (raw dicts by name) and returns a state;
-waiting ends when ``done(state)`` or when the deadline passes (the watch's ``timeoutSeconds`` is the time
+``follow_nodes`` hands the caller's tracker the listed nodes (``reset``, raw dicts by name) and then each
+watch event's node (``apply``, None when deleted), so a tracker can do work in proportion to what changed;
+``wait_for_nodes`` is the same for an ``evaluate`` that sees every matching node each time. Waiting ends when
+``done(state)`` or when the deadline passes (the watch's ``timeoutSeconds`` is the time
 left, so the server closes the stream at the deadline). One ``Deadline`` bounds it all: the client's requests,
 their retries and ``Retry-After`` waits, and the waits between watches.
 
@@ -24,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from components.kube.deadline import Deadline
 from components.kube.errors import DeadlineError, ExpiredError, KubeError, KubeUnreachableError
@@ -32,12 +34,20 @@ from components.kube.nodes_api import NodeClient
 from components.kube.retry import RetryPolicy
 
 State = TypeVar("State")
+State_co = TypeVar("State_co", covariant=True)
 Nodes = Mapping[str, Mapping[str, Any]]
 
 RELIST_BACKOFF = RetryPolicy(base=0.5, cap=8.0)
 """Backoff between LIST/WATCH rounds after a failure: 0.25-0.5 s, then doubling up to 4-8 s (equal jitter)."""
 MAX_REQUESTS_PER_MINUTE = 30
 """LISTs plus WATCHes opened in any 60 s, whatever the server answers (the client's own retries come on top)."""
+
+
+class NodeTracker(Protocol[State_co]):
+    """What ``follow_nodes`` feeds: the nodes of each LIST, then one changed node per event."""
+
+    def reset(self, nodes: Nodes) -> State_co: ...
+    def apply(self, name: str, node: Mapping[str, Any] | None) -> State_co: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,33 +73,58 @@ def wait_for_nodes(
     on_retry: Callable[[str], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Outcome[State]:
-    """Watch the nodes matching ``selector`` until ``done`` holds or ``timeout`` seconds (or the given deadline) pass.
+    """``follow_nodes`` with an ``evaluate`` that sees every matching node (raw dicts by name) each time."""
+    return follow_nodes(
+        client,
+        selector,
+        _EveryNode(evaluate),
+        done,
+        timeout=timeout,
+        on_change=on_change,
+        on_retry=on_retry,
+        clock=clock,
+    )
+
+
+def follow_nodes(
+    client: NodeClient,
+    selector: str,
+    tracker: NodeTracker[State],
+    done: Callable[[State], bool],
+    *,
+    timeout: float | Deadline,
+    on_change: Callable[[State], None] | None = None,
+    on_retry: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Outcome[State]:
+    """Watch the nodes matching ``selector``, feeding ``tracker``, until ``done`` holds or ``timeout`` seconds (or
+    the given deadline) pass.
 
     ``on_retry`` hears each failed round: what failed, the wait before the next one and the time left."""
     start = clock()
     deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout, clock)
     client.deadline = deadline
     pacer = _Pacer(client.policy.sleep, deadline, clock, on_retry)
-    state = evaluate({})  # the findings so far, should the first LIST never succeed
-    nodes: dict[str, Mapping[str, Any]] | None = None
+    state = tracker.reset({})  # the findings so far, should the first LIST never succeed
+    current = False
+    """A LIST succeeded since the last 410: the tracker holds the nodes, the watch may resume from ``version``."""
     version = ""
     problem = ""
     listed = False
-    while not (nodes is not None and done(state)) and not deadline.expired:
+    while not (current and done(state)) and not deadline.expired:
         try:
-            if nodes is None:
+            if not current:
                 pacer.request()
-                nodes, version = _relist(client, selector)
-                listed = True
-                state = _report(evaluate, nodes, on_change)
+                state, version = _relist(client, selector, tracker, on_change)
+                current = listed = True
                 problem = ""
                 continue
             pacer.request()
             events, version, state = _watch(
-                client, selector, version, nodes=nodes, state=state, callbacks=(evaluate, done, on_change)
+                client, selector, version, tracker=tracker, state=state, callbacks=(done, on_change)
             )
         except ExpiredError as error:
-            nodes, problem = None, str(error)
+            current, problem = False, str(error)
             pacer.failed(f"{error}; listing again")
             continue
         except DeadlineError as error:
@@ -106,7 +141,7 @@ def wait_for_nodes(
             pacer.succeeded()
         elif not done(state) and deadline.remaining() > 1:  # the stream ended early without news
             pacer.failed("")
-    converged = nodes is not None and done(state)
+    converged = current and done(state)
     return Outcome(state, converged, clock() - start, "" if converged else problem)
 
 
@@ -115,12 +150,12 @@ def _watch(
     selector: str,
     version: str,
     *,
-    nodes: dict[str, Mapping[str, Any]],
+    tracker: NodeTracker[State],
     state: State,
-    callbacks: tuple[Callable[[Nodes], State], Callable[[State], bool], Callable[[State], None] | None],
+    callbacks: tuple[Callable[[State], bool], Callable[[State], None] | None],
 ) -> tuple[int, str, State]:
-    """One watch stream: apply its events to ``nodes``; (events seen, last resourceVersion, last state)."""
-    evaluate, done, on_change = callbacks
+    """One watch stream: hand its events to ``tracker``; (events seen, last resourceVersion, last state)."""
+    done, on_change = callbacks
     deadline = client.deadline
     events = 0
     for event in client.watch_nodes(selector, version, deadline.remaining()):
@@ -129,14 +164,30 @@ def _watch(
             continue
         events += 1
         name = str(event.object.get("metadata", {}).get("name", ""))
-        if event.type == "DELETED":
-            nodes.pop(name, None)
-        else:
-            nodes[name] = event.object
-        state = _report(evaluate, nodes, on_change)
+        node = None if event.type == "DELETED" else event.object
+        state = _report(tracker.apply(name, node), on_change)
         if done(state) or deadline.expired:
             break
     return events, version, state
+
+
+class _EveryNode(Generic[State]):
+    """A tracker that keeps every node and evaluates them all after each change."""
+
+    def __init__(self, evaluate: Callable[[Nodes], State]) -> None:
+        self._evaluate = evaluate
+        self._nodes: dict[str, Mapping[str, Any]] = {}
+
+    def reset(self, nodes: Nodes) -> State:
+        self._nodes = dict(nodes)
+        return self._evaluate(self._nodes)
+
+    def apply(self, name: str, node: Mapping[str, Any] | None) -> State:
+        if node is None:
+            self._nodes.pop(name, None)
+        else:
+            self._nodes[name] = node
+        return self._evaluate(self._nodes)
 
 
 class _Pacer:
@@ -185,14 +236,16 @@ class _Pacer:
             self._sleep(seconds)
 
 
-def _relist(client: NodeClient, selector: str) -> tuple[dict[str, Mapping[str, Any]], str]:
+def _relist(
+    client: NodeClient, selector: str, tracker: NodeTracker[State], on_change: Callable[[State], None] | None
+) -> tuple[State, str]:
+    """LIST and hand the nodes to ``tracker``; the listed objects are not kept here (only the tracker decides)."""
     listing = client.list_nodes(selector)
     nodes: dict[str, Mapping[str, Any]] = {str(n.get("metadata", {}).get("name", "")): n for n in listing.items}
-    return nodes, listing.resource_version
+    return _report(tracker.reset(nodes), on_change), listing.resource_version
 
 
-def _report(evaluate: Callable[[Nodes], State], nodes: Nodes, on_change: Callable[[State], None] | None) -> State:
-    state = evaluate(nodes)
+def _report(state: State, on_change: Callable[[State], None] | None) -> State:
     if on_change is not None:
         on_change(state)
     return state

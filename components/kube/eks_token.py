@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-import botocore.exceptions  # type: ignore[import-untyped]
-import botocore.session  # type: ignore[import-untyped]
 import httpx2
 
 from components.kube.errors import KubeConfigError
@@ -82,7 +80,13 @@ def parse_eks_exec(command: str, args: Sequence[str], env: Mapping[str, str]) ->
 
 
 def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpuready") -> str:
-    """Mint a token for ``spec.cluster``. ``session`` is a ``botocore.session.Session`` (default: a new one)."""
+    """Mint a token for ``spec.cluster``. ``session`` is a ``botocore.session.Session`` (default: a new one).
+
+    botocore is imported here, on the first token: only EKS clusters pay for it (about 0.3 s).
+    """
+    import botocore.exceptions  # type: ignore[import-untyped]  # noqa: PLC0415
+    import botocore.session  # type: ignore[import-untyped]  # noqa: PLC0415
+
     try:
         session = session if session is not None else botocore.session.Session(profile=spec.profile)
         region = spec.region or session.get_config_variable("region")

@@ -80,7 +80,8 @@ class Node(GenericGlobalResource):
 class NodeList:
     """All nodes of one (possibly paginated) LIST and the resourceVersion to watch from."""
 
-    items: list[dict[str, Any]]
+    items: list[Any]
+    """Dicts, or the structs ``list_nodes`` was asked for."""
     resource_version: str
 
 
@@ -143,13 +144,16 @@ class NodeClient:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def list_nodes(self, selector: str = "") -> NodeList:
-        """Every node matching the label selector, in pages of ``page_size``; restarts if a page expires."""
+    def list_nodes(self, selector: str = "", resource: type[Any] = Node) -> NodeList:
+        """Every node matching the label selector, in pages of ``page_size``; restarts if a page expires.
+
+        Nodes are dicts, or instances of ``resource`` when it is a msgspec struct (``node_record.NodeRecord``).
+        """
         for _ in range(3):
-            listing = self.kube.list(Node, chunk_size=self.page_size, labels=_labels(selector))
+            listing = self.kube.list(resource, chunk_size=self.page_size, labels=_labels(selector))
             try:
                 with self._errors("list"):
-                    items: list[dict[str, Any]] = [dict(node) for node in listing]
+                    items: list[Any] = [dict(node) if resource is Node else node for node in listing]
             except ExpiredError:  # 410 on a continue token: the snapshot is gone, list again
                 continue
             try:

@@ -23,7 +23,7 @@ from typing import Any, Protocol, cast
 import grpc  # type: ignore[import-untyped]  # no stubs installed
 from google.protobuf import empty_pb2  # type: ignore[import-untyped]
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
-from pulumi_policy import EnforcementLevel, Policy, ResourceValidationPolicy, StackValidationPolicy
+from pulumi_policy import EnforcementLevel, Policy
 from pulumi_policy.policy import _PolicyAnalyzerServicer
 
 from components.gc_pause import paused_gc
@@ -35,21 +35,12 @@ from components.offline.analyzer_requests import (
     stack_configure_request,
 )
 from components.offline.capture import CapturedRun
-
-Violation = dict[str, str]
-"""``{"policy", "level", "resource", "message"}``; level is ``mandatory`` or ``advisory``."""
+from components.offline.policy_run import Violation, evaluate, violations
 
 PACK_MODULE = "policies.gpu_conventions.policies"
 PACK_DIR = Path(__file__).resolve().parents[2] / "policies" / "gpu_conventions"
 PACK_VERSION = "0.0.1"
 """What ``PolicyPack`` reports as its version (the CLI takes the real one from PulumiPolicy.yaml)."""
-
-_LEVELS: Mapping[int, str] = {
-    analyzer_pb2.ADVISORY: "advisory",
-    analyzer_pb2.MANDATORY: "mandatory",
-    analyzer_pb2.REMEDIATE: "mandatory",  # the servicer reports remediations that still fail as mandatory
-    analyzer_pb2.DISABLED: "disabled",
-}
 
 
 class AnalyzerEndpoint(Protocol):
@@ -144,12 +135,13 @@ def analyze_run(
     config: Mapping[str, Any] | None = None,
     scoped: bool = True,
 ) -> list[Violation]:
-    """Evaluate ``policies`` on every resource of ``run`` through pulumi_policy's servicer, in-process.
+    """Evaluate ``policies`` on every resource of ``run`` with pulumi_policy's servicer, in-process.
 
-    With ``scoped``, a resource goes only to the policies whose ``resource_types`` name its type (policies
-    without that attribute get every resource), each stack policy gets only the resources of its types, and a
-    stack policy whose ``requires_types`` are all absent is skipped: the answers are the engine's, without
-    deserializing resources no policy reads. The cyclic GC is paused meanwhile, as in the runner.
+    With ``scoped`` (``policy_run.evaluate``), a resource goes only to the policies whose ``resource_types`` name
+    its type (policies without that attribute get every resource) and is decoded once for all of them, each
+    stack policy gets only the resources of its types, and a stack policy whose ``requires_types`` are all absent
+    is skipped: the answers are the engine's. Without, every resource goes through the servicer's ``Analyze``
+    and ``AnalyzeStack`` as the engine sends them. The cyclic GC is paused meanwhile, as in the runner.
 
     Raises:
         PolicyConfigError: ``config`` names an unknown policy or property, or has a bad level or type.
@@ -165,25 +157,8 @@ def analyze_run(
 def _analyze_scoped(
     run: CapturedRun, policies: Sequence[Policy], pack_name: str, configure: analyzer_pb2.ConfigureAnalyzerRequest
 ) -> list[Violation]:
-    stack_configure = stack_configure_request(run)
-    by_urn = {r.urn: r for r in run.resources}
-    found: list[Violation] = []
-    resource_policies = [p for p in policies if isinstance(p, ResourceValidationPolicy)]
-    groups: dict[tuple[int, ...], InProcessAnalyzer] = {}
-    for resource in run.resources:
-        key = tuple(i for i, p in enumerate(resource_policies) if _reads(p, resource.type))
-        if not key:
-            continue
-        if key not in groups:
-            groups[key] = _configured(pack_name, [resource_policies[i] for i in key], configure, stack_configure)
-        found += _violations(groups[key].analyze(analyze_request(resource, by_urn)), resource.urn)
-    present = {r.type for r in run.resources}
-    for policy in policies:
-        if isinstance(policy, StackValidationPolicy) and _may_report(policy, present):
-            endpoint = _configured(pack_name, [policy], configure, stack_configure)
-            resources = [r for r in run.resources if _reads(policy, r.type)]
-            found += _violations(endpoint.analyze_stack(analyze_stack_request(resources, by_urn)), run.stack_urn)
-    return sort_violations(found)
+    found = evaluate(run, policies, pack_name=pack_name, pack_version=PACK_VERSION, configure=configure)
+    return sortviolations(found)
 
 
 def analyze_endpoint(
@@ -195,9 +170,9 @@ def analyze_endpoint(
     by_urn = {r.urn: r for r in run.resources}
     found: list[Violation] = []
     for resource in run.resources:
-        found += _violations(endpoint.analyze(analyze_request(resource, by_urn)), resource.urn)
-    found += _violations(endpoint.analyze_stack(analyze_stack_request(run.resources, by_urn)), run.stack_urn)
-    return sort_violations(found)
+        found += violations(endpoint.analyze(analyze_request(resource, by_urn)), resource.urn)
+    found += violations(endpoint.analyze_stack(analyze_stack_request(run.resources, by_urn)), run.stack_urn)
+    return sortviolations(found)
 
 
 def analyze_run_grpc(
@@ -247,44 +222,6 @@ def pack_process(
                 process.stdout.close()
 
 
-def sort_violations(violations: Sequence[Violation]) -> list[Violation]:
+def sortviolations(violations: Sequence[Violation]) -> list[Violation]:
     """Mandatory first, then by policy, resource and message."""
     return sorted(violations, key=lambda v: (v["level"] != "mandatory", v["policy"], v["resource"], v["message"]))
-
-
-def _configured(
-    pack_name: str,
-    policies: Sequence[Policy],
-    configure: analyzer_pb2.ConfigureAnalyzerRequest,
-    stack_configure: analyzer_pb2.AnalyzerStackConfigureRequest,
-) -> InProcessAnalyzer:
-    endpoint = InProcessAnalyzer(pack_name, policies)
-    endpoint.configure(configure)
-    endpoint.configure_stack(stack_configure)
-    return endpoint
-
-
-def _reads(policy: Policy, resource_type: str) -> bool:
-    types = getattr(policy, "resource_types", None)
-    return types is None or resource_type in types
-
-
-def _may_report(policy: Policy, present: set[str]) -> bool:
-    required = getattr(policy, "requires_types", None)
-    return required is None or not required.isdisjoint(present)
-
-
-def _violations(response: analyzer_pb2.AnalyzeResponse, default_urn: str) -> list[Violation]:
-    found = []
-    for diagnostic in response.diagnostics:
-        prefix = diagnostic.description + "\n"
-        message = diagnostic.message
-        found.append(
-            {
-                "policy": diagnostic.policyName,
-                "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
-                "resource": diagnostic.urn or default_urn,
-                "message": message[len(prefix) :] if message.startswith(prefix) else message,
-            }
-        )
-    return found

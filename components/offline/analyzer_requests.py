@@ -94,12 +94,13 @@ def resource_options(resource: RegisteredResource) -> analyzer_pb2.AnalyzerResou
 
 
 def analyze_request(
-    resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource]
+    resource: RegisteredResource, by_urn: Mapping[str, RegisteredResource], *, properties: bool = True
 ) -> analyzer_pb2.AnalyzeRequest:
-    """``Analyze`` for one resource: its raw input Struct as the monitor received it."""
+    """``Analyze`` for one resource: its raw input Struct as the monitor received it (left out without
+    ``properties``, for a caller that decodes the Struct itself)."""
     request = analyzer_pb2.AnalyzeRequest(
         type=resource.type,
-        properties=_struct(resource.object),
+        properties=_struct(resource.object) if properties else None,
         urn=resource.urn,
         name=resource.name,
         options=resource_options(resource),

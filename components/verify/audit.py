@@ -80,24 +80,47 @@ def audit(nodes: Iterable[NodeView], expectations_by_pool: Mapping[str, Expectat
     other = 0
     per_pool: Counter[str] = Counter()
     for view in sorted(nodes, key=lambda v: v.name):
-        if not is_gpu_node(view):
+        result = node_result(view, expectations_by_pool)
+        if result is None:
             other += 1
             continue
-        pool = view.labels.get(LABEL_POOL, "")
-        inference = infer_accelerator(view)
-        expectation = expectations_by_pool.get(pool) if pool else None
-        if expectation is None:
-            expectation = infer_expectation(view, inference)
-        else:
+        if (pool := counted_pool(result, expectations_by_pool)) is not None:
             per_pool[pool] += 1
-        results.append(NodeResult(view, expectation, inference, tuple(check_node(view, expectation))))
-    missing = {
-        name: exp.expected_nodes - per_pool[name]
+        results.append(result)
+    pool_findings = tuple(pool_shortfalls(per_pool, expectations_by_pool))
+    return AuditReport(tuple(results), other, pool_findings, missing_nodes(per_pool, expectations_by_pool))
+
+
+def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation]) -> NodeResult | None:
+    """One node checked against its pool's expectation (or an inferred one); None for a node without GPUs."""
+    if not is_gpu_node(view):
+        return None
+    pool = view.labels.get(LABEL_POOL, "")
+    inference = infer_accelerator(view)
+    expectation = expectations_by_pool.get(pool) if pool else None
+    if expectation is None:
+        expectation = infer_expectation(view, inference)
+    return NodeResult(view, expectation, inference, tuple(check_node(view, expectation)))
+
+
+def counted_pool(result: NodeResult, expectations_by_pool: Mapping[str, Expectation]) -> str | None:
+    """The stack pool a checked node counts towards (None for nodes with an inferred expectation)."""
+    pool = result.expectation.pool
+    return pool if pool is not None and expectations_by_pool.get(pool) is result.expectation else None
+
+
+def missing_nodes(per_pool: Mapping[str, int], expectations_by_pool: Mapping[str, Expectation]) -> int:
+    """Nodes the pools expect beyond those seen (``per_pool``: GPU nodes seen per pool)."""
+    return sum(max(0, exp.expected_nodes - per_pool.get(name, 0)) for name, exp in expectations_by_pool.items())
+
+
+def pool_shortfalls(per_pool: Mapping[str, int], expectations_by_pool: Mapping[str, Expectation]) -> list[Finding]:
+    """A finding per pool with fewer nodes than it expects, by pool name."""
+    return [
+        _missing_nodes(name, exp, exp.expected_nodes - per_pool.get(name, 0))
         for name, exp in sorted(expectations_by_pool.items())
-        if per_pool[name] < exp.expected_nodes
-    }
-    pool_findings = tuple(_missing_nodes(name, expectations_by_pool[name], n) for name, n in missing.items())
-    return AuditReport(tuple(results), other, pool_findings, sum(missing.values()))
+        if per_pool.get(name, 0) < exp.expected_nodes
+    ]
 
 
 def _missing_nodes(pool: str, expectation: Expectation, missing: int) -> Finding:

@@ -36,28 +36,54 @@ class NodeView:
 
 def node_view(raw: Mapping[str, Any]) -> NodeView:
     """Build a ``NodeView`` from a Node as the API returns it (a decoded JSON object)."""
-    metadata = _mapping(raw.get("metadata"))
-    spec = _mapping(raw.get("spec"))
-    status = _mapping(raw.get("status"))
-    ready, reason = _readiness(status.get("conditions"))
+    metadata = mapping_of(raw.get("metadata"))
+    spec = mapping_of(raw.get("spec"))
+    status = mapping_of(raw.get("status"))
+    return view_of(
+        name=metadata.get("name", ""),
+        labels=metadata.get("labels"),
+        taints=spec.get("taints"),
+        unschedulable=spec.get("unschedulable", False),
+        capacity=status.get("capacity"),
+        allocatable=status.get("allocatable"),
+        conditions=status.get("conditions"),
+    )
+
+
+def view_of(
+    *,
+    name: object,
+    labels: object,
+    taints: object,
+    unschedulable: object,
+    capacity: object,
+    allocatable: object,
+    conditions: object,
+) -> NodeView:
+    """A ``NodeView`` from the Node fields verification reads, each as decoded JSON (whatever its shape):
+    ``metadata.name``, ``metadata.labels``, ``spec.taints``, ``spec.unschedulable``, ``status.capacity``,
+    ``status.allocatable`` and ``status.conditions`` (mappings with ``type``, ``status``, ``reason``, ``message``).
+    """
+    ready, reason = _readiness(conditions)
     return NodeView(
-        name=str(metadata.get("name", "")),
-        labels=_labels(metadata.get("labels")),
-        taints=tuple(t for t in map(_taint, _list(spec.get("taints"))) if t is not None),
-        capacity=_extended(status.get("capacity")),
-        allocatable=_extended(status.get("allocatable")),
+        name=str(name),
+        labels=_labels(labels),
+        taints=tuple(t for t in map(_taint, _list(taints)) if t is not None),
+        capacity=_extended(capacity),
+        allocatable=_extended(allocatable),
         ready=ready,
-        unschedulable=bool(spec.get("unschedulable", False)),
+        unschedulable=bool(unschedulable),
         not_ready_reason=reason,
     )
 
 
-def _mapping(value: object) -> Mapping[str, Any]:
+def mapping_of(value: object) -> Mapping[str, Any]:
+    """``value`` when it is a mapping (a JSON object), else an empty one."""
     return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else {}
 
 
 def _labels(raw: object) -> dict[str, str]:
-    labels = dict(_mapping(raw))
+    labels = dict(mapping_of(raw))
     if all(type(v) is str for v in labels.values()):  # always so from the API server; skip the copy
         return labels
     return {str(k): str(v) for k, v in labels.items()}
@@ -68,7 +94,7 @@ def _list(value: object) -> list[Any]:
 
 
 def _taint(raw: object) -> Taint | None:
-    item = _mapping(raw)
+    item = mapping_of(raw)
     key, effect = item.get("key"), item.get("effect")
     if not isinstance(key, str) or effect not in TAINT_EFFECTS:
         return None
@@ -77,7 +103,7 @@ def _taint(raw: object) -> Taint | None:
 
 def _extended(raw: object) -> dict[str, int]:
     resources: dict[str, int] = {}
-    for name, quantity in _mapping(raw).items():
+    for name, quantity in mapping_of(raw).items():
         if "/" in name:  # cpu, memory, pods... are not extended resources
             count = parse_count(quantity)
             if count is not None:
@@ -101,7 +127,7 @@ def parse_count(quantity: object) -> int | None:
 
 def _readiness(conditions: object) -> tuple[bool, str]:
     for condition in _list(conditions):
-        item = _mapping(condition)
+        item = mapping_of(condition)
         if item.get("type") == "Ready":
             if item.get("status") == "True":
                 return True, ""

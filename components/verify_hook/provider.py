@@ -17,7 +17,7 @@ Props (all plain values; ``expectation`` comes from ``wire.expectation_to_data``
 * ``triggers``: opaque values (e.g. the cloud node pool name, the GPU stack release revision) whose change
   re-verifies.
 
-``create`` and ``update`` LIST then WATCH the pool's nodes (``components.kube.convergence.wait_for_nodes``), every
+``create`` and ``update`` LIST then WATCH the pool's nodes (``components.kube.convergence.follow_nodes``), every
 request, retry and wait bounded by one deadline (``timeout``), and
 return once ``audit`` reports every expected node converged; otherwise they raise ``PoolNotConvergedError``,
 whose message is the findings table of ``components.verify.report.render_report``. The engine never calls
@@ -81,10 +81,9 @@ class GpuPoolVerificationProvider(ResourceProvider):
         """Wait for convergence; the outputs on success, ``PoolNotConvergedError`` (or a cluster error) otherwise."""
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.errors import GpuReadyError  # noqa: PLC0415
-        from components.kube.convergence import wait_for_nodes  # noqa: PLC0415
+        from components.kube.convergence import follow_nodes  # noqa: PLC0415
         from components.kube.deadline import Deadline  # noqa: PLC0415
-        from components.verify.audit import AuditReport, audit  # noqa: PLC0415
-        from components.verify.nodes import NodeView, node_view  # noqa: PLC0415
+        from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
         from components.verify.report import render_report  # noqa: PLC0415
         from components.verify_hook.wire import expectation_from_data  # noqa: PLC0415
 
@@ -92,30 +91,19 @@ class GpuPoolVerificationProvider(ResourceProvider):
         expectations = {pool: expectation_from_data(props.get("expectation") or {})}
         timeout = float(props.get("timeout") or 0)
         selector = f"{LABEL_POOL}={pool}"
-        views: dict[str, tuple[str, NodeView]] = {}
 
-        def evaluate(nodes: Mapping[str, Mapping[str, Any]]) -> AuditReport:
-            current: list[NodeView] = []
-            for name, raw in nodes.items():
-                version = str(raw.get("metadata", {}).get("resourceVersion", ""))
-                cached = views.get(name)
-                if cached is None or cached[0] != version or not version:
-                    cached = views[name] = (version, node_view(raw))
-                current.append(cached[1])
-            return audit(current, expectations)
-
-        def done(report: AuditReport) -> bool:
-            return report.done
+        def done(state: AuditState) -> bool:
+            return state.done
 
         deadline = Deadline(timeout)
         try:
             with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
-                outcome = wait_for_nodes(client, selector, evaluate, done, timeout=deadline)
+                outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=deadline)
         except GpuReadyError as error:
             # ``from None``: the engine prints the whole traceback (pulumi/dynamic/__main__.py aborts with
             # ``traceback.format_exc()``), chained causes included; gpuready's message is the safe summary.
             raise PoolNotConvergedError(f"pool {pool}: cannot verify its nodes: {error}") from None
-        report = outcome.state
+        report = outcome.state.report()
         if not outcome.converged:
             failing = f"The cluster kept failing until the deadline: {outcome.problem}\n\n" if outcome.problem else ""
             raise PoolNotConvergedError(

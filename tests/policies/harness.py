@@ -15,8 +15,9 @@ from typing import Any
 
 from pulumi.runtime import rpc
 
-from components.offline.analyzer import Violation, analyze_pack, analyze_run, load_pack
+from components.offline.analyzer import analyze_pack, analyze_run, load_pack
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
+from components.offline.policy_run import Violation
 from components.offline.runner import run_program
 
 PROJECT, STACK = "policytest", "dev"

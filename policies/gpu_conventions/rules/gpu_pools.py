@@ -73,8 +73,31 @@ class GpuPool:
         return self.model is not None and self.model.mig is not None
 
 
+_READ: dict[int, tuple[Mapping[str, Any], str, tuple[GpuPool, ...]]] = {}
+"""``id(props)`` -> (props, type, pools) for read-only props; the entry holds ``props``, so the id stays its."""
+_READ_LIMIT = 4096
+
+
 def gpu_pools(resource_type: str, props: Mapping[str, Any]) -> list[GpuPool]:
-    """The GPU pools a resource declares: none, one, or one per GPU profile of a ManagedCluster."""
+    """The GPU pools a resource declares: none, one, or one per GPU profile of a ManagedCluster.
+
+    Every resource policy and every stack policy reads the pools of the same resource; the analyzer hands them
+    all one read-only props object, so the answer is remembered per object. Plain dicts (which a caller may
+    change between calls) are read afresh each time.
+    """
+    if type(props) is dict:
+        return _read_pools(resource_type, props)
+    seen = _READ.get(id(props))
+    if seen is not None and seen[0] is props and seen[1] == resource_type:
+        return list(seen[2])
+    pools = _read_pools(resource_type, props)
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[id(props)] = (props, resource_type, tuple(pools))
+    return pools
+
+
+def _read_pools(resource_type: str, props: Mapping[str, Any]) -> list[GpuPool]:
     if resource_type == EKS_NODE_GROUP:
         pool = _eks_pool(props)
         return [pool] if pool is not None else []
