@@ -1,9 +1,9 @@
 """Lifecycle of a GKE GPU node pool: replacement facts, creation-only inputs, GPU capacity. Pure.
 
-Replacement facts: pulumi-gcp bridges hashicorp/terraform-provider-google; a field whose schema says
-``ForceNew: true`` replaces the node pool (``google/services/container/resource_container_node_pool.go`` and
-``node_config.go``, cited per row and checked against the vendored files by
-``tests/fidelity/test_replacement_tables.py``).
+Replacement facts: pulumi-gcp bridges hashicorp/terraform-provider-google-beta; a field whose schema says
+``ForceNew: true`` replaces the node pool (``services/container/resource_container_node_pool.go`` and
+``node_config.go``; a ``ForceNew`` on the ``node_config`` block itself only covers adding or removing the block).
+Each row cites its lines; ``tests/fidelity/test_replacement_tables.py`` checks every row against the vendored files.
 """
 
 from __future__ import annotations
@@ -18,42 +18,60 @@ from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, po
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
-TF_GOOGLE = "hashicorp/terraform-provider-google@{commit}:google/services/container/{file}#L{line}"
-COMMIT = "0000000000000000000000000000000000000000"
+TF_GOOGLE_BETA = "hashicorp/terraform-provider-google-beta@{commit}:google-beta/services/container/{file}#L{lines}"
+COMMIT = "3dc173a397749158369ea839a2890d89f8c9c370"
+"""The google-beta provider pulumi-gcp bridges (pulumi/pulumi-gcp@ed6078a ``upstream``, v7.45.0); vendored files in
+``tests/data/upstream/terraform-provider-google-beta/``."""
 
 
-def _tf(line: int, file: str = "resource_container_node_pool.go") -> str:
-    return TF_GOOGLE.format(commit=COMMIT, file=file, line=line)
+def _tf(first: int, last: int, file: str = "resource_container_node_pool.go") -> str:
+    return TF_GOOGLE_BETA.format(commit=COMMIT, file=file, lines=f"{first}-{last}")
 
 
-def _nc(line: int) -> str:
-    return _tf(line, "node_config.go")
+def _nc(first: int, last: int) -> str:
+    return _tf(first, last, "node_config.go")
 
 
 NODE_POOL = ResourceTable(
     type="gcp:container/nodePool:NodePool",
     name_field="name",
     rules=(
-        FieldRule("cluster", "replace", _tf(0), "cluster: ForceNew"),
-        FieldRule("location", "replace", _tf(0), "location: ForceNew"),
-        FieldRule("name", "replace", _tf(0), "name: ForceNew"),
-        FieldRule("namePrefix", "replace", _tf(0), "name_prefix: ForceNew"),
-        FieldRule("initialNodeCount", "replace", _tf(0), "initial_node_count: ForceNew"),
-        FieldRule("nodeCount", "update", _tf(0), "node_count: resize"),
-        FieldRule("nodeLocations", "update", _tf(0), "node_locations: updatable"),
-        FieldRule("autoscaling", "update", _tf(0), "autoscaling: updatable"),
-        FieldRule("management", "update", _tf(0), "management: updatable"),
-        FieldRule("upgradeSettings", "update", _tf(0), "upgrade_settings: updatable"),
-        FieldRule("nodeConfig.machineType", "update", _nc(0), "machine_type: updatable"),
-        FieldRule("nodeConfig.imageType", "update", _nc(0), "image_type: updatable"),
-        FieldRule("nodeConfig.spot", "replace", _nc(0), "spot: ForceNew"),
-        FieldRule("nodeConfig.guestAccelerators", "replace", _nc(0), "guest_accelerator: ForceNew"),
-        FieldRule("nodeConfig.labels", "update", _nc(0), "labels: updatable"),
-        FieldRule("nodeConfig.taints", "update", _nc(0), "taint: updatable"),
-        FieldRule("nodeConfig.oauthScopes", "replace", _nc(0), "oauth_scopes: ForceNew"),
-        FieldRule("nodeConfig.serviceAccount", "replace", _nc(0), "service_account: ForceNew"),
-        FieldRule("nodeConfig.resourceLabels", "update", _nc(0), "resource_labels: updatable"),
-        FieldRule("nodeConfig.diskSizeGb", "update", _nc(0), "disk_size_gb: updatable"),
+        FieldRule("cluster", "replace", _tf(246, 251), "cluster: ForceNew"),
+        FieldRule("location", "replace", _tf(252, 258), "location: ForceNew"),
+        FieldRule("name", "replace", _tf(527, 533), "name: ForceNew"),
+        FieldRule("namePrefix", "replace", _tf(535, 541), "name_prefix: ForceNew"),
+        FieldRule("initialNodeCount", "replace", _tf(480, 486), "initial_node_count: ForceNew"),
+        FieldRule("nodeConfig.spot", "replace", _nc(635, 641), "spot: ForceNew"),
+        FieldRule("nodeConfig.guestAccelerators", "replace", _nc(316, 387), "guest_accelerator: ForceNew"),
+        FieldRule("nodeConfig.guestAccelerators.type", "replace", _nc(330, 336), "type: ForceNew"),
+        FieldRule("nodeConfig.guestAccelerators.count", "replace", _nc(324, 329), "count: ForceNew"),
+        FieldRule(
+            "nodeConfig.guestAccelerators.gpuDriverInstallationConfig",
+            "replace",
+            _nc(337, 355),
+            "gpu_driver_installation_config: ForceNew",
+        ),
+        FieldRule(
+            "nodeConfig.guestAccelerators.gpuSharingConfig", "replace", _nc(362, 384), "gpu_sharing_config: ForceNew"
+        ),
+        FieldRule(
+            "nodeConfig.guestAccelerators.gpuPartitionSize", "replace", _nc(356, 361), "gpu_partition_size: ForceNew"
+        ),
+        FieldRule("nodeConfig.oauthScopes", "replace", _nc(579, 593), "oauth_scopes: ForceNew"),
+        FieldRule("nodeConfig.serviceAccount", "replace", _nc(643, 649), "service_account: ForceNew"),
+        FieldRule("nodeCount", "update", _tf(545, 551), "node_count: no ForceNew, updated in place"),
+        FieldRule("nodeLocations", "update", _tf(435, 441), "node_locations: no ForceNew, updated in place"),
+        FieldRule("autoscaling", "update", _tf(335, 379), "autoscaling: no ForceNew, updated in place"),
+        FieldRule("management", "update", _tf(502, 525), "management: no ForceNew, updated in place"),
+        FieldRule("upgradeSettings", "update", _tf(443, 478), "upgrade_settings: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.machineType", "update", _nc(555, 560), "machine_type: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.diskSizeGb", "update", _nc(291, 297), "disk_size_gb: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.imageType", "update", _nc(389, 395), "image_type: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.labels", "update", _nc(420, 428), "labels: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.taints", "update", _nc(692, 716), "taint: no ForceNew, updated in place"),
+        FieldRule(
+            "nodeConfig.resourceLabels", "update", _nc(430, 436), "resource_labels: no ForceNew, updated in place"
+        ),
     ),
 )
 TABLES = (NODE_POOL,)
