@@ -22,6 +22,7 @@ import pytest
 
 from components.aks import lifecycle as aks_lifecycle
 from components.aks import plan as aks_plan
+from components.core.catalog.instance_types import Cloud
 from components.core.lifecycle import FieldRule, ResourceTable
 from components.eks import plan as eks_plan
 from components.gke import plan as gke_plan
@@ -143,8 +144,8 @@ WIRING: Mapping[str, dict[str, Any]] = {
 }
 
 
-def _component_inputs(cloud: str) -> Iterator[dict[str, Any]]:
-    for spec in valid_specs(cloud):  # type: ignore[arg-type]
+def _component_inputs(cloud: Cloud) -> Iterator[dict[str, Any]]:
+    for spec in valid_specs(cloud):
         if cloud == "eks":
             yield {**eks_plan.node_group_args(spec), **WIRING[cloud]}
         elif cloud == "aks":
@@ -163,7 +164,7 @@ def _component_inputs(cloud: str) -> Iterator[dict[str, Any]]:
         ("gke", "gcp:container/nodePool:NodePool"),
     ],
 )
-def test_every_input_the_components_set_has_a_row(cloud: str, type_token: str) -> None:
+def test_every_input_the_components_set_has_a_row(cloud: Cloud, type_token: str) -> None:
     table = TABLES[type_token]
     missing = {path for inputs in _component_inputs(cloud) for path in _leaves(inputs) if table.rule(path) is None}
     assert missing == set()
