@@ -1,9 +1,9 @@
 """Lifecycle of an EKS GPU node group: replacement facts, creation-only inputs, scale-from-zero tags. Pure.
 
 Replacement facts: pulumi-aws bridges hashicorp/terraform-provider-aws; a field whose schema says
-``ForceNew: true`` replaces the node group (``internal/service/eks/node_group.go``, cited per row; the file is
-vendored under ``tests/data/upstream/terraform-provider-aws`` and ``tests/fidelity/test_replacement_tables.py``
-checks every row against it).
+``ForceNew: true`` replaces the node group (``internal/service/eks/node_group.go``, ``autoscaling/group_tag.go``),
+anything else updates in place (``UpdateNodegroupConfig``, ``UpdateNodegroupVersion``, tag updates). Each row cites
+its schema block; ``tests/fidelity/test_replacement_tables.py`` checks every row against what those lines say.
 """
 
 from __future__ import annotations
@@ -17,46 +17,53 @@ from components.core.lifecycle_rules import eks_max_unavailable
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
-TF_AWS = "hashicorp/terraform-provider-aws@{commit}:internal/service/eks/node_group.go#L{line}"
-TF_AWS_TAG = "hashicorp/terraform-provider-aws@{commit}:internal/service/autoscaling/tag.go#L{line}"
-COMMIT = "0000000000000000000000000000000000000000"
+TF_AWS = "hashicorp/terraform-provider-aws@{commit}:internal/service/{path}#L{lines}"
+NODE_GROUP_COMMIT = "012e0a32f0686212f447447fd3d81c3d0ce256ad"
+GROUP_TAG_COMMIT = "050ac11163cab8cdae5936a7f40b0e528ff780df"
 
 
-def _tf(line: int, path: str = TF_AWS) -> str:
-    return path.format(commit=COMMIT, line=line)
+def _ng(first: int, last: int) -> str:
+    return TF_AWS.format(commit=NODE_GROUP_COMMIT, path="eks/node_group.go", lines=f"{first}-{last}")
+
+
+def _tag(first: int, last: int) -> str:
+    return TF_AWS.format(commit=GROUP_TAG_COMMIT, path="autoscaling/group_tag.go", lines=f"{first}-{last}")
 
 
 NODE_GROUP = ResourceTable(
     type="aws:eks/nodeGroup:NodeGroup",
     name_field="nodeGroupName",
     rules=(
-        FieldRule("amiType", "replace", _tf(0), "ami_type: ForceNew"),
-        FieldRule("capacityType", "replace", _tf(0), "capacity_type: ForceNew"),
-        FieldRule("clusterName", "replace", _tf(0), "cluster_name: ForceNew"),
-        FieldRule("diskSize", "replace", _tf(0), "disk_size: ForceNew"),
-        FieldRule("instanceTypes", "replace", _tf(0), "instance_types: ForceNew"),
-        FieldRule("labels", "update", _tf(0), "labels: no ForceNew; UpdateNodegroupConfig"),
-        FieldRule("launchTemplate", "replace", _tf(0), "launch_template id/name: ForceNew"),
-        FieldRule("nodeGroupName", "replace", _tf(0), "node_group_name: ForceNew"),
-        FieldRule("nodeGroupNamePrefix", "replace", _tf(0), "node_group_name_prefix: ForceNew"),
-        FieldRule("nodeRoleArn", "replace", _tf(0), "node_role_arn: ForceNew"),
-        FieldRule("releaseVersion", "update", _tf(0), "release_version: UpdateNodegroupVersion"),
-        FieldRule("remoteAccess", "replace", _tf(0), "remote_access: ForceNew"),
-        FieldRule("scalingConfig", "update", _tf(0), "scaling_config: UpdateNodegroupConfig"),
-        FieldRule("subnetIds", "replace", _tf(0), "subnet_ids: ForceNew"),
-        FieldRule("tags", "update", _tf(0), "tags: tag update"),
-        FieldRule("taints", "update", _tf(0), "taint: UpdateNodegroupConfig"),
-        FieldRule("updateConfig", "update", _tf(0), "update_config: UpdateNodegroupConfig"),
-        FieldRule("version", "update", _tf(0), "version: UpdateNodegroupVersion"),
+        FieldRule("amiType", "replace", _ng(57, 63), "ami_type: ForceNew"),
+        FieldRule("capacityType", "replace", _ng(68, 74), "capacity_type: ForceNew"),
+        FieldRule("clusterName", "replace", _ng(75, 80), "cluster_name: ForceNew"),
+        FieldRule("diskSize", "replace", _ng(81, 86), "disk_size: ForceNew"),
+        FieldRule("instanceTypes", "replace", _ng(91, 97), "instance_types: ForceNew"),
+        FieldRule("labels", "update", _ng(98, 102), "labels: UpdateNodegroupConfig"),
+        FieldRule("launchTemplate.id", "replace", _ng(109, 116), "id: ForceNew"),
+        FieldRule("launchTemplate.name", "replace", _ng(117, 124), "name: ForceNew"),
+        FieldRule("launchTemplate.version", "update", _ng(125, 129), "version: UpdateNodegroupVersion"),
+        FieldRule("nodeGroupName", "replace", _ng(133, 140), "node_group_name: ForceNew"),
+        FieldRule("nodeGroupNamePrefix", "replace", _ng(141, 148), "node_group_name_prefix: ForceNew"),
+        FieldRule("nodeRoleArn", "replace", _ng(164, 169), "node_role_arn: ForceNew"),
+        FieldRule("releaseVersion", "update", _ng(170, 174), "release_version: UpdateNodegroupVersion"),
+        FieldRule("remoteAccess", "replace", _ng(175, 195), "remote_access: ForceNew"),
+        FieldRule("scalingConfig", "update", _ng(220, 243), "scaling_config: UpdateNodegroupConfig"),
+        FieldRule("subnetIds", "replace", _ng(248, 254), "subnet_ids: ForceNew"),
+        FieldRule("tags", "update", _ng(255, 255), "tags: tag update"),
+        FieldRule("taints", "update", _ng(257, 280), "taint: UpdateNodegroupConfig"),
+        # The cited commit's block has maxUnavailable(Percentage); pulumi-aws 7.51.1 adds updateStrategy beside them.
+        FieldRule("updateConfig", "update", _ng(281, 308), "update_config: UpdateNodegroupConfig"),
+        FieldRule("version", "update", _ng(309, 313), "version: UpdateNodegroupVersion"),
     ),
 )
 ASG_TAG = ResourceTable(
     type="aws:autoscaling/tag:Tag",
     rules=(
-        FieldRule("autoscalingGroupName", "replace", _tf(0, TF_AWS_TAG), "autoscaling_group_name: ForceNew"),
-        FieldRule("tag.key", "replace", _tf(0, TF_AWS_TAG), "tag.key: ForceNew"),
-        FieldRule("tag.value", "update", _tf(0, TF_AWS_TAG), "tag.value: updated in place"),
-        FieldRule("tag.propagateAtLaunch", "update", _tf(0, TF_AWS_TAG), "tag.propagate_at_launch: in place"),
+        FieldRule("autoscalingGroupName", "replace", _tag(27, 31), "autoscaling_group_name: ForceNew"),
+        FieldRule("tag.key", "replace", _tag(38, 42), "key: ForceNew"),
+        FieldRule("tag.value", "update", _tag(43, 46), "value: UpdateTags"),
+        FieldRule("tag.propagateAtLaunch", "update", _tag(47, 50), "propagate_at_launch: UpdateTags"),
     ),
 )
 TABLES = (NODE_GROUP, ASG_TAG)

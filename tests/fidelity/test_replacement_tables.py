@@ -1,19 +1,20 @@
 """The replacement tables (``components/<cloud>/lifecycle.py``) row by row against the sources they cite.
 
-Each row cites ``owner/repo@commit:path#Lfirst-last``; the cited files are vendored verbatim under
-``tests/data/upstream/`` (``SOURCES.md``, checksums in ``test_vendored_sources.py``):
+Each row cites ``owner/repo@commit:path#Lfirst-last``. The providers' code is cited, not copied into this
+repository: ``replacement_facts.json`` records what the cited lines say (``replacement_facts.py`` reads them from
+upstream copies, and this test re-reads them when ``GPUREADY_UPSTREAM_DIR`` holds such copies):
 - Terraform providers (bridged by pulumi-aws and pulumi-gcp): the cited lines are exactly the schema block of the
-  attribute the row's evidence names (``"<attr>": {`` to its closing brace), and ``ForceNew: true`` sits at the top
-  level of that block exactly when the row says ``replace``;
-- pulumi-azure-native: a ``replace`` row for a URL path parameter cites the diff rule that replaces on path
-  parameters; other rows cite the ``AgentPool`` entry of ``forceNewMap``, which names the field exactly when the
-  row says ``replace``.
+  attribute the row's evidence names, and ``ForceNew: true`` sits at its top level exactly when the row says
+  ``replace``;
+- pulumi-azure-native: a path-parameter row cites the rule that replaces on URL path parameters; the other rows
+  cite the ``AgentPool`` entry of ``forceNewMap``, which lists the field exactly when the row says ``replace``.
 Every input the pool components set has a row, so the diff never guesses for them.
 """
 
 from __future__ import annotations
 
-import re
+import json
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,30 +28,10 @@ from components.core.lifecycle import FieldRule, ResourceTable
 from components.eks import plan as eks_plan
 from components.gke import plan as gke_plan
 from components.plan_diff.registry import TABLES
+from tests.fidelity.replacement_facts import CITATION, FACTS, read_facts
 from tests.fidelity.spec_matrix import valid_specs
 
-UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
-CITATION = re.compile(
-    r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{40}):(?P<path>[^#]+)#L(?P<first>\d+)-(?P<last>\d+)$"
-)
-VENDORED: Mapping[tuple[str, str], Path] = {
-    ("hashicorp/terraform-provider-google-beta", "google-beta/services/container/resource_container_node_pool.go"): (
-        UPSTREAM / "terraform-provider-google-beta" / "resource_container_node_pool.go"
-    ),
-    ("hashicorp/terraform-provider-google-beta", "google-beta/services/container/node_config.go"): (
-        UPSTREAM / "terraform-provider-google-beta" / "node_config.go"
-    ),
-    ("hashicorp/terraform-provider-aws", "internal/service/eks/node_group.go"): (
-        UPSTREAM / "terraform-provider-aws" / "node_group.go"
-    ),
-    ("hashicorp/terraform-provider-aws", "internal/service/autoscaling/group_tag.go"): (
-        UPSTREAM / "terraform-provider-aws" / "group_tag.go"
-    ),
-    ("pulumi/pulumi-azure-native", "provider/pkg/gen/replacement.go"): (
-        UPSTREAM / "pulumi-azure-native" / "replacement.go"
-    ),
-    ("pulumi/pulumi-azure-native", "provider/pkg/provider/diff.go"): UPSTREAM / "pulumi-azure-native" / "diff.go",
-}  # fmt: skip
+RECORDED: dict[str, Any] = json.loads(FACTS.read_text("utf-8"))
 ROWS = [(table, rule) for table in TABLES.values() for rule in table.rules]
 
 
@@ -58,56 +39,39 @@ def _id(item: tuple[ResourceTable, FieldRule]) -> str:
     return f"{item[0].type.rsplit(':', 1)[-1]}.{item[1].field}"
 
 
-def _cited(rule: FieldRule) -> tuple[re.Match[str], list[str]]:
-    match = CITATION.match(rule.source)
-    assert match, f"{rule.field}: {rule.source!r} is not owner/repo@commit:path#Lfirst-last"
-    file = VENDORED.get((match["repo"], match["path"]))
-    assert file is not None, f"{rule.field}: {match['repo']} {match['path']} is not vendored"
-    return match, file.read_text(encoding="utf-8").splitlines()
-
-
-def schema_block(lines: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
-    """The last line number of the Go block opened on line ``first`` (1-based), and its lines with their depth."""
-    depth, block = 0, []
-    for number in range(first, len(lines) + 1):
-        line = lines[number - 1]
-        block.append((depth, line))
-        depth += line.count("{") - line.count("}")
-        if depth == 0:
-            return number, block
-    raise AssertionError(f"block at line {first} never closes")
-
-
 @pytest.mark.parametrize(("table", "rule"), ROWS, ids=[_id(r) for r in ROWS])
 def test_row_matches_the_cited_source(table: ResourceTable, rule: FieldRule) -> None:
-    match, lines = _cited(rule)
-    first, last = int(match["first"]), int(match["last"])
-    assert 1 <= first <= last <= len(lines), f"{rule.field}: lines {first}-{last} outside the file"
-    if match["repo"].startswith("hashicorp/terraform-provider-"):
-        attribute = rule.evidence.split(":", 1)[0]
-        assert f'"{attribute}": {{' in lines[first - 1], f"{rule.field}: line {first} does not declare {attribute}"
-        end, block = schema_block(lines, first)
-        assert end == last, f"{rule.field}: the {attribute} block ends on line {end}, the row cites {last}"
-        force_new = any(depth == 1 and re.search(r"\bForceNew:\s*true", text) for depth, text in block)
-        assert force_new is (rule.action == "replace"), f"{rule.field}: ForceNew={force_new}, row says {rule.action}"
-    elif match["path"].endswith("diff.go"):
-        cited = "\n".join(lines[first - 1 : last])
-        assert rule.action == "replace"
-        assert '"path"' in cited, f"{rule.field}: lines {first}-{last} are not the path-parameter rule"
+    match = CITATION.match(rule.source)
+    assert match, f"{rule.field}: {rule.source!r} is not owner/repo@commit:path#Lfirst-last"
+    key = f"{match['repo']}@{match['commit']}:{match['path']}#L{match['first']}"
+    last = int(match["last"])
+    if match["repo"].startswith("hashicorp/"):
+        fact = RECORDED["terraformSchemaBlocks"][key]
+        assert fact["attribute"] == rule.evidence.split(":", 1)[0], f"{rule.field}: line declares {fact['attribute']}"
+        assert fact["last"] == last, f"{rule.field}: the block ends on line {fact['last']}, the row cites {last}"
+        assert fact["forceNew"] is (rule.action == "replace"), f"{rule.field}: ForceNew={fact['forceNew']}"
     else:
-        cited = "\n".join(lines[first - 1 : last])
-        assert '"AgentPool"' in cited, f"{rule.field}: lines {first}-{last} are not forceNewMap's AgentPool entry"
-        assert (f'"{rule.field}"' in cited) is (rule.action == "replace"), rule.field
+        fact = RECORDED["azureNative"][key]
+        assert fact["last"] == last
+        if "replacesPathParameters" in fact:
+            assert fact["replacesPathParameters"] and rule.action == "replace"
+        else:
+            assert fact["entry"].startswith('"AgentPool": codegen.NewStringSet('), fact["entry"]
+            assert (rule.field in fact["agentPoolForceNew"]) is (rule.action == "replace"), rule.field
 
 
-def test_each_vendored_source_is_cited_at_one_commit() -> None:
-    commits: dict[tuple[str, str], set[str]] = {}
+def test_recorded_facts_are_exactly_the_cited_ones() -> None:
+    cited = set()
     for _, rule in ROWS:
         match = CITATION.match(rule.source)
         if match:
-            commits.setdefault((match["repo"], match["path"]), set()).add(match["commit"])
-    assert set(commits) == set(VENDORED)
-    assert all(len(found) == 1 for found in commits.values()), commits
+            cited.add(f"{match['repo']}@{match['commit']}:{match['path']}#L{match['first']}")
+    assert cited == set(RECORDED["terraformSchemaBlocks"]) | set(RECORDED["azureNative"])
+
+
+@pytest.mark.skipif("GPUREADY_UPSTREAM_DIR" not in os.environ, reason="no upstream copies (GPUREADY_UPSTREAM_DIR)")
+def test_recorded_facts_are_what_the_sources_say() -> None:
+    assert read_facts(Path(os.environ["GPUREADY_UPSTREAM_DIR"])) == RECORDED
 
 
 def test_aks_immutable_facts_are_documented_not_vendored() -> None:
