@@ -80,3 +80,18 @@ def test_plan_json_piped_into_head_ends_quietly() -> None:
     assert head.startswith(b'{"stack": "eks-dev"')
     assert code == 141, err
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+@pytest.mark.parametrize("command", ["check", "label", "verify"])
+DEADLINES = [("0", "must be more than 0 seconds"), ("-5", "more than 0"), ("inf", "more than 0"), ("soon", "not a number")]
+
+
+@pytest.mark.parametrize(("value", "text"), DEADLINES)
+def test_a_deadline_that_is_no_deadline_is_refused(
+    capsys: pytest.CaptureFixture[str], command: str, value: str, text: str
+) -> None:
+    target = ["--selector", "x=y"] if command == "verify" else []
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main.main([command, *target, "--timeout", value])
+    assert exit_info.value.code == 2
+    assert text in capsys.readouterr().err
