@@ -146,3 +146,18 @@ def test_a_file_that_is_not_a_plan_exits_2(plans: dict[str, Path], tmp_path: Pat
 def test_a_missing_file_exits_2(plans: dict[str, Path], tmp_path: Path) -> None:
     result = run_cli("diff", str(plans["base"]), str(tmp_path / "nope.json"))
     assert (result.code, "cannot read the plans" in result.err) == (2, True)
+
+
+def test_teardown_of_the_training_example_deletes_workloads_then_the_stack_then_the_pools(tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        planned = run_cli("plan", "--program", "examples/training_job", "--stack", "dev", "--no-policy", "-o", "json")
+    assert planned.code == 0, planned.err
+    (tmp_path / "before.json").write_text(planned.out, "utf-8")
+    (tmp_path / "after.json").write_text(json.dumps({"resources": []}), "utf-8")
+    result = run_cli("diff", str(tmp_path / "before.json"), str(tmp_path / "after.json"), "-o", "json")
+    order = [urn.rsplit("::", 1)[-1] for urn in json.loads(result.out)["deleteOrder"]]
+    groups = [i for i, name in enumerate(order) if name.endswith("-node-group")]
+    assert groups
+    assert order.index("train") < order.index("gpu-stack-release") < min(groups)
+    assert order.index("serve") < order.index("gpu-binpack-deployment")
