@@ -32,8 +32,8 @@ def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> N
 
 def command_deadline(args: argparse.Namespace) -> Deadline:
     """The one deadline of this command: ``--timeout`` seconds from now."""
-    if args.timeout < 0:
-        raise GpuReadyError(f"--timeout: must not be negative; got {args.timeout}")
+    if not 0 < args.timeout < float("inf"):  # 0 would be a deadline already passed
+        raise GpuReadyError(f"--timeout: must be more than 0 seconds, e.g. 60; got {args.timeout:g}")
     return Deadline(args.timeout)
 
 

@@ -24,17 +24,6 @@ EXIT_BROKEN_PIPE = 141
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
 
-def seconds(text: str) -> float:
-    """A deadline given on the command line: a number of seconds above 0 (0 would be a deadline already passed)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, e.g. 60; got {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpuready",
@@ -84,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     target = verify.add_mutually_exclusive_group(required=True)
     target.add_argument("--stack", metavar="NAME", help="verify the pools of stacks/Pulumi.NAME.yaml")
     verify.add_argument("--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml")
-    verify.add_argument("--timeout", metavar="S", type=seconds, default=600.0, help="seconds to wait (default 600)")
+    verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     diff = commands.add_parser(
         "diff",
@@ -107,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (check, label):
         default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
         command.add_argument(
-            "--timeout", metavar="S", type=seconds, default=default,
+            "--timeout", metavar="S", type=float, default=default,
             help=f"deadline in seconds for every request, retry and wait (default {default:g})",
         )  # fmt: skip
     for command, selector in ((check, check), (label, label), (verify, target)):

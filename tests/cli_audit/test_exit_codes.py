@@ -82,16 +82,16 @@ def test_plan_json_piped_into_head_ends_quietly() -> None:
     assert "Traceback" not in err and "BrokenPipeError" not in err
 
 
-DEADLINES = [("0", "must be more than 0 seconds"), ("-5", "more than 0"), ("inf", "more than 0"), ("x", "not a number")]
-
-
 @pytest.mark.parametrize("command", ["check", "label", "verify"])
-@pytest.mark.parametrize(("value", "text"), DEADLINES)
+@pytest.mark.parametrize("value", ["0", "-5", "inf"])
 def test_a_deadline_that_is_no_deadline_is_refused(
-    capsys: pytest.CaptureFixture[str], command: str, value: str, text: str
+    capsys: pytest.CaptureFixture[str], command: str, value: str
 ) -> None:
-    target = ["--selector", "x=y"] if command == "verify" else []
-    with pytest.raises(SystemExit) as exit_info:
-        cli_main.main([command, *target, "--timeout", value])
-    assert exit_info.value.code == 2
-    assert text in capsys.readouterr().err
+    """0 would be a deadline already passed: nothing would be listed (exit 2, before any request)."""
+    target = (
+        ["--selector", "x=y", "--kubeconfig", "/nonexistent"]
+        if command == "verify"
+        else ["--kubeconfig", "/nonexistent"]
+    )
+    assert cli_main.main([command, *target, "--timeout", value]) == 2
+    assert "error: --timeout: must be more than 0 seconds" in capsys.readouterr().err

@@ -106,7 +106,11 @@ def test_selector_mode_with_no_matching_node_times_out(kube_standin: KubeStandin
             ("--stack", "test"),
             "error: gpuready:nodePools[1].instanceType: not a GPU instance type gpuready knows on eks; got 'g6e.huge'",
         ),
-        (STACK, ("--stack", "test", "--timeout", "-1"), "error: --timeout: must not be negative; got -1.0"),
+        (
+            STACK,
+            ("--stack", "test", "--timeout", "-1"),
+            "error: --timeout: must be more than 0 seconds, e.g. 60; got -1",
+        ),
     ],
     ids=["unknown-stack", "invalid-pools", "negative-timeout"],
 )
