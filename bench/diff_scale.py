@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-import plan_scale  # noqa: E402
+import bench_stack  # noqa: E402
 
 from components.plan_diff.diff import diff_plans  # noqa: E402
 
@@ -38,7 +38,7 @@ GPUREADY = ROOT / ".venv" / "bin" / "gpuready"
 
 def busy_pools(count: int) -> list[dict[str, Any]]:
     pools = []
-    for index, entry in enumerate(plan_scale.pool_entries(count)):
+    for index, entry in enumerate(bench_stack.pool_entries(count)):
         if index % 20 == 19:
             continue  # 50 of 1,000 removed
         pool = {**entry, "desiredSize": 1}
@@ -93,7 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
-        stack_file = plan_scale.write_stack_file(directory, args.pools)
+        stack_file = bench_stack.write_stack_file(directory, args.pools)
         old = make_plan(directory, "old", stack_file, None)
         busy = make_plan(directory, "busy", stack_file, busy_pools(args.pools))
         resources = len(json.loads(old.read_text())["resources"])

@@ -25,38 +25,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_stack import write_stack_file  # noqa: E402
+
 POOLS = 1000
 REPEATS = 3
 TARGET = 0.10
-KINDS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("g6.12xlarge", {"sharing": {"mode": "time-slicing", "replicas": 4}}),
-    ("p5.48xlarge", {"sharing": {"mode": "mig", "layout": "all-balanced", "strategy": "mixed"}}),
-    ("g5.2xlarge", {"image": "bottlerocket"}),
-    ("g6e.xlarge", {}),
-)
-
-
-def write_stack_file(directory: Path, count: int) -> Path:
-    """A stack config file with ``count`` EKS pools."""
-    pools: list[dict[str, Any]] = []
-    for index in range(count):
-        instance_type, extra = KINDS[index % len(KINDS)]
-        pools.append({"name": f"pool-{index}", "instanceType": instance_type, "minSize": 0, "maxSize": 4, **extra})
-    config = {
-        "gpuready:cloud": "eks",
-        "gpuready:clusterName": "bench",
-        "gpuready:eksNodeRoleArn": "arn:aws:iam::123456789012:role/bench",
-        "gpuready:eksSubnetIds": ["subnet-0123456789abcdef0"],
-        # The GPU Operator over every pool: the stack policies pair each pool with the release.
-        "gpuready:gpuStack": "gpu-operator",
-        "gpuready:nodePools": json.dumps(pools),
-    }
-    path = directory / f"Pulumi.bench-{count}.yaml"
-    path.write_text(json.dumps({"config": config}))
-    return path
 
 
 def child_plan(count: int, gate: bool) -> dict[str, float]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core.catalog import lookup
-from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template
+from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, wire_name
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
@@ -80,6 +80,10 @@ def _tag_key(key: str) -> str:
     return key.replace("_", "~2").replace("/", "_")
 
 
+IRREGULAR_NAMES = {"os_sku": "osSKU", "vnet_subnet_id": "vnetSubnetID", "os_disk_size_gb": "osDiskSizeGB"}
+"""azure-native 3.29.0 arguments whose wire names are not plain camelCase (``agent_pool.py`` property getters)."""
+
+
 def creation_only(spec: GpuPoolSpec) -> tuple[str, ...]:
     """``count`` is read at creation only when the cluster autoscaler owns the pool's size."""
     return ("count",) if spec.max_size > spec.min_size else ()
@@ -88,7 +92,7 @@ def creation_only(spec: GpuPoolSpec) -> tuple[str, ...]:
 def replace_on_changes(args: Mapping[str, Any]) -> list[str]:
     """The inputs gpuready sets that AKS cannot change in place (camelCase), for ``replaceOnChanges``: the
     provider's own replacements (explicit in the plan) and the AKS-immutable ones it would try to update."""
-    wire = {_camel(k) for k in args}
+    wire = {wire_name(k, IRREGULAR_NAMES) for k in args}
     rules = (*AGENT_POOL.rules, *AKS_IMMUTABLE)
     return sorted({r.field for r in rules if r.action == "replace" and r.field in wire})
 
@@ -104,14 +108,6 @@ def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
         return None
     nodes = inputs.get("maxCount") if inputs.get("enableAutoScaling") else inputs.get("count")
     return PoolCapacity(gpu.model.key, gpu.gpus, nodes if isinstance(nodes, int) else None)
-
-
-def _camel(name: str) -> str:
-    special = {"os_sku": "osSKU", "vnet_subnet_id": "vnetSubnetID", "os_disk_size_gb": "osDiskSizeGB"}
-    if name in special:
-        return special[name]
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def summary(spec: GpuPoolSpec) -> str:

@@ -119,7 +119,7 @@ def replacing_values(table: ResourceTable, inputs: Mapping[str, object]) -> dict
     def walk(value: object, path: str) -> None:
         if isinstance(value, Mapping):
             for key, item in value.items():
-                walk(item, f"{path}.{_camel(str(key))}" if path else _camel(str(key)))
+                walk(item, f"{path}.{wire_name(str(key))}" if path else wire_name(str(key)))
         elif isinstance(value, list | tuple) and value and all(isinstance(v, Mapping) for v in value):
             for index, item in enumerate(value):
                 walk(item, f"{path}[{index}]")
@@ -132,8 +132,12 @@ def replacing_values(table: ResourceTable, inputs: Mapping[str, object]) -> dict
     return found
 
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
+def wire_name(name: str, irregular: Mapping[str, str] | None = None) -> str:
+    """The provider's (camelCase) name of a Python SDK argument: ``node_role_arn`` -> ``nodeRoleArn``; ``irregular``
+    holds the SDK's exceptions (azure-native ``os_sku`` -> ``osSKU``). A trailing ``_`` (``resource_name_``) goes."""
+    if irregular and name in irregular:
+        return irregular[name]
+    head, *rest = name.rstrip("_").split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
@@ -145,7 +149,7 @@ def pool_cloud_name(
     """
     if not spec.rotates_name:
         return spec.name
-    forcing = {k: v for k, v in args.items() if _camel(k) != table.name_field}
+    forcing = {k: v for k, v in args.items() if wire_name(k) != table.name_field}
     values = replacing_values(table, forcing)
     for ignored in creation_only:
         values.pop(ignored, None)

@@ -24,7 +24,7 @@ import pytest
 from components.aks import lifecycle as aks_lifecycle
 from components.aks import plan as aks_plan
 from components.core.catalog.instance_types import Cloud
-from components.core.lifecycle import FieldRule, ResourceTable
+from components.core.lifecycle import FieldRule, ResourceTable, wire_name
 from components.eks import plan as eks_plan
 from components.gke import plan as gke_plan
 from components.plan_diff.registry import TABLES
@@ -85,20 +85,13 @@ def test_aks_immutable_facts_are_documented_not_vendored() -> None:
 def _leaves(value: object, path: str = "") -> Iterator[str]:
     if isinstance(value, Mapping):
         for key, item in value.items():
-            yield from _leaves(item, f"{path}.{_camel(str(key))}" if path else _camel(str(key)))
+            name = wire_name(str(key), aks_lifecycle.IRREGULAR_NAMES)
+            yield from _leaves(item, f"{path}.{name}" if path else name)
     elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
         for index, item in enumerate(value):
             yield from _leaves(item, f"{path}[{index}]")
     else:
         yield path
-
-
-def _camel(name: str) -> str:
-    special = {"os_sku": "osSKU", "vnet_subnet_id": "vnetSubnetID", "resource_name_": "resourceName"}
-    if name in special:
-        return special[name]
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 WIRING: Mapping[str, dict[str, Any]] = {
