@@ -108,10 +108,6 @@ class ConfigError(SpecError):
     """A stack configuration that cannot be turned into pool specs."""
 
 
-class ProjectError(GpuReadyError):
-    """A Pulumi project directory or stack file that cannot be read."""
-
-
 def _join(prefix: str, path: str) -> str:
     if not prefix:
         return path

@@ -39,6 +39,7 @@ from components.kube.errors import (
     DeadlineError,
     KubeApiError,
     KubeConfigError,
+    KubeError,
     KubeUnreachableError,
     MalformedResponseError,
 )
@@ -49,8 +50,9 @@ _validate = msgspec.json.Decoder(msgspec.Raw).decode  # checks the syntax withou
 PROGRESS_AFTER_SECONDS = 1.0
 
 
-class WatchWindowClosed(Exception):
-    """lightkube tried to open another watch stream after the window's one stream ended."""
+class WatchWindowClosed(KubeError):
+    """lightkube tried to open another watch stream after the window's one stream ended (internal: always caught
+    by ``nodes_api``'s watch loop, never shown)."""
 
 
 class AttemptTransport(httpx2.BaseTransport):

@@ -175,18 +175,6 @@ def analyze_endpoint(
     return sortviolations(found)
 
 
-def analyze_run_grpc(
-    run: CapturedRun,
-    *,
-    pack_dir: Path = PACK_DIR,
-    config: Mapping[str, Any] | None = None,
-    python: str = sys.executable,
-) -> list[Violation]:
-    """Evaluate the pack in ``pack_dir`` on ``run`` by starting it and talking gRPC to it, as the engine does."""
-    with pack_process(pack_dir, python=python) as endpoint:
-        return analyze_endpoint(endpoint, run, configure_request(endpoint.info(), config))
-
-
 @contextmanager
 def pack_process(
     pack_dir: Path = PACK_DIR, *, python: str = sys.executable, timeout: float = 60

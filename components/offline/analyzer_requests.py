@@ -15,6 +15,7 @@ from google.protobuf import json_format, struct_pb2  # type: ignore[import-untyp
 from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import EnforcementLevel
 
+from components.errors import GpuReadyError
 from components.offline.capture import CapturedRun, RegisteredResource
 
 ORGANIZATION = "organization"
@@ -38,7 +39,7 @@ _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
 }
 
 
-class PolicyConfigError(ValueError):
+class PolicyConfigError(GpuReadyError, ValueError):
     """A policy config file, or a policy pack, that cannot be used."""
 
 

@@ -16,7 +16,7 @@ from typing import Literal, cast
 import yaml
 
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
-from components.errors import shown
+from components.errors import GpuReadyError, shown
 
 ConfigType = Literal["string", "integer", "boolean", "array"]
 SECRET_PLACEHOLDER = "[secret]"
@@ -27,7 +27,7 @@ _ATTRIBUTES = ("default", "description", "items", "secret", "type", "value")
 _ATOI = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi accepts (plus its int64 range, below)
 
 
-class OfflineProjectError(Exception):
+class OfflineProjectError(GpuReadyError):
     """A project, stack file or config value that cannot be used for an offline plan."""
 
     def __init__(self, message: str, hint: str = "") -> None:

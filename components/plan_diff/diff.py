@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.errors import GpuReadyError
 from components.plan_diff import registry
 
 ChangeAction = Literal["create", "update", "replace", "delete"]
@@ -59,7 +60,7 @@ class PlanDiff:
         return sum(1 for c in self.changes if c.action == action)
 
 
-class PlanFormatError(ValueError):
+class PlanFormatError(GpuReadyError, ValueError):
     """The input is not a ``gpuready plan -o json`` document."""
 
 

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 
+from components.errors import GpuReadyError
+
 if TYPE_CHECKING:
     from components.kube.nodes_api import NodeClient
 
@@ -47,7 +49,7 @@ OUTPUT_KEYS = ("pool", "expectation", "context", "triggers", "timeout")
 """Inputs copied into the outputs (``diff`` compares against them). The kubeconfig is never stored."""
 
 
-class PoolNotConvergedError(Exception):
+class PoolNotConvergedError(GpuReadyError):
     """The pool's nodes did not converge in time; the message is the findings table."""
 
 
@@ -80,7 +82,6 @@ class GpuPoolVerificationProvider(ResourceProvider):
     def verify(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """Wait for convergence; the outputs on success, ``PoolNotConvergedError`` (or a cluster error) otherwise."""
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
-        from components.errors import GpuReadyError  # noqa: PLC0415
         from components.kube.convergence import follow_nodes  # noqa: PLC0415
         from components.kube.deadline import Deadline  # noqa: PLC0415
         from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
