@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.deadline import Deadline
@@ -19,8 +21,6 @@ from components.kube.nodes_api import NodeClient, connect
 from components.verify.audit import audit
 from components.verify.nodes import NodeView
 from components.verify.report import render_report, report_json
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INVALID = 0, 1, 2
 
 
 def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> NodeClient:

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
 from components.plan_diff.diff import PlanFormatError, diff_plans
 from components.plan_diff.report import to_json, to_text
-
-EXIT_OK, EXIT_AT_RISK, EXIT_INVALID = 0, 1, 2
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from components.cli.check_command import EXIT_INVALID, EXIT_OK, fail, open_client
+from components.cli.check_command import fail, open_client
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.errors import KubeApiError

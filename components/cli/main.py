@@ -14,13 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-EXIT_OK = 0
-EXIT_VIOLATIONS = 1
-EXIT_INVALID = 2
-EXIT_INTERRUPTED = 130
-"""128 + SIGINT, as a shell reports a process ended by Ctrl-C."""
-EXIT_BROKEN_PIPE = 141
-"""128 + SIGPIPE, as a shell reports a writer whose reader went away."""
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
+
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
 

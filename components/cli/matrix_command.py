@@ -7,9 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_STALE
 from components.core.gpu_stack.support_matrix import render_markdown, replace_block
-
-EXIT_OK, EXIT_STALE, EXIT_INVALID = 0, 1, 2
 
 
 def run(args: argparse.Namespace) -> int:

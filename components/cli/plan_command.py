@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_VIOLATIONS
 from components.cli.pool_table import is_pool_component, render_pool_table
 from components.cli.release_section import render_releases
 from components.cli.violation_table import format_violations
@@ -20,8 +21,6 @@ from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to
 from components.offline.project import OfflineProjectError, load_project
 from components.offline.runner import run_program
 from components.offline.stack_config import load_stack_config
-
-EXIT_OK, EXIT_VIOLATIONS, EXIT_INVALID = 0, 1, 2
 
 
 def run(args: argparse.Namespace) -> int:

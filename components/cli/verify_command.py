@@ -15,7 +15,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from components.cli.check_command import EXIT_FINDINGS, EXIT_OK, command_deadline, fail, open_client, progress
+from components.cli.check_command import command_deadline, fail, open_client, progress
+from components.cli.exit_codes import EXIT_OK
+from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
 from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError

@@ -12,6 +12,7 @@ from typing import NoReturn
 import pytest
 
 from components.cli import main as cli_main
+from components.cli.exit_codes import EXIT_BROKEN_PIPE
 
 ROOT = Path(__file__).resolve().parents[2]
 GPUREADY = Path(sys.executable).with_name("gpuready")
@@ -41,7 +42,7 @@ def test_a_closed_stdout_ends_with_141_and_no_traceback(
     monkeypatch.setattr(os, "_exit", fake_exit)
     with pytest.raises(Exited) as exited:
         cli_main.entry()
-    assert exited.value.code == cli_main.EXIT_BROKEN_PIPE == 141
+    assert exited.value.code == EXIT_BROKEN_PIPE == 141
     assert "Traceback" not in capsys.readouterr().err
 
 

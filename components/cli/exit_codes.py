@@ -1,0 +1,15 @@
+"""The exit codes of every ``gpuready`` command, in one place (README "Failure behaviour" tabulates them)."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_VIOLATIONS = 1
+"""A result that fails the gate: mandatory policy violations (``plan``), findings with ``--strict`` (``check``),
+not converged by the deadline (``verify``), GPU pools at risk (``diff``), a stale generated block
+(``support-matrix --check``)."""
+EXIT_INVALID = 2
+"""Invalid input, credentials, RBAC, an unreachable or misbehaving cluster: nothing was decided."""
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as a shell reports a process ended by Ctrl-C."""
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE, as a shell reports a writer whose reader went away."""
