@@ -19,8 +19,7 @@ from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.runner import run_program
-from components.offline.stack_config import load_stack_config
+from components.offline.runner import run_stack
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,15 +120,8 @@ def _capture(args: argparse.Namespace) -> CapturedRun:
             f"stack {stack!r} has no config file {project.stack_file(stack)}",
             f"known stacks: {', '.join(known) or 'none'}; or plan a file with --config",
         )
-    config = load_stack_config(project, stack, config_file=config_file, overrides=args.set)
-    return run_program(
-        project.program_dir,
-        project=project.name,
-        stack=stack,
-        config=config.values,
-        secret_keys=config.secret_keys,
-        preview=args.preview,
-        root_directory=project_dir,
+    return run_stack(
+        project, stack, config_file=config_file, overrides=args.set, preview=args.preview, root_directory=project_dir
     )
 
 

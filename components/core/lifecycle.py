@@ -21,7 +21,6 @@ from components.core import resources, scheduling
 from components.core.specs import GpuPoolSpec
 
 Action = Literal["update", "replace"]
-ACTIONS: tuple[Action, ...] = ("update", "replace")
 SUFFIX_LENGTH = 6
 """Hex digits of the name suffix: 16.7 million values, so the next generation never meets the last by chance."""
 
@@ -63,10 +62,6 @@ class ResourceTable:
     def action(self, path: str) -> Action:
         found = self.rule(path)
         return self.unlisted if found is None else found.action
-
-    def replacing_fields(self) -> tuple[str, ...]:
-        """The fields whose change replaces the resource, sorted."""
-        return tuple(sorted(r.field for r in self.rules if r.action == "replace"))
 
 
 @dataclass(frozen=True, slots=True)

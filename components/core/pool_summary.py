@@ -22,6 +22,5 @@ def pool_values(spec: GpuPoolSpec, driver: str, lifecycle: str) -> dict[str, Any
         "instance_type": spec.resolved.instance_type,
         "sharing": sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
         "driver": driver,
-        "max_nodes": spec.max_size,
         "lifecycle": lifecycle,
     }

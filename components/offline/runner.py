@@ -26,7 +26,8 @@ from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
 
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
-from components.offline.project import OfflineProjectError
+from components.offline.project import OfflineProjectError, Project
+from components.offline.stack_config import load_stack_config
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 
@@ -94,6 +95,29 @@ def run_program(
         # the SDK) away from the caller and from the next run.
         _on_fresh_thread(context, run)
     return dataclasses.replace(monitor.captured(project=project, stack=stack, preview=preview), keepalive=context)
+
+
+def run_stack(
+    project: Project,
+    stack: str,
+    *,
+    config_file: Path | None = None,
+    overrides: Sequence[str] = (),
+    preview: bool = False,
+    root_directory: Path | None = None,
+) -> CapturedRun:
+    """Run ``project``'s program for ``stack`` with its checked config (``Pulumi.<stack>.yaml`` or ``config_file``,
+    then ``key=value`` overrides), as ``pulumi up`` or ``preview`` would."""
+    config = load_stack_config(project, stack, config_file=config_file, overrides=overrides)
+    return run_program(
+        project.program_dir,
+        project=project.name,
+        stack=stack,
+        config=config.values,
+        secret_keys=config.secret_keys,
+        preview=preview,
+        root_directory=root_directory or project.program_dir,
+    )
 
 
 def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
