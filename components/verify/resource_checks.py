@@ -1,4 +1,7 @@
-"""Check that a GPU node advertises the GPUs its pool promises: whole, shared or MIG. Pure: no I/O.
+"""Check that a GPU node advertises the extended resources its pool promises: whole, shared or MIG. Pure: no I/O.
+
+These are the node checks of the extended-resources advertiser (``core.advertisers.extended_resources``),
+registered in ``advertised.NODE_CHECKS``.
 
 When nothing is advertised the finding names the likely reason, in the order a person would check:
 node not Ready, device plugin disabled by label, no label the device plugin selects on, an untolerated
@@ -7,6 +10,8 @@ taint, then driver or plugin not ready yet.
 
 from __future__ import annotations
 
+from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
+from components.core.advertisers.registry import is_gpu_resource
 from components.core.scheduling import (
     GPU_TAINT_KEY,
     LABEL_GPU_PRESENT,
@@ -16,7 +21,6 @@ from components.core.scheduling import (
 from components.verify import findings as f
 from components.verify.expectations import Expectation, advertised_gpu_resources
 from components.verify.findings import Finding, show_node
-from components.verify.inference import is_gpu_resource
 from components.verify.node_labels import (
     LABEL_DEPLOY_DEVICE_PLUGIN,
     LABEL_GFD_PRODUCT,
@@ -26,7 +30,6 @@ from components.verify.node_labels import (
     LABEL_MIG_CONFIG_STATE,
     LIFECYCLE_TAINT_PREFIX,
     MIG_INVALID_SUFFIX,
-    MIG_RESOURCE_PREFIX,
     NFD_NVIDIA_PCI_LABELS,
 )
 from components.verify.nodes import NodeView, parse_count
