@@ -128,13 +128,13 @@ def main() -> None:
         {
             p.spec.name: {
                 "nodePoolName": p.node_pool_name,
-                "nodeSelector": p.values["node_selector"],
-                "taint": p.values["taint"],
-                "tolerations": p.values["tolerations"],
-                "resourceName": p.values["resource_name"],
-                "allocatable": p.values["allocatable"],
-                "gpusPerNode": p.values["gpus_per_node"],
-                "accelerator": p.values["accelerator"],
+                "nodeSelector": p.values.node_selector,
+                "taint": p.values.taint,
+                "tolerations": p.values.tolerations,
+                "resourceName": p.values.resource_name,
+                "allocatable": p.values.allocatable,
+                "gpusPerNode": p.values.gpus_per_node,
+                "accelerator": p.values.accelerator,
             }
             for p in pools
         },
