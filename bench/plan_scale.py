@@ -82,6 +82,7 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi_aws as aws  # noqa: PLC0415
     import pulumi_kubernetes as k8s  # noqa: PLC0415
 
+    from components.core.gpu_stack.stack_objects import ConfigMapObject  # noqa: PLC0415
     from components.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
     from components.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
@@ -137,8 +138,9 @@ def child_bare(count: int) -> dict[str, float]:
         namespace = k8s.core.v1.Namespace("gpu-stack-namespace", metadata=namespace_metadata, opts=child)
         in_namespace = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[namespace]))
         maps = [
-            k8s.core.v1.ConfigMap(f"gpu-stack-{i}", metadata=o["metadata"], data=o["data"], opts=in_namespace)
+            k8s.core.v1.ConfigMap(f"gpu-stack-{i}", metadata=o.manifest["metadata"], data=o.data, opts=in_namespace)
             for i, o in enumerate(stack_plan.objects)
+            if isinstance(o, ConfigMapObject)
         ]
         k8s.helm.v3.Release(
             "gpu-stack-release",
