@@ -69,10 +69,15 @@ def build_cluster_software(
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:
-        from components.scheduler.binpack_scheduler import GpuBinPackingScheduler  # noqa: PLC0415
+        from components.scheduler.binpack_scheduler import (  # noqa: PLC0415
+            GpuBinPackingScheduler,
+            GpuBinPackingSchedulerArgs,
+        )
 
         scheduler = GpuBinPackingScheduler(
-            "gpu-binpack", settings.binpack_scheduler, opts=pulumi.ResourceOptions(provider=provider)
+            "gpu-binpack",
+            GpuBinPackingSchedulerArgs(scheduler=settings.binpack_scheduler),
+            opts=pulumi.ResourceOptions(provider=provider),
         )
     return gpu_stack, scheduler
 

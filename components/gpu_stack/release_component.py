@@ -38,6 +38,8 @@ class GpuStackReleaseArgs:
     repository: str | None = None
     timeout_seconds: int = MIN_TIMEOUT_SECONDS
     nfd: NfdMode = "deploy"
+    provider: pulumi.ProviderResource | None = None
+    """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 
     def release_settings(self) -> dict[str, Any]:
         """The ``GpuStackSpec`` fields these arguments set."""
