@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from components.core import sharing_plan
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
+from components.core.quantities import whole_count
 from components.core.scheduling import (
     GPU_TAINT,
     LABEL_ACCELERATOR,
@@ -32,7 +33,7 @@ from components.verify.node_labels import (
     LABEL_GKE_MAX_SHARED_CLIENTS,
     LABEL_GKE_PARTITION_SIZE,
 )
-from components.verify.nodes import NodeView, parse_count
+from components.verify.nodes import NodeView
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -110,8 +111,8 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     )
     gpus = listed.gpus if listed is not None else None
     if gpus is None and not mig:
-        gpus = parse_count(labels.get(LABEL_GFD_COUNT, ""))
-    shares = [parse_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
+        gpus = whole_count(labels.get(LABEL_GFD_COUNT, ""))
+    shares = [whole_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
     replicas = max((n for n in shares if n is not None and n > 1), default=None)
     expected_labels = {LABEL_GPU_PRESENT: "true"}
     if inference is not None:
