@@ -19,12 +19,16 @@ from typing import Any, ClassVar
 from components.core import sharing_plan
 from components.core.advertisers import extended_requests
 from components.core.advertisers.interface import Advertiser, GpuRequest
-from components.core.catalog import mig_profiles
 from components.core.scheduling import GPU_RESOURCE, SHARED_GPU_RESOURCE
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
-"""Prefix of the per-profile resources of MIG ``mixed`` (``mig_profiles.mig_resource_name``)."""
+"""Prefix of the per-profile resources of MIG ``mixed`` (``mig_resource_name``)."""
+
+
+def mig_resource_name(profile: str) -> str:
+    """Resource a profile is advertised as under the ``mixed`` strategy (k8s-device-plugin rm.go)."""
+    return MIG_RESOURCE_PREFIX + profile.replace("+", ".")
 
 
 class ExtendedResources(Advertiser):
@@ -75,7 +79,7 @@ def _mig_allocatable(spec: GpuPoolSpec, mig: MigPartitioning) -> dict[str, int]:
     gpus = spec.resolved.gpus
     if mig.strategy == "single":  # GKE-native MIG is validated to be single
         return {GPU_RESOURCE: gpus * sum(layout.values())}
-    return {mig_profiles.mig_resource_name(p): gpus * n for p, n in sorted(layout.items())}
+    return {mig_resource_name(p): gpus * n for p, n in sorted(layout.items())}
 
 
 EXTENDED_RESOURCES = ExtendedResources()
