@@ -37,11 +37,13 @@ class GpuWorkload:
     """Registry key of the pool's advertiser, which shapes ``resources``."""
 
     def pod_spec(self) -> dict[str, Any]:
-        """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations`` and the placement's fields."""
+        """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
+        pool's advertiser needs at pod level."""
         return {
             "nodeSelector": dict(self.node_selector),
             "tolerations": [dict(t) for t in self.tolerations],
             **self.placement.pod_spec(),
+            **advertiser_named(self.advertiser).pod_fields(self._request()),
         }
 
     def pod_labels(self) -> dict[str, str]:
@@ -50,8 +52,10 @@ class GpuWorkload:
 
     def resources(self) -> dict[str, Any]:
         """A container's ``resources`` for the GPU units, as the pool's advertiser asks them."""
-        request = GpuRequest(resource=self.resource, count=self.count)
-        return advertiser_named(self.advertiser).container_resources(request)
+        return advertiser_named(self.advertiser).container_resources(self._request())
+
+    def _request(self) -> GpuRequest:
+        return GpuRequest(resource=self.resource, count=self.count)
 
     def container(self, container: Mapping[str, Any]) -> dict[str, Any]:
         """``container`` with the GPU units added to its ``resources`` (other resources kept)."""

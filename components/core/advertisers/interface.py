@@ -69,6 +69,10 @@ class Advertiser(ABC):
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         """A container's ``resources`` fragment for ``request``."""
 
+    def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
+        """PodSpec fields the request needs beside the containers' (DRA: ``resourceClaims``); none by default."""
+        return {}
+
     @abstractmethod
     def is_gpu_resource(self, name: str) -> bool:
         """Whether a node resource name is one of this advertiser's GPU resources."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -10,6 +11,7 @@ from components.core.advertisers import registry
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES, ExtendedResources
 from components.core.advertisers.interface import Advertiser, GpuRequest
 from components.core.specs import GpuSharing, MigPartitioning
+from components.core.workload import GpuWorkload
 from tests.core.conftest import SpecFactory
 
 
@@ -93,3 +95,33 @@ def test_summary_is_the_primary_resource_and_allocatable(make_spec: SpecFactory)
         sharing=MigPartitioning(strategy="mixed", layout={"3g.40gb": 1, "1g.10gb": 4}),
     )
     assert EXTENDED_RESOURCES.summary(mixed).resource_name == "nvidia.com/mig-1g.10gb"
+
+
+class _ClaimsAdvertiser(ExtendedResources):
+    """A stand-in second advertiser that asks for GPUs at pod level, as DRA's ResourceClaims will."""
+
+    key = "claims"
+
+    def container_resources(self, request: GpuRequest) -> dict[str, Any]:
+        return {"claims": [{"name": "gpu"}]}
+
+    def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
+        return {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": f"{request.resource}-{request.count}"}]}
+
+
+def test_extended_resources_need_no_pod_fields() -> None:
+    assert EXTENDED_RESOURCES.pod_fields(GpuRequest(resource="nvidia.com/gpu", count=1)) == {}
+
+
+def test_a_workload_asks_its_advertiser_for_container_and_pod_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    claims = _ClaimsAdvertiser()
+    monkeypatch.setattr(registry, "_BY_KEY", {**registry._BY_KEY, claims.key: claims})
+    workload = GpuWorkload(
+        pool="p", resource="gpu.example.com", count=2, node_selector={"k": "v"}, tolerations=(), advertiser="claims"
+    )
+    assert workload.resources() == {"claims": [{"name": "gpu"}]}
+    assert workload.pod_spec() == {
+        "nodeSelector": {"k": "v"},
+        "tolerations": [],
+        "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu.example.com-2"}],
+    }
