@@ -2,7 +2,7 @@
 
 One seeded stream of GPU jobs (1, 2, 4 or 8 GPUs; exponential inter-arrival times and durations) is
 replayed onto 32 nodes of 8 GPUs twice, with kube-scheduler's NodeResourcesFit formulas
-(``components.core.binpack.placement_model``):
+(``bench/placement_model.py``):
 
 - LeastAllocated: the default scheduler's scoring (cpu and memory, weight 1 each);
 - MostAllocated: the scoring rule read from the ``KubeSchedulerConfiguration`` gpuready deploys.
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import argparse
 
-from components.core.binpack.placement_model import DEFAULT_SPREADING, ScoringRule, scoring_rule_of
-from components.core.binpack.placement_replay import Job, NoFit, PoolShape, ReplayResult, job_stream, replay
+from placement_model import DEFAULT_SPREADING, ScoringRule, scoring_rule_of
+from placement_replay import Job, NoFit, PoolShape, ReplayResult, job_stream, replay
+
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
 from components.core.scheduling import GPU_RESOURCE
 

@@ -82,10 +82,11 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi_aws as aws  # noqa: PLC0415
     import pulumi_kubernetes as k8s  # noqa: PLC0415
 
+    from components.core.gpu_stack.stack_objects import ConfigMapObject  # noqa: PLC0415
     from components.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
     from components.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
     from components.core.pool_config import parse_pools  # noqa: PLC0415
-    from components.core.pool_summary import pool_values  # noqa: PLC0415
+    from components.core.pool_summary import pool_outputs  # noqa: PLC0415
     from components.eks import lifecycle, plan  # noqa: PLC0415
 
     # Everything gpuready registers, computed before the clock starts: the same child inputs, the same
@@ -94,7 +95,7 @@ def child_bare(count: int) -> dict[str, float]:
     prepared = []
     specs = parse_pools(pool_entries(count), "eks")
     for spec in specs:
-        values = pool_values(spec, plan.driver_summary(spec), lifecycle.summary(spec))
+        values = pool_outputs(spec, plan.driver_summary(spec), lifecycle.summary(spec)).as_dict()
         args = plan.node_group_args(spec)
         args["node_group_name"] = lifecycle.cloud_name(spec, {**args, **BENCH_WIRING})
         prepared.append((spec.name, args, values, lifecycle.autoscaler_tags(spec)))
@@ -137,8 +138,9 @@ def child_bare(count: int) -> dict[str, float]:
         namespace = k8s.core.v1.Namespace("gpu-stack-namespace", metadata=namespace_metadata, opts=child)
         in_namespace = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[namespace]))
         maps = [
-            k8s.core.v1.ConfigMap(f"gpu-stack-{i}", metadata=o["metadata"], data=o["data"], opts=in_namespace)
+            k8s.core.v1.ConfigMap(f"gpu-stack-{i}", metadata=o.manifest["metadata"], data=o.data, opts=in_namespace)
             for i, o in enumerate(stack_plan.objects)
+            if isinstance(o, ConfigMapObject)
         ]
         k8s.helm.v3.Release(
             "gpu-stack-release",

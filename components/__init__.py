@@ -1,7 +1,9 @@
 """gpuready: GPU node pools on EKS, AKS and GKE that are correct by construction.
 
 The public names load lazily, so ``import components`` (and the CLI) does not pull in the Pulumi SDKs
-until a component class is used.
+until a component class is used. ``_EXPORTS`` is the one list of public names; ``__all__`` is derived from it,
+and a test checks that the ``TYPE_CHECKING`` imports (what type checkers see) name the same objects.
+Programs import from here only (``from components import ...``), never from the modules behind.
 """
 
 from __future__ import annotations
@@ -10,20 +12,32 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-    from components.core.binpack.scheduler_config import BinPackSchedulerSpec
-    from components.core.catalog.lookup import ExplicitGpu
-    from components.core.gpu_stack.stack_spec import GpuStackSpec
-    from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
-    from components.core.workload import gpu_workload
-    from components.core.workload_placement import Placement
-    from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-    from components.errors import ConfigError, GpuReadyError, SpecError
-    from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
-    from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-    from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-    from components.pool_outputs import GpuNodePoolBase
-    from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
+    from components.aks.node_pool import AksGpuNodePool as AksGpuNodePool
+    from components.aks.node_pool import AksGpuNodePoolArgs as AksGpuNodePoolArgs
+    from components.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
+    from components.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
+    from components.core.catalog.lookup import ExplicitGpu as ExplicitGpu
+    from components.core.gpu_stack.stack_spec import GpuStackSpec as GpuStackSpec
+    from components.core.specs import GpuPoolSpec as GpuPoolSpec
+    from components.core.specs import GpuSharing as GpuSharing
+    from components.core.specs import MigPartitioning as MigPartitioning
+    from components.core.specs import Taint as Taint
+    from components.core.workload import gpu_workload as gpu_workload
+    from components.core.workload_placement import Placement as Placement
+    from components.eks.node_pool import EksGpuNodePool as EksGpuNodePool
+    from components.eks.node_pool import EksGpuNodePoolArgs as EksGpuNodePoolArgs
+    from components.errors import ConfigError as ConfigError
+    from components.errors import GpuReadyError as GpuReadyError
+    from components.errors import SpecError as SpecError
+    from components.gke.node_pool import GkeGpuNodePool as GkeGpuNodePool
+    from components.gke.node_pool import GkeGpuNodePoolArgs as GkeGpuNodePoolArgs
+    from components.gpu_stack.device_plugin import NvidiaDevicePlugin as NvidiaDevicePlugin
+    from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs as NvidiaDevicePluginArgs
+    from components.gpu_stack.gpu_operator import GpuOperator as GpuOperator
+    from components.gpu_stack.gpu_operator import GpuOperatorArgs as GpuOperatorArgs
+    from components.pool_outputs import GpuNodePoolBase as GpuNodePoolBase
+    from components.scheduler.binpack_scheduler import GpuBinPackingScheduler as GpuBinPackingScheduler
+    from components.scheduler.binpack_scheduler import GpuBinPackingSchedulerArgs as GpuBinPackingSchedulerArgs
 
 _EXPORTS = {
     "AksGpuNodePool": "components.aks.node_pool",
@@ -41,7 +55,9 @@ _EXPORTS = {
     "gpu_workload": "components.core.workload",
     "Placement": "components.core.workload_placement",
     "BinPackSchedulerSpec": "components.core.binpack.scheduler_config",
+    "gpu_resources_of": "components.core.binpack.scheduler_config",
     "GpuBinPackingScheduler": "components.scheduler.binpack_scheduler",
+    "GpuBinPackingSchedulerArgs": "components.scheduler.binpack_scheduler",
     "GpuPoolSpec": "components.core.specs",
     "GpuSharing": "components.core.specs",
     "MigPartitioning": "components.core.specs",
@@ -51,33 +67,9 @@ _EXPORTS = {
     "SpecError": "components.errors",
     "ConfigError": "components.errors",
 }
+"""Public name -> the module that defines it."""
 
-__all__ = [
-    "AksGpuNodePool",
-    "AksGpuNodePoolArgs",
-    "BinPackSchedulerSpec",
-    "ConfigError",
-    "EksGpuNodePool",
-    "EksGpuNodePoolArgs",
-    "ExplicitGpu",
-    "GkeGpuNodePool",
-    "GkeGpuNodePoolArgs",
-    "GpuBinPackingScheduler",
-    "GpuNodePoolBase",
-    "GpuOperator",
-    "GpuOperatorArgs",
-    "GpuPoolSpec",
-    "GpuReadyError",
-    "GpuSharing",
-    "GpuStackSpec",
-    "MigPartitioning",
-    "NvidiaDevicePlugin",
-    "NvidiaDevicePluginArgs",
-    "Placement",
-    "SpecError",
-    "Taint",
-    "gpu_workload",
-]
+__all__ = sorted(_EXPORTS)  # noqa: PLE0605  # derived from the one list of public names
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pulumi
 
-from components.core.pool_summary import pool_values
+from components.core.pool_summary import PoolOutputs, pool_outputs
 from components.core.specs import GpuPoolSpec
 
 
@@ -22,20 +22,20 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     """The validated pool spec (plain value; the GPU stack builds its Helm values from it)."""
     node_pool_name: pulumi.Output[str]
     """Name of the node group / agent pool / node pool as the cloud reports it."""
-    values: dict[str, Any]
-    """The plain (known at construction) values behind the outputs below, keyed by output name."""
+    values: PoolOutputs
+    """The plain (known at construction) values behind the outputs below, one field per output."""
 
     def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str, lifecycle: str) -> None:
         """Set the outputs from the spec and register them; the last call of every pool component."""
         self.spec = spec
         self.node_pool_name = node_pool_name
-        self.values = pool_values(spec, driver, lifecycle)
+        self.values = pool_outputs(spec, driver, lifecycle)
         self._outputs: dict[str, pulumi.Output[Any]] = {}
-        self.register_outputs({"node_pool_name": node_pool_name, **self.values})
+        self.register_outputs({"node_pool_name": node_pool_name, **self.values.as_dict()})
 
     def _output(self, key: str) -> pulumi.Output[Any]:
         if key not in self._outputs:
-            self._outputs[key] = pulumi.Output.from_input(self.values[key])
+            self._outputs[key] = pulumi.Output.from_input(getattr(self.values, key))
         return self._outputs[key]
 
     @property
@@ -60,12 +60,13 @@ class GpuNodePoolBase(pulumi.ComponentResource):
 
     @property
     def resource_name(self) -> pulumi.Output[str]:
-        """The extended resource most workloads request here (``nvidia.com/gpu`` or ``nvidia.com/mig-...``)."""
+        """The resource most workloads request here, as the pool's advertiser names it (with extended resources
+        ``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` or ``nvidia.com/mig-...``)."""
         return self._output("resource_name")
 
     @property
     def allocatable(self) -> pulumi.Output[dict[str, int]]:
-        """Extended resource -> units each Ready node should advertise."""
+        """Resource -> units each Ready node should advertise (the pool's advertiser's ``allocatable_per_node``)."""
         return self._output("allocatable")
 
     @property

@@ -69,10 +69,15 @@ def build_cluster_software(
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:
-        from components.scheduler.binpack_scheduler import GpuBinPackingScheduler  # noqa: PLC0415
+        from components.scheduler.binpack_scheduler import (  # noqa: PLC0415
+            GpuBinPackingScheduler,
+            GpuBinPackingSchedulerArgs,
+        )
 
         scheduler = GpuBinPackingScheduler(
-            "gpu-binpack", settings.binpack_scheduler, opts=pulumi.ResourceOptions(provider=provider)
+            "gpu-binpack",
+            GpuBinPackingSchedulerArgs(scheduler=settings.binpack_scheduler),
+            opts=pulumi.ResourceOptions(provider=provider),
         )
     return gpu_stack, scheduler
 
@@ -128,13 +133,13 @@ def main() -> None:
         {
             p.spec.name: {
                 "nodePoolName": p.node_pool_name,
-                "nodeSelector": p.values["node_selector"],
-                "taint": p.values["taint"],
-                "tolerations": p.values["tolerations"],
-                "resourceName": p.values["resource_name"],
-                "allocatable": p.values["allocatable"],
-                "gpusPerNode": p.values["gpus_per_node"],
-                "accelerator": p.values["accelerator"],
+                "nodeSelector": p.values.node_selector,
+                "taint": p.values.taint,
+                "tolerations": p.values.tolerations,
+                "resourceName": p.values.resource_name,
+                "allocatable": p.values.allocatable,
+                "gpusPerNode": p.values.gpus_per_node,
+                "accelerator": p.values.accelerator,
             }
             for p in pools
         },

@@ -1,7 +1,8 @@
 """Pulumi mock runtime for component tests: a capturing monitor, recording mocks and a fixture factory.
 
-Pattern (shared testing notes, section 1): build fresh mocks and a fresh monitor and call ``set_mocks`` in
-a function-scoped fixture (never at import, since ``set_mocks`` is process-global), run the program under
+Pattern (pulumi SDK ``pulumi/runtime/mocks.py``: ``set_mocks``, ``MockMonitor``, ``test``): build fresh mocks
+and a fresh monitor and call ``set_mocks`` in a function-scoped fixture (never at import, since ``set_mocks`` is
+process-global), run the program under
 ``@pulumi.runtime.test`` (typed here as ``runtime_test``), then assert on what the monitor captured.
 Registration order is random (RPCs run on a thread pool), so look resources up by type or name. Inputs
 arrive under the providers' camelCase wire names and every number arrives as a float.

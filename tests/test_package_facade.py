@@ -1,17 +1,79 @@
-"""The ``components`` facade: every public name resolves, and importing the package loads no Pulumi SDK."""
+"""The ``components`` facade: one list of public names, every name resolves, the type checkers' view matches it,
+examples import from the facade only, and importing the package loads no Pulumi SDK."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import components
 
+ROOT = Path(__file__).resolve().parents[1]
+COMPONENT_CLASSES = [
+    "AksGpuNodePool", "EksGpuNodePool", "GkeGpuNodePool", "GpuOperator", "NvidiaDevicePlugin", "GpuBinPackingScheduler",
+]  # fmt: skip
+
+
+def _type_checking_imports() -> dict[str, str]:
+    """Name -> module of every import under ``if TYPE_CHECKING:`` in ``components/__init__.py``."""
+    tree = ast.parse((ROOT / "components" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    found: dict[str, str] = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.module is not None, ast.unparse(node)
+        for alias in node.names:
+            assert alias.asname == alias.name, f"{alias.name}: re-export as 'import {alias.name} as {alias.name}'"
+            found[alias.name] = node.module
+    return found
+
+
+def _deep_imports(source: str) -> list[str]:
+    """Imports of ``components.<module>`` (anything past the facade) in a program's source."""
+    deep: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("components."):
+            deep.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Import):
+            deep += [f"import {a.name}" for a in node.names if a.name.startswith("components.")]
+    return deep
+
 
 def test_all_lists_exactly_the_lazy_exports() -> None:
     assert sorted(components.__all__) == sorted(components._EXPORTS)
+
+
+def test_the_type_checking_imports_match_the_exports() -> None:
+    assert _type_checking_imports() == components._EXPORTS
+
+
+@pytest.mark.parametrize("program", sorted((ROOT / "examples").glob("*/__main__.py")), ids=lambda p: p.parent.name)
+def test_examples_import_only_the_facade(program: Path) -> None:
+    assert _deep_imports(program.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "deep"),
+    [
+        ("from components import GpuOperator", []),
+        ("from components.core.specs import GpuPoolSpec", ["from components.core.specs import ..."]),
+        ("import components.eks.node_pool", ["import components.eks.node_pool"]),
+        ("import components", []),
+    ],
+)
+def test_the_deep_import_check_finds_deep_imports(source: str, deep: list[str]) -> None:
+    assert _deep_imports(source) == deep
+
+
+@pytest.mark.parametrize("name", COMPONENT_CLASSES)
+def test_every_component_takes_name_args_opts(name: str) -> None:
+    parameters = list(inspect.signature(getattr(components, name).__init__).parameters)
+    assert parameters == ["self", "name", "args", "opts"]
+    assert f"{name}Args" in components.__all__
 
 
 @pytest.mark.parametrize("name", components.__all__)

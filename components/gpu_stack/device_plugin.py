@@ -26,15 +26,14 @@ class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
 class NvidiaDevicePlugin(GpuStackRelease):
     """The device-plugin release (plus namespace and the sharing config map).
 
-    Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``provider`` (or in ``opts``)."""
+    Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``args.provider`` (or in ``opts``)."""
 
     def __init__(
         self,
         name: str,
         args: NvidiaDevicePluginArgs,
-        provider: pulumi.ProviderResource | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
         token = "gpuready:index:NvidiaDevicePlugin"
-        super().__init__(token, name, plan, pools=args.pools, provider=provider, opts=opts)
+        super().__init__(token, name, plan, pools=args.pools, provider=args.provider, opts=opts)

@@ -25,14 +25,13 @@ class GpuOperatorArgs(GpuStackReleaseArgs):
 class GpuOperator(GpuStackRelease):
     """The GPU Operator release (plus namespace, device-plugin / mig-parted configs and, on GKE, the quota).
 
-    Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``provider`` (or in ``opts``)."""
+    Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``args.provider`` (or in ``opts``)."""
 
     def __init__(
         self,
         name: str,
         args: GpuOperatorArgs,
-        provider: pulumi.ProviderResource | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
-        super().__init__("gpuready:index:GpuOperator", name, plan, pools=args.pools, provider=provider, opts=opts)
+        super().__init__("gpuready:index:GpuOperator", name, plan, pools=args.pools, provider=args.provider, opts=opts)

@@ -22,9 +22,9 @@ def install_gpu_stack(
     """``GpuOperator`` or ``NvidiaDevicePlugin`` for ``spec``; None for ``none`` and ``external`` stacks."""
     settings = release_settings_of(spec)
     if spec.kind == "gpu-operator":
-        operator_args = GpuOperatorArgs(pools=pools, mig_reboot=spec.mig_reboot, **settings)
-        return GpuOperator(name, operator_args, provider, opts)
+        operator_args = GpuOperatorArgs(pools=pools, mig_reboot=spec.mig_reboot, provider=provider, **settings)
+        return GpuOperator(name, operator_args, opts)
     if spec.kind == "device-plugin":
-        plugin_args = NvidiaDevicePluginArgs(pools=pools, gfd=spec.gfd, **settings)
-        return NvidiaDevicePlugin(name, plugin_args, provider, opts)
+        plugin_args = NvidiaDevicePluginArgs(pools=pools, gfd=spec.gfd, provider=provider, **settings)
+        return NvidiaDevicePlugin(name, plugin_args, opts)
     return None

@@ -11,11 +11,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.gpu_stack.stack_objects import ConfigMapObject, ReleaseObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
 from components.core.specs import GpuPoolSpec
@@ -37,6 +38,8 @@ class GpuStackReleaseArgs:
     repository: str | None = None
     timeout_seconds: int = MIN_TIMEOUT_SECONDS
     nfd: NfdMode = "deploy"
+    provider: pulumi.ProviderResource | None = None
+    """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 
     def release_settings(self) -> dict[str, Any]:
         """The ``GpuStackSpec`` fields these arguments set."""
@@ -130,21 +133,19 @@ class GpuStackRelease(pulumi.ComponentResource):
         return name
 
 
-def _object(name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
-    metadata = dict(obj["metadata"])
-    kind = obj["kind"]
-    if kind == "ConfigMap":
-        base = metadata["name"].rsplit("-", 1)[0]
+def _object(name: str, obj: ReleaseObject, opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
+    metadata = dict(obj.manifest["metadata"])
+    if isinstance(obj, ConfigMapObject):  # logical name without the content hash: edits replace, never rename
         config_map: pulumi.CustomResource = k8s.core.v1.ConfigMap(
-            f"{name}-{base}", metadata=metadata, data=dict(obj["data"]), opts=opts
+            f"{name}-{obj.base_name}", metadata=metadata, data=dict(obj.data), opts=opts
         )
         return config_map
-    if kind == "ResourceQuota":
+    if isinstance(obj, ResourceQuotaObject):
         quota: pulumi.CustomResource = k8s.core.v1.ResourceQuota(
-            f"{name}-{metadata['name']}", metadata=metadata, spec=obj["spec"], opts=opts
+            f"{name}-{obj.name}", metadata=metadata, spec=obj.manifest["spec"], opts=opts
         )
         return quota
-    raise ValueError(f"no adapter for {kind} objects")
+    assert_never(obj)
 
 
 def _plain(values: Mapping[str, Any]) -> dict[str, Any]:

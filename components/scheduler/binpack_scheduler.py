@@ -10,6 +10,7 @@ never start without their permissions or configuration. The caller passes the Ku
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -35,6 +36,14 @@ _ARGUMENTS = {"metadata": "metadata", "spec": "spec", "data": "data", "rules": "
 """Manifest field -> constructor keyword (``apiVersion`` and ``kind`` are implied by the class)."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class GpuBinPackingSchedulerArgs:
+    """Inputs of ``GpuBinPackingScheduler``."""
+
+    scheduler: BinPackSchedulerSpec
+    """The validated scheduler spec (``gpuready:binpackScheduler`` in a stack, or built in a program)."""
+
+
 class GpuBinPackingScheduler(pulumi.ComponentResource):
     """kube-scheduler with one ``MostAllocated`` profile; pods opt in with ``spec.schedulerName``."""
 
@@ -47,7 +56,8 @@ class GpuBinPackingScheduler(pulumi.ComponentResource):
     namespace: pulumi.Output[str]
     """The scheduler's own namespace."""
 
-    def __init__(self, name: str, spec: BinPackSchedulerSpec, opts: pulumi.ResourceOptions | None = None) -> None:
+    def __init__(self, name: str, args: GpuBinPackingSchedulerArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        spec = args.scheduler
         manifests = scheduler_objects(spec)
         super().__init__(TYPE_TOKEN, name, {}, opts)
         self.spec = spec

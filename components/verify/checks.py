@@ -1,6 +1,7 @@
 """Check one GPU node against its expectation: readiness, taints, labels and GFD's product. Pure: no I/O.
 
-Resource checks (GPUs advertised, sharing, MIG) live in ``resource_checks``; ``check_node`` runs both.
+Resource checks (GPUs advertised, sharing, MIG) belong to the node's advertiser (``advertised``);
+``check_node`` runs both.
 On a gpuready pool every mismatch is an error; on a foreign node, missing conventions are warnings.
 """
 
@@ -16,11 +17,11 @@ from components.core.scheduling import (
 )
 from components.core.specs import Taint
 from components.verify import findings as f
+from components.verify.advertised import check_advertised
 from components.verify.expectations import Expectation
 from components.verify.findings import Finding, Severity, show_node
 from components.verify.node_labels import LABEL_GFD_PRODUCT
 from components.verify.nodes import NodeView
-from components.verify.resource_checks import check_resources
 
 _ACCELERATOR_LABELS = (LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR)
 _TAINTS_PATH = "{.spec.taints}"
@@ -32,7 +33,7 @@ def check_node(view: NodeView, expectation: Expectation) -> list[Finding]:
     found += _taints(view, expectation)
     found += _labels(view, expectation)
     found += _product(view, expectation)
-    found += check_resources(view, expectation)
+    found += check_advertised(view, expectation)
     return found
 
 

@@ -1,9 +1,10 @@
 """What a GPU node should look like: from its pool's spec, or inferred for nodes gpuready did not create. Pure.
 
 Pool expectations come from the same pure functions that built the pool (``pool_labels``, ``pool_taints``,
-``allocatable_per_node``), so verification can never drift from what was deployed. A foreign node only gets
-what every GPU node should have: ``nvidia.com/gpu.present``, the accelerator labels, the GPU taint, and its
-GPUs advertised (as many as its instance type has, when that is known and nothing shares or partitions them).
+the pool's advertiser's ``allocatable_per_node``), so verification can never drift from what was deployed.
+A foreign node only gets what every GPU node should have: ``nvidia.com/gpu.present``, the accelerator labels,
+the GPU taint, and its GPUs advertised (as many as its instance type has, when that is known and nothing
+shares or partitions them).
 """
 
 from __future__ import annotations
@@ -12,28 +13,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from components.core import sharing_plan
-from components.core.resources import allocatable_per_node
+from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from components.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
+from components.core.quantities import whole_count
 from components.core.scheduling import (
-    GPU_RESOURCE,
     GPU_TAINT,
     LABEL_ACCELERATOR,
     LABEL_GPU_PRESENT,
     LABEL_SKYPILOT_ACCELERATOR,
-    SHARED_GPU_RESOURCE,
     pool_labels,
     pool_taints,
 )
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
-from components.verify.inference import Inference, catalog_instance_type, is_gpu_resource
+from components.verify.inference import Inference, catalog_instance_type
 from components.verify.node_labels import (
     LABEL_GFD_COUNT,
     LABEL_GFD_MIG_STRATEGY,
     LABEL_GFD_REPLICAS,
     LABEL_GKE_MAX_SHARED_CLIENTS,
     LABEL_GKE_PARTITION_SIZE,
-    MIG_RESOURCE_PREFIX,
 )
-from components.verify.nodes import NodeView, parse_count
+from components.verify.nodes import NodeView
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,7 +49,7 @@ class Expectation:
     labels: Mapping[str, str] = field(default_factory=dict)
     taints: tuple[Taint, ...] = ()
     allocatable: Mapping[str, int] = field(default_factory=dict)
-    """Extended resource -> units the node should advertise; empty when unknown."""
+    """Resource -> units the node should advertise (as its advertiser names them); empty when unknown."""
     replicas: int | None = None
     """Time-slicing / MPS shares per GPU, when the GPUs are shared."""
     mig: bool = False
@@ -64,6 +64,8 @@ class Expectation:
     """Taints must match value and effect; foreign nodes only need the GPU taint's key and NoSchedule."""
     expected_nodes: int = 0
     """Nodes the pool should have right after deploy (its initial size)."""
+    advertiser: str = EXTENDED_RESOURCES.key
+    """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
 
     @property
     def inferred(self) -> bool:
@@ -79,19 +81,21 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     cloud_delivered = delivered_by == "cloud"
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
     on_gke = spec.cloud == "gke" and cloud_delivered
+    advertiser = advertiser_for(spec)
     return Expectation(
         pool=spec.name,
         accelerator=model.key,
         gpus_per_node=spec.resolved.gpus,
         labels=pool_labels(spec),
         taints=pool_taints(spec),
-        allocatable=allocatable_per_node(spec),
+        allocatable=advertiser.allocatable_per_node(spec),
         replicas=replicas,
         mig=isinstance(sharing, MigPartitioning),
         gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
         gke_shared_clients=replicas if on_gke else None,
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
         expected_nodes=spec.initial_size,
+        advertiser=advertiser.key,
     )
 
 
@@ -99,24 +103,22 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     """The expectation for a GPU node that no known gpuready pool owns."""
     labels = view.labels
     listed = catalog_instance_type(view)
+    advertiser = advertiser_for_node(view.capacity)
     mig = (
         labels.get(LABEL_GFD_MIG_STRATEGY) in ("single", "mixed")
         or bool(labels.get(LABEL_GKE_PARTITION_SIZE))
-        or any(name.startswith(MIG_RESOURCE_PREFIX) for name in view.capacity)
+        or advertiser.shows_partitions(view.capacity)
     )
     gpus = listed.gpus if listed is not None else None
     if gpus is None and not mig:
-        gpus = parse_count(labels.get(LABEL_GFD_COUNT, ""))
-    shares = [parse_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
+        gpus = whole_count(labels.get(LABEL_GFD_COUNT, ""))
+    shares = [whole_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
     replicas = max((n for n in shares if n is not None and n > 1), default=None)
     expected_labels = {LABEL_GPU_PRESENT: "true"}
     if inference is not None:
         expected_labels[LABEL_ACCELERATOR] = inference.model.key
         expected_labels[LABEL_SKYPILOT_ACCELERATOR] = inference.model.skypilot
-    allocatable: dict[str, int] = {}
-    if gpus and not mig:
-        shared = SHARED_GPU_RESOURCE in view.capacity and replicas is not None
-        allocatable[SHARED_GPU_RESOURCE if shared else GPU_RESOURCE] = gpus * (replicas or 1)
+    allocatable = advertiser.inferred_allocatable(view.capacity, gpus, replicas, mig=mig)
     return Expectation(
         pool=None,
         accelerator=inference.model.key if inference is not None else None,
@@ -127,6 +129,7 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
         replicas=replicas,
         mig=mig,
         exact_taint_values=False,
+        advertiser=advertiser.key,
     )
 
 

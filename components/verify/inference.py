@@ -1,6 +1,6 @@
 """Recognise GPU nodes and infer which GPU they carry, from labels and resources alone. Pure: no I/O.
 
-A node is a GPU node when any of these says so: GPU capacity advertised by a device plugin, NFD's NVIDIA
+A node is a GPU node when any of these says so: GPU capacity advertised (any registered advertiser's), NFD's NVIDIA
 PCI label, a cloud accelerator label (GKE, AKS), ``nvidia.com/gpu.present=true``, a gpuready pool label,
 or an instance type in gpuready's catalog. So a node whose device plugin never started is still found.
 The GPU model comes from the strongest source first: GFD's product label, then the GKE accelerator label,
@@ -14,17 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from components.core.advertisers.registry import is_gpu_resource
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.instance_types import InstanceType
 from components.core.catalog.lookup import INSTANCE_TYPES
-from components.core.scheduling import (
-    GPU_RESOURCE,
-    LABEL_ACCELERATOR,
-    LABEL_GPU_POOL,
-    LABEL_GPU_PRESENT,
-    LABEL_POOL,
-    SHARED_GPU_RESOURCE,
-)
+from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_POOL, LABEL_GPU_PRESENT, LABEL_POOL
 from components.verify.node_labels import (
     AKS_ACCELERATOR_NVIDIA,
     LABEL_AKS_ACCELERATOR,
@@ -32,7 +26,6 @@ from components.verify.node_labels import (
     LABEL_GKE_ACCELERATOR,
     LABEL_INSTANCE_TYPE,
     LABEL_INSTANCE_TYPE_BETA,
-    MIG_RESOURCE_PREFIX,
     NFD_NVIDIA_PCI_LABELS,
 )
 from components.verify.nodes import NodeView
@@ -55,11 +48,6 @@ class Inference:
     source: Source
     evidence: str
     """The label value the model was read from."""
-
-
-def is_gpu_resource(name: str) -> bool:
-    """Whether an extended resource name is an NVIDIA GPU resource (whole, shared or MIG)."""
-    return name in (GPU_RESOURCE, SHARED_GPU_RESOURCE) or name.startswith(MIG_RESOURCE_PREFIX)
 
 
 def instance_type_of(view: NodeView) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
+from components.core.quantities import whole_count
 from components.core.specs import Taint
 
 
@@ -105,24 +106,10 @@ def _extended(raw: object) -> dict[str, int]:
     resources: dict[str, int] = {}
     for name, quantity in mapping_of(raw).items():
         if "/" in name:  # cpu, memory, pods... are not extended resources
-            count = parse_count(quantity)
+            count = whole_count(quantity)
             if count is not None:
                 resources[name] = count
     return resources
-
-
-_SUFFIXES = {"k": 10**3, "M": 10**6, "G": 10**9, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
-
-
-def parse_count(quantity: object) -> int | None:
-    """An integer quantity (``8``, ``2k``) as an int; None for anything fractional or malformed."""
-    text = str(quantity).strip()
-    if text.isdigit():  # the common case: extended resources are plain integers
-        return int(text)
-    for suffix in sorted(_SUFFIXES, key=len, reverse=True):
-        if text.endswith(suffix) and text[: -len(suffix)].isdigit():
-            return int(text[: -len(suffix)]) * _SUFFIXES[suffix]
-    return None
 
 
 def _readiness(conditions: object) -> tuple[bool, str]:

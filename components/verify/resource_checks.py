@@ -1,4 +1,7 @@
-"""Check that a GPU node advertises the GPUs its pool promises: whole, shared or MIG. Pure: no I/O.
+"""Check that a GPU node advertises the extended resources its pool promises: whole, shared or MIG. Pure: no I/O.
+
+These are the node checks of the extended-resources advertiser (``core.advertisers.extended_resources``),
+registered in ``advertised.NODE_CHECKS``.
 
 When nothing is advertised the finding names the likely reason, in the order a person would check:
 node not Ready, device plugin disabled by label, no label the device plugin selects on, an untolerated
@@ -7,6 +10,10 @@ taint, then driver or plugin not ready yet.
 
 from __future__ import annotations
 
+from components.core import namespaces
+from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
+from components.core.advertisers.registry import is_gpu_resource
+from components.core.quantities import whole_count
 from components.core.scheduling import (
     GPU_TAINT_KEY,
     LABEL_GPU_PRESENT,
@@ -16,7 +23,6 @@ from components.core.scheduling import (
 from components.verify import findings as f
 from components.verify.expectations import Expectation, advertised_gpu_resources
 from components.verify.findings import Finding, show_node
-from components.verify.inference import is_gpu_resource
 from components.verify.node_labels import (
     LABEL_DEPLOY_DEVICE_PLUGIN,
     LABEL_GFD_PRODUCT,
@@ -26,12 +32,12 @@ from components.verify.node_labels import (
     LABEL_MIG_CONFIG_STATE,
     LIFECYCLE_TAINT_PREFIX,
     MIG_INVALID_SUFFIX,
-    MIG_RESOURCE_PREFIX,
     NFD_NVIDIA_PCI_LABELS,
 )
-from components.verify.nodes import NodeView, parse_count
+from components.verify.nodes import NodeView
 
 _ALLOCATABLE_PATH = "{.status.allocatable}"
+_OPERATOR = namespaces.GPU_OPERATOR
 
 
 def check_resources(view: NodeView, expectation: Expectation) -> list[Finding]:
@@ -113,7 +119,7 @@ def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
             f"allocatable: MIG resources differ; got {mig_advertised or 'none'}, expected {mig_expected or 'none'}",
             "the MIG layout or the device plugin's MIG strategy on the node is not the pool's (mixed advertises "
             "nvidia.com/mig-<profile>, single advertises nvidia.com/gpu)",
-            "check nvidia.com/mig.config and the MIG manager log: kubectl logs -n gpu-operator "
+            f"check nvidia.com/mig.config and the MIG manager log: kubectl logs -n {_OPERATOR} "
             "-l app=nvidia-mig-manager --tail=50",
         ))  # fmt: skip
     for name, want in sorted(expected.items()):
@@ -137,11 +143,11 @@ def _count_finding(view: NodeView, expectation: Expectation, name: str, have: in
             view, f.SHARING_NOT_APPLIED, message,
             cause + "; the device plugin reads its config at start-up only",
             "check nvidia.com/device-plugin.config on the node, then restart the plugin: kubectl rollout restart "
-            "-n gpu-operator daemonset/nvidia-device-plugin-daemonset",
+            f"-n {_OPERATOR} daemonset/nvidia-device-plugin-daemonset",
         )  # fmt: skip
     if expectation.mig:
         cause = "the MIG layout on the node differs from the pool's"
-        fix = "kubectl logs -n gpu-operator -l app=nvidia-mig-manager --tail=50"
+        fix = f"kubectl logs -n {_OPERATOR} -l app=nvidia-mig-manager --tail=50"
         return _finding(view, f.MIG_RESOURCES_MISMATCH, message, cause, fix)
     return _finding(
         view, f.ALLOCATABLE_MISMATCH, message,
@@ -154,7 +160,7 @@ def _count_finding(view: NodeView, expectation: Expectation, name: str, have: in
 def _mig_state(view: NodeView, expectation: Expectation) -> list[Finding]:
     found: list[Finding] = []
     state = view.labels.get(LABEL_MIG_CONFIG_STATE)
-    logs = "kubectl logs -n gpu-operator -l app=nvidia-mig-manager --tail=50"
+    logs = f"kubectl logs -n {_OPERATOR} -l app=nvidia-mig-manager --tail=50"
     show = f"kubectl get node {view.name} -L {LABEL_MIG_CONFIG_STATE} -L nvidia.com/mig.config"
     if state == "failed":
         found.append(_finding(
@@ -200,13 +206,13 @@ def _shared_labels(view: NodeView, expectation: Expectation) -> list[Finding]:
     checks = [(LABEL_GFD_REPLICAS, replicas), (LABEL_GKE_MAX_SHARED_CLIENTS, expectation.gke_shared_clients)]
     for key, want in checks:
         raw = view.labels.get(key)
-        if want is None or raw is None or parse_count(raw) == want:
+        if want is None or raw is None or whole_count(raw) == want:
             continue
         found.append(_finding(
             view, f.SHARING_NOT_APPLIED, f"label {key}: GPU sharing not applied; got {raw!r}, expected '{want}'",
             "the node runs with another sharing config than the pool's (config label, ConfigMap key, or a plugin "
             "that has not restarted since the config changed)",
-            "check nvidia.com/device-plugin.config on the node, then: kubectl rollout restart -n gpu-operator "
+            f"check nvidia.com/device-plugin.config on the node, then: kubectl rollout restart -n {_OPERATOR} "
             "daemonset/nvidia-device-plugin-daemonset",
             reproduce=f"kubectl get node {view.name} -L {key}",
         ))  # fmt: skip

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.specs import Taint
 from components.verify.expectations import Expectation
 
@@ -15,7 +16,9 @@ _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_node
 
 
 def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
-    """Every field of ``expectation`` as str/int/bool/None, lists and dicts."""
+    """Every field of ``expectation`` as str/int/bool/None, lists and dicts; the advertiser only when it is not
+    extended resources (so the verification resource's inputs, and plans, stay as they were)."""
+    advertiser = {} if expectation.advertiser == EXTENDED_RESOURCES.key else {"advertiser": expectation.advertiser}
     return {
         "pool": expectation.pool,
         "accelerator": expectation.accelerator,
@@ -30,6 +33,7 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
         "gfd_expected": expectation.gfd_expected,
         "exact_taint_values": expectation.exact_taint_values,
         "expected_nodes": expectation.expected_nodes,
+        **advertiser,
     }
 
 
@@ -53,6 +57,7 @@ def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
         gfd_expected=bool(data.get("gfd_expected")),
         exact_taint_values=bool(data.get("exact_taint_values", True)),
         expected_nodes=ints["expected_nodes"] or 0,
+        advertiser=_str(data.get("advertiser")) or EXTENDED_RESOURCES.key,
     )
 
 

@@ -10,13 +10,20 @@
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
-from components.core.specs import GpuPoolSpec, GpuSharing
-from components.core.workload import gpu_workload
-from components.core.workload_placement import BINPACK_SCHEDULER, Placement
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
+from components import (
+    BinPackSchedulerSpec,
+    EksGpuNodePool,
+    EksGpuNodePoolArgs,
+    GpuBinPackingScheduler,
+    GpuBinPackingSchedulerArgs,
+    GpuOperator,
+    GpuOperatorArgs,
+    GpuPoolSpec,
+    GpuSharing,
+    Placement,
+    gpu_resources_of,
+    gpu_workload,
+)
 
 config = pulumi.Config()
 cluster_name = config.require("clusterName")
@@ -43,15 +50,14 @@ pools = [
     )
     for spec in (a100, l4)
 ]
-stack = GpuOperator("gpu-stack", GpuOperatorArgs(pools=pools, timeout_seconds=1200), provider=provider)
+stack = GpuOperator("gpu-stack", GpuOperatorArgs(pools=pools, timeout_seconds=1200, provider=provider))
+binpack = BinPackSchedulerSpec(kube_scheduler_version="v1.33.4", gpu_resources=gpu_resources_of([a100, l4]))
 scheduler = GpuBinPackingScheduler(
-    "gpu-binpack",
-    BinPackSchedulerSpec(kube_scheduler_version="v1.33.4", gpu_resources=gpu_resources_of([a100, l4])),
-    opts=pulumi.ResourceOptions(provider=provider),
+    "gpu-binpack", GpuBinPackingSchedulerArgs(scheduler=binpack), opts=pulumi.ResourceOptions(provider=provider)
 )
 after_stack = pulumi.ResourceOptions(provider=provider, depends_on=[stack, scheduler])
 
-train = gpu_workload(a100, 2, placement=Placement(scheduler_name=BINPACK_SCHEDULER, pack_group="train-42"))
+train = gpu_workload(a100, 2, placement=Placement(scheduler_name=binpack.scheduler_name, pack_group="train-42"))
 k8s.batch.v1.Job(
     "train",
     spec={

@@ -13,7 +13,7 @@ import pytest
 
 from components.core import scheduling
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.pool_summary import pool_values
+from components.core.pool_summary import pool_outputs
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
 
 K8S = "1.32.0"
@@ -42,15 +42,15 @@ def test_a_node_of_the_pool_is_a_valid_node(spec: GpuPoolSpec) -> None:
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.cloud}-{s.name}")
 def test_a_pod_using_the_pools_outputs_is_a_valid_pod(spec: GpuPoolSpec) -> None:
-    values = pool_values(spec, driver="test", lifecycle="test")
-    resource = values["resource_name"]
+    values = pool_outputs(spec, driver="test", lifecycle="test")
+    resource = values.resource_name
     pod: dict[str, Any] = {
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": "trainer"},
         "spec": {
-            "nodeSelector": values["node_selector"],
-            "tolerations": values["tolerations"],
+            "nodeSelector": values.node_selector,
+            "tolerations": values.tolerations,
             "containers": [
                 {"name": "main", "image": "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04",
                  "resources": {"limits": {resource: "1"}, "requests": {resource: "1"}}},
@@ -58,4 +58,4 @@ def test_a_pod_using_the_pools_outputs_is_a_valid_pod(spec: GpuPoolSpec) -> None
         },
     }  # fmt: skip
     kubernetes_validate.validate(pod, K8S, strict=True)
-    assert all(t["effect"] in TAINT_EFFECTS and t["operator"] == "Exists" for t in values["tolerations"])
+    assert all(t["effect"] in TAINT_EFFECTS and t["operator"] == "Exists" for t in values.tolerations)

@@ -39,7 +39,7 @@ def key_paths(value: object, prefix: str = "") -> set[str]:
 def test_gke_quota_admits_the_classes_nvidia_names_and_at_least_as_many_pods() -> None:
     pool = GpuPoolSpec(cloud="gke", name="l4", instance_type="g2-standard-8", min_size=0, max_size=20,
                        image="ubuntu", driver="operator")  # fmt: skip
-    ours = stack_objects.gke_priority_quota("gpu-operator", [pool])
+    ours = stack_objects.gke_priority_quota("gpu-operator", [pool]).manifest
     assert (ours["apiVersion"], ours["kind"]) == (QUOTA["apiVersion"], QUOTA["kind"])
     assert ours["spec"]["scopeSelector"] == QUOTA["spec"]["scopeSelector"]
     assert set(ours["spec"]["hard"]) == set(QUOTA["spec"]["hard"])

@@ -7,6 +7,7 @@ values are the pure plan's (``plan_gpu_stack``, tested value by value in ``tests
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -93,7 +94,7 @@ def build(
         elif provider_via == "opts.providers":
             GpuOperator(name, args, opts=pulumi.ResourceOptions(providers=[provider]))
         else:
-            GpuOperator(name, args, provider)
+            GpuOperator(name, dataclasses.replace(args, provider=provider))
 
     program()
 

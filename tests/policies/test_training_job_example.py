@@ -34,7 +34,7 @@ def test_without_the_scheduler_the_gate_fails_the_job(tmp_path: Path, capsys: py
         (program / name).write_text((EXAMPLE / name).read_text(encoding="utf-8"), encoding="utf-8")
     source = (EXAMPLE / "__main__.py").read_text(encoding="utf-8")
     cut = source.replace("after_stack = pulumi.ResourceOptions(provider=provider, depends_on=[stack, scheduler])", "")
-    start = cut.index("scheduler = GpuBinPackingScheduler(")
+    start = cut.index("scheduler = GpuBinPackingScheduler(")  # keeps ``binpack``, the spec the workload names
     end = cut.index("train = gpu_workload(")
     stack_only = "after_stack = pulumi.ResourceOptions(provider=provider, depends_on=[stack])\n\n"
     patched = cut[:start] + stack_only + cut[end:]

@@ -12,7 +12,7 @@ import yaml
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
 from components.errors import SpecError
-from components.scheduler.binpack_scheduler import GpuBinPackingScheduler
+from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 COMPONENT = "gpuready:index:GpuBinPackingScheduler"
@@ -39,7 +39,9 @@ def build(spec: BinPackSchedulerSpec = SPEC) -> None:
     @runtime_test
     def program() -> None:
         provider = k8s.Provider("cluster", kubeconfig="{}")
-        GpuBinPackingScheduler("binpack", spec, opts=pulumi.ResourceOptions(providers=[provider]))
+        GpuBinPackingScheduler(
+            "binpack", GpuBinPackingSchedulerArgs(scheduler=spec), opts=pulumi.ResourceOptions(providers=[provider])
+        )
 
     program()
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from components.core.specs import Taint
-from components.verify.nodes import node_view, parse_count
+from components.verify.nodes import node_view
 from tests.kube_standin import make_node
 
 
@@ -68,11 +68,3 @@ def test_node_view_skips_taints_with_unknown_effect_and_odd_quantities() -> None
     view = node_view(raw)
     assert [t.key for t in view.taints] == ["ok"]
     assert view.capacity == {"example.com/dev": 2000}
-
-
-@pytest.mark.parametrize(
-    ("text", "count"),
-    [("8", 8), ("0", 0), ("2k", 2000), ("1Ki", 1024), ("1500m", None), ("", None), ("-1", None), ("x", None)],
-)
-def test_parse_count(text: str, count: int | None) -> None:
-    assert parse_count(text) == count

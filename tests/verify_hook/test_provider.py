@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import tempfile
 import threading
 import time
@@ -148,6 +149,14 @@ def test_expectation_survives_the_wire_with_floats() -> None:
     floats = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in data.items()}
     floats["allocatable"] = {k: float(v) for k, v in data["allocatable"].items()}
     assert expectation_from_data(floats) == expectation
+    assert "advertiser" not in data  # extended resources, the default, leave the resource's inputs as they were
+
+
+def test_another_advertiser_survives_the_wire() -> None:
+    expectation = dataclasses.replace(expectation_for(SPEC), advertiser="dra")
+    data = expectation_to_data(expectation)
+    assert data["advertiser"] == "dra"
+    assert expectation_from_data(data) == expectation
 
 
 def test_the_provider_pickles_and_runs_out_of_process_form() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from components.core import namespaces
 from components.core.binpack.scheduler_config import (
     CONFIG_DIR,
     CONFIG_FILE,
@@ -86,7 +87,7 @@ def authentication_reader_binding(spec: BinPackSchedulerSpec) -> Manifest:
     return {
         "apiVersion": f"{RBAC_API_GROUP}/v1",
         "kind": "RoleBinding",
-        "metadata": {"name": f"{spec.name}-auth-reader", "namespace": "kube-system", "labels": labels(spec)},
+        "metadata": {"name": f"{spec.name}-auth-reader", "namespace": namespaces.KUBE_SYSTEM, "labels": labels(spec)},
         "roleRef": {"apiGroup": RBAC_API_GROUP, "kind": "Role", "name": "extension-apiserver-authentication-reader"},
         "subjects": [_subject(spec)],
     }

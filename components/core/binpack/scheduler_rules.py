@@ -9,8 +9,9 @@ toleration with ``Exists`` takes no value), apimachinery's DNS-1123 rules and it
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from fractions import Fraction
 
+from components.core import namespaces
 from components.core.binpack import scheduler_version
 from components.core.binpack.scheduler_config import (
     DEFAULT_SCHEDULER_NAME,
@@ -19,18 +20,12 @@ from components.core.binpack.scheduler_config import (
     SchedulerToleration,
 )
 from components.core.k8s_syntax import TAINT_EFFECTS, label_value_problem, prefix_is_under, qualified_name_problem
+from components.core.quantities import parse_quantity
 from components.core.scheduling import GPU_RESOURCE, GPU_TAINT_KEY, LABEL_GPU_POOL
 from components.errors import Problem, SpecError
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\Z")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
-_QUANTITY = re.compile(r"^\+?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)?\Z")
-_SUFFIXES = {
-    "": Decimal(1), "m": Decimal("0.001"), "k": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
-    "T": Decimal(10) ** 12, "P": Decimal(10) ** 15, "E": Decimal(10) ** 18,
-    "Ki": Decimal(2) ** 10, "Mi": Decimal(2) ** 20, "Gi": Decimal(2) ** 30, "Ti": Decimal(2) ** 40,
-    "Pi": Decimal(2) ** 50, "Ei": Decimal(2) ** 60,
-}  # fmt: skip
 
 DNS_LABEL_RULE = "a lowercase DNS label: a-z, 0-9 and '-', at most 63 characters, alphanumeric at both ends"
 
@@ -52,15 +47,15 @@ def validate(spec: BinPackSchedulerSpec) -> str:
 def _check_names(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
     if not _DNS_LABEL.match(spec.name):
         problems.append(Problem("name", "not a valid object name", spec.name, (DNS_LABEL_RULE,), "e.g. gpu-binpack"))
-    if spec.namespace == "default" or spec.namespace.startswith("kube-"):
+    if namespaces.is_shared(spec.namespace):
         problems.append(
             Problem(
                 "namespace",
                 "the scheduler needs a namespace of its own, which gpuready creates and deletes: not default, "
                 "and not a kube- namespace (the prefix is reserved for Kubernetes system namespaces)",
                 spec.namespace,
-                ("gpu-scheduling", "any other namespace of its own"),
-                "leave namespace unset for gpu-scheduling",
+                (namespaces.BINPACK_SCHEDULER, "any other namespace of its own"),
+                f"leave namespace unset for {namespaces.BINPACK_SCHEDULER}",
             )
         )
     elif not _DNS_LABEL.match(spec.namespace):
@@ -137,22 +132,16 @@ def _check_pod(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
         )
 
 
-def _quantity(path: str, text: str, example: str, problems: list[Problem]) -> Decimal | None:
-    match = _QUANTITY.match(text) if isinstance(text, str) else None
-    if match is None:
+def _quantity(path: str, text: str, example: str, problems: list[Problem]) -> Fraction | None:
+    value = parse_quantity(text) if isinstance(text, str) and not text.startswith("-") else None  # requests >= 0
+    if value is None:
         problems.append(
             Problem(
                 path, "not a Kubernetes quantity", text, (example, "0.5", "1Gi"), "a number with an optional suffix"
             )
         )
         return None
-    return Decimal(match.group(1)) * _suffix_value(match.group(2) or "")
-
-
-def _suffix_value(suffix: str) -> Decimal:
-    if suffix[:1] in ("e", "E"):
-        return Decimal(10) ** int(suffix[1:])
-    return _SUFFIXES[suffix]
+    return value
 
 
 def _check_placement(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:

@@ -95,11 +95,6 @@ def mig_config_name(profile: str) -> str:
     return "all-" + profile.replace("+", ".")
 
 
-def mig_resource_name(profile: str) -> str:
-    """Resource a profile is advertised as under the ``mixed`` strategy (k8s-device-plugin rm.go)."""
-    return "nvidia.com/mig-" + profile.replace("+", ".")
-
-
 def _memory_gb(profile: str) -> int:
     match = _PROFILE_RE.match(profile)
     if match is None:

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from components.core import namespaces
+
 StackKind = Literal["gpu-operator", "device-plugin", "none", "external"]
 STACK_KINDS: tuple[StackKind, ...] = ("gpu-operator", "device-plugin", "none", "external")
 """``gpu-operator`` / ``device-plugin``: gpuready installs that chart. ``none``: the cloud's own stack advertises
@@ -49,7 +51,7 @@ GPU_OPERATOR = Chart(
     name="gpu-operator",
     version="v26.7.0",
     repository="https://helm.ngc.nvidia.com/nvidia",
-    namespace="gpu-operator",
+    namespace=namespaces.GPU_OPERATOR,
     nfd_key="node-feature-discovery",
     version_prefix="v",
     disable_openapi_validation=True,
@@ -59,7 +61,7 @@ DEVICE_PLUGIN = Chart(
     name="nvidia-device-plugin",
     version="0.20.0",
     repository="https://nvidia.github.io/k8s-device-plugin",
-    namespace="nvidia-device-plugin",
+    namespace=namespaces.DEVICE_PLUGIN,
     nfd_key="nfd",
     version_prefix="",
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from components.core.specs import GpuPoolSpec
@@ -31,6 +32,42 @@ MIN_QUOTA_PODS = 100
 """NVIDIA's own quota allows 100 pods (cloud-native-docs ``google-gke-gpu-operator-quota.yaml``)."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConfigMapObject:
+    """A config map beside the release; ``base_name`` names it stably while its content hash changes."""
+
+    base_name: str
+    """Name without the content hash (``gpuready-device-plugin-config``): the object's logical name."""
+    manifest: Mapping[str, Any]
+    """The ``v1/ConfigMap``."""
+
+    @property
+    def name(self) -> str:
+        """``<base_name>-<hash of data>``, the name in the cluster."""
+        return str(self.manifest["metadata"]["name"])
+
+    @property
+    def data(self) -> Mapping[str, str]:
+        data: Mapping[str, str] = self.manifest["data"]
+        return data
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ResourceQuotaObject:
+    """A resource quota beside the release (GKE's priority-class quota)."""
+
+    manifest: Mapping[str, Any]
+    """The ``v1/ResourceQuota``."""
+
+    @property
+    def name(self) -> str:
+        return str(self.manifest["metadata"]["name"])
+
+
+ReleaseObject = ConfigMapObject | ResourceQuotaObject
+"""An object gpuready creates in the release's namespace before the release."""
+
+
 def namespace(name: str) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
@@ -39,24 +76,25 @@ def namespace(name: str) -> dict[str, Any]:
     }
 
 
-def config_map(base_name: str, namespace_name: str, data: Mapping[str, str]) -> dict[str, Any]:
+def config_map(base_name: str, namespace_name: str, data: Mapping[str, str]) -> ConfigMapObject:
     """A config map named ``<base_name>-<hash of data>``."""
     digest = hashlib.sha256(repr(sorted(data.items())).encode()).hexdigest()[:8]
-    return {
+    manifest = {
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {"name": f"{base_name}-{digest}", "namespace": namespace_name, "labels": dict(MANAGED_BY)},
         "data": dict(data),
     }
+    return ConfigMapObject(base_name=base_name, manifest=manifest)
 
 
-def gke_priority_quota(namespace_name: str, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+def gke_priority_quota(namespace_name: str, pools: Sequence[GpuPoolSpec]) -> ResourceQuotaObject:
     """GKE admits ``system-node-critical`` / ``system-cluster-critical`` pods outside ``kube-system`` only under a
     ResourceQuota scoped to those classes (cloud-native-docs ``google-gke.rst``; NVIDIA/gpu-operator#660); its pod
     limit grows with the pools' maximum size."""
     nodes = sum(p.max_size for p in pools)
     pods = max(MIN_QUOTA_PODS, OPERAND_PODS_PER_NODE * nodes + 20)
-    return {
+    manifest = {
         "apiVersion": "v1",
         "kind": "ResourceQuota",
         "metadata": {"name": GKE_QUOTA_NAME, "namespace": namespace_name, "labels": dict(MANAGED_BY)},
@@ -69,3 +107,4 @@ def gke_priority_quota(namespace_name: str, pools: Sequence[GpuPoolSpec]) -> dic
             },
         },
     }
+    return ResourceQuotaObject(manifest=manifest)

@@ -57,7 +57,7 @@ class GpuStackPlan:
     cloud: Cloud
     pools: tuple[PoolService, ...]
     namespace: Mapping[str, Any] | None = None
-    objects: tuple[Mapping[str, Any], ...] = ()
+    objects: tuple[stack_objects.ReleaseObject, ...] = ()
     """Config maps and the GKE ResourceQuota, created in ``namespace`` before the release."""
     release: HelmRelease | None = None
     config_data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -83,7 +83,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     if not spec.installs_chart:
         return GpuStackPlan(spec=spec, cloud=cloud, pools=services)
     ns = spec.effective_namespace
-    objects: list[dict[str, Any]] = []
+    objects: list[stack_objects.ReleaseObject] = []
     plugin_name = _add_config(objects, PLUGIN_CONFIG_BASE, ns, plugin_configs.plugin_configs(pools))
     mig_name = None
     if spec.kind == "gpu-operator" and mig_manager_config.needs_custom_config(pools):
@@ -111,13 +111,15 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         namespace=stack_objects.namespace(ns),
         objects=tuple(objects),
         release=release,
-        config_data={o["metadata"]["name"]: o["data"] for o in objects if o["kind"] == "ConfigMap"},
+        config_data={o.name: o.data for o in objects if isinstance(o, stack_objects.ConfigMapObject)},
     )
 
 
-def _add_config(objects: list[dict[str, Any]], base: str, namespace: str, data: Mapping[str, str]) -> str | None:
+def _add_config(
+    objects: list[stack_objects.ReleaseObject], base: str, namespace: str, data: Mapping[str, str]
+) -> str | None:
     if not data:
         return None
     config_map = stack_objects.config_map(base, namespace, data)
     objects.append(config_map)
-    return str(config_map["metadata"]["name"])
+    return config_map.name

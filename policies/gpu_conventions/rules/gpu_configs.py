@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX, mig_resource_name
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
 from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
@@ -26,7 +27,7 @@ from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, 
 
 DEFAULT_MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
 """Default bound on time-slicing / MPS replicas per GPU: GKE's own maximum, a sane ceiling anywhere."""
-MIG_RESOURCES = frozenset(mig_profiles.mig_resource_name(p) for t in MIG_TABLES.values() for p in t.profiles)
+MIG_RESOURCES = frozenset(mig_resource_name(p) for t in MIG_TABLES.values() for p in t.profiles)
 """Every ``nvidia.com/mig-<profile>`` resource some MIG table yields under the ``mixed`` strategy."""
 _SHARING_FLAGS = ("renameByDefault", "failRequestsGreaterThanOne")
 
@@ -154,7 +155,7 @@ def _replica_problems(where: str, resource: object, limit: float) -> list[str]:
     mapping = as_mapping(resource) or {}
     problems = []
     name = mapping.get("name")
-    if isinstance(name, str) and name.startswith("nvidia.com/mig-") and name not in MIG_RESOURCES:
+    if isinstance(name, str) and name.startswith(MIG_RESOURCE_PREFIX) and name not in MIG_RESOURCES:
         problems.append(
             f"{where}.name: no MIG GPU has a profile behind {name!r}. Use an existing nvidia.com/mig-<profile>"
         )

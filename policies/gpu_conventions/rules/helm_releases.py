@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import scheduling
+from components.core import namespaces, scheduling
 from policies.gpu_conventions.rules.charts import (
     DEFAULT_ALLOWED_VERSIONS,
     DEFAULT_NAMESPACE,
@@ -56,7 +56,7 @@ def namespace_problems(resource_type: str, props: Mapping[str, Any], config: Map
     if release is None:
         return []
     namespace = as_text(props.get("namespace"))
-    if namespace and namespace != "default":
+    if namespace and namespace != namespaces.DEFAULT:
         return []
     want = DEFAULT_NAMESPACE[release.chart]
     got = "not set (the provider's default namespace)" if not namespace else f"{namespace!r}"

@@ -2,18 +2,17 @@
 
 Toleration matching follows ``k8s.io/api/core/v1`` ``Toleration.ToleratesTaint``: an empty effect
 matches every effect, an empty key with ``Exists`` matches every taint, ``Equal`` (the default
-operator) compares values. Quantities follow ``apimachinery/pkg/api/resource`` suffixes.
+operator) compares values. Quantities are read by ``components.core.quantities`` (apimachinery's grammar).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from components.core import scheduling
+from components.core import quantities, scheduling
 from components.core.k8s_syntax import TAINT_EFFECTS
 from components.core.specs import Taint
 from policies.gpu_conventions.rules.values import as_mapping, as_number, as_text
@@ -22,26 +21,6 @@ API_EFFECTS: Mapping[str, str] = {
     scheduling.to_eks_taint(Taint(key="k", effect=effect))["effect"]: effect for effect in TAINT_EFFECTS
 }
 """EKS / GKE API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
-
-_SUFFIXES: Mapping[str, Fraction] = {
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 1000),
-    "": Fraction(1),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
-}
-_QUANTITY = re.compile(r"^(?P<number>[+-]?(\d+\.?\d*|\.\d+))(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +92,7 @@ def parse_quantity(value: object) -> Fraction | None:
     if number is not None:
         return Fraction(number)
     text = as_text(value)
-    match = _QUANTITY.match(text.strip()) if text is not None else None
-    if match is None:
-        return None
-    suffix = match["suffix"] or ""
-    scale = Fraction(10) ** int(suffix[1:]) if suffix[:1] in ("e", "E") else _SUFFIXES[suffix]
-    return Fraction(match["number"]) * scale
+    return quantities.parse_quantity(text.strip()) if text is not None else None
 
 
 def selector_matches(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:

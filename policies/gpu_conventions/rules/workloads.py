@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from components.core import scheduling
+from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
 from policies.gpu_conventions.rules.gpu_configs import MIG_RESOURCES
 from policies.gpu_conventions.rules.k8s import GPU_TAINT, any_tolerates, parse_quantity, tolerates
 from policies.gpu_conventions.rules.values import as_list, as_mapping, dig, show
@@ -110,8 +111,8 @@ def mig_resource_problems(resource_type: str, props: Mapping[str, Any], config: 
     """``nvidia.com/mig-<profile>`` names a profile that some MIG GPU has."""
     problems = []
     for gpu in gpu_requests(resource_type, props):
-        if gpu.resource.startswith("nvidia.com/mig-") and gpu.resource not in MIG_RESOURCES:
-            profile = gpu.resource.removeprefix("nvidia.com/mig-")
+        if gpu.resource.startswith(MIG_RESOURCE_PREFIX) and gpu.resource not in MIG_RESOURCES:
+            profile = gpu.resource.removeprefix(MIG_RESOURCE_PREFIX)
             close = sorted(r for r in MIG_RESOURCES if r.split(".")[0] == gpu.resource.split(".")[0])
             problems.append(
                 f"{gpu.field}: no MIG GPU has a profile {profile!r}, so nothing advertises {gpu.resource!r} and the "
@@ -151,4 +152,4 @@ def _tolerations(resource_type: str, props: Mapping[str, Any]) -> tuple[str, Any
 
 
 def _is_gpu_resource(name: str) -> bool:
-    return name.startswith((scheduling.GPU_RESOURCE, "nvidia.com/mig-"))
+    return name.startswith((scheduling.GPU_RESOURCE, MIG_RESOURCE_PREFIX))

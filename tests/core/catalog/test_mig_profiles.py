@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from components.core.advertisers.extended_resources import mig_resource_name
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import (
     A100_40GB,
@@ -187,7 +188,7 @@ def test_is_media_extension(profile: str, media: bool) -> None:
 )
 def test_config_and_resource_names_replace_plus_with_dot(profile: str, config: str, resource: str) -> None:
     assert mig_profiles.mig_config_name(profile) == config
-    assert mig_profiles.mig_resource_name(profile) == resource
+    assert mig_resource_name(profile) == resource
 
 
 @pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)

@@ -15,6 +15,7 @@ import kubernetes_validate
 import pytest
 
 from components.core.catalog.instance_types import Cloud
+from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
@@ -116,18 +117,20 @@ def _plan(cloud: Cloud, pools: list[GpuPoolSpec], spec: GpuStackSpec) -> GpuStac
 
 def _all_objects(plan: GpuStackPlan) -> list[Mapping[str, Any]]:
     assert plan.namespace is not None
-    return [plan.namespace, *plan.objects]
+    return [plan.namespace, *(o.manifest for o in plan.objects)]
 
 
 def test_scenarios_build_every_kind_of_object() -> None:
     kinds = {o["kind"] for _, cloud, pools, spec in SCENARIOS for o in _all_objects(_plan(cloud, pools, spec))}
     assert kinds == {"Namespace", "ConfigMap", "ResourceQuota"}
-    names = {
-        o["metadata"]["name"].rsplit("-", 1)[0]
+    maps = [
+        o
         for _, cloud, pools, spec in SCENARIOS
         for o in _plan(cloud, pools, spec).objects
-        if o["kind"] == "ConfigMap"
-    }
+        if isinstance(o, ConfigMapObject)
+    ]
+    assert all(o.manifest["kind"] == "ConfigMap" and o.name.startswith(o.base_name + "-") for o in maps)
+    names = {o.base_name for o in maps}
     assert names == {"gpuready-device-plugin-config", "gpuready-mig-parted-config"}
 
 
@@ -147,7 +150,7 @@ def test_names_labels_and_namespace(name: str, cloud: Cloud, pools: list[GpuPool
     assert DNS_LABEL.match(namespace)
     for obj in _all_objects(plan):
         assert obj["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "gpuready"
-    for obj in plan.objects:
+    for obj in (o.manifest for o in plan.objects):
         assert obj["metadata"]["namespace"] == namespace
         assert DNS_SUBDOMAIN.match(obj["metadata"]["name"])
         for key in obj.get("data", {}):
@@ -166,8 +169,9 @@ def test_namespace_admits_privileged_node_agents() -> None:
 
 def test_gke_quota_in_the_scenarios() -> None:
     _, cloud, pools, spec = SCENARIOS[IDS.index("gke-operator")]
-    quotas = [o for o in _plan(cloud, pools, spec).objects if o["kind"] == "ResourceQuota"]
+    quotas = [o.manifest for o in _plan(cloud, pools, spec).objects if isinstance(o, ResourceQuotaObject)]
     assert len(quotas) == 1
+    assert quotas[0]["kind"] == "ResourceQuota"
     assert int(quotas[0]["spec"]["hard"]["pods"]) >= 8 * sum(p.max_size for p in pools)
 
 

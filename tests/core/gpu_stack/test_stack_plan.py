@@ -16,6 +16,7 @@ import pytest
 
 from components.core.catalog.instance_types import Cloud
 from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
@@ -90,8 +91,9 @@ def _values(plan: GpuStackPlan) -> Mapping[str, Any]:
 
 def _config_maps(plan: GpuStackPlan) -> dict[str, Mapping[str, Any]]:
     """Config maps by the base of their name (``gpuready-device-plugin-config`` / ``gpuready-mig-parted-config``)."""
-    maps = [o for o in plan.objects if o["kind"] == "ConfigMap"]
-    by_base = {o["metadata"]["name"].rsplit("-", 1)[0]: o for o in maps}
+    maps = [o for o in plan.objects if isinstance(o, ConfigMapObject)]
+    assert all(o.manifest["kind"] == "ConfigMap" and o.name.rsplit("-", 1)[0] == o.base_name for o in maps)
+    by_base = {o.base_name: o.manifest for o in maps}
     assert len(by_base) == len(maps)
     return by_base
 
@@ -221,7 +223,9 @@ def test_operator_on_gke_installing_the_driver() -> None:
         "node-feature-discovery": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": [GPU_TOLERATION]}},
         "migManager": {"enabled": False},
     }
-    (quota,) = plan.objects
+    (quota_object,) = plan.objects
+    assert isinstance(quota_object, ResourceQuotaObject)
+    quota = quota_object.manifest
     assert quota["kind"] == "ResourceQuota"
     assert quota["metadata"]["namespace"] == "gpu-operator"
     assert quota["spec"]["scopeSelector"] == {
@@ -242,7 +246,7 @@ def _quota_pods(max_size: int) -> int:
         driver="operator",
     )  # fmt: skip
     (quota,) = _plan("gke", [pool], kind="gpu-operator").objects
-    return int(quota["spec"]["hard"]["pods"])
+    return int(quota.manifest["spec"]["hard"]["pods"])
 
 
 def test_gke_quota_grows_with_the_pools_maximum_size() -> None:
@@ -259,7 +263,7 @@ def test_no_quota_outside_gke() -> None:
     others: list[tuple[Cloud, list[GpuPoolSpec]]] = [("eks", [EKS_PLAIN]), ("aks", [AKS_SPOT])]
     for cloud, pools in others:
         plan = _plan(cloud, pools, kind="gpu-operator")
-        assert all(o["kind"] != "ResourceQuota" for o in plan.objects)
+        assert all(o.manifest["kind"] != "ResourceQuota" for o in plan.objects)
 
 
 # --- device plugin ---------------------------------------------------------------------------------------------------
@@ -356,13 +360,13 @@ def test_release_overrides() -> None:
     assert release.chart == GPU_OPERATOR
     assert plan.namespace is not None
     assert plan.namespace["metadata"]["name"] == "nvidia-gpu"
-    assert all(o["metadata"]["namespace"] == "nvidia-gpu" for o in plan.objects)
+    assert all(o.manifest["metadata"]["namespace"] == "nvidia-gpu" for o in plan.objects)
     assert plan.objects
 
 
 def test_gke_quota_follows_the_namespace() -> None:
     plan = _plan("gke", [GKE_OPERATOR], kind="gpu-operator", namespace="nvidia")
-    assert [o["metadata"]["namespace"] for o in plan.objects] == ["nvidia"]
+    assert [o.manifest["metadata"]["namespace"] for o in plan.objects] == ["nvidia"]
 
 
 @pytest.mark.parametrize(

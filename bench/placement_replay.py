@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from components.core.binpack.placement_model import NodeLoad, Resources, ScoringRule, select_node
+from placement_model import NodeLoad, Resources, ScoringRule, select_node
+
 from components.core.scheduling import GPU_RESOURCE
 
 NoFit = Literal["wait", "reject"]

@@ -15,9 +15,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from components.core.binpack.placement_model import DEFAULT_SPREADING, ScoringRule
-from components.core.binpack.placement_replay import Job, PoolShape, job_stream, replay
+from placement_model import DEFAULT_SPREADING, ScoringRule
+from placement_replay import Job, PoolShape, job_stream, replay
 
 PACKING = ScoringRule(name="packing", strategy="MostAllocated", weights={"nvidia.com/gpu": 100, "cpu": 1, "memory": 1})
 POOL = PoolShape(

@@ -10,8 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-
-from components.core.binpack.placement_model import (
+from placement_model import (
     DEFAULT_SPREADING,
     NodeLoad,
     ScoringRule,

@@ -1,0 +1,86 @@
+"""GPUs advertised as extended resources by the NVIDIA device plugin or the GPU Operator. Pure.
+
+Rules (NVIDIA k8s-device-plugin v0.20.0 README and ``internal/rm/rm.go``; GKE gpus-multi and
+timesharing docs): time-slicing and MPS advertise ``GPUs x replicas`` of ``nvidia.com/gpu`` (or
+``nvidia.com/gpu.shared`` with ``renameByDefault``); MIG ``single`` advertises every MIG device as
+``nvidia.com/gpu``; MIG ``mixed`` advertises ``nvidia.com/mig-<profile>`` per profile (``+`` becomes
+``.``); GKE always advertises MIG partitions as ``nvidia.com/gpu``.
+
+Kubernetes rules for the requests (kubernetes.io "Schedule GPUs" and "Resource Management for Pods and
+Containers", "Consuming extended resources"): extended resources are whole numbers, cannot be overcommitted,
+and a GPU request must equal its limit, so a container gets the same integer as both (``extended_requests``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.core import sharing_plan
+from components.core.advertisers import extended_requests
+from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.scheduling import GPU_RESOURCE, SHARED_GPU_RESOURCE
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+
+MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
+"""Prefix of the per-profile resources of MIG ``mixed`` (``mig_resource_name``)."""
+
+
+def mig_resource_name(profile: str) -> str:
+    """Resource a profile is advertised as under the ``mixed`` strategy (k8s-device-plugin rm.go)."""
+    return MIG_RESOURCE_PREFIX + profile.replace("+", ".")
+
+
+class ExtendedResources(Advertiser):
+    """``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` and ``nvidia.com/mig-<profile>`` extended resources."""
+
+    key: ClassVar[str] = "extended-resources"
+
+    def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
+        gpus = spec.resolved.gpus
+        sharing = spec.sharing
+        if sharing is None:
+            return {GPU_RESOURCE: gpus}
+        if isinstance(sharing, GpuSharing):
+            name = SHARED_GPU_RESOURCE if sharing.rename_by_default else GPU_RESOURCE
+            return {name: gpus * sharing.replicas}
+        return _mig_allocatable(spec, sharing)
+
+    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
+        allocatable = self.allocatable_per_node(spec)
+        name = resource if resource is not None else self.primary_resource(spec)
+        return extended_requests.whole_units_request(spec, allocatable, name, gpus)
+
+    def container_resources(self, request: GpuRequest) -> dict[str, Any]:
+        units = {request.resource: request.count}
+        return {"limits": dict(units), "requests": dict(units)}
+
+    def is_gpu_resource(self, name: str) -> bool:
+        return name in (GPU_RESOURCE, SHARED_GPU_RESOURCE) or name.startswith(MIG_RESOURCE_PREFIX)
+
+    def shows_partitions(self, capacity: Mapping[str, int]) -> bool:
+        return any(name.startswith(MIG_RESOURCE_PREFIX) for name in capacity)
+
+    def inferred_allocatable(
+        self, capacity: Mapping[str, int], gpus: int | None, replicas: int | None, *, mig: bool
+    ) -> dict[str, int]:
+        allocatable: dict[str, int] = {}
+        if gpus and not mig:
+            shared = SHARED_GPU_RESOURCE in capacity and replicas is not None
+            allocatable[SHARED_GPU_RESOURCE if shared else GPU_RESOURCE] = gpus * (replicas or 1)
+        return allocatable
+
+
+def _mig_allocatable(spec: GpuPoolSpec, mig: MigPartitioning) -> dict[str, int]:
+    table = spec.resolved.model.mig
+    if table is None:
+        raise ValueError(f"pool {spec.name!r}: MIG on a GPU without MIG passed validation")
+    layout = sharing_plan.mig_layout(table, mig)
+    gpus = spec.resolved.gpus
+    if mig.strategy == "single":  # GKE-native MIG is validated to be single
+        return {GPU_RESOURCE: gpus * sum(layout.values())}
+    return {mig_resource_name(p): gpus * n for p, n in sorted(layout.items())}
+
+
+EXTENDED_RESOURCES = ExtendedResources()
+"""The one instance (advertisers hold no state)."""

@@ -1,0 +1,89 @@
+"""The one interface behind which a way of advertising GPUs to Kubernetes lives. Pure.
+
+An advertiser owns every fact that depends on how the pool's GPUs reach the scheduler: the resource names,
+what each node offers (allocatable), what a workload's containers ask for, which node resources count as
+GPUs when verifying, and the advertised part of a pool's summary. Today there is one: extended resources
+published by the NVIDIA device plugin or the GPU Operator (``extended_resources``). Dynamic Resource
+Allocation (ResourceSlices and ResourceClaims, issue #15) is the next: one more implementation registered in
+``registry``, never branches through the resource, workload or verification code.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from components.core.specs import GpuPoolSpec
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AdvertisedResources:
+    """The advertised part of a pool's summary (its published outputs)."""
+
+    resource_name: str
+    """The resource most workloads on the pool request."""
+    allocatable: Mapping[str, int]
+    """Resource name -> units each Ready node of the pool should advertise."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuRequest:
+    """A validated GPU request of one container: ``count`` units of ``resource``."""
+
+    resource: str
+    count: int
+
+
+class Advertiser(ABC):
+    """How a pool's GPUs are advertised to Kubernetes, and everything that follows from it."""
+
+    key: ClassVar[str]
+    """Registry key, e.g. ``extended-resources``."""
+
+    @abstractmethod
+    def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
+        """Resource name -> units each Ready node of the pool should advertise."""
+
+    def resource_names(self, spec: GpuPoolSpec) -> list[str]:
+        """Names a workload requests on this pool, the one with most units first."""
+        allocatable = self.allocatable_per_node(spec)
+        return sorted(allocatable, key=lambda name: (-allocatable[name], name))
+
+    def primary_resource(self, spec: GpuPoolSpec) -> str:
+        """The resource most workloads on this pool request."""
+        return self.resource_names(spec)[0]
+
+    def summary(self, spec: GpuPoolSpec) -> AdvertisedResources:
+        """The advertised part of the pool's summary (its ``resource_name`` and ``allocatable`` outputs)."""
+        allocatable = self.allocatable_per_node(spec)
+        return AdvertisedResources(resource_name=self.primary_resource(spec), allocatable=allocatable)
+
+    @abstractmethod
+    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
+        """The validated request for ``gpus`` units of ``resource`` (None: the pool's primary one) per container;
+        raises ``SpecError`` listing every problem."""
+
+    @abstractmethod
+    def container_resources(self, request: GpuRequest) -> dict[str, Any]:
+        """A container's ``resources`` fragment for ``request``."""
+
+    def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
+        """PodSpec fields the request needs beside the containers' (DRA: ``resourceClaims``); none by default."""
+        return {}
+
+    @abstractmethod
+    def is_gpu_resource(self, name: str) -> bool:
+        """Whether a node resource name is one of this advertiser's GPU resources."""
+
+    @abstractmethod
+    def shows_partitions(self, capacity: Mapping[str, int]) -> bool:
+        """Whether a node's resource capacity shows partitioned (MIG) GPUs."""
+
+    @abstractmethod
+    def inferred_allocatable(
+        self, capacity: Mapping[str, int], gpus: int | None, replicas: int | None, *, mig: bool
+    ) -> dict[str, int]:
+        """What a GPU node no known pool owns should advertise, from its capacity and what is known of its GPUs
+        (empty when it cannot be told)."""

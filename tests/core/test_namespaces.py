@@ -1,0 +1,29 @@
+"""The namespace names in one place: which are shared (never created and deleted by gpuready), and the charts'."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.core import namespaces
+from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+
+
+@pytest.mark.parametrize(
+    ("name", "shared"),
+    [
+        ("default", True),
+        ("kube-system", True),
+        ("kube-public", True),
+        ("kube-node-lease", True),
+        ("gpu-operator", False),
+        ("gpu-scheduling", False),
+        ("kubeflow", False),
+    ],
+)
+def test_shared_namespaces(name: str, shared: bool) -> None:
+    assert namespaces.is_shared(name) is shared
+
+
+def test_the_charts_default_namespaces_are_their_own() -> None:
+    assert (GPU_OPERATOR.namespace, DEVICE_PLUGIN.namespace) == ("gpu-operator", "nvidia-device-plugin")
+    assert not any(namespaces.is_shared(n) for n in (GPU_OPERATOR.namespace, DEVICE_PLUGIN.namespace))
