@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack.stack_config import GPU_STACK_KEYS, parse_gpu_stack
+from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.stack_settings import parse_stack_settings
 from components.errors import ConfigError, Problem
