@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from components.core.binpack.scheduler_config import BinPackSchedulerSpec
     from components.core.catalog.lookup import ExplicitGpu
     from components.core.gpu_stack.stack_spec import GpuStackSpec
-    from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+    from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+    from components.core.taints import Taint
     from components.core.workload import gpu_workload
     from components.core.workload_placement import Placement
     from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
@@ -45,7 +46,7 @@ _EXPORTS = {
     "GpuPoolSpec": "components.core.specs",
     "GpuSharing": "components.core.specs",
     "MigPartitioning": "components.core.specs",
-    "Taint": "components.core.specs",
+    "Taint": "components.core.taints",
     "ExplicitGpu": "components.core.catalog.lookup",
     "GpuReadyError": "components.errors",
     "SpecError": "components.errors",

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import yaml
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
-from components.core.config_model.scheduler_model import parse_binpack
 from components.core.catalog.instance_types import CLOUDS, Cloud
 from components.core.cluster_quotas import pool_count_problems
-from components.core.gke_zones import zone_problems
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
+from components.core.config_model.scheduler_model import parse_binpack
+from components.core.gke_zones import zone_problems
 from components.core.gpu_stack.stack_rules import stack_problems
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
-from components.core.specs import Taint
+from components.core.taints import Taint
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core.specs import Taint
+from components.core.taints import Taint
 from components.verify.expectations import Expectation
 
 _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_nodes")

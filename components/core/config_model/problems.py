@@ -11,14 +11,25 @@ import types
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic import BaseModel, Tag, ValidationError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.suggest import did_you_mean
 from components.errors import ConfigError, Problem
 
 M = TypeVar("M", bound=ConfigModel)
+
+CONFIG_ERROR = "gpuready"
+"""The pydantic error type of gpuready's own shape errors, raised by validators: its message is the problem,
+``ctx['hint']`` the hint (``config_error``)."""
+
+
+def config_error(problem: str, hint: str = "", *, at: str = "", value: object = None) -> PydanticCustomError:
+    """A shape error worded as gpuready words it, for a model's validator to raise; ``at`` names a key below the
+    validated value (with its ``value``) when the problem is there."""
+    return PydanticCustomError(CONFIG_ERROR, problem, {"hint": hint, "at": at, "value": value})
+
 
 _TYPE_WORDS = {
     "int_type": "must be a whole number",
@@ -59,8 +70,8 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
         keys = sorted(_aliases(where.parent)) if where.parent is not None else []
         return Problem(where.path, "unknown key", None, keys, did_you_mean(str(detail["loc"][-1]), keys))
     if kind in ("missing", "union_tag_not_found"):
-        path = where.path if kind == "missing" else f"{where.path}.{detail.get('ctx', {}).get('discriminator', '')}"
-        return Problem(path.strip("'"), "is required")
+        tag = str(detail.get("ctx", {}).get("discriminator", "")).strip("'")
+        return Problem(where.path if kind == "missing" else f"{where.path}.{tag}", "is required")
     if kind == "union_tag_invalid":
         ctx = detail.get("ctx", {})
         name = str(ctx.get("discriminator", "")).strip("'")
@@ -75,8 +86,14 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
         words = _words(where.parent, where.name)
         hint = _hint(did_you_mean(value, allowed), words.hint)
         return Problem(where.path, words.problem, value, allowed, hint)
+    if kind == CONFIG_ERROR:
+        ctx = detail.get("ctx", {})
+        if ctx.get("at"):
+            return Problem(f"{where.path}.{ctx['at']}", str(detail["msg"]), ctx.get("value"), (), str(ctx["hint"]))
+        return Problem(where.path, str(detail["msg"]), value, (), str(ctx.get("hint", "")))
     if kind in _TYPE_WORDS:
-        return Problem(where.path, _TYPE_WORDS[kind], value)
+        key = "key" if where.is_key else kind
+        return Problem(where.path, _words(where.parent, f"{where.name}:{key}", _TYPE_WORDS[kind]).problem, value)
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         return Problem(where.path, str(detail["msg"]).replace("Input should be", "must be"), value)
     message = str(detail["msg"]).removeprefix("Value error, ")
@@ -92,27 +109,33 @@ class _Where:
         self.model: type[BaseModel] | None = None
         self.name = ""
         self.annotation: Any = None
+        self.is_key = False
+        """The error is about a mapping's key, not its value."""
 
 
 def _walk(model: type[BaseModel], loc: Sequence[int | str], prefix: str) -> _Where:
     where = _Where(prefix)
     current: Any = model
     for part in loc:
+        if part == "[key]":
+            where.is_key = True
+            continue
         current = _unwrap(current)
         members = _members(current)
         if members and isinstance(part, str) and (tagged := _tagged(members, part)) is not None:
             where.model = tagged
             current = tagged  # the tag of a discriminated union: not a key of the input
             continue
-        if members and isinstance(part, str) and part not in _aliases_any(members):
-            continue  # a plain union's member label (``str``, ``dict[str,int]``)
+        if members and isinstance(part, str) and (member := _labelled(current, part)) is not None:
+            current = member  # a plain union's member label (a ``Tag``, or ``str``): not a key of the input
+            continue
         if isinstance(current, type) and issubclass(current, BaseModel):
             where.parent, where.name = current, str(part)
             where.path = f"{where.path}.{part}" if where.path else str(part)
             field = next((f for n, f in current.model_fields.items() if (f.alias or n) == part), None)
             current = None if field is None else field.annotation
             where.annotation = current
-        elif isinstance(part, int):
+        elif isinstance(part, int) and get_origin(current) is not dict:
             where.path += f"[{part}]"
             args = get_args(current)
             current = args[0] if args else None
@@ -123,6 +146,15 @@ def _walk(model: type[BaseModel], loc: Sequence[int | str], prefix: str) -> _Whe
             current = args[-1] if args else None
             where.annotation = current
     return where
+
+
+def _labelled(union: Any, label: str) -> Any:
+    """The member of a plain union that pydantic labels ``label`` in error locations, or None."""
+    for member in get_args(union):
+        tags = [m.tag for m in getattr(member, "__metadata__", ()) if isinstance(m, Tag)]
+        if label in tags or getattr(member, "__name__", None) == label:
+            return _unwrap(member)
+    return None
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -171,13 +203,10 @@ def _aliases(model: type[BaseModel]) -> list[str]:
     return [f.alias or n for n, f in model.model_fields.items()]
 
 
-def _aliases_any(members: Sequence[Any]) -> set[str]:
-    return {a for m in members if isinstance(m, type) and issubclass(m, BaseModel) for a in _aliases(m)}
-
-
-def _words(model: type[BaseModel] | None, alias: str) -> Words:
+def _words(model: type[BaseModel] | None, key: str, default: str = "is not one of the allowed values") -> Words:
+    """The model's wording for ``key`` (a field alias, or ``alias:error_type`` for errors below the field)."""
     words: Mapping[str, Words] = getattr(model, "words", {})
-    return words.get(alias, Words("is not one of the allowed values"))
+    return words.get(key, Words(default))
 
 
 def _hint(suggestion: str, hint: str) -> str:
