@@ -80,12 +80,11 @@ def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expecta
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
     config = load_stack_config(project, stack)
-    arrays = {d.key for d in project.config if d.type == "array" and d.full_key.startswith(f"{NS}:")}
     values: dict[str, object] = {}
     for full_key, text in config.values.items():
         namespace, _, key = full_key.partition(":")
         if namespace == NS:
-            values[key] = json.loads(text) if key in arrays else text  # arrays arrive JSON-encoded
+            values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
     settings = parse_stack_settings(values)
     return {spec.name: expectation_for(spec) for spec in settings.pools}
 

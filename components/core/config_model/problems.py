@@ -25,10 +25,12 @@ CONFIG_ERROR = "gpuready"
 ``ctx['hint']`` the hint (``config_error``)."""
 
 
-def config_error(problem: str, hint: str = "", *, at: str = "", value: object = None) -> PydanticCustomError:
+def config_error(
+    problem: str, hint: str = "", *, at: str = "", value: object = None, hidden: bool = False
+) -> PydanticCustomError:
     """A shape error worded as gpuready words it, for a model's validator to raise; ``at`` names a key below the
-    validated value (with its ``value``) when the problem is there."""
-    return PydanticCustomError(CONFIG_ERROR, problem, {"hint": hint, "at": at, "value": value})
+    validated value (with its ``value``) when the problem is there; ``hidden`` never shows the value (secrets)."""
+    return PydanticCustomError(CONFIG_ERROR, problem, {"hint": hint, "at": at, "value": value, "hidden": hidden})
 
 
 _TYPE_WORDS = {
@@ -69,9 +71,11 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
     if kind == "extra_forbidden":
         keys = sorted(_aliases(where.parent)) if where.parent is not None else []
         return Problem(where.path, "unknown key", None, keys, did_you_mean(str(detail["loc"][-1]), keys))
-    if kind in ("missing", "union_tag_not_found"):
+    if kind == "missing":
+        return Problem(where.path, "is required", None, (), _words(where.parent, f"{where.name}:missing").hint)
+    if kind == "union_tag_not_found":
         tag = str(detail.get("ctx", {}).get("discriminator", "")).strip("'")
-        return Problem(where.path if kind == "missing" else f"{where.path}.{tag}", "is required")
+        return Problem(f"{where.path}.{tag}", "is required")
     if kind == "union_tag_invalid":
         ctx = detail.get("ctx", {})
         name = str(ctx.get("discriminator", "")).strip("'")
@@ -90,7 +94,8 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
         ctx = detail.get("ctx", {})
         if ctx.get("at"):
             return Problem(f"{where.path}.{ctx['at']}", str(detail["msg"]), ctx.get("value"), (), str(ctx["hint"]))
-        return Problem(where.path, str(detail["msg"]), value, (), str(ctx.get("hint", "")))
+        shown = None if ctx.get("hidden") else value
+        return Problem(where.path, str(detail["msg"]), shown, (), str(ctx.get("hint", "")))
     if kind in _TYPE_WORDS:
         key = "key" if where.is_key else kind
         return Problem(where.path, _words(where.parent, f"{where.name}:{key}", _TYPE_WORDS[kind]).problem, value)
@@ -131,7 +136,9 @@ def _walk(model: type[BaseModel], loc: Sequence[int | str], prefix: str) -> _Whe
             continue
         if isinstance(current, type) and issubclass(current, BaseModel):
             where.parent, where.name = current, str(part)
-            where.path = f"{where.path}.{part}" if where.path else str(part)
+            where.path = (
+                f"{where.path}.{part}" if where.path and not where.path.endswith(":") else f"{where.path}{part}"
+            )
             field = next((f for n, f in current.model_fields.items() if (f.alias or n) == part), None)
             current = None if field is None else field.annotation
             where.annotation = current
