@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec as GpuPoolSpec
     from components.core.specs import GpuSharing as GpuSharing
     from components.core.specs import MigPartitioning as MigPartitioning
-    from components.core.specs import Taint as Taint
+    from components.core.taints import Taint as Taint
     from components.core.workload import gpu_workload as gpu_workload
     from components.core.workload_placement import Placement as Placement
     from components.eks.node_pool import EksGpuNodePool as EksGpuNodePool
@@ -61,7 +61,7 @@ _EXPORTS = {
     "GpuPoolSpec": "components.core.specs",
     "GpuSharing": "components.core.specs",
     "MigPartitioning": "components.core.specs",
-    "Taint": "components.core.specs",
+    "Taint": "components.core.taints",
     "ExplicitGpu": "components.core.catalog.lookup",
     "GpuReadyError": "components.errors",
     "SpecError": "components.errors",

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import pulumi
 import stack_config
 
-from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
@@ -66,7 +65,7 @@ def build_cluster_software(
         gke_location=settings.gke_location,
     )
     provider = cluster_provider("cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context)
-    gpu_stack = install_gpu_stack("gpu-stack", pools, settings.gpu_stack, provider)
+    gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:
         from components.scheduler.binpack_scheduler import (  # noqa: PLC0415
@@ -109,10 +108,8 @@ def main() -> None:
             "binpackScheduler",
             {"schedulerName": binpack.scheduler_name, "namespace": binpack.namespace, "image": binpack.image},
         )
-    # The release's own plan when one is installed; for none / external the plan is only the per-pool summaries.
-    plan = (
-        gpu_stack.plan if gpu_stack is not None else plan_gpu_stack(settings.cloud, settings.pools, settings.gpu_stack)
-    )
+    # Planned once, with the settings (for none / external the plan is only the per-pool summaries).
+    plan = settings.planned_gpu_stack
     release = plan.release
     pulumi.export(
         "gpuStack",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pulumi
 from pulumi.runtime.config import is_config_secret
 
@@ -35,7 +33,8 @@ def load() -> StackSettings:
     for key in ARRAY_KEYS:
         raw = config.get(key)
         if raw is not None:
-            # Arrays reach the program JSON-encoded, as the engine passes every non-string value.
-            values[key] = json.loads(raw)
+            values[key] = (
+                raw  # JSON-encoded, as the engine passes every non-string value: the settings model decodes it
+            )
     secret_keys = {key for key in STRING_KEYS if is_config_secret(f"{NS}:{key}")}
     return parse_stack_settings(values, secret_keys)

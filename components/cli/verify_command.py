@@ -19,11 +19,9 @@ from components.cli.check_command import command_deadline, fail, open_client, pr
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
-from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError
 from components.kube.convergence import follow_nodes
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.stack_config import load_stack_config
 from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for
@@ -79,13 +77,16 @@ def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expecta
     project = load_project(Path(project_dir) if project_dir else _find_project_dir())
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
+    # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
+    from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415
+    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
+
     config = load_stack_config(project, stack)
-    arrays = {d.key for d in project.config if d.type == "array" and d.full_key.startswith(f"{NS}:")}
     values: dict[str, object] = {}
     for full_key, text in config.values.items():
         namespace, _, key = full_key.partition(":")
         if namespace == NS:
-            values[key] = json.loads(text) if key in arrays else text  # arrays arrive JSON-encoded
+            values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
     settings = parse_stack_settings(values)
     return {spec.name: expectation_for(spec) for spec in settings.pools}
 

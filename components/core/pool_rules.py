@@ -12,6 +12,7 @@ from components.core import lifecycle_rules, sharing_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
 from components.core.catalog.lookup import ResolvedGpu
+from components.core.config_model.suggest import did_you_mean
 from components.core.k8s_syntax import (
     TAINT_EFFECTS,
     label_value_problem,
@@ -138,7 +139,11 @@ def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 def _check_choices(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     if spec.capacity not in CAPACITIES:
-        problems.append(Problem("capacity", "unknown capacity type", spec.capacity, CAPACITIES))
+        problems.append(
+            Problem(
+                "capacity", "unknown capacity type", spec.capacity, CAPACITIES, did_you_mean(spec.capacity, CAPACITIES)
+            )
+        )
     if spec.image is not None and spec.image not in IMAGES[spec.cloud]:
         problems.append(
             Problem("image", f"not a GPU node image family on {spec.cloud}", spec.image, IMAGES[spec.cloud])
@@ -250,6 +255,7 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                     "unknown taint effect (Kubernetes spelling)",
                     taint.effect,
                     TAINT_EFFECTS,
+                    _effect_hint(taint.effect),
                 )
             )
         if taint.key in (GPU_TAINT_KEY, AKS_SPOT_TAINT.key):
@@ -263,3 +269,9 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
         problems.append(
             Problem("taints", f"EKS allows at most {EKS_MAX_TAINTS} taints per node group", len(spec.taints) + 1)
         )
+
+
+def _effect_hint(effect: str) -> str:
+    """``NO_SCHEDULE`` is the EKS / GKE API spelling: say so, and suggest the Kubernetes one when close."""
+    spelling = "use the Kubernetes spelling; gpuready converts it for each cloud" if "_" in effect else ""
+    return " ".join(part for part in (did_you_mean(effect, TAINT_EFFECTS), spelling) if part)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
-from components.core.k8s_syntax import TaintEffect
+from components.core.taints import Taint
 
 Capacity = Literal["on-demand", "spot"]
 CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot")
@@ -36,15 +36,6 @@ IMAGES: Mapping[Cloud, tuple[str, ...]] = {
 
 GKE_DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Taint:
-    """A Kubernetes taint in Kubernetes spelling (effects ``NoSchedule`` etc.)."""
-
-    key: str
-    value: str = ""
-    effect: TaintEffect = "NoSchedule"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -20,13 +20,15 @@ class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
     """Run GPU Feature Discovery (and with it NFD); MPS sharing needs it."""
 
     def spec(self) -> GpuStackSpec:
-        return GpuStackSpec(kind="device-plugin", gfd=self.gfd, **self.release_settings())
+        return self.stack_spec("device-plugin", gfd=self.gfd)
 
 
 class NvidiaDevicePlugin(GpuStackRelease):
     """The device-plugin release (plus namespace and the sharing config map).
 
     Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``args.provider`` (or in ``opts``)."""
+
+    TOKEN = "gpuready:index:NvidiaDevicePlugin"
 
     def __init__(
         self,
@@ -35,5 +37,4 @@ class NvidiaDevicePlugin(GpuStackRelease):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
-        token = "gpuready:index:NvidiaDevicePlugin"
-        super().__init__(token, name, plan, pools=args.pools, provider=args.provider, opts=opts)
+        super().__init__(self.TOKEN, name, plan, pools=args.pools, provider=args.provider, opts=opts)

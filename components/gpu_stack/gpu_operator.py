@@ -19,13 +19,15 @@ class GpuOperatorArgs(GpuStackReleaseArgs):
     """Let the MIG manager reboot a node to apply a layout (cloud VMs cannot reset a GPU)."""
 
     def spec(self) -> GpuStackSpec:
-        return GpuStackSpec(kind="gpu-operator", mig_reboot=self.mig_reboot, **self.release_settings())
+        return self.stack_spec("gpu-operator", mig_reboot=self.mig_reboot)
 
 
 class GpuOperator(GpuStackRelease):
     """The GPU Operator release (plus namespace, device-plugin / mig-parted configs and, on GKE, the quota).
 
     Pass a ``pulumi_kubernetes.Provider`` for the cluster as ``args.provider`` (or in ``opts``)."""
+
+    TOKEN = "gpuready:index:GpuOperator"
 
     def __init__(
         self,
@@ -34,4 +36,4 @@ class GpuOperator(GpuStackRelease):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
-        super().__init__("gpuready:index:GpuOperator", name, plan, pools=args.pools, provider=args.provider, opts=opts)
+        super().__init__(self.TOKEN, name, plan, pools=args.pools, provider=args.provider, opts=opts)

@@ -1,4 +1,4 @@
-"""Install the GPU stack a ``GpuStackSpec`` names (stack programs): the right component, or nothing."""
+"""Install the GPU stack a stack's settings planned (stack programs): the right component, or nothing."""
 
 from __future__ import annotations
 
@@ -6,25 +6,23 @@ from collections.abc import Sequence
 
 import pulumi
 
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.gpu_stack.release_component import GpuStackRelease, PoolInput, release_settings_of
+from components.core.gpu_stack.stack_plan import GpuStackPlan
+from components.gpu_stack.device_plugin import NvidiaDevicePlugin
+from components.gpu_stack.gpu_operator import GpuOperator
+from components.gpu_stack.release_component import GpuStackRelease, PoolInput
 
 
 def install_gpu_stack(
     name: str,
     pools: Sequence[PoolInput],
-    spec: GpuStackSpec,
+    plan: GpuStackPlan,
     provider: pulumi.ProviderResource | None,
     opts: pulumi.ResourceOptions | None = None,
 ) -> GpuStackRelease | None:
-    """``GpuOperator`` or ``NvidiaDevicePlugin`` for ``spec``; None for ``none`` and ``external`` stacks."""
-    settings = release_settings_of(spec)
-    if spec.kind == "gpu-operator":
-        operator_args = GpuOperatorArgs(pools=pools, mig_reboot=spec.mig_reboot, provider=provider, **settings)
-        return GpuOperator(name, operator_args, opts)
-    if spec.kind == "device-plugin":
-        plugin_args = NvidiaDevicePluginArgs(pools=pools, gfd=spec.gfd, provider=provider, **settings)
-        return NvidiaDevicePlugin(name, plugin_args, opts)
+    """``GpuOperator`` or ``NvidiaDevicePlugin`` for the plan (made once, with the settings); None for ``none``
+    and ``external`` stacks."""
+    if plan.spec.kind == "gpu-operator":
+        return GpuOperator.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
+    if plan.spec.kind == "device-plugin":
+        return NvidiaDevicePlugin.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
     return None

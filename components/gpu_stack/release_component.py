@@ -11,11 +11,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import Any, ClassVar, Self, assert_never
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.gpu_stack.charts import StackKind
 from components.core.gpu_stack.stack_objects import ConfigMapObject, ReleaseObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
@@ -41,18 +42,19 @@ class GpuStackReleaseArgs:
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 
-    def release_settings(self) -> dict[str, Any]:
-        """The ``GpuStackSpec`` fields these arguments set."""
-        return release_settings_of(self)
-
-
-RELEASE_SETTINGS = ("namespace", "release_name", "chart_version", "repository", "timeout_seconds", "nfd")
-"""Fields ``GpuStackReleaseArgs`` and ``GpuStackSpec`` share, under the same names."""
-
-
-def release_settings_of(source: GpuStackSpec | GpuStackReleaseArgs) -> dict[str, Any]:
-    """The release settings of a spec or of component arguments, as keywords for the other."""
-    return {name: getattr(source, name) for name in RELEASE_SETTINGS}
+    def stack_spec(self, kind: StackKind, *, gfd: bool = True, mig_reboot: bool = True) -> GpuStackSpec:
+        """The validated spec of these arguments (Python users' path; stack programs plan from the settings)."""
+        return GpuStackSpec(
+            kind=kind,
+            namespace=self.namespace,
+            release_name=self.release_name,
+            chart_version=self.chart_version,
+            repository=self.repository,
+            timeout_seconds=self.timeout_seconds,
+            nfd=self.nfd,
+            gfd=gfd,
+            mig_reboot=mig_reboot,
+        )
 
 
 def pool_specs(pools: Sequence[PoolInput]) -> list[GpuPoolSpec]:
@@ -72,6 +74,9 @@ def make_plan(pools: Sequence[PoolInput], spec: GpuStackSpec) -> GpuStackPlan:
 
 class GpuStackRelease(pulumi.ComponentResource):
     """Namespace, config maps and the chart release of one GPU stack plan."""
+
+    TOKEN: ClassVar[str] = "gpuready:index:GpuStackRelease"
+    """The component type of each chart's subclass."""
 
     plan: GpuStackPlan
     namespace: k8s.core.v1.Namespace
@@ -126,6 +131,22 @@ class GpuStackRelease(pulumi.ComponentResource):
                 "values": _plain(release.values),
             }
         )
+
+    @classmethod
+    def from_plan(
+        cls,
+        name: str,
+        plan: GpuStackPlan,
+        *,
+        pools: Sequence[PoolInput],
+        provider: pulumi.ProviderResource | None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> Self:
+        """The component for a plan made already (the stack program's settings carry it): nothing is planned
+        or checked twice."""
+        release = cls.__new__(cls)
+        GpuStackRelease.__init__(release, cls.TOKEN, name, plan, pools=pools, provider=provider, opts=opts)
+        return release
 
     @property
     def release_name(self) -> pulumi.Output[str]:

@@ -15,7 +15,7 @@ from components.core.scheduling import (
     LABEL_SKYPILOT_ACCELERATOR,
     to_aks_taint,
 )
-from components.core.specs import Taint
+from components.core.taints import Taint
 from components.verify import findings as f
 from components.verify.advertised import check_advertised
 from components.verify.expectations import Expectation

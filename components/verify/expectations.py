@@ -24,7 +24,8 @@ from components.core.scheduling import (
     pool_labels,
     pool_taints,
 )
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.verify.inference import Inference, catalog_instance_type
 from components.verify.node_labels import (
     LABEL_GFD_COUNT,

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
 from components.core.quantities import whole_count
-from components.core.specs import Taint
+from components.core.taints import Taint
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

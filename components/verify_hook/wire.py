@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from components.core.specs import Taint
+from components.core.taints import Taint
 from components.verify.expectations import Expectation
 
 _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_nodes")

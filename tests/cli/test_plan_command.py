@@ -838,6 +838,17 @@ def test_cli_imports_no_pulumi_until_a_plan_runs() -> None:
     assert done.stdout.strip() == "False"
 
 
+def test_check_label_and_verify_load_no_config_model() -> None:
+    """pydantic (the config model, ~150 ms to import) loads only where a stack's config is read."""
+    code = (
+        "import sys; from components.cli import check_command, label_command, verify_command, main; "
+        "main.build_parser(); print('pydantic' in sys.modules)"
+    )
+    done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
 @pytest.mark.parametrize("args", [["--help"], ["plan", "--help"]], ids=["gpuready", "plan"])
 def test_console_script_help(args: list[str]) -> None:
     done = subprocess.run([str(GPUREADY), *args], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)

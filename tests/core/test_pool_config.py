@@ -9,7 +9,8 @@ import pytest
 from components.core import pool_config
 from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.errors import ConfigError, Problem
 
 

@@ -10,7 +10,8 @@ import pytest
 from components.core import pool_rules
 from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.errors import Problem, SpecError
 
 SpecFactory = Callable[..., GpuPoolSpec]

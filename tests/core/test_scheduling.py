@@ -16,7 +16,8 @@ from components.core.scheduling import (
     LABEL_GKE_NO_DEVICE_PLUGIN,
     LABEL_MIG_CONFIG,
 )
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -14,7 +14,8 @@ import pytest
 from components.core import scheduling
 from components.core.k8s_syntax import TAINT_EFFECTS
 from components.core.pool_summary import pool_outputs
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 
 K8S = "1.32.0"
 SPECS = [

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from components.core.catalog.instance_types import Cloud
-from components.core.specs import IMAGES, GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import IMAGES, GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.errors import SpecError
 
 SpecFactory = Callable[..., GpuPoolSpec]

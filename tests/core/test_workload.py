@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 import kubernetes_validate
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.core.workload import GpuWorkload, gpu_workload
 from components.errors import SpecError
 

@@ -10,7 +10,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import SpecError
 from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test

@@ -25,8 +25,8 @@ from components.core.specs import (
     GpuSharing,
     MigPartitioning,
     Sharing,
-    Taint,
 )
+from components.core.taints import Taint
 from components.errors import SpecError
 
 NAMES: dict[Cloud, str] = {"eks": "gpu-pool", "aks": "gpupool", "gke": "gpu-pool"}

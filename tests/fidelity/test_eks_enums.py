@@ -20,7 +20,8 @@ import pytest
 from components.core import scheduling
 from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import CAPACITIES, IMAGES, GpuPoolSpec, MigPartitioning, Taint
+from components.core.specs import CAPACITIES, IMAGES, GpuPoolSpec, MigPartitioning
+from components.core.taints import Taint
 from components.eks import plan
 from components.errors import SpecError
 from tests.fidelity.spec_matrix import valid_specs

@@ -28,7 +28,8 @@ from pulumi_gcp.container import outputs as gcp_outputs
 from components.core import scheduling
 from components.core.catalog import mig_profiles
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import IMAGES, Taint, UpgradePolicy
+from components.core.specs import IMAGES, UpgradePolicy
+from components.core.taints import Taint
 from components.gke import plan
 from tests.core.conftest import build_spec
 from tests.fidelity.spec_matrix import valid_specs

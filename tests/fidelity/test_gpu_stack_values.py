@@ -31,7 +31,8 @@ from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.scheduling import pool_taints
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.errors import SpecError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test

@@ -16,7 +16,8 @@ import pytest
 from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import SpecError
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs

@@ -18,7 +18,8 @@ import pytest
 from components.core.catalog.instance_types import Cloud
 from components.core.gpu_stack.stack_plan import GpuStackPlan, HelmRelease, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import SpecError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs

@@ -1,17 +1,19 @@
-"""``install_gpu_stack`` (what the stack program calls): the component a ``GpuStackSpec`` names, with every release
-setting passed on, or nothing at all for ``none`` and ``external``."""
+"""``install_gpu_stack`` (what the stack program calls): the component a planned ``GpuStackSpec`` names, registering
+the plan as made (every release setting), or nothing at all for ``none`` and ``external``; and the components'
+arguments carry every release setting into their spec."""
 
 from __future__ import annotations
 
 import pulumi_kubernetes as k8s
 import pytest
 
+from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin
-from components.gpu_stack.gpu_operator import GpuOperator
+from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
 from components.gpu_stack.install import install_gpu_stack
-from components.gpu_stack.release_component import RELEASE_SETTINGS, GpuStackRelease, GpuStackReleaseArgs
+from components.gpu_stack.release_component import GpuStackRelease
 from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
@@ -26,19 +28,26 @@ BOTTLEROCKET = GpuPoolSpec(
 
 def install(spec: GpuStackSpec, pools: list[GpuPoolSpec]) -> list[GpuStackRelease | None]:
     made: list[GpuStackRelease | None] = []
+    plan: GpuStackPlan = plan_gpu_stack("eks", pools, spec)
 
     @runtime_test
     def program() -> None:
         provider = k8s.Provider("cluster", kubeconfig="{}")
-        made.append(install_gpu_stack("gpu-stack", pools, spec, provider))
+        made.append(install_gpu_stack("gpu-stack", pools, plan, provider))
 
     program()
     return made
 
 
-def test_the_release_settings_are_fields_of_both_spec_and_arguments() -> None:
-    assert set(RELEASE_SETTINGS) <= set(GpuStackSpec.__dataclass_fields__)
-    assert set(RELEASE_SETTINGS) <= set(GpuStackReleaseArgs.__dataclass_fields__)
+SETTINGS = {"namespace": "gpu-system", "release_name": "gpu", "chart_version": None, "timeout_seconds": 1200,
+            "repository": "https://mirror.example.com/nvidia", "nfd": "existing"}  # fmt: skip
+
+
+def test_the_arguments_carry_every_release_setting_into_the_spec() -> None:
+    operator = GpuOperatorArgs(pools=[L4], mig_reboot=False, **SETTINGS).spec()  # type: ignore[arg-type]
+    plugin = NvidiaDevicePluginArgs(pools=[L4], gfd=False, **SETTINGS).spec()  # type: ignore[arg-type]
+    assert operator == GpuStackSpec(kind="gpu-operator", mig_reboot=False, **SETTINGS)  # type: ignore[arg-type]
+    assert plugin == GpuStackSpec(kind="device-plugin", gfd=False, **SETTINGS)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from components.core.taints import Taint
 from policies.gpu_conventions.rules.k8s import (
     API_EFFECTS,
-    NodeTaint,
     api_taint,
     parse_aks_taint,
     parse_quantity,
@@ -16,8 +16,8 @@ from policies.gpu_conventions.rules.k8s import (
     tolerates_every_value,
 )
 
-GPU_PRESENT = NodeTaint("nvidia.com/gpu", "present", "NoSchedule")
-GPU_TRUE = NodeTaint("nvidia.com/gpu", "true", "NoSchedule")
+GPU_PRESENT = Taint("nvidia.com/gpu", "present", "NoSchedule")
+GPU_TRUE = Taint("nvidia.com/gpu", "true", "NoSchedule")
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ GPU_TRUE = NodeTaint("nvidia.com/gpu", "true", "NoSchedule")
         ("not a mapping", GPU_TRUE, False),
     ],
 )
-def test_toleration_matching_follows_kubernetes(toleration: object, taint: NodeTaint, expected: bool) -> None:
+def test_toleration_matching_follows_kubernetes(toleration: object, taint: Taint, expected: bool) -> None:
     assert tolerates(toleration, taint) is expected
 
 
@@ -68,13 +68,13 @@ def test_quantities_parse_like_apimachinery(value: object, expected: Fraction | 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("nvidia.com/gpu=present:NoSchedule", NodeTaint("nvidia.com/gpu", "present", "NoSchedule")),
-        ("nvidia.com/gpu:NoSchedule", NodeTaint("nvidia.com/gpu", "", "NoSchedule")),
-        ("sku=gpu:NoSchedule", NodeTaint("sku", "gpu", "NoSchedule")),
+        ("nvidia.com/gpu=present:NoSchedule", Taint("nvidia.com/gpu", "present", "NoSchedule")),
+        ("nvidia.com/gpu:NoSchedule", Taint("nvidia.com/gpu", "", "NoSchedule")),
+        ("sku=gpu:NoSchedule", Taint("sku", "gpu", "NoSchedule")),
         ("no-effect", None),
     ],
 )
-def test_aks_taint_strings(text: str, expected: NodeTaint | None) -> None:
+def test_aks_taint_strings(text: str, expected: Taint | None) -> None:
     assert parse_aks_taint(text) == expected
 
 
@@ -84,5 +84,5 @@ def test_api_effects_map_to_kubernetes_spelling() -> None:
         "PREFER_NO_SCHEDULE": "PreferNoSchedule",
         "NO_EXECUTE": "NoExecute",
     }
-    assert api_taint({"key": "k", "effect": "NO_EXECUTE"}) == NodeTaint("k", "", "NoExecute")
+    assert api_taint({"key": "k", "effect": "NO_EXECUTE"}) == Taint("k", "", "NoExecute")
     assert str(GPU_PRESENT) == "nvidia.com/gpu=present:NoSchedule"

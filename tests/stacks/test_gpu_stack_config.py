@@ -4,7 +4,7 @@ what it did.
 
 The program under ``stacks/`` runs under the mock runtime (``components.offline.runner.run_program``) with an
 example stack's config, ``gpuready:gpuStack`` replaced where a case says so (the same way as
-``test_bad_input_corpus_program.py``; the pure parser's corpus is ``tests/core/gpu_stack/bad_gpu_stacks.yaml``).
+``test_bad_input_corpus_program.py``; the pure parser's corpus is ``tests/core/config_model/bad_gpu_stacks.yaml``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.specs import Taint
+from components.core.taints import Taint
 from components.verify.nodes import NodeView
 
 GPU_TAINT = Taint(key="nvidia.com/gpu", value="present", effect="NoSchedule")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.specs import GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.verify.checks import check_node
 from components.verify.expectations import Expectation, expectation_for, infer_expectation
 from components.verify.findings import Finding

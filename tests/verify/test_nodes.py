@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.core.specs import Taint
+from components.core.taints import Taint
 from components.verify.nodes import node_view
 from tests.kube_standin import make_node
 

@@ -1,4 +1,4 @@
-"""Validation of a ``BinPackSchedulerSpec``: every problem collected, one ``SpecError``. Pure.
+"""Validation of a ``SchedulerFields``: every problem collected, one ``SpecError``. Pure.
 
 Field paths use camelCase, like the pool rules; the release is checked in ``scheduler_version``. Sources:
 "Configure Multiple Schedulers" (unique scheduler names), "Namespaces" (the ``kube-`` prefix is reserved for
@@ -13,10 +13,10 @@ from fractions import Fraction
 
 from components.core import namespaces
 from components.core.binpack import scheduler_version
-from components.core.binpack.scheduler_config import (
+from components.core.binpack.scheduler_fields import (
     DEFAULT_SCHEDULER_NAME,
     TOLERATION_OPERATORS,
-    BinPackSchedulerSpec,
+    SchedulerFields,
     SchedulerToleration,
 )
 from components.core.k8s_syntax import TAINT_EFFECTS, label_value_problem, prefix_is_under, qualified_name_problem
@@ -30,7 +30,7 @@ _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 DNS_LABEL_RULE = "a lowercase DNS label: a-z, 0-9 and '-', at most 63 characters, alphanumeric at both ends"
 
 
-def validate(spec: BinPackSchedulerSpec) -> str:
+def validate(spec: SchedulerFields) -> str:
     """Check ``spec``; return the kube-scheduler release (``v1.33.4``) or raise ``SpecError`` with every problem."""
     problems: list[Problem] = []
     _check_names(spec, problems)
@@ -44,7 +44,7 @@ def validate(spec: BinPackSchedulerSpec) -> str:
     return version
 
 
-def _check_names(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
+def _check_names(spec: SchedulerFields, problems: list[Problem]) -> None:
     if not _DNS_LABEL.match(spec.name):
         problems.append(Problem("name", "not a valid object name", spec.name, (DNS_LABEL_RULE,), "e.g. gpu-binpack"))
     if namespaces.is_shared(spec.namespace):
@@ -84,7 +84,7 @@ def _check_names(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
         )
 
 
-def _check_gpu_resources(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
+def _check_gpu_resources(spec: SchedulerFields, problems: list[Problem]) -> None:
     seen: set[str] = set()
     for index, name in enumerate(spec.gpu_resources):
         path = f"gpuResources[{index}]"
@@ -108,7 +108,7 @@ def _check_gpu_resources(spec: BinPackSchedulerSpec, problems: list[Problem]) ->
         seen.add(name)
 
 
-def _check_pod(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
+def _check_pod(spec: SchedulerFields, problems: list[Problem]) -> None:
     if isinstance(spec.replicas, bool) or not isinstance(spec.replicas, int) or spec.replicas < 1:
         problems.append(
             Problem("replicas", "must be 1 or more", spec.replicas, ("1", "2", "3"), "2 survives a node loss")
@@ -144,7 +144,7 @@ def _quantity(path: str, text: str, example: str, problems: list[Problem]) -> Fr
     return value
 
 
-def _check_placement(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
+def _check_placement(spec: SchedulerFields, problems: list[Problem]) -> None:
     for key, value in spec.node_selector.items():
         path = f"nodeSelector[{key!r}]"
         reason = qualified_name_problem(key) or (label_value_problem(value) if isinstance(value, str) else "not text")
@@ -202,7 +202,7 @@ def _check_toleration(path: str, toleration: SchedulerToleration, problems: list
         )
 
 
-def _check_image_repository(spec: BinPackSchedulerSpec, problems: list[Problem]) -> None:
+def _check_image_repository(spec: SchedulerFields, problems: list[Problem]) -> None:
     repository = spec.image_repository
     last = repository.rpartition("/")[2]
     if not repository or any(c.isspace() for c in repository) or "@" in repository or ":" in last:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from components.core.binpack.scheduler_config import MIN_KUBE_MINOR, BinPackSchedulerSpec
+from components.core.binpack.scheduler_fields import MIN_KUBE_MINOR, SchedulerFields
 from components.errors import Problem
 
 _SCHEDULER_VERSION = re.compile(r"^v1\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\Z")
@@ -28,7 +28,7 @@ ClusterVersion = tuple[int, int | None]
 """Minor and patch (None when the version names only a minor)."""
 
 
-def resolve_version(spec: BinPackSchedulerSpec, problems: list[Problem]) -> str | None:
+def resolve_version(spec: SchedulerFields, problems: list[Problem]) -> str | None:
     """The release to run (``v1.33.4``), or None after adding to ``problems`` why there is none."""
     cluster = _parse_cluster_version(spec, problems)
     patch_ok = _check_patch(spec, cluster, problems)
@@ -64,7 +64,7 @@ def resolve_version(spec: BinPackSchedulerSpec, problems: list[Problem]) -> str 
     return f"v1.{minor}.{patch}" if patch_ok else None
 
 
-def _check_patch(spec: BinPackSchedulerSpec, cluster: ClusterVersion | None, problems: list[Problem]) -> bool:
+def _check_patch(spec: SchedulerFields, cluster: ClusterVersion | None, problems: list[Problem]) -> bool:
     patch = spec.patch_version
     if patch is None:
         return True
@@ -84,7 +84,7 @@ def _check_patch(spec: BinPackSchedulerSpec, cluster: ClusterVersion | None, pro
     return False
 
 
-def _parse_cluster_version(spec: BinPackSchedulerSpec, problems: list[Problem]) -> ClusterVersion | None:
+def _parse_cluster_version(spec: SchedulerFields, problems: list[Problem]) -> ClusterVersion | None:
     text = spec.cluster_version
     if text is None:
         return None

@@ -15,7 +15,8 @@ from typing import Any
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.instance_types import Cloud, InstanceType
 from components.core.catalog.lookup import INSTANCE_TYPES
-from policies.gpu_conventions.rules.k8s import NodeTaint, api_taint, parse_aks_taint
+from components.core.taints import Taint
+from policies.gpu_conventions.rules.k8s import api_taint, parse_aks_taint
 from policies.gpu_conventions.rules.values import as_list, as_mapping, as_number, as_text, dig, text_map
 
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -57,7 +58,7 @@ class GpuPool:
     model: GpuModel | None
     """The GPU, when the catalog knows the instance type or accelerator."""
     arch: str | None
-    taints: tuple[NodeTaint, ...]
+    taints: tuple[Taint, ...]
     labels: Mapping[str, str]
 
     @property

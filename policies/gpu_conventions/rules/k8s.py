@@ -8,13 +8,12 @@ operator) compares values. Quantities are read by ``components.core.quantities``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from components.core import quantities, scheduling
-from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import Taint
+from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
+from components.core.taints import Taint, parse_taint_text
 from policies.gpu_conventions.rules.values import as_mapping, as_number, as_text
 
 API_EFFECTS: Mapping[str, str] = {
@@ -23,32 +22,18 @@ API_EFFECTS: Mapping[str, str] = {
 """EKS / GKE API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class NodeTaint:
-    """A taint in Kubernetes spelling, whatever API encoding it came from."""
-
-    key: str
-    value: str
-    effect: str
-
-    def __str__(self) -> str:
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
-
-
-GPU_TAINT = NodeTaint(scheduling.GPU_TAINT_KEY, scheduling.GPU_TAINT_VALUE, "NoSchedule")
+GPU_TAINT = scheduling.GPU_TAINT
 """The taint gpuready puts on every GPU pool: ``nvidia.com/gpu=present:NoSchedule``."""
 
 
-def parse_aks_taint(text: str) -> NodeTaint | None:
-    """An AKS ``nodeTaints`` entry (``key=value:Effect`` or ``key:Effect``), or None when malformed."""
-    head, sep, effect = text.rpartition(":")
-    if not sep or not head:
-        return None
-    key, _, value = head.partition("=")
-    return NodeTaint(key, value, effect)
+def parse_aks_taint(text: str) -> Taint | None:
+    """An AKS ``nodeTaints`` entry (``key=value:Effect`` or ``key:Effect``), or None when malformed; the effect
+    is kept as written, so callers can report it."""
+    parts = parse_taint_text(text)
+    return None if parts is None else Taint(parts[0], parts[1], cast("TaintEffect", parts[2]))
 
 
-def api_taint(entry: object) -> NodeTaint | None:
+def api_taint(entry: object) -> Taint | None:
     """An EKS / GKE taint object (``{key, value, effect: NO_SCHEDULE}``); the effect is kept as written
     when it is not in API spelling, so callers can report it."""
     mapping = as_mapping(entry)
@@ -56,10 +41,10 @@ def api_taint(entry: object) -> NodeTaint | None:
         return None
     key = as_text(mapping.get("key")) or ""
     effect = as_text(mapping.get("effect")) or ""
-    return NodeTaint(key, as_text(mapping.get("value")) or "", API_EFFECTS.get(effect, effect))
+    return Taint(key, as_text(mapping.get("value")) or "", cast("TaintEffect", API_EFFECTS.get(effect, effect)))
 
 
-def tolerates(toleration: object, taint: NodeTaint) -> bool:
+def tolerates(toleration: object, taint: Taint) -> bool:
     """Whether one toleration (a mapping) tolerates ``taint``."""
     mapping = as_mapping(toleration)
     if mapping is None:
@@ -76,12 +61,12 @@ def tolerates(toleration: object, taint: NodeTaint) -> bool:
     return operator == "Exists" or (operator == "Equal" and (as_text(mapping.get("value")) or "") == taint.value)
 
 
-def any_tolerates(tolerations: Sequence[Any], taint: NodeTaint) -> bool:
+def any_tolerates(tolerations: Sequence[Any], taint: Taint) -> bool:
     """Whether some toleration in the list tolerates ``taint``."""
     return any(tolerates(t, taint) for t in tolerations)
 
 
-def schedules_past(taint: NodeTaint) -> bool:
+def schedules_past(taint: Taint) -> bool:
     """Whether the taint keeps pods off the node (``NoSchedule`` / ``NoExecute``); ``PreferNoSchedule`` does not."""
     return taint.effect in ("NoSchedule", "NoExecute")
 
@@ -102,4 +87,4 @@ def selector_matches(selector: Mapping[str, str], labels: Mapping[str, str]) -> 
 
 def tolerates_every_value(tolerations: Sequence[Any], key: str, effect: str = "NoSchedule") -> bool:
     """Whether some toleration tolerates the taint ``key`` with ``effect`` whatever its value (``Exists``)."""
-    return any_tolerates(tolerations, NodeTaint(key, "\x00any value\x00", effect))
+    return any_tolerates(tolerations, Taint(key, "\x00any value\x00", cast("TaintEffect", effect)))

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components.core import scheduling
+from components.core.taints import Taint
 from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
 from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gke_driver_version, gpu_pools
-from policies.gpu_conventions.rules.k8s import NodeTaint, any_tolerates, schedules_past, selector_matches
+from policies.gpu_conventions.rules.k8s import any_tolerates, schedules_past, selector_matches
 from policies.gpu_conventions.rules.pools import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
 from policies.gpu_conventions.rules.values import as_flag, as_mapping, as_text, dig, text_map
 
@@ -122,7 +123,7 @@ def taint_toleration_findings(resources: Sequence[StackResource], config: Mappin
     findings = []
     for r in releases:
         for path, tolerations, _ in r.release.daemonset_tolerations():
-            missing: dict[NodeTaint, list[str]] = {}
+            missing: dict[Taint, list[str]] = {}
             for p in pools:
                 if not _targets(r.release, p.pool, "device-plugin") or not _nfd_targets(r.release, p.pool, path):
                     continue

@@ -19,7 +19,8 @@ from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
 from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
 from components.errors import SpecError
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}

@@ -9,7 +9,8 @@ import botocore.session  # type: ignore[import-untyped]
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, Taint, UpgradePolicy
+from components.core.specs import GpuPoolSpec, GpuSharing, UpgradePolicy
+from components.core.taints import Taint
 from components.eks import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]

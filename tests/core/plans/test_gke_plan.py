@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, Taint, UpgradePolicy
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
+from components.core.taints import Taint
 from components.gke import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]

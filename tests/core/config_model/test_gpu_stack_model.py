@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack.stack_config import GPU_STACK_KEYS, parse_gpu_stack
+from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
+from components.core.gpu_stack import stack_rules
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.stack_settings import parse_stack_settings
 from components.errors import ConfigError, Problem
@@ -228,3 +229,22 @@ def test_stack_settings_refuse_invalid_yaml() -> None:
     (problem,) = raised.value.problems
     assert problem.path == "gpuready:gpuStack"
     assert "is not valid YAML" in problem.problem
+
+
+def test_the_stack_rules_run_once_and_the_settings_carry_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing the settings plans the GPU stack once; the program registers and exports that plan as is."""
+    calls: list[int] = []
+    real = stack_rules.stack_problems
+
+    def counting(*args: Any) -> list[Problem]:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(stack_rules, "stack_problems", counting)
+    settings = parse_stack_settings({**EKS, "gpuStack": "gpu-operator"})
+    assert len(calls) == 1
+    plan = settings.planned_gpu_stack
+    assert plan is settings.gpu_stack_plan
+    assert plan.spec == settings.gpu_stack
+    assert plan.release is not None
+    assert len(calls) == 1

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.core.binpack.stack_config import parse_binpack
+from components.core.config_model.scheduler_model import parse_binpack
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.stack_settings import parse_stack_settings
 from components.errors import ConfigError

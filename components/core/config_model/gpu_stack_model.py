@@ -1,0 +1,55 @@
+"""``gpuready:gpuStack`` (was ``gpu_stack/stack_config.py``): the config model and its parser. Pure.
+
+The model checks the shape (keys, types, the kind and NFD mode); ``GpuStackSpec`` then checks the values on
+their own (``stack_spec_problems``) and ``stack_rules`` checks the spec against the pools, once, in the plan.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from components.core.config_model.base import ConfigModel, Words
+from components.core.config_model.problems import rebased, validate
+from components.core.gpu_stack.charts import STACK_KINDS, StackKind
+from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
+from components.errors import ConfigError, SpecError
+
+KIND_HINT = (
+    "gpu-operator or device-plugin installs that NVIDIA chart; none relies on the cloud's own stack (GKE, "
+    "Bottlerocket); external means you install NVIDIA's stack yourself"
+)
+
+
+class GpuStackConfig(ConfigModel):
+    """``gpuStack``: a kind, or a mapping with a kind and the release settings."""
+
+    words: ClassVar = {"kind": Words("unknown GPU stack", KIND_HINT), "nfd": Words("unknown NFD mode")}
+    shape: ClassVar = Words("must be a mapping with at least a kind", "e.g. {kind: gpu-operator}")
+    shape_allowed: ClassVar = STACK_KINDS
+
+    kind: StackKind
+    namespace: str | None = None
+    release_name: str | None = None
+    chart_version: str | None = None
+    repository: str | None = None
+    timeout_seconds: int = MIN_TIMEOUT_SECONDS
+    nfd: NfdMode = "deploy"
+    gfd: bool = True
+    mig_reboot: bool = True
+
+    def spec(self, path: str = "gpuStack") -> GpuStackSpec:
+        """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""
+        try:
+            return GpuStackSpec(**dict(self))
+        except SpecError as error:
+            raise ConfigError(rebased(error.problems, "gpuStack", path)) from None
+
+
+GPU_STACK_KEYS = tuple(field.alias or name for name, field in GpuStackConfig.model_fields.items())
+
+
+def parse_gpu_stack(raw: object, path: str = "gpuStack") -> GpuStackSpec:
+    """Parse ``raw`` (a mapping, or just the kind as a string); raise ``ConfigError`` listing every problem."""
+    if isinstance(raw, str):
+        raw = {"kind": raw}
+    return validate(GpuStackConfig, raw, path).spec(path)

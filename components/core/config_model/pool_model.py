@@ -1,0 +1,202 @@
+"""One entry of ``gpuready:nodePools``: the config model of a GPU pool, sharing by ``mode``. Pure.
+
+The model checks the shape; the values that depend on the cloud and the catalog (names, sizes, capacity, image,
+driver, labels, taints, sharing fit) are checked once, by ``pool_rules`` when the ``GpuPoolSpec`` is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal, cast
+
+from pydantic import Discriminator, Field, Tag, field_validator, model_validator
+
+from components.core.catalog.instance_types import Cloud
+from components.core.catalog.lookup import ExplicitGpu
+from components.core.config_model.base import ConfigModel, Words
+from components.core.config_model.problems import CONFIG_ERROR, config_error
+from components.core.k8s_syntax import TaintEffect
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, MigStrategy, Sharing, UpgradePolicy
+from components.core.taints import Taint, parse_taint_text
+
+
+class GpuConfig(ConfigModel):
+    """``gpu``: an explicit GPU description for instance types the catalog does not list."""
+
+    words: ClassVar = {"arch": Words("unknown CPU architecture")}
+
+    model: str
+    count: int
+    arch: Literal["arm64", "x86_64"] | None = None
+
+    def explicit(self) -> ExplicitGpu:
+        return ExplicitGpu(model=self.model, count=self.count, arch=self.arch)
+
+
+class NoSharingConfig(ConfigModel):
+    """``sharing: {mode: none}``: the same as no sharing."""
+
+    mode: Literal["none"]
+
+
+class SharedGpuConfig(ConfigModel):
+    """Time-slicing or MPS."""
+
+    mode: Literal["time-slicing", "mps"]
+    replicas: int
+    rename_by_default: bool = False
+    fail_requests_greater_than_one: bool | None = None
+
+    def sharing(self) -> GpuSharing:
+        return GpuSharing(
+            mode=self.mode,
+            replicas=self.replicas,
+            rename_by_default=self.rename_by_default,
+            fail_requests_greater_than_one=self.fail_requests_greater_than_one,
+        )
+
+
+def _layout_form(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "name"
+    return "counts" if isinstance(value, Mapping) else None
+
+
+Layout = Annotated[
+    Annotated[str, Tag("name")] | Annotated[dict[str, int], Tag("counts")],
+    Discriminator(
+        _layout_form, custom_error_type=CONFIG_ERROR, custom_error_message="must be a layout name or profile -> count"
+    ),
+]
+
+
+class MigConfig(ConfigModel):
+    """Multi-Instance GPU: one profile on every GPU, or a layout."""
+
+    mode: Literal["mig"]
+    profile: str | None = None
+    layout: Layout | None = None
+    strategy: str = "single"
+
+    def sharing(self) -> MigPartitioning:
+        strategy = cast("MigStrategy", self.strategy)  # checked by sharing_rules, once, when the spec is made
+        return MigPartitioning(profile=self.profile, layout=self.layout, strategy=strategy)
+
+
+SharingConfig = Annotated[NoSharingConfig | SharedGpuConfig | MigConfig, Field(discriminator="mode")]
+
+
+class TaintConfig(ConfigModel):
+    """A taint, as a mapping or as ``key=value:Effect`` text (``taints.parse_taint_text``)."""
+
+    key: str
+    value: str = ""
+    effect: str
+    """Checked by ``pool_rules`` (once), with the pool's other taint rules."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            parts = parse_taint_text(data)
+            if parts is None:
+                raise config_error("must look like key=value:Effect", "e.g. dedicated=ml:NoSchedule")
+            return {"key": parts[0], "value": parts[1], "effect": parts[2]}
+        if not isinstance(data, Mapping):
+            raise config_error("must be a mapping {key, value, effect} or key=value:Effect")
+        return data
+
+    def taint(self) -> Taint:
+        return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
+
+
+class UpgradeConfig(ConfigModel):
+    """``upgrade``: how node upgrades roll; the values are checked by ``pool_rules``."""
+
+    strategy: str | None = None
+    max_unavailable: int | None = None
+    max_surge: int | None = None
+    batch_node_count: int | None = None
+    batch_soak_seconds: int | None = None
+    pool_soak_seconds: int | None = None
+
+    def policy(self) -> UpgradePolicy:
+        return UpgradePolicy(**self.model_dump(exclude_none=True))
+
+
+class PoolConfig(ConfigModel):
+    """One pool entry as a user writes it."""
+
+    shape: ClassVar = Words("must be a mapping of pool settings")
+    words: ClassVar = {
+        "labels:dict_type": Words("must be a mapping of label key to value"),
+        "labels:string_type": Words("must be a string (quote numbers and booleans)"),
+        "labels:key": Words("label keys must be strings (quote them in YAML)"),
+        "taints:list_type": Words("must be a list of taints"),
+        "sharing.mode": Words("unknown sharing mode"),
+    }
+
+    name: str
+    instance_type: str
+    min_size: int
+    max_size: int
+    desired_size: int | None = None
+    capacity: str | None = None
+    image: str | None = None
+    driver: str | None = None
+    driver_version: str | None = None
+    gpu: GpuConfig | None = None
+    sharing: SharingConfig | None = None
+    labels: dict[str, str] | None = None
+    taints: list[TaintConfig] | None = None
+    upgrade: UpgradeConfig | None = None
+    release_version: str | None = None
+    fixed_name: bool | None = None
+
+    @field_validator("sharing", mode="before")
+    @classmethod
+    def _sharing_form(cls, value: Any) -> Any:
+        if value == "none":
+            return None
+        if isinstance(value, str):
+            raise config_error("must be none or a mapping with a mode", "sharing: {mode: mps, replicas: 2}")
+        if not isinstance(value, Mapping):
+            raise config_error("must be none or a mapping")
+        mode = value.get("mode")
+        if mode is not None and not isinstance(mode, str):
+            raise config_error("must be a string", at="mode", value=mode)
+        return value
+
+    def spec(self, cloud: Cloud) -> GpuPoolSpec:
+        """The ``GpuPoolSpec`` (validated by ``pool_rules`` as it is made; raises ``SpecError``)."""
+        given: dict[str, Any] = {
+            "desired_size": self.desired_size,
+            "capacity": self.capacity,
+            "image": self.image,
+            "driver": self.driver,
+            "driver_version": self.driver_version,
+            "gpu": None if self.gpu is None else self.gpu.explicit(),
+            "sharing": self._sharing(),
+            "labels": self.labels,
+            "taints": None if self.taints is None else tuple(t.taint() for t in self.taints),
+            "upgrade": None if self.upgrade is None else self.upgrade.policy(),
+            "release_version": self.release_version,
+            "fixed_name": self.fixed_name,
+        }
+        return GpuPoolSpec(
+            cloud=cloud,
+            name=self.name,
+            instance_type=self.instance_type,
+            min_size=self.min_size,
+            max_size=self.max_size,
+            **{k: v for k, v in given.items() if v is not None},
+        )
+
+    def _sharing(self) -> Sharing | None:
+        if self.sharing is None or isinstance(self.sharing, NoSharingConfig):
+            return None
+        return self.sharing.sharing()
+
+
+POOL_KEYS = tuple(field.alias or name for name, field in PoolConfig.model_fields.items())
+"""Keys a pool entry accepts."""

@@ -1,0 +1,47 @@
+"""``gpuready:binpackScheduler`` (was ``binpack/stack_config.py``): the config model and its parser. Pure.
+
+The extra GPU resources the profile scores come from the stack's pools (``gpu_resources_of``), so the
+scheduler weighs ``nvidia.com/gpu.shared`` and ``nvidia.com/mig-<profile>`` wherever a pool advertises them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
+from components.core.config_model.base import ConfigModel, Words
+from components.core.config_model.problems import validate
+from components.core.specs import GpuPoolSpec
+from components.errors import ConfigError, SpecError
+
+
+class BinPackSchedulerConfig(ConfigModel):
+    """``binpackScheduler``: every key optional; unset keys keep ``BinPackSchedulerSpec``'s defaults."""
+
+    shape: ClassVar = Words("must be a mapping", "e.g. {kubeSchedulerVersion: v1.33.4}")
+
+    name: str | None = None
+    namespace: str | None = None
+    scheduler_name: str | None = None
+    kube_scheduler_version: str | None = None
+    cluster_version: str | None = None
+    patch_version: int | None = None
+    replicas: int | None = None
+    image_repository: str | None = None
+
+    def spec(self, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
+        """The validated spec (``scheduler_rules``), its problems under ``path`` (spec paths are camelCase keys)."""
+        try:
+            return BinPackSchedulerSpec(gpu_resources=gpu_resources_of(pools), **self.model_dump(exclude_none=True))
+        except SpecError as error:
+            raise ConfigError(error.under(path).problems) from None
+
+
+BINPACK_KEYS = tuple(field.alias or name for name, field in BinPackSchedulerConfig.model_fields.items())
+BinPackSchedulerConfig.shape_allowed = BINPACK_KEYS
+
+
+def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
+    """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem with its path under ``path``."""
+    return validate(BinPackSchedulerConfig, raw, path).spec(pools, path)

@@ -1,0 +1,72 @@
+"""``StackSettingsConfig``: every ``gpuready:*`` key, camelCase, unknown keys refused with a close suggestion;
+values as the engine passes them (``"true"``, ``"900"``, arrays as JSON text) decoded in this one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components.core.config_model.problems import validate
+from components.core.config_model.settings_model import ARRAY_KEYS, SETTINGS_KEYS, StackSettingsConfig
+from components.errors import ConfigError, Problem
+
+BASE = {"cloud": "eks", "clusterName": "ml", "nodePools": "- {name: a}"}
+
+
+def _given(**extra: Any) -> StackSettingsConfig:
+    return validate(StackSettingsConfig, StackSettingsConfig.given({**BASE, **extra}), "gpuready:")
+
+
+def _problems(**extra: Any) -> tuple[Problem, ...]:
+    with pytest.raises(ConfigError) as raised:
+        _given(**extra)
+    return raised.value.problems
+
+
+def test_engine_text_is_decoded() -> None:
+    model = _given(verify="true", verifyTimeoutSeconds="1200", eksSubnetIds='["subnet-a","subnet-b"]', tags="[]")
+    assert (model.verify, model.verify_timeout_seconds) == (True, 1200)
+    assert model.eks_subnet_ids == ["subnet-a", "subnet-b"]
+    assert set(ARRAY_KEYS) <= set(SETTINGS_KEYS)
+
+
+def test_empty_values_are_unset() -> None:
+    assert _given(gkeLocation="", eksSubnetIds="").gke_location == ""
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"binPackScheduler": "{}"}, Problem("gpuready:binPackScheduler", "unknown key", None, sorted(SETTINGS_KEYS),
+                                             "did you mean 'binpackScheduler'?")),
+        ({"clustername": "x"}, Problem("gpuready:clustername", "unknown key", None, sorted(SETTINGS_KEYS),
+                                       "did you mean 'clusterName'?")),
+        ({"verify": "yes"}, Problem("gpuready:verify", "must be true or false", "yes")),
+        ({"verifyTimeoutSeconds": "0"}, Problem("gpuready:verifyTimeoutSeconds",
+                                                "must be a whole number of seconds, at least 1", "0", (), "e.g. 900")),
+        ({"eksSubnetIds": "subnet-a"}, Problem("gpuready:eksSubnetIds", "must be a list", "subnet-a")),
+        ({"tags": {"a": "b"}}, Problem("gpuready:tags", "must be a list of key=value strings", {"a": "b"})),
+        ({"cloud": "ecs"}, Problem("gpuready:cloud", "unknown cloud", "ecs", ("eks", "aks", "gke"),
+                                   "did you mean 'eks'? pulumi config set gpuready:cloud eks|aks|gke")),
+    ],
+)  # fmt: skip
+def test_bad_settings(extra: dict[str, Any], expected: Problem) -> None:
+    assert _problems(**extra) == (expected,)
+
+
+def test_kubeconfig_content_is_never_shown() -> None:
+    (problem,) = _problems(kubeconfig={"clusters": ["tok3n-abc"]})
+    assert problem.path == "gpuready:kubeconfig"
+    assert problem.value is None
+    assert "tok3n-abc" not in str(problem)
+
+
+def test_required_keys_say_how_to_set_them() -> None:
+    with pytest.raises(ConfigError) as raised:
+        validate(StackSettingsConfig, StackSettingsConfig.given({"cloud": "", "clusterName": ""}), "gpuready:")
+    assert [(p.path, p.hint) for p in raised.value.problems] == [
+        ("gpuready:cloud", "pulumi config set gpuready:cloud <value>"),
+        ("gpuready:clusterName", "pulumi config set gpuready:clusterName <value>"),
+        ("gpuready:nodePools", "a YAML list of pools; see README 'Pool spec'"),
+    ]
