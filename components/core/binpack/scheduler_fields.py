@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from components.core import namespaces
 from components.core.k8s_syntax import TaintEffect
 from components.core.scheduling import GPU_RESOURCE
+from components.core.workload_placement import BINPACK_SCHEDULER
 
 MIN_KUBE_MINOR = 25
 """Oldest minor whose kube-scheduler reads ``kubescheduler.config.k8s.io/v1``."""
@@ -55,9 +57,9 @@ class SchedulerFields:
 
     name: str = "gpu-binpack-scheduler"
     """Name of the Deployment, ServiceAccount, leader-election Lease and the objects derived from them."""
-    namespace: str = "gpu-scheduling"
+    namespace: str = namespaces.BINPACK_SCHEDULER
     """The scheduler's own namespace, which gpuready creates (and deletes): never ``default`` or ``kube-*``."""
-    scheduler_name: str = "gpu-binpack"
+    scheduler_name: str = BINPACK_SCHEDULER
     """Profile name; pods opt in with ``spec.schedulerName: gpu-binpack``."""
     kube_scheduler_version: str | None = None
     """Exact image tag, ``v1.MINOR.PATCH``."""

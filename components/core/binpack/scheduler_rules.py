@@ -22,6 +22,7 @@ from components.core.binpack.scheduler_fields import (
 from components.core.k8s_syntax import TAINT_EFFECTS, label_value_problem, prefix_is_under, qualified_name_problem
 from components.core.quantities import parse_quantity
 from components.core.scheduling import GPU_RESOURCE, GPU_TAINT_KEY, LABEL_GPU_POOL
+from components.core.workload_placement import BINPACK_SCHEDULER
 from components.errors import Problem, SpecError
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\Z")
@@ -68,7 +69,7 @@ def _check_names(spec: SchedulerFields, problems: list[Problem]) -> None:
                 "schedulerName",
                 "is the cluster's own scheduler; every scheduler needs a unique name",
                 spec.scheduler_name,
-                ("gpu-binpack", "any other DNS subdomain"),
+                (BINPACK_SCHEDULER, "any other DNS subdomain"),
                 "leave schedulerName unset for gpu-binpack",
             )
         )

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from components.core import namespaces
 from components.core.gpu_stack.charts import CHARTS, STACK_KINDS, Chart, StackKind
 from components.errors import Problem, SpecError
 
@@ -117,7 +118,7 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
         return problems
     chart = spec.chart
     if spec.namespace is not None:
-        if spec.namespace == "default":
+        if spec.namespace == namespaces.DEFAULT:
             problems.append(
                 Problem(
                     f"{prefix}.namespace",
