@@ -122,19 +122,19 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
         return check_command.run(args)
     if args.command == "label":
-        from components.cli import label_command  # noqa: PLC0415
+        from components.cli import label_command  # noqa: PLC0415 - each command loads only what it runs
 
         return label_command.run(args)
     if args.command == "verify":
-        from components.cli import verify_command  # noqa: PLC0415
+        from components.cli import verify_command  # noqa: PLC0415 - each command loads only what it runs
 
         return verify_command.run(args)
     if args.command == "diff":
-        from components.cli import diff_command  # noqa: PLC0415
+        from components.cli import diff_command  # noqa: PLC0415 - each command loads only what it runs
 
         return diff_command.run(args)
     if args.command == "support-matrix":
-        from components.cli import matrix_command  # noqa: PLC0415
+        from components.cli import matrix_command  # noqa: PLC0415 - each command loads only what it runs
 
         return matrix_command.run(args)
     raise AssertionError(f"unhandled command {args.command}")

@@ -78,8 +78,8 @@ def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expecta
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
     # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
-    from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415
-    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
+    from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
+    from components.offline.stack_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
 
     config = load_stack_config(project, stack)
     values: dict[str, object] = {}

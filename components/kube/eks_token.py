@@ -84,8 +84,8 @@ def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpur
 
     botocore is imported here, on the first token: only EKS clusters pay for it (about 0.3 s).
     """
-    import botocore.exceptions  # type: ignore[import-untyped]  # noqa: PLC0415
-    import botocore.session  # type: ignore[import-untyped]  # noqa: PLC0415
+    import botocore.exceptions  # type: ignore[import-untyped]  # noqa: PLC0415 - botocore only for EKS clusters, on the first token
+    import botocore.session  # type: ignore[import-untyped]  # noqa: PLC0415 - botocore only for EKS clusters, on the first token
 
     try:
         session = session if session is not None else botocore.session.Session(profile=spec.profile)

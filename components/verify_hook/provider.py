@@ -82,11 +82,11 @@ class GpuPoolVerificationProvider(ResourceProvider):
     def verify(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """Wait for convergence; the outputs on success, ``PoolNotConvergedError`` (or a cluster error) otherwise."""
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
-        from components.kube.convergence import follow_nodes  # noqa: PLC0415
-        from components.kube.deadline import Deadline  # noqa: PLC0415
-        from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
-        from components.verify.report import render_report  # noqa: PLC0415
-        from components.verify_hook.wire import expectation_from_data  # noqa: PLC0415
+        from components.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
+        from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
+        from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415 - imported in the provider process
+        from components.verify.report import render_report  # noqa: PLC0415 - imported in the provider process
+        from components.verify_hook.wire import expectation_from_data  # noqa: PLC0415 - imported in the provider process
 
         pool = str(props["pool"])
         expectations = {pool: expectation_from_data(props.get("expectation") or {})}
@@ -128,8 +128,8 @@ def _client(kubeconfig: str, context: str | None) -> NodeClient:
     for a path, anything else for content, which is parsed in memory and never written to disk (so no temporary
     file can outlive the provider process, however it ends). Errors name the prop, never its content."""
     from components.kube.errors import KubeConfigError  # noqa: PLC0415 - imported in the provider process
-    from components.kube.kubeconfig import load_target_from_text  # noqa: PLC0415
-    from components.kube.nodes_api import client_for, connect  # noqa: PLC0415
+    from components.kube.kubeconfig import load_target_from_text  # noqa: PLC0415 - imported in the provider process
+    from components.kube.nodes_api import client_for, connect  # noqa: PLC0415 - imported in the provider process
 
     value = kubeconfig.strip()
     if not value:
