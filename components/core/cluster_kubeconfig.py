@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud
 from components.errors import ConfigError, GpuReadyError, Problem
 
 NS = "gpuready"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.errors import Problem
 
 MAX_POOLS_PER_CLUSTER: Mapping[Cloud, int] = {"aks": 100}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from components.core.clouds.registry import cloud_profile
 from components.core.specs import UPGRADE_STRATEGIES, GpuPoolSpec
 from components.errors import Problem
 
@@ -23,7 +24,6 @@ EKS_MAX_UNAVAILABLE = 100
 MAX_SOAK_SECONDS = 7 * 24 * 3600
 RELEASE_VERSION = re.compile(r"^[0-9]+\.[0-9]+(\.[0-9]+)?-[0-9A-Za-z]+\Z")
 RELEASE_EXAMPLES = "e.g. 1.33.0-20250704 (AL2023) or 1.41.0-5d9ac849 (Bottlerocket)"
-ROTATING_CLOUDS = ("eks", "gke")
 
 
 def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
@@ -44,7 +44,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
             problems.append(
                 Problem("upgrade.maxUnavailable", "a rolling upgrade needs at least 1", policy.max_unavailable)
             )
-    if policy.strategy == "surge" and policy.surge < 1 and spec.cloud != "eks":
+    if policy.strategy == "surge" and policy.surge < 1 and cloud_profile(spec.cloud).surge_needs_new_node:
         problems.append(Problem("upgrade.maxSurge", "a surge upgrade needs at least 1", policy.max_surge))
     if policy.strategy == "blue-green":
         _check_blue_green(spec, problems)
@@ -55,11 +55,12 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 def _check_blue_green(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     policy = spec.upgrade
-    if spec.cloud != "gke":
+    profile = cloud_profile(spec.cloud)
+    if not profile.blue_green:
         problems.append(
             Problem(
                 "upgrade.strategy",
-                f"blue-green node upgrades are a GKE feature, not {spec.cloud.upper()}'s",
+                f"blue-green node upgrades are a GKE feature, not {profile.title}'s",
                 "blue-green",
                 ("rolling", "surge"),
                 "for a blue-green move elsewhere, add a second pool, drain the first, then remove it",
@@ -93,31 +94,10 @@ def eks_max_unavailable(spec: GpuPoolSpec) -> int:
 
 
 def _check_cloud(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    policy = spec.upgrade
-    if spec.cloud == "eks":
-        if policy.max_surge is not None:
-            problems.append(
-                Problem(
-                    "upgrade.maxSurge",
-                    "EKS decides how many nodes a surge update launches",
-                    policy.max_surge,
-                    (),
-                    "use strategy: surge (EKS updateStrategy DEFAULT) or rolling (MINIMAL) without maxSurge",
-                )
-            )
-        if not 1 <= eks_max_unavailable(spec) <= EKS_MAX_UNAVAILABLE:
-            problems.append(
-                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {EKS_MAX_UNAVAILABLE}", policy.max_unavailable)
-            )
-    if spec.release_version is not None:
-        if spec.cloud != "eks":
-            problems.append(
-                Problem("releaseVersion", "pins an EKS AMI release; other clouds have none", spec.release_version)
-            )
-        elif not RELEASE_VERSION.match(spec.release_version):
-            problems.append(Problem("releaseVersion", "not an EKS AMI release version", spec.release_version, (),
-                                    RELEASE_EXAMPLES))  # fmt: skip
-    if spec.cloud not in ROTATING_CLOUDS and spec.fixed_name is False:
+    profile = cloud_profile(spec.cloud)
+    problems.extend(profile.upgrade_problems(spec))
+    problems.extend(profile.release_version_problems(spec))
+    if not profile.rotates_names and spec.fixed_name is False:
         problems.append(
             Problem(
                 "fixedName",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud
 from components.core.config_model.pool_model import POOL_KEYS, PoolConfig
 from components.core.config_model.problems import validate
 from components.core.specs import GpuPoolSpec

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from components.core import sharing_plan
+from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TaintEffect
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
@@ -66,8 +67,7 @@ _UPPER_SNAKE: Mapping[TaintEffect, str] = {
 def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     """Every taint the pool's nodes carry: the GPU taint, the cloud's own, then the spec's extras."""
     taints = [GPU_TAINT]
-    if spec.cloud == "aks" and spec.capacity == "spot":
-        taints.append(AKS_SPOT_TAINT)
+    taints.extend(cloud_profile(spec.cloud).cloud_taints(spec))
     taints.extend(spec.taints)
     return tuple(taints)
 
@@ -89,10 +89,7 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
         labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
-    if spec.cloud == "gke" and spec.driver == "operator":
-        labels[LABEL_GKE_NO_DEVICE_PLUGIN] = "true"
-    if spec.cloud == "eks" and spec.image_family == "bottlerocket":
-        labels.update({LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS})
+    labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
     labels.update(spec.labels)
     return labels
 

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Literal
 
 from components.core.catalog import mig_profiles
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.mig_profiles import MigTable
+from components.core.clouds.profile import Delivery
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.specs import GpuSharing, MigPartitioning
-
-Delivery = Literal["none", "cloud", "device-plugin-config", "mig-manager"]
 
 AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 """azure-native ``GPUInstanceProfile`` values (pulumi_azure_native 3.29.0 containerservice/_enums.py)."""
@@ -27,12 +25,7 @@ AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"
 
 def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
     """Which party applies the sharing ``mode`` on a pool of ``cloud`` whose driver ``driver`` owns."""
-    if mode == "none":
-        return "none"
-    cloud_stack = driver == "cloud"
-    if mode == "mig":
-        return "cloud" if cloud_stack and cloud in ("gke", "aks") else "mig-manager"
-    return "cloud" if cloud_stack and cloud == "gke" else "device-plugin-config"
+    return cloud_profile(cloud).delivery(driver, mode)
 
 
 def describe(cloud: Cloud, driver: str, sharing: GpuSharing | MigPartitioning | None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from components.core import sharing_plan
 from components.core.catalog import mig_profiles
 from components.core.catalog.gpus import GpuModel
+from components.core.clouds.registry import cloud_profile
 from components.core.specs import MIG_STRATEGIES, GpuPoolSpec, GpuSharing, MigPartitioning
 from components.errors import Problem
 
@@ -21,16 +22,9 @@ def check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -
     sharing = spec.sharing
     if sharing is None:
         return
-    if spec.cloud == "eks" and spec.image_family == "bottlerocket":
-        problems.append(
-            Problem(
-                "sharing",
-                "Bottlerocket runs its own device plugin, configured by host settings gpuready does not manage yet",
-                sharing.mode,
-                ("none",),
-                "use image: al2023 for time-slicing, MPS or MIG",
-            )
-        )
+    blocked = cloud_profile(spec.cloud).sharing_blocked(spec)
+    if blocked is not None:
+        problems.append(blocked)
         return
     where = sharing_plan.delivery(spec.cloud, spec.driver, sharing.mode)
     if isinstance(sharing, GpuSharing):
@@ -148,7 +142,7 @@ def _check_cloud_native_mig(
         problems.append(
             Problem(
                 "sharing.layout",
-                f"{spec.cloud.upper()} partitions every GPU with one profile",
+                f"{cloud_profile(spec.cloud).title} partitions every GPU with one profile",
                 mig.layout,
                 (),
                 "use profile: <one profile>, or driver: operator to let the MIG manager apply a layout",
@@ -159,35 +153,8 @@ def _check_cloud_native_mig(
         problems.append(
             Problem(
                 "sharing.profile",
-                f"{spec.cloud.upper()} does not offer media-extension profiles",
+                f"{cloud_profile(spec.cloud).title} does not offer media-extension profiles",
                 mig.profile,
             )
         )
-    if spec.cloud == "gke" and model_key not in GKE_MIG_MODELS:
-        problems.append(
-            Problem(
-                "sharing.mode",
-                "GKE does not partition this GPU with MIG",
-                model_key,
-                sorted(GKE_MIG_MODELS),
-                "use driver: operator to let the MIG manager do it",
-            )
-        )
-    if spec.cloud == "gke" and mig.strategy != "single":
-        problems.append(
-            Problem(
-                "sharing.strategy",
-                "GKE advertises MIG partitions as nvidia.com/gpu (single)",
-                mig.strategy,
-                ("single",),
-            )
-        )
-    if spec.cloud == "aks" and sharing_plan.aks_gpu_instance_profile(table, mig.profile) is None:
-        problems.append(
-            Problem(
-                "sharing.profile",
-                "AKS gpuInstanceProfile cannot produce this profile",
-                mig.profile,
-                sharing_plan.aks_mig_choices(table),
-            )
-        )
+    problems.extend(cloud_profile(spec.cloud).mig_problems(spec, mig, model_key, table))

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.taints import Taint
 
 Capacity = Literal["on-demand", "spot"]
@@ -26,16 +26,6 @@ SHARING_MODES: tuple[SharingMode, ...] = ("none", "time-slicing", "mps", "mig")
 
 MigStrategy = Literal["single", "mixed"]
 MIG_STRATEGIES: tuple[MigStrategy, ...] = ("single", "mixed")
-
-IMAGES: Mapping[Cloud, tuple[str, ...]] = {
-    "eks": ("al2023", "bottlerocket"),
-    "aks": ("ubuntu", "azurelinux"),
-    "gke": ("cos", "ubuntu"),
-}
-"""Node image families per cloud; the first is the default."""
-
-GKE_DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
-"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -122,7 +112,8 @@ class GpuPoolSpec:
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
     image: str | None = None
-    """Node image family (see ``IMAGES``); None picks the cloud's first (``al2023``, ``ubuntu``, ``cos``)."""
+    """Node image family (the cloud profile's ``images``); None picks the cloud's first (``al2023``, ``ubuntu``,
+    ``cos``)."""
     driver: DriverOwner = "cloud"
     driver_version: str | None = None
     """GKE only: ``default`` or ``latest`` driver branch when the cloud installs the driver."""
@@ -154,7 +145,7 @@ class GpuPoolSpec:
     @property
     def image_family(self) -> str:
         """The node image family, with the cloud default applied."""
-        return self.image if self.image is not None else IMAGES[self.cloud][0]
+        return self.image if self.image is not None else cloud_profile(self.cloud).images[0]
 
     @property
     def initial_size(self) -> int:
@@ -164,7 +155,7 @@ class GpuPoolSpec:
     @property
     def rotates_name(self) -> bool:
         """Whether the cloud name carries a suffix that changes with the inputs that force replacement."""
-        return self.cloud != "aks" and not self.fixed_name
+        return cloud_profile(self.cloud).rotates_names and not self.fixed_name
 
     @property
     def sharing_mode(self) -> SharingMode:

@@ -17,7 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
-from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud
 from components.core.cluster_quotas import pool_count_problems
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import problems_of

@@ -17,7 +17,7 @@ from typing import Literal
 from components.core.advertisers.registry import is_gpu_resource
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.instance_types import InstanceType
-from components.core.catalog.lookup import INSTANCE_TYPES
+from components.core.clouds.registry import cloud_profiles
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_POOL, LABEL_GPU_PRESENT, LABEL_POOL
 from components.verify.node_labels import (
     AKS_ACCELERATOR_NVIDIA,
@@ -33,7 +33,7 @@ from components.verify.nodes import NodeView
 Source = Literal["gfd-product", "gke-accelerator", "instance-type", "gpuready-label"]
 
 _INSTANCE_TYPES_FOLDED: Mapping[str, InstanceType] = {
-    name.lower(): entry for table in INSTANCE_TYPES.values() for name, entry in table.items()
+    name.lower(): entry for profile in cloud_profiles() for name, entry in profile.instance_types.items()
 }
 """Every catalog instance type by lowercase name; names never collide across clouds."""
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9.]+")

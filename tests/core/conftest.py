@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 
 SpecFactory = Callable[..., GpuPoolSpec]

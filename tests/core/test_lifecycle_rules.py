@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.specs import UpgradePolicy
 from components.errors import SpecError
 from tests.core.conftest import SpecFactory

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from components.core import pool_config
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.errors import ConfigError, Problem

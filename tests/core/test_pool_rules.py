@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.core import pool_rules
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud, cloud_profiles
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem, SpecError
@@ -666,9 +665,9 @@ def test_mig_problem_on_bottlerocket_is_only_the_bottlerocket_one(make_spec: Spe
     assert problem.allowed == ("none",)
 
 
-def test_tables_cover_each_cloud() -> None:
-    assert set(pool_rules.NAME_RULES) == set(pool_rules.RESERVED_LABEL_DOMAINS) == {"eks", "aks", "gke"}
-    assert all("gpuready.io" in domains for domains in pool_rules.RESERVED_LABEL_DOMAINS.values())
+def test_every_cloud_profile_reserves_gpureadys_domain() -> None:
+    assert [p.name for p in cloud_profiles()] == ["eks", "aks", "gke"]
+    assert all("gpuready.io" in p.reserved_label_domains for p in cloud_profiles())
 
 
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from components.core import resources
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 SpecFactory = Callable[..., GpuPoolSpec]

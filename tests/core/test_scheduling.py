@@ -8,7 +8,7 @@ from typing import Any, Literal
 import pytest
 
 from components.core import scheduling
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT,

@@ -7,7 +7,6 @@ import re
 import pytest
 
 from components.core import sharing_plan
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.mig_profiles import (
     A100_40GB,
     A100_80GB_H100_80GB,
@@ -17,6 +16,7 @@ from components.core.catalog.mig_profiles import (
     H200_141GB,
     MigTable,
 )
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuSharing, MigPartitioning
 
 DELIVERY = [

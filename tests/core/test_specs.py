@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.instance_types import Cloud
-from components.core.specs import IMAGES, GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.clouds.registry import Cloud, cloud_profile
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.errors import SpecError
 
@@ -20,7 +20,7 @@ SpecFactory = Callable[..., GpuPoolSpec]
 def test_image_family_defaults_to_the_clouds_first_image(make_spec: SpecFactory, cloud: Cloud, image: str) -> None:
     spec = make_spec(cloud)
     assert spec.image is None
-    assert spec.image_family == image == IMAGES[cloud][0]
+    assert spec.image_family == image == cloud_profile(cloud).images[0]
 
 
 @pytest.mark.parametrize(("cloud", "image"), [("eks", "bottlerocket"), ("aks", "azurelinux"), ("gke", "ubuntu")])

@@ -14,13 +14,11 @@ from collections.abc import Iterator
 
 from components.core.catalog.gke_types import GKE_ATTACHABLE
 from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import Cloud
-from components.core.catalog.lookup import INSTANCE_TYPES, ExplicitGpu
+from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.specs import (
     CAPACITIES,
     DRIVER_OWNERS,
-    GKE_DRIVER_VERSIONS,
-    IMAGES,
     GpuPoolSpec,
     GpuSharing,
     MigPartitioning,
@@ -28,6 +26,7 @@ from components.core.specs import (
 )
 from components.core.taints import Taint
 from components.errors import SpecError
+from components.gke.profile import DRIVER_VERSIONS as GKE_DRIVER_VERSIONS
 
 NAMES: dict[Cloud, str] = {"eks": "gpu-pool", "aks": "gpupool", "gke": "gpu-pool"}
 USER_LABELS = {"example.com/team": "ml"}
@@ -49,7 +48,7 @@ def _sharing_variants(model_key: str) -> Iterator[Sharing | None]:
 
 
 def _machines(cloud: Cloud) -> Iterator[tuple[str, ExplicitGpu | None]]:
-    for name in INSTANCE_TYPES[cloud]:
+    for name in cloud_profile(cloud).instance_types:
         yield name, None
     if cloud == "gke":
         for model, counts in GKE_ATTACHABLE.counts.items():
@@ -70,9 +69,9 @@ def valid_specs(cloud: Cloud) -> tuple[GpuPoolSpec, ...]:
     specs: list[GpuPoolSpec] = []
     versions: tuple[str | None, ...] = (None, *GKE_DRIVER_VERSIONS) if cloud == "gke" else (None,)
     for (machine, gpu), image, capacity, driver, version in itertools.product(
-        _machines(cloud), IMAGES[cloud], CAPACITIES, DRIVER_OWNERS, versions
+        _machines(cloud), cloud_profile(cloud).images, CAPACITIES, DRIVER_OWNERS, versions
     ):
-        model = gpu.model if gpu is not None else INSTANCE_TYPES[cloud][machine].gpu
+        model = gpu.model if gpu is not None else cloud_profile(cloud).instance_types[machine].gpu
         for sharing in _sharing_variants(model):
             spec = _try(
                 cloud=cloud,

@@ -16,7 +16,8 @@ from pulumi_azure_native import containerservice
 
 from components.aks import plan
 from components.core import sharing_plan
-from components.core.specs import DRIVER_OWNERS, IMAGES
+from components.core.clouds.registry import cloud_profile
+from components.core.specs import DRIVER_OWNERS
 from tests.fidelity.spec_matrix import valid_specs
 
 ENUM_OF_ARG: dict[str, type[Enum]] = {
@@ -36,7 +37,7 @@ def values(enum: type[Enum]) -> set[str]:
 
 
 def test_os_skus_are_sdk_values() -> None:
-    assert set(plan.OS_SKUS) == set(IMAGES["aks"])
+    assert set(plan.OS_SKUS) == set(cloud_profile("aks").images)
     assert set(plan.OS_SKUS.values()) <= values(containerservice.OSSKU)
     assert "CBLMariner" not in plan.OS_SKUS.values()  # deprecated in the SDK enum
 

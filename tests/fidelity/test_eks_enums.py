@@ -19,8 +19,9 @@ import pytest
 
 from components.core import scheduling
 from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
+from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import CAPACITIES, IMAGES, GpuPoolSpec, MigPartitioning
+from components.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.eks import plan
 from components.errors import SpecError
@@ -96,7 +97,7 @@ def test_no_gpu_ami_type_is_the_deprecated_al2_one() -> None:
 
 def test_every_image_and_architecture_in_the_catalog_has_an_ami_type() -> None:
     archs = {t.arch for t in EKS_INSTANCE_TYPES.values()}
-    assert {(image, arch) for image in IMAGES["eks"] for arch in archs} <= set(plan.AMI_TYPES)
+    assert {(image, arch) for image in cloud_profile("eks").images for arch in archs} <= set(plan.AMI_TYPES)
 
 
 def test_every_capacity_type_is_in_the_api_enum() -> None:
@@ -111,7 +112,7 @@ def test_every_kubernetes_taint_effect_maps_into_the_api_enum() -> None:
 
 def test_matrix_covers_both_images_both_archs_and_sharing() -> None:
     specs = valid_specs("eks")
-    assert {s.image_family for s in specs} == set(IMAGES["eks"])
+    assert {s.image_family for s in specs} == set(cloud_profile("eks").images)
     assert {s.resolved.arch for s in specs} == {"x86_64", "arm64"}
     assert {s.sharing_mode for s in specs} == {"none", "time-slicing", "mps", "mig"}
 

@@ -27,8 +27,9 @@ from pulumi_gcp.container import outputs as gcp_outputs
 
 from components.core import scheduling
 from components.core.catalog import mig_profiles
+from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import IMAGES, UpgradePolicy
+from components.core.specs import UpgradePolicy
 from components.core.taints import Taint
 from components.gke import plan
 from tests.core.conftest import build_spec
@@ -122,7 +123,7 @@ def test_the_matrix_emits_every_value_gpuready_has() -> None:
     assert EMITTED["gpu_sharing_strategy"] == set(plan.SHARING_STRATEGIES.values()) == {"TIME_SHARING", "MPS"}
     assert EMITTED["image_type"] == set(plan.IMAGE_TYPES.values()) == {"COS_CONTAINERD", "UBUNTU_CONTAINERD"}
     assert "NO_SCHEDULE" in EMITTED["taint_effect"]
-    assert set(plan.IMAGE_TYPES) == set(IMAGES["gke"])
+    assert set(plan.IMAGE_TYPES) == set(cloud_profile("gke").images)
 
 
 def test_every_kubernetes_taint_effect_maps_to_a_documented_effect() -> None:

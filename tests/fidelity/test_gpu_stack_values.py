@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec

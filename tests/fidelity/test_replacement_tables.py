@@ -23,7 +23,7 @@ import pytest
 
 from components.aks import lifecycle as aks_lifecycle
 from components.aks import plan as aks_plan
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.lifecycle import FieldRule, ResourceTable, wire_name
 from components.eks import plan as eks_plan
 from components.gke import plan as gke_plan

@@ -15,7 +15,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.stack_plan import GpuStackPlan, HelmRelease, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning

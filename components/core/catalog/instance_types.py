@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-Cloud = Literal["eks", "aks", "gke"]
-CLOUDS: tuple[Cloud, ...] = ("eks", "aks", "gke")
+from components.core.clouds.registry import Cloud
+
 Arch = Literal["x86_64", "arm64"]
 
 

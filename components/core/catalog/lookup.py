@@ -11,18 +11,11 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from components.core.catalog.aks_types import AKS_VM_SIZES
-from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
-from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
-from components.core.catalog.instance_types import Arch, Cloud, InstanceType
+from components.core.catalog.instance_types import Arch, AttachableGpus, InstanceType
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.errors import SpecError, UnknownGpuModelError
 
-INSTANCE_TYPES: Mapping[Cloud, Mapping[str, InstanceType]] = {
-    "eks": EKS_INSTANCE_TYPES,
-    "aks": AKS_VM_SIZES,
-    "gke": GKE_MACHINE_TYPES,
-}
 """Every listed GPU instance type, per cloud."""
 
 _ARM64_MODELS = frozenset({"t4g", "gh200"})
@@ -73,20 +66,22 @@ def resolve_instance_type(
 ) -> ResolvedGpu:
     """Resolve ``instance_type`` on ``cloud``, honouring an explicit GPU description."""
     listed = _find(cloud, instance_type)
-    if cloud == "gke" and instance_type.startswith(GKE_ATTACHABLE.machine_prefix):
-        return _resolve_attachable(instance_type, explicit, path)
+    attachable = cloud_profile(cloud).attachable
+    if attachable is not None and instance_type.startswith(attachable.machine_prefix):
+        return _resolve_attachable(attachable, instance_type, explicit, path)
     if listed is not None:
         if explicit is not None:
             _check_agrees(listed, explicit, path)
         return ResolvedGpu(listed.name, GPU_MODELS[listed.gpu], listed.gpus, listed.arch, True)
     if explicit is None:
-        known = sorted(INSTANCE_TYPES[cloud])
+        table = cloud_profile(cloud).instance_types
+        known = sorted(table)
         raise UnknownGpuModelError.one(
             path,
             f"not a GPU instance type gpuready knows on {cloud}",
             instance_type,
             (),
-            (_did_you_mean(instance_type, INSTANCE_TYPES[cloud]) + " " if instance_type else "")
+            (_did_you_mean(instance_type, table) + " " if instance_type else "")
             + f"known types include {', '.join(known[:6])}, ...; for an unlisted type describe its GPUs "
             "with gpu: {model: <accelerator>, count: <GPUs per node>}",
         )
@@ -94,8 +89,9 @@ def resolve_instance_type(
 
 
 def _find(cloud: Cloud, instance_type: str) -> InstanceType | None:
-    table = INSTANCE_TYPES[cloud]
-    if cloud != "aks":
+    profile = cloud_profile(cloud)
+    table = profile.instance_types
+    if not profile.instance_types_fold_case:
         return table.get(instance_type)
     folded = instance_type.lower()
     return next((t for name, t in table.items() if name.lower() == folded), None)
@@ -115,8 +111,10 @@ def _check_agrees(listed: InstanceType, explicit: ExplicitGpu, path: str) -> Non
         raise SpecError.one("gpu.arch", f"{listed.name} is {listed.arch}", explicit.arch, (listed.arch,))
 
 
-def _resolve_attachable(instance_type: str, explicit: ExplicitGpu | None, path: str) -> ResolvedGpu:
-    allowed = GKE_ATTACHABLE.counts
+def _resolve_attachable(
+    attachable: AttachableGpus, instance_type: str, explicit: ExplicitGpu | None, path: str
+) -> ResolvedGpu:
+    allowed = attachable.counts
     if explicit is None:
         raise SpecError.one(
             "gpu",

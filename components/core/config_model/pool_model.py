@@ -11,8 +11,8 @@ from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
-from components.core.catalog.instance_types import Cloud
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import CONFIG_ERROR, config_error
 from components.core.k8s_syntax import TaintEffect

@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import config_error
 from components.errors import kind_of

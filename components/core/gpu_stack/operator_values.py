@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.gpu_stack import mig_manager_config, ownership, placement, plugin_configs, stack_rules
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
@@ -58,10 +58,8 @@ def operator_values(
     }
     if operator_driver:
         values["driver"]["upgradePolicy"] = DRIVER_UPGRADE_POLICY
-    if cloud == "gke" and operator_driver:
-        values["toolkit"]["env"] = GKE_TOOLKIT_ENV
-    if cloud == "aks" and not operator_driver:
-        values["operator"]["runtimeClass"] = AKS_RUNTIME_CLASS
+    for section, settings in cloud_profile(cloud).operator_values(operator_driver=operator_driver).items():
+        values[section].update(settings)
     values["daemonsets"] = {"tolerations": tolerations}
     values["nfd"] = {"enabled": spec.nfd == "deploy"}
     if spec.nfd == "deploy":

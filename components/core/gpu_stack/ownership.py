@@ -19,13 +19,12 @@ generated from it. Sources (shared reference nvidia.md section 7, clouds.md sect
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.profile import PlatformAdvertiser
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.gpu_stack.charts import StackKind
 
-Advertiser = Literal["nvidia", "gke", "bottlerocket"]
-"""Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
+Advertiser = PlatformAdvertiser
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -42,12 +41,8 @@ class Fit:
 
 
 def advertiser(cloud: Cloud, image: str, driver: str) -> Advertiser:
-    """The device plugin that comes with the platform, or ``nvidia`` when none does."""
-    if cloud == "gke" and driver == "cloud":
-        return "gke"
-    if cloud == "eks" and image == "bottlerocket":
-        return "bottlerocket"
-    return "nvidia"
+    """The device plugin that comes with the platform, or ``nvidia`` when none does (the cloud profile says)."""
+    return cloud_profile(cloud).platform_advertiser(image, driver)
 
 
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
@@ -74,7 +69,8 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
         return Fit(
             ok=False,
             summary="the device-plugin chart installs no driver and this pool's cloud installs none (driver: operator)",
-            hint="use gpuStack.kind gpu-operator" + ("" if cloud == "gke" else ", or set the pool's driver: cloud"),
+            hint="use gpuStack.kind gpu-operator"
+            + (", or set the pool's driver: cloud" if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin else ""),
         )
     if preinstalled:
         return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")
@@ -109,5 +105,4 @@ def _bottlerocket(kind: StackKind) -> Fit:
 
 
 def _image_name(cloud: Cloud, image: str) -> str:
-    names = {"eks": {"al2023": "EKS AL2023 NVIDIA"}, "aks": {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}}
-    return names.get(cloud, {}).get(image, f"{cloud.upper()} {image}")
+    return cloud_profile(cloud).image_name(image)

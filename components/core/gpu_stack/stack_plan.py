@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.gpu_stack import mig_manager_config, ownership, plugin_configs, stack_objects, stack_rules
 from components.core.gpu_stack.charts import Chart
 from components.core.gpu_stack.device_plugin_values import device_plugin_values
@@ -67,7 +67,9 @@ class GpuStackPlan:
 def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
     """Decide the GPU stack for ``pools`` on ``cloud``; raise ``SpecError`` listing every contradiction."""
     problems: list[Problem] = [
-        Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}") for p in pools if p.cloud != cloud
+        Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}")
+        for p in pools
+        if cloud_profile(p.cloud) is not cloud_profile(cloud)
     ]
     problems.extend(stack_rules.stack_problems(pools, spec))
     if problems:
@@ -91,8 +93,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
     if spec.kind == "gpu-operator":
         values = operator_values(cloud, pools, spec, plugin_config_name=plugin_name, mig_config_name=mig_name)
-        if cloud == "gke":
-            objects.append(stack_objects.gke_priority_quota(ns, pools))
+        objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
     else:
         values = device_plugin_values(pools, spec, plugin_config_name=plugin_name)
     release = HelmRelease(

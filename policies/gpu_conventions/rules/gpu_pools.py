@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
-from components.core.catalog.instance_types import Cloud, InstanceType
-from components.core.catalog.lookup import INSTANCE_TYPES
+from components.core.catalog.instance_types import InstanceType
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.taints import Taint
 from policies.gpu_conventions.rules.k8s import api_taint, parse_aks_taint
 from policies.gpu_conventions.rules.values import as_list, as_mapping, as_number, as_text, dig, text_map
@@ -32,9 +32,12 @@ GKE_EXTRA_GPU_PREFIXES = ("g4-", "a4x-")
 _AKS_NVIDIA_SIZE = re.compile(r"^standard_n[cd](?!.*mi300)", re.IGNORECASE)
 """Azure NC/ND sizes are NVIDIA GPU VMs, except the AMD MI300X ND v5 (azure-compute-docs gpu-accelerated)."""
 
-_EKS_FAMILIES = frozenset(name.split(".")[0] for name in INSTANCE_TYPES["eks"]) | EKS_EXTRA_GPU_FAMILIES
-_GKE_PREFIXES = tuple(sorted({name.rsplit("-", 1)[0] + "-" for name in INSTANCE_TYPES["gke"]})) + GKE_EXTRA_GPU_PREFIXES
-_AKS_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in INSTANCE_TYPES["aks"].items()}
+_EKS_FAMILIES = frozenset(name.split(".")[0] for name in cloud_profile("eks").instance_types) | EKS_EXTRA_GPU_FAMILIES
+_GKE_PREFIXES = (
+    tuple(sorted({name.rsplit("-", 1)[0] + "-" for name in cloud_profile("gke").instance_types}))
+    + GKE_EXTRA_GPU_PREFIXES
+)
+_AKS_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in cloud_profile("aks").instance_types.items()}
 
 _FIELDS: Mapping[Cloud, tuple[str, str]] = {
     "eks": ("taints", "labels"),
@@ -130,7 +133,7 @@ def describe(pool: GpuPool, resource_name: str = "") -> str:
 
 def _eks_pool(props: Mapping[str, Any]) -> GpuPool | None:
     types = tuple(t for t in as_list(props.get("instanceTypes")) if isinstance(t, str))
-    listed = [INSTANCE_TYPES["eks"][t] for t in types if t in INSTANCE_TYPES["eks"]]
+    listed = [cloud_profile("eks").instance_types[t] for t in types if t in cloud_profile("eks").instance_types]
     ami = as_text(props.get("amiType")) or ""
     gpu = bool(listed) or any(t.split(".")[0] in _EKS_FAMILIES for t in types)
     if not types:  # instance types from a launch template: only the AMI type tells
@@ -182,7 +185,7 @@ def _gke_pool(props: Mapping[str, Any]) -> GpuPool | None:
     config = as_mapping(props.get("nodeConfig")) or {}
     machine = as_text(config.get("machineType")) or ""
     accelerators = gke_accelerators(config)
-    listed = INSTANCE_TYPES["gke"].get(machine)
+    listed = cloud_profile("gke").instance_types.get(machine)
     if not accelerators and listed is None and not machine.startswith(_GKE_PREFIXES):
         return None
     model = GPU_MODELS[listed.gpu] if listed else None

@@ -6,10 +6,10 @@ import pytest
 
 from components.core.catalog.gke_types import GKE_ATTACHABLE
 from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import CLOUDS, Cloud, InstanceType, family_table
-from components.core.catalog.lookup import INSTANCE_TYPES
+from components.core.catalog.instance_types import InstanceType, family_table
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 
-ALL_TYPES = [t for cloud in CLOUDS for t in INSTANCE_TYPES[cloud].values()]
+ALL_TYPES = [t for cloud in CLOUDS for t in cloud_profile(cloud).instance_types.values()]
 TYPE_IDS = [f"{t.cloud}:{t.name}" for t in ALL_TYPES]
 
 
@@ -20,13 +20,15 @@ def test_instance_type_points_at_a_known_model(entry: InstanceType) -> None:
 
 @pytest.mark.parametrize("entry", ALL_TYPES, ids=TYPE_IDS)
 def test_instance_type_entry_is_self_consistent(entry: InstanceType) -> None:
-    assert INSTANCE_TYPES[entry.cloud][entry.name] is entry
+    assert cloud_profile(entry.cloud).instance_types[entry.name] is entry
     assert entry.gpus >= 1
     assert entry.arch in ("x86_64", "arm64")
     assert entry.source
 
 
-@pytest.mark.parametrize("entry", INSTANCE_TYPES["gke"].values(), ids=list(INSTANCE_TYPES["gke"]))
+@pytest.mark.parametrize(
+    "entry", cloud_profile("gke").instance_types.values(), ids=list(cloud_profile("gke").instance_types)
+)
 def test_gke_machine_type_uses_a_model_gke_offers(entry: InstanceType) -> None:
     assert GPU_MODELS[entry.gpu].gke_accelerator is not None
 
@@ -43,11 +45,11 @@ def test_gke_attachable_counts_are_n1_t4_and_v100() -> None:
 
 
 def test_no_listed_gke_type_is_an_attachable_n1_machine() -> None:
-    assert not [name for name in INSTANCE_TYPES["gke"] if name.startswith(GKE_ATTACHABLE.machine_prefix)]
+    assert not [name for name in cloud_profile("gke").instance_types if name.startswith(GKE_ATTACHABLE.machine_prefix)]
 
 
 def test_aks_sizes_are_unique_ignoring_case() -> None:
-    names = [name.lower() for name in INSTANCE_TYPES["aks"]]
+    names = [name.lower() for name in cloud_profile("aks").instance_types]
     assert len(names) == len(set(names))
 
 
@@ -60,7 +62,7 @@ def test_aks_sizes_are_unique_ignoring_case() -> None:
     ],
 )
 def test_only_graviton_types_are_arm64(cloud: Cloud, arm64: set[str]) -> None:
-    assert {name for name, t in INSTANCE_TYPES[cloud].items() if t.arch == "arm64"} == arm64
+    assert {name for name, t in cloud_profile(cloud).instance_types.items() if t.arch == "arm64"} == arm64
 
 
 def test_family_table_expands_sizes_into_entries() -> None:

@@ -6,8 +6,9 @@ import pytest
 
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import Arch, Cloud
+from components.core.catalog.instance_types import Arch
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.clouds.registry import Cloud
 from components.errors import Problem, SpecError, UnknownGpuModelError
 
 LISTED = [

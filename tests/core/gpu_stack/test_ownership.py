@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 import pytest
 
-from components.core.catalog.instance_types import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.gpu_stack import ownership
 from components.core.gpu_stack.charts import STACK_KINDS, StackKind
-from components.core.specs import DRIVER_OWNERS, IMAGES, GpuPoolSpec
+from components.core.specs import DRIVER_OWNERS, GpuPoolSpec
 from components.errors import SpecError
 
 INSTANCE_TYPES: dict[Cloud, str] = {"eks": "g6.xlarge", "aks": "Standard_NC4as_T4_v3", "gke": "g2-standard-4"}
@@ -171,7 +171,7 @@ def test_dead_ends_named_in_not_in_hint_are_refused() -> None:
 
 
 def test_matrix_covers_every_platform_and_kind() -> None:
-    every = {(c, i, d) for c in CLOUDS for i in IMAGES[c] for d in DRIVER_OWNERS}
+    every = {(c, i, d) for c in CLOUDS for i in cloud_profile(c).images for d in DRIVER_OWNERS}
     in_matrix = {(r.cloud, r.image, r.driver) for r in MATRIX}
     assert in_matrix | set(UNBUILDABLE) == every
     assert not in_matrix & set(UNBUILDABLE)

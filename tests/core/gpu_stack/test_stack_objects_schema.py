@@ -14,7 +14,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec

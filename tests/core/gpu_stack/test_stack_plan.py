@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.instance_types import Cloud
+from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
 from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack

@@ -1,0 +1,71 @@
+"""AKS: what differs on Azure Kubernetes Service agent pools, as gpuready's cloud profile. Pure.
+
+Sources: the Azure AVM agentpool module (``variables.tf``: Linux pool names 1-12 lowercase letters and digits),
+the AKS quotas page (at most 100 node pools per cluster), azure-native 3.29.0 ``GPUInstanceProfile`` (MIG
+through the pool's ``gpuInstanceProfile``), learn.microsoft.com ``nvidia-gpu-operator`` (AKS installs driver
+and toolkit unless ``gpuProfile.driver=None``), AKS spot node pools (the ``kubernetes.azure.com/scalesetpriority``
+taint).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.core import sharing_plan
+from components.core.catalog.aks_types import AKS_VM_SIZES
+from components.core.catalog.mig_profiles import MigTable
+from components.core.clouds.profile import CloudProfile, Delivery
+from components.core.gpu_stack.operator_values import AKS_RUNTIME_CLASS
+from components.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
+from components.core.specs import GpuPoolSpec, MigPartitioning
+from components.core.taints import Taint
+from components.errors import Problem
+
+
+class AksProfile(CloudProfile):
+    name = "aks"
+    title = "AKS"
+    images = ("ubuntu", "azurelinux")
+    # AKS Linux agent pools (Azure AVM agentpool variables.tf:17).
+    name_rule = (re.compile(r"^[a-z][a-z0-9]{0,11}\Z"), "1-12 lowercase letters and digits, starting with a letter")
+    name_max = 12
+    reserved_label_domains = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", GPUREADY_DOMAIN)
+    rotates_names = False
+    instance_types = AKS_VM_SIZES
+    instance_types_fold_case = True
+    matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
+    required_settings = ("aksResourceGroup",)
+    cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
+    max_pools = (100, "AKS quotas page: maximum node pools per cluster")
+    image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
+
+    def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
+        if mig.profile is None or sharing_plan.aks_gpu_instance_profile(table, mig.profile) is not None:
+            return []
+        return [
+            Problem(
+                "sharing.profile",
+                "AKS gpuInstanceProfile cannot produce this profile",
+                mig.profile,
+                sharing_plan.aks_mig_choices(table),
+            )
+        ]
+
+    def delivery(self, driver: str, mode: str) -> Delivery:
+        if mode == "mig" and driver == "cloud":
+            return "cloud"
+        return super().delivery(driver, mode)
+
+    def mig_choices(self, table: MigTable) -> list[str]:
+        return sharing_plan.aks_mig_choices(table)
+
+    def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        return (AKS_SPOT_TAINT,) if spec.capacity == "spot" else ()
+
+    def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
+        return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
+
+
+PROFILE = AksProfile()

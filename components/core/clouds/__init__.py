@@ -1,0 +1,1 @@
+"""The cloud seam: one profile per cloud (``profile.CloudProfile``), found through ``registry``. Pure."""

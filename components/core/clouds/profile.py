@@ -1,0 +1,166 @@
+"""What differs by cloud, behind one interface: ``CloudProfile``. Pure.
+
+Each cloud subclasses it in its own package (``components/<cloud>/profile.py``) and sets the facts; the hooks'
+defaults here are what a cloud does when it adds nothing of its own (no extra taint, no own device plugin, no
+limit beyond Kubernetes'). Callers ask ``registry.cloud_profile(spec.cloud)``; they never compare names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from components.errors import Problem
+
+if TYPE_CHECKING:
+    from components.core.catalog.gpus import GpuModel
+    from components.core.catalog.instance_types import AttachableGpus, InstanceType
+    from components.core.catalog.mig_profiles import MigTable
+    from components.core.clouds.registry import Cloud
+    from components.core.specs import GpuPoolSpec, MigPartitioning
+    from components.core.taints import Taint
+
+Delivery = Literal["none", "cloud", "device-plugin-config", "mig-manager"]
+"""Who applies a pool's sharing: nobody, the cloud, NVIDIA's device plugin (its config), the MIG manager."""
+PlatformAdvertiser = Literal["nvidia", "gke", "bottlerocket"]
+"""Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
+
+
+class CloudProfile:
+    """Everything gpuready knows that differs by cloud. Subclasses set the class attributes; hooks default to
+    "nothing of the cloud's own"."""
+
+    name: ClassVar[Cloud]
+    title: ClassVar[str]
+    """How messages name the cloud (``EKS``)."""
+    images: ClassVar[tuple[str, ...]]
+    """Node image families for GPU pools; the first is the default."""
+    name_rule: ClassVar[tuple[re.Pattern[str], str]]
+    """The cloud's node pool name pattern, and the rule in words."""
+    name_max: ClassVar[int]
+    """The longest cloud name ``name_rule`` admits."""
+    reserved_label_domains: ClassVar[tuple[str, ...]]
+    """Label prefixes the kubelet or the cloud reserves (a pool's extra labels may not use them)."""
+    rotates_names: ClassVar[bool] = True
+    """Whether pools get a suffix that changes when they are replaced (create before delete)."""
+    instance_types: ClassVar[Mapping[str, InstanceType]]
+    """The cloud's GPU instance types (catalog)."""
+    instance_types_fold_case: ClassVar[bool] = False
+    """Whether the cloud matches instance type names case-insensitively (Azure VM sizes)."""
+    attachable: ClassVar[AttachableGpus | None] = None
+    """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
+    matrix_types: ClassVar[tuple[str, str]]
+    """A plain GPU type and a MIG-capable one, for the generated support matrix."""
+    required_settings: ClassVar[tuple[str, ...]] = ()
+    """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
+    cluster_target_setting: ClassVar[tuple[str, str] | None] = None
+    """(config key, ``ClusterTarget`` field) the cluster's kubeconfig lookup needs, if any."""
+    tags_are_labels: ClassVar[bool] = False
+    """Whether ``gpuready:tags`` become cloud labels with label syntax (GCP resource labels)."""
+    max_pools: ClassVar[tuple[int, str] | None] = None
+    """(hard node pool limit per cluster, its source), if the cloud has one."""
+    cloud_driver_serves_nvidia_plugin: ClassVar[bool] = True
+    """Whether a pool whose driver the cloud installs can run NVIDIA's device plugin (not where the cloud runs
+    its own plugin with its driver)."""
+
+    # --- pool spec rules (each returns the problems it finds, in the order they are reported) ---
+
+    def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """Problems of the pool's driver owner and driver version on this cloud."""
+        if spec.driver_version is None:
+            return []
+        return [
+            Problem(
+                "driverVersion",
+                "only GKE pools whose driver GKE installs take a driver version",
+                spec.driver_version,
+                (),
+                "remove driverVersion",
+            )
+        ]
+
+    def accelerator_problems(self, model: GpuModel) -> list[Problem]:
+        """Problems when the cloud does not offer the pool's GPU model."""
+        return []
+
+    def label_problems(self, path: str, key: str, value: str) -> list[Problem]:
+        """The cloud's own limits on a node label."""
+        return []
+
+    def taint_key_problems(self, path: str, taint: Taint) -> list[Problem]:
+        """The cloud's own limits on a taint key (checked once the key is a valid qualified name)."""
+        return []
+
+    def taint_value_problems(self, path: str, taint: Taint) -> list[Problem]:
+        """The cloud's own limits on a taint value."""
+        return []
+
+    def taint_count_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """The cloud's limit on taints per pool."""
+        return []
+
+    def sharing_blocked(self, spec: GpuPoolSpec) -> Problem | None:
+        """Why no sharing at all can be configured on this pool's image, if so."""
+        return None
+
+    def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
+        """The cloud's own limits on MIG (which GPUs, which strategy, which profiles)."""
+        return []
+
+    def upgrade_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """The cloud's own limits on the pool's upgrade settings."""
+        return []
+
+    surge_needs_new_node: ClassVar[bool] = True
+    """Whether a surge upgrade needs ``maxSurge`` of at least 1 (EKS decides the surge itself)."""
+    blue_green: ClassVar[bool] = False
+    """Whether the cloud offers blue-green node upgrades."""
+
+    def release_version_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """Problems of ``releaseVersion`` (only EKS pins AMI releases)."""
+        if spec.release_version is None:
+            return []
+        return [Problem("releaseVersion", "pins an EKS AMI release; other clouds have none", spec.release_version)]
+
+    # --- what the cloud installs and how sharing reaches the nodes ---
+
+    def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
+        """The device plugin that comes with the platform, or ``nvidia`` when none does."""
+        return "nvidia"
+
+    def delivery(self, driver: str, mode: str) -> Delivery:
+        """Which party applies sharing ``mode`` on a pool whose driver ``driver`` owns."""
+        if mode == "none":
+            return "none"
+        return "mig-manager" if mode == "mig" else "device-plugin-config"
+
+    def mig_choices(self, table: MigTable) -> list[str]:
+        """The MIG profiles a pool of this cloud may ask for on a GPU with ``table``."""
+        return list(table.profiles)
+
+    def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """Taints the cloud puts on the pool's nodes itself (after the GPU taint, before the spec's)."""
+        return ()
+
+    def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """Labels gpuready sets on this cloud's nodes because of the platform (before the spec's extras)."""
+        return {}
+
+    def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
+        """GPU Operator values this cloud needs, by top-level section (merged into the section)."""
+        return {}
+
+    def stack_objects(self, namespace: str, pools: Sequence[GpuPoolSpec]) -> list[Any]:
+        """Objects a GPU Operator release needs in its namespace on this cloud (``stack_objects.ReleaseObject``)."""
+        return []
+
+    image_titles: ClassVar[Mapping[str, str]] = {}
+    """How messages name a node image, where not ``<title> <image>``."""
+    cloud_sharing_labels: ClassVar[bool] = False
+    """Whether the sharing the cloud delivers shows in node labels verification checks (GKE's partition size and
+    max shared clients)."""
+
+    def image_name(self, image: str) -> str:
+        """How messages name a node image of this cloud (``EKS AL2023 NVIDIA``)."""
+        return self.image_titles.get(image, f"{self.title} {image}")

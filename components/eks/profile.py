@@ -1,0 +1,126 @@
+"""EKS: what differs on Amazon EKS managed node groups, as gpuready's cloud profile. Pure.
+
+Sources: botocore's ``eks/2017-11-01`` service model (``labelKey`` / ``taintKey`` 1-63 characters, non-empty
+label values, ``NodegroupUpdateConfig.maxUnavailable`` 1-100, ``CreateNodegroup`` name pattern), pulumi_aws
+``eks/node_group.py`` (at most 50 taints), the EKS user guide ``ml-eks-optimized-ami.adoc`` (AL2023 NVIDIA AMIs
+ship driver and toolkit, no device plugin), NVIDIA/gpu-operator#686 (no Amazon Linux driver containers), and
+Bottlerocket's NVIDIA variants (driver, toolkit and device plugin built in).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
+from components.core.clouds.profile import CloudProfile, PlatformAdvertiser
+from components.core.lifecycle_rules import EKS_MAX_UNAVAILABLE, RELEASE_EXAMPLES, RELEASE_VERSION, eks_max_unavailable
+from components.core.scheduling import BOTTLEROCKET_DISABLED_OPERANDS, GPUREADY_DOMAIN, LABEL_DEPLOY_PREFIX
+from components.core.specs import GpuPoolSpec
+from components.core.taints import Taint
+from components.errors import Problem
+
+MAX_KEY = 63
+"""EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
+MAX_TAINTS = 50
+"""aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
+
+
+class EksProfile(CloudProfile):
+    name = "eks"
+    title = "EKS"
+    images = ("al2023", "bottlerocket")
+    # EKS CreateNodegroup: 1-63 characters, letters, digits, '-' and '_', starting alphanumeric.
+    name_rule = (
+        re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z"),
+        "1-63 letters, digits, '-' or '_', starting alphanumeric",
+    )
+    name_max = 63
+    # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; EKS reserves its own prefix.
+    reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
+    instance_types = EKS_INSTANCE_TYPES
+    matrix_types = ("g6.xlarge", "p4d.24xlarge")
+    required_settings = ("eksNodeRoleArn", "eksSubnetIds")
+    surge_needs_new_node = False
+    image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
+
+    def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        problems = []
+        if spec.driver == "operator":
+            problems.append(
+                Problem(
+                    "driver",
+                    "the GPU Operator has no driver containers for Amazon Linux or Bottlerocket",
+                    "operator",
+                    ("cloud",),
+                    "EKS NVIDIA AMIs ship the driver (NVIDIA/gpu-operator#686); keep driver: cloud and run the "
+                    "operator with driver.enabled=false",
+                )
+            )
+        return problems + super().driver_problems(spec)
+
+    def label_problems(self, path: str, key: str, value: str) -> list[Problem]:
+        problems = []
+        if len(key) > MAX_KEY:
+            problems.append(Problem(path, f"EKS allows label keys of at most {MAX_KEY} characters", key))
+        if value == "":
+            problems.append(Problem(path, "EKS requires a non-empty label value", value))
+        return problems
+
+    def taint_key_problems(self, path: str, taint: Taint) -> list[Problem]:
+        if len(taint.key) > MAX_KEY:
+            return [Problem(path, f"EKS allows taint keys of at most {MAX_KEY} characters", taint.key)]
+        return []
+
+    def taint_count_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        count = len(spec.taints) + 1
+        if count > MAX_TAINTS:
+            return [Problem("taints", f"EKS allows at most {MAX_TAINTS} taints per node group", count)]
+        return []
+
+    def sharing_blocked(self, spec: GpuPoolSpec) -> Problem | None:
+        if spec.image_family != "bottlerocket" or spec.sharing is None:
+            return None
+        return Problem(
+            "sharing",
+            "Bottlerocket runs its own device plugin, configured by host settings gpuready does not manage yet",
+            spec.sharing.mode,
+            ("none",),
+            "use image: al2023 for time-slicing, MPS or MIG",
+        )
+
+    def upgrade_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        policy = spec.upgrade
+        problems = []
+        if policy.max_surge is not None:
+            problems.append(
+                Problem(
+                    "upgrade.maxSurge",
+                    "EKS decides how many nodes a surge update launches",
+                    policy.max_surge,
+                    (),
+                    "use strategy: surge (EKS updateStrategy DEFAULT) or rolling (MINIMAL) without maxSurge",
+                )
+            )
+        if not 1 <= eks_max_unavailable(spec) <= EKS_MAX_UNAVAILABLE:
+            problems.append(
+                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {EKS_MAX_UNAVAILABLE}", policy.max_unavailable)
+            )
+        return problems
+
+    def release_version_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        version = spec.release_version
+        if version is None or RELEASE_VERSION.match(version):
+            return []
+        return [Problem("releaseVersion", "not an EKS AMI release version", version, (), RELEASE_EXAMPLES)]
+
+    def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
+        return "bottlerocket" if image == "bottlerocket" else "nvidia"
+
+    def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        if spec.image_family != "bottlerocket":
+            return {}
+        return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS}
+
+
+PROFILE = EksProfile()

@@ -1,0 +1,130 @@
+"""GKE: what differs on Google Kubernetes Engine node pools, as gpuready's cloud profile. Pure.
+
+Sources: GKE node pool naming (lowercase letters, digits and '-', at most 40 characters), GKE taints (a value is
+required), ``gpu_driver_version`` DEFAULT / LATEST (LATEST on COS only; pulumi_gcp 10.2.0 docs), GKE gpus-multi
+(GPUs partitioned with ``gpu_partition_size``; MIG devices advertised as ``nvidia.com/gpu``), cloud-native-docs
+``google-gke.rst`` (NVIDIA's stack only on Ubuntu pools with GKE's driver installation disabled, labelled
+``gke-no-default-nvidia-gpu-device-plugin=true``), the GKE PriorityClass quota for system-node-critical pods.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
+from components.core.catalog.gpus import GPU_MODELS, GpuModel
+from components.core.catalog.mig_profiles import MigTable
+from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
+from components.core.gpu_stack import stack_objects
+from components.core.gpu_stack.operator_values import GKE_TOOLKIT_ENV
+from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
+from components.core.sharing_rules import GKE_MIG_MODELS
+from components.core.specs import GpuPoolSpec, MigPartitioning
+from components.core.taints import Taint
+from components.errors import Problem
+
+DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
+"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
+
+
+class GkeProfile(CloudProfile):
+    name = "gke"
+    title = "GKE"
+    images = ("cos", "ubuntu")
+    # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
+    name_rule = (
+        re.compile(r"^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?\Z"),
+        "1-40 lowercase letters, digits or '-', starting with a letter and not ending with '-'",
+    )
+    name_max = 40
+    reserved_label_domains = ("kubernetes.io", "k8s.io", "cloud.google.com", GPUREADY_DOMAIN)
+    instance_types = GKE_MACHINE_TYPES
+    attachable = GKE_ATTACHABLE
+    matrix_types = ("g2-standard-8", "a2-highgpu-1g")
+    required_settings = ("gkeLocation",)
+    cluster_target_setting = ("gkeLocation", "gke_location")
+    tags_are_labels = True
+    cloud_driver_serves_nvidia_plugin = False
+    blue_green = True
+    cloud_sharing_labels = True
+
+    def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        problems = []
+        if spec.driver == "operator" and spec.image_family != "ubuntu":
+            problems.append(
+                Problem(
+                    "image",
+                    "the GPU Operator's driver containers need Ubuntu nodes on GKE",
+                    spec.image_family,
+                    ("ubuntu",),
+                    "set image: ubuntu, or driver: cloud to keep GKE's driver and device plugin",
+                )
+            )
+        version = spec.driver_version
+        if version is None:
+            return problems
+        if spec.driver != "cloud":
+            return problems + super().driver_problems(spec)
+        if version not in DRIVER_VERSIONS:
+            problems.append(Problem("driverVersion", "unknown GKE driver version", version, DRIVER_VERSIONS))
+        elif version == "latest" and spec.image_family != "cos":
+            problems.append(
+                Problem(
+                    "driverVersion", "GKE offers the LATEST driver on COS only", version, ("default",), "use default"
+                )
+            )
+        return problems
+
+    def accelerator_problems(self, model: GpuModel) -> list[Problem]:
+        if model.gke_accelerator is not None:
+            return []
+        offered = sorted(m.key for m in GPU_MODELS.values() if m.gke_accelerator)
+        return [Problem("gpu.model", "GKE offers no such accelerator", model.key, offered)]
+
+    def taint_value_problems(self, path: str, taint: Taint) -> list[Problem]:
+        return [] if taint.value else [Problem(path, "GKE requires a taint value", taint.value)]
+
+    def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
+        problems = []
+        if model_key not in GKE_MIG_MODELS:
+            problems.append(
+                Problem(
+                    "sharing.mode",
+                    "GKE does not partition this GPU with MIG",
+                    model_key,
+                    sorted(GKE_MIG_MODELS),
+                    "use driver: operator to let the MIG manager do it",
+                )
+            )
+        if mig.strategy != "single":
+            problems.append(
+                Problem(
+                    "sharing.strategy",
+                    "GKE advertises MIG partitions as nvidia.com/gpu (single)",
+                    mig.strategy,
+                    ("single",),
+                )
+            )
+        return problems
+
+    def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
+        return "gke" if driver == "cloud" else "nvidia"
+
+    def delivery(self, driver: str, mode: str) -> Delivery:
+        if mode != "none" and driver == "cloud":
+            return "cloud"
+        return super().delivery(driver, mode)
+
+    def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        return {LABEL_GKE_NO_DEVICE_PLUGIN: "true"} if spec.driver == "operator" else {}
+
+    def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
+        return {"toolkit": {"env": GKE_TOOLKIT_ENV}} if operator_driver else {}
+
+    def stack_objects(self, namespace: str, pools: Sequence[GpuPoolSpec]) -> list[Any]:
+        return [stack_objects.gke_priority_quota(namespace, pools)]
+
+
+PROFILE = GkeProfile()
