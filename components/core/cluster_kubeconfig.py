@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from components.core.clouds.registry import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.errors import ConfigError, GpuReadyError, Problem
 
 NS = "gpuready"
@@ -60,10 +60,10 @@ class ClusterTarget:
             problems.append(Problem(f"{NS}:cloud", "unknown cloud", self.cloud, CLOUDS))
         if not self.cluster_name:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
-        required = {"aks": ("aksResourceGroup", self.aks_resource_group), "gke": ("gkeLocation", self.gke_location)}
-        if self.cloud in required:
-            key, value = required[self.cloud]
-            if not value:
+        wanted = cloud_profile(self.cloud).cluster_target_setting if self.cloud in CLOUDS else None
+        if wanted is not None:
+            key, attribute = wanted
+            if not getattr(self, attribute):
                 problems.append(
                     Problem(
                         f"{NS}:{key}",

@@ -1,5 +1,7 @@
 """Cloud limits on pools per cluster that are facts (hard limits), checked before anything registers. Pure.
 
+Each limit is its cloud profile's ``max_pools`` (with its source); the facts behind them:
+
 * AKS: "Maximum node pools per cluster: 100" (Microsoft Learn, "Quotas, virtual machine size restrictions, and
   region availability in AKS", learn.microsoft.com/azure/aks/quotas-skus-regions, "Service quotas and limits").
   A hard limit: the same table marks the limits that can be raised, and this is not one of them.
@@ -15,26 +17,20 @@ Not checked, on purpose:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from components.core.clouds.registry import Cloud
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.errors import Problem
-
-MAX_POOLS_PER_CLUSTER: Mapping[Cloud, int] = {"aks": 100}
-"""Hard per-cluster node pool limits, by cloud (see the module docstring for sources)."""
-
-_SOURCES: Mapping[Cloud, str] = {"aks": "AKS quotas page: maximum node pools per cluster"}
 
 
 def pool_count_problems(cloud: Cloud, pools: int, path: str, existing_hint: str = "") -> list[Problem]:
-    """A problem when ``pools`` gpuready pools alone exceed the cloud's per-cluster limit."""
-    limit = MAX_POOLS_PER_CLUSTER.get(cloud)
-    if limit is None or pools <= limit:
+    """A problem when ``pools`` gpuready pools alone exceed the cloud's per-cluster limit (``max_pools``)."""
+    profile = cloud_profile(cloud)
+    if profile.max_pools is None or pools <= profile.max_pools[0]:
         return []
+    limit, source = profile.max_pools
     return [
         Problem(
             path,
-            f"{pools} pools exceed {cloud.upper()}'s limit of {limit} node pools per cluster ({_SOURCES[cloud]}), "
+            f"{pools} pools exceed {profile.title}'s limit of {limit} node pools per cluster ({source}), "
             "which also counts the cluster's other pools",
             None,
             (),

@@ -17,13 +17,12 @@ import yaml
 from pydantic import ValidationError
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
-from components.core.clouds.registry import CLOUDS, Cloud
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.cluster_quotas import pool_count_problems
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import problems_of
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
-from components.core.gke_zones import zone_problems
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
@@ -32,14 +31,8 @@ from components.core.specs import GpuPoolSpec
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import ConfigError, Problem, SpecError
 
-__all__ = ["KUBECONFIG_HINT", "NS", "REQUIRED_BY_CLOUD", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
+__all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
 
-REQUIRED_BY_CLOUD: Mapping[Cloud, tuple[str, ...]] = {
-    "eks": ("eksNodeRoleArn", "eksSubnetIds"),
-    "aks": ("aksResourceGroup",),
-    "gke": ("gkeLocation",),
-}
-"""Wiring keys each cloud needs besides ``cloud``, ``clusterName`` and ``nodePools``."""
 POOLS_HINT = "write a YAML list of pools, one '- name: ...' entry per pool (see README 'Pool spec')"
 
 
@@ -96,8 +89,9 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     values = StackSettingsConfig.given(values)
     model = _settings_model(values, problems)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
-    if cloud:
-        for key in REQUIRED_BY_CLOUD[cloud]:
+    profile = cloud_profile(cloud) if cloud else None
+    if profile is not None:
+        for key in profile.required_settings:
             if not values.get(key):
                 problems.append(
                     Problem(
@@ -108,7 +102,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
                         f"pulumi config set {NS}:{key} ...",
                     )
                 )
-    tags = _tags(model.tags if model else [], problems, gcp=cloud == "gke")
+    tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
     if cloud and isinstance(raw_pools, list):
@@ -118,8 +112,8 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
-    if cloud == "gke" and pools and model is not None:
-        problems.extend(zone_problems(model.gke_location or None, tuple(model.gke_node_locations), pools, f"{NS}:"))
+    if profile is not None and pools and model is not None:
+        problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     plan = _plan(cloud, pools, gpu_stack, problems)
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)

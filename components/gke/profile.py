@@ -17,6 +17,8 @@ from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
+from components.core.config_model.settings_model import StackSettingsConfig
+from components.core.gke_zones import zone_problems
 from components.core.gpu_stack import stack_objects
 from components.core.gpu_stack.operator_values import GKE_TOOLKIT_ENV
 from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
@@ -108,6 +110,11 @@ class GkeProfile(CloudProfile):
                 )
             )
         return problems
+
+    def stack_settings_problems(
+        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        return zone_problems(settings.gke_location or None, tuple(settings.gke_node_locations), pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
         return "gke" if driver == "cloud" else "nvidia"

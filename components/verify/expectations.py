@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from components.core import sharing_plan
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
+from components.core.clouds.registry import cloud_profile
 from components.core.quantities import whole_count
 from components.core.scheduling import (
     GPU_TAINT,
@@ -81,7 +82,7 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     delivered_by = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
     cloud_delivered = delivered_by == "cloud"
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
-    on_gke = spec.cloud == "gke" and cloud_delivered
+    on_gke = cloud_profile(spec.cloud).cloud_sharing_labels and cloud_delivered
     advertiser = advertiser_for(spec)
     return Expectation(
         pool=spec.name,

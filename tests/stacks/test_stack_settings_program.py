@@ -19,11 +19,13 @@ import pytest
 import yaml
 from pulumi.runtime import set_all_config
 
-from components.core.stack_settings import NS, REQUIRED_BY_CLOUD, StackSettings
+from components.core.clouds.registry import cloud_profiles
+from components.core.stack_settings import NS, StackSettings
 from components.errors import ConfigError
 from components.offline.project import ConfigDeclaration, load_project
 from components.offline.stack_config import load_stack_config, parse_stack_document
 
+REQUIRED_BY_CLOUD = {p.name: p.required_settings for p in cloud_profiles()}
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = load_project(ROOT)
 EXAMPLE_STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in ROOT.glob("stacks/Pulumi.*.yaml"))

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from components.core.catalog.instance_types import AttachableGpus, InstanceType
     from components.core.catalog.mig_profiles import MigTable
     from components.core.clouds.registry import Cloud
+    from components.core.config_model.settings_model import StackSettingsConfig
     from components.core.specs import GpuPoolSpec, MigPartitioning
     from components.core.taints import Taint
 
@@ -122,6 +123,12 @@ class CloudProfile:
         if spec.release_version is None:
             return []
         return [Problem("releaseVersion", "pins an EKS AMI release; other clouds have none", spec.release_version)]
+
+    def stack_settings_problems(
+        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        """Problems of the stack's cloud settings given its pools (GKE: node locations and per-zone sizes)."""
+        return []
 
     # --- what the cloud installs and how sharing reaches the nodes ---
 
