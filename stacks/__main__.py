@@ -13,38 +13,16 @@ import stack_config
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
+from components.stack_adapters import stack_adapter
 
 if TYPE_CHECKING:
     from components.gpu_stack.release_component import GpuStackRelease
 
 
 def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
-    """One component per pool, for the stack's cloud."""
-    pools: list[GpuNodePoolBase] = []
-    for spec in settings.pools:
-        if settings.cloud == "eks":
-            from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs  # noqa: PLC0415
-
-            pools.append(EksGpuNodePool(spec.name, EksGpuNodePoolArgs(
-                pool=spec, cluster_name=settings.cluster_name, node_role_arn=settings.eks_node_role_arn,
-                subnet_ids=list(settings.eks_subnet_ids), tags=settings.tags,
-            )))  # fmt: skip
-        elif settings.cloud == "aks":
-            from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs  # noqa: PLC0415
-
-            pools.append(AksGpuNodePool(spec.name, AksGpuNodePoolArgs(
-                pool=spec, resource_group_name=settings.aks_resource_group, cluster_name=settings.cluster_name,
-                vnet_subnet_id=settings.aks_vnet_subnet_id or None, tags=settings.tags,
-            )))  # fmt: skip
-        else:
-            from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs  # noqa: PLC0415
-
-            pools.append(GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(
-                pool=spec, cluster_name=settings.cluster_name, location=settings.gke_location,
-                node_locations=settings.gke_node_locations or None,
-                service_account=settings.gke_service_account or None, resource_labels=settings.tags,
-            )))  # fmt: skip
-    return pools
+    """One component per pool, by the stack's cloud's adapter."""
+    adapter = stack_adapter(settings.cloud)
+    return [adapter.build_pool(spec, settings) for spec in settings.pools]
 
 
 def build_cluster_software(

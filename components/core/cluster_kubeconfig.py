@@ -170,3 +170,10 @@ def _missing_sections(document: object) -> list[str]:
 
 def _named_entries(section: object) -> bool:
     return isinstance(section, list) and bool(section) and all(isinstance(e, dict) and e.get("name") for e in section)
+
+
+def first_entry(items: object, field: str) -> Any:
+    """The first entry of a list in a cloud's answer (an SDK invoke result); a clear error when it is empty."""
+    if not isinstance(items, (list, tuple)) or not items:
+        raise ClusterCredentialsError(f"the cloud's answer has no {field}; set gpuready:kubeconfig to a kubeconfig")
+    return items[0]

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from components.core.catalog.gpus import GPU_MODELS, GpuModel
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
-from components.core.config_model.settings_model import StackSettingsConfig
 from components.core.gke_zones import zone_problems
 from components.core.gpu_stack import stack_objects
 from components.core.gpu_stack.operator_values import GKE_TOOLKIT_ENV
@@ -26,6 +25,9 @@ from components.core.sharing_rules import GKE_MIG_MODELS
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
+
+if TYPE_CHECKING:
+    from components.core.config_model.settings_model import StackSettingsConfig
 
 DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
@@ -45,6 +47,7 @@ class GkeProfile(CloudProfile):
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
+    stack_adapter = "components.gke.stack_adapter"
     required_settings = ("gkeLocation",)
     cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True

@@ -53,6 +53,9 @@ class CloudProfile:
     """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
     matrix_types: ClassVar[tuple[str, str]]
     """A plain GPU type and a MIG-capable one, for the generated support matrix."""
+    stack_adapter: ClassVar[str]
+    """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
+    Pulumi SDK, so ``components.stack_adapters`` loads it only for the stack's cloud)."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
     cluster_target_setting: ClassVar[tuple[str, str] | None] = None

@@ -1,0 +1,37 @@
+"""AKS in the stack program: a pool's agent pool from the stack settings, and the cluster's kubeconfig.
+
+Found through the cloud profile (``AksProfile.stack_adapter``) by ``components.stack_adapters``; it imports
+pulumi_azure_native, so only an AKS stack loads it. The kubeconfig:
+``containerservice.list_managed_cluster_user_credentials`` (Azure REST ``Managed Clusters - List Cluster User
+Credentials``) returns it base64-encoded; it is decoded and used as Azure wrote it. With Microsoft Entra ID
+integration it runs ``kubelogin``, which must then be on the PATH of the Pulumi run.
+"""
+
+from __future__ import annotations
+
+import pulumi
+from pulumi_azure_native import containerservice
+
+from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from components.core.cluster_kubeconfig import ClusterTarget, aks_kubeconfig, first_entry
+from components.core.specs import GpuPoolSpec
+from components.core.stack_settings import StackSettings
+
+
+def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> AksGpuNodePool:
+    """The agent pool component of ``spec``, wired from the stack's ``aks*`` settings."""
+    return AksGpuNodePool(spec.name, AksGpuNodePoolArgs(
+        pool=spec, resource_group_name=settings.aks_resource_group, cluster_name=settings.cluster_name,
+        vnet_subnet_id=settings.aks_vnet_subnet_id or None, tags=settings.tags,
+    ))  # fmt: skip
+
+
+def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:
+    """The cluster user's kubeconfig, as AKS lists it."""
+    credentials = containerservice.list_managed_cluster_user_credentials_output(
+        resource_group_name=target.aks_resource_group, resource_name=target.cluster_name, opts=invoke_opts
+    )
+    kubeconfig: pulumi.Output[str] = credentials.apply(
+        lambda result: aks_kubeconfig(first_entry(result.kubeconfigs, "kubeconfigs").value)
+    )
+    return kubeconfig
