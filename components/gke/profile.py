@@ -120,7 +120,7 @@ class GkeProfile(CloudProfile):
         return zone_problems(settings.gke_location or None, tuple(settings.gke_node_locations), pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
-        return "gke" if driver == "cloud" else "nvidia"
+        return "gke-device-plugin" if driver == "cloud" else "nvidia"
 
     def delivery(self, driver: str, mode: str) -> Delivery:
         if mode != "none" and driver == "cloud":

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 Delivery = Literal["none", "cloud", "device-plugin-config", "mig-manager"]
 """Who applies a pool's sharing: nobody, the cloud, NVIDIA's device plugin (its config), the MIG manager."""
-PlatformAdvertiser = Literal["nvidia", "gke", "bottlerocket"]
+PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket"]
 """Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
 
 

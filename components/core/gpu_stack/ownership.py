@@ -48,7 +48,7 @@ def advertiser(cloud: Cloud, image: str, driver: str) -> Advertiser:
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs fits stack ``kind``."""
     own = advertiser(cloud, image, driver)
-    if own == "gke":
+    if own == "gke-device-plugin":
         return _gke_managed(kind)
     if own == "bottlerocket":
         return _bottlerocket(kind)

@@ -67,9 +67,7 @@ class GpuStackPlan:
 def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
     """Decide the GPU stack for ``pools`` on ``cloud``; raise ``SpecError`` listing every contradiction."""
     problems: list[Problem] = [
-        Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}")
-        for p in pools
-        if cloud_profile(p.cloud) is not cloud_profile(cloud)
+        Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}") for p in pools if p.cloud != cloud
     ]
     problems.extend(stack_rules.stack_problems(pools, spec))
     if problems:

@@ -118,8 +118,8 @@ ADVERTISERS: list[tuple[Cloud, str, str, ownership.Advertiser]] = [
     ("aks", "azurelinux", "cloud", "nvidia"),
     ("aks", "ubuntu", "operator", "nvidia"),
     ("aks", "azurelinux", "operator", "nvidia"),
-    ("gke", "cos", "cloud", "gke"),
-    ("gke", "ubuntu", "cloud", "gke"),
+    ("gke", "cos", "cloud", "gke-device-plugin"),
+    ("gke", "ubuntu", "cloud", "gke-device-plugin"),
     ("gke", "ubuntu", "operator", "nvidia"),
 ]
 
