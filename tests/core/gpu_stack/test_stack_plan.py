@@ -373,7 +373,7 @@ def test_gke_quota_follows_the_namespace() -> None:
 @pytest.mark.parametrize(
     ("cloud", "pools", "kind", "advertisers"),
     [
-        ("gke", [GKE_CLOUD], "none", ["gke"]),
+        ("gke", [GKE_CLOUD], "none", ["gke-device-plugin"]),
         ("eks", [EKS_BOTTLEROCKET], "none", ["bottlerocket"]),
         ("eks", [EKS_TS, EKS_MIG_CUSTOM], "external", ["nvidia", "nvidia"]),
         ("aks", [AKS_SPOT, AKS_OPERATOR], "external", ["nvidia", "nvidia"]),
