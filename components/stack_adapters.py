@@ -1,9 +1,10 @@
-"""The stack program's per-cloud adapter, found through the cloud profile: never by comparing cloud names.
+"""The stack program's per-cloud adapters, found through the registries: never by comparing cloud names.
 
-Each cloud package has a ``stack_adapter`` module (its profile names it in ``stack_adapter``) with
-``build_pool(spec, settings)`` (the pool's component, wired from the stack settings) and
-``cluster_kubeconfig(target, invoke_opts)`` (the cluster's kubeconfig from the cloud's invokes). It imports the
-cloud's Pulumi SDK, so it loads only for the stack's own cloud (importing all three SDKs costs seconds).
+A pool's component comes from its provisioner (``components.core.capacity``): its ``adapter`` names the
+``module:function`` that builds the component from the stack settings (today each cloud's
+``components/<cloud>/stack_adapter.py:build_pool``). The cluster's kubeconfig comes from the cloud profile's
+``stack_adapter`` module (``cluster_kubeconfig(target, invoke_opts)``). These modules import the cloud's Pulumi SDK,
+so they load only for the stack's own cloud (importing all three SDKs costs seconds).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Protocol, cast
 
 import pulumi
 
+from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.cluster_kubeconfig import ClusterTarget
 from components.core.specs import GpuPoolSpec
@@ -21,9 +23,7 @@ from components.pool_outputs import GpuNodePoolBase
 
 
 class StackAdapter(Protocol):
-    """What a cloud's ``stack_adapter`` module provides."""
-
-    def build_pool(self, spec: GpuPoolSpec, settings: StackSettings) -> GpuNodePoolBase: ...
+    """What a cloud's ``stack_adapter`` module provides to the cluster provider."""
 
     def cluster_kubeconfig(
         self, target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions
@@ -33,3 +33,12 @@ class StackAdapter(Protocol):
 def stack_adapter(cloud: str) -> StackAdapter:
     """The stack adapter of ``cloud`` (its module, imported on first use)."""
     return cast("StackAdapter", importlib.import_module(cloud_profile(cloud).stack_adapter))
+
+
+def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GpuNodePoolBase:
+    """The component making ``spec``'s capacity, built by its provisioner's adapter from the stack settings."""
+    module, _, name = provisioner_for(spec).adapter.partition(":")
+    pool = getattr(importlib.import_module(module), name)(spec, settings)
+    if not isinstance(pool, GpuNodePoolBase):
+        raise TypeError(f"{module}:{name} built {type(pool).__name__}, not a GPU node pool component")
+    return pool

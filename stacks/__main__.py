@@ -13,16 +13,15 @@ import stack_config
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
-from components.stack_adapters import stack_adapter
+from components.stack_adapters import build_pool
 
 if TYPE_CHECKING:
     from components.gpu_stack.release_component import GpuStackRelease
 
 
 def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
-    """One component per pool, by the stack's cloud's adapter."""
-    adapter = stack_adapter(settings.cloud)
-    return [adapter.build_pool(spec, settings) for spec in settings.pools]
+    """One component per pool, made by the pool's provisioner."""
+    return [build_pool(spec, settings) for spec in settings.pools]
 
 
 def build_cluster_software(

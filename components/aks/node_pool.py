@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pulumi
 from pulumi_azure_native import containerservice
 
-from components.aks import lifecycle, plan
+from components.aks import capacity, lifecycle, plan
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
@@ -47,7 +47,7 @@ class AksGpuNodePool(GpuNodePoolBase):
             tags={**args.tags, **lifecycle.autoscaler_tags(args.pool)},
             opts=pulumi.ResourceOptions(
                 parent=self,
-                ignore_changes=list(lifecycle.creation_only(args.pool)),
+                ignore_changes=list(capacity.PROVISIONER.creation_only(args.pool)),
                 # What AKS cannot change in place is a replacement, never deleted first: the fixed name makes
                 # the replacement's create fail while the old pool keeps serving (aks.lifecycle).
                 replace_on_changes=lifecycle.replace_on_changes({**agent_pool_args, **wiring}),

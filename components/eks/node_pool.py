@@ -10,7 +10,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.core.specs import GpuPoolSpec
-from components.eks import lifecycle, plan
+from components.eks import capacity, lifecycle, plan
 from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
 
@@ -58,7 +58,7 @@ class EksGpuNodePool(GpuNodePoolBase):
             tags=dict(args.tags),
             opts=pulumi.ResourceOptions(
                 parent=self,
-                ignore_changes=list(lifecycle.CREATION_ONLY),
+                ignore_changes=list(capacity.PROVISIONER.creation_only(spec)),
                 # Never delete first, whatever the provider asks: a replacement gets a new name (or, with a
                 # fixed name, fails at create) while the old group keeps serving.
                 delete_before_replace=False,

@@ -11,7 +11,7 @@ import pulumi_gcp as gcp
 from components.core import gke_zones
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
-from components.gke import lifecycle, plan
+from components.gke import capacity, lifecycle, plan
 from components.pool_outputs import GpuNodePoolBase
 
 
@@ -61,7 +61,7 @@ class GkeGpuNodePool(GpuNodePoolBase):
             f"{name}-node-pool",
             opts=pulumi.ResourceOptions(
                 parent=self,
-                ignore_changes=list(lifecycle.CREATION_ONLY),
+                ignore_changes=list(capacity.PROVISIONER.creation_only(spec)),
                 # Never delete first: a replacement gets a new name and is created while the old pool serves.
                 delete_before_replace=False,
             ),

@@ -48,6 +48,7 @@ class GkeProfile(CloudProfile):
     attachable = GKE_ATTACHABLE
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
     stack_adapter = "components.gke.stack_adapter"
+    provisioners = {"node-pool": "components.gke.capacity"}
     required_settings = ("gkeLocation",)
     cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True

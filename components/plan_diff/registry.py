@@ -1,7 +1,8 @@
 """What ``gpuready diff`` knows per resource type: the clouds' replacement tables and GPU capacity readers.
 
-Each cloud package owns its facts (``components/<cloud>/lifecycle.py``); this module only collects them, so the
-diff asks by type token and never names a cloud. Kubernetes objects follow one rule for every kind: a new name or
+Each cloud package owns its facts (``components/<cloud>/lifecycle.py``) and each provisioner declares them
+(``components/core/capacity``); this module only collects them from the provisioner registry, so the diff asks by
+type token and never names a cloud. Kubernetes objects follow one rule for every kind: a new name or
 namespace is a new object, anything else is an update (pulumi-kubernetes replaces on ``metadata.name`` /
 ``metadata.namespace``; a Helm ``Release`` on its ``name`` and ``namespace``).
 """
@@ -11,20 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from components.aks import lifecycle as aks
+from components.core.capacity.registry import provisioners
 from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
-from components.eks import lifecycle as eks
-from components.gke import lifecycle as gke
 
 CapacityReader = Callable[[Mapping[str, Any]], PoolCapacity | None]
 
-TABLES: Mapping[str, ResourceTable] = {t.type: t for t in (*eks.TABLES, *aks.TABLES, *gke.TABLES)}
+TABLES: Mapping[str, ResourceTable] = {t.type: t for p in provisioners() for t in p.tables}
 """Replacement tables of the cloud resources gpuready creates, by Pulumi type token."""
-GPU_POOL_TYPES: Mapping[str, CapacityReader] = {
-    eks.NODE_GROUP.type: eks.capacity,
-    aks.AGENT_POOL.type: aks.capacity,
-    gke.NODE_POOL.type: gke.capacity,
-}
+GPU_POOL_TYPES: Mapping[str, CapacityReader] = {p.pool_table.type: p.capacity for p in provisioners()}
 """Cloud resources that hold GPU nodes, and how to read their capacity from planned inputs."""
 
 _K8S_SOURCE = "pulumi/pulumi-kubernetes: metadata.name and metadata.namespace are replace-on-change for every kind"

@@ -1,8 +1,9 @@
 """Audit a cluster's GPU nodes: match each to its pool, check it, and count what has converged. Pure: no I/O.
 
 Nodes are matched to pools by the ``gpuready.io/pool`` label; a GPU node of no known pool gets an inferred
-expectation. Non-GPU nodes are only counted. A pool with fewer nodes than its initial size gets a
-pool-level finding, so waiting for new nodes to join is part of convergence.
+expectation. Non-GPU nodes are only counted. A pool with fewer nodes than its provisioner's bounds expect (a sized
+group's initial size; none for an elastic pool) gets a pool-level finding, so waiting for new nodes to join is part
+of convergence.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from components.core import sharing_plan
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
+from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.quantities import whole_count
 from components.core.scheduling import (
@@ -65,7 +66,8 @@ class Expectation:
     exact_taint_values: bool = True
     """Taints must match value and effect; foreign nodes only need the GPU taint's key and NoSchedule."""
     expected_nodes: int = 0
-    """Nodes the pool should have right after deploy (its initial size)."""
+    """Nodes the pool should have right after deploy (its provisioner's bounds: the initial size of a sized group,
+    none for an elastic pool, whose nodes appear on demand)."""
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
 
@@ -96,7 +98,7 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
         gke_shared_clients=replicas if on_gke else None,
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
-        expected_nodes=spec.initial_size,
+        expected_nodes=provisioner_for(spec).bounds(spec).expected_nodes,
         advertiser=advertiser.key,
     )
 

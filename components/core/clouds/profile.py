@@ -56,6 +56,9 @@ class CloudProfile:
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``components.stack_adapters`` loads it only for the stack's cloud)."""
+    provisioners: ClassVar[Mapping[str, str]]
+    """How capacity is made on this cloud: provisioner key -> module of its ``PROVISIONER``
+    (``components.core.capacity``); the first is the default."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
     cluster_target_setting: ClassVar[tuple[str, str] | None] = None

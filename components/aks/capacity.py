@@ -1,0 +1,31 @@
+"""The AKS agent pool as a provisioner (``node-pool``, the AKS default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.aks import lifecycle
+from components.core.capacity.interface import Provisioner
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec
+
+
+class AksAgentPool(Provisioner):
+    """An agent pool of fixed bounds, scaled by the cluster autoscaler when its bounds differ."""
+
+    key: ClassVar[str] = "node-pool"
+    cloud: ClassVar[str] = "aks"
+    adapter: ClassVar[str] = "components.aks.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.creation_only(spec)
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = AksAgentPool()
+"""The one instance (provisioners hold no state)."""

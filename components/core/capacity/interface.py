@@ -1,0 +1,102 @@
+"""The one interface behind which a way of making GPU capacity lives. Pure.
+
+A provisioner owns every fact that depends on how a pool's nodes come to exist: its scaling bounds (what
+verification waits for), its lifecycle facts (which inputs replace the cloud resource, which are read at
+creation only, whether the cloud name rotates), the capacity part of the pool's summary, and the Pulumi
+component that makes it (``adapter``, loaded lazily by ``components.stack_adapters``). Today each cloud has one:
+its fixed node group (EKS managed node group, AKS agent pool, GKE node pool). Karpenter and EKS Auto Mode
+NodePools, AKS node auto-provisioning and GKE ComputeClasses (issue #14) are one implementation each plus one
+entry in ``registry``; nothing else branches on them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ScalingBounds:
+    """How many nodes a pool may and should have."""
+
+    min: int
+    """Fewest nodes the pool scales down to."""
+    max: int
+    """Most nodes the pool scales up to."""
+    initial: int
+    """Nodes right after deploy: what verification waits for."""
+    elastic: bool = False
+    """Nodes appear on demand (Karpenter, NAP, ComputeClass): there is no minimum of nodes to wait for."""
+
+    @property
+    def expected_nodes(self) -> int:
+        """Nodes verification waits for after deploy: none for an elastic pool, else the initial size."""
+        return 0 if self.elastic else self.initial
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LifecycleFacts:
+    """The lifecycle of the resource that holds a pool's nodes."""
+
+    table: ResourceTable
+    """Replacement facts of the resource that holds the nodes."""
+    creation_only: tuple[str, ...]
+    """Inputs (camelCase paths) read at creation only (``ignoreChanges``)."""
+    rotates_name: bool
+    """Whether a replacement gets a new cloud name (created before the old one is deleted)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CapacitySummary:
+    """The capacity part of a pool's summary (what ``gpuready plan`` can show of it)."""
+
+    provisioner: str
+    bounds: ScalingBounds
+    max_gpus: int
+    """GPUs the pool can hold at its maximum size."""
+
+
+class Provisioner(ABC):
+    """How a pool's GPU capacity is made on one cloud, and everything that follows from it."""
+
+    key: ClassVar[str]
+    """Registry key within the cloud, e.g. ``node-group`` (EKS) or ``node-pool`` (AKS, GKE)."""
+    cloud: ClassVar[str]
+    """The cloud the provisioner makes capacity on."""
+    elastic: ClassVar[bool] = False
+    """Whether nodes are made on demand rather than kept in a sized group."""
+    adapter: ClassVar[str]
+    """``module:function`` building the pool's Pulumi component from the stack settings (the cloud's stack adapter),
+    loaded lazily by ``components.stack_adapters.build_pool``."""
+    tables: ClassVar[tuple[ResourceTable, ...]]
+    """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
+    pool_table: ClassVar[ResourceTable]
+    """The table of the resource that holds the GPU nodes."""
+
+    def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
+        """The pool's scaling bounds; a sized group by default."""
+        return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic)
+
+    def lifecycle(self, spec: GpuPoolSpec) -> LifecycleFacts:
+        """The lifecycle facts of the pool's resource."""
+        return LifecycleFacts(
+            table=self.pool_table, creation_only=self.creation_only(spec), rotates_name=spec.rotates_name
+        )
+
+    @abstractmethod
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        """Inputs read at creation only (camelCase paths)."""
+
+    @abstractmethod
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        """GPU capacity of a planned resource of type ``pool_table.type`` (any program's), from its inputs."""
+
+    def summary(self, spec: GpuPoolSpec) -> CapacitySummary:
+        """The capacity part of the pool's summary."""
+        bounds = self.bounds(spec)
+        return CapacitySummary(provisioner=self.key, bounds=bounds, max_gpus=bounds.max * spec.resolved.gpus)

@@ -1,0 +1,31 @@
+"""The EKS managed node group as a provisioner (``node-group``, the EKS default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.core.capacity.interface import Provisioner
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec
+from components.eks import lifecycle
+
+
+class EksNodeGroup(Provisioner):
+    """A managed node group of fixed bounds, scaled by the cluster autoscaler."""
+
+    key: ClassVar[str] = "node-group"
+    cloud: ClassVar[str] = "eks"
+    adapter: ClassVar[str] = "components.eks.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.CREATION_ONLY
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = EksNodeGroup()
+"""The one instance (provisioners hold no state)."""

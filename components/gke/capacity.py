@@ -1,0 +1,31 @@
+"""The GKE node pool as a provisioner (``node-pool``, the GKE default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.core.capacity.interface import Provisioner
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec
+from components.gke import lifecycle
+
+
+class GkeNodePool(Provisioner):
+    """A node pool of fixed bounds (counted per zone by GKE), scaled by GKE's cluster autoscaler."""
+
+    key: ClassVar[str] = "node-pool"
+    cloud: ClassVar[str] = "gke"
+    adapter: ClassVar[str] = "components.gke.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.CREATION_ONLY
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = GkeNodePool()
+"""The one instance (provisioners hold no state)."""

@@ -1,0 +1,113 @@
+"""The capacity seam: the registry, each cloud's default, and that every provisioner states what the existing
+lifecycle code holds (no fact copied, none lost)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from components.aks import lifecycle as aks
+from components.core.capacity import registry
+from components.core.capacity.interface import Provisioner, ScalingBounds
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from components.eks import lifecycle as eks
+from components.gke import lifecycle as gke
+from tests.core.conftest import build_spec
+
+REGISTERED = [("eks", "node-group"), ("aks", "node-pool"), ("gke", "node-pool")]
+
+
+def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
+    assert [(c, k) for c in CLOUDS for k in cloud_profile(c).provisioners] == REGISTERED
+    loaded = registry.provisioners()
+    assert [(p.cloud, p.key) for p in loaded] == REGISTERED
+    for provisioner in loaded:
+        assert isinstance(provisioner, Provisioner)
+        assert provisioner.elastic is False
+        assert registry.provisioner_named(provisioner.cloud, provisioner.key) is provisioner
+
+
+@pytest.mark.parametrize(("cloud", "key"), [("eks", "node-group"), ("aks", "node-pool"), ("gke", "node-pool")])
+def test_each_cloud_defaults_to_its_fixed_group(cloud: Cloud, key: str) -> None:
+    assert registry.default_provisioner(cloud) == key
+    chosen = registry.provisioner_for(build_spec(cloud))
+    assert (chosen.cloud, chosen.key) == (cloud, key)
+
+
+def test_an_unknown_provisioner_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="no provisioner 'karpenter' on 'aks'; known: node-pool"):
+        registry.provisioner_named("aks", "karpenter")
+
+
+def test_a_provisioner_registered_under_another_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    profile = type(cloud_profile("gke"))
+    monkeypatch.setattr(profile, "provisioners", {**profile.provisioners, "compute-class": "components.gke.capacity"})
+    with pytest.raises(TypeError, match="not the 'gke' provisioner 'compute-class'"):
+        registry.provisioner_named("gke", "compute-class")
+
+
+def test_loading_every_provisioner_imports_no_pulumi_sdk() -> None:
+    code = (
+        "import sys; from components.core.capacity import registry; registry.provisioners(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
+
+
+SPECS: list[tuple[Cloud, dict[str, Any]]] = [
+    ("eks", {}),
+    ("eks", {"min_size": 1, "max_size": 4, "desired_size": 3}),
+    ("eks", {"min_size": 2, "max_size": 2, "fixed_name": True}),
+    ("aks", {}),
+    ("aks", {"min_size": 2, "max_size": 2}),
+    ("aks", {"min_size": 1, "max_size": 5, "desired_size": 2}),
+    ("gke", {"min_size": 1, "max_size": 3}),
+    ("gke", {"min_size": 0, "max_size": 6, "desired_size": 2, "fixed_name": True}),
+]
+TABLES = {"eks": eks.TABLES, "aks": aks.TABLES, "gke": gke.TABLES}
+POOL_TABLES = {"eks": eks.NODE_GROUP, "aks": aks.AGENT_POOL, "gke": gke.NODE_POOL}
+
+
+def _creation_only(cloud: Cloud, overrides: dict[str, Any]) -> tuple[str, ...]:
+    spec = build_spec(cloud, **overrides)
+    return {"eks": eks.CREATION_ONLY, "aks": aks.creation_only(spec), "gke": gke.CREATION_ONLY}[cloud]
+
+
+@pytest.mark.parametrize(("cloud", "overrides"), SPECS)
+def test_bounds_and_lifecycle_facts_are_the_existing_ones(cloud: Cloud, overrides: dict[str, Any]) -> None:
+    spec = build_spec(cloud, **overrides)
+    provisioner = registry.provisioner_for(spec)
+    bounds = provisioner.bounds(spec)
+    assert bounds == ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=False)
+    assert bounds.expected_nodes == spec.initial_size
+    facts = provisioner.lifecycle(spec)
+    assert facts.table is POOL_TABLES[cloud]
+    assert facts.creation_only == _creation_only(cloud, overrides)
+    assert facts.rotates_name is spec.rotates_name
+    assert provisioner.tables == TABLES[cloud]
+    summary = provisioner.summary(spec)
+    assert (summary.provisioner, summary.bounds) == (provisioner.key, bounds)
+    assert summary.max_gpus == spec.max_size * spec.resolved.gpus
+
+
+def test_an_elastic_pool_expects_no_nodes() -> None:
+    assert ScalingBounds(min=0, max=4, initial=0, elastic=True).expected_nodes == 0
+    assert ScalingBounds(min=2, max=4, initial=3).expected_nodes == 3
+
+
+@pytest.mark.parametrize(
+    ("cloud", "inputs"),
+    [
+        ("eks", {"instanceTypes": ["g6.12xlarge"], "scalingConfig": {"maxSize": 3}}),
+        ("aks", {"vmSize": "Standard_NC4as_T4_v3", "enableAutoScaling": True, "maxCount": 4}),
+        ("gke", {"nodeConfig": {"machineType": "g2-standard-4"}, "autoscaling": {"totalMaxNodeCount": 5}}),
+        ("eks", {"instanceTypes": ["m5.large"]}),
+    ],
+)
+def test_capacity_readers_are_the_lifecycle_ones(cloud: Cloud, inputs: dict[str, Any]) -> None:
+    reader = {"eks": eks.capacity, "aks": aks.capacity, "gke": gke.capacity}[cloud]
+    assert registry.provisioner_for(build_spec(cloud)).capacity(inputs) == reader(inputs)

@@ -1,0 +1,39 @@
+"""The stack program's adapters: a pool's component comes from its provisioner's ``adapter``."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.aks.node_pool import AksGpuNodePool
+from components.core.capacity import registry
+from components.core.clouds.registry import Cloud
+from components.core.stack_settings import StackSettings
+from components.eks.node_pool import EksGpuNodePool
+from components.gke.node_pool import GkeGpuNodePool
+from components.pool_outputs import GpuNodePoolBase
+from components.stack_adapters import build_pool
+from tests.core.conftest import build_spec
+from tests.pulumi_mocks import install_mocks
+
+
+@pytest.mark.parametrize(
+    ("cloud", "component"), [("eks", EksGpuNodePool), ("aks", AksGpuNodePool), ("gke", GkeGpuNodePool)]
+)
+def test_each_cloud_default_builds_its_fixed_group(cloud: Cloud, component: type[GpuNodePoolBase]) -> None:
+    spec = build_spec(cloud)
+    assert registry.provisioner_for(spec).adapter == f"components.{cloud}.stack_adapter:build_pool"
+    settings = StackSettings(cloud=cloud, cluster_name="c", pools=(spec,), gke_location="us-central1-a")
+    install_mocks()
+    assert type(build_pool(spec, settings)) is component
+
+
+def test_an_adapter_that_builds_no_pool_component_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    provisioner = registry.provisioner_named("gke", "node-pool")
+    monkeypatch.setattr(type(provisioner), "adapter", f"{__name__}:not_a_pool")
+    with pytest.raises(TypeError, match=r"test_stack_adapters:not_a_pool built dict, not a GPU node pool component"):
+        build_pool(build_spec("gke"), StackSettings(cloud="gke", cluster_name="c", pools=()))
+
+
+def not_a_pool(spec: object, settings: object) -> dict[str, object]:
+    """An adapter that builds something else."""
+    return {"spec": spec, "settings": settings}
