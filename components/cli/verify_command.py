@@ -23,7 +23,7 @@ from components.core.stack_settings import NS, parse_stack_settings
 from components.errors import GpuReadyError
 from components.kube.convergence import follow_nodes
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.stack_config import load_stack_config
+from components.offline.pulumi_config import load_stack_config
 from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for

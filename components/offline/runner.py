@@ -27,7 +27,7 @@ from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from components.offline.project import OfflineProjectError, Project
-from components.offline.stack_config import load_stack_config
+from components.offline.pulumi_config import load_stack_config
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 
