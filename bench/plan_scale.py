@@ -173,7 +173,7 @@ def child_program(count: int) -> dict[str, float]:
     import pulumi_kubernetes  # noqa: F401, PLC0415
 
     from components.offline.project import load_project  # noqa: PLC0415
-    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
+    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         project = load_project(ROOT)

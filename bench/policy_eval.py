@@ -63,8 +63,8 @@ def child_per_resource(count: int) -> dict[str, float]:
     """Evaluation time per resource on one captured run: in-process scoped / unscoped, and over gRPC."""
     from components.offline import analyzer, analyzer_requests  # noqa: PLC0415
     from components.offline.project import load_project  # noqa: PLC0415
+    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415
     from components.offline.runner import run_program  # noqa: PLC0415
-    from components.offline.stack_config import load_stack_config  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         stack_file = write_stack_file(Path(tmp), count)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import program_config
 import pulumi
-import stack_config
 
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
@@ -60,7 +60,7 @@ def build_cluster_software(
 
 def main() -> None:
     try:
-        settings = stack_config.load()
+        settings = program_config.load()
     except GpuReadyError as error:
         # A RunError prints the message without a Python traceback.
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error

@@ -79,7 +79,7 @@ def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expecta
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
     # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
     from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
-    from components.offline.stack_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
+    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
 
     config = load_stack_config(project, stack)
     values: dict[str, object] = {}

@@ -24,7 +24,6 @@ import grpc  # type: ignore[import-untyped]  # no stubs installed
 from google.protobuf import empty_pb2  # type: ignore[import-untyped]
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 from pulumi_policy import EnforcementLevel, Policy
-from pulumi_policy.policy import _PolicyAnalyzerServicer
 
 from components.gc_pause import paused_gc
 from components.offline.analyzer_requests import (
@@ -36,6 +35,7 @@ from components.offline.analyzer_requests import (
 )
 from components.offline.capture import CapturedRun
 from components.offline.policy_run import Violation, evaluate, violations
+from components.offline.sdk_private import _PolicyAnalyzerServicer
 
 PACK_MODULE = "policies.gpu_conventions.policies"
 PACK_DIR = Path(__file__).resolve().parents[2] / "policies" / "gpu_conventions"

@@ -14,9 +14,9 @@ from typing import Any
 
 import pulumi
 from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
-from pulumi.runtime.mocks import MockMonitor
 
 from components.offline.computed_outputs import computed_outputs
+from components.offline.sdk_private import MockMonitor
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 ProtoStruct = Any

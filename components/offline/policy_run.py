@@ -30,11 +30,11 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 from pulumi_policy.deserialize import deserialize_properties
-from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
 from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 
 from components.offline.analyzer_requests import analyze_request, stack_configure_request
 from components.offline.capture import CapturedRun, RegisteredResource
+from components.offline.sdk_private import _NotApplicableError, _PolicyAnalyzerServicer
 
 Violation = dict[str, str]
 """``{"policy", "level", "resource", "message"}``; level is ``mandatory`` or ``advisory``."""

@@ -21,13 +21,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
-from pulumi.runtime.mocks import MockEngine, MockSettings
-from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
 
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from components.offline.project import OfflineProjectError, Project
-from components.offline.stack_config import load_stack_config
+from components.offline.pulumi_config import load_stack_config
+from components.offline.sdk_private import SETTINGS, MockEngine, MockSettings, _get_rpc_manager
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 

@@ -18,7 +18,7 @@ from components.cli.main import main
 from components.core.stack_settings import parse_stack_settings
 from components.errors import GpuReadyError
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.stack_config import load_stack_config
+from components.offline.pulumi_config import load_stack_config
 from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from tests.cli_audit.conftest import ROOT, STACK, seed_mixed_cluster
 from tests.kube_standin import KubeStandin

@@ -31,8 +31,8 @@ from components.offline.analyzer import (
 from components.offline.analyzer_requests import PolicyConfigError, configure_request
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
 from components.offline.project import load_project
+from components.offline.pulumi_config import load_stack_config
 from components.offline.runner import run_program
-from components.offline.stack_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parents[2]
 STACK_URN = stack_urn("dev", "an")

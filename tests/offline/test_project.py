@@ -18,7 +18,7 @@ from components.offline.project import (
     parse_project,
     validate_config_value,
 )
-from components.offline.stack_config import (
+from components.offline.pulumi_config import (
     StackValue,
     encode_config_value,
     load_stack_config,

@@ -18,8 +18,8 @@ from components.errors import ConfigError
 from components.offline.capture import CapturedRun
 from components.offline.plan import build_plan, render_tree
 from components.offline.project import OfflineProjectError, load_project
+from components.offline.pulumi_config import load_stack_config
 from components.offline.runner import run_program
-from components.offline.stack_config import load_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PREFIX = "urn:pulumi:dev::gpufix::"

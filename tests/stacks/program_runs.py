@@ -10,7 +10,7 @@ from components.errors import ConfigError
 from components.offline import runner
 from components.offline.capture import STACK_TYPE, CapturedRun, CaptureMonitor
 from components.offline.project import Project, load_project
-from components.offline.stack_config import load_stack_config
+from components.offline.pulumi_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT: Project = load_project(ROOT)

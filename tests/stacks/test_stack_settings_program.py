@@ -1,8 +1,8 @@
-"""The stack program's config contract: Pulumi.yaml declarations, what ``stacks/stack_config.py`` reads, and the
+"""The stack program's config contract: Pulumi.yaml declarations, what ``stacks/program_config.py`` reads, and the
 example stacks under ``stacks/``.
 
 The example stacks are read the way ``gpuready plan`` and the engine read them (``load_stack_config``) and
-turned into settings by the program's own ``stack_config.load`` under the SDK's real ``pulumi.Config``.
+turned into settings by the program's own ``program_config.load`` under the SDK's real ``pulumi.Config``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from components.core.clouds.registry import cloud_profiles
 from components.core.stack_settings import NS, StackSettings
 from components.errors import ConfigError
 from components.offline.project import ConfigDeclaration, load_project
-from components.offline.stack_config import load_stack_config, parse_stack_document
+from components.offline.pulumi_config import load_stack_config, parse_stack_document
 
 REQUIRED_BY_CLOUD = {p.name: p.required_settings for p in cloud_profiles()}
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,16 +33,18 @@ RAW_DECLARATIONS: dict[str, Any] = yaml.safe_load((ROOT / "Pulumi.yaml").read_te
 DECLARATIONS: dict[str, ConfigDeclaration] = {d.key: d for d in PROJECT.config}
 
 
-def _load_stack_config_module() -> ModuleType:
-    """``stacks/stack_config.py`` under a private name (the program imports it as top-level ``stack_config``)."""
-    spec = importlib.util.spec_from_file_location("gpuready_tests_stack_config", ROOT / "stacks" / "stack_config.py")
+def _load_program_config_module() -> ModuleType:
+    """``stacks/program_config.py`` under a private name (the program imports it as top-level ``program_config``)."""
+    spec = importlib.util.spec_from_file_location(
+        "gpuready_tests_program_config", ROOT / "stacks" / "program_config.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-STACK_CONFIG = _load_stack_config_module()
+PROGRAM_CONFIG = _load_program_config_module()
 
 
 class RecordingConfig:
@@ -59,7 +61,7 @@ class RecordingConfig:
         return self.values.get(f"{self.name}:{key}")
 
     def __getattr__(self, method: str) -> Any:
-        raise AssertionError(f"stack_config.py calls pulumi.Config.{method}, which this contract does not cover")
+        raise AssertionError(f"program_config.py calls pulumi.Config.{method}, which this contract does not cover")
 
 
 def bag(stack: str) -> dict[str, str]:
@@ -67,11 +69,11 @@ def bag(stack: str) -> dict[str, str]:
 
 
 def load_settings(config: Mapping[str, str]) -> StackSettings:
-    """``stack_config.load()`` against the SDK's real ``pulumi.Config``, in a context of its own."""
+    """``program_config.load()`` against the SDK's real ``pulumi.Config``, in a context of its own."""
 
     def load() -> StackSettings:
         set_all_config(dict(config), [])
-        settings = STACK_CONFIG.load()
+        settings = PROGRAM_CONFIG.load()
         assert isinstance(settings, StackSettings)
         return settings
 
@@ -82,7 +84,7 @@ def test_there_are_example_stacks_for_every_cloud() -> None:
     assert {"eks-dev", "aks-dev", "gke-dev"} <= set(EXAMPLE_STACKS)
 
 
-# --- Pulumi.yaml <-> stack_config.py -------------------------------------------------------------------------------
+# --- Pulumi.yaml <-> program_config.py ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("key", sorted(RAW_DECLARATIONS))
@@ -104,21 +106,21 @@ def test_project_namespace_is_the_program_s() -> None:
     assert PROJECT.stack_config_dir.resolve() == (ROOT / "stacks").resolve()
 
 
-def test_stack_config_reads_exactly_the_declared_keys_with_their_declared_types(
+def test_program_config_reads_exactly_the_declared_keys_with_their_declared_types(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     values = bag("eks-dev")
     monkeypatch.setattr(RecordingConfig, "reads", [])
-    monkeypatch.setattr(STACK_CONFIG.pulumi, "Config", lambda name: RecordingConfig(name, values))
-    STACK_CONFIG.load()
+    monkeypatch.setattr(PROGRAM_CONFIG.pulumi, "Config", lambda name: RecordingConfig(name, values))
+    PROGRAM_CONFIG.load()
     namespaces = {name for name, _ in RecordingConfig.reads}
     read = [key for _, key in RecordingConfig.reads]
     assert namespaces == {NS}
     assert len(read) == len(set(read)), "a key is read twice"
     assert set(read) == set(DECLARATIONS)
 
-    string_keys, array_keys = set(STACK_CONFIG.STRING_KEYS), set(STACK_CONFIG.ARRAY_KEYS)
-    scalar_keys = set(STACK_CONFIG.SCALAR_KEYS)
+    string_keys, array_keys = set(PROGRAM_CONFIG.STRING_KEYS), set(PROGRAM_CONFIG.ARRAY_KEYS)
+    scalar_keys = set(PROGRAM_CONFIG.SCALAR_KEYS)
     assert string_keys | array_keys | scalar_keys == set(DECLARATIONS)
     assert not string_keys & array_keys and not scalar_keys & (string_keys | array_keys)
     for key in scalar_keys:
@@ -201,7 +203,7 @@ def test_the_example_stacks_together_show_every_sharing_mode() -> None:
     assert modes >= {"none", "time-slicing", "mps", "mig"}
 
 
-def test_stack_config_load_reports_every_problem_at_once() -> None:
+def test_program_config_load_reports_every_problem_at_once() -> None:
     config = {**bag("eks-dev"), "gpuready:eksNodeRoleArn": "", "gpuready:eksSubnetIds": "[]"}
     with pytest.raises(ConfigError) as info:
         load_settings(config)

@@ -1,0 +1,101 @@
+"""The private Pulumi SDK names the offline engine relies on still exist with the shapes it calls.
+
+Fails with "pulumi X.Y changed <name>: ... see components/offline/sdk_private.py" when an SDK upgrade breaks one.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from components.offline import sdk_private
+
+PULUMI = f"pulumi {version('pulumi')} / pulumi-policy {version('pulumi-policy')}"
+IMPORT_FROM = re.compile(r"^\s*from (pulumi[\w.]*) import (\([^)]*\)|[^\n]+)", re.MULTILINE)
+HINT = "see components/offline/sdk_private.py"
+
+
+def _params(func: Callable[..., object]) -> list[str]:
+    return list(inspect.signature(func).parameters)
+
+
+def _changed(name: str, detail: str) -> str:
+    return f"{PULUMI} changed {name}: {detail}; {HINT}"
+
+
+# (name, callable under test, the parameter names the engine passes)
+SIGNATURES: list[tuple[str, Callable[..., object], list[str]]] = [
+    ("pulumi.runtime.settings._get_rpc_manager", sdk_private._get_rpc_manager, []),
+    ("pulumi.runtime.mocks.MockEngine", sdk_private.MockEngine.__init__, ["self", "logger"]),
+    ("pulumi.runtime.mocks.MockMonitor", sdk_private.MockMonitor.__init__, ["self", "mocks"]),
+    (
+        "pulumi_policy.policy._PolicyAnalyzerServicer._configure_runtime_settings",
+        sdk_private._PolicyAnalyzerServicer._configure_runtime_settings,
+        ["self"],
+    ),
+    (
+        "pulumi_policy.policy._PolicyAnalyzerServicer._get_policy_config",
+        sdk_private._PolicyAnalyzerServicer._get_policy_config,
+        ["self", "name"],
+    ),
+    (
+        "pulumi_policy.policy._PolicyAnalyzerServicer._get_provider_resource",
+        sdk_private._PolicyAnalyzerServicer._get_provider_resource,
+        ["self", "request"],
+    ),
+    (
+        "pulumi_policy.policy._PolicyAnalyzerServicer._get_resource_options",
+        sdk_private._PolicyAnalyzerServicer._get_resource_options,
+        ["self", "request"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "func", "expected"), SIGNATURES, ids=[s[0] for s in SIGNATURES])
+def test_private_sdk_signatures_are_the_ones_the_engine_calls(
+    name: str, func: Callable[..., object], expected: list[str]
+) -> None:
+    params = _params(func)
+    assert params[: len(expected)] == expected, _changed(
+        name, f"parameters are now {params}, the engine passes {expected}"
+    )
+
+
+def test_every_private_servicer_method_is_checked_and_present() -> None:
+    checked = {name.rsplit(".", 1)[1] for name, _, _ in SIGNATURES if "_PolicyAnalyzerServicer." in name}
+    assert set(sdk_private.SERVICER_METHODS) == checked
+    for method in sdk_private.SERVICER_METHODS:
+        assert callable(getattr(sdk_private._PolicyAnalyzerServicer, method, None)), _changed(method, "gone")
+
+
+def test_private_sdk_state_has_the_attributes_the_runner_reads() -> None:
+    for attr in ("lock", "outputs"):
+        assert hasattr(sdk_private.SETTINGS, attr), _changed(f"pulumi.runtime.settings.SETTINGS.{attr}", "gone")
+    assert hasattr(sdk_private._get_rpc_manager(), "rpcs"), _changed("RPCManager.rpcs", "gone")
+    assert issubclass(sdk_private._NotApplicableError, Exception), _changed("_NotApplicableError", "no exception")
+    # MockSettings(**kwargs) sets each keyword as an attribute; the runtime reads them as Settings attributes
+    kinds = [p.kind for p in inspect.signature(sdk_private.MockSettings.__init__).parameters.values()]
+    assert inspect.Parameter.VAR_KEYWORD in kinds, _changed("pulumi.runtime.mocks.MockSettings", "no **kwargs")
+    keywords = ("monitor", "engine", "project", "stack", "dry_run", "organization", "root_directory", "callbacks")
+    for keyword in keywords:
+        assert hasattr(sdk_private.SETTINGS, keyword), _changed("pulumi.runtime.settings.Settings", f"no {keyword!r}")
+
+
+def test_no_module_but_sdk_private_imports_a_private_sdk_name() -> None:
+    root = Path(__file__).resolve().parents[2]
+    private_modules = {"pulumi.runtime.mocks", "pulumi.runtime.settings", "pulumi_policy.policy"}
+    offenders = []
+    for path in sorted((root / "components").rglob("*.py")):
+        if path.name == "sdk_private.py":
+            continue
+        # a regex, not ast.parse: CPython 3.11's ast.parse can raise SystemError after the runner tests' recursion
+        for module, imported in IMPORT_FROM.findall(path.read_text(encoding="utf-8")):
+            names = [n.strip().split(" ")[0] for n in imported.strip("()").replace("\n", " ").split(",") if n.strip()]
+            if module in private_modules or any(n.startswith("_") for n in names):
+                offenders.append(f"{path.relative_to(root)}: from {module} import {', '.join(names)}")
+    assert offenders == [], f"private SDK names belong in components/offline/sdk_private.py: {offenders}"
