@@ -99,7 +99,7 @@ def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[
     try:
         path = getattr(args, "policy_config", None)
         config = analyzer.load_policy_config(Path(path)) if path else None
-        return [dict[str, JsonValue](v) for v in analyzer.analyze_pack(captured, config=config)]
+        return [dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)]
     except analyzer_requests.PolicyConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return None

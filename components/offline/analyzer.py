@@ -212,4 +212,4 @@ def pack_process(
 
 def sortviolations(violations: Sequence[Violation]) -> list[Violation]:
     """Mandatory first, then by policy, resource and message."""
-    return sorted(violations, key=lambda v: (v["level"] != "mandatory", v["policy"], v["resource"], v["message"]))
+    return sorted(violations, key=lambda v: (v.level != "mandatory", v.policy, v.resource, v.message))

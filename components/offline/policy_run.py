@@ -36,8 +36,22 @@ from components.offline.analyzer_requests import analyze_request, stack_configur
 from components.offline.capture import CapturedRun, RegisteredResource
 from components.offline.sdk_private import _NotApplicableError, _PolicyAnalyzerServicer
 
-Violation = dict[str, str]
-"""``{"policy", "level", "resource", "message"}``; level is ``mandatory`` or ``advisory``."""
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Violation:
+    """One policy violation the pack reported."""
+
+    policy: str
+    level: str
+    """``mandatory`` or ``advisory``."""
+    resource: str
+    """The URN of the resource, or of the stack for a stack policy."""
+    message: str
+
+    def as_json(self) -> dict[str, str]:
+        """The violation as the plan's JSON shows it (``policy``, ``level``, ``resource``, ``message``)."""
+        return {"policy": self.policy, "level": self.level, "resource": self.resource, "message": self.message}
+
 
 LEVELS: Mapping[int, str] = {
     analyzer_pb2.ADVISORY: "advisory",
@@ -211,11 +225,11 @@ def violations(response: analyzer_pb2.AnalyzeResponse, default_urn: str) -> list
         prefix = diagnostic.description + "\n"
         message = diagnostic.message
         found.append(
-            {
-                "policy": diagnostic.policyName,
-                "level": LEVELS.get(diagnostic.enforcementLevel, "advisory"),
-                "resource": diagnostic.urn or default_urn,
-                "message": message[len(prefix) :] if message.startswith(prefix) else message,
-            }
+            Violation(
+                policy=diagnostic.policyName,
+                level=LEVELS.get(diagnostic.enforcementLevel, "advisory"),
+                resource=diagnostic.urn or default_urn,
+                message=message[len(prefix) :] if message.startswith(prefix) else message,
+            )
         )
     return found

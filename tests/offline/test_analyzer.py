@@ -30,6 +30,7 @@ from components.offline.analyzer import (
 )
 from components.offline.analyzer_requests import PolicyConfigError, configure_request
 from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
+from components.offline.policy_run import Violation
 from components.offline.project import load_project
 from components.offline.pulumi_config import load_stack_config
 from components.offline.runner import run_program
@@ -98,10 +99,11 @@ class Everything(StackValidationPolicy):
         report("stack-wide", None)
 
 
-def test_violations_are_plain_dicts_without_the_description_prefix() -> None:
+def test_violations_are_typed_without_the_description_prefix() -> None:
     bad = _resource("a", {"flag": True})
     found = analyze_run(_run(bad, _resource("b", {"flag": False})), [Flag()], pack_name="t")
-    assert found == [{"policy": "flag", "level": "mandatory", "resource": bad.urn, "message": "bad"}]
+    assert found == [Violation(policy="flag", level="mandatory", resource=bad.urn, message="bad")]
+    assert found[0].as_json() == {"policy": "flag", "level": "mandatory", "resource": bad.urn, "message": "bad"}
 
 
 def test_configure_sends_every_level_so_mandatory_stays_mandatory() -> None:
@@ -123,7 +125,7 @@ def test_configure_sends_every_level_so_mandatory_stays_mandatory() -> None:
 )
 def test_enforcement_levels_from_config(config: dict[str, Any] | None, levels: list[str]) -> None:
     found = analyze_run(_run(_resource("a", {"flag": True})), [Flag()], pack_name="t", config=config)
-    assert [v["level"] for v in found] == levels
+    assert [v.level for v in found] == levels
 
 
 def test_config_properties_start_from_schema_defaults() -> None:
@@ -157,7 +159,7 @@ def test_stack_policies_see_parents_dependencies_and_land_on_the_stack() -> None
     child = _resource("gpu", {"flag": False}, parent=parent.urn, dependencies=(dependency.urn,))
     policy = Everything()
     found = analyze_run(_run(parent, dependency, child), [policy], pack_name="t")
-    assert found == [{"policy": "everything", "level": "advisory", "resource": STACK_URN, "message": "stack-wide"}]
+    assert found == [Violation(policy="everything", level="advisory", resource=STACK_URN, message="stack-wide")]
     seen = {r.name: r for r in policy.resources}
     assert seen["gpu"].parent is seen["cluster"]
     assert seen["gpu"].dependencies == [seen["role"]]
@@ -196,8 +198,8 @@ def test_the_provider_the_program_made_reaches_the_policy() -> None:
 def test_preview_unknowns_are_advisory_diagnostics() -> None:
     unknown = _resource("a", {"flag": rpc.UNKNOWN})
     (found,) = analyze_run(_run(unknown, preview=True), [Flag()], pack_name="t")
-    assert found["level"] == "advisory" and found["resource"] == unknown.urn
-    assert found["message"] == (
+    assert found.level == "advisory" and found.resource == unknown.urn
+    assert found.message == (
         "can't run policy 'flag' from policy pack 't@v0.0.1' during preview: "
         "string value at .flag can't be known during preview"
     )

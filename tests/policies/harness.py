@@ -70,7 +70,7 @@ def messages(
     """Messages of one policy on a stack of ``(type, props)`` resources (named ``r0``, ``r1``, ...)."""
     assert policy in POLICY_NAMES, policy
     found = evaluate(*(resource(t, f"r{i}", p) for i, (t, p) in enumerate(resources)), config=config)
-    return [v["message"] for v in found if v["policy"] == policy]
+    return [v.message for v in found if v.policy == policy]
 
 
 def run_source(directory: Path, source: str, *, preview: bool = False) -> CapturedRun:

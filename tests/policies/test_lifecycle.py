@@ -17,7 +17,7 @@ GKE_AUTOSCALED = {"initialNodeCount": 1, "autoscaling": {"totalMinNodeCount": 0,
 
 def found(policy: str, type_: str, props: dict[str, Any], options: dict[str, Any]) -> list[str]:
     violations = evaluate(replace(resource(type_, "pool", props), options=options))
-    return [v["message"] for v in violations if v["policy"] == policy]
+    return [v.message for v in violations if v.policy == policy]
 
 
 @pytest.mark.parametrize(

@@ -20,4 +20,4 @@ def test_the_pack_process_answers_like_the_in_process_servicer() -> None:
         assert {p.name for p in info.policies} == POLICY_NAMES
         over_grpc = analyze_endpoint(endpoint, run, configure_request(info, None))
     assert over_grpc == analyze_pack(run)
-    assert any(v["level"] == "mandatory" for v in over_grpc)
+    assert any(v.level == "mandatory" for v in over_grpc)

@@ -132,11 +132,11 @@ def test_scenario_is_caught_and_its_fix_passes(
 ) -> None:
     found = pack_violations(tmp_path / "broken", PRELUDE + _body(broken))
     for policy, text in expected.items():
-        messages = [v["message"] for v in found if v["policy"] == policy]
+        messages = [v.message for v in found if v.policy == policy]
         assert any(text in m for m in messages), (policy, found)
-        assert all(v["level"] == "mandatory" for v in found if v["policy"] == policy)
+        assert all(v.level == "mandatory" for v in found if v.policy == policy)
     after = pack_violations(tmp_path / "fixed", PRELUDE + _body(fixed))
-    assert [v for v in after if v["level"] == "mandatory"] == []
+    assert [v for v in after if v.level == "mandatory"] == []
 
 
 def test_preview_unknowns_become_advisory_diagnostics(tmp_path: Path) -> None:
@@ -149,11 +149,11 @@ def test_preview_unknowns_become_advisory_diagnostics(tmp_path: Path) -> None:
             scaling_config={"min_size": 0, "max_size": 1, "desired_size": 0})"""
     )
     found = pack_violations(tmp_path / "p", source, preview=True)
-    unknown = [v for v in found if "during preview" in v["message"]]
-    assert unknown and all(v["level"] == "advisory" for v in unknown)
+    unknown = [v for v in found if "during preview" in v.message]
+    assert unknown and all(v.level == "advisory" for v in unknown)
     # Analyze names the resource; AnalyzeStack's diagnostic has no URN, so it lands on the stack.
-    assert {v["resource"].rsplit("::", 1)[-1] for v in unknown} == {"late", "policytest-dev"}
-    assert "can't run policy 'gpu-node-pool-requires-gpu-taint'" in " ".join(v["message"] for v in unknown)
+    assert {v.resource.rsplit("::", 1)[-1] for v in unknown} == {"late", "policytest-dev"}
+    assert "can't run policy 'gpu-node-pool-requires-gpu-taint'" in " ".join(v.message for v in unknown)
 
 
 def _body(text: str) -> str:

@@ -144,11 +144,11 @@ def test_stack_rule(policy: str, stack: Stack, expected: str | None) -> None:
 def test_stack_findings_point_at_the_resource_to_fix() -> None:
     pool = resource(EKS, "gpu", eks(taints=[GPU_TAINT_TRUE]))
     release = resource(RELEASE, "nvdp", plugin({"gfd": {"enabled": True}}))
-    found = [v for v in evaluate(pool, release) if v["policy"] == TOLERATED]
-    assert [v["resource"] for v in found] == [release.urn]
-    assert found[0]["level"] == "mandatory"
-    owner = [v for v in evaluate(pool, resource(RELEASE, "op", operator())) if v["policy"] == OWNER]
-    assert [v["resource"] for v in owner] == [pool.urn]
+    found = [v for v in evaluate(pool, release) if v.policy == TOLERATED]
+    assert [v.resource for v in found] == [release.urn]
+    assert found[0].level == "mandatory"
+    owner = [v for v in evaluate(pool, resource(RELEASE, "op", operator())) if v.policy == OWNER]
+    assert [v.resource for v in owner] == [pool.urn]
 
 
 def test_tolerating_with_exists_fixes_the_value_mismatch() -> None:
