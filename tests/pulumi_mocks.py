@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pulumi
 import pytest
 from pulumi.runtime import mocks as pulumi_mocks
-from pulumi.runtime import rpc
 
-from components.offline.capture import resource_options
-from components.offline.computed_outputs import computed_outputs
+from components.offline.capture import CaptureMonitor, PlanMocks, RegisteredResource
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 
@@ -35,24 +31,8 @@ runtime_test = cast(Callable[[Callable[[], object]], Callable[[], None]], pulumi
 the result, and it returns once the program and every outstanding registration have finished."""
 
 
-@dataclass(frozen=True)
-class Registration:
-    """One RegisterResource call as the engine would receive it."""
-
-    type: str
-    name: str
-    urn: str
-    parent: str
-    """URN of the parent resource ('' when there is none)."""
-    custom: bool
-    """True for provider resources, False for component resources."""
-    inputs: dict[str, Any]
-    """Decoded inputs under their wire (camelCase) names."""
-    dependencies: tuple[str, ...]
-    provider: str = ""
-    """The provider reference (``<provider urn>::<id>``) the resource was registered with, '' for the default."""
-    options: dict[str, Any] = field(default_factory=dict)
-    """Lifecycle options that were set, as the offline plan shows them (``capture.resource_options``)."""
+Registration = RegisteredResource
+"""One RegisterResource call as the engine would receive it (the offline engine's record)."""
 
 
 class rotated:
@@ -70,60 +50,29 @@ class rotated:
     __hash__ = None  # type: ignore[assignment]
 
 
-class RecordingMocks(pulumi_mocks.Mocks):
-    """Resources echo their inputs as their state, with id ``<name>_id``; calls return nothing."""
-
-    def new_resource(self, args: pulumi_mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        # The same computed outputs as the offline plan (AKS pool name, EKS Auto Scaling group).
-        return f"{args.name}_id", {**args.inputs, **computed_outputs(args.typ, args.name, args.inputs)}
-
-    def call(self, args: pulumi_mocks.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        # Cluster lookups get the offline plan's clearly fake answers; other invokes get {}. The failures are a
-        # list, not None: MockMonitor.Invoke iterates them.
-        from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415 - the offline plan's table
-
-        return fake_invoke_result(args.token, args.args), []
+RecordingMocks = PlanMocks
+"""Resources echo their inputs as their state (plus what providers compute), with id ``<name>_id``; cluster
+lookups get the offline plan's clearly fake answers: the offline engine's mocks."""
 
 
-class CapturingMonitor(pulumi_mocks.MockMonitor):
-    """A ``MockMonitor`` that records every resource registration and every ``register_outputs`` call."""
+class CapturingMonitor(CaptureMonitor):
+    """The offline engine's capture monitor (``components.offline.capture.CaptureMonitor``) with the tests'
+    lookups: one implementation records registrations for ``gpuready plan`` and for the tests."""
 
-    def __init__(self, mocks: pulumi_mocks.Mocks) -> None:
-        super().__init__(mocks)
-        self._lock = threading.Lock()
-        self.registrations: list[Registration] = []
-        self.requested_types: list[str] = []
+    @property
+    def registrations(self) -> list[Registration]:
+        """Every registration (the root stack's excepted), in registration order."""
+        return self.registered()
+
+    @property
+    def requested_types(self) -> list[str]:
         """The type of every RegisterResource call, the root stack's included."""
-        self.outputs: dict[str, dict[str, Any]] = {}
+        return self.requested()
+
+    @property
+    def outputs(self) -> dict[str, dict[str, Any]]:
         """Component URN -> the outputs it registered, decoded."""
-
-    def RegisterResource(self, request: Any) -> Any:
-        register: Callable[[Any], Any] = super().RegisterResource  # the SDK method is untyped
-        response = register(request)
-        with self._lock:
-            self.requested_types.append(request.type)
-        if request.type != STACK_TYPE:
-            record = Registration(
-                type=request.type,
-                name=request.name,
-                urn=response.urn,
-                parent=request.parent,
-                custom=bool(request.custom),
-                inputs=dict(rpc.deserialize_properties(request.object)),
-                dependencies=tuple(request.dependencies),
-                provider=request.provider,
-                options=resource_options(request),
-            )
-            with self._lock:
-                self.registrations.append(record)
-        return response
-
-    def RegisterResourceOutputs(self, request: Any) -> Any:
-        outputs = dict(rpc.deserialize_properties(request.outputs))
-        with self._lock:
-            self.outputs[request.urn] = outputs
-        register_outputs: Callable[[Any], Any] = super().RegisterResourceOutputs
-        return register_outputs(request)
+        return self.registered_outputs()
 
     def of_type(self, type_token: str) -> list[Registration]:
         """Every registration of ``type_token``, in no particular order."""

@@ -152,6 +152,7 @@ class CaptureMonitor(MockMonitor):
         self._preview = preview
         self._lock = threading.Lock()
         self._registered: list[RegisteredResource] = []
+        self._requested: list[str] = []
         self._stack_urn = ""
         self._stack_outputs: ProtoStruct | None = None
         self._component_outputs: dict[str, ProtoStruct] = {}
@@ -162,6 +163,8 @@ class CaptureMonitor(MockMonitor):
 
     def RegisterResource(self, request: Any) -> Any:  # the gRPC method name
         response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
+        with self._lock:
+            self._requested.append(request.type)
         if request.type == STACK_TYPE:
             with self._lock:
                 self._stack_urn = response.urn
@@ -202,6 +205,29 @@ class CaptureMonitor(MockMonitor):
             else:
                 self._component_outputs[request.urn] = request.outputs
         return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]
+
+    def registered(self) -> list[RegisteredResource]:
+        """Every resource registered so far (the root stack's excepted), in registration order."""
+        with self._lock:
+            return list(self._registered)
+
+    def forget_registered(self) -> None:
+        """Drop what was recorded so far (a test that runs several programs on one monitor)."""
+        with self._lock:
+            self._registered.clear()
+            self._requested.clear()
+            self._component_outputs.clear()
+
+    def requested(self) -> list[str]:
+        """The type of every RegisterResource call so far, the root stack's included."""
+        with self._lock:
+            return list(self._requested)
+
+    def registered_outputs(self) -> dict[str, dict[str, Any]]:
+        """Component URN -> the outputs it registered so far, decoded."""
+        with self._lock:
+            raw = dict(self._component_outputs)
+        return {urn: dict(rpc.deserialize_properties(struct, keep_unknowns=True)) for urn, struct in raw.items()}
 
     def captured(self, *, project: str, stack: str, preview: bool) -> CapturedRun:
         """A snapshot of what was registered so far, sorted by URN."""

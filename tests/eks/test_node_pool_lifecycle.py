@@ -42,7 +42,7 @@ def build(spec: GpuPoolSpec, **wiring: Any) -> None:
 
 
 def cloud_name(mocked: CapturingMonitor, spec: GpuPoolSpec, **wiring: Any) -> str:
-    mocked.registrations.clear()
+    mocked.forget_registered()
     build(spec, **wiring)
     name: str = mocked.one(NODE_GROUP).inputs["nodeGroupName"]
     return name

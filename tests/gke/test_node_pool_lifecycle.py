@@ -26,7 +26,7 @@ def build(spec: GpuPoolSpec, location: str = "us-central1", zones: Sequence[str]
 
 
 def name_of(mocked: CapturingMonitor, spec: GpuPoolSpec, **where: Any) -> str:
-    mocked.registrations.clear()
+    mocked.forget_registered()
     build(spec, **where)
     name: str = mocked.one(NODE_POOL).inputs["name"]
     return name

@@ -17,6 +17,7 @@ class InvokeRecordingMocks(RecordingMocks):
     """``RecordingMocks`` that also keep every invoke's token and arguments."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._lock = threading.Lock()
         self.invokes: list[tuple[str, dict[str, Any]]] = []
 

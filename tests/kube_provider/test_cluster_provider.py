@@ -57,7 +57,7 @@ def secret_value(value: Any) -> Any:
 def provider_inputs(mocked: MockedRun) -> dict[str, Any]:
     registration = mocked.monitor.one(PROVIDER)
     assert registration.name == "k8s"
-    return registration.inputs
+    return dict(registration.inputs)
 
 
 @pytest.mark.parametrize(
