@@ -15,10 +15,12 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from components.core import resources, scheduling
-from components.core.specs import GpuPoolSpec
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 Action = Literal["update", "replace"]
 SUFFIX_LENGTH = 6

@@ -14,10 +14,14 @@ Facts per cloud:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from components.core.clouds.registry import cloud_profile
-from components.core.specs import UPGRADE_STRATEGIES, GpuPoolSpec
+from components.core.pool_parts import UPGRADE_STRATEGIES
 from components.errors import Problem
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 EKS_MAX_UNAVAILABLE = 100
 """botocore eks ``NodegroupUpdateConfig.maxUnavailable``: "The maximum number is 100"."""

@@ -5,6 +5,8 @@ Field paths use the stack config's camelCase names so a message points at the li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from components.core import lifecycle_rules, sharing_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GpuModel
@@ -18,14 +20,17 @@ from components.core.k8s_syntax import (
     qualified_name_problem,
 )
 from components.core.lifecycle import SUFFIX_LENGTH
+from components.core.pool_parts import CAPACITIES, DRIVER_OWNERS
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT_KEY,
     LABEL_DEPLOY_PREFIX,
     MANAGED_LABEL_KEYS,
 )
-from components.core.specs import CAPACITIES, DRIVER_OWNERS, GpuPoolSpec
 from components.errors import Problem, SpecError
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 MAX_NODES = 1000
 """Upper bound on a pool's size (AKS user pools: 0-1000 nodes; larger pools are a config slip)."""

@@ -7,8 +7,12 @@ The facts live in ``components.core.advertisers`` (today ``extended_resources``:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from components.core.advertisers.registry import advertiser_for
-from components.core.specs import GpuPoolSpec
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 
 def allocatable_per_node(spec: GpuPoolSpec) -> dict[str, int]:

@@ -9,13 +9,16 @@ Labels set at creation are the ones later layers select on; none of them waits f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from components.core import sharing_plan
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TaintEffect
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.pool_parts import GpuSharing, MigPartitioning
 from components.core.taints import Taint
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 GPU_RESOURCE = "nvidia.com/gpu"
 SHARED_GPU_RESOURCE = "nvidia.com/gpu.shared"

@@ -17,7 +17,7 @@ from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import Delivery
 from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.specs import GpuSharing, MigPartitioning
+from components.core.pool_parts import GpuSharing, MigPartitioning
 
 AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 """azure-native ``GPUInstanceProfile`` values (pulumi_azure_native 3.29.0 containerservice/_enums.py)."""

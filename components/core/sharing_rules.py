@@ -5,12 +5,17 @@ Part of ``pool_rules.validate``; problems use the stack config's camelCase field
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from components.core import sharing_plan
 from components.core.catalog import mig_profiles
 from components.core.catalog.gpus import GpuModel
 from components.core.clouds.registry import cloud_profile
-from components.core.specs import MIG_STRATEGIES, GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.pool_parts import MIG_STRATEGIES, GpuSharing, MigPartitioning
 from components.errors import Problem
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
 """GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""

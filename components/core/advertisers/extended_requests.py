@@ -8,11 +8,15 @@ A fraction of a GPU is what time-slicing, MPS or MIG give; the error says which 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from components.core import sharing_plan
 from components.core.advertisers.interface import GpuRequest
-from components.core.specs import GpuPoolSpec, GpuSharing
+from components.core.pool_parts import GpuSharing
 from components.errors import Problem, SpecError
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 
 def whole_units_request(pool: GpuPoolSpec, allocatable: Mapping[str, int], name: str, gpus: object) -> GpuRequest:

@@ -14,13 +14,16 @@ and a GPU request must equal its limit, so a container gets the same integer as 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core import sharing_plan
 from components.core.advertisers import extended_requests
 from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.pool_parts import GpuSharing, MigPartitioning
 from components.core.scheduling import GPU_RESOURCE, SHARED_GPU_RESOURCE
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
 """Prefix of the per-profile resources of MIG ``mixed`` (``mig_resource_name``)."""

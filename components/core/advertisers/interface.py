@@ -13,9 +13,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from components.core.specs import GpuPoolSpec
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

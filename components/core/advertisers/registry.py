@@ -7,10 +7,13 @@ plus one entry in ``ADVERTISERS``; the pool's choice is made in ``advertiser_for
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.interface import Advertiser
-from components.core.specs import GpuPoolSpec
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 ADVERTISERS: tuple[Advertiser, ...] = (EXTENDED_RESOURCES,)
 """Every advertiser, in the order node resources are matched against them."""
