@@ -21,15 +21,6 @@ SCANNED = ("components", "policies", "stacks")
 CLOUD_PACKAGES = tuple(f"components/{name}/" for name in CLOUDS)
 REGISTRY = "components/core/clouds/registry.py"
 """The one place that names every cloud: its entries."""
-NOT_YET = frozenset(
-    {
-        # The policy pack's readers of raw cloud resources (issue #12: to move behind the profile's policy facts).
-        "policies/gpu_conventions/rules/gpu_pools.py",
-        "policies/gpu_conventions/rules/pools.py",
-        "policies/gpu_conventions/rules/stack.py",
-    }
-)
-"""Files still branching on the cloud, each named here until it asks the profile; the list only shrinks."""
 
 
 def _is_cloud_name(node: ast.AST) -> bool:
@@ -63,16 +54,10 @@ def test_no_code_outside_a_cloud_package_branches_on_the_cloud() -> None:
     found = []
     for path in _scanned_files():
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(CLOUD_PACKAGES) or relative == REGISTRY or relative in NOT_YET:
+        if relative.startswith(CLOUD_PACKAGES) or relative == REGISTRY:
             continue
         found += [f"{relative}:{line}: {what}" for line, what in cloud_branches(path.read_text())]
     assert not found, "ask the cloud profile (components.core.clouds) instead:\n" + "\n".join(found)
-
-
-def test_the_files_not_yet_moved_still_branch() -> None:
-    """Each exception is real: once a file stops branching, it leaves ``NOT_YET``."""
-    for relative in sorted(NOT_YET):
-        assert list(cloud_branches((ROOT / relative).read_text())), f"{relative} no longer branches: drop it"
 
 
 @pytest.mark.parametrize(

@@ -10,15 +10,17 @@ taint).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from components.core import sharing_plan
 from components.core.catalog.aks_types import AKS_VM_SIZES
+from components.core.catalog.gpus import GpuModel
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery
 from components.core.gpu_stack.operator_values import AKS_RUNTIME_CLASS
-from components.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
+from components.core.props import as_text, dig
+from components.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_taint
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
@@ -42,6 +44,53 @@ class AksProfile(CloudProfile):
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
     image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
+
+    policy_fields = ("nodeTaints", "nodeLabels")
+    policy_taints_as_text = True
+    policy_untainted_note = "AKS never taints GPU pools and has no ExtendedResourceToleration (Azure/AKS#1449)"
+    policy_driver_hand_over = "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)"
+    policy_plugin_fix = "Remove one of them"
+    policy_why_unserved = "AKS installs the driver but not the device plugin"
+
+    policy_unowned_driver = (
+        "no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator release has driver.enabled: "
+        "false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
+    )
+
+    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
+        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
+
+    def policy_mig_problems(
+        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
+    ) -> list[str]:
+        profile = as_text(props.get("gpuInstanceProfile"))
+        field = f"{where}gpuInstanceProfile"
+        if profile is None:
+            return []
+        if profile not in sharing_plan.AKS_MIG_PROFILES:
+            allowed = ", ".join(sharing_plan.AKS_MIG_PROFILES)
+            return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
+        if model is None:
+            return []
+        if model.mig is None:
+            size = instance_types[0] if instance_types else "this VM size"
+            return [
+                f"{field}: {size} carries {model.display} GPUs, which have no MIG; got {profile!r}. "
+                "Remove gpuInstanceProfile or use an A100/H100/H200 VM size"
+            ]
+        offered = {
+            name: p
+            for p in sharing_plan.aks_mig_choices(model.mig)
+            if (name := sharing_plan.aks_gpu_instance_profile(model.mig, p)) is not None
+        }
+        if profile not in offered:
+            allowed = ", ".join(sorted(offered))
+            return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
+        return []
+
+    def encoded_taint(self, taint: Taint) -> object:
+        return to_aks_taint(taint)
 
     def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
         if mig.profile is None or sharing_plan.aks_gpu_instance_profile(table, mig.profile) is not None:

@@ -10,16 +10,31 @@ Bottlerocket's NVIDIA variants (driver, toolkit and device plugin built in).
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
 from components.core.clouds.profile import CloudProfile, PlatformAdvertiser
 from components.core.lifecycle_rules import EKS_MAX_UNAVAILABLE, RELEASE_EXAMPLES, RELEASE_VERSION, eks_max_unavailable
-from components.core.scheduling import BOTTLEROCKET_DISABLED_OPERANDS, GPUREADY_DOMAIN, LABEL_DEPLOY_PREFIX
+from components.core.props import as_text
+from components.core.scheduling import (
+    BOTTLEROCKET_DISABLED_OPERANDS,
+    GPUREADY_DOMAIN,
+    LABEL_DEPLOY_PREFIX,
+    to_eks_taint,
+)
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
+from components.eks.plan import AMI_TYPES
 from components.errors import Problem
 
+NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
+    "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
+    "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
+}
+"""EKS AMI types with the NVIDIA driver (botocore ``eks`` model ``AMITypes``; gpuready's choices plus FIPS)."""
+DEPRECATED_GPU_AMI = "AL2_x86_64_GPU"
+"""EKS stopped publishing AL2 AMIs on 2025-11-26 (awslabs/amazon-eks-ami doc/usage/al2.md, issue #2545)."""
 MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
 MAX_TAINTS = 50
@@ -45,6 +60,25 @@ class EksProfile(CloudProfile):
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     surge_needs_new_node = False
     image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
+
+    policy_fields = ("taints", "labels")
+    policy_untainted_note = "EKS never taints GPU node groups, so CPU pods fill the GPU nodes"
+    policy_driver_hand_over = "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)"
+    policy_plugin_fix = (
+        "Set devicePlugin.enabled: false for Bottlerocket pools (label them "
+        f"{LABEL_DEPLOY_PREFIX}device-plugin=false for the operator)"
+    )
+    policy_why_unserved = "EKS NVIDIA AMIs ship the driver but no device plugin"
+
+    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        ami = as_text(props.get("amiType")) or ""
+        return f"the EKS NVIDIA AMI ({ami})" if ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI else ""
+
+    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        return "Bottlerocket NVIDIA" if (as_text(props.get("amiType")) or "").startswith("BOTTLEROCKET_") else ""
+
+    def encoded_taint(self, taint: Taint) -> object:
+        return to_eks_taint(taint)
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []

@@ -14,14 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
-from components.core.catalog.gpus import GPU_MODELS, GpuModel
+from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
 from components.core.gke_zones import zone_problems
 from components.core.gpu_stack import stack_objects
 from components.core.gpu_stack.operator_values import GKE_TOOLKIT_ENV
-from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
-from components.core.sharing_rules import GKE_MIG_MODELS
+from components.core.props import as_list, as_mapping, as_number, as_text, dig, show
+from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
+from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
@@ -30,7 +31,32 @@ if TYPE_CHECKING:
     from components.core.config_model.settings_model import StackSettingsConfig
 
 DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
+DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
+"""``gpuDriverInstallationConfig.gpuDriverVersion`` that leaves the driver to another owner (pulumi_gcp 10.2.0 docs)."""
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
+
+
+def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The ``guestAccelerators`` entries of a node pool's ``nodeConfig`` that attach at least one NVIDIA GPU."""
+    found = []
+    for entry in as_list(node_config.get("guestAccelerators")):
+        mapping = as_mapping(entry)
+        if mapping is None:
+            continue
+        count = as_number(mapping.get("count"))
+        kind = as_text(mapping.get("type")) or ""
+        if kind.startswith("nvidia-") and (count is None or count > 0):
+            found.append(mapping)
+    return found
+
+
+def driver_version(props: Mapping[str, Any]) -> str:
+    """``gpuDriverVersion`` of a node pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
+    for accelerator in accelerators(as_mapping(props.get("nodeConfig")) or {}):
+        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
+        if version:
+            return version
+    return "DEFAULT"
 
 
 class GkeProfile(CloudProfile):
@@ -55,6 +81,62 @@ class GkeProfile(CloudProfile):
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
     cloud_sharing_labels = True
+
+    policy_fields = ("nodeConfig.taints", "nodeConfig.labels")
+    policy_untainted_note = (
+        "GKE adds it only when the cluster already has a non-GPU pool (terraform-google-kubernetes-engine#703), "
+        "and a pool that declares other taints but not this one is replaced on every apply "
+        "(terraform-provider-google#7928)"
+    )
+    policy_driver_hand_over = f"set gpuDriverInstallationConfig.gpuDriverVersion: {DRIVER_INSTALLATION_DISABLED!r}"
+    policy_plugin_fix = f"Label the pool {LABEL_GKE_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off"
+    policy_why_unserved = f"GKE's device plugin is off ({LABEL_GKE_NO_DEVICE_PLUGIN} or driver installation disabled)"
+
+    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        version = driver_version(props)
+        return f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else ""
+
+    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
+        return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
+
+    def policy_mig_problems(
+        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
+    ) -> list[str]:
+        problems = []
+        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
+            size = as_text(accelerator.get("gpuPartitionSize"))
+            attached = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "")
+            if size is None or attached is None:
+                continue
+            field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
+            if attached.mig is None or attached.key not in GKE_MIG_MODELS:
+                problems.append(
+                    f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
+                )
+            elif size not in attached.mig.profiles:
+                allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
+                problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
+        return problems
+
+    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
+        problems = []
+        limit = min(limit, GKE_MAX_SHARED_CLIENTS)
+        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
+            clients = dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")
+            if clients is None:
+                continue
+            count = as_number(clients)
+            field = f"nodeConfig.guestAccelerators[{index}].gpuSharingConfig.maxSharedClientsPerGpu"
+            if count is None or not count.is_integer() or not 2 <= count <= limit:
+                problems.append(
+                    f"{field}: must be a whole number from 2 to {limit:g}; got {show(clients)}. "
+                    "Use 2 or more shares per GPU, or drop gpuSharingConfig for whole GPUs"
+                )
+        return problems
+
+    def encoded_taint(self, taint: Taint) -> object:
+        return to_gke_taint(taint)
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []

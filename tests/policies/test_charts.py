@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pulumi_policy.proxy import unknown_checking_proxy
 
+from components.core.props import as_flag, as_list, as_mapping, dig, plain
 from policies.gpu_conventions.rules.charts import chart_name, gpu_release
 from policies.gpu_conventions.rules.gpu_pools import gpu_pools
-from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, dig, plain
 from tests.policies.builders import AKS, EKS, GKE, RELEASE, aks, eks, gke
 
 

@@ -136,6 +136,47 @@ class CloudProfile:
         """Problems of the stack's cloud settings given its pools (GKE: node locations and per-zone sizes)."""
         return []
 
+    # --- what the policy pack needs to read and fix any program's pools of this cloud ---
+
+    policy_fields: ClassVar[tuple[str, str]]
+    """Dotted paths of the taints and the labels inside the pool resource (``nodeConfig.taints``)."""
+    policy_taints_as_text: ClassVar[bool] = False
+    """Whether the resource spells taints as ``key=value:Effect`` text (else API objects with ``NO_SCHEDULE``)."""
+    policy_untainted_note: ClassVar[str]
+    """Why a GPU pool of this cloud without the GPU taint takes other pods (the cloud does not add it)."""
+    policy_driver_hand_over: ClassVar[str]
+    """How to hand the driver over to the GPU Operator when the cloud installs one."""
+    policy_plugin_fix: ClassVar[str]
+    """How to remove a second device plugin from a pool of this cloud."""
+    policy_why_unserved: ClassVar[str]
+    """Why nothing advertises a pool's GPUs when no release in the stack runs a device plugin."""
+
+    policy_unowned_driver: ClassVar[str] = ""
+    """The finding when a pool's cloud installs no driver and no GPU Operator release does ("" if the cloud always
+    installs one where the GPU stack does not)."""
+
+    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        """Who installs the driver on a pool resource outside the GPU stack, or ``""``."""
+        return ""
+
+    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        """Who runs a device plugin on a pool resource outside the GPU stack, or ``""``."""
+        return ""
+
+    def policy_mig_problems(
+        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
+    ) -> list[str]:
+        """Problems of the cloud's own MIG settings on a pool resource (messages name the field and the fix)."""
+        return []
+
+    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
+        """Problems of the cloud's own GPU sharing settings on a pool resource (at most ``limit`` shares)."""
+        return []
+
+    def encoded_taint(self, taint: Taint) -> object:
+        """``taint`` as this cloud's pool resource spells it (the fix a policy message proposes)."""
+        raise NotImplementedError(f"{self.title} has no taint encoding")
+
     # --- what the cloud installs and how sharing reaches the nodes ---
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from components.core import scheduling
 from components.core.gpu_stack import charts
-from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, as_text, dig
+from components.core.props import as_flag, as_list, as_mapping, as_text, dig
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 OPERATOR: Literal["gpu-operator"] = "gpu-operator"

@@ -21,9 +21,9 @@ import yaml
 from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX, mig_resource_name
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
+from components.core.props import as_flag, as_list, as_mapping, as_number, as_text
 from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from policies.gpu_conventions.rules.charts import DEVICE_PLUGIN, OPERATOR, GpuRelease, gpu_release
-from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, as_number, as_text
 
 DEFAULT_MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
 """Default bound on time-slicing / MPS replicas per GPU: GKE's own maximum, a sane ceiling anywhere."""

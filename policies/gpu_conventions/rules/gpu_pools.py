@@ -15,9 +15,10 @@ from typing import Any
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.instance_types import InstanceType
 from components.core.clouds.registry import Cloud, cloud_profile
+from components.core.props import as_list, as_mapping, as_text, text_map
 from components.core.taints import Taint
+from components.gke import profile as gke
 from policies.gpu_conventions.rules.k8s import api_taint, parse_aks_taint
-from policies.gpu_conventions.rules.values import as_list, as_mapping, as_number, as_text, dig, text_map
 
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
@@ -38,12 +39,6 @@ _GKE_PREFIXES = (
     + GKE_EXTRA_GPU_PREFIXES
 )
 _AKS_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in cloud_profile("aks").instance_types.items()}
-
-_FIELDS: Mapping[Cloud, tuple[str, str]] = {
-    "eks": ("taints", "labels"),
-    "aks": ("nodeTaints", "nodeLabels"),
-    "gke": ("nodeConfig.taints", "nodeConfig.labels"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +61,11 @@ class GpuPool:
 
     @property
     def taints_field(self) -> str:
-        return self.where + _FIELDS[self.cloud][0]
+        return self.where + cloud_profile(self.cloud).policy_fields[0]
 
     @property
     def labels_field(self) -> str:
-        return self.where + _FIELDS[self.cloud][1]
+        return self.where + cloud_profile(self.cloud).policy_fields[1]
 
     @property
     def mig_capable(self) -> bool:
@@ -184,7 +179,7 @@ def _aks_pool(props: Mapping[str, Any], where: str, name: str) -> GpuPool | None
 def _gke_pool(props: Mapping[str, Any]) -> GpuPool | None:
     config = as_mapping(props.get("nodeConfig")) or {}
     machine = as_text(config.get("machineType")) or ""
-    accelerators = gke_accelerators(config)
+    accelerators = gke.accelerators(config)
     listed = cloud_profile("gke").instance_types.get(machine)
     if not accelerators and listed is None and not machine.startswith(_GKE_PREFIXES):
         return None
@@ -203,30 +198,6 @@ def _gke_pool(props: Mapping[str, Any]) -> GpuPool | None:
         taints,
         text_map(config.get("labels")),
     )
-
-
-def gke_accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The ``guestAccelerators`` entries that attach at least one NVIDIA GPU."""
-    found = []
-    for entry in as_list(node_config.get("guestAccelerators")):
-        mapping = as_mapping(entry)
-        if mapping is None:
-            continue
-        count = as_number(mapping.get("count"))
-        kind = as_text(mapping.get("type")) or ""
-        if kind.startswith("nvidia-") and (count is None or count > 0):
-            found.append(mapping)
-    return found
-
-
-def gke_driver_version(pool: GpuPool) -> str:
-    """``gpuDriverVersion`` of a GKE pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
-    config = as_mapping(pool.props.get("nodeConfig")) or {}
-    for accelerator in gke_accelerators(config):
-        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
-        if version:
-            return version
-    return "DEFAULT"
 
 
 def first(items: Sequence[str]) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core import namespaces, scheduling
+from components.core.props import as_flag, as_list, as_mapping, as_number, as_text, show
 from policies.gpu_conventions.rules.charts import (
     DEFAULT_ALLOWED_VERSIONS,
     DEFAULT_NAMESPACE,
@@ -17,7 +18,6 @@ from policies.gpu_conventions.rules.charts import (
     gpu_release,
 )
 from policies.gpu_conventions.rules.k8s import tolerates_every_value
-from policies.gpu_conventions.rules.values import as_flag, as_list, as_mapping, as_number, as_text, show
 
 DEFAULT_MIN_TIMEOUT_SECONDS = 900
 """The chart rolls NFD workers and operands across every GPU node; Helm's 300 s default is too short on

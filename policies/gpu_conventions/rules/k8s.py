@@ -13,8 +13,8 @@ from typing import Any, cast
 
 from components.core import quantities, scheduling
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
+from components.core.props import as_mapping, as_number, as_text
 from components.core.taints import Taint, parse_taint_text
-from policies.gpu_conventions.rules.values import as_mapping, as_number, as_text
 
 API_EFFECTS: Mapping[str, str] = {
     scheduling.to_eks_taint(Taint(key="k", effect=effect))["effect"]: effect for effect in TAINT_EFFECTS

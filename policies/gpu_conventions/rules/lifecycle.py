@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from components.core.props import as_mapping, as_number, dig
 from policies.gpu_conventions.rules.gpu_pools import (
     AKS_AGENT_POOL,
     EKS_NODE_GROUP,
     GKE_NODE_POOL,
     gpu_pools,
 )
-from policies.gpu_conventions.rules.values import as_mapping, as_number, dig
 
 CREATION_ONLY_COUNT: Mapping[str, str] = {
     EKS_NODE_GROUP: "scalingConfig.desiredSize",

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
+from components.core.props import as_list, as_mapping, as_number, as_text, dig
 from policies.gpu_conventions.rules.stack import Finding, StackResource
-from policies.gpu_conventions.rules.values import as_list, as_mapping, as_number, as_text, dig
 from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS, requests_gpus
 
 DEFAULT_SCHEDULER = "default-scheduler"

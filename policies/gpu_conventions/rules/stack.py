@@ -11,15 +11,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components.core import scheduling
+from components.core.clouds.registry import cloud_profile
+from components.core.props import as_flag, as_mapping, as_text, dig, text_map
 from components.core.taints import Taint
 from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
-from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gke_driver_version, gpu_pools
+from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gpu_pools
 from policies.gpu_conventions.rules.k8s import any_tolerates, schedules_past, selector_matches
-from policies.gpu_conventions.rules.pools import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
-from policies.gpu_conventions.rules.values import as_flag, as_mapping, as_text, dig, text_map
 
-GKE_DRIVER_DISABLED = "INSTALLATION_DISABLED"
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 
 
@@ -78,22 +77,20 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                     f"GPU pool {p.label}: two NVIDIA driver owners: {preinstalled} installs the driver, and GPU "
                     f"Operator release {r.name!r} runs its driver containers (driver.enabled is true by default). "
                     f"Set driver.enabled: false and toolkit.enabled: false in {r.name!r}, or "
-                    f"{_HAND_OVER[p.pool.cloud]}, or label the pool {scheduling.LABEL_DEPLOY_PREFIX}driver=false"
+                    f"{cloud_profile(p.pool.cloud).policy_driver_hand_over}, "
+                    f"or label the pool {scheduling.LABEL_DEPLOY_PREFIX}driver=false"
                 )
                 findings.append(Finding(p.urn, message))
             if plugin and r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin"):
                 message = (
                     f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
-                    f"deploys NVIDIA's. {_PLUGIN_FIX[p.pool.cloud]}"
+                    f"deploys NVIDIA's. {cloud_profile(p.pool.cloud).policy_plugin_fix}"
                 )
                 findings.append(Finding(p.urn, message))
         unowned = not preinstalled and operators and not any(r.release.runs_driver for r in operators)
-        if p.pool.cloud == "aks" and unowned:
-            message = (
-                f"GPU pool {p.label}: no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator "
-                "release has driver.enabled: false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
-            )
-            findings.append(Finding(p.urn, message))
+        unowned_message = cloud_profile(p.pool.cloud).policy_unowned_driver
+        if unowned and unowned_message:
+            findings.append(Finding(p.urn, f"GPU pool {p.label}: {unowned_message}"))
     return findings
 
 
@@ -107,7 +104,8 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
         if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):
             continue
         message = (
-            f"GPU pool {p.label}: nothing in this stack advertises its GPUs: {_WHY_UNSERVED[p.pool.cloud]}, and "
+            f"GPU pool {p.label}: nothing in this stack advertises its GPUs: "
+            f"{cloud_profile(p.pool.cloud).policy_why_unserved}, and "
             "no gpu-operator or nvidia-device-plugin Helm release here runs a device plugin on it. Add one (chart "
             "nvidia-device-plugin 0.20.0 or gpu-operator v26.7.0), or ignore this if another stack installs the "
             "cluster's GPU stack"
@@ -203,44 +201,14 @@ def _custom_layout_problem(p: _Pool, r: _Release, layout: str, maps: Mapping[str
     )
 
 
-_HAND_OVER = {
-    "eks": "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)",
-    "aks": "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)",
-    "gke": f"set gpuDriverInstallationConfig.gpuDriverVersion: {GKE_DRIVER_DISABLED!r}",
-}
-_PLUGIN_FIX = {
-    "eks": "Set devicePlugin.enabled: false for Bottlerocket pools (label them "
-    f"{scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false for the operator)",
-    "aks": "Remove one of them",
-    "gke": f"Label the pool {scheduling.LABEL_GKE_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off",
-}
-_WHY_UNSERVED = {
-    "eks": "EKS NVIDIA AMIs ship the driver but no device plugin",
-    "aks": "AKS installs the driver but not the device plugin",
-    "gke": f"GKE's device plugin is off ({scheduling.LABEL_GKE_NO_DEVICE_PLUGIN} or driver installation disabled)",
-}
-
-
 def _preinstalled_driver(pool: GpuPool) -> str:
     """Who installs the driver outside the GPU stack, or ``""``."""
-    if pool.cloud == "eks":
-        ami = as_text(pool.props.get("amiType")) or ""
-        return f"the EKS NVIDIA AMI ({ami})" if ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI else ""
-    if pool.cloud == "aks":
-        driver = as_text(dig(pool.props, "gpuProfile", "driver")) or "Install"  # AKS's default
-        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
-    version = gke_driver_version(pool)
-    return f"GKE (gpuDriverVersion={version!r})" if version != GKE_DRIVER_DISABLED else ""
+    return cloud_profile(pool.cloud).policy_preinstalled_driver(pool.props, pool.labels)
 
 
 def _own_device_plugin(pool: GpuPool) -> str:
     """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
-    if pool.cloud == "gke":
-        disabled = pool.labels.get(scheduling.LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
-        return "" if disabled or gke_driver_version(pool) == GKE_DRIVER_DISABLED else "GKE"
-    if pool.cloud == "eks" and (as_text(pool.props.get("amiType")) or "").startswith("BOTTLEROCKET_"):
-        return "Bottlerocket NVIDIA"
-    return ""
+    return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
 
 
 def _opted_out(pool: GpuPool, operand: str) -> bool:

@@ -15,9 +15,9 @@ from typing import Any
 
 from components.core import scheduling
 from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
+from components.core.props import as_list, as_mapping, dig, show
 from policies.gpu_conventions.rules.gpu_configs import MIG_RESOURCES
 from policies.gpu_conventions.rules.k8s import GPU_TAINT, any_tolerates, parse_quantity, tolerates
-from policies.gpu_conventions.rules.values import as_list, as_mapping, dig, show
 
 POD_SPEC_PATHS: Mapping[str, tuple[str, ...]] = {
     "kubernetes:core/v1:Pod": ("spec",),
