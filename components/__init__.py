@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from components.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
     from components.core.catalog.lookup import ExplicitGpu as ExplicitGpu
     from components.core.gpu_stack.stack_spec import GpuStackSpec as GpuStackSpec
+    from components.core.pool_parts import GpuSharing as GpuSharing
+    from components.core.pool_parts import MigPartitioning as MigPartitioning
     from components.core.specs import GpuPoolSpec as GpuPoolSpec
-    from components.core.specs import GpuSharing as GpuSharing
-    from components.core.specs import MigPartitioning as MigPartitioning
     from components.core.taints import Taint as Taint
     from components.core.workload import gpu_workload as gpu_workload
     from components.core.workload_placement import Placement as Placement
@@ -59,8 +59,8 @@ _EXPORTS = {
     "GpuBinPackingScheduler": "components.scheduler.binpack_scheduler",
     "GpuBinPackingSchedulerArgs": "components.scheduler.binpack_scheduler",
     "GpuPoolSpec": "components.core.specs",
-    "GpuSharing": "components.core.specs",
-    "MigPartitioning": "components.core.specs",
+    "GpuSharing": "components.core.pool_parts",
+    "MigPartitioning": "components.core.pool_parts",
     "Taint": "components.core.taints",
     "ExplicitGpu": "components.core.catalog.lookup",
     "GpuReadyError": "components.errors",
