@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from components.aks.catalog import AKS_VM_SIZES
 from components.core import sharing_plan
-from components.core.catalog.aks_types import AKS_VM_SIZES
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery

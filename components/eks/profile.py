@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
 from components.core.clouds.profile import CloudProfile, PlatformAdvertiser
 from components.core.lifecycle_rules import EKS_MAX_UNAVAILABLE, RELEASE_EXAMPLES, RELEASE_VERSION, eks_max_unavailable
 from components.core.props import as_text
@@ -25,6 +24,7 @@ from components.core.scheduling import (
 )
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
+from components.eks.catalog import EKS_INSTANCE_TYPES
 from components.eks.plan import AMI_TYPES
 from components.errors import Problem
 

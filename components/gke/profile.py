@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from components.core.catalog.gke_types import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
@@ -26,6 +25,7 @@ from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
+from components.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 
 if TYPE_CHECKING:
     from components.core.config_model.settings_model import StackSettingsConfig

@@ -12,7 +12,6 @@ import functools
 import itertools
 from collections.abc import Iterator
 
-from components.core.catalog.gke_types import GKE_ATTACHABLE
 from components.core.catalog.gpus import GPU_MODELS
 from components.core.catalog.lookup import ExplicitGpu
 from components.core.clouds.registry import Cloud, cloud_profile
@@ -26,6 +25,7 @@ from components.core.specs import (
 )
 from components.core.taints import Taint
 from components.errors import SpecError
+from components.gke.catalog import GKE_ATTACHABLE
 from components.gke.profile import DRIVER_VERSIONS as GKE_DRIVER_VERSIONS
 
 NAMES: dict[Cloud, str] = {"eks": "gpu-pool", "aks": "gpupool", "gke": "gpu-pool"}

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from components.core import scheduling
-from components.core.catalog.eks_types import EKS_INSTANCE_TYPES
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TAINT_EFFECTS
 from components.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.eks import plan
+from components.eks.catalog import EKS_INSTANCE_TYPES
 from components.errors import SpecError
 from tests.fidelity.spec_matrix import valid_specs
 
