@@ -8,6 +8,7 @@ limit beyond Kubernetes'). Callers ask ``registry.cloud_profile(spec.cloud)``; t
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -28,7 +29,7 @@ PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket"]
 """Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
 
 
-class CloudProfile:
+class CloudProfile(ABC):
     """Everything gpuready knows that differs by cloud. Subclasses set the class attributes; hooks default to
     "nothing of the cloud's own"."""
 
@@ -173,9 +174,9 @@ class CloudProfile:
         """Problems of the cloud's own GPU sharing settings on a pool resource (at most ``limit`` shares)."""
         return []
 
+    @abstractmethod
     def encoded_taint(self, taint: Taint) -> object:
         """``taint`` as this cloud's pool resource spells it (the fix a policy message proposes)."""
-        raise NotImplementedError(f"{self.title} has no taint encoding")
 
     # --- what the cloud installs and how sharing reaches the nodes ---
 
