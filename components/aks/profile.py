@@ -18,12 +18,15 @@ from components.core import sharing_plan
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery
-from components.core.gpu_stack.operator_values import AKS_RUNTIME_CLASS
 from components.core.props import as_text, dig
 from components.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_taint
 from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
+
+AKS_RUNTIME_CLASS = "nvidia-container-runtime"
+"""The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
+(cloud-native-docs ``microsoft-aks.rst``)."""
 
 
 class AksProfile(CloudProfile):

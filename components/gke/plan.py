@@ -18,12 +18,14 @@ from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
+"""``gpu_driver_version`` that leaves the driver to another owner (pulumi_gcp 10.2.0 docs)."""
 
 
 def driver_version(spec: GpuPoolSpec) -> str:
     """``gpu_driver_version``: GKE's driver branch, or INSTALLATION_DISABLED when the operator owns it."""
     if spec.driver == "operator":
-        return "INSTALLATION_DISABLED"
+        return DRIVER_INSTALLATION_DISABLED
     return (spec.driver_version or "default").upper()
 
 

@@ -18,7 +18,6 @@ from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
 from components.core.gke_zones import zone_problems
 from components.core.gpu_stack import stack_objects
-from components.core.gpu_stack.operator_values import GKE_TOOLKIT_ENV
 from components.core.props import as_list, as_mapping, as_number, as_text, dig, show
 from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
 from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
@@ -26,13 +25,15 @@ from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
 from components.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
+from components.gke.plan import DRIVER_INSTALLATION_DISABLED
 
 if TYPE_CHECKING:
     from components.core.config_model.settings_model import StackSettingsConfig
 
+GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
+"""GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
+to read containerd's config from its file (cloud-native-docs ``google-gke.rst``, known issues)."""
 DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
-DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
-"""``gpuDriverInstallationConfig.gpuDriverVersion`` that leaves the driver to another owner (pulumi_gcp 10.2.0 docs)."""
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
 
 

@@ -17,12 +17,6 @@ from components.core.gpu_stack import mig_manager_config, ownership, placement, 
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
 
-AKS_RUNTIME_CLASS = "nvidia-container-runtime"
-"""The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
-(cloud-native-docs ``microsoft-aks.rst``)."""
-GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
-"""GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
-to read containerd's config from its file (cloud-native-docs ``google-gke.rst``, known issues)."""
 WITH_REBOOT_ENV = [{"name": "WITH_REBOOT", "value": "true"}]
 DRIVER_UPGRADE_POLICY = {
     "autoUpgrade": True,
