@@ -7,11 +7,12 @@ every problem of every pool is reported, and nothing is built unless everything 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from components.core.clouds.registry import CLOUDS, Cloud
-from components.core.config_model.pool_model import POOL_KEYS, PoolConfig
-from components.core.config_model.problems import validate
+from components.core.config_model.all_problems import OMIT, StandIn, validated
+from components.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
+from components.core.config_model.suggest import closest
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, Problem, SpecError
 
@@ -29,14 +30,48 @@ def parse_pools(raw: object, cloud: Cloud, path: str = "nodePools") -> tuple[Gpu
     for index, entry in enumerate(raw):
         where = f"{path}[{index}]"
         try:
-            pools.append(validate(PoolConfig, entry, where).spec(cloud))
+            pools.append(validated(PoolConfig, entry, where, _builder(cloud, where), STAND_INS))
         except ConfigError as error:
             problems.extend(error.problems)
-        except SpecError as error:
-            problems.extend(error.under(where).problems)
     names = [str(e["name"]) for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(Problem(path, "pool names must be unique", name))
     if problems:
         raise ConfigError(problems)
     return tuple(pools)
+
+
+def _builder(cloud: Cloud, where: str) -> Callable[[PoolConfig], GpuPoolSpec]:
+    def build(entry: PoolConfig) -> GpuPoolSpec:
+        try:
+            return entry.spec(cloud)
+        except SpecError as error:
+            raise error.under(where) from None
+
+    return build
+
+
+def _size(entry: Mapping[str, object], key: str) -> int:
+    value = entry.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _sharing(entry: Mapping[str, object], value: object) -> object:
+    """An unknown sharing mode: check the rest of ``sharing`` as the closest mode, or else as the first mode whose
+    form takes every key given (``replicas`` -> time-slicing), so a bad ``replicas`` is not hidden."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("mode"), str) or value["mode"] in SHARING_KEYS:
+        return OMIT
+    given = {str(k) for k in value} | {"mode"}
+    mode = closest(str(value["mode"]), SHARING_KEYS) or next((m for m, k in SHARING_KEYS.items() if given <= k), None)
+    return OMIT if mode is None else {**value, "mode": mode}
+
+
+STAND_INS: Mapping[str, StandIn] = {
+    "name": lambda entry, value: "pool",
+    "minSize": lambda entry, value: 0,
+    "maxSize": lambda entry, value: max(1, _size(entry, "minSize"), _size(entry, "desiredSize")),
+    "sharing": _sharing,
+}
+"""What a broken key is validated as, so the rules still check the pool's other keys (``all_problems``): sizes
+that no size rule objects to, a name every cloud accepts, the closest sharing mode. Problems on these keys
+themselves come from the shape check only."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from components.core.config_model.all_problems import validated
 from components.core.config_model.base import ConfigModel, Words
-from components.core.config_model.problems import rebased, validate
+from components.core.config_model.problems import rebased
 from components.core.gpu_stack.charts import STACK_KINDS, StackKind
 from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
 from components.errors import ConfigError, SpecError
@@ -52,4 +53,4 @@ def parse_gpu_stack(raw: object, path: str = "gpuStack") -> GpuStackSpec:
     """Parse ``raw`` (a mapping, or just the kind as a string); raise ``ConfigError`` listing every problem."""
     if isinstance(raw, str):
         raw = {"kind": raw}
-    return validate(GpuStackConfig, raw, path).spec(path)
+    return validated(GpuStackConfig, raw, path, lambda config: config.spec(path))

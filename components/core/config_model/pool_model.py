@@ -7,7 +7,7 @@ driver, labels, taints, sharing fit) are checked once, by ``pool_rules`` when th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast, get_args
 
 from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
@@ -84,6 +84,13 @@ class MigConfig(ConfigModel):
 
 
 SharingConfig = Annotated[NoSharingConfig | SharedGpuConfig | MigConfig, Field(discriminator="mode")]
+
+SHARING_KEYS: dict[str, frozenset[str]] = {
+    mode: frozenset(f.alias or n for n, f in form.model_fields.items())
+    for form in (NoSharingConfig, SharedGpuConfig, MigConfig)
+    for mode in get_args(form.model_fields["mode"].annotation)
+}
+"""Sharing mode -> the keys its form takes (``mode`` included)."""
 
 
 class TaintConfig(ConfigModel):

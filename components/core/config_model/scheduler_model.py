@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
+from components.core.config_model.all_problems import validated
 from components.core.config_model.base import ConfigModel, Words
-from components.core.config_model.problems import validate
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, SpecError
 
@@ -44,4 +44,4 @@ BinPackSchedulerConfig.shape_allowed = BINPACK_KEYS
 
 def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
     """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem with its path under ``path``."""
-    return validate(BinPackSchedulerConfig, raw, path).spec(pools, path)
+    return validated(BinPackSchedulerConfig, raw, path, lambda config: config.spec(pools, path))
