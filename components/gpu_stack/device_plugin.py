@@ -20,7 +20,7 @@ class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
     """Run GPU Feature Discovery (and with it NFD); MPS sharing needs it."""
 
     def spec(self) -> GpuStackSpec:
-        return self.stack_spec("device-plugin", gfd=self.gfd)
+        return self.stack_spec("device-plugin")
 
 
 class NvidiaDevicePlugin(GpuStackRelease):

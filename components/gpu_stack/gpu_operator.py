@@ -19,7 +19,7 @@ class GpuOperatorArgs(GpuStackReleaseArgs):
     """Let the MIG manager reboot a node to apply a layout (cloud VMs cannot reset a GPU)."""
 
     def spec(self) -> GpuStackSpec:
-        return self.stack_spec("gpu-operator", mig_reboot=self.mig_reboot)
+        return self.stack_spec("gpu-operator")
 
 
 class GpuOperator(GpuStackRelease):

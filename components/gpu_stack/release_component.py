@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Self, assert_never
 
 import pulumi
@@ -42,19 +42,15 @@ class GpuStackReleaseArgs:
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 
-    def stack_spec(self, kind: StackKind, *, gfd: bool = True, mig_reboot: bool = True) -> GpuStackSpec:
-        """The validated spec of these arguments (Python users' path; stack programs plan from the settings)."""
-        return GpuStackSpec(
-            kind=kind,
-            namespace=self.namespace,
-            release_name=self.release_name,
-            chart_version=self.chart_version,
-            repository=self.repository,
-            timeout_seconds=self.timeout_seconds,
-            nfd=self.nfd,
-            gfd=gfd,
-            mig_reboot=mig_reboot,
-        )
+    def stack_spec(self, kind: StackKind) -> GpuStackSpec:
+        """The validated spec of these arguments (Python users' path; stack programs plan from the settings):
+        every field these arguments share with ``GpuStackSpec`` by name, so the two cannot drift apart."""
+        given = {f.name: getattr(self, f.name) for f in fields(self) if f.name in _SPEC_FIELDS}
+        return GpuStackSpec(kind=kind, **given)
+
+
+_SPEC_FIELDS = frozenset(f.name for f in fields(GpuStackSpec) if f.init) - {"kind"}
+"""The release settings a chart component passes on to its spec (``kind`` is the component's own)."""
 
 
 def pool_specs(pools: Sequence[PoolInput]) -> list[GpuPoolSpec]:

@@ -7,7 +7,7 @@ driver, labels, taints, sharing fit) are checked once, by ``pool_rules`` when th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, cast, get_args
+from typing import Annotated, Any, ClassVar, Literal, Protocol, cast, get_args, runtime_checkable
 
 from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
@@ -16,7 +16,7 @@ from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import CONFIG_ERROR, config_error
 from components.core.k8s_syntax import TaintEffect
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, MigStrategy, Sharing, UpgradePolicy
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, MigStrategy, UpgradePolicy
 from components.core.taints import Taint, parse_taint_text
 
 
@@ -29,7 +29,7 @@ class GpuConfig(ConfigModel):
     count: int
     arch: Literal["arm64", "x86_64"] | None = None
 
-    def explicit(self) -> ExplicitGpu:
+    def to_spec(self) -> ExplicitGpu:
         return ExplicitGpu(model=self.model, count=self.count, arch=self.arch)
 
 
@@ -37,6 +37,9 @@ class NoSharingConfig(ConfigModel):
     """``sharing: {mode: none}``: the same as no sharing."""
 
     mode: Literal["none"]
+
+    def to_spec(self) -> None:
+        return None
 
 
 class SharedGpuConfig(ConfigModel):
@@ -47,7 +50,7 @@ class SharedGpuConfig(ConfigModel):
     rename_by_default: bool = False
     fail_requests_greater_than_one: bool | None = None
 
-    def sharing(self) -> GpuSharing:
+    def to_spec(self) -> GpuSharing:
         return GpuSharing(
             mode=self.mode,
             replicas=self.replicas,
@@ -78,7 +81,7 @@ class MigConfig(ConfigModel):
     layout: Layout | None = None
     strategy: str = "single"
 
-    def sharing(self) -> MigPartitioning:
+    def to_spec(self) -> MigPartitioning:
         strategy = cast("MigStrategy", self.strategy)  # checked by sharing_rules, once, when the spec is made
         return MigPartitioning(profile=self.profile, layout=self.layout, strategy=strategy)
 
@@ -113,7 +116,7 @@ class TaintConfig(ConfigModel):
             raise config_error("must be a mapping {key, value, effect} or key=value:Effect")
         return data
 
-    def taint(self) -> Taint:
+    def to_spec(self) -> Taint:
         return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
 
 
@@ -127,7 +130,7 @@ class UpgradeConfig(ConfigModel):
     batch_soak_seconds: int | None = None
     pool_soak_seconds: int | None = None
 
-    def policy(self) -> UpgradePolicy:
+    def to_spec(self) -> UpgradePolicy:
         return UpgradePolicy(**self.model_dump(exclude_none=True))
 
 
@@ -175,34 +178,27 @@ class PoolConfig(ConfigModel):
         return value
 
     def spec(self, cloud: Cloud) -> GpuPoolSpec:
-        """The ``GpuPoolSpec`` (validated by ``pool_rules`` as it is made; raises ``SpecError``)."""
-        given: dict[str, Any] = {
-            "desired_size": self.desired_size,
-            "capacity": self.capacity,
-            "image": self.image,
-            "driver": self.driver,
-            "driver_version": self.driver_version,
-            "gpu": None if self.gpu is None else self.gpu.explicit(),
-            "sharing": self._sharing(),
-            "labels": self.labels,
-            "taints": None if self.taints is None else tuple(t.taint() for t in self.taints),
-            "upgrade": None if self.upgrade is None else self.upgrade.policy(),
-            "release_version": self.release_version,
-            "fixed_name": self.fixed_name,
-        }
-        return GpuPoolSpec(
-            cloud=cloud,
-            name=self.name,
-            instance_type=self.instance_type,
-            min_size=self.min_size,
-            max_size=self.max_size,
-            **{k: v for k, v in given.items() if v is not None},
-        )
+        """The ``GpuPoolSpec`` (validated by ``pool_rules`` as it is made; raises ``SpecError``).
 
-    def _sharing(self) -> Sharing | None:
-        if self.sharing is None or isinstance(self.sharing, NoSharingConfig):
-            return None
-        return self.sharing.sharing()
+        Field for field: every key of the model is the spec's field of the same name (``test_pool_model`` holds
+        the two to one list), a sub-model gives its ``to_spec()``, a list of them a tuple; unset keys keep the
+        spec's defaults."""
+        given = {name: _to_spec(getattr(self, name)) for name in type(self).model_fields}
+        return GpuPoolSpec(cloud=cloud, **{name: value for name, value in given.items() if value is not None})
+
+
+@runtime_checkable
+class _SpecPart(Protocol):
+    """A sub-model of the pool entry: gives the spec's value of its key."""
+
+    def to_spec(self) -> object: ...
+
+
+def _to_spec(given: object) -> Any:
+    """A config value as the spec holds it."""
+    if isinstance(given, list):
+        return tuple(_to_spec(item) for item in given)
+    return given.to_spec() if isinstance(given, _SpecPart) else given
 
 
 POOL_KEYS = tuple(field.alias or name for name, field in PoolConfig.model_fields.items())

@@ -10,10 +10,29 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
+from components.core.binpack.scheduler_fields import SchedulerToleration, TolerationOperator
 from components.core.config_model.all_problems import validated
 from components.core.config_model.base import ConfigModel, Words
+from components.core.k8s_syntax import TaintEffect
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, SpecError
+
+
+class TolerationConfig(ConfigModel):
+    """A toleration for the scheduler's own pods (``scheduler_rules`` checks it against the GPU taint)."""
+
+    words: ClassVar = {
+        "operator": Words("unknown toleration operator"),
+        "effect": Words("unknown taint effect (Kubernetes spelling)"),
+    }
+
+    key: str
+    operator: TolerationOperator = "Equal"
+    value: str = ""
+    effect: TaintEffect | None = None
+
+    def to_spec(self) -> SchedulerToleration:
+        return SchedulerToleration(**dict(self))
 
 
 class BinPackSchedulerConfig(ConfigModel):
@@ -28,12 +47,20 @@ class BinPackSchedulerConfig(ConfigModel):
     cluster_version: str | None = None
     patch_version: int | None = None
     replicas: int | None = None
+    cpu_request: str | None = None
+    memory_request: str | None = None
+    memory_limit: str | None = None
+    node_selector: dict[str, str] | None = None
+    tolerations: list[TolerationConfig] | None = None
     image_repository: str | None = None
 
     def spec(self, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
         """The validated spec (``scheduler_rules``), its problems under ``path`` (spec paths are camelCase keys)."""
         try:
-            return BinPackSchedulerSpec(gpu_resources=gpu_resources_of(pools), **self.model_dump(exclude_none=True))
+            given = {name: getattr(self, name) for name in type(self).model_fields if getattr(self, name) is not None}
+            if self.tolerations is not None:
+                given["tolerations"] = tuple(t.to_spec() for t in self.tolerations)
+            return BinPackSchedulerSpec(gpu_resources=gpu_resources_of(pools), **given)
         except SpecError as error:
             raise ConfigError(error.under(path).problems) from None
 

@@ -47,6 +47,16 @@ def test_scored_resources_come_from_the_pools() -> None:
         ({"clusterVersion": "1.33"}, "gpuready:binpackScheduler", "patch"),
         ({"kubeSchedulerVersion": "v1.33.4", "namespace": "default"}, "gpuready:binpackScheduler.namespace", ""),
         ({"kubeSchedulerVersion": "v1.33.4", "replicas": 0}, "gpuready:binpackScheduler.replicas", "1 or more"),
+        (
+            {"kubeSchedulerVersion": "v1.33.4", "tolerations": [{"key": "a", "operator": "Exist"}]},
+            "gpuready:binpackScheduler.tolerations[0].operator",
+            "did you mean 'Exists'",
+        ),
+        (
+            {"kubeSchedulerVersion": "v1.33.4", "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists"}]},
+            "gpuready:binpackScheduler.tolerations",
+            "run on GPU nodes",
+        ),
     ],
 )
 def test_bad_settings_name_their_path(raw: Any, path: str, words: str) -> None:
@@ -54,6 +64,23 @@ def test_bad_settings_name_their_path(raw: Any, path: str, words: str) -> None:
         parse_binpack(raw, POOLS, "gpuready:binpackScheduler")
     problems = raised.value.problems
     assert any(p.path.startswith(path) and words in str(p) for p in problems), [str(p) for p in problems]
+
+
+def test_every_spec_setting_is_a_key() -> None:
+    spec = parse_binpack(
+        {
+            "kubeSchedulerVersion": "v1.33.4",
+            "cpuRequest": "200m",
+            "memoryRequest": "512Mi",
+            "memoryLimit": "1Gi",
+            "nodeSelector": {"pool": "system"},
+            "tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"}],
+        },
+        POOLS,
+    )
+    assert (spec.cpu_request, spec.memory_request, spec.memory_limit) == ("200m", "512Mi", "1Gi")
+    assert spec.node_selector == {"pool": "system"}
+    assert [t.to_k8s() for t in spec.tolerations] == [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
 
 
 BASE = {

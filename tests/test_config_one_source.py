@@ -1,0 +1,50 @@
+"""The config models, the specs and the components' Args name the same settings, so none can drift from the
+others (issue #12: one config model; issue #16 derives the component package's schema from the models).
+
+Each config model's keys are its spec's fields (the model builds the spec field for field); the chart components'
+Args pass every field they share with the GPU stack spec by name (``GpuStackReleaseArgs.stack_spec``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+from pydantic import BaseModel
+
+from components.core.binpack.scheduler_config import BinPackSchedulerSpec
+from components.core.config_model.gpu_stack_model import GpuStackConfig
+from components.core.config_model.pool_model import PoolConfig
+from components.core.config_model.scheduler_model import BinPackSchedulerConfig
+from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.specs import GpuPoolSpec
+from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs
+from components.gpu_stack.gpu_operator import GpuOperatorArgs
+
+WIRING = {"pools", "provider"}
+"""Args fields that are not settings: the pools served and the cluster's provider."""
+PER_CHART = {"gfd", "mig_reboot"}
+"""GPU stack settings of one chart only (the device plugin's GFD switch, the operator's MIG reboot)."""
+
+
+def _spec_fields(spec: type) -> set[str]:
+    return {f.name for f in fields(spec) if f.init}
+
+
+@pytest.mark.parametrize(
+    ("model", "spec", "not_configured"),
+    [
+        (PoolConfig, GpuPoolSpec, {"cloud"}),  # the cloud is the stack's (gpuready:cloud)
+        (GpuStackConfig, GpuStackSpec, set()),
+        (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources"}),  # derived from the stack's pools
+    ],
+)
+def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_configured: set[str]) -> None:
+    assert set(model.model_fields) == _spec_fields(spec) - not_configured
+
+
+@pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs])
+def test_chart_args_are_gpu_stack_settings(args: type) -> None:
+    settings = {f.name for f in fields(args)} - WIRING
+    assert settings <= _spec_fields(GpuStackSpec) - {"kind"}
+    assert _spec_fields(GpuStackSpec) - {"kind"} - settings <= PER_CHART
