@@ -145,10 +145,13 @@ class GkeProfile(CloudProfile):
             problems.append(
                 Problem(
                     "image",
-                    "the GPU Operator's driver containers need Ubuntu nodes on GKE",
+                    "the GPU Operator on GKE needs Ubuntu nodes: its driver containers and container toolkit have no "
+                    "Container-Optimized OS build (NVIDIA/nvidia-container-toolkit#209), and the operator on COS fails "
+                    "to register its runtime with GKE's containerd (NVIDIA/gpu-operator#1679, unresolved)",
                     spec.image_family,
                     ("ubuntu",),
-                    "set image: ubuntu, or driver: cloud to keep GKE's driver and device plugin",
+                    "set image: ubuntu (NVIDIA's driver manager route, cloud-native-docs google-gke.rst), or driver: "
+                    "cloud to keep GKE's driver and device plugin",
                 )
             )
         version = spec.driver_version

@@ -213,8 +213,8 @@ REFUSED = [
     pytest.param("aks", {"driver": "nvidia"}, "driver", "unknown driver owner", id="driver-unknown"),
     # driver
     pytest.param("eks", {"driver": "operator"}, "driver", "no driver containers for Amazon Linux", id="eks-operator"),
-    pytest.param("gke", {"driver": "operator"}, "image", "need Ubuntu nodes on GKE", id="gke-operator-default-cos"),
-    pytest.param("gke", {"driver": "operator", "image": "cos"}, "image", "need Ubuntu", id="gke-operator-cos"),
+    pytest.param("gke", {"driver": "operator"}, "image", "gpu-operator#1679", id="gke-operator-default-cos"),
+    pytest.param("gke", {"driver": "operator", "image": "cos"}, "image", "needs Ubuntu nodes", id="gke-operator-cos"),
     pytest.param("eks", {"driver_version": "default"}, "driverVersion", "only GKE pools", id="eks-driver-version"),
     pytest.param("aks", {"driver_version": "latest"}, "driverVersion", "only GKE pools", id="aks-driver-version"),
     pytest.param(
