@@ -33,9 +33,12 @@ def _release(name: str, inputs: Mapping[str, Any]) -> str:
     repo = (inputs.get("repositoryOpts") or {}).get("repo", "")
     wait = "no wait" if inputs.get("skipAwait") else "waits for the workloads"
     atomic = "atomic" if inputs.get("atomic") else "not atomic"
+    version = inputs.get("version") or "(version not pinned: the newest chart at each deploy)"
+    namespace = inputs.get("namespace") or "(not set: the provider's default namespace)"
+    timeout = f"{inputs['timeout']} s" if inputs.get("timeout") else "(Helm's default, 300 s)"
     head = (
-        f"Helm release {inputs.get('name', name)!r}: chart {inputs.get('chart')} {inputs.get('version')} from {repo}, "
-        f"namespace {inputs.get('namespace')}, timeout {inputs.get('timeout')} s, {wait}, {atomic}"
+        f"Helm release {inputs.get('name', name)!r}: chart {inputs.get('chart')} {version} from {repo or '(no repo)'}, "
+        f"namespace {namespace}, timeout {timeout}, {wait}, {atomic}"
     )
     return head + "\n" + _indent(_yaml(inputs.get("values") or {}), "  values: ")
 

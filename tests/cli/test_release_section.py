@@ -49,3 +49,12 @@ def test_release_then_config_maps() -> None:
 
 def test_nothing_without_a_release() -> None:
     assert render_releases([_resource("aws:eks/nodeGroup:NodeGroup", "ng", {})]) == ""
+
+
+def test_unset_inputs_are_said_in_words_never_none() -> None:
+    bare = {"name": "gpu-operator", "chart": "gpu-operator", "values": {}}
+    head = render_releases([_resource("kubernetes:helm.sh/v3:Release", "r", bare)]).splitlines()[0]
+    assert "None" not in head
+    assert "(version not pinned: the newest chart at each deploy)" in head
+    assert "namespace (not set: the provider's default namespace)" in head
+    assert "timeout (Helm's default, 300 s)" in head
