@@ -12,7 +12,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck contracts unit bench install clean
+.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack
 
 install: $(BIN)/gpuready
 
@@ -51,6 +51,10 @@ unit: install
 	$(BIN)/pytest
 
 test: lint typecheck contracts unit
+
+# The publishable policy pack: its wheel into policies/gpu_conventions/wheels (README "Policy pack").
+policy-pack: install
+	$(BIN)/python tools/policy_pack.py policies/gpu_conventions/wheels
 
 bench: install
 	$(BIN)/python bench/plan_scale.py

@@ -2,16 +2,19 @@
 
 It only builds the ``PolicyPack``, which serves the engine over gRPC and never returns; the rules are in
 ``policies.gpu_conventions.policies``. The engine runs this file with the pack directory first on
-``sys.path``, where ``policies.py`` would shadow the repository's ``policies`` package, so the pack is
-imported from the repository root instead (which also makes ``components.core`` importable).
+``sys.path``, where ``policies.py`` would shadow the ``policies`` package, so that entry goes. A published copy
+imports the package from its virtualenv (the wheel of ``make policy-pack``); inside the repository the
+sources win over a possibly older wheel, so the repository root goes first.
 """
 
 import sys
 from pathlib import Path
 
 _PACK_DIR = Path(__file__).resolve().parent
+_REPOSITORY = _PACK_DIR.parents[1]
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _PACK_DIR]
-sys.path.insert(0, str(_PACK_DIR.parents[1]))
+if (_REPOSITORY / "components" / "core").is_dir() and (_REPOSITORY / "policies" / "gpu_conventions").is_dir():
+    sys.path.insert(0, str(_REPOSITORY))
 
 from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402
 
