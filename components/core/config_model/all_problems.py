@@ -10,13 +10,14 @@ only, so nothing is reported twice and nothing is guessed about a value the user
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TypeVar
 
 from pydantic import ValidationError
 
 from components.core.config_model.base import ConfigModel
 from components.core.config_model.problems import problems_of, validate
+from components.core.config_model.suggest import closest
 from components.errors import ConfigError, Problem, SpecError
 
 M = TypeVar("M", bound=ConfigModel)
@@ -69,7 +70,9 @@ def _salvaged(
         entry = {k: v for k, v in raw.items() if k not in broken}
         for key in broken - failed:
             stand_in = stand_ins[key](raw, raw.get(key))
-            if stand_in is not OMIT:
+            if stand_in is OMIT:
+                failed.add(key)  # left out: a "required" about it would only repeat its shape problem
+            else:
                 entry[key] = stand_in
         try:
             salvage = model.model_validate(entry)
@@ -88,6 +91,16 @@ def _salvaged(
             problems.extend(p for p in error.problems if top_key(p.path, prefix) not in broken)
         return problems
     return problems
+
+
+def nearest(choices: Collection[str]) -> StandIn:
+    """A stand-in for a closed set: the choice close to what was written (``suggest.closest``), else left out."""
+
+    def stand_in(entry: Mapping[str, object], value: object) -> object:
+        match = closest(value, choices) if isinstance(value, str) else None
+        return OMIT if match is None else match
+
+    return stand_in
 
 
 def top_key(path: str, prefix: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from components.core.config_model.all_problems import validated
+from components.core.config_model.all_problems import nearest, validated
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import rebased
 from components.core.gpu_stack.charts import STACK_KINDS, StackKind
@@ -53,4 +53,4 @@ def parse_gpu_stack(raw: object, path: str = "gpuStack") -> GpuStackSpec:
     """Parse ``raw`` (a mapping, or just the kind as a string); raise ``ConfigError`` listing every problem."""
     if isinstance(raw, str):
         raw = {"kind": raw}
-    return validated(GpuStackConfig, raw, path, lambda config: config.spec(path))
+    return validated(GpuStackConfig, raw, path, lambda config: config.spec(path), {"kind": nearest(STACK_KINDS)})

@@ -87,3 +87,19 @@ def test_gpu_stack_shape_problems_come_with_value_problems() -> None:
 )
 def test_top_key(path: str, prefix: str, key: str | None) -> None:
     assert top_key(path, prefix) == key
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (  # a kind close to a known one stands in for it, so the timeout is still checked
+            {"kind": "gpu-operatr", "timeoutSeconds": 5},
+            ["gpuready:gpuStack.kind", "gpuready:gpuStack.timeoutSeconds"],
+        ),
+        ({"kind": "zzz", "timeoutSeconds": 5}, ["gpuready:gpuStack.kind"]),  # nothing close: nothing guessed
+    ],
+)
+def test_gpu_stack_kind_stands_in_only_when_close(raw: dict[str, Any], expected: list[str]) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_gpu_stack(raw, "gpuready:gpuStack")
+    assert [p.path for p in info.value.problems] == expected
