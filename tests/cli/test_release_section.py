@@ -52,7 +52,7 @@ def test_nothing_without_a_release() -> None:
 
 
 def test_unset_inputs_are_said_in_words_never_none() -> None:
-    bare = {"name": "gpu-operator", "chart": "gpu-operator", "values": {}}
+    bare: dict[str, JsonValue] = {"name": "gpu-operator", "chart": "gpu-operator", "values": {}}
     head = render_releases([_resource("kubernetes:helm.sh/v3:Release", "r", bare)]).splitlines()[0]
     assert "None" not in head
     assert "(version not pinned: the newest chart at each deploy)" in head
