@@ -134,6 +134,8 @@ class PoolConfig(ConfigModel):
         "labels:key": Words("label keys must be strings (quote them in YAML)"),
         "taints:list_type": Words("must be a list of taints"),
         "sharing.mode": Words("unknown sharing mode"),
+        "overrides:dict_type": Words("must be a mapping of resource inputs (provider spelling, e.g. launchTemplate)"),
+        "zones:list_type": Words("must be a list of zones"),
     }
 
     name: str
@@ -152,6 +154,10 @@ class PoolConfig(ConfigModel):
     upgrade: UpgradeConfig | None = None
     release_version: str | None = None
     fixed_name: bool | None = None
+    disk_size_gb: int | None = None
+    zones: list[str] | None = None
+    overrides: dict[str, Any] | None = None
+    """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 
     @field_validator("sharing", mode="before")
     @classmethod
@@ -182,6 +188,9 @@ class PoolConfig(ConfigModel):
             "upgrade": None if self.upgrade is None else self.upgrade.policy(),
             "release_version": self.release_version,
             "fixed_name": self.fixed_name,
+            "disk_size_gb": self.disk_size_gb,
+            "zones": None if self.zones is None else tuple(self.zones),
+            "overrides": self.overrides,
         }
         return GpuPoolSpec(
             cloud=cloud,
