@@ -52,7 +52,7 @@ class AksProfile(CloudProfile):
     # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
     # (azure-native 3.29.0 agent_pool.py); the range is the REST spec's ``ContainerServiceOSDisk`` (minimum 0,
     # maximum 2048; Azure/azure-rest-api-specs, Microsoft.ContainerService managedClusters.json).
-    disk_size_gb = (0, 2048, "AKS REST API ContainerServiceOSDisk; 0 is the VM size's default")
+    disk_size_gb = (0, 2048, "AKS REST API Agent Pools - Create Or Update, osDiskSizeGB; 0: the VM size's default")
     # Azure availability zones are numbered 1-3 in a region (MicrosoftDocs/azure-aks-docs availability-zones.md).
     zone_rule = (re.compile(r"^[1-3]\Z"), "1, 2 or 3")
     inputs_package = "components.aks"
