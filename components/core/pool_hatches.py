@@ -67,7 +67,7 @@ def _zone_problems(spec: GpuPoolSpec) -> list[Problem]:
     seen: set[str] = set()
     for index, zone in enumerate(zones):
         if not isinstance(zone, str) or not pattern.match(zone):
-            found.append(Problem(f"zones[{index}]", f"not a {cloud_profile(spec.cloud).title} zone ({words})", zone))
+            found.append(Problem(f"zones[{index}]", f"{cloud_profile(spec.cloud).title} zones are {words}", zone))
         elif zone in seen:
             found.append(Problem(f"zones[{index}]", "duplicate zone", zone, (), "list each zone once"))
         else:

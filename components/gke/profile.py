@@ -86,7 +86,7 @@ class GkeProfile(CloudProfile):
     # disk_size_gb: "The smallest allowed disk size is 10GB. Defaults to 100GB" (pulumi_gcp 10.2.0
     # container/_inputs.py, NodePoolNodeConfigArgs); no largest size is stated there, so none is checked.
     disk_size_gb = (10, None, "pulumi_gcp NodePoolNodeConfig disk_size_gb")
-    zone_rule = (ZONE, "a zone of the cluster's region, like us-central1-a")
+    zone_rule = (ZONE, "zones of the cluster's region, like us-central1-a")
     inputs_package = "components.gke"
     owned_inputs = OWNED_INPUTS
 
