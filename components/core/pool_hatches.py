@@ -23,7 +23,9 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
     if not isinstance(spec.overrides, Mapping):
         found.append(Problem("overrides", "must be a mapping of resource inputs", kind_of(spec.overrides)))
     else:
-        found += resource_inputs.override_problems(spec.overrides, input_tree(spec), cloud_profile(spec.cloud).owned_inputs)
+        found += resource_inputs.override_problems(
+            spec.overrides, input_tree(spec), cloud_profile(spec.cloud).owned_inputs
+        )
     return found + cloud_profile(spec.cloud).hatch_problems(spec)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -62,55 +62,50 @@ def override_problems(overrides: Mapping[str, Any], tree: InputTree, owned: Mapp
     """Every problem of ``overrides``: keys the resource does not take (with a did-you-mean), keys gpuready owns
     (naming the pool key that decides them), mappings given as something else, and values that are not plain
     data (text, numbers, booleans, lists, mappings)."""
-    problems: list[Problem] = []
-    _check(overrides, tree.inputs, "", tree, owned, problems)
-    return problems
+    walk = _Walk(tree, owned)
+    walk.mapping(overrides, tree.inputs, "")
+    return walk.problems
 
 
-def _check(
-    given: Mapping[str, Any],
-    inputs: Mapping[str, InputNode],
-    prefix: str,
-    tree: InputTree,
-    owned: Mapping[str, str],
-    problems: list[Problem],
-) -> None:
-    for key, value in given.items():
-        where = f"{prefix}.{key}" if prefix else str(key)
-        path = f"overrides.{where}"
-        node = inputs.get(key) if isinstance(key, str) else None
-        if node is None:
-            problems.append(_unknown(path, key, inputs, tree, {k for k in inputs if _join(prefix, k) in owned}))
-            continue
-        field = _plain_path(where)
-        if field in owned:
-            problems.append(
-                Problem(path, f"owned by {owned[field]}", None, (), f"set {owned[field]} instead of overriding it")
-            )
-            continue
-        if node.inputs is None:
-            problems.extend(_plain_problems(path, value))
-        elif node.is_list and isinstance(value, list):
-            for index, item in enumerate(value):
-                _nested(item, node.inputs, f"{where}[{index}]", tree, owned, problems)
-        elif not node.is_list:
-            _nested(value, node.inputs, where, tree, owned, problems)
+@dataclass(slots=True)
+class _Walk:
+    """One check of a pool's overrides: the tree, the owned inputs, and the problems found so far."""
+
+    tree: InputTree
+    owned: Mapping[str, str]
+    problems: list[Problem] = field(default_factory=list)
+
+    def mapping(self, given: Mapping[str, Any], inputs: Mapping[str, InputNode], prefix: str) -> None:
+        for key, value in given.items():
+            where = f"{prefix}.{key}" if prefix else str(key)
+            path = f"overrides.{where}"
+            node = inputs.get(key) if isinstance(key, str) else None
+            if node is None:
+                owned_here = {k for k in inputs if _join(prefix, k) in self.owned}
+                self.problems.append(_unknown(path, key, inputs, self.tree, owned_here))
+                continue
+            owner = self.owned.get(_plain_path(where))
+            if owner is not None:
+                self.problems.append(
+                    Problem(path, f"owned by {owner}", None, (), f"set {owner} instead of overriding it")
+                )
+            elif node.inputs is None:
+                self.problems.extend(_plain_problems(path, value))
+            elif node.is_list and isinstance(value, list):
+                for index, item in enumerate(value):
+                    self.nested(item, node.inputs, f"{where}[{index}]")
+            elif not node.is_list:
+                self.nested(value, node.inputs, where)
+            else:
+                title = _title(self.tree, where)
+                self.problems.append(Problem(path, f"must be a list of mappings of {title} inputs", kind_of(value)))
+
+    def nested(self, value: Any, inputs: Mapping[str, InputNode], where: str) -> None:
+        if isinstance(value, Mapping):
+            self.mapping(value, inputs, where)
         else:
-            problems.append(Problem(path, f"must be a list of mappings of {_title(tree, where)} inputs", kind_of(value)))
-
-
-def _nested(
-    value: Any,
-    inputs: Mapping[str, InputNode],
-    where: str,
-    tree: InputTree,
-    owned: Mapping[str, str],
-    problems: list[Problem],
-) -> None:
-    if isinstance(value, Mapping):
-        _check(value, inputs, where, tree, owned, problems)
-    else:
-        problems.append(Problem(f"overrides.{where}", f"must be a mapping of {_title(tree, where)} inputs", kind_of(value)))
+            title = _title(self.tree, where)
+            self.problems.append(Problem(f"overrides.{where}", f"must be a mapping of {title} inputs", kind_of(value)))
 
 
 def _join(prefix: str, key: str) -> str:

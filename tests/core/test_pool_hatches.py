@@ -60,7 +60,12 @@ REFUSED: list[tuple[Cloud, dict[str, Any], str, str]] = [
     ("aks", {"overrides": {"gpuInstanceProfile": "MIG1g"}}, "overrides.gpuInstanceProfile", "owned by sharing"),
     ("aks", {"overrides": {"osDiskSizeGb": 1}}, "overrides.osDiskSizeGb", "did you mean 'osDiskSizeGB'?"),
     ("gke", {"overrides": {"nodeLocations": []}}, "overrides.nodeLocations", "owned by zones"),
-    ("gke", {"overrides": {"nodeConfig": {"bootDisk": {"sizeGb": 50}}}}, "overrides.nodeConfig.bootDisk.sizeGb", "owned by diskSizeGb"),
+    (
+        "gke",
+        {"overrides": {"nodeConfig": {"bootDisk": {"sizeGb": 50}}}},
+        "overrides.nodeConfig.bootDisk.sizeGb",
+        "owned by diskSizeGb",
+    ),
     ("gke", {"overrides": {"nodeConfig": {"spot": True}}}, "overrides.nodeConfig.spot", "owned by capacity"),
     ("gke", {"overrides": "gvnic"}, "overrides", "must be a mapping"),
 ]

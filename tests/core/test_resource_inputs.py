@@ -67,7 +67,9 @@ def test_a_typo_close_to_an_owned_input_says_it_is_owned() -> None:
 
 
 def test_every_problem_is_reported_at_once() -> None:
-    problems = resource_inputs.override_problems({"machineType": 1, "bad": 2, "nodeConfig": {"labels": {}}}, TREE, OWNED)
+    problems = resource_inputs.override_problems(
+        {"machineType": 1, "bad": 2, "nodeConfig": {"labels": {}}}, TREE, OWNED
+    )
     assert [p.path for p in problems] == ["overrides.machineType", "overrides.bad", "overrides.nodeConfig.labels"]
 
 

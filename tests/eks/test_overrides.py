@@ -10,7 +10,7 @@ import pytest
 from components.core import resource_inputs
 from components.core.lifecycle import wire_name
 from components.core.specs import GpuPoolSpec
-from components.eks import plan
+from components.eks import lifecycle, plan
 from components.errors import SpecError
 from tests.eks.test_node_pool import NODE_GROUP, build
 from tests.fidelity.spec_matrix import valid_specs
@@ -58,8 +58,6 @@ def test_owned_override_is_refused_before_anything_registers(mocked: CapturingMo
     ],
 )
 def test_inputs_that_force_replacement_rotate_the_name(extra: dict[str, Any], forces_new: bool) -> None:
-    from components.eks import lifecycle
-
     wiring = {"cluster_name": "c", "node_role_arn": "r", "subnet_ids": ["subnet-a"]}
     base = lifecycle.cloud_name(spec(), {**wiring, **plan.node_group_args(spec())})
     changed = spec(**extra)

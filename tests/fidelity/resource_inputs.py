@@ -25,7 +25,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 RESOURCES: dict[str, tuple[str, str, str, str]] = {
     "eks": ("pulumi_aws.eks", "NodeGroupArgs", "aws.eks.NodeGroup", "pulumi_aws"),
-    "aks": ("pulumi_azure_native.containerservice", "AgentPoolArgs", "containerservice.AgentPool", "pulumi_azure_native"),
+    "aks": (
+        "pulumi_azure_native.containerservice",
+        "AgentPoolArgs",
+        "containerservice.AgentPool",
+        "pulumi_azure_native",
+    ),
     "gke": ("pulumi_gcp.container", "NodePoolArgs", "gcp.container.NodePool", "pulumi_gcp"),
 }
 """cloud -> (SDK module, Args class, how messages name the resource, distribution)."""
@@ -43,17 +48,18 @@ def _args_type(annotation: object) -> tuple[str | None, bool]:
 
 
 def _tree(cls: type, inputs_module: Any, depth: int) -> dict[str, Any]:
-    signature = inspect.signature(cls.__init__)
+    signature = inspect.signature(cls)
     tree: dict[str, Any] = {}
     for name, member in sorted(vars(cls).items()):
-        if not isinstance(member, property) or not hasattr(member.fget, "_pulumi_name"):
+        wire = getattr(member.fget, "_pulumi_name", None) if isinstance(member, property) else None
+        if not isinstance(wire, str):
             continue
         parameter = signature.parameters.get(name)
         nested, is_list = _args_type(parameter.annotation) if parameter is not None else (None, False)
         node: dict[str, Any] = {"python": name}
         if nested is not None and depth < MAX_DEPTH:
             node["list" if is_list else "inputs"] = _tree(getattr(inputs_module, nested), inputs_module, depth + 1)
-        tree[member.fget._pulumi_name] = node
+        tree[wire] = node
     return tree
 
 

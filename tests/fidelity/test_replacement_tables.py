@@ -79,7 +79,9 @@ def test_aks_immutable_facts_are_documented_not_vendored() -> None:
     provider code: no line to check."""
     for rule in aks_lifecycle.AKS_IMMUTABLE:
         assert rule.action == "replace"
-        assert rule.source.startswith(("MicrosoftDocs/azure-aks-docs:", "hashicorp/terraform-provider-azurerm:website/docs/"))
+        assert rule.source.startswith(
+            ("MicrosoftDocs/azure-aks-docs:", "hashicorp/terraform-provider-azurerm:website/docs/")
+        )
         assert aks_lifecycle.AGENT_POOL.rule(rule.field) is not None  # the provider row says what it would do
 
 

@@ -84,4 +84,7 @@ def test_every_input_the_plan_sets_is_owned_or_a_default() -> None:
     specs = [*valid_specs("gke"), spec(disk_size_gb=100, zones=("us-central1-a",))]
     planned = set().union(*(_paths(plan.node_pool_args(s, 1)) for s in specs)) - {"nodeConfig"}
     assert planned - set(plan.OWNED_INPUTS) - set(plan.DEFAULT_INPUTS) == set()
-    assert resource_inputs.owned_paths_problems({**plan.OWNED_INPUTS, **dict.fromkeys(plan.DEFAULT_INPUTS, "")}, tree) == []
+    assert (
+        resource_inputs.owned_paths_problems({**plan.OWNED_INPUTS, **dict.fromkeys(plan.DEFAULT_INPUTS, "")}, tree)
+        == []
+    )
