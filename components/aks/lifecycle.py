@@ -52,12 +52,28 @@ AGENT_POOL = ResourceTable(
 )
 """What azure-native does on change: replace for path parameters and its ``forceNewMap`` (pulumi-azure-native
 PR #3655, which fixed #2462 for vmSize and gpuInstanceProfile), a PUT of the whole pool for the rest."""
+TF_AZURERM_NODE_POOL = (
+    "hashicorp/terraform-provider-azurerm:website/docs/r/kubernetes_cluster_node_pool.html.markdown (azurerm, which "
+    "calls the same AKS API, replaces the pool where AKS refuses the change)"
+)
 AKS_IMMUTABLE = (
     FieldRule(
         "gpuProfile",
         "replace",
         "MicrosoftDocs/azure-aks-docs:articles/aks/use-nvidia-gpu.md (Upgrading a node pool)",
         "gpu_profile.driver cannot be changed on update or upgrade",
+    ),
+    FieldRule(
+        "osDiskSizeGB",
+        "replace",
+        TF_AZURERM_NODE_POOL,
+        "os_disk_size_gb: Changing this forces a new resource to be created",
+    ),
+    FieldRule(
+        "availabilityZones",
+        "replace",
+        "MicrosoftDocs/azure-aks-docs:articles/aks/availability-zones.md (Limitations and considerations)",
+        "You can't change the number of availability zones after you create a node pool",
     ),
 )
 """Inputs azure-native would update that AKS refuses to change: gpuready asks for a replacement instead."""

@@ -38,7 +38,7 @@ class AksGpuNodePool(GpuNodePoolBase):
             raise SpecError.one("pool.cloud", "AksGpuNodePool needs an AKS pool spec", args.pool.cloud, ("aks",))
         agent_pool_args = plan.agent_pool_args(args.pool)
         super().__init__("gpuready:index:AksGpuNodePool", name, {}, opts)
-        if args.vnet_subnet_id is not None:
+        if args.vnet_subnet_id is not None and "vnet_subnet_id" not in agent_pool_args:  # a pool's override wins
             agent_pool_args["vnet_subnet_id"] = args.vnet_subnet_id
         wiring = {"resource_group_name": args.resource_group_name, "resource_name_": args.cluster_name}
         self.agent_pool = containerservice.AgentPool(

@@ -11,11 +11,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import scheduling, sharing_plan
+from components.core import pool_hatches, scheduling, sharing_plan
 from components.core.specs import GpuPoolSpec, MigPartitioning
 
 OS_SKUS: Mapping[str, str] = {"ubuntu": "Ubuntu", "azurelinux": "AzureLinux"}
 GPU_DRIVER: Mapping[str, str] = {"cloud": "Install", "operator": "None"}
+_SIZES = "minSize/maxSize/desiredSize"
+OWNED_INPUTS: Mapping[str, str] = {
+    "agentPoolName": "name",
+    "resourceGroupName": "gpuready:aksResourceGroup",
+    "resourceName": "gpuready:clusterName",
+    "vmSize": "instanceType",
+    "mode": "gpuready (GPU pools are User pools)",
+    "osType": "image",
+    "osSKU": "image",
+    "type": "gpuready (VirtualMachineScaleSets)",
+    "count": _SIZES,
+    "enableAutoScaling": _SIZES,
+    "minCount": _SIZES,
+    "maxCount": _SIZES,
+    "nodeLabels": "labels",
+    "nodeTaints": "taints",
+    "gpuProfile": "driver",
+    "gpuInstanceProfile": "sharing",
+    "upgradeSettings": "upgrade",
+    "scaleSetPriority": "capacity",
+    "scaleSetEvictionPolicy": "capacity",
+    "spotMaxPrice": "capacity",
+    "osDiskSizeGB": "diskSizeGb",
+    "availabilityZones": "zones",
+    "tags": "gpuready:tags",
+}
+"""``containerservice.AgentPool`` inputs gpuready decides, and the pool key or stack setting that decides each:
+refused as ``overrides`` (``tests/aks/test_overrides.py`` checks every input ``agent_pool_args`` sets is here).
+Free: ``vnetSubnetID`` (a pool's own subnet), ``osDiskType``, ``kubeletConfig``, ``linuxOSConfig``, ``maxPods``,
+``orchestratorVersion``..."""
 
 
 def gpu_instance_profile(spec: GpuPoolSpec) -> str | None:
@@ -30,7 +60,8 @@ def gpu_instance_profile(spec: GpuPoolSpec) -> str | None:
 
 
 def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
-    """Keyword arguments of ``containerservice.AgentPool`` that follow from the spec (wiring excluded)."""
+    """Keyword arguments of ``containerservice.AgentPool`` that follow from the spec (wiring excluded), overrides
+    merged."""
     autoscale = spec.max_size > spec.min_size
     args: dict[str, Any] = {
         "agent_pool_name": spec.name,
@@ -55,7 +86,11 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
     if spec.capacity == "spot":
         # Pay at most the on-demand price (-1) and delete evicted nodes so the pool can scale back up.
         args.update(scale_set_priority="Spot", scale_set_eviction_policy="Delete", spot_max_price=-1)
-    return args
+    if spec.disk_size_gb is not None:
+        args["os_disk_size_gb"] = spec.disk_size_gb
+    if spec.zones:
+        args["availability_zones"] = list(spec.zones)
+    return pool_hatches.with_overrides(spec, args)
 
 
 def upgrade_settings(spec: GpuPoolSpec) -> dict[str, str]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from components.aks.catalog import AKS_VM_SIZES
+from components.aks.plan import OWNED_INPUTS
 from components.core import sharing_plan
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.mig_profiles import MigTable
@@ -47,6 +48,15 @@ class AksProfile(CloudProfile):
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
     image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
+
+    # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
+    # (azure-native 3.29.0 agent_pool.py); the range is the REST spec's ``ContainerServiceOSDisk`` (minimum 0,
+    # maximum 2048; Azure/azure-rest-api-specs, Microsoft.ContainerService managedClusters.json).
+    disk_size_gb = (0, 2048, "AKS REST API Agent Pools - Create Or Update, osDiskSizeGB; 0: the VM size's default")
+    # Azure availability zones are numbered 1-3 in a region (MicrosoftDocs/azure-aks-docs availability-zones.md).
+    zone_rule = (re.compile(r"^[1-3]\Z"), "1, 2 or 3")
+    inputs_package = "components.aks"
+    owned_inputs = OWNED_INPUTS
 
     policy_fields = ("nodeTaints", "nodeLabels")
     policy_taints_as_text = True

@@ -60,22 +60,38 @@ def initial_size_problem(spec: GpuPoolSpec, zones: int) -> Problem | None:
         f"multiple of {zones}",
         size,
         tuple(choices),
-        "or name fewer zones in gkeNodeLocations",
+        "or name fewer zones (the pool's zones or gkeNodeLocations)",
     )
 
 
 def zone_problems(
     location: str | None, node_locations: Sequence[str], pools: Sequence[GpuPoolSpec], prefix: str
 ) -> list[Problem]:
-    """A GKE stack's zone problems, paths under ``prefix`` (``gpuready:``): the zones must be known and every
-    pool's initial size must split evenly over them."""
-    try:
-        zones = zone_count(location, node_locations)
-    except SpecError as error:
-        return [Problem(f"{prefix}{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems]
+    """A GKE stack's zone problems, paths under ``prefix`` (``gpuready:``): each pool's zones (its own ``zones``,
+    else the stack's ``gkeNodeLocations``) must be known and in the cluster's region, and its initial size must
+    split evenly over them."""
     found: list[Problem] = []
+    if not pools or not all(pool.zones for pool in pools):
+        try:
+            zone_count(location, node_locations)
+        except SpecError as error:
+            found += [Problem(f"{prefix}{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems]
+            return found
     for index, pool in enumerate(pools):
-        problem = initial_size_problem(pool, zones)
+        under = f"{prefix}nodePools[{index}]"
+        zones = pool.zones or tuple(node_locations)
+        outside = [z for z in pool.zones if location and not _in_location(z, location)]
+        if outside:
+            found.append(
+                Problem(f"{under}.zones", f"are not all in the cluster's location {location}", outside, (), "")
+            )
+        problem = initial_size_problem(pool, zone_count(location, zones))
         if problem is not None:
-            found.extend(SpecError([problem]).under(f"{prefix}nodePools[{index}]").problems)
+            found.extend(SpecError([problem]).under(under).problems)
     return found
+
+
+def _in_location(zone: str, location: str) -> bool:
+    """Whether ``zone`` lies in the cluster's ``location`` (a region, or a zone of a zonal cluster's region)."""
+    region = location.rsplit("-", 1)[0] if ZONE.match(location) else location
+    return zone.startswith(f"{region}-")

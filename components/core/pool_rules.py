@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.core import lifecycle_rules, sharing_rules
+from components.core import lifecycle_rules, pool_hatches, sharing_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.lookup import ResolvedGpu
@@ -50,6 +50,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     _check_labels(spec, problems)
     _check_taints(spec, problems)
     lifecycle_rules.check_upgrade(spec, problems)
+    problems.extend(pool_hatches.problems(spec))
     if problems or resolved is None:
         raise SpecError(problems)
     return resolved

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from components.core import pool_rules
+from components.core import pool_rules, resource_inputs
 from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
 from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.pool_parts import (
@@ -84,12 +85,25 @@ class GpuPoolSpec:
     """Keep the cloud name equal to ``name`` (pools made before gpuready rotated names). A change that forces
     replacement then fails at create instead of replacing: gpuready never deletes first. None: the cloud's
     default (EKS and GKE rotate names; AKS names, at most 12 characters, stay fixed)."""
+    disk_size_gb: int | None = None
+    """Boot / OS disk of each node in GB (EKS GiB); None: the cloud's default (EKS 20 GiB, AKS by VM size, GKE
+    100 GB). Limits by cloud in ``CloudProfile.disk_size_gb``."""
+    zones: tuple[str, ...] = ()
+    """Zones of the pool's nodes (AKS ``1``-``3``, GKE ``us-central1-a``); empty: the cloud's or the stack's
+    default. EKS takes zones from its subnets (``overrides: {subnetIds: [...]}``)."""
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    """Extra inputs of the cloud resource in the provider's camelCase spelling, deep-merged into what gpuready
+    plans; inputs gpuready owns are refused (``components.core.resource_inputs``)."""
     resolved: ResolvedGpu = field(init=False, repr=False, compare=False)
     """GPU model, count and architecture, filled in by validation."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", dict(self.labels))
         object.__setattr__(self, "taints", tuple(self.taints))
+        if isinstance(self.zones, list | tuple):
+            object.__setattr__(self, "zones", tuple(self.zones))
+        if isinstance(self.overrides, Mapping):
+            object.__setattr__(self, "overrides", resource_inputs.copied(self.overrides))
         object.__setattr__(self, "resolved", pool_rules.validate(self))
 
     @property

@@ -49,6 +49,8 @@ class EksGpuNodePool(GpuNodePoolBase):
         tags = lifecycle.autoscaler_tags(spec)
         super().__init__("gpuready:index:EksGpuNodePool", name, {}, opts)
         wiring = {"cluster_name": args.cluster_name, "node_role_arn": args.node_role_arn, "subnet_ids": args.subnet_ids}
+        # A pool's overrides.subnetIds (its own subnets, hence zones) win over the stack's.
+        wiring = {k: v for k, v in wiring.items() if k not in node_group_args}
         decided = dict(node_group_args)
         node_group_args["node_group_name"] = pulumi.Output.all(**wiring).apply(
             lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})

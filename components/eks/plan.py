@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import scheduling
+from components.core import pool_hatches, scheduling
 from components.core.lifecycle_rules import eks_max_unavailable
 from components.core.specs import GpuPoolSpec
 
@@ -29,14 +29,36 @@ UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"
 instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
 
 
+OWNED_INPUTS: Mapping[str, str] = {
+    "nodeGroupName": "name",
+    "nodeGroupNamePrefix": "name",
+    "amiType": "image (and the GPU's architecture)",
+    "capacityType": "capacity",
+    "instanceTypes": "instanceType",
+    "scalingConfig": "minSize/maxSize/desiredSize",
+    "updateConfig": "upgrade",
+    "labels": "labels",
+    "taints": "taints",
+    "releaseVersion": "releaseVersion",
+    "diskSize": "diskSizeGb",
+    "clusterName": "gpuready:clusterName",
+    "nodeRoleArn": "gpuready:eksNodeRoleArn",
+    "tags": "gpuready:tags",
+}
+"""``aws.eks.NodeGroup`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
+``overrides`` (``tests/eks/test_overrides.py`` checks every input ``node_group_args`` sets is here). Free:
+``subnetIds`` (a pool's own subnets, hence its zones), ``launchTemplate``, ``remoteAccess``, ``version``,
+``forceUpdateVersion``, ``nodeRepairConfig``..."""
+
+
 def ami_type(spec: GpuPoolSpec) -> str:
     """The NVIDIA AMI type for the pool's image family and the instance's architecture."""
     return AMI_TYPES[(spec.image_family, spec.resolved.arch)]
 
 
 def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
-    """Keyword arguments of ``aws.eks.NodeGroup`` that follow from the spec (wiring excluded)."""
-    return {
+    """Keyword arguments of ``aws.eks.NodeGroup`` that follow from the spec (wiring excluded), overrides merged."""
+    args = {
         "node_group_name": spec.name,
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
@@ -55,7 +77,11 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "labels": scheduling.pool_labels(spec),
         "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
         **({"release_version": spec.release_version} if spec.release_version else {}),
+        # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
+        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.
+        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}),
     }
+    return pool_hatches.with_overrides(spec, args)
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

@@ -25,7 +25,7 @@ from components.core.scheduling import (
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
 from components.eks.catalog import EKS_INSTANCE_TYPES
-from components.eks.plan import AMI_TYPES
+from components.eks.plan import AMI_TYPES, OWNED_INPUTS
 from components.errors import Problem
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
@@ -60,6 +60,39 @@ class EksProfile(CloudProfile):
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     surge_needs_new_node = False
     image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
+
+    # botocore eks CreateNodegroup ``diskSize``: a BoxedInteger without bounds, "20 GiB for Linux and
+    # Bottlerocket" by default; the root volume is EBS, gp2 "1 - 16,384 GiB" (botocore ec2 CreateVolume ``Size``).
+    disk_size_gb = (1, 16384, "EBS gp2 volume sizes, botocore ec2 CreateVolume")
+    zone_rule = None
+    inputs_package = "components.eks"
+    owned_inputs = OWNED_INPUTS
+
+    def hatch_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        found = []
+        if spec.zones:
+            found.append(
+                Problem(
+                    "zones",
+                    "EKS node groups have no zone setting: their nodes go to the zones of their subnets",
+                    list(spec.zones),
+                    (),
+                    "give the pool the subnets of those zones: overrides: {subnetIds: [subnet-...]}",
+                )
+            )
+        overrides = spec.overrides if isinstance(spec.overrides, Mapping) else {}
+        if spec.disk_size_gb is not None and "launchTemplate" in overrides:
+            found.append(
+                Problem(
+                    "diskSizeGb",
+                    "cannot be combined with a launch template: EKS fails the node group (botocore eks "
+                    "CreateNodegroup diskSize)",
+                    spec.disk_size_gb,
+                    (),
+                    "size the root volume in the launch template's block device mappings and remove diskSizeGb",
+                )
+            )
+        return found
 
     policy_fields = ("taints", "labels")
     policy_untainted_note = "EKS never taints GPU node groups, so CPU pods fill the GPU nodes"

@@ -42,14 +42,14 @@ class GkeGpuNodePool(GpuNodePoolBase):
             raise SpecError.one("pool.cloud", "GkeGpuNodePool needs a GKE pool spec", args.pool.cloud, ("gke",))
         spec = args.pool
         location = args.location if isinstance(args.location, str) else None
-        zones = gke_zones.zone_count(location, args.node_locations)
+        zones = gke_zones.zone_count(location, spec.zones or args.node_locations)
         node_pool_args = plan.node_pool_args(spec, zones)
         node_config = node_pool_args["node_config"]
         if args.service_account is not None:
             node_config["service_account"] = args.service_account
         if args.resource_labels:
             node_config["resource_labels"] = dict(args.resource_labels)
-        if args.node_locations:
+        if args.node_locations and not spec.zones:  # a pool's own zones win over the stack's
             node_pool_args["node_locations"] = list(args.node_locations)
         super().__init__("gpuready:index:GkeGpuNodePool", name, {}, opts)
         wiring = {"cluster": args.cluster_name, "location": args.location}

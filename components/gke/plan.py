@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core import gke_zones, scheduling, sharing_plan
+from components.core import gke_zones, pool_hatches, scheduling, sharing_plan
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
@@ -20,6 +20,38 @@ SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": 
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
 """``gpu_driver_version`` that leaves the driver to another owner (pulumi_gcp 10.2.0 docs)."""
+
+_SIZES = "minSize/maxSize/desiredSize"
+OWNED_INPUTS: Mapping[str, str] = {
+    "name": "name",
+    "namePrefix": "name",
+    "cluster": "gpuready:clusterName",
+    "location": "gpuready:gkeLocation",
+    "initialNodeCount": _SIZES,
+    "nodeCount": _SIZES,
+    "autoscaling": _SIZES,
+    "upgradeSettings": "upgrade",
+    "nodeLocations": "zones",
+    "nodeConfig.machineType": "instanceType",
+    "nodeConfig.imageType": "image",
+    "nodeConfig.spot": "capacity",
+    "nodeConfig.preemptible": "capacity",
+    "nodeConfig.guestAccelerators": "instanceType/gpu/driver/driverVersion/sharing",
+    "nodeConfig.labels": "labels",
+    "nodeConfig.taints": "taints",
+    "nodeConfig.effectiveTaints": "taints",
+    "nodeConfig.diskSizeGb": "diskSizeGb",
+    "nodeConfig.bootDisk.sizeGb": "diskSizeGb",
+    "nodeConfig.serviceAccount": "gpuready:gkeServiceAccount",
+    "nodeConfig.resourceLabels": "gpuready:tags",
+}
+"""``container.NodePool`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
+``overrides`` (``tests/gke/test_overrides.py`` checks every input ``node_pool_args`` sets is here or a default).
+The rest of ``nodeConfig`` is free (``gvnic``, ``reservationAffinity``, ``localNvmeSsdBlockConfig``,
+``ephemeralStorageLocalSsdConfig``...), as are ``placementPolicy``, ``networkConfig``, ``queuedProvisioning``."""
+DEFAULT_INPUTS = ("management", "nodeConfig.oauthScopes")
+"""Inputs gpuready sets as defaults an override may change (auto repair and upgrade on; the cloud-platform scope,
+access then decided by the nodes' service account's IAM roles)."""
 
 
 def driver_version(spec: GpuPoolSpec) -> str:
@@ -70,12 +102,12 @@ def upgrade_settings(spec: GpuPoolSpec) -> dict[str, Any]:
 
 
 def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
-    """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded).
+    """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded), overrides merged.
 
     ``zones`` is the number of zones the pool spans (``gke_zones.zone_count``): GKE applies
     ``initial_node_count`` per zone, so ``desiredSize`` is split evenly over them (``gke_zones.initial_per_zone``).
     """
-    return {
+    args: dict[str, Any] = {
         "name": spec.name,
         "initial_node_count": gke_zones.initial_per_zone(spec, zones),
         "autoscaling": {
@@ -95,6 +127,11 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
             "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
         },
     }
+    if spec.disk_size_gb is not None:
+        args["node_config"]["disk_size_gb"] = spec.disk_size_gb
+    if spec.zones:
+        args["node_locations"] = list(spec.zones)
+    return pool_hatches.with_overrides(spec, args)
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.mig_profiles import MigTable
 from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
-from components.core.gke_zones import zone_problems
+from components.core.gke_zones import ZONE, zone_problems
 from components.core.gpu_stack import stack_objects
 from components.core.props import as_list, as_mapping, as_number, as_text, dig, show
 from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
@@ -25,7 +25,7 @@ from components.core.specs import GpuPoolSpec, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
 from components.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
-from components.gke.plan import DRIVER_INSTALLATION_DISABLED
+from components.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
 
 if TYPE_CHECKING:
     from components.core.config_model.settings_model import StackSettingsConfig
@@ -82,6 +82,13 @@ class GkeProfile(CloudProfile):
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
     cloud_sharing_labels = True
+
+    # disk_size_gb: "The smallest allowed disk size is 10GB. Defaults to 100GB" (pulumi_gcp 10.2.0
+    # container/_inputs.py, NodePoolNodeConfigArgs); no largest size is stated there, so none is checked.
+    disk_size_gb = (10, None, "pulumi_gcp NodePoolNodeConfig disk_size_gb")
+    zone_rule = (ZONE, "zones of the cluster's region, like us-central1-a")
+    inputs_package = "components.gke"
+    owned_inputs = OWNED_INPUTS
 
     policy_fields = ("nodeConfig.taints", "nodeConfig.labels")
     policy_untainted_note = (

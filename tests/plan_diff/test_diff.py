@@ -55,8 +55,14 @@ def release(**values: Any) -> dict[str, Any]:
          ("instanceTypes", "nodeGroupName")),
         (node_group(options={}, scalingConfig={"minSize": 0, "maxSize": 4, "desiredSize": 3}), "update",
          ("scalingConfig.desiredSize",)),
+        # Escape hatches: diskSizeGb forces a new node group; of the overrides, what the table lists is known and
+        # an input without a row is taken to replace (the safe assumption for a CI gate).
+        (node_group(diskSize=200, nodeGroupName="l4-9f8e7d"), "replace", ("diskSize", "nodeGroupName")),
+        (node_group(launchTemplate={"id": "lt-1", "version": "1"}), "replace", ("launchTemplate",)),
+        (node_group(nodeRepairConfig={"enabled": True}), "replace", ("nodeRepairConfig",)),
     ],
-    ids=["desired-ignored", "max-size", "label", "instance-type", "desired-without-ignore"],
+    ids=["desired-ignored", "max-size", "label", "instance-type", "desired-without-ignore", "disk-size",
+         "launch-template-added", "override-without-a-row"],
 )  # fmt: skip
 def test_a_changed_node_group_is_classified_with_the_table(
     after: dict[str, Any], action: str | None, fields: tuple[str, ...]
@@ -67,6 +73,13 @@ def test_a_changed_node_group_is_classified_with_the_table(
     else:
         (change,) = diff.changes
         assert (change.action, change.fields) == (action, fields)
+
+
+def test_a_new_launch_template_version_updates_in_place() -> None:
+    before = node_group(launchTemplate={"id": "lt-1", "version": "1"})
+    after = node_group(launchTemplate={"id": "lt-1", "version": "2"})
+    (change,) = diff_plans(plan(pool(), before), plan(pool(), after)).changes
+    assert (change.action, change.fields) == ("update", ("launchTemplate.version",))
 
 
 def test_a_replaced_pool_reports_its_gpus_and_that_the_old_one_serves() -> None:

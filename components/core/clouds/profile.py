@@ -137,6 +137,22 @@ class CloudProfile(ABC):
         """Problems of the stack's cloud settings given its pools (GKE: node locations and per-zone sizes)."""
         return []
 
+    # --- escape hatches: diskSizeGb, zones, overrides (checked by components.core.pool_hatches) ---
+
+    disk_size_gb: ClassVar[tuple[int, int | None, str]]
+    """(smallest, largest or None where the cloud states no limit, source) of a pool's ``diskSizeGb``."""
+    zone_rule: ClassVar[tuple[re.Pattern[str], str] | None]
+    """What a zone of this cloud looks like and the rule in words; None: pools take no ``zones`` here."""
+    inputs_package: ClassVar[str]
+    """Package whose ``inputs.json`` is the input tree of the pool resource (``components.core.resource_inputs``)."""
+    owned_inputs: ClassVar[Mapping[str, str]]
+    """Inputs of the pool resource gpuready decides (provider path -> the pool key or setting that decides it):
+    refused as ``overrides``."""
+
+    def hatch_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """The cloud's own limits on ``diskSizeGb``, ``zones`` and ``overrides`` taken together."""
+        return []
+
     # --- what the policy pack needs to read and fix any program's pools of this cloud ---
 
     policy_fields: ClassVar[tuple[str, str]]

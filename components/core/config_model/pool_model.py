@@ -144,6 +144,8 @@ class PoolConfig(ConfigModel):
         "labels:key": Words("label keys must be strings (quote them in YAML)"),
         "taints:list_type": Words("must be a list of taints"),
         "sharing.mode": Words("unknown sharing mode"),
+        "overrides:dict_type": Words("must be a mapping of resource inputs (provider spelling, e.g. launchTemplate)"),
+        "zones:list_type": Words("must be a list of zones"),
     }
 
     name: str
@@ -162,6 +164,10 @@ class PoolConfig(ConfigModel):
     upgrade: UpgradeConfig | None = None
     release_version: str | None = None
     fixed_name: bool | None = None
+    disk_size_gb: int | None = None
+    zones: list[str] | None = None
+    overrides: dict[str, Any] | None = None
+    """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 
     @field_validator("sharing", mode="before")
     @classmethod
