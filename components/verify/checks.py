@@ -153,7 +153,7 @@ def _label_advice(node: str, key: str, want: str, have: str | None, expectation:
             has = f" has {model.display}" if model is not None else f" means {want}"
             says = _label_model(key, have)
             cause = (
-                f"mislabeled: {key}={have} names {says}, but {expectation.accelerator_evidence or 'the node'}"
+                f"mislabeled: {key}={have} names {says}, but {_accelerator_source(expectation)}"
                 f"{has} (set by hand, copied from another node, or left from an earlier instance type)"
             )
             fix = f"{relabel} (or by hand: {by_hand})"
@@ -166,6 +166,13 @@ def _label_advice(node: str, key: str, want: str, have: str | None, expectation:
     code = f.LABEL_MISSING if have is None else f.LABEL_WRONG
     cause = "the pool sets this label at creation; the node predates the change or it was edited by hand"
     return code, cause, f"update the pool, or for this node now: {by_hand}"
+
+
+def _accelerator_source(expectation: Expectation) -> str:
+    """What the expected GPU model was read from, for messages: ``instance type g6.xlarge``, ``pool gpu``."""
+    if expectation.accelerator_evidence:
+        return expectation.accelerator_evidence
+    return f"pool {expectation.pool}" if expectation.pool else "the node"
 
 
 def _label_model(key: str, value: str) -> str:

@@ -69,7 +69,8 @@ class Expectation:
     """For a foreign node: the node's own labels its sharing or MIG expectation was read from
     (``nvidia.com/device-plugin.config=time-slicing-x4``); "" for a pool's nodes and for unshared nodes."""
     accelerator_evidence: str = ""
-    """Where ``accelerator`` was read from (``instance type g6.xlarge``), for messages."""
+    """For a foreign node: where ``accelerator`` was read from (``instance type g6.xlarge``), for messages; "" for a
+    pool's nodes (the pool declares it)."""
 
     @property
     def inferred(self) -> bool:
@@ -100,7 +101,6 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
         expected_nodes=provisioner_for(spec).bounds(spec).expected_nodes,
         advertiser=advertiser.key,
-        accelerator_evidence=f"pool {spec.name}'s instance type {spec.instance_type}",
     )
 
 

@@ -323,7 +323,7 @@ MISLABELED: list[tuple[str, NodeView, str, str, str]] = [
     ("skypilot-label-on-pool-node", l4_node(extra={"skypilot.co/accelerator": "h100"}),
      "accelerator-label-wrong",
      "label skypilot.co/accelerator: wrong value; got 'h100', expected 'l4'",
-     "mislabeled: skypilot.co/accelerator=h100 names another GPU, but pool gpu's instance type g6.xlarge has L4"),
+     "mislabeled: skypilot.co/accelerator=h100 names another GPU, but pool gpu has L4"),
     ("gke-label-against-machine-type",
      view("n", labels={"node.kubernetes.io/instance-type": "g2-standard-8",
                        "cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}),
