@@ -104,7 +104,9 @@ def parse_config_name(name: str) -> ConfigName | None:
 
 def node_sharing(labels: Mapping[str, str], model: GpuModel | None, *, shows_partitions: bool) -> NodeSharing:
     """What ``labels`` ask the node to advertise; ``model`` (when known) resolves named MIG layouts, and
-    ``shows_partitions`` (the node advertises per-profile MIG resources) picks the strategy when no label does."""
+    ``shows_partitions`` (the node advertises per-profile MIG resources) picks the strategy when no label does.
+    The evidence lists only the labels that decided: the first source that names the replicas wins (a gpuready
+    config key, then GKE's, then GFD's), and a config key of one's own is listed as what asked for sharing."""
     evidence: list[str] = []
 
     def seen(key: str) -> str:
@@ -115,21 +117,25 @@ def node_sharing(labels: Mapping[str, str], model: GpuModel | None, *, shows_par
 
     layout, strategy, mig = _mig(labels, model, shows_partitions, seen)
     config = parse_config_name(seen(LABEL_DEVICE_PLUGIN_CONFIG))
-    gke_mode = _SHARED_MODES.get(labels.get(LABEL_GKE_SHARING_STRATEGY, ""))
-    if gke_mode is not None:
-        seen(LABEL_GKE_SHARING_STRATEGY)
-    gke_clients = _shares(seen(LABEL_GKE_MAX_SHARED_CLIENTS))
-    gfd_mode = _SHARED_MODES.get(labels.get(LABEL_GFD_SHARING_STRATEGY, ""))
-    if gfd_mode is not None:
-        seen(LABEL_GFD_SHARING_STRATEGY)
-    gfd_replicas = _shares(seen(LABEL_GFD_REPLICAS))
+    mode: SharedMode | None = config.mode if config is not None else None
+    replicas = config.replicas if config is not None else None
+    for strategy_key, replicas_key in (
+        (LABEL_GKE_SHARING_STRATEGY, LABEL_GKE_MAX_SHARED_CLIENTS),
+        (LABEL_GFD_SHARING_STRATEGY, LABEL_GFD_REPLICAS),
+    ):
+        shares = _shares(labels.get(replicas_key, ""))
+        if replicas is not None or shares is None:
+            continue
+        mode = _SHARED_MODES.get(labels.get(strategy_key, ""))
+        if mode is not None:
+            seen(strategy_key)
+        replicas = shares
+        seen(replicas_key)
     own = labels.get(LABEL_SHARING, "")
-    replicas = config.replicas if config is not None else gke_clients or gfd_replicas
-    mode = config.mode if config is not None else gke_mode or gfd_mode or _SHARED_MODES.get(own)
-    if own:
+    if own and own != "none":
         evidence.append(f"{LABEL_SHARING}={own}")
     return NodeSharing(
-        mode=mode if replicas is not None else None,
+        mode=(mode or _SHARED_MODES.get(own)) if replicas is not None else None,
         replicas=replicas,
         renamed=config.renamed if config is not None else None,
         mig=mig or own == "mig",

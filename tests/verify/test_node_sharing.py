@@ -65,11 +65,9 @@ CASES: dict[str, Case] = {
         {DP: "mps-x2-renamed-lenient"}, "l4", False,
         NodeSharing(mode="mps", replicas=2, renamed=True, evidence=(f"{DP}=mps-x2-renamed-lenient",)),
     ),
-    "config-beats-gfd": Case(
+    "config-beats-gfd": Case(  # GFD's labels are what was applied, not what was asked: not evidence here
         {DP: "time-slicing-x4", "nvidia.com/gpu.replicas": "2", "nvidia.com/gpu.sharing-strategy": "mps"}, "l4", False,
-        NodeSharing(mode="time-slicing", replicas=4, renamed=False, evidence=(
-            f"{DP}=time-slicing-x4", "nvidia.com/gpu.sharing-strategy=mps", "nvidia.com/gpu.replicas=2",
-        )),
+        NodeSharing(mode="time-slicing", replicas=4, renamed=False, evidence=(f"{DP}=time-slicing-x4",)),
     ),
     "own-config-name-then-gfd": Case(
         {DP: "tesla-t4", "nvidia.com/gpu.replicas": "8", "nvidia.com/gpu.sharing-strategy": "time-slicing"}, "t4",
@@ -78,8 +76,8 @@ CASES: dict[str, Case] = {
             f"{DP}=tesla-t4", "nvidia.com/gpu.sharing-strategy=time-slicing", "nvidia.com/gpu.replicas=8",
         )),
     ),
-    "gfd-unshared": Case({"nvidia.com/gpu.replicas": "1", "nvidia.com/gpu.sharing-strategy": "none"}, "l4", False,
-                         NodeSharing(evidence=("nvidia.com/gpu.replicas=1",))),
+    "gfd-unshared": Case({"nvidia.com/gpu.replicas": "1", "nvidia.com/gpu.sharing-strategy": "none",
+                          "gpuready.io/sharing": "none"}, "l4", False, NodeSharing()),
     "gke-mps": Case(
         {"cloud.google.com/gke-gpu-sharing-strategy": "mps", "cloud.google.com/gke-max-shared-clients-per-gpu": "3"},
         "l4", False,
