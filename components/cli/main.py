@@ -67,7 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     target = verify.add_mutually_exclusive_group(required=True)
     target.add_argument("--stack", metavar="NAME", help="verify the pools of stacks/Pulumi.NAME.yaml")
-    verify.add_argument("--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml")
+    target.add_argument(
+        "--config", metavar="FILE", help="verify the pools of a stack config file (Pulumi.<stack>.yaml) of any program"
+    )
+    verify.add_argument(
+        "--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml (default: search upwards)"
+    )
     verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     diff = commands.add_parser(

@@ -4,7 +4,12 @@ What the containers ask for, and which requests are valid, belong to the pool's 
 (``advertisers.registry.advertiser_for``): with extended resources the request is a whole number of
 ``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` (renamed time-slicing/MPS) or ``nvidia.com/mig-<profile>``
 (MIG ``mixed``), set as both request and limit (``advertisers.extended_resources``). This module adds the
-placement: node selector, tolerations and the placement's scheduling fields.
+placement: node selector, tolerations and the placement's scheduling fields, and what the pool's cloud needs of
+the pods (``CloudProfile.workload_pod_fields`` / ``workload_node_labels``): on a GKE pool whose GPUs GKE shares
+with MPS, ``hostIPC: true`` and GKE's MPS node labels, as GKE's "Deploy workloads that use NVIDIA MPS with GPUs"
+does (https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus). MPS by NVIDIA's device plugin
+(EKS, AKS, GKE with the GPU Operator) needs neither: the plugin mounts the MPS daemon's pipe and shm directories
+into each container (NVIDIA/k8s-device-plugin v0.20.0 ``internal/plugin/mps.go``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.interface import GpuRequest
 from components.core.advertisers.registry import advertiser_for, advertiser_named
+from components.core.clouds.registry import cloud_profile
 from components.core.scheduling import node_selector, pool_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 from components.core.workload_placement import Placement
@@ -35,14 +41,17 @@ class GpuWorkload:
     placement: Placement = field(default_factory=Placement)
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the pool's advertiser, which shapes ``resources``."""
+    cloud_fields: Mapping[str, Any] = field(default_factory=dict)
+    """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
 
     def pod_spec(self) -> dict[str, Any]:
         """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
-        pool's advertiser needs at pod level."""
+        pool's cloud or advertiser needs at pod level."""
         return {
             "nodeSelector": dict(self.node_selector),
             "tolerations": [dict(t) for t in self.tolerations],
             **self.placement.pod_spec(),
+            **dict(self.cloud_fields),
             **advertiser_named(self.advertiser).pod_fields(self._request()),
         }
 
@@ -75,12 +84,14 @@ def gpu_workload(
     advertiser = advertiser_for(pool)
     request = advertiser.request(pool, gpus, resource)
     taints = pool_taints(pool)
+    cloud = cloud_profile(pool.cloud)
     return GpuWorkload(
         pool=pool.name,
         resource=request.resource,
         count=request.count,
-        node_selector=node_selector(pool),
+        node_selector={**node_selector(pool), **cloud.workload_node_labels(pool)},
         tolerations=tuple(toleration_for(t) for t in taints),
         placement=placement or Placement(),
         advertiser=advertiser.key,
+        cloud_fields=cloud.workload_pod_fields(pool),
     )

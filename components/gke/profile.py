@@ -21,11 +21,12 @@ from components.core.gpu_stack import stack_objects
 from components.core.props import as_list, as_mapping, as_number, as_text, dig, show
 from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
 from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
-from components.core.specs import GpuPoolSpec, MigPartitioning
+from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.errors import Problem
 from components.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from components.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
+from components.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
 if TYPE_CHECKING:
     from components.core.config_model.settings_model import StackSettingsConfig
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
 """GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
 to read containerd's config from its file (cloud-native-docs ``google-gke.rst``, known issues)."""
+MPS_DOC = "https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus"
+"""GKE: "Share GPUs with multiple workloads using NVIDIA MPS", section "Deploy workloads that use NVIDIA MPS with
+GPUs" (its example Job runs with ``hostIPC: true`` and selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``)."""
 DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
 
@@ -229,6 +233,28 @@ class GkeProfile(CloudProfile):
 
     def stack_objects(self, namespace: str, pools: Sequence[GpuPoolSpec]) -> list[Any]:
         return [stack_objects.gke_priority_quota(namespace, pools)]
+
+    def workload_pod_fields(self, spec: GpuPoolSpec) -> dict[str, Any]:
+        """GKE's MPS: pods talk to the MPS control daemon through the host's IPC namespace, so ``hostIPC: true``
+        is required (GKE "Deploy workloads that use NVIDIA MPS with GPUs", ``MPS_DOC``). NVIDIA's own device
+        plugin does not need it: it mounts the daemon's pipe and shm directories into each container instead
+        (NVIDIA/k8s-device-plugin v0.20.0 ``internal/plugin/mps.go``, ``updateReponse``)."""
+        return {"hostIPC": True} if self._gke_mps(spec) is not None else {}
+
+    def workload_node_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """GKE's MPS example selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``; GKE also labels the nodes
+        with their clients per GPU (``MPS_DOC``), so a pod never lands on a pool recreated without MPS."""
+        replicas = self._gke_mps(spec)
+        if replicas is None:
+            return {}
+        return {LABEL_GKE_SHARING_STRATEGY: "mps", LABEL_GKE_MAX_SHARED_CLIENTS: str(replicas)}
+
+    def _gke_mps(self, spec: GpuPoolSpec) -> int | None:
+        """Shares per GPU when GKE itself runs MPS on the pool (its driver and device plugin), else None."""
+        sharing = spec.sharing
+        if isinstance(sharing, GpuSharing) and sharing.mode == "mps" and self.delivery(spec.driver, "mps") == "cloud":
+            return sharing.replicas
+        return None
 
 
 PROFILE = GkeProfile()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_POOL
 from components.verify import findings as f
@@ -20,6 +21,8 @@ from components.verify.expectations import Expectation, infer_expectation
 from components.verify.findings import Finding
 from components.verify.inference import Inference, infer_accelerator, is_gpu_node
 from components.verify.nodes import NodeView
+
+NodeStatus = Literal["ok", "warnings", "errors"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,19 @@ class NodeResult:
     def converged(self) -> bool:
         """No error findings (warnings do not block)."""
         return not any(x.severity == "error" for x in self.findings)
+
+    @property
+    def status(self) -> NodeStatus:
+        """``ok`` without findings, ``warnings`` with warnings only, else ``errors``."""
+        if not self.findings:
+            return "ok"
+        return "warnings" if self.converged else "errors"
+
+    @property
+    def pool(self) -> str | None:
+        """The pool the node belongs to: its expectation's, else its own ``gpuready.io/pool`` label (a pool of
+        another stack, or ``check`` without a stack)."""
+        return self.expectation.pool or self.view.labels.get(LABEL_POOL) or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +75,10 @@ class AuditReport:
     def converged(self) -> int:
         """GPU nodes without error findings."""
         return sum(1 for r in self.results if r.converged)
+
+    def node_counts(self) -> Counter[str]:
+        """GPU nodes by worst finding: ``ok`` (none), ``warnings`` (warnings only), ``errors``."""
+        return Counter(r.status for r in self.results)
 
     @property
     def expected(self) -> int:

@@ -7,7 +7,7 @@ On a gpuready pool every mismatch is an error; on a foreign node, missing conven
 
 from __future__ import annotations
 
-from components.core.catalog.gpus import GPU_MODELS
+from components.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from components.core.scheduling import (
     GPU_TAINT_KEY,
     LABEL_ACCELERATOR,
@@ -20,7 +20,8 @@ from components.verify import findings as f
 from components.verify.advertised import check_advertised
 from components.verify.expectations import Expectation
 from components.verify.findings import Finding, Severity, show_node
-from components.verify.node_labels import LABEL_GFD_PRODUCT
+from components.verify.inference import catalog_instance_type
+from components.verify.node_labels import LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR, LABEL_INSTANCE_TYPE
 from components.verify.nodes import NodeView
 
 _ACCELERATOR_LABELS = (LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR)
@@ -32,6 +33,7 @@ def check_node(view: NodeView, expectation: Expectation) -> list[Finding]:
     found = _readiness(view)
     found += _taints(view, expectation)
     found += _labels(view, expectation)
+    found += _accelerator_conflict(view, expectation)
     found += _product(view, expectation)
     found += check_advertised(view, expectation)
     return found
@@ -146,6 +148,16 @@ def _label_advice(node: str, key: str, want: str, have: str | None, expectation:
         code = f.ACCELERATOR_LABEL_MISSING if have is None else f.ACCELERATOR_LABEL_WRONG
         if have is not None and have.lower() == want:
             cause = "SkyPilot ignores accelerator labels that are not lowercase (skypilot#2652)"
+        elif have is not None:
+            model = GPU_MODELS.get(expectation.accelerator or "")
+            has = f" has {model.display}" if model is not None else f" means {want}"
+            says = _label_model(key, have)
+            cause = (
+                f"mislabeled: {key}={have} names {says}, but {_accelerator_source(expectation)}"
+                f"{has} (set by hand, copied from another node, or left from an earlier instance type)"
+            )
+            fix = f"{relabel} (or by hand: {by_hand})"
+            return code, cause + "; workloads selecting on it land on the wrong GPU", fix
         elif expectation.inferred:
             cause = "the node was not created by a gpuready pool and nobody labeled it"
         else:
@@ -154,6 +166,45 @@ def _label_advice(node: str, key: str, want: str, have: str | None, expectation:
     code = f.LABEL_MISSING if have is None else f.LABEL_WRONG
     cause = "the pool sets this label at creation; the node predates the change or it was edited by hand"
     return code, cause, f"update the pool, or for this node now: {by_hand}"
+
+
+def _accelerator_source(expectation: Expectation) -> str:
+    """What the expected GPU model was read from, for messages: ``instance type g6.xlarge``, ``pool gpu``."""
+    if expectation.accelerator_evidence:
+        return expectation.accelerator_evidence
+    return f"pool {expectation.pool}" if expectation.pool else "the node"
+
+
+def _label_model(key: str, value: str) -> str:
+    """The GPU an accelerator label value names, for messages (``A100 (40 GB)``, or ``another GPU``)."""
+    field = "key" if key == LABEL_ACCELERATOR else "skypilot"
+    found = [m for m in GPU_MODELS.values() if getattr(m, field) == value.lower()]
+    return found[0].display if len(found) == 1 else "another GPU"
+
+
+def _accelerator_conflict(view: NodeView, expectation: Expectation) -> list[Finding]:
+    """The cloud's accelerator label naming another GPU than the node's machine type has (fixed-GPU types)."""
+    value = view.labels.get(LABEL_GKE_ACCELERATOR, "")
+    labeled = gpu_model_for_gke_accelerator(value) if value else None
+    listed = catalog_instance_type(view)
+    if labeled is None or listed is None or labeled.key == listed.gpu:
+        return []
+    has = GPU_MODELS[listed.gpu]
+    fix = (
+        f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}={has.gke_accelerator} --overwrite"
+        if has.gke_accelerator
+        else f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}-"
+    )
+    return [Finding(
+        node=view.name, severity=_severity(expectation), code=f.ACCELERATOR_LABEL_CONFLICT,
+        message=f"label {LABEL_GKE_ACCELERATOR}: names another GPU than the instance type; got {value!r} "
+        f"({labeled.display}), instance type {listed.name} has {has.display}",
+        cause="mislabeled: GKE sets this label from the node pool's accelerator and a machine type with built-in "
+        "GPUs has one model, so the label was edited by hand or copied from another node; workloads selecting on "
+        "it land on the wrong GPU (gpuready trusts the instance type)",
+        fix=fix,
+        reproduce=f"kubectl get node {view.name} -L {LABEL_GKE_ACCELERATOR} -L {LABEL_INSTANCE_TYPE}",
+    )]  # fmt: skip
 
 
 def _product(view: NodeView, expectation: Expectation) -> list[Finding]:

@@ -29,13 +29,8 @@ from components.core.scheduling import (
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.verify.inference import Inference, catalog_instance_type
-from components.verify.node_labels import (
-    LABEL_GFD_COUNT,
-    LABEL_GFD_MIG_STRATEGY,
-    LABEL_GFD_REPLICAS,
-    LABEL_GKE_MAX_SHARED_CLIENTS,
-    LABEL_GKE_PARTITION_SIZE,
-)
+from components.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR
+from components.verify.node_sharing import node_sharing
 from components.verify.nodes import NodeView
 
 
@@ -70,6 +65,12 @@ class Expectation:
     none for an elastic pool, whose nodes appear on demand)."""
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
+    sharing_evidence: str = ""
+    """For a foreign node: the node's own labels its sharing or MIG expectation was read from
+    (``nvidia.com/device-plugin.config=time-slicing-x4``); "" for a pool's nodes and for unshared nodes."""
+    accelerator_evidence: str = ""
+    """For a foreign node: where ``accelerator`` was read from (``instance type g6.xlarge``), for messages; "" for a
+    pool's nodes (the pool declares it)."""
 
     @property
     def inferred(self) -> bool:
@@ -104,28 +105,29 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
 
 
 def infer_expectation(view: NodeView, inference: Inference | None) -> Expectation:
-    """The expectation for a GPU node that no known gpuready pool owns."""
+    """The expectation for a GPU node that no known gpuready pool owns: what its own labels ask for
+    (``node_sharing``: device-plugin config, MIG layout, GKE sharing, GFD) on the GPUs it has."""
     labels = view.labels
     listed = catalog_instance_type(view)
     advertiser = advertiser_for_node(view.capacity)
-    mig = (
-        labels.get(LABEL_GFD_MIG_STRATEGY) in ("single", "mixed")
-        or bool(labels.get(LABEL_GKE_PARTITION_SIZE))
-        or advertiser.shows_partitions(view.capacity)
-    )
+    model = inference.model if inference is not None else None
+    sharing = node_sharing(labels, model, shows_partitions=advertiser.shows_partitions(view.capacity))
+    mig = sharing.mig or advertiser.shows_partitions(view.capacity)
     gpus = listed.gpus if listed is not None else None
     if gpus is None and not mig:
         gpus = whole_count(labels.get(LABEL_GFD_COUNT, ""))
-    shares = [whole_count(labels.get(k, "")) for k in (LABEL_GFD_REPLICAS, LABEL_GKE_MAX_SHARED_CLIENTS)]
-    replicas = max((n for n in shares if n is not None and n > 1), default=None)
     expected_labels = {LABEL_GPU_PRESENT: "true"}
     if inference is not None:
         expected_labels[LABEL_ACCELERATOR] = inference.model.key
         expected_labels[LABEL_SKYPILOT_ACCELERATOR] = inference.model.skypilot
-    allocatable = advertiser.inferred_allocatable(view.capacity, gpus, replicas, mig=mig)
+    replicas = None if mig else sharing.replicas
+    allocatable = advertiser.inferred_allocatable(
+        view.capacity, gpus, replicas, mig=mig, renamed=sharing.renamed,
+        mig_layout=sharing.mig_layout, mig_strategy=sharing.mig_strategy,
+    )  # fmt: skip
     return Expectation(
         pool=None,
-        accelerator=inference.model.key if inference is not None else None,
+        accelerator=model.key if model is not None else None,
         gpus_per_node=gpus or None,
         labels=expected_labels,
         taints=(GPU_TAINT,),
@@ -134,7 +136,20 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
         mig=mig,
         exact_taint_values=False,
         advertiser=advertiser.key,
+        sharing_evidence=sharing.describe() if (replicas or mig) else "",
+        accelerator_evidence=describe_inference(inference) if inference is not None else "",
     )
+
+
+def describe_inference(inference: Inference) -> str:
+    """Where a node's GPU model was read from, for messages: ``instance type g6.xlarge``."""
+    where = {
+        "gfd-product": f"GFD's {LABEL_GFD_PRODUCT}",
+        "gke-accelerator": f"{LABEL_GKE_ACCELERATOR}",
+        "instance-type": "instance type",
+        "gpuready-label": f"{LABEL_ACCELERATOR}",
+    }[inference.source]
+    return f"{where} {inference.evidence}" if inference.source == "instance-type" else f"{where}={inference.evidence}"
 
 
 def advertised_gpu_resources(view: NodeView) -> dict[str, int]:

@@ -3,8 +3,9 @@
 A node is a GPU node when any of these says so: GPU capacity advertised (any registered advertiser's), NFD's NVIDIA
 PCI label, a cloud accelerator label (GKE, AKS), ``nvidia.com/gpu.present=true``, a gpuready pool label,
 or an instance type in gpuready's catalog. So a node whose device plugin never started is still found.
-The GPU model comes from the strongest source first: GFD's product label, then the GKE accelerator label,
-then the instance type, then labels gpuready or SkyPilot wrote earlier.
+The GPU model comes from the strongest source first: GFD's product label, then the GKE accelerator label (unless
+the machine type has built-in GPUs of another model: a hand-edited label), then the instance type, then labels
+gpuready or SkyPilot wrote earlier.
 """
 
 from __future__ import annotations
@@ -125,9 +126,10 @@ def infer_accelerator(view: NodeView) -> Inference | None:
             model = labeled
         return Inference(model, "gfd-product", product)
     accelerator = labels.get(LABEL_GKE_ACCELERATOR, "")
-    if accelerator and (model := gpu_model_for_gke_accelerator(accelerator)) is not None:
-        return Inference(model, "gke-accelerator", accelerator)
     listed = catalog_instance_type(view)
+    model = gpu_model_for_gke_accelerator(accelerator) if accelerator else None
+    if model is not None and (listed is None or listed.gpu == model.key):  # built-in GPUs outrank a label
+        return Inference(model, "gke-accelerator", accelerator)
     if listed is not None:
         return Inference(GPU_MODELS[listed.gpu], "instance-type", listed.name)
     if own in GPU_MODELS:

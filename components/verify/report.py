@@ -20,12 +20,16 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def summary_line(report: AuditReport) -> str:
-    """``3 GPU nodes (2 converged), 5 other nodes; 4 findings (3 errors, 1 warning)``."""
+    """``3 GPU nodes (1 ok, 1 with warnings, 1 with errors), 5 other nodes; 4 findings (3 errors, 1 warning)``.
+
+    A node with warnings only has converged (warnings never block ``verify``) but is not ``ok``."""
     counts = report.severity_counts()
     errors, warnings = counts.get("error", 0), counts.get("warning", 0)
+    nodes = report.node_counts()
     missing = f", {report.missing_nodes} expected nodes missing" if report.missing_nodes else ""
     return (
-        f"{_count(len(report.results), 'GPU node')} ({report.converged} converged){missing}, "
+        f"{_count(len(report.results), 'GPU node')} ({nodes['ok']} ok, {nodes['warnings']} with warnings, "
+        f"{nodes['errors']} with errors){missing}, "
         f"{_count(report.other_nodes, 'other node')}; {_count(errors + warnings, 'finding')} "
         f"({_count(errors, 'error')}, {_count(warnings, 'warning')})"
     )
@@ -47,9 +51,13 @@ def render_report(report: AuditReport, *, only_findings: bool = False) -> str:
 
 def report_json(report: AuditReport) -> dict[str, Any]:
     """The report as plain data for ``-o json``."""
+    nodes = report.node_counts()
     return {
         "summary": {
             "gpuNodes": len(report.results),
+            "ok": nodes["ok"],
+            "withWarnings": nodes["warnings"],
+            "withErrors": nodes["errors"],
             "converged": report.converged,
             "expected": report.expected,
             "otherNodes": report.other_nodes,
@@ -58,13 +66,14 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "nodes": [
             {
                 "name": r.view.name,
-                "pool": r.expectation.pool,
+                "pool": r.pool,
                 "accelerator": r.expectation.accelerator,
                 "acceleratorSource": r.inference.source if r.inference else None,
                 "ready": r.view.ready,
                 "advertised": advertised_gpu_resources(r.view),
                 "expected": dict(r.expectation.allocatable),
                 "converged": r.converged,
+                "status": r.status,
             }
             for r in report.results
         ],
@@ -113,7 +122,7 @@ def _row(result: NodeResult) -> tuple[str, ...]:
     status = ", ".join(t for t in parts if t)
     return (
         view.name,
-        expectation.pool or "<none>",
+        result.pool or "<none>",
         expectation.accelerator or "?",
         "yes" if view.ready else "no",
         f"{have}/{want if want is not None else '?'}",

@@ -16,7 +16,9 @@ from components.core.advertisers.registry import is_gpu_resource
 from components.core.quantities import whole_count
 from components.core.scheduling import (
     GPU_TAINT_KEY,
+    LABEL_DEVICE_PLUGIN_CONFIG,
     LABEL_GPU_PRESENT,
+    LABEL_MIG_CONFIG,
     SHARED_GPU_RESOURCE,
     to_aks_taint,
 )
@@ -114,10 +116,11 @@ def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
     mig_expected = {k: v for k, v in expected.items() if k.startswith(MIG_RESOURCE_PREFIX)}
     mig_advertised = {k: v for k, v in advertised.items() if k.startswith(MIG_RESOURCE_PREFIX)}
     if expected and mig_expected != mig_advertised and (mig_expected or mig_advertised):
+        wanted = _asked_for(expectation)
         found.append(_finding(
             view, f.MIG_RESOURCES_MISMATCH,
             f"allocatable: MIG resources differ; got {mig_advertised or 'none'}, expected {mig_expected or 'none'}",
-            "the MIG layout or the device plugin's MIG strategy on the node is not the pool's (mixed advertises "
+            f"the MIG layout or the device plugin's MIG strategy on the node is not {wanted} (mixed advertises "
             "nvidia.com/mig-<profile>, single advertises nvidia.com/gpu)",
             f"check nvidia.com/mig.config and the MIG manager log: kubectl logs -n {_OPERATOR} "
             "-l app=nvidia-mig-manager --tail=50",
@@ -133,6 +136,8 @@ def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
 def _count_finding(view: NodeView, expectation: Expectation, name: str, have: int, want: int) -> Finding:
     message = f"allocatable {name}: wrong count; got {have}, expected {want}"
     replicas = expectation.replicas
+    evidence = expectation.sharing_evidence
+    asked = f"the node's labels ask for it ({evidence}), but " if evidence else ""
     if replicas and (name == SHARED_GPU_RESOURCE or have == expectation.gpus_per_node):
         cause = (
             f"the renamed resource {name} is absent, so the sharing config (renameByDefault) is not applied"
@@ -141,14 +146,19 @@ def _count_finding(view: NodeView, expectation: Expectation, name: str, have: in
         )
         return _finding(
             view, f.SHARING_NOT_APPLIED, message,
-            cause + "; the device plugin reads its config at start-up only",
-            "check nvidia.com/device-plugin.config on the node, then restart the plugin: kubectl rollout restart "
-            f"-n {_OPERATOR} daemonset/nvidia-device-plugin-daemonset",
+            asked + cause + "; the device plugin reads its config at start-up only, and a config key missing "
+            "from its ConfigMap falls back to the default (no sharing)",
+            f"check that {LABEL_DEVICE_PLUGIN_CONFIG} names a key of the device plugin's ConfigMap, then restart "
+            f"the plugin: kubectl rollout restart -n {_OPERATOR} daemonset/nvidia-device-plugin-daemonset",
+            reproduce=_labels_and_allocatable(view) if asked else "",
         )  # fmt: skip
     if expectation.mig:
-        cause = "the MIG layout on the node differs from the pool's"
+        cause = asked + (
+            "the MIG layout on the node differs" if asked else "the MIG layout on the node differs from the pool's"
+        )
         fix = f"kubectl logs -n {_OPERATOR} -l app=nvidia-mig-manager --tail=50"
-        return _finding(view, f.MIG_RESOURCES_MISMATCH, message, cause, fix)
+        reproduce = _labels_and_allocatable(view) if asked else ""
+        return _finding(view, f.MIG_RESOURCES_MISMATCH, message, cause, fix, reproduce=reproduce)
     return _finding(
         view, f.ALLOCATABLE_MISMATCH, message,
         "fewer GPUs are healthy than the instance type has (Xid errors, a failed GPU), or the node runs "
@@ -157,11 +167,23 @@ def _count_finding(view: NodeView, expectation: Expectation, name: str, have: in
     )  # fmt: skip
 
 
+def _asked_for(expectation: Expectation) -> str:
+    """Whose sharing or MIG the node should have: the pool's, or what the node's own labels ask for."""
+    if expectation.inferred and expectation.sharing_evidence:
+        return f"its labels ask for ({expectation.sharing_evidence})"
+    return "the pool's"
+
+
+def _labels_and_allocatable(view: NodeView) -> str:
+    """The node's labels (its sharing configuration among them), then what it advertises."""
+    return show_node(view.name, '{.metadata.labels}{"\\n"}{.status.allocatable}')
+
+
 def _mig_state(view: NodeView, expectation: Expectation) -> list[Finding]:
     found: list[Finding] = []
     state = view.labels.get(LABEL_MIG_CONFIG_STATE)
     logs = f"kubectl logs -n {_OPERATOR} -l app=nvidia-mig-manager --tail=50"
-    show = f"kubectl get node {view.name} -L {LABEL_MIG_CONFIG_STATE} -L nvidia.com/mig.config"
+    show = f"kubectl get node {view.name} -L {LABEL_MIG_CONFIG_STATE} -L {LABEL_MIG_CONFIG}"
     if state == "failed":
         found.append(_finding(
             view, f.MIG_CONFIG_FAILED, f"label {LABEL_MIG_CONFIG_STATE}: MIG reconfiguration failed; got 'failed'",
@@ -210,8 +232,8 @@ def _shared_labels(view: NodeView, expectation: Expectation) -> list[Finding]:
             continue
         found.append(_finding(
             view, f.SHARING_NOT_APPLIED, f"label {key}: GPU sharing not applied; got {raw!r}, expected '{want}'",
-            "the node runs with another sharing config than the pool's (config label, ConfigMap key, or a plugin "
-            "that has not restarted since the config changed)",
+            f"the node runs with another sharing config than {_asked_for(expectation)} (config label, ConfigMap "
+            "key, or a plugin that has not restarted since the config changed)",
             f"check nvidia.com/device-plugin.config on the node, then: kubectl rollout restart -n {_OPERATOR} "
             "daemonset/nvidia-device-plugin-daemonset",
             reproduce=f"kubectl get node {view.name} -L {key}",

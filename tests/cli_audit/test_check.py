@@ -27,7 +27,9 @@ def test_check_lists_every_gpu_node_with_findings_and_fixes(kube_standin: KubeSt
     assert "fix:   declare the taint on the node pool so new nodes get it; for this node now: " \
         "kubectl taint node eks-p5 nvidia.com/gpu=present:NoSchedule" in result.out  # fmt: skip
     assert "gke-l4: error gpus-not-advertised" in result.out
-    assert result.out.rstrip().endswith("4 GPU nodes (3 converged), 2 other nodes; 13 findings (1 error, 12 warnings)")
+    assert result.out.rstrip().endswith(
+        "4 GPU nodes (0 ok, 3 with warnings, 1 with errors), 2 other nodes; 13 findings (1 error, 12 warnings)"
+    )
     assert kube_standin.requests.count("GET", "/api/v1/nodes") == 1
     assert kube_standin.requests.count("PATCH") == 0
 
@@ -102,3 +104,64 @@ def test_cluster_commands_start_without_pulumi() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def _seed_sharing_nodes(kube: KubeStandin) -> None:
+    """A time-slicing pool of another stack (one node applied its config, one did not), and a plain node."""
+    shared = {**L4_POOL_LABELS, "gpuready.io/pool": "ts", "gpuready.io/sharing": "time-slicing",
+              "nvidia.com/device-plugin.config": "time-slicing-x4"}  # fmt: skip
+    kube.store.add(make_node("ts-applied", instance_type="g6.xlarge", labels=shared, taints=[GPU_TAINT],
+                             capacity={"nvidia.com/gpu": "4"}))  # fmt: skip
+    kube.store.add(make_node("ts-unapplied", instance_type="g6.xlarge", labels=shared, taints=[GPU_TAINT],
+                             capacity={"nvidia.com/gpu": "1"}))  # fmt: skip
+    kube.store.add(make_node("untainted", instance_type="g6.xlarge", labels=L4_POOL_LABELS,
+                             capacity={"nvidia.com/gpu": "1"}))  # fmt: skip
+
+
+def test_check_without_a_stack_reads_the_nodes_own_sharing_labels(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    _seed_sharing_nodes(kube_standin)
+    result = gpuready("check")
+    assert result.code == 0, result.err
+    rows = {line.split()[0]: line.split() for line in result.out.split("\n\n")[0].splitlines()[1:]}
+    # the POOL column shows each node's gpuready.io/pool label; the unapplied config is an error, not "ok"
+    assert rows["ts-applied"] == ["ts-applied", "ts", "l4", "yes", "4/4", "ok"]
+    assert rows["ts-unapplied"] == ["ts-unapplied", "ts", "l4", "yes", "1/4", "1", "error"]
+    assert rows["untainted"] == ["untainted", "l4", "l4", "yes", "1/1", "1", "warning"]
+    assert "ts-unapplied: error sharing-not-applied" in result.out
+    assert "the node's labels ask for it (nvidia.com/device-plugin.config=time-slicing-x4, " in result.out
+    assert result.out.rstrip().endswith(
+        "3 GPU nodes (1 ok, 1 with warnings, 1 with errors), 0 other nodes; 2 findings (1 error, 1 warning)"
+    )
+    assert gpuready("check", "--strict").code == 1
+
+
+def test_check_json_counts_nodes_with_warnings_apart(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    _seed_sharing_nodes(kube_standin)
+    data = json.loads(gpuready("check", "-o", "json").out)
+    summary = data["summary"]
+    assert (summary["ok"], summary["withWarnings"], summary["withErrors"]) == (1, 1, 1)
+    assert summary["converged"] == 2  # warnings never block convergence
+    nodes = {n["name"]: (n["pool"], n["status"], n["expected"]) for n in data["nodes"]}
+    assert nodes == {
+        "ts-applied": ("ts", "ok", {"nvidia.com/gpu": 4}),
+        "ts-unapplied": ("ts", "errors", {"nvidia.com/gpu": 4}),
+        "untainted": ("l4", "warnings", {"nvidia.com/gpu": 1}),
+    }
+    (finding,) = [x for x in data["findings"] if x["node"] == "ts-unapplied"]
+    assert finding["code"] == "sharing-not-applied"
+
+
+def test_check_explains_a_mislabeled_accelerator(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    kube_standin.store.add(make_node(
+        "gke-edited", instance_type="g2-standard-8", taints=[GPU_TAINT], capacity={"nvidia.com/gpu": "1"},
+        labels={"cloud.google.com/gke-accelerator": "nvidia-tesla-t4", "gpuready.io/accelerator": "t4"},
+    ))  # fmt: skip
+    result = gpuready("check")
+    assert result.code == 0, result.err
+    assert "gke-edited: warning accelerator-label-conflict" in result.out
+    assert "got 'nvidia-tesla-t4' (T4), instance type g2-standard-8 has L4" in result.out
+    assert "fix:   kubectl label node gke-edited cloud.google.com/gke-accelerator=nvidia-l4 --overwrite" in result.out
+    assert (
+        "cause: mislabeled: gpuready.io/accelerator=t4 names T4, but instance type g2-standard-8 has L4" in result.out
+    )
+    assert "nobody labeled" not in result.out.split("gke-edited: warning accelerator-label-wrong")[1].split("\n\n")[0]

@@ -122,3 +122,82 @@ def test_bad_stack_input_exits_2(
     result = gpuready("verify", *args, "--project-dir", str(project))
     assert result.code == 2
     assert result.err.startswith(message)
+
+
+OWN_PROJECT = """\
+name: myinfra
+runtime:
+  name: python
+description: a program of one's own, with gpuready pools configured under gpuready:*
+config:
+  myinfra:owner:
+    type: string
+    default: platform-team
+"""
+
+
+@pytest.fixture
+def own_program(tmp_path: Path) -> Path:
+    """Another program's project (not gpuready's Pulumi.yaml) and its stack file ``Pulumi.prod.yaml``."""
+    root = tmp_path / "myinfra"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text(OWN_PROJECT)
+    (root / "Pulumi.prod.yaml").write_text(STACK)
+    return root / "Pulumi.prod.yaml"
+
+
+def test_config_file_of_any_program_is_verified_like_a_stack(
+    kube_standin: KubeStandin, gpuready: Cli, own_program: Path
+) -> None:
+    kube_standin.store.add(l4_node("l4-a"))
+    kube_standin.store.add(l4_node("l4-b"))
+    result = gpuready("verify", "--config", str(own_program), "--timeout", "10")  # project found beside the file
+    assert result.code == 0, result.err
+    assert result.out.startswith("all 2 nodes converged in ")
+    watches = kube_standin.requests.find("GET", "/api/v1/nodes", watch=True)
+    lists = kube_standin.requests.find("GET", "/api/v1/nodes", watch=False)
+    assert lists[0].param("labelSelector") == "gpuready.io/pool in (l4,spare)"
+    assert not watches  # converged on the first list
+
+
+def test_config_file_expectations_come_from_its_pools(
+    kube_standin: KubeStandin, gpuready: Cli, own_program: Path
+) -> None:
+    own_program.write_text(STACK.replace("desiredSize: 2", "desiredSize: 3"))
+    kube_standin.store.add(l4_node("l4-a", labels={"skypilot.co/accelerator": "L4"}))
+    result = gpuready("verify", "--config", str(own_program), "--timeout", "1", "-o", "json")
+    assert result.code == 1
+    assert '"missingNodes": 2' in result.out and '"accelerator-label-wrong"' in result.out
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("Pulumi.gone.yaml", None, "error: --config: file not found; got '"),
+        ("Pulumi.yaml", OWN_PROJECT, "is a Pulumi project file (it has 'runtime:'), not a stack config file"),
+        ("values.yaml", "driver:\n  enabled: false\n", "is not a Pulumi stack config file: it holds a mapping without"),
+        ("Pulumi.list.yaml", "- a\n- b\n", "is not a Pulumi stack config file: it holds a list"),
+        ("Pulumi.bad.yaml", "config: [\n", "invalid YAML at line"),
+        ("Pulumi.typo.yaml", STACK.replace("gpuready:clusterName", "gpuready:clustername"),
+         "gpuready:clustername: unknown key. Allowed: "),
+        ("Pulumi.other.yaml", "config:\n  aws:region: us-east-1\n", "has no gpuready:* settings, so no GPU pools"),
+    ],
+    ids=["missing", "project-file", "not-a-stack-file", "a-list", "bad-yaml", "unknown-key", "no-gpuready-keys"],
+)  # fmt: skip
+def test_bad_config_file_exits_2_before_any_request(
+    kube_standin: KubeStandin, gpuready: Cli, own_program: Path, case: tuple[str, str | None, str]
+) -> None:
+    name, text, message = case
+    path = own_program.parent / name
+    if text is not None:
+        path.write_text(text)
+    result = gpuready("verify", "--config", str(path))
+    assert result.code == 2, result.out
+    assert result.err.startswith("error: ") and message in result.err
+    assert result.out == "" and kube_standin.requests.records == []
+
+
+def test_config_and_stack_are_exclusive(gpuready: Cli, own_program: Path) -> None:
+    with pytest.raises(SystemExit) as exited:
+        gpuready("verify", "--config", str(own_program), "--stack", "test")
+    assert exited.value.code == 2

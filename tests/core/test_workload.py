@@ -69,6 +69,10 @@ GKE_TS = GpuPoolSpec(
     cloud="gke", name="l4ts", instance_type="g2-standard-24", min_size=0, max_size=1,
     sharing=GpuSharing(mode="time-slicing", replicas=4),
 )  # fmt: skip
+GKE_MPS = GpuPoolSpec(
+    cloud="gke", name="l4mpsgke", instance_type="g2-standard-24", min_size=0, max_size=1,
+    sharing=GpuSharing(mode="mps", replicas=3),
+)  # fmt: skip
 GKE_OPERATOR_MPS = GpuPoolSpec(
     cloud="gke", name="l4mps", instance_type="g2-standard-24", min_size=0, max_size=1, image="ubuntu",
     driver="operator", sharing=GpuSharing(mode="mps", replicas=2),
@@ -287,3 +291,39 @@ def test_container_without_limits_gets_both(resources: Any) -> None:
     assert merged["resources"]["requests"]["nvidia.com/gpu.shared"] == 1
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "w"}, "spec": {"containers": [merged]}}
     kubernetes_validate.validate(pod, K8S, strict=True)
+
+
+def _pod(pool: GpuPoolSpec) -> dict[str, Any]:
+    fragment = gpu_workload(pool)
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "w"},
+        "spec": {**fragment.pod_spec(), "containers": [fragment.container({"name": "c", "image": "busybox"})]},
+    }
+
+
+def test_a_pod_on_a_gke_mps_pool_gets_what_gke_requires() -> None:
+    # GKE "Deploy workloads that use NVIDIA MPS with GPUs": hostIPC to reach the MPS control daemon, and
+    # GKE's MPS node labels (https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus)
+    pod = _pod(GKE_MPS)
+    kubernetes_validate.validate(pod, K8S, strict=True)
+    assert pod["spec"]["hostIPC"] is True
+    assert pod["spec"]["nodeSelector"] == {
+        "gpuready.io/pool": "l4mpsgke",
+        "cloud.google.com/gke-gpu-sharing-strategy": "mps",
+        "cloud.google.com/gke-max-shared-clients-per-gpu": "3",
+    }
+    assert pod["spec"]["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 1}
+
+
+@pytest.mark.parametrize(
+    "pool", [MPS, MPS_LENIENT, GKE_OPERATOR_MPS, GKE_TS, GKE_MIG, PLAIN], ids=lambda p: f"{p.cloud}-{p.name}"
+)
+def test_no_host_ipc_where_the_cloud_does_not_run_mps(pool: GpuPoolSpec) -> None:
+    # NVIDIA's device plugin mounts the MPS pipe and shm directories into the container itself
+    # (k8s-device-plugin v0.20.0 internal/plugin/mps.go): EKS, AKS and GKE with the GPU Operator need no hostIPC.
+    pod = _pod(pool)
+    kubernetes_validate.validate(pod, K8S, strict=True)
+    assert "hostIPC" not in pod["spec"]
+    assert pod["spec"]["nodeSelector"] == {"gpuready.io/pool": pool.name}

@@ -309,3 +309,48 @@ def test_pool_expectations_are_self_consistent(overrides: dict[str, object]) -> 
         extra["cloud.google.com/gke-max-shared-clients-per-gpu"] = str(expectation.gke_shared_clients)
     node = _pool_node(expectation, extra, dict(expectation.allocatable))
     assert check_node(node, expectation) == []
+
+
+# A wrong accelerator value is a mislabel, never "nobody labeled it": the message says which label names what,
+# the cause what the node really has (and from where), the fix relabels.
+# fmt: off
+MISLABELED: list[tuple[str, NodeView, str, str, str]] = [
+    ("gpuready-label-on-foreign-node",
+     view("n", labels={"node.kubernetes.io/instance-type": "g6.xlarge", "gpuready.io/accelerator": "a100"}),
+     "accelerator-label-wrong",
+     "label gpuready.io/accelerator: wrong value; got 'a100', expected 'l4'",
+     "mislabeled: gpuready.io/accelerator=a100 names A100, but instance type g6.xlarge has L4"),
+    ("skypilot-label-on-pool-node", l4_node(extra={"skypilot.co/accelerator": "h100"}),
+     "accelerator-label-wrong",
+     "label skypilot.co/accelerator: wrong value; got 'h100', expected 'l4'",
+     "mislabeled: skypilot.co/accelerator=h100 names another GPU, but pool gpu has L4"),
+    ("gke-label-against-machine-type",
+     view("n", labels={"node.kubernetes.io/instance-type": "g2-standard-8",
+                       "cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}),
+     "accelerator-label-conflict",
+     "label cloud.google.com/gke-accelerator: names another GPU than the instance type; got 'nvidia-tesla-t4' (T4), "
+     "instance type g2-standard-8 has L4",
+     "mislabeled: GKE sets this label from the node pool's accelerator"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("node", "code", "message", "cause"), [c[1:] for c in MISLABELED], ids=[c[0] for c in MISLABELED]
+)
+def test_a_wrong_accelerator_value_is_explained_as_a_mislabel(
+    node: NodeView, code: str, message: str, cause: str
+) -> None:
+    expectation = L4_POOL if "gpuready.io/pool" in node.labels else infer_expectation(node, infer_accelerator(node))
+    finding = only(check_node(node, expectation), code)
+    assert finding.message == message
+    assert finding.cause.startswith(cause)
+    assert "nobody labeled" not in finding.cause
+    assert "l4" in finding.fix
+
+
+def test_a_machine_type_with_built_in_gpus_outranks_a_hand_edited_gke_label() -> None:
+    node = view("n", labels={"node.kubernetes.io/instance-type": "g2-standard-8",
+                             "cloud.google.com/gke-accelerator": "nvidia-tesla-t4"})  # fmt: skip
+    inference = infer_accelerator(node)
+    assert inference is not None and (inference.model.key, inference.source) == ("l4", "instance-type")

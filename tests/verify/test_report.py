@@ -15,22 +15,36 @@ def test_table_pads_columns() -> None:
 
 
 def test_render_report_lists_nodes_then_findings_then_summary() -> None:
-    report = audit([l4_node("gpu-a"), l4_node("gpu-b", taints=()), view("cpu")], {})
+    unpooled = l4_node("gpu-c", drop=("gpuready.io/pool",), capacity={})
+    report = audit([l4_node("gpu-a"), l4_node("gpu-b", taints=()), unpooled, view("cpu")], {})
     text = render_report(report)
     lines = text.splitlines()
     assert lines[0].split() == ["NODE", "POOL", "GPU", "READY", "GPUS", "FINDINGS"]
-    assert lines[1].split() == ["gpu-a", "<none>", "l4", "yes", "1/1", "ok"]
-    assert lines[2].split() == ["gpu-b", "<none>", "l4", "yes", "1/1", "1", "warning"]
+    # no stack: the POOL column shows the node's own gpuready.io/pool label, <none> without one
+    assert lines[1].split() == ["gpu-a", "gpu", "l4", "yes", "1/1", "ok"]
+    assert lines[2].split() == ["gpu-b", "gpu", "l4", "yes", "1/1", "1", "warning"]
+    assert lines[3].split() == ["gpu-c", "<none>", "l4", "yes", "0/1", "1", "error"]
     assert "gpu-b: warning gpu-taint-missing" in text
     assert "  fix:   declare the taint on the node pool" in text
-    assert lines[-1] == "2 GPU nodes (2 converged), 1 other node; 1 finding (0 errors, 1 warning)"
+    # a node with warnings only has converged, but is counted apart from the ok ones
+    assert lines[-1] == (
+        "3 GPU nodes (1 ok, 1 with warnings, 1 with errors), 1 other node; 2 findings (1 error, 1 warning)"
+    )
     assert "gpu-a" not in render_report(report, only_findings=True).split("\n\n")[0]
 
 
 def test_report_json_is_plain_data() -> None:
-    report = audit([l4_node("gpu-a", capacity={})], {})
+    report = audit([l4_node("gpu-a", capacity={}), l4_node("gpu-b", taints=()), l4_node("gpu-c")], {})
     data = json.loads(json.dumps(report_json(report)))
-    assert data["summary"] == {"gpuNodes": 1, "converged": 0, "expected": 1, "otherNodes": 0, "missingNodes": 0}
+    assert data["summary"] == {
+        "gpuNodes": 3, "ok": 1, "withWarnings": 1, "withErrors": 1, "converged": 2, "expected": 3,
+        "otherNodes": 0, "missingNodes": 0,
+    }  # fmt: skip
+    assert [(n["name"], n["pool"], n["status"]) for n in data["nodes"]] == [
+        ("gpu-a", "gpu", "errors"), ("gpu-b", "gpu", "warnings"), ("gpu-c", "gpu", "ok"),
+    ]  # fmt: skip
+    data["nodes"] = data["nodes"][:1]
+    data["findings"] = [x for x in data["findings"] if x["node"] == "gpu-a"]
     (node,) = data["nodes"]
     assert (node["name"], node["accelerator"], node["acceleratorSource"]) == ("gpu-a", "l4", "instance-type")
     assert node["advertised"] == {} and node["expected"] == {"nvidia.com/gpu": 1}

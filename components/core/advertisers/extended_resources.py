@@ -65,13 +65,30 @@ class ExtendedResources(Advertiser):
         return any(name.startswith(MIG_RESOURCE_PREFIX) for name in capacity)
 
     def inferred_allocatable(
-        self, capacity: Mapping[str, int], gpus: int | None, replicas: int | None, *, mig: bool
+        self,
+        capacity: Mapping[str, int],
+        gpus: int | None,
+        replicas: int | None,
+        *,
+        mig: bool,
+        renamed: bool | None = None,
+        mig_layout: Mapping[str, int] | None = None,
+        mig_strategy: str = "single",
     ) -> dict[str, int]:
-        allocatable: dict[str, int] = {}
-        if gpus and not mig:
-            shared = SHARED_GPU_RESOURCE in capacity and replicas is not None
-            allocatable[SHARED_GPU_RESOURCE if shared else GPU_RESOURCE] = gpus * (replicas or 1)
-        return allocatable
+        if not gpus:
+            return {}
+        if mig:
+            return mig_units(gpus, mig_layout, mixed=mig_strategy == "mixed") if mig_layout else {}
+        shared = replicas is not None and (renamed if renamed is not None else SHARED_GPU_RESOURCE in capacity)
+        return {SHARED_GPU_RESOURCE if shared else GPU_RESOURCE: gpus * (replicas or 1)}
+
+
+def mig_units(gpus: int, layout: Mapping[str, int], *, mixed: bool) -> dict[str, int]:
+    """What ``gpus`` GPUs with ``layout`` (profile -> instances per GPU) advertise: every instance as
+    ``nvidia.com/gpu`` (``single``), or per profile as ``nvidia.com/mig-<profile>`` (``mixed``)."""
+    if not mixed:
+        return {GPU_RESOURCE: gpus * sum(layout.values())}
+    return {mig_resource_name(p): gpus * n for p, n in sorted(layout.items())}
 
 
 def _mig_allocatable(spec: GpuPoolSpec, mig: MigPartitioning) -> dict[str, int]:
@@ -79,10 +96,7 @@ def _mig_allocatable(spec: GpuPoolSpec, mig: MigPartitioning) -> dict[str, int]:
     if table is None:
         raise ValueError(f"pool {spec.name!r}: MIG on a GPU without MIG passed validation")
     layout = sharing_plan.mig_layout(table, mig)
-    gpus = spec.resolved.gpus
-    if mig.strategy == "single":  # GKE-native MIG is validated to be single
-        return {GPU_RESOURCE: gpus * sum(layout.values())}
-    return {mig_resource_name(p): gpus * n for p, n in sorted(layout.items())}
+    return mig_units(spec.resolved.gpus, layout, mixed=mig.strategy == "mixed")  # GKE-native MIG is single
 
 
 EXTENDED_RESOURCES = ExtendedResources()

@@ -84,7 +84,17 @@ class Advertiser(ABC):
 
     @abstractmethod
     def inferred_allocatable(
-        self, capacity: Mapping[str, int], gpus: int | None, replicas: int | None, *, mig: bool
+        self,
+        capacity: Mapping[str, int],
+        gpus: int | None,
+        replicas: int | None,
+        *,
+        mig: bool,
+        renamed: bool | None = None,
+        mig_layout: Mapping[str, int] | None = None,
+        mig_strategy: str = "single",
     ) -> dict[str, int]:
         """What a GPU node no known pool owns should advertise, from its capacity and what is known of its GPUs
-        (empty when it cannot be told)."""
+        and of the sharing its labels ask for (``renamed``: shares under their own name, None when no label
+        says; ``mig_layout``: profile -> instances per GPU, advertised per ``mig_strategy``); empty when it
+        cannot be told."""

@@ -226,6 +226,16 @@ class CloudProfile(ABC):
         """Objects a GPU Operator release needs in its namespace on this cloud (``stack_objects.ReleaseObject``)."""
         return []
 
+    # --- what a workload's pods need on the cloud's pools (core.workload) ---
+
+    def workload_pod_fields(self, spec: GpuPoolSpec) -> dict[str, Any]:
+        """PodSpec fields a GPU workload on ``spec``'s pool needs because of how the cloud shares the GPUs."""
+        return {}
+
+    def workload_node_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """Node labels such a workload selects besides the pool's (the cloud's own sharing labels)."""
+        return {}
+
     image_titles: ClassVar[Mapping[str, str]] = {}
     """How messages name a node image, where not ``<title> <image>``."""
     cloud_sharing_labels: ClassVar[bool] = False
