@@ -54,9 +54,7 @@ class Rendered:
         }
 
 
-def render(
-    chart_name: str, version: str, values: Mapping[str, Any], *, name: str, namespace: str
-) -> Rendered:
+def render(chart_name: str, version: str, values: Mapping[str, Any], *, name: str, namespace: str) -> Rendered:
     """``helm template`` of the vendored chart ``chart_name`` ``version`` with ``values``."""
     chart = Chart.load_archive(archive_bytes(chart_name, version))  # afresh: render mutates the chart
     manifests = chart.render(dict(values), name=name, namespace=namespace, is_install=True)
@@ -122,8 +120,8 @@ def selects(pod_spec: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
     """Whether a node with ``labels`` passes the pod's nodeSelector and required node affinity."""
     if any(labels.get(k) != v for k, v in (pod_spec.get("nodeSelector") or {}).items()):
         return False
-    required = (pod_spec.get("affinity") or {}).get("nodeAffinity", {}).get(
-        "requiredDuringSchedulingIgnoredDuringExecution"
+    required = (
+        (pod_spec.get("affinity") or {}).get("nodeAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution")
     )
     if not required:
         return True

@@ -39,6 +39,11 @@ class GpuStackReleaseArgs:
     repository: str | None = None
     timeout_seconds: int = MIN_TIMEOUT_SECONDS
     nfd: NfdMode = "deploy"
+    values: Mapping[str, Any] | None = None
+    """Extra Helm values deep-merged into the release (a private registry, ``imagePullSecrets``, resources...):
+    keys the chart reads, never one gpuready decides (``components.core.gpu_stack.owned_values``)."""
+    monitoring: bool | None = None
+    """GPU Operator: the DCGM exporter's ServiceMonitor on or off; None keeps the chart's default."""
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 
@@ -54,6 +59,8 @@ class GpuStackReleaseArgs:
             nfd=self.nfd,
             gfd=gfd,
             mig_reboot=mig_reboot,
+            values=dict(self.values or {}),
+            monitoring=self.monitoring,
         )
 
 

@@ -17,7 +17,7 @@ only as a dependency ``condition`` in its packaged ``Chart.yaml`` (the plugin ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.scheduling import pool_taints
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 

@@ -19,7 +19,6 @@ from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 
-
 DEDICATED = Taint(key="dedicated", value="ml", effect="NoExecute")
 EKS_TS = GpuPoolSpec(
     cloud="eks", name="l4-ts", instance_type="g6.12xlarge", min_size=0, max_size=4, capacity="spot",

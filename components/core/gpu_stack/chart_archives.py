@@ -96,4 +96,4 @@ def _members(data: bytes) -> dict[str, bytes]:
 
 
 def _yaml(members: Mapping[str, bytes], name: str) -> Any:
-    return yaml.load(members[name], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loaders
+    return yaml.load(members[name], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
