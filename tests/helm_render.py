@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import tarfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import jsonschema
+import kubernetes_validate
 import yaml
 from helm_python import Chart
+from referencing import Registry, Resource
 
 from components.core.gpu_stack.chart_archives import archive_bytes
 from components.core.gpu_stack.stack_plan import HelmRelease
@@ -140,3 +144,76 @@ def _term(term: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
         if not ok:
             return False
     return True
+
+
+K8S = "1.32.0"
+"""The Kubernetes schema version the other manifest tests validate against (tests/core/test_workload.py)."""
+CORE_GROUPS = (
+    "apps/", "batch/", "rbac.authorization.k8s.io/", "policy/", "networking.k8s.io/", "scheduling.k8s.io/",
+    "admissionregistration.k8s.io/", "resource.k8s.io/", "node.k8s.io/", "apiextensions.k8s.io/",
+)  # fmt: skip
+"""API groups of built-in kinds (besides the core ``v1``)."""
+
+
+def is_core(obj: Mapping[str, Any]) -> bool:
+    """Whether ``obj`` is a built-in Kubernetes kind (custom resources have their own CRD schema)."""
+    api_version = str(obj.get("apiVersion", ""))
+    return api_version == "v1" or api_version.startswith(CORE_GROUPS)
+
+
+@functools.cache
+def _strict_validator(kind: str, api_version: str, version: str = K8S) -> jsonschema.Draft202012Validator:
+    """kubernetes-validate's strict schema for (kind, apiVersion), built once (its ``validate`` reads and parses
+    the schema files on every call: about 6 ms an object; a cached validator takes well under 1 ms)."""
+    minor = ".".join(version.split(".")[:2])
+    (schema_version,) = [v for v in kubernetes_validate.utils.all_versions() if v.startswith(minor + ".")][:1]
+    schema_dir = f"kubernetes-json-schema/v{schema_version}-local-strict"
+    group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
+    schema = kubernetes_validate.utils.schema_contents(f"{schema_dir}/{kind.lower()}-{group_version}.json", version)
+    definitions = kubernetes_validate.utils.schema_contents(f"{schema_dir}/_definitions.json", version)
+    registry: Registry[Any] = Resource.from_contents(definitions) @ (Resource.from_contents(schema) @ Registry())
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def strict_problems(obj: Mapping[str, Any]) -> list[str]:
+    """Every way a built-in object breaks the strict Kubernetes schema (unknown fields included)."""
+    validator = _strict_validator(str(obj["kind"]), str(obj["apiVersion"]))
+    return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
+
+
+@functools.cache
+def _crd_validator(chart_name: str, version: str, kind: str) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(dict(crd_schema(chart_name, version, kind)))
+
+
+def crd_problems(chart_name: str, version: str, obj: Mapping[str, Any]) -> list[str]:
+    """Every way a custom resource breaks its CRD's schema, and every field the apiserver would prune (structural
+    schemas drop unknown fields silently, so a misspelt field would do nothing)."""
+    kind = str(obj["kind"])
+    schema = crd_schema(chart_name, version, kind)
+    found = [
+        f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in _crd_validator(chart_name, version, kind).iter_errors(obj)
+    ]
+    found.extend(f"{path}: unknown field (pruned)" for path in _pruned(obj, schema, ""))
+    return found
+
+
+def _pruned(value: Any, schema: Mapping[str, Any], at: str) -> Iterator[str]:
+    if schema.get("x-kubernetes-preserve-unknown-fields"):
+        return
+    if isinstance(value, Mapping):
+        properties = schema.get("properties")
+        extra = schema.get("additionalProperties")
+        for key, item in value.items():
+            if at == "" and key in ("apiVersion", "kind", "metadata"):
+                continue
+            if properties is not None and key in properties:
+                yield from _pruned(item, properties[key], f"{at}{key}.")
+            elif isinstance(extra, Mapping):
+                yield from _pruned(item, extra, f"{at}{key}.")
+            elif properties is not None or extra is False:
+                yield f"{at}{key}"
+    elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        for index, item in enumerate(value):
+            yield from _pruned(item, schema["items"], f"{at}{index}.")
