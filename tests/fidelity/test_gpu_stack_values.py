@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 import yaml
 
+from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
-from components.core.scheduling import pool_taints
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 
@@ -257,9 +257,21 @@ def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: Char
     ],
 )
 def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
-    """Negative controls: keys blogs and other charts use, which these charts ignore."""
+    """Negative controls: keys blogs and other charts use, which these charts ignore; refused by this walk and by
+    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the vendored archive)."""
     problems = key_problems(CHARTS[kind], values)
     assert problems and all(bad_path in p for p in problems), problems
+    chart = CHARTS[kind]
+    found = extra_values.key_problems(chart, chart.version, values, "gpuStack.values")
+    assert found and all(p.path.startswith("gpuStack.values." + bad_path.split(".", maxsplit=1)[0]) for p in found), (
+        found
+    )
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_gpuready_values_pass_the_check_it_runs_on_user_values(scenario: Scenario) -> None:
+    chart = CHARTS[scenario.kind]
+    assert extra_values.key_problems(chart, chart.version, _values(scenario), "values") == []
 
 
 def test_the_plugin_charts_nfd_enabled_is_only_a_dependency_condition() -> None:
@@ -338,25 +350,6 @@ def test_the_replaced_lists_tolerate_the_gpu_taint_by_default(kind: ChartKind) -
         default = parent_default(chart, path)
         assert isinstance(default, list), path
         assert any(t["key"] == GPU_TAINT_KEY and t["effect"] == "NoSchedule" for t in default), path
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
-def test_replaced_toleration_lists_still_tolerate_the_gpu_taint_with_exists(scenario: Scenario) -> None:
-    chart = CHARTS[scenario.kind]
-    leaves = walk(chart, _values(scenario)).leaves
-    present = [p for p in REPLACED_TOLERATION_LISTS[scenario.kind] if p in leaves]
-    assert "daemonsets.tolerations" in present or "tolerations" in present
-    for path in present:
-        tolerations = leaves[path]
-        assert {"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"} in tolerations, path
-        # Every nvidia.com/gpu toleration of the chart default is still covered, whatever the taint's value.
-        for default in parent_default(chart, path):
-            if default["key"] == GPU_TAINT_KEY:
-                assert _tolerates(tolerations, GPU_TAINT_KEY, "any-value", default["effect"]), path
-        # And every taint of every pool is tolerated, whatever its value.
-        for pool in scenario.pool_set.pools:
-            for taint in pool_taints(pool):
-                assert _tolerates(tolerations, taint.key, "any-value", taint.effect), (path, pool.name, taint)
 
 
 @pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.kind == "device-plugin"], ids=lambda s: s.id)

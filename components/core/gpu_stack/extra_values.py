@@ -109,6 +109,8 @@ def _walk(
             continue
         default = defaults[key]
         if path in free or key in FREE_FORM_NAMES or default is None or (isinstance(default, Mapping) and not default):
+            if isinstance(default, Mapping) and value is not None and not isinstance(value, Mapping):
+                problems.append(Problem(where, "is a map in the chart", value, (), "e.g. {key: value}"))
             continue  # a map the chart leaves to the user, or a slot without a default
         if isinstance(value, Mapping):
             if isinstance(default, Mapping):
