@@ -27,6 +27,7 @@ import yaml
 
 from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
+from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 
@@ -151,9 +152,6 @@ def key_problems(chart: Chart, values: Mapping[str, Any], *, allow_under_null: b
         if not isinstance(value, Mapping):
             problems.append(f"{chart.name}: gpuready sets free-form map {path!r} to a non-map {value!r}")
     return problems
-
-
-from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario  # noqa: E402
 
 
 def _values(scenario: Scenario) -> Mapping[str, Any]:
@@ -329,17 +327,8 @@ def test_the_charts_default_namespaces_are_never_default() -> None:
     assert all(chart.namespace != "default" for chart in CHARTS.values())
 
 
-# --- replaced toleration lists ---------------------------------------------------------------------------------------
-
-
-def _tolerates(tolerations: Sequence[Mapping[str, Any]], key: str, value: str, effect: str) -> bool:
-    """Kubernetes toleration matching: same key, Exists or Equal value, same effect or none."""
-    return any(
-        t.get("key") == key
-        and (t.get("operator", "Equal") == "Exists" or t.get("value", "") == value)
-        and t.get("effect", "") in ("", effect)
-        for t in tolerations
-    )
+# --- replaced toleration lists (that every pool taint is tolerated is checked on the rendered objects:
+# tests/gpu_stack/test_rendered_releases.py) -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
