@@ -175,9 +175,10 @@ def _strict_validator(kind: str, api_version: str, version: str = K8S) -> jsonsc
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
-def strict_problems(obj: Mapping[str, Any]) -> list[str]:
-    """Every way a built-in object breaks the strict Kubernetes schema (unknown fields included)."""
-    validator = _strict_validator(str(obj["kind"]), str(obj["apiVersion"]))
+def strict_problems(obj: Mapping[str, Any], kube_version: str = K8S) -> list[str]:
+    """Every way a built-in object breaks the strict Kubernetes schema (unknown fields included) of
+    ``kube_version`` (``resource.k8s.io/v1`` needs 1.34)."""
+    validator = _strict_validator(str(obj["kind"]), str(obj["apiVersion"]), kube_version)
     return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
 
 

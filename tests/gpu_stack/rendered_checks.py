@@ -19,7 +19,7 @@ from components.core.gpu_stack.stack_objects import ConfigMapObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan
 from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG, pool_labels, pool_taints
 from components.core.specs import GpuPoolSpec
-from tests.helm_render import Rendered, crd_problems, is_core, pod_specs, selects, strict_problems, tolerates
+from tests.helm_render import K8S, Rendered, crd_problems, is_core, pod_specs, selects, strict_problems, tolerates
 
 NON_GPU_NODE = {"kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", "node.kubernetes.io/instance-type": "m5"}
 """A system node of the cluster: what the NFD worker must not select."""
@@ -84,10 +84,13 @@ def config_map_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[
     return problems
 
 
-def core_schema_problems(rendered: Rendered) -> list[str]:
+def core_schema_problems(rendered: Rendered, kube_version: str = K8S) -> list[str]:
     """Every built-in object is valid against the strict Kubernetes schema (unknown fields refused)."""
     return [
-        f"{o['kind']} {o['metadata']['name']}: {p}" for o in rendered.objects if is_core(o) for p in strict_problems(o)
+        f"{o['kind']} {o['metadata']['name']}: {p}"
+        for o in rendered.objects
+        if is_core(o)
+        for p in strict_problems(o, kube_version)
     ]
 
 

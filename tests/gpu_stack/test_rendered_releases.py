@@ -241,3 +241,18 @@ def test_an_unknown_field_in_a_built_in_object_is_found() -> None:
     daemonset = rendered.one("DaemonSet", "gpu-feature-discovery")
     daemonset["spec"]["template"]["spec"]["tolerationz"] = []
     assert any("tolerationz" in p for p in checks.core_schema_problems(rendered))
+
+
+def test_the_dra_driver_chart_renders_through_the_same_helper() -> None:
+    """The third vendored archive (the DRA driver chart's source, issue #15): with its defaults it fails its own
+    rule that its GPU plugin never runs beside NVIDIA's device plugin (templates/validation.yaml); with the
+    override its objects are valid Kubernetes 1.34 (``resource.k8s.io/v1`` DeviceClasses)."""
+    from helm_python import HelmError  # noqa: PLC0415
+
+    with pytest.raises(HelmError, match="cannot be deployed alongside the standard GPU device plugin"):
+        render("dra-driver-nvidia-gpu", "0.4.0", {}, name="dra", namespace="nvidia-dra-driver-gpu")
+    rendered = render(
+        "dra-driver-nvidia-gpu", "0.4.0", {"gpuResourcesEnabledOverride": True}, name="dra", namespace="dra"
+    )
+    assert {o["metadata"]["name"] for o in rendered.of_kind("DeviceClass")} >= {"gpu.nvidia.com", "mig.nvidia.com"}
+    assert checks.core_schema_problems(rendered, "1.34.0") == []
