@@ -9,8 +9,8 @@ never a path below, nor a map above one with a non-map (which would replace it).
   pools is owned for that stack (AKS's ``operator.runtimeClass``, GKE's ``toolkit.env``); the entries with
   ``always=False`` only name the owner of such a leaf in messages.
 
-A test walks every planned scenario and checks that each leaf the builders set is covered by an entry here, so a
-new value gpuready sets cannot go unowned.
+A test (``tests/gpu_stack/test_extra_values.py``) walks every planned scenario and checks that each leaf the
+builders set is covered by an entry here, so a new value gpuready sets cannot go unowned.
 """
 
 from __future__ import annotations
