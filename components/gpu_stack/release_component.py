@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Self, assert_never
 
 import pulumi
@@ -39,6 +39,11 @@ class GpuStackReleaseArgs:
     repository: str | None = None
     timeout_seconds: int = MIN_TIMEOUT_SECONDS
     nfd: NfdMode = "deploy"
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """Extra Helm values deep-merged into the release (a private registry, ``imagePullSecrets``, resources...):
+    keys the chart reads, never one gpuready decides (``components.core.gpu_stack.owned_values``)."""
+    monitoring: bool | None = None
+    """GPU Operator: the DCGM exporter's ServiceMonitor on or off; None keeps the chart's default."""
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
 

@@ -17,7 +17,7 @@ only as a dependency ``condition`` in its packaged ``Chart.yaml`` (the plugin ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,9 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
+from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.scheduling import pool_taints
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
 
 UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 
@@ -159,161 +154,6 @@ def key_problems(chart: Chart, values: Mapping[str, Any], *, allow_under_null: b
     return problems
 
 
-# --- plans over realistic pool sets ----------------------------------------------------------------------------------
-
-DEDICATED = Taint(key="dedicated", value="ml", effect="NoExecute")
-EKS_TS = GpuPoolSpec(
-    cloud="eks", name="l4-ts", instance_type="g6.12xlarge", min_size=0, max_size=4, capacity="spot",
-    sharing=GpuSharing(mode="time-slicing", replicas=4, fail_requests_greater_than_one=True), taints=(DEDICATED,),
-)  # fmt: skip
-EKS_MPS = GpuPoolSpec(
-    cloud="eks", name="l4-mps", instance_type="g6.xlarge", min_size=0, max_size=2,
-    sharing=GpuSharing(mode="mps", replicas=2),
-)  # fmt: skip
-EKS_MIG_PROFILE = GpuPoolSpec(
-    cloud="eks", name="a100-mig", instance_type="p4d.24xlarge", min_size=0, max_size=1,
-    sharing=MigPartitioning(profile="1g.5gb", strategy="mixed"),
-)  # fmt: skip
-EKS_MIG_BALANCED = GpuPoolSpec(
-    cloud="eks", name="h100-balanced", instance_type="p5.48xlarge", min_size=0, max_size=2,
-    sharing=MigPartitioning(layout="all-balanced", strategy="mixed"),
-)  # fmt: skip
-EKS_MIG_CUSTOM = GpuPoolSpec(
-    cloud="eks", name="h100-custom", instance_type="p5.48xlarge", min_size=0, max_size=2,
-    sharing=MigPartitioning(layout={"1g.10gb": 3, "4g.40gb": 1}, strategy="mixed"),
-    taints=(Taint(key="example.com/research", value="yes"),),
-)  # fmt: skip
-EKS_MIG_SINGLE = GpuPoolSpec(
-    cloud="eks", name="a100-single", instance_type="p4d.24xlarge", min_size=0, max_size=1,
-    sharing=MigPartitioning(profile="3g.20gb"),
-)  # fmt: skip
-EKS_BOTTLEROCKET = GpuPoolSpec(
-    cloud="eks", name="a10g-br", instance_type="g5.2xlarge", min_size=0, max_size=3, image="bottlerocket",
-    labels={"example.com/team": "inference"},
-)  # fmt: skip
-EKS_PLAIN = GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0, max_size=2)
-AKS_TS = GpuPoolSpec(
-    cloud="aks", name="t4shared", instance_type="Standard_NC8as_T4_v3", min_size=0, max_size=4,
-    sharing=GpuSharing(mode="time-slicing", replicas=2),
-)  # fmt: skip
-AKS_MIG = GpuPoolSpec(
-    cloud="aks", name="a100mig", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=2,
-    sharing=MigPartitioning(profile="1g.10gb", strategy="mixed"),
-)  # fmt: skip
-AKS_SPOT = GpuPoolSpec(
-    cloud="aks", name="h100spot", instance_type="Standard_NC40ads_H100_v5", min_size=0, max_size=2, capacity="spot",
-    taints=(Taint(key="workload", value="batch"),),
-)  # fmt: skip
-AKS_MPS = GpuPoolSpec(
-    cloud="aks", name="t4mps", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2,
-    sharing=GpuSharing(mode="mps", replicas=4),
-)  # fmt: skip
-AKS_OPERATOR_MPS = GpuPoolSpec(
-    cloud="aks", name="t4op", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2, image="azurelinux",
-    driver="operator", sharing=GpuSharing(mode="mps", replicas=2),
-)  # fmt: skip
-AKS_OPERATOR_MIG = GpuPoolSpec(
-    cloud="aks", name="a100op", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=2, driver="operator",
-    sharing=MigPartitioning(layout={"3g.40gb": 1, "4g.40gb": 1}, strategy="mixed"),
-)  # fmt: skip
-AKS_OPERATOR_PLAIN = GpuPoolSpec(
-    cloud="aks", name="t4opspot", instance_type="Standard_NC16as_T4_v3", min_size=0, max_size=2, driver="operator",
-    capacity="spot",
-)  # fmt: skip
-GKE_OPERATOR_TS = GpuPoolSpec(
-    cloud="gke", name="l4-ts", instance_type="g2-standard-24", image="ubuntu", driver="operator", min_size=0,
-    max_size=4, sharing=GpuSharing(mode="time-slicing", replicas=4, rename_by_default=True),
-)  # fmt: skip
-GKE_OPERATOR_MIG = GpuPoolSpec(
-    cloud="gke", name="h100-mig", instance_type="a3-highgpu-8g", image="ubuntu", driver="operator", min_size=0,
-    max_size=2, sharing=MigPartitioning(layout={"1g.10gb": 3, "4g.40gb": 1}, strategy="mixed"),
-)  # fmt: skip
-GKE_OPERATOR_MPS = GpuPoolSpec(
-    cloud="gke", name="t4-mps", instance_type="n1-standard-8", gpu=ExplicitGpu(model="t4", count=1), image="ubuntu",
-    driver="operator", min_size=0, max_size=3, capacity="spot", sharing=GpuSharing(mode="mps", replicas=2),
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class PoolSet:
-    cloud: Cloud
-    pools: tuple[GpuPoolSpec, ...]
-    kinds: tuple[ChartKind, ...]
-    """The charts that fit these pools."""
-
-    @property
-    def has_mps(self) -> bool:
-        return any(isinstance(p.sharing, GpuSharing) and p.sharing.mode == "mps" for p in self.pools)
-
-
-POOL_SETS: dict[str, PoolSet] = {
-    "eks-al2023-and-bottlerocket-mig-ts-mps": PoolSet(
-        "eks",
-        (EKS_TS, EKS_MPS, EKS_MIG_PROFILE, EKS_MIG_BALANCED, EKS_MIG_CUSTOM, EKS_BOTTLEROCKET),
-        ("gpu-operator",),
-    ),
-    "eks-named-mig-layouts-only": PoolSet("eks", (EKS_PLAIN, EKS_MIG_PROFILE, EKS_MIG_BALANCED), ("gpu-operator",)),
-    "eks-mig-single": PoolSet("eks", (EKS_MIG_SINGLE, EKS_TS), ("gpu-operator",)),
-    "eks-bottlerocket-only": PoolSet("eks", (EKS_BOTTLEROCKET,), ("gpu-operator",)),
-    "eks-al2023-ts-mps": PoolSet("eks", (EKS_TS, EKS_MPS), ("gpu-operator", "device-plugin")),
-    "eks-al2023-ts": PoolSet("eks", (EKS_TS, EKS_PLAIN), ("gpu-operator", "device-plugin")),
-    "aks-cloud-driver": PoolSet("aks", (AKS_TS, AKS_MIG, AKS_SPOT), ("gpu-operator", "device-plugin")),
-    "aks-cloud-driver-mps": PoolSet("aks", (AKS_MPS, AKS_SPOT), ("gpu-operator", "device-plugin")),
-    "aks-operator-driver": PoolSet("aks", (AKS_OPERATOR_MPS, AKS_OPERATOR_MIG, AKS_OPERATOR_PLAIN), ("gpu-operator",)),
-    "gke-operator-driver-custom-mig": PoolSet("gke", (GKE_OPERATOR_TS, GKE_OPERATOR_MIG), ("gpu-operator",)),
-    "gke-operator-driver-mps": PoolSet("gke", (GKE_OPERATOR_MPS, GKE_OPERATOR_TS), ("gpu-operator",)),
-}
-RELEASE_OVERRIDES: dict[ChartKind, dict[str, Any]] = {
-    "gpu-operator": {
-        "namespace": "gpu-system", "release_name": "nvidia-gpu", "chart_version": "v26.3.3",
-        "repository": "https://nvidia.github.io/gpu-operator/stable", "timeout_seconds": 3600,
-    },
-    "device-plugin": {
-        "namespace": "gpu-system", "release_name": "nvdp", "chart_version": "0.19.3",
-        "repository": "oci://registry.example.com/charts", "timeout_seconds": 1800,
-    },
-}  # fmt: skip
-SPEC_VARIANTS: dict[ChartKind, dict[str, dict[str, Any]]] = {
-    "gpu-operator": {
-        "defaults": {},
-        "nfd-existing": {"nfd": "existing"},
-        "no-mig-reboot": {"mig_reboot": False},
-        "custom-release": RELEASE_OVERRIDES["gpu-operator"],
-        "custom-release-nfd-existing": {**RELEASE_OVERRIDES["gpu-operator"], "nfd": "existing", "mig_reboot": False},
-    },
-    "device-plugin": {
-        "defaults": {},
-        "nfd-existing": {"nfd": "existing"},
-        "gfd-off": {"gfd": False},
-        "gfd-off-nfd-existing": {"gfd": False, "nfd": "existing"},
-        "custom-release": RELEASE_OVERRIDES["device-plugin"],
-    },
-}
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    pool_set: PoolSet
-    kind: ChartKind
-    spec: dict[str, Any]
-
-    def plan(self) -> GpuStackPlan:
-        return plan_gpu_stack(self.pool_set.cloud, self.pool_set.pools, GpuStackSpec(kind=self.kind, **self.spec))
-
-
-def _scenarios() -> Iterator[Scenario]:
-    for set_id, pool_set in POOL_SETS.items():
-        for kind in pool_set.kinds:
-            for variant_id, spec in SPEC_VARIANTS[kind].items():
-                if kind == "device-plugin" and spec.get("gfd") is False and pool_set.has_mps:
-                    continue  # MPS needs GFD (its own refusal, tested with the stack rules)
-                yield Scenario(f"{set_id}/{kind}/{variant_id}", pool_set, kind, spec)
-
-
-SCENARIOS = list(_scenarios())
-
-
 def _values(scenario: Scenario) -> Mapping[str, Any]:
     release = scenario.plan().release
     assert release is not None
@@ -415,9 +255,21 @@ def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: Char
     ],
 )
 def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
-    """Negative controls: keys blogs and other charts use, which these charts ignore."""
+    """Negative controls: keys blogs and other charts use, which these charts ignore; refused by this walk and by
+    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the vendored archive)."""
     problems = key_problems(CHARTS[kind], values)
     assert problems and all(bad_path in p for p in problems), problems
+    chart = CHARTS[kind]
+    found = extra_values.key_problems(chart, chart.version, values, "gpuStack.values")
+    assert found and all(p.path.startswith("gpuStack.values." + bad_path.split(".", maxsplit=1)[0]) for p in found), (
+        found
+    )
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_gpuready_values_pass_the_check_it_runs_on_user_values(scenario: Scenario) -> None:
+    chart = CHARTS[scenario.kind]
+    assert extra_values.key_problems(chart, chart.version, _values(scenario), "values") == []
 
 
 def test_the_plugin_charts_nfd_enabled_is_only_a_dependency_condition() -> None:
@@ -475,17 +327,8 @@ def test_the_charts_default_namespaces_are_never_default() -> None:
     assert all(chart.namespace != "default" for chart in CHARTS.values())
 
 
-# --- replaced toleration lists ---------------------------------------------------------------------------------------
-
-
-def _tolerates(tolerations: Sequence[Mapping[str, Any]], key: str, value: str, effect: str) -> bool:
-    """Kubernetes toleration matching: same key, Exists or Equal value, same effect or none."""
-    return any(
-        t.get("key") == key
-        and (t.get("operator", "Equal") == "Exists" or t.get("value", "") == value)
-        and t.get("effect", "") in ("", effect)
-        for t in tolerations
-    )
+# --- replaced toleration lists (that every pool taint is tolerated is checked on the rendered objects:
+# tests/gpu_stack/test_rendered_releases.py) -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
@@ -496,25 +339,6 @@ def test_the_replaced_lists_tolerate_the_gpu_taint_by_default(kind: ChartKind) -
         default = parent_default(chart, path)
         assert isinstance(default, list), path
         assert any(t["key"] == GPU_TAINT_KEY and t["effect"] == "NoSchedule" for t in default), path
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
-def test_replaced_toleration_lists_still_tolerate_the_gpu_taint_with_exists(scenario: Scenario) -> None:
-    chart = CHARTS[scenario.kind]
-    leaves = walk(chart, _values(scenario)).leaves
-    present = [p for p in REPLACED_TOLERATION_LISTS[scenario.kind] if p in leaves]
-    assert "daemonsets.tolerations" in present or "tolerations" in present
-    for path in present:
-        tolerations = leaves[path]
-        assert {"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"} in tolerations, path
-        # Every nvidia.com/gpu toleration of the chart default is still covered, whatever the taint's value.
-        for default in parent_default(chart, path):
-            if default["key"] == GPU_TAINT_KEY:
-                assert _tolerates(tolerations, GPU_TAINT_KEY, "any-value", default["effect"]), path
-        # And every taint of every pool is tolerated, whatever its value.
-        for pool in scenario.pool_set.pools:
-            for taint in pool_taints(pool):
-                assert _tolerates(tolerations, taint.key, "any-value", taint.effect), (path, pool.name, taint)
 
 
 @pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.kind == "device-plugin"], ids=lambda s: s.id)

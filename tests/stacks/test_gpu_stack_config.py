@@ -42,9 +42,10 @@ POOL_CHILD_TYPES = {
 }
 
 
-def gpu_stack_bag(stack: str, gpu_stack: str | None = None) -> dict[str, str]:
-    """The engine's config bag of an example stack, ``gpuready:gpuStack`` replaced when given."""
-    return config_bag(stack, [f"{KEY}={gpu_stack}"] if gpu_stack is not None else [])
+def gpu_stack_bag(stack: str, gpu_stack: str | None = None, pools: str | None = None) -> dict[str, str]:
+    """The engine's config bag of an example stack, ``gpuready:gpuStack`` (and the pools) replaced when given."""
+    overrides = [f"{KEY}={gpu_stack}"] if gpu_stack is not None else []
+    return config_bag(stack, overrides + ([f"gpuready:nodePools={pools}"] if pools is not None else []))
 
 
 # --- bad values ------------------------------------------------------------------------------------------------------
@@ -57,6 +58,20 @@ class BadCase:
     """The value exactly as a user writes it in the stack file (YAML text)."""
     expect: Sequence[tuple[str, str]]
     """(path, words): each must be one problem's exact path and a substring of its message."""
+    pools: str | None = None
+    """``gpuready:nodePools`` replaced (YAML text), when the case is about the stack and its pools."""
+
+
+MPS_AND_MIXED_MIG = (
+    "[{name: l4-mps, instanceType: g6.xlarge, minSize: 0, maxSize: 2, sharing: {mode: mps, replicas: 2}},"
+    " {name: h100-mig, instanceType: p5.48xlarge, minSize: 0, maxSize: 1,"
+    " sharing: {mode: mig, profile: 1g.10gb, strategy: mixed}}]"
+)
+AKS_OPERATOR_DRIVER_TWO_IMAGES = (
+    "[{name: t4ubuntu, instanceType: Standard_NC4as_T4_v3, minSize: 0, maxSize: 2, driver: operator},"
+    " {name: t4azl, instanceType: Standard_NC4as_T4_v3, minSize: 0, maxSize: 2, driver: operator,"
+    " image: azurelinux}]"
+)
 
 
 BAD_CASES: dict[str, BadCase] = {
@@ -133,6 +148,36 @@ BAD_CASES: dict[str, BadCase] = {
         "{kind: device-plugin}",
         [(f"{KEY}.kind", "pool 'h100-mig' (gke ubuntu, driver: operator): the device-plugin chart installs no driver")],
     ),
+    "values-override-the-tolerations": BadCase(
+        "eks-dev",
+        "{kind: gpu-operator, values: {daemonsets: {tolerations: []}}}",
+        [(f"{KEY}.values.daemonsets.tolerations", "gpuready decides 'daemonsets.tolerations'")],
+    ),
+    "values-unknown-key": BadCase(
+        "aks-dev",
+        "{kind: device-plugin, values: {imagePullSecret: [{name: regcred}]}}",
+        [(f"{KEY}.values.imagePullSecret", "unknown key: the nvidia-device-plugin chart has no value")],
+    ),
+    "values-override-the-runtime-class-aks-sets": BadCase(
+        "aks-dev",
+        "{kind: gpu-operator, values: {operator: {runtimeClass: nvidia}}}",
+        [(f"{KEY}.values.operator.runtimeClass", "the cloud's runtime class for its own driver")],
+    ),
+    "monitoring-with-the-device-plugin": BadCase(
+        "aks-dev", "{kind: device-plugin, monitoring: true}", [(f"{KEY}.monitoring", "runs no DCGM exporter")]
+    ),
+    "mps-beside-mig-mixed": BadCase(
+        "eks-dev",
+        "gpu-operator",
+        [("gpuready:nodePools", "refuses MPS with --mig-strategy=mixed")],
+        pools=MPS_AND_MIXED_MIG,
+    ),
+    "operator-driver-on-two-os-images": BadCase(
+        "aks-dev",
+        "gpu-operator",
+        [("gpuready:nodePools", "builds it for one OS image, taken from the first GPU node")],
+        pools=AKS_OPERATOR_DRIVER_TWO_IMAGES,
+    ),
 }  # fmt: skip
 
 
@@ -140,7 +185,7 @@ BAD_CASES: dict[str, BadCase] = {
 def test_a_bad_gpu_stack_is_refused_before_anything_registers(monitors: list[RecordingMonitor], case_id: str) -> None:
     case = BAD_CASES[case_id]
     with pytest.raises(pulumi.RunError) as info:
-        run_stack(case.stack, gpu_stack_bag(case.stack, case.gpu_stack))
+        run_stack(case.stack, gpu_stack_bag(case.stack, case.gpu_stack, case.pools))
     error = config_error_of(info.value)
     assert error is not None, f"no ConfigError in the __cause__ chain of {info.value!r}"
     rendered = "\n".join(map(str, error.problems))

@@ -6,7 +6,7 @@ their own (``stack_spec_problems``) and ``stack_rules`` checks the spec against 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from components.core.config_model.all_problems import nearest, validated
 from components.core.config_model.base import ConfigModel, Words
@@ -37,6 +37,9 @@ class GpuStackConfig(ConfigModel):
     nfd: NfdMode = "deploy"
     gfd: bool = True
     mig_reboot: bool = True
+    values: dict[str, Any] = {}
+    """Extra Helm values (checked against the chart and what gpuready owns by ``GpuStackSpec``)."""
+    monitoring: bool | None = None
 
     def spec(self, path: str = "gpuStack") -> GpuStackSpec:
         """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""

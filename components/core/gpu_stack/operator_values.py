@@ -66,6 +66,11 @@ def operator_values(
     if strategy is not None:
         values["mig"] = {"strategy": strategy}
     values["migManager"] = _mig_manager(pools, spec, mig_config_name)
+    if spec.monitoring is not None:
+        # The operator makes the ServiceMonitor from ClusterPolicy.spec.dcgmExporter.serviceMonitor (GO values.yaml
+        # L326-327 default it on); the exporter it scrapes must run.
+        monitor = {"serviceMonitor": {"enabled": spec.monitoring}}
+        values["dcgmExporter"] = {"enabled": True, **monitor} if spec.monitoring else monitor
     return values
 
 

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.gpu_stack import mig_manager_config, ownership, plugin_configs, stack_objects, stack_rules
+from components.core.gpu_stack import (
+    extra_values,
+    mig_manager_config,
+    ownership,
+    plugin_configs,
+    stack_objects,
+    stack_rules,
+)
 from components.core.gpu_stack.charts import Chart
 from components.core.gpu_stack.device_plugin_values import device_plugin_values
 from components.core.gpu_stack.operator_values import operator_values
@@ -94,6 +101,11 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
     else:
         values = device_plugin_values(pools, spec, plugin_config_name=plugin_name)
+    if spec.values:  # the always-owned paths were refused with the spec; these are what the pools made gpuready's
+        overrides = extra_values.override_problems(spec.chart, spec.values, values, "gpuStack.values")
+        if overrides:
+            raise SpecError(overrides)
+        values = extra_values.merge(values, spec.values)
     release = HelmRelease(
         name=spec.effective_release_name,
         chart=spec.chart,

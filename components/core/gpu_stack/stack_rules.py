@@ -7,6 +7,19 @@ selects on: NVIDIA/k8s-device-plugin#634); one GPU Operator installs the driver 
 (``driver.enabled`` and the RuntimeClass are cluster-wide); every MIG pool NVIDIA's plugin serves shares one
 ``mig.strategy``, because the operator passes it to the plugin as an environment variable that overrides any
 per-node config (nvidia.md section 8, item 13).
+
+Two more (each planned with exit 0 before, each refused by the real system):
+
+- MPS and MIG strategy ``mixed`` under one stack: NVIDIA's device plugin v0.20.0 refuses to start with an MPS
+  sharing config and ``--mig-strategy=mixed`` (``validateFlags`` in ``cmd/nvidia-device-plugin/main.go``: "using
+  --mig-strategy=mixed is not supported with MPS"), and the strategy reaches every plugin pod of the cluster as
+  the ``MIG_STRATEGY`` environment variable (the operator's ``mig.strategy``, the plugin chart's ``migStrategy``),
+  which overrides the per-node config file: the MPS nodes' plugin would crash-loop.
+- One GPU Operator installing the driver on pools of different OS images: v26.7.0 picks the driver image's OS tag
+  for the whole cluster from the first node labelled ``nvidia.com/gpu.present=true`` (``getGPUNodeOSInfo`` in
+  ``controllers/state_manager.go``: ``client.Limit(1)``, then its NFD ``os_release.ID`` and ``VERSION_ID``
+  labels), so the nodes of the other image get a driver container built for the wrong OS. Per-pool drivers need
+  the operator's NVIDIADriver CRD, which gpuready does not drive yet.
 """
 
 from __future__ import annotations
@@ -37,7 +50,9 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
     problems.extend(_sharing_problems(fitting, spec))
     if spec.kind == "gpu-operator":
         problems.extend(_driver_split_problems(fitting))
+        problems.extend(_driver_os_problems(fitting))
     problems.extend(_strategy_problems(fitting, spec))
+    problems.extend(_mps_mixed_problems(fitting, spec))
     return problems
 
 
@@ -107,6 +122,57 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
             None,
             (),
             "give every pool the same driver owner (driver: cloud or driver: operator)",
+        )
+    ]
+
+
+def _driver_os_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
+    by_image: dict[str, list[str]] = {}
+    for pool in pools:
+        if ownership.advertiser(pool.cloud, pool.image_family, pool.driver) != "nvidia":
+            continue
+        if ownership.fit(pool.cloud, pool.image_family, pool.driver, "gpu-operator").operator_driver:
+            by_image.setdefault(pool.image_family, []).append(pool.name)
+    if len(by_image) < 2:
+        return []
+    groups = "; ".join(f"{image}: {names}" for image, names in sorted(by_image.items()))
+    return [
+        Problem(
+            "nodePools",
+            "one GPU Operator that installs the driver builds it for one OS image, taken from the first GPU node "
+            f"(GPU Operator v26.7.0 getGPUNodeOSInfo); its driver pools use different images ({groups}), so the "
+            "nodes of the other image would get a driver for the wrong OS",
+            sorted(by_image),
+            (),
+            "give every driver: operator pool the same image, or let the cloud install the driver (driver: cloud) "
+            "on the pools of the other image",
+        )
+    ]
+
+
+def _mps_mixed_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Problem]:
+    if not spec.installs_chart or mig_strategy(pools) != "mixed":
+        return []
+    mps = [
+        p.name
+        for p in pools
+        if isinstance(p.sharing, GpuSharing)
+        and p.sharing.mode == "mps"
+        and sharing_plan.delivery(p.cloud, p.driver, "mps") == "device-plugin-config"
+    ]
+    if not mps:
+        return []
+    mixed = [p.name for p in nvidia_mig_pools(pools)]
+    return [
+        Problem(
+            "nodePools",
+            f"pools {mps} share by MPS while MIG pools {mixed} use strategy mixed; NVIDIA's device plugin refuses "
+            "MPS with --mig-strategy=mixed (v0.20.0 validateFlags), and the stack passes one MIG strategy to every "
+            "plugin pod, so the MPS nodes' plugin would crash-loop",
+            "mixed",
+            ("single",),
+            "give the MIG pools strategy: single (one profile per pool), share those GPUs by time-slicing instead "
+            "of MPS, or put the MPS pools in another cluster",
         )
     ]
 

@@ -10,10 +10,12 @@ fails on large clusters: METR/hawk#1363); ``atomic`` stays off so a failed rollo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from components.core import namespaces
+from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import CHARTS, STACK_KINDS, Chart, StackKind
 from components.errors import Problem, SpecError
 
@@ -50,6 +52,12 @@ class GpuStackSpec:
     mig_reboot: bool = True
     """GPU Operator: let the MIG manager reboot a node to apply a layout (``WITH_REBOOT``), which cloud VMs
     need because they cannot reset a GPU (cloud-native-docs ``gpu-operator-mig.rst``)."""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """Extra Helm values deep-merged into the release (``extra_values``): keys the chart reads, never one
+    gpuready decides (``owned_values``)."""
+    monitoring: bool | None = None
+    """GPU Operator: the DCGM exporter's Prometheus ServiceMonitor (``dcgmExporter.serviceMonitor.enabled``) on
+    (true) or off (false); None keeps the chart's default (on in v26.7.0, values.yaml L326-327)."""
 
     def __post_init__(self) -> None:
         problems = stack_spec_problems(self)
@@ -110,6 +118,8 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
             ("nfd", None if spec.nfd == "deploy" else spec.nfd),
             ("gfd", None if spec.gfd else spec.gfd),
             ("migReboot", None if spec.mig_reboot else spec.mig_reboot),
+            ("values", dict(spec.values) or None),
+            ("monitoring", spec.monitoring),
         ):
             if value is not None:
                 problems.append(
@@ -177,6 +187,21 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
                 "remove gfd",
             )
         )
+    if spec.kind == "device-plugin" and spec.monitoring is not None:
+        problems.append(
+            Problem(
+                f"{prefix}.monitoring",
+                "the device-plugin chart runs no DCGM exporter, so it has no ServiceMonitor to switch (only the GPU "
+                "Operator's chart deploys the exporter: dcgmExporter in its values.yaml)",
+                spec.monitoring,
+                (),
+                "use gpuStack.kind gpu-operator, or install NVIDIA's dcgm-exporter chart beside the device plugin",
+            )
+        )
+    if spec.values:
+        where = f"{prefix}.values"
+        problems.extend(extra_values.key_problems(chart, spec.effective_version, spec.values, where))
+        problems.extend(extra_values.override_problems(chart, spec.values, None, where))
     if spec.kind == "device-plugin" and not spec.mig_reboot:
         problems.append(
             Problem(

@@ -127,6 +127,8 @@ def test_long_form_operator() -> None:
         "nfd": "existing",
         "gfd": True,
         "migReboot": False,
+        "values": {"operator": {"repository": "registry.example.com/nvidia"}},
+        "monitoring": False,
     }
     assert set(raw) == set(GPU_STACK_KEYS)
     assert parse_gpu_stack(raw) == GpuStackSpec(
@@ -139,6 +141,8 @@ def test_long_form_operator() -> None:
         nfd="existing",
         gfd=True,
         mig_reboot=False,
+        values={"operator": {"repository": "registry.example.com/nvidia"}},
+        monitoring=False,
     )
 
 

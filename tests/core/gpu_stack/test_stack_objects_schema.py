@@ -62,6 +62,8 @@ EKS_POOLS = [
     ),
     GpuPoolSpec(cloud="eks", name="br", instance_type="g6.xlarge", min_size=0, max_size=1, image="bottlerocket"),
 ]
+EKS_OP_POOLS = [p for p in EKS_POOLS if p.name != "mps"]
+"""MPS never beside MIG strategy mixed (stack_rules)."""
 AKS_POOLS = [
     GpuPoolSpec(
         cloud="aks",
@@ -100,8 +102,8 @@ GKE_POOLS = [
 ]  # fmt: skip
 
 SCENARIOS: list[tuple[str, Cloud, list[GpuPoolSpec], GpuStackSpec]] = [
-    ("eks-operator", "eks", EKS_POOLS, GpuStackSpec(kind="gpu-operator")),
-    ("eks-operator-own-namespace", "eks", EKS_POOLS, GpuStackSpec(kind="gpu-operator", namespace="nvidia-gpu")),
+    ("eks-operator", "eks", EKS_OP_POOLS, GpuStackSpec(kind="gpu-operator")),
+    ("eks-operator-own-namespace", "eks", EKS_OP_POOLS, GpuStackSpec(kind="gpu-operator", namespace="nvidia-gpu")),
     ("eks-device-plugin", "eks", EKS_POOLS[:2], GpuStackSpec(kind="device-plugin")),
     ("aks-device-plugin", "aks", AKS_POOLS, GpuStackSpec(kind="device-plugin", namespace="nvdp")),
     ("aks-operator", "aks", AKS_POOLS, GpuStackSpec(kind="gpu-operator")),
@@ -161,7 +163,7 @@ def test_names_labels_and_namespace(name: str, cloud: Cloud, pools: list[GpuPool
 
 
 def test_namespace_admits_privileged_node_agents() -> None:
-    plan = _plan("eks", EKS_POOLS, GpuStackSpec(kind="gpu-operator"))
+    plan = _plan("eks", EKS_OP_POOLS, GpuStackSpec(kind="gpu-operator"))
     assert plan.namespace is not None
     labels = plan.namespace["metadata"]["labels"]
     for mode in ("enforce", "audit", "warn"):

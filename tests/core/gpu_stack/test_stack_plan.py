@@ -154,7 +154,7 @@ def test_operator_mig_single_strategy_comes_from_the_pools() -> None:
 
 
 def test_operator_custom_mig_layout_gets_its_config_map() -> None:
-    plan = _plan("eks", [EKS_MIG_CUSTOM, EKS_MPS], kind="gpu-operator")
+    plan = _plan("eks", [EKS_MIG_CUSTOM, EKS_TS], kind="gpu-operator")  # MPS never beside mixed (stack_rules)
     values = _values(plan)
     mig_map = _config_maps(plan)["gpuready-mig-parted-config"]
     assert values["migManager"] == {
@@ -462,8 +462,9 @@ def test_every_problem_in_one_error() -> None:
         )
     problems = raised.value.problems
     rendered = [str(p) for p in problems]
-    assert len(problems) == 5, rendered
+    assert len(problems) == 6, rendered
     assert any(p.path == "nodePools" and "'l4' is for gke" in p.problem for p in problems), rendered
+    assert any(p.path == "nodePools" and "['mps']" in p.problem and "mixed" in p.problem for p in problems), rendered
     assert any(p.path == "gpuStack.kind" and "'l4'" in p.problem and "GKE" in p.problem for p in problems), rendered
     assert any(p.path == "gpuStack.kind" and "'br'" in p.problem for p in problems), rendered
     assert any(p.path == "gpuStack.kind" and "'a100c'" in p.problem and "MIG" in p.problem for p in problems)

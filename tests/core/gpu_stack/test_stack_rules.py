@@ -39,6 +39,14 @@ AKS_CLOUD = GpuPoolSpec(cloud="aks", name="t4", instance_type="Standard_NC4as_T4
 AKS_OPERATOR = GpuPoolSpec(
     cloud="aks", name="t4op", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2, driver="operator"
 )
+AKS_OPERATOR_AZL = GpuPoolSpec(
+    cloud="aks", name="t4azl", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2, driver="operator",
+    image="azurelinux",
+)  # fmt: skip
+AKS_MPS = GpuPoolSpec(
+    cloud="aks", name="t4mps", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2,
+    sharing=GpuSharing(mode="mps", replicas=2),
+)  # fmt: skip
 AKS_MIG_SINGLE = GpuPoolSpec(
     cloud="aks", name="migs", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=1,
     sharing=MigPartitioning(profile="1g.10gb", strategy="single"),
@@ -110,8 +118,18 @@ REFUSED: list[Case] = [
             Expected("gpuStack.kind", ("pool 'a100s'", "MIG"), "device-plugin", ("gpu-operator",)),
             Expected("gpuStack.kind", ("pool 'h100m'", "MIG"), "device-plugin", ("gpu-operator",)),
             Expected("nodePools", ("'a100s'", "'h100m'"), None, ("strategy: mixed",)),
+            Expected("nodePools", ("['mps']", "MPS", "mixed"), "mixed", ("strategy: single",)),
         ),
     ),
+    # The plugin's validateFlags refuses MPS with --mig-strategy=mixed (k8s-device-plugin v0.20.0).
+    Case("mps-beside-mig-mixed-under-the-operator", (EKS_MPS, EKS_MIG_MIXED), OPERATOR,
+         (Expected("nodePools", ("['mps']", "['h100m']", "--mig-strategy=mixed"), "mixed", ("strategy: single",)),)),
+    Case("mps-beside-aks-mig-mixed-under-the-device-plugin", (AKS_MPS, AKS_MIG_MIXED), PLUGIN,
+         (Expected("nodePools", ("['t4mps']", "['migm']", "crash-loop"), "mixed", ("time-slicing",)),)),
+    # GPU Operator v26.7.0 getGPUNodeOSInfo: one driver OS for the whole cluster.
+    Case("operator-driver-on-two-os-images", (AKS_OPERATOR, AKS_OPERATOR_AZL), OPERATOR,
+         (Expected("nodePools", ("getGPUNodeOSInfo", "azurelinux: ['t4azl']", "ubuntu: ['t4op']"),
+                   ["azurelinux", "ubuntu"], ("same image", "driver: cloud")),)),
 ]  # fmt: skip
 
 FITTING: list[tuple[str, tuple[GpuPoolSpec, ...], GpuStackSpec]] = [
@@ -121,6 +139,10 @@ FITTING: list[tuple[str, tuple[GpuPoolSpec, ...], GpuStackSpec]] = [
     ("mig-by-mig-manager-under-the-operator", (EKS_MIG_LAYOUT, EKS_MIG_MIXED), OPERATOR),
     ("aks-cloud-mig-with-the-device-plugin", (AKS_CLOUD, AKS_MIG_MIXED), PLUGIN),
     ("aks-operator-driver-pools", (AKS_OPERATOR,), OPERATOR),
+    ("aks-operator-driver-azure-linux-pools", (AKS_OPERATOR_AZL,), OPERATOR),
+    ("mps-beside-mig-single-under-the-operator", (EKS_MPS, EKS_MIG_SINGLE), OPERATOR),
+    ("mps-beside-aks-mig-single-under-the-device-plugin", (AKS_MPS, AKS_MIG_SINGLE), PLUGIN),
+    ("aks-two-images-with-the-clouds-driver", (AKS_CLOUD, AKS_MPS), PLUGIN),
     ("aks-both-owners-external", (AKS_CLOUD, AKS_OPERATOR), EXTERNAL),
     ("gke-own-stack", (GKE_CLOUD, GKE_CLOUD_MIG), NONE),
     ("gke-operator-driver", (GKE_OPERATOR,), OPERATOR),

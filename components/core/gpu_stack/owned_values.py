@@ -1,0 +1,104 @@
+"""The Helm values gpuready decides, per chart, and which gpuready key or decision owns each. Pure.
+
+Decided once, here: ``gpuStack.values`` (extra values deep-merged into the release) may set anything else, but
+never a path below, nor a map above one with a non-map (which would replace it). Two kinds of entries:
+
+- ``always``: gpuready decides the path even where it leaves the chart default (no MIG pool: ``mig.strategy``
+  stays the chart's, and a user value there would still contradict the pools);
+- derived: every other leaf the value builders (``operator_values``, ``device_plugin_values``) set for a stack's
+  pools is owned for that stack (AKS's ``operator.runtimeClass``, GKE's ``toolkit.env``); the entries with
+  ``always=False`` only name the owner of such a leaf in messages.
+
+A test (``tests/gpu_stack/test_extra_values.py``) walks every planned scenario and checks that each leaf the
+builders set is covered by an entry here, so a new value gpuready sets cannot go unowned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from components.core.gpu_stack.charts import ChartKind
+
+
+@dataclass(frozen=True, slots=True)
+class Owned:
+    path: str
+    owner: str
+    """The gpuready key or decision that sets it (shown in the refusal)."""
+    always: bool = True
+
+
+_DRIVER = "who installs the driver and toolkit (the pools' driver and image, per cloud: nodePools[].driver)"
+_TAINTS = "the pools' taints (nodePools[].taints and the cloud's GPU taint): every GPU DaemonSet tolerates them"
+_NFD_PLACEMENT = "NFD runs on the GPU pools only (their gpuready.io/gpu-pool label)"
+_SHARING = "the pools' sharing (nodePools[].sharing): gpuready's device-plugin config map"
+_MIG_STRATEGY = "the MIG pools' strategy (nodePools[].sharing.strategy)"
+_MIG_LAYOUT = "the MIG pools' layouts (nodePools[].sharing), applied by the MIG manager"
+
+OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
+    "gpu-operator": (
+        Owned("driver.enabled", _DRIVER),
+        Owned("driver.upgradePolicy", "gpuready's driver rollout, one node at a time (when the operator owns it)"),
+        Owned("toolkit.enabled", _DRIVER),
+        Owned("toolkit.env", "the cloud's container-runtime settings (GKE: RUNTIME_CONFIG_SOURCE)", always=False),
+        Owned("operator.runtimeClass", "the cloud's runtime class for its own driver (AKS)", always=False),
+        Owned("operator.upgradeCRD", "gpuready's upgrades: the chart's CRD upgrade hook"),
+        Owned("daemonsets.tolerations", _TAINTS),
+        Owned("nfd.enabled", "gpuStack.nfd"),
+        Owned("node-feature-discovery.worker.nodeSelector", _NFD_PLACEMENT),
+        Owned("node-feature-discovery.worker.affinity", _NFD_PLACEMENT),
+        Owned("node-feature-discovery.worker.tolerations", _TAINTS),
+        Owned("devicePlugin.enabled", "gpuready's stacks advertise the GPUs by NVIDIA's device plugin"),
+        Owned("devicePlugin.config", _SHARING),
+        Owned("mig.strategy", _MIG_STRATEGY),
+        Owned("migManager.enabled", _MIG_LAYOUT),
+        Owned("migManager.config", _MIG_LAYOUT),
+        Owned("migManager.env", "gpuStack.migReboot"),
+        Owned("dcgmExporter.serviceMonitor.enabled", "gpuStack.monitoring"),
+        Owned("dcgmExporter.enabled", "gpuStack.monitoring (the ServiceMonitor needs the exporter)", always=False),
+    ),
+    "device-plugin": (
+        Owned("tolerations", _TAINTS),
+        Owned("nodeSelector", "the plugin runs on every GPU node (the chart's NVIDIA-node affinity)"),
+        Owned("affinity", "the plugin runs on every GPU node (the chart's NVIDIA-node affinity)"),
+        Owned("devicePlugin.enabled", "gpuready's stacks advertise the GPUs by NVIDIA's device plugin"),
+        Owned("gfd.enabled", "gpuStack.gfd"),
+        Owned("nfd.enabled", "gpuStack.nfd"),
+        Owned("nfd.worker.nodeSelector", _NFD_PLACEMENT),
+        Owned("nfd.worker.affinity", _NFD_PLACEMENT),
+        Owned("nfd.worker.tolerations", _TAINTS),
+        Owned("migStrategy", _MIG_STRATEGY),
+        Owned("config", _SHARING),
+    ),
+}
+
+
+def leaves(values: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted path, value) of every leaf: a non-mapping value or an empty mapping."""
+    for key, value in values.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            yield from leaves(value, path + ".")
+        else:
+            yield path, value
+
+
+def owner_of(kind: ChartKind, path: str) -> Owned | None:
+    """The entry whose path is ``path`` or above it (the most specific one)."""
+    found = [o for o in OWNED[kind] if path == o.path or path.startswith(o.path + ".")]
+    return max(found, key=lambda o: len(o.path)) if found else None
+
+
+def owned_paths(kind: ChartKind, gpuready_values: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Path -> owner of everything gpuready decides for a release: the ``always`` entries, plus every leaf of
+    ``gpuready_values`` (what the builders set for the stack's pools)."""
+    owned = {o.path: o.owner for o in OWNED[kind] if o.always}
+    for path, _ in leaves(gpuready_values or {}):
+        entry = owner_of(kind, path)
+        if entry is None:
+            owned[path] = "gpuready's plan for these pools"
+        elif entry.path not in owned:
+            owned[entry.path] = entry.owner
+    return owned
