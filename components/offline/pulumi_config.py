@@ -4,6 +4,12 @@ Mirrors pulumi/pulumi ``sdk/go/common/workspace`` (project.go ``ValidateConfigVa
 ``resource/config/value.go``: stack scalars are read as the text written, declared keys are type-checked and
 defaulted, and non-string values reach the program JSON-encoded. ``secure:`` values cannot be decrypted offline
 and become placeholders.
+
+The automation API's ``StackSettings`` is not the reader here: its loader is private (``_deserialize``, reached
+through ``LocalWorkspace``, which needs the Pulumi CLI) and lossy for a gpuready stack (pulumi 3.272.0
+``automation/_stack_settings.py``: list and mapping values are dropped, booleans and integers raise ``TypeError``
+on ``"secure" in val``, and ``yaml.safe_load`` reads YAML 1.1, so ``yes`` becomes ``True`` where the engine keeps
+the text).
 """
 
 from __future__ import annotations

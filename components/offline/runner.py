@@ -12,6 +12,7 @@ import builtins
 import contextvars
 import dataclasses
 import functools
+import logging
 import os
 import sys
 import threading
@@ -19,14 +20,16 @@ import warnings
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
+from pulumi.runtime import Settings, configure, reset_options, run_in_stack, set_all_config
+from pulumi.runtime.proto import engine_pb2
 
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from components.offline.project import OfflineProjectError, Project
 from components.offline.pulumi_config import load_stack_config
-from components.offline.sdk_private import SETTINGS, MockEngine, MockSettings, _get_rpc_manager
+from components.offline.sdk_private import SETTINGS, _get_rpc_manager
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 
@@ -70,18 +73,18 @@ def run_program(
         # Fresh settings (rpc manager, pending outputs, package refs) and no root stack, so that
         # run_in_stack creates this run's own Stack (settings.py reset_options: ROOT.set(None)).
         reset_options(project=project, stack=stack, preview=preview, organization=_ORGANIZATION)
-        # What set_mocks does (mocks.py), minus its Stack: that one registers its outputs at once,
-        # empty, and closes pulumi.run; run_in_stack registers the exports once the program is done.
+        # The public Settings with the capture as its monitor. Not set_mocks: it creates the root Stack and
+        # finishes it at once (mocks.py), which registers empty exports and closes pulumi.run; run_in_stack
+        # registers the exports once the program is done, as the language host does.
         configure(
-            MockSettings(  # type: ignore[no-untyped-call]
-                monitor=monitor,
-                engine=MockEngine(None),
+            Settings(
                 project=project,
                 stack=stack,
+                monitor=monitor,
+                engine=_LogEngine(),
                 dry_run=preview,
                 organization=_ORGANIZATION,
                 root_directory=str(root_directory or program_dir),
-                callbacks=None,
             )
         )
         set_all_config(dict(config), list(secret_keys))
@@ -117,6 +120,23 @@ def run_stack(
         preview=preview,
         root_directory=root_directory or project.program_dir,
     )
+
+
+class _LogEngine:
+    """The engine side of ``pulumi.log``: the Engine service's ``Log`` RPC (pulumi/pulumi
+    ``proto/pulumi/engine.proto``), forwarded to Python's logging by severity, as the SDK's mock engine does."""
+
+    _LEVELS = {
+        engine_pb2.DEBUG: logging.DEBUG,
+        engine_pb2.INFO: logging.INFO,
+        engine_pb2.WARNING: logging.WARNING,
+        engine_pb2.ERROR: logging.ERROR,
+    }
+
+    def Log(self, request: Any) -> None:  # the gRPC method name
+        level = self._LEVELS.get(request.severity)
+        if level is not None:
+            logging.getLogger().log(level, request.message)
 
 
 def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
