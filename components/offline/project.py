@@ -30,11 +30,15 @@ _ATOI = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi accepts (plus its i
 class OfflineProjectError(GpuReadyError):
     """A project, stack file or config value that cannot be used for an offline plan."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", *, path: str = "", value: object = None) -> None:
         self.message = message
         """What is wrong; for config problems, the engine's own wording."""
         self.hint = hint
         """How to fix it (may be empty)."""
+        self.path = path
+        """The config key or path at fault, when there is one (``gpuready:verifySkipPools[3]``)."""
+        self.value = value
+        """The bad value, when it can be shown."""
         super().__init__(f"{message}. Hint: {hint}" if hint else message)
 
 

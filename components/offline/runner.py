@@ -12,6 +12,7 @@ import builtins
 import contextvars
 import dataclasses
 import functools
+import json
 import logging
 import os
 import sys
@@ -92,7 +93,7 @@ def run_program(
         loop.run_until_complete(run_in_stack(functools.partial(_run_main_then_settle, main)))
 
     context = contextvars.copy_context()
-    with _process_state(program_dir), paused_gc():
+    with _process_state(program_dir, config, secret_keys), paused_gc():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
         _on_fresh_thread(context, run)
@@ -105,12 +106,15 @@ def run_stack(
     *,
     config_file: Path | None = None,
     overrides: Sequence[str] = (),
+    path_overrides: Sequence[str] = (),
     preview: bool = False,
     root_directory: Path | None = None,
 ) -> CapturedRun:
     """Run ``project``'s program for ``stack`` with its checked config (``Pulumi.<stack>.yaml`` or ``config_file``,
-    then ``key=value`` overrides), as ``pulumi up`` or ``preview`` would."""
-    config = load_stack_config(project, stack, config_file=config_file, overrides=overrides)
+    then ``key=value`` and ``key.path[0]=value`` overrides), as ``pulumi up`` or ``preview`` would."""
+    config = load_stack_config(
+        project, stack, config_file=config_file, overrides=overrides, path_overrides=path_overrides
+    )
     return run_program(
         project.program_dir,
         project=project.name,
@@ -206,15 +210,19 @@ def _thread_event_loop() -> asyncio.AbstractEventLoop:
 
 
 @contextmanager
-def _process_state(program_dir: Path) -> Iterator[None]:
+def _process_state(program_dir: Path, config: Mapping[str, str], secret_keys: Sequence[str]) -> Iterator[None]:
     """Run from the program's directory, as the CLI does, and put the process back afterwards.
 
     Restores the working directory and ``sys.path``, forgets modules imported from the program's
-    directory (the next program may have its own ``config.py``), and hides ``PULUMI_CONFIG*``
-    variables, which the SDK would otherwise read for keys missing from the injected config.
+    directory (the next program may have its own ``config.py``), and replaces the ``PULUMI_CONFIG*``
+    variables with this run's: the language host hands a program its whole config bag in ``PULUMI_CONFIG``
+    and ``PULUMI_CONFIG_SECRET_KEYS`` (pulumi/pulumi ``sdk/python/cmd/pulumi-language-python``), which is how a
+    program lists the keys it was given (``pulumi.runtime.get_config_env``).
     """
     cwd, path, modules = Path.cwd(), list(sys.path), set(sys.modules)
     hidden = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PULUMI_CONFIG")}
+    os.environ["PULUMI_CONFIG"] = json.dumps(dict(config))
+    os.environ["PULUMI_CONFIG_SECRET_KEYS"] = json.dumps(list(secret_keys))
     try:
         os.chdir(program_dir)
         sys.path.insert(0, str(program_dir))
@@ -222,6 +230,8 @@ def _process_state(program_dir: Path) -> Iterator[None]:
     finally:
         os.chdir(cwd)
         sys.path[:] = path
+        os.environ.pop("PULUMI_CONFIG", None)
+        os.environ.pop("PULUMI_CONFIG_SECRET_KEYS", None)
         os.environ.update(hidden)
         # A string prefix test: resolving every new module's path costs ~1 s after the cloud SDKs load.
         prefix = str(program_dir) + os.sep
