@@ -10,8 +10,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pulumi.config import ConfigMissingError, ConfigTypeError
-
 from components.cli import error_report
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
 from components.cli.pool_table import is_pool_component, render_pool_table
@@ -21,7 +19,7 @@ from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.runner import run_stack
+from components.offline.runner import is_config_error, run_stack
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,7 +72,7 @@ def _program_error(error: Exception, args: argparse.Namespace) -> tuple[error_re
     ours = error_report.gpuready_cause(error)
     if ours is not None:
         return error_report.input_error(ours), EXIT_INVALID
-    if isinstance(error, ConfigMissingError | ConfigTypeError):
+    if is_config_error(error):
         return error_report.ErrorReport(error_report.INVALID_INPUT, str(error)), EXIT_INVALID
     return error_report.program_failure(error, _program_dir(args)), EXIT_PROGRAM_FAILED
 

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pulumi.config import ConfigMissingError, ConfigTypeError
 from pulumi.runtime import Settings, configure, reset_options, run_in_stack, set_all_config
 from pulumi.runtime.proto import engine_pb2
 
@@ -141,6 +142,12 @@ class _LogEngine:
         level = self._LEVELS.get(request.severity)
         if level is not None:
             logging.getLogger().log(level, request.message)
+
+
+def is_config_error(error: BaseException) -> bool:
+    """Whether ``error`` is the SDK's refusal of the program's config (a required key missing, a value of the wrong
+    type): bad input, not a failure of the program."""
+    return isinstance(error, ConfigMissingError | ConfigTypeError)
 
 
 def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
