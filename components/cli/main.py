@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     if args.command == "plan":
         if args.stack is None and args.config is None:
             if args.program is None:
-                parser.error("plan needs --stack NAME, --config FILE or --program DIR")
+                return _usage_error(parser, args, "plan needs --stack NAME, --config FILE or --program DIR")
             args.stack = args.stack_name or "dev"  # a foreign program's stack file, e.g. Pulumi.dev.yaml
         from components.cli import plan_command  # noqa: PLC0415 - loads the Pulumi SDK only when planning
 
@@ -146,6 +146,16 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
         return matrix_command.run(args)
     raise AssertionError(f"unhandled command {args.command}")
+
+
+def _usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace, message: str) -> int:
+    """Usage on stderr (exit 2), or with ``-o json`` the error object of the contract on stdout too."""
+    if getattr(args, "output", "") != "json":
+        parser.error(message)
+    from components.cli.error_report import INVALID_INPUT, ErrorReport, emit  # noqa: PLC0415 - only on this error
+
+    emit(ErrorReport(INVALID_INPUT, message), json_output=True)
+    return EXIT_INVALID
 
 
 def entry() -> None:

@@ -93,3 +93,18 @@ def test_refused_as_one_json_error_object_on_stdout(
             assert hint in found[0]["hint"] if hint else found[0]["hint"] == ""
     if "file" in expect:
         assert (error["file"], error["line"]) == (expect["file"], expect["line"])
+
+
+def test_a_plan_without_a_stack_is_a_usage_error_and_with_json_an_error_object(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as usage:
+        cli.main(["plan"])
+    assert usage.value.code == 2
+    assert "plan needs --stack NAME" in capsys.readouterr().err
+    assert cli.main(["plan", "-o", "json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["kind"], error["message"]) == (
+        "invalid-input",
+        "plan needs --stack NAME, --config FILE or --program DIR",
+    )
