@@ -126,6 +126,10 @@ def resolve_stack_config(
     declared = {d.full_key: d for d in project.config}
     values = {namespaced_key(project.name, k): v for k, v in entries.items()}
     for key, text in overrides.items():
+        if "[" in key:  # ``pulumi config set`` would store the path as a key of its own; it is never meant
+            raise OfflineProjectError(
+                f"config override key {shown(key)} is a path", f"--set-path '{key}={text}'", path=key
+            )
         full_key = namespaced_key(project.name, key)
         values[full_key] = override_value(text, declared.get(full_key))
     for path, text in path_overrides:
