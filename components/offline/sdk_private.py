@@ -22,9 +22,15 @@ signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks 
 
 from __future__ import annotations
 
-from pulumi.runtime.mocks import MockMonitor
-from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
-from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
+try:
+    from pulumi.runtime.mocks import MockMonitor
+    from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
+    from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
+except ImportError as error:  # an SDK upgrade removed or renamed one: say which file to mend
+    raise ImportError(
+        f"{error}; the installed pulumi / pulumi-policy changed a private name the offline engine uses: "
+        "see components/offline/sdk_private.py"
+    ) from error
 
 SERVICER_METHODS = (
     "_configure_runtime_settings",

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -108,3 +110,16 @@ def test_no_module_but_sdk_private_imports_a_private_sdk_name() -> None:
             if module in private_modules or any(n.startswith("_") for n in names):
                 offenders.append(f"{path.relative_to(root)}: from {module} import {', '.join(names)}")
     assert offenders == [], f"private SDK names belong in components/offline/sdk_private.py: {offenders}"
+
+
+def test_a_private_name_gone_fails_the_import_with_the_file_to_mend() -> None:
+    script = (
+        "import pulumi.runtime.mocks as m\n"
+        "del m.MockMonitor\n"  # what an SDK upgrade that drops the name looks like
+        "import components.offline.sdk_private\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode != 0
+    assert "cannot import name 'MockMonitor'" in done.stderr
+    assert "see components/offline/sdk_private.py" in done.stderr
