@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pulumi
-from pulumi.runtime.config import is_config_secret
+from pulumi.runtime import get_config_env, is_config_secret
 
 from components.core.stack_settings import NS, StackSettings, parse_stack_settings
 
@@ -36,5 +36,11 @@ def load() -> StackSettings:
             values[key] = (
                 raw  # JSON-encoded, as the engine passes every non-string value: the settings model decodes it
             )
+    # Every other gpuready:* key the engine passed (PULUMI_CONFIG): a typo the settings model refuses by name.
+    known = {*STRING_KEYS, *SCALAR_KEYS, *ARRAY_KEYS}
+    for full_key, value in get_config_env().items():
+        namespace, _, key = full_key.partition(":")
+        if namespace == NS and key not in known:
+            values[key] = value
     secret_keys = {key for key in STRING_KEYS if is_config_secret(f"{NS}:{key}")}
     return parse_stack_settings(values, secret_keys)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from components.cli.error_report import INVALID_INPUT, ErrorReport, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
 from components.plan_diff.diff import PlanFormatError, diff_plans
@@ -20,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
         diff = diff_plans(old, new)
     except (OSError, ValueError) as error:  # unreadable file, bad JSON, not a plan (PlanFormatError)
         kind = "not a gpuready plan" if isinstance(error, PlanFormatError) else "cannot read the plans"
-        print(f"error: {kind}: {error}", file=sys.stderr)
+        report = ErrorReport(INVALID_INPUT, f"{kind}: {error}")
+        emit(report, json_output=args.output == "json")
         return EXIT_INVALID
     if args.output == "json":
         print(json.dumps(to_json(diff, allowed=args.allow_replace), indent=2 if sys.stdout.isatty() else None))

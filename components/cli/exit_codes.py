@@ -1,4 +1,4 @@
-"""The exit codes of every ``gpuready`` command, in one place (README "Failure behaviour" tabulates them)."""
+"""The exit codes of every ``gpuready`` command, in one place (README "Error contract" tabulates them)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ not converged by the deadline (``verify``), GPU pools at risk (``diff``), a stal
 (``support-matrix --check``)."""
 EXIT_INVALID = 2
 """Invalid input, credentials, RBAC, an unreachable or misbehaving cluster: nothing was decided."""
+EXIT_PROGRAM_FAILED = 3
+"""``plan``: the Pulumi program itself raised (not gpuready's refusal of its input, which is 2)."""
 EXIT_INTERRUPTED = 130
 """128 + SIGINT, as a shell reports a process ended by Ctrl-C."""
 EXIT_BROKEN_PIPE = 141

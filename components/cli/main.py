@@ -1,9 +1,9 @@
 """``gpuready`` entry point: parse arguments, dispatch, map errors to exit codes.
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
-Exit codes: 0 fine, 1 mandatory policy violations (or findings with --strict; ``verify``: not converged by the
-deadline; ``diff``: GPU pools at risk), 2 invalid input or an unusable cluster, 130 interrupted, 141 stdout closed
-early (``| head``).
+Exit codes (``exit_codes``; README "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
+--strict; ``verify``: not converged by the deadline; ``diff``: GPU pools at risk), 2 invalid input or an unusable
+cluster, 3 the planned program itself failed, 130 interrupted, 141 stdout closed early (``| head``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
@@ -38,7 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plan.add_argument("--program", metavar="DIR", default=None, help="plan another Pulumi Python project directory")
     plan.add_argument("--stack-name", metavar="NAME", default=None, help="stack name to use with --config")
-    plan.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], help="override one config value")
+    plan.add_argument(
+        "--set", metavar="KEY=VALUE", action="append", default=[],
+        help="override one config value (text; a JSON array or object for list and mapping keys)",
+    )  # fmt: skip
+    plan.add_argument(
+        "--set-path", metavar="KEY[0]=VALUE", action="append", default=[],
+        help="set one item of a list or mapping config value (pulumi config set --path syntax), after --set",
+    )  # fmt: skip
+    plan.add_argument("--debug", action="store_true", help="show the whole traceback when the program fails")
     plan.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     plan.add_argument("--preview", action="store_true", help="run as a preview (unknown outputs stay unknown)")
     plan.add_argument("--no-policy", action="store_true", help="skip the GPU conventions policy gate")
@@ -117,7 +125,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     if args.command == "plan":
         if args.stack is None and args.config is None:
             if args.program is None:
-                parser.error("plan needs --stack NAME, --config FILE or --program DIR")
+                return _usage_error(parser, args, "plan needs --stack NAME, --config FILE or --program DIR")
             args.stack = args.stack_name or "dev"  # a foreign program's stack file, e.g. Pulumi.dev.yaml
         from components.cli import plan_command  # noqa: PLC0415 - loads the Pulumi SDK only when planning
 
@@ -143,6 +151,16 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
         return matrix_command.run(args)
     raise AssertionError(f"unhandled command {args.command}")
+
+
+def _usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace, message: str) -> int:
+    """Usage on stderr (exit 2), or with ``-o json`` the error object of the contract on stdout too."""
+    if getattr(args, "output", "") != "json":
+        parser.error(message)
+    from components.cli.error_report import INVALID_INPUT, ErrorReport, emit  # noqa: PLC0415 - only on this error
+
+    emit(ErrorReport(INVALID_INPUT, message), json_output=True)
+    return EXIT_INVALID
 
 
 def entry() -> None:

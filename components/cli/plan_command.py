@@ -10,16 +10,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_VIOLATIONS
+from components.cli import error_report
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
 from components.cli.pool_table import is_pool_component, render_pool_table
 from components.cli.release_section import render_releases
 from components.cli.violation_table import format_violations
-from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project
-from components.offline.runner import run_stack
+from components.offline.runner import is_config_error, run_stack
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,30 +43,46 @@ _UNTIL_EXIT: list[object] = []
 
 
 def _run(args: argparse.Namespace) -> int:
+    json_output = args.output == "json"
     try:
         captured = _capture(args)
         if getattr(args, "exiting", False):
             _UNTIL_EXIT.append(captured)
     except OfflineProjectError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    except Exception as error:  # the program's own failure: report ours cleanly, re-raise the rest
-        ours = _gpuready_cause(error)
-        if ours is None:
-            raise
-        print(f"error: invalid gpuready config:\n{ours}", file=sys.stderr)
-        return EXIT_INVALID
+        return _fail(args, error_report.input_error(error), EXIT_INVALID)
+    except Exception as error:  # noqa: BLE001 - whatever the program raises is reported: exit 2 or 3
+        report, code = _program_error(error, args)
+        return _fail(args, report, code)
     violations = _policy_violations(args, captured)
     if violations is None:
         return EXIT_INVALID
     plan = build_plan(captured, violations=violations)
-    if args.output == "json":
+    if json_output:
         # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
         print(json.dumps(plan.to_json_dict(), indent=2 if sys.stdout.isatty() else None))
     else:
         print(render_text(plan, captured))
     mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
     return EXIT_VIOLATIONS if mandatory else EXIT_OK
+
+
+def _program_error(error: Exception, args: argparse.Namespace) -> tuple[error_report.ErrorReport, int]:
+    """gpuready's refusal of the config (exit 2), a config key the program requires (exit 2), or the program's
+    own failure (exit 3)."""
+    ours = error_report.gpuready_cause(error)
+    if ours is not None:
+        return error_report.input_error(ours), EXIT_INVALID
+    if is_config_error(error):
+        return error_report.ErrorReport(error_report.INVALID_INPUT, str(error)), EXIT_INVALID
+    return error_report.program_failure(error, _program_dir(args)), EXIT_PROGRAM_FAILED
+
+
+def _fail(args: argparse.Namespace, report: error_report.ErrorReport, code: int) -> int:
+    debug = getattr(args, "debug", False)
+    error_report.emit(report, json_output=args.output == "json", debug=debug)
+    if report.kind == error_report.PROGRAM_FAILED and not debug:
+        print("  (the whole traceback: the same command with --debug)", file=sys.stderr)
+    return code
 
 
 def render_text(plan: Plan, captured: CapturedRun) -> str:
@@ -101,8 +117,13 @@ def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[
         config = analyzer.load_policy_config(Path(path)) if path else None
         return [dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)]
     except analyzer_requests.PolicyConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
+        _fail(args, error_report.ErrorReport(error_report.INVALID_POLICY_CONFIG, str(error)), EXIT_INVALID)
         return None
+
+
+def _program_dir(args: argparse.Namespace) -> Path:
+    project_dir = Path(args.program) if args.program else _find_project_dir(args.project_dir)
+    return load_project(project_dir).program_dir
 
 
 def _capture(args: argparse.Namespace) -> CapturedRun:
@@ -121,7 +142,13 @@ def _capture(args: argparse.Namespace) -> CapturedRun:
             f"known stacks: {', '.join(known) or 'none'}; or plan a file with --config",
         )
     return run_stack(
-        project, stack, config_file=config_file, overrides=args.set, preview=args.preview, root_directory=project_dir
+        project,
+        stack,
+        config_file=config_file,
+        overrides=args.set,
+        path_overrides=getattr(args, "set_path", ()),
+        preview=args.preview,
+        root_directory=project_dir,
     )
 
 
@@ -133,15 +160,6 @@ def _find_project_dir(explicit: str | None) -> Path:
         if (candidate / "Pulumi.yaml").is_file():
             return candidate
     raise OfflineProjectError(f"no Pulumi.yaml in {here} or above", "run from the project or pass --project-dir")
-
-
-def _gpuready_cause(error: BaseException) -> GpuReadyError | None:
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, GpuReadyError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
 
 
 def _plain(outputs: Mapping[str, Any]) -> dict[str, Any]:

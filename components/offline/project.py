@@ -30,11 +30,15 @@ _ATOI = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi accepts (plus its i
 class OfflineProjectError(GpuReadyError):
     """A project, stack file or config value that cannot be used for an offline plan."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", *, path: str = "", value: object = None) -> None:
         self.message = message
         """What is wrong; for config problems, the engine's own wording."""
         self.hint = hint
         """How to fix it (may be empty)."""
+        self.path = path
+        """The config key or path at fault, when there is one (``gpuready:verifySkipPools[3]``)."""
+        self.value = value
+        """The bad value, when it can be shown."""
         super().__init__(f"{message}. Hint: {hint}" if hint else message)
 
 
@@ -108,21 +112,33 @@ def load_project(project_dir: Path) -> Project:
 
 
 def parse_project(document: object, project_file: Path) -> Project:
-    """Build a Project from a parsed Pulumi.yaml. Pure: paths are joined, never read."""
+    """Build a Project from a parsed Pulumi.yaml through the automation API's ``ProjectSettings``. Pure: paths are
+    joined, never read.
+
+    ``ProjectSettings.from_dict`` is the SDK's public reading of a project document (name, runtime, main, config);
+    its loaders are not used: ``LocalWorkspace`` needs the Pulumi CLI, and reading with limits and YAML 1.2 scalars
+    is ``read_yaml``'s. ``stackConfigDir`` is not part of ``ProjectSettings`` (pulumi 3.272.0) and is read here.
+    """
+    # The automation API imports the whole SDK (~0.7 s): only the commands that read a project pay for it.
+    from pulumi.automation import ProjectRuntimeInfo, ProjectSettings  # noqa: PLC0415
+
     where = str(project_file)
     if not isinstance(document, dict):
         raise OfflineProjectError(f"{where}: expected a mapping")
     name = document.get("name")
     if not isinstance(name, str) or not name:
         raise OfflineProjectError(f"{where}: project is missing a non-empty string 'name' attribute")
-    runtime = document.get("runtime")
-    runtime = runtime.get("name") if isinstance(runtime, dict) else runtime
+    if isinstance(document.get("runtime"), dict) and "name" not in document["runtime"]:
+        raise OfflineProjectError(f"{where}: runtime needs a 'name'", "runtime: {name: python}")
+    settings = ProjectSettings.from_dict(document)
+    runtime = settings.runtime.name if isinstance(settings.runtime, ProjectRuntimeInfo) else settings.runtime
     if runtime != "python":
         raise OfflineProjectError(
             f"{where}: runtime {shown(runtime)} is not supported; the offline plan runs Python programs only",
             "use `pulumi preview` for other runtimes",
         )
-    config, config_dir = document.get("config"), document.get("stackConfigDir")
+    config: object = settings.config  # typed str (its old meaning, a directory), usually the declarations
+    config_dir = document.get("stackConfigDir")
     if isinstance(config, str):  # the deprecated spelling of stackConfigDir
         if config_dir is not None:
             raise OfflineProjectError(
@@ -130,15 +146,14 @@ def parse_project(document: object, project_file: Path) -> Project:
                 "Use only stackConfigDir instead"
             )
         config, config_dir = None, config
-    main = document.get("main")
-    for label, path in (("main", main), ("stackConfigDir", config_dir)):
+    for label, path in (("main", settings.main), ("stackConfigDir", config_dir)):
         if path is not None and not isinstance(path, str):
             raise OfflineProjectError(f"{where}: '{label}' must be a path string; got {shown(path)}")
     return Project(
         name=name,
         runtime=runtime,
         project_file=project_file,
-        program_dir=project_file.parent / (main or "."),
+        program_dir=project_file.parent / (settings.main or "."),
         stack_config_dir=project_file.parent / (config_dir or "."),
         config=_declarations(name, config, where),
     )

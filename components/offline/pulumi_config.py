@@ -4,10 +4,17 @@ Mirrors pulumi/pulumi ``sdk/go/common/workspace`` (project.go ``ValidateConfigVa
 ``resource/config/value.go``: stack scalars are read as the text written, declared keys are type-checked and
 defaulted, and non-string values reach the program JSON-encoded. ``secure:`` values cannot be decrypted offline
 and become placeholders.
+
+The automation API's ``StackSettings`` is not the reader here: its loader is private (``_deserialize``, reached
+through ``LocalWorkspace``, which needs the Pulumi CLI) and lossy for a gpuready stack (pulumi 3.272.0
+``automation/_stack_settings.py``: list and mapping values are dropped, booleans and integers raise ``TypeError``
+on ``"secure" in val``, and ``yaml.safe_load`` reads YAML 1.1, so ``yes`` becomes ``True`` where the engine keeps
+the text).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -15,6 +22,7 @@ from pathlib import Path
 
 from components.core.stack_settings import SECRET_KEYS
 from components.errors import kind_of, shown
+from components.offline.config_path import PATH_HINT, Segment, parse_path, path_value, set_path
 from components.offline.project import (
     RAW_YAML_LOADER,
     SECRET_PLACEHOLDER,
@@ -46,15 +54,22 @@ class StackConfig:
 
 
 def load_stack_config(
-    project: Project, stack: str, *, config_file: Path | None = None, overrides: Sequence[str] = ()
+    project: Project,
+    stack: str,
+    *,
+    config_file: Path | None = None,
+    overrides: Sequence[str] = (),
+    path_overrides: Sequence[str] = (),
 ) -> StackConfig:
-    """Read ``Pulumi.<stack>.yaml`` (or ``config_file``), apply ``key=value`` overrides and validate."""
+    """Read ``Pulumi.<stack>.yaml`` (or ``config_file``), apply ``key=value`` overrides (``--set``), then
+    ``key.path[0]=value`` ones (``--set-path``), and validate."""
     path = config_file if config_file is not None else project.stack_file(stack)
     if config_file is not None and not path.is_file():
         raise OfflineProjectError(f"config file {path} not found", "pass the path of a Pulumi.<stack>.yaml-format file")
     text = path.read_text("utf-8-sig") if path.is_file() else ""  # as the engine: no file, no values
     entries = parse_stack_document(text, str(path))
-    return resolve_stack_config(project, stack, entries, dict(map(parse_override, overrides)))
+    paths = [parse_override(text, PATH_HINT) for text in path_overrides]
+    return resolve_stack_config(project, stack, entries, dict(map(parse_override, overrides)), paths)
 
 
 def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
@@ -78,20 +93,49 @@ def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
     return entries
 
 
-def parse_override(text: str) -> tuple[str, str]:
-    """Split a ``key=value`` override; the value stays a string, as with ``pulumi config set``."""
+def parse_override(text: str, hint: str = "e.g. aws:region=us-east-1") -> tuple[str, str]:
+    """Split a ``key=value`` override at the first ``=``; the value is decoded later (``override_value``)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise OfflineProjectError(f"config override {shown(text, 40)} is not key=value", "e.g. aws:region=us-east-1")
+        raise OfflineProjectError(f"config override {shown(text, 40)} is not key=value", hint, path=key.strip())
     return key.strip(), value
 
 
+def override_value(text: str, declaration: ConfigDeclaration | None) -> StackValue:
+    """A ``--set`` value: a JSON array or object is that structure (as in a stack file), except for keys the
+    project declares as strings; anything else is text, as ``pulumi config set`` stores it."""
+    if text.lstrip()[:1] in ("[", "{") and (declaration is None or declaration.type not in ("string", None)):
+        try:
+            decoded: object = json.loads(text)
+        except ValueError:
+            return StackValue(text)  # not JSON: the declared type check reports it, with the JSON hint
+        if isinstance(decoded, list | dict):
+            return StackValue(decoded)
+    return StackValue(text)
+
+
 def resolve_stack_config(
-    project: Project, stack: str, entries: Mapping[str, StackValue], overrides: Mapping[str, str]
+    project: Project,
+    stack: str,
+    entries: Mapping[str, StackValue],
+    overrides: Mapping[str, str],
+    path_overrides: Sequence[tuple[str, str]] = (),
 ) -> StackConfig:
-    """Merge stack values, overrides and project values/defaults, then validate as the engine does. Pure."""
+    """Merge stack values, overrides (``--set``, then ``--set-path``) and project values/defaults, then validate
+    as the engine does. Pure."""
+    declared = {d.full_key: d for d in project.config}
     values = {namespaced_key(project.name, k): v for k, v in entries.items()}
-    values.update({namespaced_key(project.name, k): StackValue(v) for k, v in overrides.items()})
+    for key, text in overrides.items():
+        if "[" in key:  # ``pulumi config set`` would store the path as a key of its own; it is never meant
+            raise OfflineProjectError(
+                f"config override key {shown(key)} is a path", f"--set-path '{key}={text}'", path=key
+            )
+        full_key = namespaced_key(project.name, key)
+        values[full_key] = override_value(text, declared.get(full_key))
+    for path, text in path_overrides:
+        key, segments = parse_path(path)
+        full_key = namespaced_key(project.name, key)
+        values[full_key] = _set_path(values.get(full_key), segments, path_value(text), full_key)
     declarations = sorted(project.config, key=lambda d: d.key)
     missing: list[str] = []
     for decl in declarations:
@@ -134,12 +178,25 @@ def _check_type(stack: str, decl: ConfigDeclaration, value: StackValue) -> None:
         raise OfflineProjectError(message, _type_hint(decl, value.content))
 
 
+def _set_path(current: StackValue | None, segments: Sequence[Segment], value: object, key: str) -> StackValue:
+    content = None if current is None else current.content
+    if current is not None and current.secure:
+        raise OfflineProjectError(f"config path {key}: the value is a secret", "set it whole", path=key)
+    if isinstance(content, str) and content.lstrip()[:1] in ("[", "{"):
+        with contextlib.suppress(ValueError):  # text it is: set_path says it is not a list or mapping
+            content = json.loads(content)  # a structure given as JSON text by an earlier --set
+    return StackValue(set_path(content if content != "" else None, segments, value, key))
+
+
 def _type_hint(decl: ConfigDeclaration, content: object) -> str:
     """What was given instead, never echoing a secret key's value (the engine's own message shows no value)."""
     kind = kind_of(content)
     if decl.secret or decl.key.rpartition(":")[2] in SECRET_KEYS:
         return (f"got {kind} (not shown: it is a secret). Pass it as a string and set it as a secret: "
                 f"pulumi config set --secret {decl.full_key} < FILE")  # fmt: skip
+    if decl.type == "array" and isinstance(content, str):
+        return (f"got {shown(content)}; a list through --set is JSON: --set '{decl.full_key}=[\"a\",\"b\"]', "
+                f"or one item: --set-path '{decl.full_key}[0]=a'")  # fmt: skip
     return f"got {shown(content)}"
 
 

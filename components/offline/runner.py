@@ -12,6 +12,8 @@ import builtins
 import contextvars
 import dataclasses
 import functools
+import json
+import logging
 import os
 import sys
 import threading
@@ -19,14 +21,17 @@ import warnings
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from pulumi.runtime import configure, reset_options, run_in_stack, set_all_config
+from pulumi.config import ConfigMissingError, ConfigTypeError
+from pulumi.runtime import Settings, configure, reset_options, run_in_stack, set_all_config
+from pulumi.runtime.proto import engine_pb2
 
 from components.gc_pause import paused_gc
 from components.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from components.offline.project import OfflineProjectError, Project
 from components.offline.pulumi_config import load_stack_config
-from components.offline.sdk_private import SETTINGS, MockEngine, MockSettings, _get_rpc_manager
+from components.offline.sdk_private import SETTINGS, _get_rpc_manager
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 
@@ -70,18 +75,18 @@ def run_program(
         # Fresh settings (rpc manager, pending outputs, package refs) and no root stack, so that
         # run_in_stack creates this run's own Stack (settings.py reset_options: ROOT.set(None)).
         reset_options(project=project, stack=stack, preview=preview, organization=_ORGANIZATION)
-        # What set_mocks does (mocks.py), minus its Stack: that one registers its outputs at once,
-        # empty, and closes pulumi.run; run_in_stack registers the exports once the program is done.
+        # The public Settings with the capture as its monitor. Not set_mocks: it creates the root Stack and
+        # finishes it at once (mocks.py), which registers empty exports and closes pulumi.run; run_in_stack
+        # registers the exports once the program is done, as the language host does.
         configure(
-            MockSettings(  # type: ignore[no-untyped-call]
-                monitor=monitor,
-                engine=MockEngine(None),
+            Settings(
                 project=project,
                 stack=stack,
+                monitor=monitor,
+                engine=_LogEngine(),
                 dry_run=preview,
                 organization=_ORGANIZATION,
                 root_directory=str(root_directory or program_dir),
-                callbacks=None,
             )
         )
         set_all_config(dict(config), list(secret_keys))
@@ -89,7 +94,7 @@ def run_program(
         loop.run_until_complete(run_in_stack(functools.partial(_run_main_then_settle, main)))
 
     context = contextvars.copy_context()
-    with _process_state(program_dir), paused_gc():
+    with _process_state(program_dir, config, secret_keys), paused_gc():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
         _on_fresh_thread(context, run)
@@ -102,12 +107,15 @@ def run_stack(
     *,
     config_file: Path | None = None,
     overrides: Sequence[str] = (),
+    path_overrides: Sequence[str] = (),
     preview: bool = False,
     root_directory: Path | None = None,
 ) -> CapturedRun:
     """Run ``project``'s program for ``stack`` with its checked config (``Pulumi.<stack>.yaml`` or ``config_file``,
-    then ``key=value`` overrides), as ``pulumi up`` or ``preview`` would."""
-    config = load_stack_config(project, stack, config_file=config_file, overrides=overrides)
+    then ``key=value`` and ``key.path[0]=value`` overrides), as ``pulumi up`` or ``preview`` would."""
+    config = load_stack_config(
+        project, stack, config_file=config_file, overrides=overrides, path_overrides=path_overrides
+    )
     return run_program(
         project.program_dir,
         project=project.name,
@@ -117,6 +125,29 @@ def run_stack(
         preview=preview,
         root_directory=root_directory or project.program_dir,
     )
+
+
+class _LogEngine:
+    """The engine side of ``pulumi.log``: the Engine service's ``Log`` RPC (pulumi/pulumi
+    ``proto/pulumi/engine.proto``), forwarded to Python's logging by severity, as the SDK's mock engine does."""
+
+    _LEVELS = {
+        engine_pb2.DEBUG: logging.DEBUG,
+        engine_pb2.INFO: logging.INFO,
+        engine_pb2.WARNING: logging.WARNING,
+        engine_pb2.ERROR: logging.ERROR,
+    }
+
+    def Log(self, request: Any) -> None:  # the gRPC method name
+        level = self._LEVELS.get(request.severity)
+        if level is not None:
+            logging.getLogger().log(level, request.message)
+
+
+def is_config_error(error: BaseException) -> bool:
+    """Whether ``error`` is the SDK's refusal of the program's config (a required key missing, a value of the wrong
+    type): bad input, not a failure of the program."""
+    return isinstance(error, ConfigMissingError | ConfigTypeError)
 
 
 def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
@@ -186,15 +217,19 @@ def _thread_event_loop() -> asyncio.AbstractEventLoop:
 
 
 @contextmanager
-def _process_state(program_dir: Path) -> Iterator[None]:
+def _process_state(program_dir: Path, config: Mapping[str, str], secret_keys: Sequence[str]) -> Iterator[None]:
     """Run from the program's directory, as the CLI does, and put the process back afterwards.
 
     Restores the working directory and ``sys.path``, forgets modules imported from the program's
-    directory (the next program may have its own ``config.py``), and hides ``PULUMI_CONFIG*``
-    variables, which the SDK would otherwise read for keys missing from the injected config.
+    directory (the next program may have its own ``config.py``), and replaces the ``PULUMI_CONFIG*``
+    variables with this run's: the language host hands a program its whole config bag in ``PULUMI_CONFIG``
+    and ``PULUMI_CONFIG_SECRET_KEYS`` (pulumi/pulumi ``sdk/python/cmd/pulumi-language-python``), which is how a
+    program lists the keys it was given (``pulumi.runtime.get_config_env``).
     """
     cwd, path, modules = Path.cwd(), list(sys.path), set(sys.modules)
     hidden = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PULUMI_CONFIG")}
+    os.environ["PULUMI_CONFIG"] = json.dumps(dict(config))
+    os.environ["PULUMI_CONFIG_SECRET_KEYS"] = json.dumps(list(secret_keys))
     try:
         os.chdir(program_dir)
         sys.path.insert(0, str(program_dir))
@@ -202,6 +237,8 @@ def _process_state(program_dir: Path) -> Iterator[None]:
     finally:
         os.chdir(cwd)
         sys.path[:] = path
+        os.environ.pop("PULUMI_CONFIG", None)
+        os.environ.pop("PULUMI_CONFIG_SECRET_KEYS", None)
         os.environ.update(hidden)
         # A string prefix test: resolving every new module's path costs ~1 s after the cloud SDKs load.
         prefix = str(program_dir) + os.sep

@@ -161,3 +161,11 @@ def test_teardown_of_the_training_example_deletes_workloads_then_the_stack_then_
     assert groups
     assert order.index("train") < order.index("gpu-stack-release") < min(groups)
     assert order.index("serve") < order.index("gpu-binpack-deployment")
+
+
+def test_with_json_output_an_unreadable_plan_is_one_error_object(plans: dict[str, Path], tmp_path: Path) -> None:
+    result = run_cli("diff", str(plans["base"]), str(tmp_path / "nope.json"), "-o", "json")
+    assert result.code == 2
+    error = json.loads(result.out)["error"]
+    assert (error["kind"], error["problems"]) == ("invalid-input", [])
+    assert error["message"].startswith("cannot read the plans")

@@ -450,3 +450,54 @@ def test_yml_projects_use_yml_stack_files(tmp_path: Path) -> None:
     (tmp_path / "Pulumi.dev.yml").write_text("config:\n  y:size: 3\n")
     project = load_project(tmp_path)
     assert load_stack_config(project, "dev").values == {"y:size": "3"}
+
+
+# --- --set values and --set-path -----------------------------------------------------------------------------------
+
+LIST_PROJECT = {
+    "zones": {"type": "array", "items": {"type": "string"}, "default": []},
+    "spec": {"type": "string", "default": ""},
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "expected"),
+    [
+        ("zones", '["a","b"]', '["a","b"]'),  # a JSON list for an array key: the list
+        ("zones", '[ "a" ]', '["a"]'),
+        ("spec", '{"kind": "gpu-operator"}', '{"kind": "gpu-operator"}'),  # a string key keeps the text as given
+        ("spec", "{kind: gpu-operator}", "{kind: gpu-operator}"),
+        ("aws:tags", '{"team":"ml"}', '{"team":"ml"}'),  # undeclared: the structure, JSON-encoded again
+        ("aws:region", "us-east-1", "us-east-1"),
+    ],
+)
+def test_set_values_are_json_structures_except_for_string_keys(key: str, text: str, expected: str) -> None:
+    config = resolve_stack_config(_project(LIST_PROJECT), "dev", {}, {key: text})
+    assert config.values[namespaced_key("gp", key)] == expected
+
+
+def test_a_set_list_that_is_not_json_is_refused_with_the_json_hint() -> None:
+    with pytest.raises(OfflineProjectError) as info:
+        resolve_stack_config(_project(LIST_PROJECT), "dev", {}, {"zones": "[a, b]"})
+    assert info.value.message == "Stack 'dev' with configuration key 'zones' must be of type 'array<string>'"
+    assert """--set 'gp:zones=["a","b"]'""" in info.value.hint
+    assert "--set-path 'gp:zones[0]=a'" in info.value.hint
+
+
+def test_set_paths_apply_after_set_and_over_the_stack_file() -> None:
+    entries = {"zones": StackValue(["a"])}
+    config = resolve_stack_config(_project(LIST_PROJECT), "dev", entries, {}, [("gp:zones[1]", "b")])
+    assert config.values["gp:zones"] == '["a","b"]'
+    config = resolve_stack_config(
+        _project(LIST_PROJECT), "dev", entries, {"zones": '["x"]'}, [("zones[0]", "y"), ("zones[1]", "z")]
+    )
+    assert config.values["gp:zones"] == '["y","z"]'
+    paths = [("aws:tags.team", "ml"), ("aws:tags.size", "7"), ("aws:tags.on", "true")]
+    config = resolve_stack_config(_project({}), "dev", {}, {}, paths)
+    assert config.values["aws:tags"] == '{"on":true,"size":7,"team":"ml"}'  # typed as Pulumi types path values
+
+
+def test_set_paths_never_step_into_a_secret() -> None:
+    entries = {"zones": StackValue(SECRET_PLACEHOLDER, secure=True)}
+    with pytest.raises(OfflineProjectError, match="the value is a secret"):
+        resolve_stack_config(_project({}), "dev", entries, {}, [("gp:zones[0]", "a")])

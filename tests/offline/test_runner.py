@@ -176,12 +176,30 @@ def test_the_caller_process_is_left_as_it_was(restore_gc: None) -> None:
     assert "pool" not in sys.modules  # each fixture's own pool.py is forgotten after its run
 
 
-def test_pulumi_config_variables_are_hidden_during_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_caller_s_pulumi_config_variables_are_hidden_during_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PULUMI_CONFIG", json.dumps({"otherfix:queueCount": "5"}))
     project = load_project(FIXTURES / "other_program")
     with pytest.raises(pulumi.ConfigMissingError, match="otherfix:queueCount"):
         run_program(project.program_dir, project="otherfix", stack="dev", config={}, secret_keys=())
     assert json.loads(os.environ["PULUMI_CONFIG"]) == {"otherfix:queueCount": "5"}
+
+
+def test_the_program_lists_its_own_config_bag_as_the_language_host_passes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PULUMI_CONFIG`` / ``PULUMI_CONFIG_SECRET_KEYS`` hold this run's bag (not the caller's) while it runs."""
+    monkeypatch.setenv("PULUMI_CONFIG", json.dumps({"caller:key": "x"}))
+    (tmp_path / "__main__.py").write_text(
+        "import json, os\nimport pulumi\n"
+        "pulumi.export('keys', sorted(pulumi.runtime.get_config_env()))\n"
+        "pulumi.export('secret', json.loads(os.environ['PULUMI_CONFIG_SECRET_KEYS']))\n",
+        "utf-8",
+    )
+    config = {"p:a": "1", "p:typo": "2", "aws:region": "r"}
+    captured = run_program(tmp_path, project="p", stack="dev", config=config, secret_keys=["p:a"])
+    assert captured.outputs == {"keys": ["aws:region", "p:a", "p:typo"], "secret": ["p:a"]}
+    assert json.loads(os.environ["PULUMI_CONFIG"]) == {"caller:key": "x"}
+    assert "PULUMI_CONFIG_SECRET_KEYS" not in os.environ
 
 
 def test_a_directory_without_main_is_rejected(tmp_path: Path) -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from pulumi.runtime import Settings, set_mocks
 
 from components.offline import sdk_private
 
@@ -31,7 +34,6 @@ def _changed(name: str, detail: str) -> str:
 # (name, callable under test, the parameter names the engine passes)
 SIGNATURES: list[tuple[str, Callable[..., object], list[str]]] = [
     ("pulumi.runtime.settings._get_rpc_manager", sdk_private._get_rpc_manager, []),
-    ("pulumi.runtime.mocks.MockEngine", sdk_private.MockEngine.__init__, ["self", "logger"]),
     ("pulumi.runtime.mocks.MockMonitor", sdk_private.MockMonitor.__init__, ["self", "mocks"]),
     (
         "pulumi_policy.policy._PolicyAnalyzerServicer._configure_runtime_settings",
@@ -78,12 +80,21 @@ def test_private_sdk_state_has_the_attributes_the_runner_reads() -> None:
         assert hasattr(sdk_private.SETTINGS, attr), _changed(f"pulumi.runtime.settings.SETTINGS.{attr}", "gone")
     assert hasattr(sdk_private._get_rpc_manager(), "rpcs"), _changed("RPCManager.rpcs", "gone")
     assert issubclass(sdk_private._NotApplicableError, Exception), _changed("_NotApplicableError", "no exception")
-    # MockSettings(**kwargs) sets each keyword as an attribute; the runtime reads them as Settings attributes
-    kinds = [p.kind for p in inspect.signature(sdk_private.MockSettings.__init__).parameters.values()]
-    assert inspect.Parameter.VAR_KEYWORD in kinds, _changed("pulumi.runtime.mocks.MockSettings", "no **kwargs")
-    keywords = ("monitor", "engine", "project", "stack", "dry_run", "organization", "root_directory", "callbacks")
+
+
+def test_the_public_settings_take_what_the_runner_passes() -> None:
+    # Public (pulumi.runtime.Settings), but the runner depends on its keywords and on their ambient attributes.
+    keywords = ("project", "stack", "monitor", "engine", "dry_run", "organization", "root_directory")
+    params = _params(Settings.__init__)
     for keyword in keywords:
-        assert hasattr(sdk_private.SETTINGS, keyword), _changed("pulumi.runtime.settings.Settings", f"no {keyword!r}")
+        assert keyword in params, _changed("pulumi.runtime.Settings", f"no keyword {keyword!r}")
+        assert hasattr(sdk_private.SETTINGS, keyword), _changed("pulumi.runtime.settings.SETTINGS", f"no {keyword!r}")
+
+
+def test_the_mock_monitor_is_the_type_set_mocks_takes() -> None:
+    hint = inspect.signature(set_mocks).parameters.get("monitor")
+    assert hint is not None, _changed("pulumi.runtime.set_mocks", "no monitor argument")
+    assert "MockMonitor" in str(hint.annotation), _changed("pulumi.runtime.set_mocks", f"monitor is {hint.annotation}")
 
 
 def test_no_module_but_sdk_private_imports_a_private_sdk_name() -> None:
@@ -99,3 +110,16 @@ def test_no_module_but_sdk_private_imports_a_private_sdk_name() -> None:
             if module in private_modules or any(n.startswith("_") for n in names):
                 offenders.append(f"{path.relative_to(root)}: from {module} import {', '.join(names)}")
     assert offenders == [], f"private SDK names belong in components/offline/sdk_private.py: {offenders}"
+
+
+def test_a_private_name_gone_fails_the_import_with_the_file_to_mend() -> None:
+    script = (
+        "import pulumi.runtime.mocks as m\n"
+        "del m.MockMonitor\n"  # what an SDK upgrade that drops the name looks like
+        "import components.offline.sdk_private\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode != 0
+    assert "cannot import name 'MockMonitor'" in done.stderr
+    assert "see components/offline/sdk_private.py" in done.stderr
