@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.errors import GpuReadyError
@@ -42,9 +43,11 @@ def progress(message: str) -> None:
     print(f"gpuready: {message}", file=sys.stderr, flush=True)
 
 
-def fail(error: Exception | str) -> int:
-    """Print a gpuready error for a person and return the 'invalid input / unreachable' exit code."""
-    print(f"error: {error}", file=sys.stderr)
+def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
+    """Report a gpuready error (the README's error contract: ``error: ...`` on stderr, and with ``-o json`` the
+    error object on stdout) and return the 'invalid input / unreachable' exit code."""
+    json_output = args is not None and getattr(args, "output", "") == "json"
+    emit(command_error(error), json_output=json_output)
     return EXIT_INVALID
 
 
@@ -61,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             views = list_views(args)
             report = audit(views, {})
     except GpuReadyError as error:
-        return fail(error)
+        return fail(error, args)
     if args.output == "json":
         print(json.dumps(report_json(report), indent=2 if sys.stdout.isatty() else None))
     elif not report.results:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from components.errors import GpuReadyError, Problem, SpecError
+from components.kube.errors import KubeConfigError, KubeError
 
 INVALID_INPUT = "invalid-input"
 """A project, stack file, config file or command-line value that cannot be read (exit 2)."""
@@ -28,7 +29,9 @@ INVALID_POLICY_CONFIG = "invalid-policy-config"
 """A ``--policy-config`` file the policy pack refuses (exit 2)."""
 PROGRAM_FAILED = "program-failed"
 """The Pulumi program itself raised (exit 3)."""
-KINDS = (INVALID_INPUT, INVALID_CONFIG, INVALID_POLICY_CONFIG, PROGRAM_FAILED)
+CLUSTER_ERROR = "cluster-error"
+"""``check``, ``label``, ``verify``: the cluster could not be reached or answered with an error (exit 2)."""
+KINDS = (INVALID_INPUT, INVALID_CONFIG, INVALID_POLICY_CONFIG, PROGRAM_FAILED, CLUSTER_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,14 @@ def input_error(error: GpuReadyError) -> ErrorReport:
     hint = getattr(error, "hint", "")
     problems = (Problem(path, getattr(error, "message", str(error)), value, (), hint),) if path else ()
     return ErrorReport(INVALID_INPUT, str(error), problems)
+
+
+def command_error(error: Exception | str) -> ErrorReport:
+    """An error of the cluster commands: a refused input as ``input_error`` says, the cluster's own failures
+    (unreachable, refused credentials, API errors, deadlines, a stopped run) as ``cluster-error``."""
+    if isinstance(error, KubeConfigError) or (isinstance(error, GpuReadyError) and not isinstance(error, KubeError)):
+        return input_error(error)
+    return ErrorReport(CLUSTER_ERROR, str(error))
 
 
 def program_failure(error: BaseException, program_dir: Path) -> ErrorReport:

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 return EXIT_INVALID
             return apply(client, patches)
     except GpuReadyError as error:
-        return fail(error)
+        return fail(error, args)
 
 
 def apply(client: NodeClient, patches: list[LabelPatch]) -> int:

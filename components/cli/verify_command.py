@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             expectations = stack_expectations(args.stack, args.project_dir) if args.stack else {}
     except GpuReadyError as error:  # OfflineProjectError included
-        return fail(error)
+        return fail(error, args)
     if from_stack and not expectations:
         print(f"{'stack ' + repr(args.stack) if args.stack else args.config} declares no GPU pools; nothing to verify")
         return EXIT_OK
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 on_retry=progress,
             )
     except GpuReadyError as error:
-        return fail(error)
+        return fail(error, args)
     report = outcome.state.report()
     if args.output == "json":
         print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))

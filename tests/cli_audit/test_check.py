@@ -93,6 +93,22 @@ def test_forbidden_exits_2_pointing_at_rbac(kube_standin: KubeStandin, gpuready:
     assert result.err.rstrip().endswith("kubectl auth can-i list nodes")
 
 
+@pytest.mark.parametrize(("case", "kind"), [("missing-kubeconfig", "invalid-input"), ("forbidden", "cluster-error")])
+def test_json_output_reports_errors_as_the_contracts_error_object(
+    case: str, kind: str, kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path
+) -> None:
+    if case == "missing-kubeconfig":
+        result = gpuready("check", "-o", "json", "--kubeconfig", str(tmp_path / "none"), kubeconfig=False)
+    else:
+        kube_standin.faults.fail(403, 3, message='nodes is forbidden: User "dev" cannot list resource "nodes"')
+        result = gpuready("check", "-o", "json")
+    assert result.code == 2
+    error = json.loads(result.out)["error"]  # stdout holds the error object and nothing else
+    assert error["kind"] == kind
+    assert error["message"] and result.err.startswith("error: ")
+    assert isinstance(error["problems"], list)
+
+
 def test_cluster_commands_start_without_pulumi() -> None:
     code = (
         "import sys; from components.cli import main, check_command, label_command, verify_command; "

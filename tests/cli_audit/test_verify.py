@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -104,7 +105,8 @@ def test_selector_mode_with_no_matching_node_times_out(kube_standin: KubeStandin
         (
             STACK.replace("g6e.xlarge", "g6e.huge"),
             ("--stack", "test"),
-            "error: gpuready:nodePools[1].instanceType: not a GPU instance type gpuready knows on eks; got 'g6e.huge'",
+            "error: invalid gpuready config:\ngpuready:nodePools[1].instanceType: not a GPU instance type gpuready "
+            "knows on eks; got 'g6e.huge'",
         ),
         (
             STACK,
@@ -201,3 +203,11 @@ def test_config_and_stack_are_exclusive(gpuready: Cli, own_program: Path) -> Non
     with pytest.raises(SystemExit) as exited:
         gpuready("verify", "--config", str(own_program), "--stack", "test")
     assert exited.value.code == 2
+
+
+def test_bad_input_with_json_output_prints_the_error_object(gpuready: Cli, project: Path) -> None:
+    result = gpuready("verify", "--stack", "nope", "--project-dir", str(project), "-o", "json")
+    assert result.code == 2
+    error = json.loads(result.out)["error"]
+    assert error["kind"] == "invalid-input"
+    assert error["message"].startswith("stack 'nope' has no config file")
