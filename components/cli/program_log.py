@@ -2,7 +2,7 @@
 
 The offline runner hands the engine's ``Log`` messages to the root logger by severity (``components.offline.runner``),
 as ``pulumi preview`` prints them among the run's diagnostics. The plan shows warnings (the plan goes on and the exit
-code is unchanged) and, once each, infos (what gpuready could not check).
+code is unchanged) and, once each and sorted, infos (what gpuready could not check).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 @dataclass
 class ProgramLog:
-    """The messages of one run, each once, in the order they came."""
+    """The messages of one run, each once; shown sorted (``pool <name>: ...`` by pool), since log messages reach the
+    engine in no fixed order."""
 
     warnings: list[str] = field(default_factory=list)
     infos: list[str] = field(default_factory=list)
@@ -30,12 +31,16 @@ class ProgramLog:
         lines: list[str] = []
         for title, messages in (("Warnings", self.warnings), ("Not checked", self.infos)):
             if messages:
-                lines += [*([""] if lines else []), f"{title} ({len(messages)}):", *(f"  - {m}" for m in messages)]
+                lines += [
+                    *([""] if lines else []),
+                    f"{title} ({len(messages)}):",
+                    *(f"  - {m}" for m in sorted(messages)),
+                ]
         return "\n".join(lines)
 
     def stderr_lines(self) -> list[str]:
         """The messages as ``warning:`` and ``info:`` lines (stderr, beside a JSON plan on stdout)."""
-        return [f"warning: {m}" for m in self.warnings] + [f"info: {m}" for m in self.infos]
+        return [f"warning: {m}" for m in sorted(self.warnings)] + [f"info: {m}" for m in sorted(self.infos)]
 
 
 class _Collector(logging.Handler):

@@ -67,12 +67,12 @@ def test_clouds_without_offerings_data_say_once_what_is_not_checked(stack: str, 
     assert "Warnings" not in result.out
 
 
-def test_program_log_keeps_each_message_once_in_order() -> None:
+def test_program_log_keeps_each_message_once_and_shows_them_sorted() -> None:
     log = ProgramLog()
     for level, message in [(logging.WARNING, "b"), (logging.INFO, "x"), (logging.WARNING, "a"), (logging.INFO, "x"),
                            (logging.WARNING, "b")]:  # fmt: skip
         log.add(level, message)
     assert (log.warnings, log.infos) == (["b", "a"], ["x"])
-    assert log.render() == "Warnings (2):\n  - b\n  - a\n\nNot checked (1):\n  - x"
-    assert log.stderr_lines() == ["warning: b", "warning: a", "info: x"]
+    assert log.render() == "Warnings (2):\n  - a\n  - b\n\nNot checked (1):\n  - x"
+    assert log.stderr_lines() == ["warning: a", "warning: b", "info: x"]
     assert ProgramLog().render() == ""
