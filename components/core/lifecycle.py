@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from components.core import resources, scheduling
+from components.core.mappings import plain_path
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -53,7 +54,7 @@ class ResourceTable:
 
     def rule(self, path: str) -> FieldRule | None:
         """The row for ``path`` or its closest listed parent (``a.b[0].c`` -> ``a.b.c``, ``a.b``, ``a``)."""
-        parts = _plain_path(path).split(".")
+        parts = plain_path(path).split(".")
         by_field = {r.field: r for r in self.rules}
         for end in range(len(parts), 0, -1):
             found = by_field.get(".".join(parts[:end]))
@@ -79,19 +80,6 @@ class PoolCapacity:
         if self.gpus_per_node is None or self.max_nodes is None:
             return None
         return self.gpus_per_node * self.max_nodes
-
-
-def _plain_path(path: str) -> str:
-    """``nodeConfig.guestAccelerators[0].type`` -> ``nodeConfig.guestAccelerators.type``."""
-    out, depth = [], 0
-    for char in path:
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(char)
-    return "".join(out)
 
 
 def name_suffix(values: Mapping[str, object]) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from components.core import resource_inputs
 from components.core.clouds.registry import cloud_profile
+from components.core.mappings import deep_merge
 from components.errors import Problem, kind_of
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def with_overrides(spec: GpuPoolSpec, args: Mapping[str, Any]) -> dict[str, Any]
     """The planned resource arguments ``args`` with the pool's overrides deep-merged over them."""
     if not spec.overrides:
         return dict(args)
-    return resource_inputs.deep_merge(args, resource_inputs.to_python(spec.overrides, input_tree(spec)))
+    return deep_merge(args, resource_inputs.to_python(spec.overrides, input_tree(spec)))
 
 
 def _disk_problems(spec: GpuPoolSpec) -> list[Problem]:

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from components.core.config_model.suggest import did_you_mean
+from components.core.mappings import plain_path
 from components.errors import Problem, kind_of
 
 PLAIN = (str, int, float, bool, type(None))
@@ -84,7 +85,7 @@ class _Walk:
                 owned_here = {k for k in inputs if _join(prefix, k) in self.owned}
                 self.problems.append(_unknown(path, key, inputs, self.tree, owned_here))
                 continue
-            owner = self.owned.get(_plain_path(where))
+            owner = self.owned.get(plain_path(where))
             if owner is not None:
                 self.problems.append(
                     Problem(path, f"owned by {owner}", None, (), f"set {owner} instead of overriding it")
@@ -109,7 +110,7 @@ class _Walk:
 
 
 def _join(prefix: str, key: str) -> str:
-    return _plain_path(f"{prefix}.{key}" if prefix else key)
+    return plain_path(f"{prefix}.{key}" if prefix else key)
 
 
 def _unknown(path: str, key: object, inputs: Mapping[str, InputNode], tree: InputTree, owned: set[str]) -> Problem:
@@ -142,20 +143,7 @@ def _plain_problems(path: str, value: Any) -> list[Problem]:
 
 
 def _title(tree: InputTree, where: str) -> str:
-    return f"{tree.resource} {_plain_path(where)}"
-
-
-def _plain_path(where: str) -> str:
-    """``nodeConfig.secondaryBootDisks[0].mode`` -> ``nodeConfig.secondaryBootDisks.mode``."""
-    out, depth = [], 0
-    for char in where:
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(char)
-    return "".join(out)
+    return f"{tree.resource} {plain_path(where)}"
 
 
 def to_python(overrides: Mapping[str, Any], tree: InputTree) -> dict[str, Any]:
@@ -188,18 +176,6 @@ def _copied(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_copied(item) for item in value]
     return value
-
-
-def deep_merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``base`` with ``extra`` laid over it: a mapping merges into a mapping, any other value replaces."""
-    merged = dict(base)
-    for key, value in extra.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = deep_merge(current, value)
-        else:
-            merged[key] = value
-    return merged
 
 
 def owned_paths_problems(owned: Mapping[str, str], tree: InputTree) -> list[str]:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from components.core import resource_inputs
+from components.core.mappings import deep_merge
 from components.core.resource_inputs import InputNode, InputTree
 
 TREE = InputTree(
@@ -93,7 +94,7 @@ def test_to_python_translates_nested_names() -> None:
 )
 def test_deep_merge(base: dict[str, Any], extra: dict[str, Any], merged: dict[str, Any]) -> None:
     before = repr(base)
-    assert resource_inputs.deep_merge(base, extra) == merged
+    assert deep_merge(base, extra) == merged
     assert repr(base) == before  # the planned arguments are not changed in place
 
 

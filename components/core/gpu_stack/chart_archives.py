@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from components.core.mappings import deep_merge
+
 ARCHIVES = Path(__file__).resolve().parent / "archives"
 ARCHIVE_FILES: Mapping[tuple[str, str], str] = {
     ("gpu-operator", "v26.7.0"): "gpu-operator-v26.7.0.tgz",
@@ -70,18 +72,6 @@ def chart_values(name: str, version: str) -> ChartValues:
         if sub_values in members:
             tree[key] = deep_merge(_yaml(members, sub_values) or {}, tree.get(key) or {})
     return ChartValues(tree, frozenset(conditions), f"{root}/values.schema.json" in members)
-
-
-def deep_merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``base`` with ``extra`` merged in as Helm merges values: maps merge key by key, anything else replaces."""
-    merged = dict(base)
-    for key, value in extra.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = deep_merge(current, value)
-        else:
-            merged[key] = value
-    return merged
 
 
 def _members(data: bytes) -> dict[str, bytes]:

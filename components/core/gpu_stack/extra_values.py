@@ -24,6 +24,7 @@ from components.core.config_model.suggest import did_you_mean
 from components.core.gpu_stack import chart_archives
 from components.core.gpu_stack.charts import FREE_FORM_VALUE_MAPS, Chart
 from components.core.gpu_stack.owned_values import leaves, owned_paths
+from components.core.mappings import deep_merge
 from components.errors import Problem
 
 FREE_FORM_NAMES = frozenset(
@@ -72,7 +73,7 @@ def override_problems(
 
 def merge(gpuready_values: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
     """gpuready's values with the user's merged in (as Helm merges a values file over another)."""
-    return chart_archives.deep_merge(gpuready_values, values)
+    return deep_merge(gpuready_values, values)
 
 
 def _walk(

@@ -15,6 +15,7 @@ import yaml
 
 from components.core.gpu_stack import chart_archives
 from components.core.gpu_stack.charts import CHARTS, ChartKind
+from components.core.mappings import deep_merge
 
 SOURCES = chart_archives.ARCHIVES / "SOURCES.md"
 ROW = re.compile(r"^\| `(?P<file>[^`]+\.tgz)` \|.*\| `(?P<sha256>[0-9a-f]{64})` \|$")
@@ -88,5 +89,5 @@ def test_the_plugin_charts_dependency_conditions() -> None:
 )
 def test_deep_merge_is_helms(base: dict[str, Any], extra: dict[str, Any], merged: dict[str, Any]) -> None:
     before = repr(base)
-    assert chart_archives.deep_merge(base, extra) == merged
+    assert deep_merge(base, extra) == merged
     assert repr(base) == before

@@ -1,0 +1,27 @@
+"""Nested config data helpers (``components.core.mappings``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.core.mappings import deep_merge, plain_path
+
+
+@pytest.mark.parametrize(
+    ("path", "plain"),
+    [
+        ("nodeConfig.guestAccelerators[0].type", "nodeConfig.guestAccelerators.type"),
+        ("taints[2]", "taints"),
+        ("labels['a[1]'].x", "labels.x"),
+        ("scalingConfig", "scalingConfig"),
+    ],
+)
+def test_plain_path_drops_every_index(path: str, plain: str) -> None:
+    assert plain_path(path) == plain
+
+
+def test_deep_merge_merges_mappings_and_replaces_the_rest_without_touching_its_inputs() -> None:
+    base = {"a": {"b": 1, "c": [1]}, "d": 1}
+    extra = {"a": {"c": [2], "e": 3}, "d": {"x": 1}}
+    assert deep_merge(base, extra) == {"a": {"b": 1, "c": [2], "e": 3}, "d": {"x": 1}}
+    assert base == {"a": {"b": 1, "c": [1]}, "d": 1}
