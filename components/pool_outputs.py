@@ -11,6 +11,7 @@ from typing import Any
 
 import pulumi
 
+from components.core.clouds.registry import cloud_profile
 from components.core.pool_summary import PoolOutputs, pool_outputs
 from components.core.specs import GpuPoolSpec
 
@@ -32,6 +33,20 @@ class GpuNodePoolBase(pulumi.ComponentResource):
         self.values = pool_outputs(spec, driver, lifecycle)
         self._outputs: dict[str, pulumi.Output[Any]] = {}
         self.register_outputs({"node_pool_name": node_pool_name, **self.values.as_dict()})
+        self._report_offering(spec)
+
+    def _report_offering(self, spec: GpuPoolSpec) -> None:
+        """Warn when the stack's region does not offer the pool's instance type (``pulumi preview`` and ``gpuready
+        plan`` show it; the plan goes on); say as info what the cloud cannot have checked."""
+        profile = cloud_profile(spec.cloud)
+        settings = {
+            key: pulumi.Config(key.partition(":")[0]).get(key.partition(":")[2]) for key in profile.region_settings
+        }
+        warning = profile.offering_warning(spec, profile.region(settings))
+        if warning:
+            pulumi.log.warn(f"pool {spec.name}: {warning}", resource=self)
+        elif profile.offerings_unchecked:
+            pulumi.log.info(profile.offerings_unchecked, resource=self)
 
     def _output(self, key: str) -> pulumi.Output[Any]:
         if key not in self._outputs:

@@ -42,6 +42,11 @@ class AksProfile(CloudProfile):
     instance_types = AKS_VM_SIZES
     instance_types_fold_case = True
     matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
+    offerings_unchecked = (
+        "AKS: whether the cluster's location offers a pool's VM size is not checked (gpuready has no offline, "
+        "machine-readable source of Azure VM sizes per region; see `az vm list-skus --location <location> "
+        "--size <vmSize> --output table`)"
+    )
     stack_adapter = "components.aks.stack_adapter"
     provisioners = {"node-pool": "components.aks.capacity"}
     required_settings = ("aksResourceGroup",)

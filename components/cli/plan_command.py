@@ -13,6 +13,7 @@ from typing import Any
 from components.cli import error_report
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
 from components.cli.pool_table import is_pool_component, render_pool_table
+from components.cli.program_log import ProgramLog, collected
 from components.cli.release_section import render_releases
 from components.cli.violation_table import format_violations
 from components.gc_pause import paused_gc
@@ -45,7 +46,8 @@ _UNTIL_EXIT: list[object] = []
 def _run(args: argparse.Namespace) -> int:
     json_output = args.output == "json"
     try:
-        captured = _capture(args)
+        with collected() as log:
+            captured = _capture(args)
         if getattr(args, "exiting", False):
             _UNTIL_EXIT.append(captured)
     except OfflineProjectError as error:
@@ -60,8 +62,10 @@ def _run(args: argparse.Namespace) -> int:
     if json_output:
         # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
         print(json.dumps(plan.to_json_dict(), indent=2 if sys.stdout.isatty() else None))
+        for line in log.stderr_lines():
+            print(line, file=sys.stderr)
     else:
-        print(render_text(plan, captured))
+        print(render_text(plan, captured, log))
     mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
     return EXIT_VIOLATIONS if mandatory else EXIT_OK
 
@@ -85,8 +89,9 @@ def _fail(args: argparse.Namespace, report: error_report.ErrorReport, code: int)
     return code
 
 
-def render_text(plan: Plan, captured: CapturedRun) -> str:
-    """The human-readable plan: header, resource tree, per-pool table, outputs."""
+def render_text(plan: Plan, captured: CapturedRun, log: ProgramLog | None = None) -> str:
+    """The human-readable plan: header, resource tree, per-pool table, releases, the program's warnings and what
+    was not checked (``pulumi.log``), policy violations."""
     pools = [
         (r.name, _plain(captured.component_outputs(r.urn))) for r in captured.resources if is_pool_component(r.type)
     ]
@@ -100,6 +105,9 @@ def render_text(plan: Plan, captured: CapturedRun) -> str:
     releases = render_releases(plan.resources)
     if releases:
         lines += ["", releases]
+    said = log.render() if log is not None else ""
+    if said:
+        lines += ["", said]
     if plan.violations:
         lines += ["", format_violations(plan.violations)]
     return "\n".join(lines)

@@ -60,6 +60,8 @@ class EksProfile(CloudProfile):
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     surge_needs_new_node = False
     image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
+    region_settings = ("aws:region",)
+    offerings_package = "components.eks"
 
     # botocore eks CreateNodegroup ``diskSize``: a BoxedInteger without bounds, "20 GiB for Linux and
     # Bottlerocket" by default; the root volume is EBS, gp2 "1 - 16,384 GiB" (botocore ec2 CreateVolume ``Size``).

@@ -78,6 +78,11 @@ class GkeProfile(CloudProfile):
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
+    offerings_unchecked = (
+        "GKE: whether the cluster's zones offer a pool's GPU and machine type is not checked (gpuready has no "
+        "offline, machine-readable source of accelerator types per zone; see `gcloud compute accelerator-types "
+        "list --filter=zone:<zone>`)"
+    )
     stack_adapter = "components.gke.stack_adapter"
     provisioners = {"node-pool": "components.gke.capacity"}
     required_settings = ("gkeLocation",)

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from components.core import offerings
 from components.errors import Problem
 
 if TYPE_CHECKING:
@@ -136,6 +137,27 @@ class CloudProfile(ABC):
     ) -> list[Problem]:
         """Problems of the stack's cloud settings given its pools (GKE: node locations and per-zone sizes)."""
         return []
+
+    # --- which regions offer the pool's instance type (components.core.offerings: a warning, never an error) ---
+
+    region_settings: ClassVar[tuple[str, ...]] = ()
+    """Provider config keys (``aws:region``) that name the region the pools go to; the first one set wins."""
+    offerings_package: ClassVar[str | None] = None
+    """Package whose ``offerings.json`` lists the regions offering the catalog's types; None: not checked."""
+    offerings_unchecked: ClassVar[str] = ""
+    """What is not checked about regional offerings on this cloud, and why (a cloud without offerings data)."""
+
+    def region(self, settings: Mapping[str, str | None]) -> str | None:
+        """The region the pools go to, from the stack's provider config (config key -> value or None)."""
+        return next((value for key in self.region_settings if (value := settings.get(key))), None)
+
+    def offering_warning(self, spec: GpuPoolSpec, region: str | None) -> str | None:
+        """The warning when ``region`` does not offer the pool's instance type (``offerings.offering_warning``);
+        None when it does, when no region is set, or when the cloud has no offerings data."""
+        if self.offerings_package is None:
+            return None
+        data = offerings.load(self.offerings_package)
+        return offerings.offering_warning(self.title, spec.resolved.instance_type, region, data)
 
     # --- escape hatches: diskSizeGb, zones, overrides (checked by components.core.pool_hatches) ---
 
