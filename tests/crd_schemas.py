@@ -10,6 +10,7 @@ evaluated: tests state the ones they rely on.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,25 @@ def crd_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
     """Every way ``obj`` breaks its strict CRD schema, with the path of each."""
     validator = crd_validator(file, str(obj["apiVersion"]))
     return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj))
+
+
+@functools.cache
+def json_schema_validator(file: str) -> jsonschema.Draft7Validator:
+    """A strict validator of the JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema,
+    e.g. by datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
+    return jsonschema.Draft7Validator(strict(json.loads((UPSTREAM / file).read_text("utf-8"))))
+
+
+def schema_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
+    """Every way ``obj`` breaks the strict JSON schema in ``file``, with the path of each."""
+    found = json_schema_validator(file).iter_errors(obj)
+    return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in found)
+
+
+def with_field(obj: dict[str, Any], path: tuple[str, ...], key: str, value: Any = "x") -> dict[str, Any]:
+    """``obj`` with ``key: value`` added at ``path`` (a misspelt or unknown field, for the strictness tests)."""
+    where = obj
+    for step in path:
+        where = where[step]
+    where[key] = value
+    return obj

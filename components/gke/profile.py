@@ -79,7 +79,7 @@ class GkeProfile(CloudProfile):
     attachable = GKE_ATTACHABLE
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
     stack_adapter = "components.gke.stack_adapter"
-    provisioners = {"node-pool": "components.gke.capacity"}
+    provisioners = {"node-pool": "components.gke.capacity", "compute-class": "components.gke.compute_class"}
     required_settings = ("gkeLocation",)
     cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True

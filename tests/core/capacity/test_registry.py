@@ -17,8 +17,10 @@ from components.eks import lifecycle as eks
 from components.gke import lifecycle as gke
 from tests.core.conftest import build_spec
 
-REGISTERED = [("eks", "node-group"), ("eks", "karpenter"), ("aks", "node-pool"), ("gke", "node-pool")]
-ELASTIC = {("eks", "karpenter")}
+REGISTERED = [
+    ("eks", "node-group"), ("eks", "karpenter"), ("aks", "node-pool"), ("gke", "node-pool"), ("gke", "compute-class")
+]  # fmt: skip
+ELASTIC = {("eks", "karpenter"), ("gke", "compute-class")}
 
 
 def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
