@@ -43,7 +43,7 @@ class AksProfile(CloudProfile):
     instance_types_fold_case = True
     matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
     stack_adapter = "components.aks.stack_adapter"
-    provisioners = {"node-pool": "components.aks.capacity"}
+    provisioners = {"node-pool": "components.aks.capacity", "nap": "components.aks.nap"}
     required_settings = ("aksResourceGroup",)
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")

@@ -31,3 +31,14 @@ def test_a_compute_class_pool_lands_on_the_cluster_provider_beside_a_node_pool()
 def test_a_stack_of_fixed_pools_without_cluster_software_makes_no_provider() -> None:
     run = run_stack("gke-dev", config_bag("gke-dev"))
     assert [r for r in run.resources if r.type == PROVIDER] == []
+
+
+def test_a_nap_pool_and_the_gpu_stack_share_the_one_provider() -> None:
+    pools = [{"name": "t4nap", "instanceType": "Standard_NC4as_T4_v3", "minSize": 0, "maxSize": 3,
+              "provisioner": "nap"}]  # fmt: skip
+    run = run_stack("aks-dev", config_bag("aks-dev", [f"gpuready:nodePools={json.dumps(pools)}"]))
+    (provider,) = [r for r in run.resources if r.type == PROVIDER]
+    on_cluster = [r for r in run.resources if r.type.startswith("kubernetes:")]
+    kinds = {r.type for r in on_cluster}
+    assert {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.azure.com/v1beta1:AKSNodeClass"} <= kinds
+    assert all(r.provider is not None and r.provider.startswith(provider.urn) for r in on_cluster)

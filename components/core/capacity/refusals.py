@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.k8s_syntax import object_name_problem
+from components.core.k8s_syntax import object_name_problem, prefix_is_under
 from components.errors import Problem
 
 
@@ -25,3 +25,15 @@ def unsupported_problems(provisioner: str, given: Mapping[str, object], hints: M
         for key, value in given.items()
         if value is not None
     ]
+
+
+def restricted_label_problems(labels: object, domains: tuple[str, ...]) -> list[Problem]:
+    """A problem for each label key under one of ``domains``, which Karpenter refuses in a NodePool template (its
+    CEL rules; the few well-known labels they let through are Karpenter's own, never a user's)."""
+    keys = [key for key in labels if isinstance(key, str)] if isinstance(labels, Mapping) else []
+    return [
+        Problem(f"labels[{key!r}]", "Karpenter refuses this label domain in a NodePool template", key, (),
+                "pick a label key under your own domain")
+        for key in keys
+        if any(prefix_is_under(key, domain) for domain in domains)
+    ]  # fmt: skip
