@@ -20,13 +20,12 @@ from typing import Any, ClassVar
 from components.aks import plan
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
-from components.core.catalog import lookup
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
-from components.errors import Problem, SpecError
+from components.errors import Problem
 
 NODE_CLASS_API = ("karpenter.azure.com/v1beta1", "AKSNodeClass")
-INSTANCE_TYPE = "node.kubernetes.io/instance-type"
+INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
 GPU_COUNT = "karpenter.azure.com/sku-gpu-count"
 GPU_MODE: Mapping[str, str] = {"cloud": "Driver", "operator": "None"}
 """Driver owner -> ``AKSNodeClass.spec.gpu.mode``."""
@@ -116,16 +115,8 @@ class AksNodeAutoProvisioning(Provisioner):
         return ()
 
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned NodePool's GPUs: the VM size of its requirements, its ``nvidia.com/gpu`` limit."""
-        size = karpenter_nodepool.requirement_value(inputs, INSTANCE_TYPE)
-        if size is None:
-            return None
-        try:
-            gpu = lookup.resolve_instance_type("aks", size, None)
-        except SpecError:
-            return None
-        limit = karpenter_nodepool.gpu_limit_of(inputs)
-        return PoolCapacity(gpu.model.key, gpu.gpus, None if limit is None else limit // gpu.gpus)
+        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
+        return karpenter_nodepool.planned_capacity("aks", inputs)
 
 
 PROVISIONER = AksNodeAutoProvisioning()

@@ -18,7 +18,7 @@ from components.aks import nap, plan
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, custom_resources
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,16 +50,9 @@ class AksNapGpuPool(GpuNodePoolBase):
             )  # fmt: skip
         node_class, node_pool = nap.node_class(spec, args.tags), nap.node_pool(spec)
         super().__init__("gpuready:index:AksNapGpuPool", name, {}, opts)
-        child = pulumi.ResourceOptions(parent=self, provider=args.provider)
-        self.node_class = k8s.apiextensions.CustomResource(
-            f"{name}-node-class", api_version=node_class["apiVersion"], kind=node_class["kind"],
-            metadata=node_class["metadata"], spec=node_class["spec"], opts=child,
-        )  # fmt: skip
-        self.node_pool = k8s.apiextensions.CustomResource(
-            f"{name}-node-pool", api_version=node_pool["apiVersion"], kind=node_pool["kind"],
-            metadata=node_pool["metadata"], spec=node_pool["spec"],
-            opts=pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.node_class])),
-        )  # fmt: skip
+        self.node_class, self.node_pool = custom_resources(
+            self, name, [("node-class", node_class), ("node-pool", node_pool)], args.provider
+        )
         self._publish(spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), nap.lifecycle_summary(spec))
 
 

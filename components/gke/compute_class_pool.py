@@ -20,7 +20,7 @@ from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
 from components.gke import compute_class, plan
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, custom_resources
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,10 +52,7 @@ class GkeComputeClassPool(GpuNodePoolBase):
             )  # fmt: skip
         obj = compute_class.compute_class(spec, args.service_account, args.node_locations)
         super().__init__("gpuready:index:GkeComputeClassPool", name, {}, opts)
-        self.compute_class = k8s.apiextensions.CustomResource(
-            f"{name}-compute-class", api_version=obj["apiVersion"], kind=obj["kind"], metadata=obj["metadata"],
-            spec=obj["spec"], opts=pulumi.ResourceOptions(parent=self, provider=args.provider),
-        )  # fmt: skip
+        (self.compute_class,) = custom_resources(self, name, [("compute-class", obj)], args.provider)
         self._publish(
             spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), compute_class.lifecycle_summary(spec)
         )

@@ -13,8 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from components.core import scheduling
+from components.core.catalog import lookup
+from components.core.clouds.registry import Cloud
+from components.core.lifecycle import PoolCapacity
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
+from components.errors import SpecError
 
 API = ("karpenter.sh/v1", "NodePool")
 GPU_LIMIT = "nvidia.com/gpu"
@@ -22,6 +26,7 @@ GPU_LIMIT = "nvidia.com/gpu"
 CAPACITY_TYPE = "karpenter.sh/capacity-type"
 """kubernetes-sigs/karpenter's well-known label: ``on-demand`` or ``spot``, as the spec's ``capacity``."""
 ARCH = "kubernetes.io/arch"
+INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 KUBE_ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
 """CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
 CONSOLIDATE_AFTER = "10m"
@@ -86,3 +91,17 @@ def gpu_limit_of(inputs: Mapping[str, Any]) -> int | None:
     limits = spec.get("limits") if isinstance(spec, Mapping) else None
     limit = limits.get(GPU_LIMIT) if isinstance(limits, Mapping) else None
     return int(limit) if isinstance(limit, int | str) and str(limit).isdigit() else None
+
+
+def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+    """A planned NodePool's GPUs on ``cloud``: the one instance type of its requirements, its ``nvidia.com/gpu``
+    limit as whole nodes; None when it names no single instance type gpuready knows."""
+    instance_type = requirement_value(inputs, INSTANCE_TYPE)
+    if instance_type is None:
+        return None
+    try:
+        gpu = lookup.resolve_instance_type(cloud, instance_type, None)
+    except SpecError:
+        return None
+    limit = gpu_limit_of(inputs)
+    return PoolCapacity(gpu.model.key, gpu.gpus, None if limit is None else limit // gpu.gpus)

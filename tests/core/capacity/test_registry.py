@@ -18,10 +18,11 @@ from components.gke import lifecycle as gke
 from tests.core.conftest import build_spec
 
 REGISTERED = [
-    ("eks", "node-group"), ("eks", "karpenter"), ("aks", "node-pool"), ("aks", "nap"), ("gke", "node-pool"),
-    ("gke", "compute-class")
+    ("eks", "node-group"), ("eks", "karpenter"), ("eks", "eks-auto-mode"),
+    ("aks", "node-pool"), ("aks", "nap"),
+    ("gke", "node-pool"), ("gke", "compute-class"),
 ]  # fmt: skip
-ELASTIC = {("eks", "karpenter"), ("aks", "nap"), ("gke", "compute-class")}
+ELASTIC = {("eks", "karpenter"), ("eks", "eks-auto-mode"), ("aks", "nap"), ("gke", "compute-class")}
 
 
 def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
