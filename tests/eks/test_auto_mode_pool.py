@@ -52,10 +52,10 @@ def test_the_stack_adapter_builds_both_objects_on_the_provider(mocked: Capturing
 def test_a_pool_of_another_provisioner_is_refused_before_anything_registers(mocked: CapturingMonitor) -> None:
     args = EksAutoModeGpuPoolArgs(
         pool=build_spec("eks"),
-        provider=None,
+        provider=None,  # type: ignore[arg-type]
         cluster_name="ml",
         node_role="r",
-        subnet_ids=(),  # type: ignore[arg-type]
+        subnet_ids=(),
     )
     with pytest.raises(SpecError, match="provisioner: eks-auto-mode"):
         EksAutoModeGpuPool("gpu", args)

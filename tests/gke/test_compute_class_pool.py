@@ -1,4 +1,4 @@
-"""``GkeComputeClassPool`` under Pulumi's mock runtime: one ComputeClass custom resource on the given Kubernetes
+"""``GkeComputeClassGpuPool`` under Pulumi's mock runtime: one ComputeClass custom resource on the given Kubernetes
 provider, the pure builder's object as is, and the pool's outputs; and the stack adapter that wires it."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from components.core.specs import GpuPoolSpec, GpuSharing
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
 from components.gke import compute_class
-from components.gke.compute_class_pool import GkeComputeClassPool, GkeComputeClassPoolArgs
+from components.gke.compute_class_pool import GkeComputeClassGpuPool, GkeComputeClassGpuPoolArgs
 from components.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
-COMPONENT = "gpuready:index:GkeComputeClassPool"
+COMPONENT = "gpuready:index:GkeComputeClassGpuPool"
 CUSTOM_RESOURCE = "kubernetes:cloud.google.com/v1:ComputeClass"
 PROVIDER = "pulumi:providers:kubernetes"
 
@@ -34,7 +34,7 @@ def test_the_component_registers_the_built_compute_class_on_the_provider(mocked:
     @runtime_test
     def program() -> None:
         provider = k8s.Provider("cluster", kubeconfig="{}")
-        GkeComputeClassPool("gpu", GkeComputeClassPoolArgs(pool=spec, provider=provider, service_account="sa@p"))
+        GkeComputeClassGpuPool("gpu", GkeComputeClassGpuPoolArgs(pool=spec, provider=provider, service_account="sa@p"))
 
     program()
     component = mocked.one(COMPONENT)
@@ -52,7 +52,7 @@ def test_the_component_registers_the_built_compute_class_on_the_provider(mocked:
 
 def test_a_pool_of_another_provisioner_is_refused_before_anything_registers(mocked: CapturingMonitor) -> None:
     with pytest.raises(SpecError, match="provisioner: compute-class"):
-        GkeComputeClassPool("gpu", GkeComputeClassPoolArgs(pool=build_spec("gke"), provider=None))  # type: ignore[arg-type]
+        GkeComputeClassGpuPool("gpu", GkeComputeClassGpuPoolArgs(pool=build_spec("gke"), provider=None))  # type: ignore[arg-type]
     mocked.assert_nothing_registered()
 
 
@@ -70,7 +70,7 @@ def test_the_stack_adapter_makes_the_provider_once_and_only_for_elastic_pools(mo
 
     @runtime_test
     def program() -> None:
-        assert type(build_pool(elastic, settings, cluster)) is GkeComputeClassPool
+        assert type(build_pool(elastic, settings, cluster)) is GkeComputeClassGpuPool
         assert type(build_pool(fixed, settings, cluster)).__name__ == "GkeGpuNodePool"
 
     program()
