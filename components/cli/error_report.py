@@ -31,7 +31,9 @@ PROGRAM_FAILED = "program-failed"
 """The Pulumi program itself raised (exit 3)."""
 CLUSTER_ERROR = "cluster-error"
 """``check``, ``label``, ``verify``: the cluster could not be reached or answered with an error (exit 2)."""
-KINDS = (INVALID_INPUT, INVALID_CONFIG, INVALID_POLICY_CONFIG, PROGRAM_FAILED, CLUSTER_ERROR)
+PLAN_KINDS = (INVALID_INPUT, INVALID_CONFIG, INVALID_POLICY_CONFIG, PROGRAM_FAILED)
+"""What ``gpuready plan`` can report (its bad-input corpus covers each)."""
+KINDS = (*PLAN_KINDS, CLUSTER_ERROR)
 
 
 @dataclass(frozen=True, slots=True)

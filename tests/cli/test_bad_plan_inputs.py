@@ -51,7 +51,7 @@ def _args(case: dict[str, Any], tmp_path: Path) -> list[str]:
 
 def test_corpus_ids_are_unique_and_every_error_kind_is_covered() -> None:
     assert len(IDS) == len(set(IDS))
-    assert {case["expect"]["kind"] for case in CASES} == set(error_report.KINDS)
+    assert {case["expect"]["kind"] for case in CASES} == set(error_report.PLAN_KINDS)
     assert all(set(case) <= {"id", "args", "stack", "stack_extra", "expect"} for case in CASES)
 
 
