@@ -7,9 +7,11 @@ values come from pure functions of the validated spec. The values are known at c
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
+import pulumi_kubernetes
 
 from components.core.clouds.registry import cloud_profile
 from components.core.pool_summary import PoolOutputs, pool_outputs
@@ -108,3 +110,23 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     def driver(self) -> pulumi.Output[str]:
         """Who installs the NVIDIA driver, and how the cloud resource says so."""
         return self._output("driver")
+
+
+def custom_resources(
+    owner: pulumi.Resource,
+    name: str,
+    objects: Sequence[tuple[str, Mapping[str, Any]]],
+    provider: pulumi.ProviderResource,
+) -> list[pulumi_kubernetes.apiextensions.CustomResource]:
+    """The Kubernetes objects of an elastic pool (``(suffix, object)`` pairs, each built by the provisioner's pure
+    core) as custom resources named ``<name>-<suffix>``, children of ``owner`` on the cluster's ``provider``, each
+    created after the one before it (a NodePool after the node class it references)."""
+    made: list[pulumi_kubernetes.apiextensions.CustomResource] = []
+    for suffix, obj in objects:
+        opts = pulumi.ResourceOptions(parent=owner, provider=provider, depends_on=made[-1:])
+        resource = pulumi_kubernetes.apiextensions.CustomResource(
+            f"{name}-{suffix}", api_version=obj["apiVersion"], kind=obj["kind"], metadata=obj["metadata"],
+            spec=obj["spec"], opts=opts,
+        )  # fmt: skip
+        made.append(resource)
+    return made

@@ -10,6 +10,7 @@ so they load only for the stack's own cloud (importing all three SDKs costs seco
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Protocol, cast
 
 import pulumi
@@ -35,10 +36,23 @@ def stack_adapter(cloud: str) -> StackAdapter:
     return cast("StackAdapter", importlib.import_module(cloud_profile(cloud).stack_adapter))
 
 
-def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GpuNodePoolBase:
-    """The component making ``spec``'s capacity, built by its provisioner's adapter from the stack settings."""
-    module, _, name = provisioner_for(spec).adapter.partition(":")
-    pool = getattr(importlib.import_module(module), name)(spec, settings)
+def build_pool(
+    spec: GpuPoolSpec, settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource] | None = None
+) -> GpuNodePoolBase:
+    """The component making ``spec``'s capacity, built by its provisioner's adapter from the stack settings.
+
+    An elastic provisioner's pool is a custom resource in the cluster: its adapter also takes the cluster's
+    Kubernetes provider, which ``cluster`` makes (once, on first use: stacks without elastic pools make none here).
+    """
+    chosen = provisioner_for(spec)
+    module, _, name = chosen.adapter.partition(":")
+    adapter = getattr(importlib.import_module(module), name)
+    if chosen.elastic:
+        if cluster is None:
+            raise TypeError(f"pool {spec.name!r} ({chosen.key}) needs the cluster's Kubernetes provider")
+        pool = adapter(spec, settings, cluster())
+    else:
+        pool = adapter(spec, settings)
     if not isinstance(pool, GpuNodePoolBase):
         raise TypeError(f"{module}:{name} built {type(pool).__name__}, not a GPU node pool component")
     return pool

@@ -5,6 +5,8 @@ Every pool is validated before the first resource is registered, so bad config c
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import program_config
@@ -19,29 +21,47 @@ if TYPE_CHECKING:
     from components.gpu_stack.release_component import GpuStackRelease
 
 
-def build_pools(settings: StackSettings) -> list[GpuNodePoolBase]:
-    """One component per pool, made by the pool's provisioner."""
-    return [build_pool(spec, settings) for spec in settings.pools]
+def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
+    """The stack's one Kubernetes provider, made on first use: by the first elastic pool (a custom resource in the
+    cluster) or by the cluster software; a stack that needs neither makes no provider and looks no cluster up."""
+
+    @functools.cache
+    def provider() -> pulumi.ProviderResource:
+        # Lazy: the Kubernetes SDK loads only for a stack that talks to its cluster.
+        from components.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
+        from components.kube_provider import cluster_provider  # noqa: PLC0415
+
+        target = ClusterTarget(
+            cloud=settings.cloud,
+            cluster_name=settings.cluster_name,
+            aks_resource_group=settings.aks_resource_group,
+            gke_location=settings.gke_location,
+        )
+        made: pulumi.ProviderResource = cluster_provider(
+            "cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context
+        )
+        return made
+
+    return provider
+
+
+def build_pools(
+    settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource] | None = None
+) -> list[GpuNodePoolBase]:
+    """One component per pool, made by the pool's provisioner (elastic ones on ``cluster``'s provider)."""
+    return [build_pool(spec, settings, cluster) for spec in settings.pools]
 
 
 def build_cluster_software(
-    settings: StackSettings, pools: list[GpuNodePoolBase]
+    settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource] | None = None
 ) -> tuple[GpuStackRelease | None, pulumi.Resource | None]:
     """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
     when the stack asks for none; without either, no provider and no cluster lookup)."""
     if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
         return None, None
-    from components.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
     from components.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
-    from components.kube_provider import cluster_provider  # noqa: PLC0415
 
-    target = ClusterTarget(
-        cloud=settings.cloud,
-        cluster_name=settings.cluster_name,
-        aks_resource_group=settings.aks_resource_group,
-        gke_location=settings.gke_location,
-    )
-    provider = cluster_provider("cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context)
+    provider = (cluster or stack_cluster(settings))()
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:
@@ -64,8 +84,9 @@ def main() -> None:
     except GpuReadyError as error:
         # A RunError prints the message without a Python traceback.
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
-    pools = build_pools(settings)
-    gpu_stack, scheduler = build_cluster_software(settings, pools)
+    cluster = stack_cluster(settings)
+    pools = build_pools(settings, cluster)
+    gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
     if settings.verify:
         from components.verify_hook import verify_pools  # noqa: PLC0415
 

@@ -48,7 +48,7 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "components.aks.stack_adapter"
-    provisioners = {"node-pool": "components.aks.capacity"}
+    provisioners = {"node-pool": "components.aks.capacity", "nap": "components.aks.nap"}
     required_settings = ("aksResourceGroup",)
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-POOL_COMPONENT_SUFFIX = "GpuNodePool"
+POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
+"""Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
 HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
 SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
 
 
 def is_pool_component(resource_type: str) -> bool:
     """Whether a resource type token is one of gpuready's GPU node pool components."""
-    return resource_type.startswith("gpuready:index:") and resource_type.endswith(POOL_COMPONENT_SUFFIX)
+    return resource_type.startswith("gpuready:index:") and resource_type.endswith(POOL_COMPONENT_SUFFIXES)
 
 
 def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, ...]]:

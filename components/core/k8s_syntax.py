@@ -46,6 +46,13 @@ def label_value_problem(value: str) -> str | None:
     return None
 
 
+def object_name_problem(name: str) -> str | None:
+    """Why ``name`` is not a valid name of a Kubernetes object (a DNS subdomain), or None when it is."""
+    if len(name) > 253 or not _DNS_SUBDOMAIN.match(name):
+        return "a Kubernetes object name must be a lowercase DNS subdomain ('a-z', '0-9', '-', '.') of at most 253"
+    return None
+
+
 def key_prefix(key: str) -> str:
     """The DNS prefix of a key (``nvidia.com`` for ``nvidia.com/gpu``), or '' when it has none."""
     prefix, _, _ = key.rpartition("/")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.core import lifecycle_rules, pool_hatches, sharing_rules
+from components.core.capacity import rules as capacity_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.lookup import ResolvedGpu
@@ -43,6 +44,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     _check_name(spec, problems)
     _check_sizes(spec, problems)
     _check_choices(spec, problems)
+    problems.extend(capacity_rules.problems(spec))
     _check_driver(spec, problems)
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)

@@ -64,6 +64,9 @@ class GpuPoolSpec:
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
+    provisioner: str | None = None
+    """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
+    None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""
     image: str | None = None
     """Node image family (the cloud profile's ``images``); None picks the cloud's first (``al2023``, ``ubuntu``,
     ``cos``)."""

@@ -56,7 +56,11 @@ class EksProfile(CloudProfile):
     instance_types = EKS_INSTANCE_TYPES
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "components.eks.stack_adapter"
-    provisioners = {"node-group": "components.eks.capacity"}
+    provisioners = {
+        "node-group": "components.eks.capacity",
+        "karpenter": "components.eks.karpenter",
+        "eks-auto-mode": "components.eks.auto_mode",
+    }
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     surge_needs_new_node = False
     image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}

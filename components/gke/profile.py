@@ -84,7 +84,7 @@ class GkeProfile(CloudProfile):
         "list --filter=zone:<zone>`)"
     )
     stack_adapter = "components.gke.stack_adapter"
-    provisioners = {"node-pool": "components.gke.capacity"}
+    provisioners = {"node-pool": "components.gke.capacity", "compute-class": "components.gke.compute_class"}
     required_settings = ("gkeLocation",)
     cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True

@@ -905,3 +905,16 @@ def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.Captur
     result = plan_with_capsys(capsys, "--stack", "eks-dve")
     assert result.code == 2
     assert "known stacks: aks-dev, eks-dev, gke-dev, gke-operator" in result.err
+
+
+def test_the_pool_table_shows_an_elastic_pool_and_its_lifecycle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pools = [{"name": "l4-elastic", "instanceType": "g2-standard-8", "minSize": 0, "maxSize": 4,
+              "provisioner": "compute-class"}]  # fmt: skip
+    config = _gke_file(tmp_path, "Pulumi.elastic.yaml", ["us-central1-a"], pools)
+    out = plan_with_capsys(capsys, "--config", str(config))
+    _, rows = table_cells(out.out)
+    assert rows["l4-elastic"]["INSTANCE"] == "g2-standard-8"
+    assert rows["l4-elastic"]["TAINT"] == GPU_TAINT_TEXT
+    assert "lifecycle l4-elastic: ComputeClass l4-elastic: GKE auto-creates node pools" in out.out

@@ -14,10 +14,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core.lifecycle import PoolCapacity, ResourceTable
-from components.core.specs import GpuPoolSpec
+from components.errors import Problem
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,6 +84,11 @@ class Provisioner(ABC):
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""
         return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic)
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """What this provisioner cannot do with ``spec`` (run by ``capacity.rules`` while the spec is validated:
+        ``spec.resolved`` is not set yet); the elastic size rules are common to all and not repeated here."""
+        return []
 
     def lifecycle(self, spec: GpuPoolSpec) -> LifecycleFacts:
         """The lifecycle facts of the pool's resource."""

@@ -10,10 +10,13 @@ the pool's choice is made in ``provisioner_for`` only.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from components.core.capacity.interface import Provisioner
 from components.core.clouds.registry import CLOUDS, cloud_profile
-from components.core.specs import GpuPoolSpec
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 
 def default_provisioner(cloud: str) -> str:
@@ -34,8 +37,9 @@ def provisioner_named(cloud: str, key: str) -> Provisioner:
 
 
 def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
-    """How ``spec``'s capacity is made: the one place a pool's provisioner is decided (the cloud's default today)."""
-    return provisioner_named(spec.cloud, default_provisioner(spec.cloud))
+    """How ``spec``'s capacity is made: the one place a pool's provisioner is decided (its ``provisioner`` key, else
+    the cloud's default; ``capacity.rules`` has refused any other key when the spec was made)."""
+    return provisioner_named(spec.cloud, spec.provisioner or default_provisioner(spec.cloud))
 
 
 def provisioners() -> tuple[Provisioner, ...]:

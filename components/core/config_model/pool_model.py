@@ -154,6 +154,7 @@ class PoolConfig(ConfigModel):
     max_size: int
     desired_size: int | None = None
     capacity: str | None = None
+    provisioner: str | None = None
     image: str | None = None
     driver: str | None = None
     driver_version: str | None = None

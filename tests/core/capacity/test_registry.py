@@ -17,7 +17,12 @@ from components.eks import lifecycle as eks
 from components.gke import lifecycle as gke
 from tests.core.conftest import build_spec
 
-REGISTERED = [("eks", "node-group"), ("aks", "node-pool"), ("gke", "node-pool")]
+REGISTERED = [
+    ("eks", "node-group"), ("eks", "karpenter"), ("eks", "eks-auto-mode"),
+    ("aks", "node-pool"), ("aks", "nap"),
+    ("gke", "node-pool"), ("gke", "compute-class"),
+]  # fmt: skip
+ELASTIC = {("eks", "karpenter"), ("eks", "eks-auto-mode"), ("aks", "nap"), ("gke", "compute-class")}
 
 
 def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
@@ -26,7 +31,7 @@ def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
     assert [(p.cloud, p.key) for p in loaded] == REGISTERED
     for provisioner in loaded:
         assert isinstance(provisioner, Provisioner)
-        assert provisioner.elastic is False
+        assert provisioner.elastic is ((provisioner.cloud, provisioner.key) in ELASTIC)
         assert registry.provisioner_named(provisioner.cloud, provisioner.key) is provisioner
 
 

@@ -1,0 +1,123 @@
+"""AKS node auto-provisioning as a provisioner (``provisioner: nap``): a GPU pool as a ``karpenter.sh/v1``
+NodePool and its ``karpenter.azure.com/v1beta1`` AKSNodeClass, built as plain objects. Pure.
+
+Field names and enums are those of the CRDs vendored in ``../shared/reference/upstream/karpenter-azure/``
+(Azure/karpenter-provider-azure tag ``v1.14.2``, ``pkg/apis/crds/``): ``imageFamily`` (``Ubuntu``, ``AzureLinux``,
+the agent pool's OS SKUs), ``gpu.mode`` (``Driver``: AKS installs the NVIDIA driver; ``None``: the GPU Operator
+does), ``osDiskSizeGB`` (30-2048), ``tags``. The well-known labels are that tag's ``pkg/apis/v1beta1/labels.go``
+(``karpenter.azure.com/sku-gpu-count``; the ``karpenter.azure.com`` domain is restricted in NodePool labels).
+The NodePool itself is ``components.core.capacity.karpenter_nodepool``'s, as on EKS.
+
+AKS partitions MIG GPUs only by an agent pool's ``gpuInstanceProfile``, which an AKSNodeClass does not have: a
+MIG pool on NAP needs the GPU Operator's MIG manager (``driver: operator``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.aks import plan
+from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity.interface import Provisioner
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
+from components.errors import Problem
+
+NODE_CLASS_API = ("karpenter.azure.com/v1beta1", "AKSNodeClass")
+INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
+GPU_COUNT = "karpenter.azure.com/sku-gpu-count"
+GPU_MODE: Mapping[str, str] = {"cloud": "Driver", "operator": "None"}
+"""Driver owner -> ``AKSNodeClass.spec.gpu.mode``."""
+RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.azure.com")
+"""Label domains Karpenter refuses in a NodePool template (karpenter.sh's and the Azure provider's)."""
+
+
+def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """The NodePool's node requirements: the VM size, its GPU count, architecture and capacity type."""
+    return [
+        karpenter_nodepool.requirement(INSTANCE_TYPE, spec.instance_type),
+        karpenter_nodepool.requirement(GPU_COUNT, str(spec.resolved.gpus)),
+        *karpenter_nodepool.common_requirements(spec),
+    ]
+
+
+def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
+    """The ``karpenter.sh/v1`` NodePool of the pool, on its AKSNodeClass; GPU limit ``maxSize`` x GPUs per node."""
+    limit = PROVISIONER.summary(spec).max_gpus
+    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), limit)
+
+
+def node_class(spec: GpuPoolSpec, tags: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``karpenter.azure.com/v1beta1`` AKSNodeClass of the pool (named as the pool); ``tags`` are the stack's
+    ``gpuready:tags`` for the VMs."""
+    body: dict[str, Any] = {"imageFamily": plan.OS_SKUS[spec.image_family], "gpu": {"mode": GPU_MODE[spec.driver]}}
+    if spec.disk_size_gb is not None:
+        body["osDiskSizeGB"] = spec.disk_size_gb
+    if tags:
+        body["tags"] = dict(tags)
+    api_version, kind = NODE_CLASS_API
+    return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
+
+
+def lifecycle_summary(spec: GpuPoolSpec) -> str:
+    """The pool's lifecycle in one line, for the plan table."""
+    return (
+        f"NodePool {spec.name} (AKS node auto-provisioning): nodes made when GPU pods are pending, none kept; "
+        "only empty nodes consolidated, one at a time"
+    )
+
+
+# Custom resources update in place; metadata.name is the pool's name and the component's (see components.eks).
+NODE_POOL = ResourceTable(type=f"kubernetes:{karpenter_nodepool.API[0]}:{karpenter_nodepool.API[1]}", rules=(),
+                          unlisted="update")  # fmt: skip
+NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
+
+UNSUPPORTED: Mapping[str, str] = {
+    "overrides": "overrides name AgentPool inputs, which a NAP pool does not have; remove them",
+    "upgrade": "Karpenter replaces drifted nodes by its disruption budget; remove upgrade",
+    "fixedName": "a NodePool keeps its name; remove fixedName",
+    "zones": "NAP picks zones by its requirements (not planned yet); remove zones",
+}
+"""Pool keys a NAP pool refuses (they configure an agent pool), with what to do instead."""
+
+
+class AksNodeAutoProvisioning(Provisioner):
+    """A NAP (Karpenter) NodePool on AKS: nodes made when pods need them, none kept."""
+
+    key: ClassVar[str] = "nap"
+    cloud: ClassVar[str] = "aks"
+    elastic: ClassVar[bool] = True
+    adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
+    pool_table: ClassVar[ResourceTable] = NODE_POOL
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
+        found.extend(refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS))
+        if isinstance(spec.sharing, MigPartitioning) and spec.driver == "cloud":
+            found.append(
+                Problem("driver", "AKS partitions MIG GPUs only in agent pools (gpuInstanceProfile); an AKSNodeClass "
+                        "cannot", spec.driver, ("operator",),
+                        "use driver: operator (the GPU Operator's MIG manager partitions NAP nodes), or "
+                        "provisioner: node-pool")
+            )  # fmt: skip
+        given = {
+            "overrides": spec.overrides or None,
+            "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
+            "fixedName": spec.fixed_name,
+            "zones": spec.zones or None,
+        }
+        found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        return found
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return ()
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
+        return karpenter_nodepool.planned_capacity("aks", inputs)
+
+
+PROVISIONER = AksNodeAutoProvisioning()
+"""The one instance (provisioners hold no state)."""

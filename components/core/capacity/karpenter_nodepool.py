@@ -1,0 +1,107 @@
+"""The ``karpenter.sh/v1`` NodePool of a GPU pool, whichever cloud's Karpenter makes its nodes. Pure.
+
+Field names are those of the NodePool CRD (kubernetes-sigs/karpenter ``karpenter.sh_nodepools.yaml``, vendored in
+``../shared/reference/upstream/karpenter-aws/`` v1.14.1 and ``karpenter-azure/`` v1.14.2; the two are the same
+schema). The cloud's own part is the node class it references and the instance requirements; the rest follows
+from the spec as it does for node groups: the GPU taint and gpuready's labels (``components.core.scheduling``, also
+the per-node sharing and MIG labels the GPU stack configures by), a GPU limit and a disruption policy for GPU jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from components.core import scheduling
+from components.core.catalog import lookup
+from components.core.clouds.registry import Cloud
+from components.core.lifecycle import PoolCapacity
+from components.core.specs import GpuPoolSpec
+from components.core.taints import Taint
+from components.errors import SpecError
+
+API = ("karpenter.sh/v1", "NodePool")
+GPU_LIMIT = "nvidia.com/gpu"
+"""The NodePool limit on GPUs (physical: ``maxSize`` x GPUs per node, whatever the sharing)."""
+CAPACITY_TYPE = "karpenter.sh/capacity-type"
+"""kubernetes-sigs/karpenter's well-known label: ``on-demand`` or ``spot``, as the spec's ``capacity``."""
+ARCH = "kubernetes.io/arch"
+INSTANCE_TYPE = "node.kubernetes.io/instance-type"
+KUBE_ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
+"""CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
+CONSOLIDATE_AFTER = "10m"
+"""How long a GPU node stays empty before Karpenter removes it (``disruption.consolidateAfter``)."""
+DISRUPTION_BUDGET = "1"
+"""At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
+
+
+def requirement(key: str, value: str) -> dict[str, Any]:
+    """One ``In`` node requirement."""
+    return {"key": key, "operator": "In", "values": [value]}
+
+
+def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """The requirements every cloud's NodePool has: the architecture and the capacity type."""
+    return [requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.arch]), requirement(CAPACITY_TYPE, spec.capacity)]
+
+
+def node_pool(
+    spec: GpuPoolSpec, node_class: tuple[str, str], requirements: Sequence[Mapping[str, Any]], gpu_limit: int
+) -> dict[str, Any]:
+    """The NodePool of the pool (named as the pool) on the node class ``(apiVersion, kind)`` of the same name."""
+    api_version, kind = API
+    taints: tuple[Taint, ...] = scheduling.pool_taints(spec)
+    template_spec = {
+        "nodeClassRef": {"group": node_class[0].split("/")[0], "kind": node_class[1], "name": spec.name},
+        "requirements": [dict(r) for r in requirements],
+        "taints": [scheduling.to_k8s_taint(taint) for taint in taints],
+    }
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": spec.name},
+        "spec": {
+            "template": {"metadata": {"labels": scheduling.pool_labels(spec)}, "spec": template_spec},
+            "limits": {GPU_LIMIT: str(gpu_limit)},
+            # Only empty GPU nodes are consolidated: a running job is never moved to save money.
+            "disruption": {
+                "consolidationPolicy": "WhenEmpty",
+                "consolidateAfter": CONSOLIDATE_AFTER,
+                "budgets": [{"nodes": DISRUPTION_BUDGET}],
+            },
+        },
+    }
+
+
+def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
+    """The single value of the requirement ``key`` of a planned NodePool (its inputs), if it has exactly one."""
+    spec = inputs.get("spec")
+    template = spec.get("template") if isinstance(spec, Mapping) else None
+    body = template.get("spec") if isinstance(template, Mapping) else None
+    terms = body.get("requirements") if isinstance(body, Mapping) else None
+    values = [t.get("values") for t in terms or () if isinstance(t, Mapping) and t.get("key") == key]
+    if len(values) != 1 or not isinstance(values[0], list) or len(values[0]) != 1:
+        return None
+    return values[0][0] if isinstance(values[0][0], str) else None
+
+
+def gpu_limit_of(inputs: Mapping[str, Any]) -> int | None:
+    """The ``nvidia.com/gpu`` limit of a planned NodePool, if it has one."""
+    spec = inputs.get("spec")
+    limits = spec.get("limits") if isinstance(spec, Mapping) else None
+    limit = limits.get(GPU_LIMIT) if isinstance(limits, Mapping) else None
+    return int(limit) if isinstance(limit, int | str) and str(limit).isdigit() else None
+
+
+def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+    """A planned NodePool's GPUs on ``cloud``: the one instance type of its requirements, its ``nvidia.com/gpu``
+    limit as whole nodes; None when it names no single instance type gpuready knows."""
+    instance_type = requirement_value(inputs, INSTANCE_TYPE)
+    if instance_type is None:
+        return None
+    try:
+        gpu = lookup.resolve_instance_type(cloud, instance_type, None)
+    except SpecError:
+        return None
+    limit = gpu_limit_of(inputs)
+    return PoolCapacity(gpu.model.key, gpu.gpus, None if limit is None else limit // gpu.gpus)

@@ -1,0 +1,39 @@
+"""Refusals every provisioner whose pool is a custom resource shares (``Provisioner.spec_problems`` helpers). Pure.
+
+The pool's name names the object (a DNS subdomain), and the pool keys that configure a fixed node group have no
+meaning for it: each provisioner says what to do instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from components.core.k8s_syntax import object_name_problem, prefix_is_under
+from components.errors import Problem
+
+
+def object_name_problems(name: object, kind: str) -> list[Problem]:
+    """The pool's ``name`` as the name of its ``kind`` object (a lowercase DNS subdomain)."""
+    reason = object_name_problem(name) if isinstance(name, str) else None
+    return [Problem("name", f"names the {kind}: {reason}", name, (), "use lowercase and '-'")] if reason else []
+
+
+def unsupported_problems(provisioner: str, given: Mapping[str, object], hints: Mapping[str, str]) -> list[Problem]:
+    """A problem for each pool key of ``given`` set (not None) that ``provisioner`` cannot honour, with its hint."""
+    return [
+        Problem(key, f"is not supported by the {provisioner} provisioner", value, (), hints[key])
+        for key, value in given.items()
+        if value is not None
+    ]
+
+
+def restricted_label_problems(labels: object, domains: tuple[str, ...]) -> list[Problem]:
+    """A problem for each label key under one of ``domains``, which Karpenter refuses in a NodePool template (its
+    CEL rules; the few well-known labels they let through are Karpenter's own, never a user's)."""
+    keys = [key for key in labels if isinstance(key, str)] if isinstance(labels, Mapping) else []
+    return [
+        Problem(f"labels[{key!r}]", "Karpenter refuses this label domain in a NodePool template", key, (),
+                "pick a label key under your own domain")
+        for key in keys
+        if any(prefix_is_under(key, domain) for domain in domains)
+    ]  # fmt: skip

@@ -1,0 +1,136 @@
+"""EKS Auto Mode as a provisioner (``provisioner: eks-auto-mode``): a GPU pool as a ``karpenter.sh/v1`` NodePool
+on an ``eks.amazonaws.com/v1`` NodeClass, built as plain objects. Pure.
+
+The NodeClass fields are those of the schema vendored in
+``../shared/reference/upstream/crds-catalog/eks.amazonaws.com/nodeclass_v1.json`` (datreeio/CRDs-catalog
+``7b1e26ef``): ``role``, ``subnetSelectorTerms``, ``securityGroupSelectorTerms`` (required), ``ephemeralStorage``,
+``tags``. The NodePool is ``components.core.capacity.karpenter_nodepool``'s; its instance requirements use Auto
+Mode's well-known labels (``eks.amazonaws.com/instance-gpu-count``; Amazon EKS User Guide, "Create a Node Pool for
+EKS Auto Mode", https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html). The wiring (node role,
+subnets, security groups) is the Karpenter pool's (``components.eks.karpenter.KarpenterWiring``).
+
+What Auto Mode installs itself decides what such a pool may ask for: Auto Mode chooses the node image and manages
+the NVIDIA driver and the NVIDIA device plugin, which "runs automatically and isn't visible as a daemon set"
+(Amazon EKS User Guide, "Deploy an accelerated workload",
+https://docs.aws.amazon.com/eks/latest/userguide/auto-accelerated.html). So the driver cannot be the GPU
+Operator's, the image cannot be chosen, and neither gpuready's per-node device-plugin configuration (time-slicing,
+MPS) nor the MIG manager reaches that plugin: sharing is refused (use ``provisioner: karpenter``). Auto Mode also
+enforces a 21-day maximum node lifetime (Amazon EKS User Guide, "Automate cluster infrastructure with EKS Auto
+Mode", https://docs.aws.amazon.com/eks/latest/userguide/automode.html).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity.interface import Provisioner
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec, UpgradePolicy
+from components.eks import karpenter
+from components.errors import Problem
+
+NODE_CLASS_API = ("eks.amazonaws.com/v1", "NodeClass")
+INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
+GPU_COUNT = "eks.amazonaws.com/instance-gpu-count"
+INSTEAD = "use provisioner: karpenter (your own Karpenter, the GPU stack configures its nodes) or node-group"
+
+
+def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """The NodePool's node requirements: the instance type, its GPU count, architecture and capacity type."""
+    return [
+        karpenter_nodepool.requirement(INSTANCE_TYPE, spec.instance_type),
+        karpenter_nodepool.requirement(GPU_COUNT, str(spec.resolved.gpus)),
+        *karpenter_nodepool.common_requirements(spec),
+    ]
+
+
+def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
+    """The ``karpenter.sh/v1`` NodePool of the pool, on its NodeClass; GPU limit ``maxSize`` x GPUs per node."""
+    limit = PROVISIONER.summary(spec).max_gpus
+    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), limit)
+
+
+def node_class(spec: GpuPoolSpec, wiring: karpenter.KarpenterWiring) -> dict[str, Any]:
+    """The ``eks.amazonaws.com/v1`` NodeClass of the pool (named as the pool)."""
+    groups: list[dict[str, Any]] = [{"id": group} for group in wiring.security_group_ids] or [
+        {"tags": {karpenter.CLUSTER_SG_TAG: wiring.cluster_name}}
+    ]
+    body: dict[str, Any] = {
+        "role": karpenter.role_name(wiring.node_role),
+        "subnetSelectorTerms": [{"id": subnet} for subnet in wiring.subnet_ids],
+        "securityGroupSelectorTerms": groups,
+    }
+    if spec.disk_size_gb is not None:
+        body["ephemeralStorage"] = {"size": f"{spec.disk_size_gb}Gi"}
+    if wiring.tags:
+        body["tags"] = dict(wiring.tags)
+    api_version, kind = NODE_CLASS_API
+    return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
+
+
+def lifecycle_summary(spec: GpuPoolSpec) -> str:
+    """The pool's lifecycle in one line, for the plan table."""
+    return (
+        f"NodePool {spec.name} (EKS Auto Mode): nodes made when GPU pods are pending, none kept; only empty nodes "
+        "consolidated, one at a time; AWS replaces nodes within 21 days"
+    )
+
+
+NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
+"""Custom resources update in place; metadata.name is the pool's name and the component's."""
+
+UNSUPPORTED: Mapping[str, str] = {
+    "image": "EKS Auto Mode chooses the node image itself; remove image",
+    "releaseVersion": "EKS Auto Mode chooses the node image itself; remove releaseVersion",
+    "overrides": "overrides name aws.eks.NodeGroup inputs, which an Auto Mode pool does not have; remove them",
+    "upgrade": "EKS Auto Mode replaces nodes by the NodePool's disruption budget; remove upgrade",
+    "fixedName": "a NodePool keeps its name; remove fixedName",
+}
+"""Pool keys an Auto Mode pool refuses, with what to do instead."""
+
+
+class EksAutoMode(Provisioner):
+    """An EKS Auto Mode NodePool: nodes made when pods need them, none kept, with AWS's own NVIDIA stack."""
+
+    key: ClassVar[str] = "eks-auto-mode"
+    cloud: ClassVar[str] = "eks"
+    elastic: ClassVar[bool] = True
+    adapter: ClassVar[str] = "components.eks.auto_mode_pool:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
+    pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
+        found.extend(refusals.restricted_label_problems(spec.labels, karpenter.RESTRICTED_LABEL_DOMAINS))
+        if spec.driver == "operator":
+            found.append(
+                Problem("driver", "EKS Auto Mode installs and manages the NVIDIA driver on its nodes", spec.driver,
+                        ("cloud",), f"remove driver (or set it to cloud), or {INSTEAD}")
+            )  # fmt: skip
+        if spec.sharing is not None:
+            found.append(
+                Problem("sharing", "EKS Auto Mode runs its own NVIDIA device plugin, which gpuready's time-slicing, "
+                        "MPS and MIG configuration cannot reach", spec.sharing.mode, (), INSTEAD)
+            )  # fmt: skip
+        given = {
+            "image": spec.image,
+            "releaseVersion": spec.release_version,
+            "overrides": spec.overrides or None,
+            "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
+            "fixedName": spec.fixed_name,
+        }
+        found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        return found
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return ()
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
+        return karpenter_nodepool.planned_capacity("eks", inputs)
+
+
+PROVISIONER = EksAutoMode()
+"""The one instance (provisioners hold no state)."""

@@ -1,0 +1,202 @@
+"""Karpenter on EKS as a provisioner (``provisioner: karpenter``): a GPU pool as a ``karpenter.sh/v1`` NodePool and
+its ``karpenter.k8s.aws/v1`` EC2NodeClass, built as plain objects. Pure.
+
+Field names and enums are those of the CRDs vendored in ``../shared/reference/upstream/karpenter-aws/``
+(aws/karpenter-provider-aws tag ``v1.14.1``, ``pkg/apis/crds/``); the well-known labels are that repository's
+``pkg/apis/v1/labels.go`` (``karpenter.k8s.aws/instance-gpu-count``) and kubernetes-sigs/karpenter's
+``karpenter.sh/capacity-type``. What the nodes carry (the GPU taint, gpuready's labels, the sharing and MIG labels
+the GPU stack configures by) is ``components.core.scheduling``'s, as for node groups.
+
+Wiring comes from the stack settings, as for node groups: the node role is ``gpuready:eksNodeRoleArn`` (its role
+name: the EC2NodeClass ``role`` takes a name), the subnets ``gpuready:eksSubnetIds``; the security groups are the
+EKS cluster security group, selected by the ``aws:eks:cluster-name`` tag EKS puts on it (AWS EKS User Guide,
+"View Amazon EKS security group requirements for clusters"), unless security group ids are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from components.core import scheduling
+from components.core.capacity.interface import Provisioner
+from components.core.catalog import lookup
+from components.core.k8s_syntax import object_name_problem, prefix_is_under
+from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.specs import GpuPoolSpec, UpgradePolicy
+from components.errors import Problem, SpecError
+
+CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
+NODE_POOL_API = ("karpenter.sh/v1", "NodePool")
+NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
+GPU_LIMIT = "nvidia.com/gpu"
+"""The NodePool limit on GPUs (physical: ``maxSize`` x GPUs per node, whatever the sharing)."""
+
+AMI_ALIASES: Mapping[str, str] = {"al2023": "al2023@latest", "bottlerocket": "bottlerocket@latest"}
+"""Image family -> EC2NodeClass ``amiSelectorTerms[].alias``: on GPU instances Karpenter resolves these to the
+NVIDIA variants (the CRD's ``alias`` description; ``latest`` drifts nodes when a new AMI is released)."""
+ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
+"""CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
+CONSOLIDATE_AFTER = "10m"
+"""How long a GPU node stays empty before Karpenter removes it (``disruption.consolidateAfter``)."""
+DISRUPTION_BUDGET = "1"
+"""At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
+CLUSTER_SG_TAG = "aws:eks:cluster-name"
+RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
+"""Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
+they let through are Karpenter's own, never a user's)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KarpenterWiring:
+    """What a Karpenter pool takes from the stack (``gpuready:clusterName``, ``eksNodeRoleArn``, ``eksSubnetIds``)."""
+
+    cluster_name: str
+    node_role: str
+    """The nodes' IAM role: an ARN or a role name."""
+    subnet_ids: tuple[str, ...]
+    security_group_ids: tuple[str, ...] = ()
+    """Empty: the EKS cluster security group (by its ``aws:eks:cluster-name`` tag)."""
+    tags: Mapping[str, str] | None = None
+
+
+def role_name(role: str) -> str:
+    """The role name of an IAM role ARN (``arn:aws:iam::1:role/path/Name`` -> ``Name``), a name as is."""
+    return role.rsplit("/", 1)[-1] if role.startswith("arn:") else role
+
+
+def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """The NodePool's node requirements: the instance type, its GPU count and architecture, the capacity type."""
+    resolved = spec.resolved
+    wanted = (
+        ("node.kubernetes.io/instance-type", resolved.instance_type),
+        ("karpenter.k8s.aws/instance-gpu-count", str(resolved.gpus)),
+        ("kubernetes.io/arch", ARCHITECTURES[resolved.arch]),
+        ("karpenter.sh/capacity-type", spec.capacity),
+    )
+    return [{"key": key, "operator": "In", "values": [value]} for key, value in wanted]
+
+
+def gpu_limit(spec: GpuPoolSpec) -> int:
+    """GPUs the pool may hold: ``maxSize`` nodes of the instance type's GPUs."""
+    return PROVISIONER.summary(spec).max_gpus
+
+
+def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
+    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool)."""
+    api_version, kind = NODE_POOL_API
+    group = NODE_CLASS_API[0].split("/")[0]
+    template_spec = {
+        "nodeClassRef": {"group": group, "kind": NODE_CLASS_API[1], "name": spec.name},
+        "requirements": requirements(spec),
+        "taints": [scheduling.to_k8s_taint(taint) for taint in scheduling.pool_taints(spec)],
+    }
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": spec.name},
+        "spec": {
+            "template": {"metadata": {"labels": scheduling.pool_labels(spec)}, "spec": template_spec},
+            "limits": {GPU_LIMIT: str(gpu_limit(spec))},
+            # Only empty GPU nodes are consolidated: a running job is never moved to save money.
+            "disruption": {
+                "consolidationPolicy": "WhenEmpty",
+                "consolidateAfter": CONSOLIDATE_AFTER,
+                "budgets": [{"nodes": DISRUPTION_BUDGET}],
+            },
+        },
+    }
+
+
+def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
+    """The ``karpenter.k8s.aws/v1`` EC2NodeClass of the pool (named as the pool)."""
+    api_version, kind = NODE_CLASS_API
+    groups: Sequence[dict[str, Any]] = [{"id": group} for group in wiring.security_group_ids] or [
+        {"tags": {CLUSTER_SG_TAG: wiring.cluster_name}}
+    ]
+    body: dict[str, Any] = {
+        "role": role_name(wiring.node_role),
+        "amiSelectorTerms": [{"alias": AMI_ALIASES[spec.image_family]}],
+        "subnetSelectorTerms": [{"id": subnet} for subnet in wiring.subnet_ids],
+        "securityGroupSelectorTerms": list(groups),
+    }
+    if wiring.tags:
+        body["tags"] = dict(wiring.tags)
+    return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
+
+
+# A custom resource's inputs all update in place (the apiserver patches it); its only immutable input is
+# metadata.name, which is the pool's name, and so is the component's: a renamed pool is another resource (delete and
+# create), never a replacement under one URN. Node changes are Karpenter's (drift, within the disruption budget).
+NODE_POOL = ResourceTable(type=f"kubernetes:{NODE_POOL_API[0]}:{NODE_POOL_API[1]}", rules=(), unlisted="update")
+NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
+
+
+UNSUPPORTED: Mapping[str, str] = {
+    "releaseVersion": "pin the AMI by alias version in a later release; remove releaseVersion",
+    "diskSizeGb": "Karpenter sizes volumes in the EC2NodeClass blockDeviceMappings (not planned yet); remove it",
+    "overrides": "overrides name aws.eks.NodeGroup inputs, which a Karpenter pool does not have; remove them",
+    "upgrade": "Karpenter replaces drifted nodes by its disruption budget; remove upgrade",
+    "fixedName": "a NodePool keeps its name; remove fixedName",
+}
+"""Pool keys a Karpenter pool refuses (they configure a node group), with what to do instead."""
+
+
+class EksKarpenter(Provisioner):
+    """A Karpenter NodePool: nodes made when pods need them, none kept."""
+
+    key: ClassVar[str] = "karpenter"
+    cloud: ClassVar[str] = "eks"
+    elastic: ClassVar[bool] = True
+    adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
+    pool_table: ClassVar[ResourceTable] = NODE_POOL
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        found = []
+        reason = object_name_problem(spec.name) if isinstance(spec.name, str) else None
+        if reason:
+            found.append(Problem("name", f"names the NodePool: {reason}", spec.name, (), "use lowercase and '-'"))
+        labels = spec.labels if isinstance(spec.labels, Mapping) else {}
+        for key in labels:
+            if isinstance(key, str) and any(prefix_is_under(key, domain) for domain in RESTRICTED_LABEL_DOMAINS):
+                found.append(
+                    Problem(f"labels[{key!r}]", "Karpenter refuses this label domain in a NodePool template", key, (),
+                            "pick a label key under your own domain")
+                )  # fmt: skip
+        given = {
+            "releaseVersion": spec.release_version,
+            "diskSizeGb": spec.disk_size_gb,
+            "overrides": spec.overrides or None,
+            "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
+            "fixedName": spec.fixed_name,
+        }
+        for key, value in given.items():
+            if value is not None:
+                found.append(Problem(key, "is not supported by the karpenter provisioner", value, (), UNSUPPORTED[key]))
+        return found
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return ()
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
+        spec = inputs.get("spec")
+        if not isinstance(spec, Mapping):
+            return None
+        terms = spec.get("template", {}).get("spec", {}).get("requirements", [])
+        types = [t.get("values") for t in terms if t.get("key") == "node.kubernetes.io/instance-type"]
+        if len(types) != 1 or not types[0] or not isinstance(types[0][0], str):
+            return None
+        try:
+            gpu = lookup.resolve_instance_type("eks", types[0][0], None)
+        except SpecError:
+            return None
+        limit = spec.get("limits", {}).get(GPU_LIMIT)
+        max_nodes = int(limit) // gpu.gpus if isinstance(limit, int | str) and str(limit).isdigit() else None
+        return PoolCapacity(accelerator=gpu.model.key, gpus_per_node=gpu.gpus, max_nodes=max_nodes)
+
+
+PROVISIONER = EksKarpenter()
+"""The one instance (provisioners hold no state)."""

@@ -1,0 +1,166 @@
+"""``provisioner: nap`` on AKS: spec -> NodePool / AKSNodeClass, table-driven, and every emitted object validated
+strictly against the vendored CRDs (Azure/karpenter-provider-azure v1.14.2): an unknown field fails."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components.aks import nap
+from components.core import scheduling
+from components.core.capacity import registry
+from components.core.specs import GpuSharing, MigPartitioning
+from components.core.taints import Taint
+from components.errors import SpecError
+from tests.core.conftest import build_spec
+from tests.crd_schemas import crd_problems, with_field
+
+NODE_POOL_CRD = "karpenter-azure/karpenter.sh_nodepools.v1.14.2.yaml"
+NODE_CLASS_CRD = "karpenter-azure/karpenter.azure.com_aksnodeclasses.v1.14.2.yaml"
+
+CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
+    # id, spec fields, requirement key -> value, GPU limit, AKSNodeClass spec
+    (
+        "t4-on-demand",
+        {"instance_type": "Standard_NC4as_T4_v3", "max_size": 3},
+        {
+            "node.kubernetes.io/instance-type": "Standard_NC4as_T4_v3",
+            "karpenter.azure.com/sku-gpu-count": "1",
+            "kubernetes.io/arch": "amd64",
+            "karpenter.sh/capacity-type": "on-demand",
+        },
+        "3",
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}},
+    ),
+    (
+        "a100-spot-azurelinux-disk",
+        {"instance_type": "Standard_NC48ads_A100_v4", "max_size": 2, "capacity": "spot", "image": "azurelinux",
+         "disk_size_gb": 256},
+        {
+            "node.kubernetes.io/instance-type": "Standard_NC48ads_A100_v4",
+            "karpenter.azure.com/sku-gpu-count": "2",
+            "kubernetes.io/arch": "amd64",
+            "karpenter.sh/capacity-type": "spot",
+        },
+        "4",
+        {"imageFamily": "AzureLinux", "gpu": {"mode": "Driver"}, "osDiskSizeGB": 256},
+    ),
+    (
+        "mig-by-the-operator",
+        {"instance_type": "Standard_NC24ads_A100_v4", "max_size": 4, "driver": "operator",
+         "sharing": MigPartitioning(profile="1g.10gb")},
+        {
+            "node.kubernetes.io/instance-type": "Standard_NC24ads_A100_v4",
+            "karpenter.azure.com/sku-gpu-count": "1",
+            "kubernetes.io/arch": "amd64",
+            "karpenter.sh/capacity-type": "on-demand",
+        },
+        "4",
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "None"}},
+    ),
+    (
+        "time-sliced-extra-taint",
+        {"instance_type": "Standard_NC8as_T4_v3", "max_size": 5, "sharing": GpuSharing(mode="time-slicing", replicas=4),
+         "taints": (Taint(key="team", value="ml", effect="NoSchedule"),), "labels": {"example.com/team": "ml"}},
+        {
+            "node.kubernetes.io/instance-type": "Standard_NC8as_T4_v3",
+            "karpenter.azure.com/sku-gpu-count": "1",
+            "kubernetes.io/arch": "amd64",
+            "karpenter.sh/capacity-type": "on-demand",
+        },
+        "5",
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}},
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fields", "wanted", "limit", "class_spec"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_spec_to_node_pool_and_node_class(
+    fields: dict[str, Any], wanted: dict[str, str], limit: str, class_spec: dict[str, Any]
+) -> None:
+    spec = build_spec("aks", provisioner="nap", **fields)
+    pool = nap.node_pool(spec)
+    assert (pool["apiVersion"], pool["kind"], pool["metadata"]) == ("karpenter.sh/v1", "NodePool", {"name": "gpu"})
+    template = pool["spec"]["template"]
+    assert {r["key"]: r["values"] for r in template["spec"]["requirements"]} == {k: [v] for k, v in wanted.items()}
+    assert template["metadata"]["labels"] == scheduling.pool_labels(spec)
+    assert template["spec"]["taints"] == [scheduling.to_k8s_taint(t) for t in scheduling.pool_taints(spec)]
+    assert template["spec"]["taints"][0] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+    assert template["spec"]["nodeClassRef"] == {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "gpu"}
+    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit}
+    assert pool["spec"]["disruption"]["consolidationPolicy"] == "WhenEmpty"
+    node_class = nap.node_class(spec)
+    assert (node_class["apiVersion"], node_class["kind"]) == ("karpenter.azure.com/v1beta1", "AKSNodeClass")
+    assert node_class["spec"] == class_spec
+    assert crd_problems(NODE_POOL_CRD, pool) == []
+    assert crd_problems(NODE_CLASS_CRD, node_class) == []
+
+
+def test_sharing_and_mig_labels_reach_the_template() -> None:
+    (sliced,) = [c[1] for c in CASES if c[0] == "time-sliced-extra-taint"]
+    labels = nap.node_pool(build_spec("aks", provisioner="nap", **sliced))["spec"]["template"]["metadata"]["labels"]
+    assert scheduling.LABEL_DEVICE_PLUGIN_CONFIG in labels and labels["example.com/team"] == "ml"
+    (mig,) = [c[1] for c in CASES if c[0] == "mig-by-the-operator"]
+    labels = nap.node_pool(build_spec("aks", provisioner="nap", **mig))["spec"]["template"]["metadata"]["labels"]
+    assert scheduling.LABEL_MIG_CONFIG in labels
+
+
+def test_tags_reach_the_node_class() -> None:
+    node_class = nap.node_class(build_spec("aks", provisioner="nap"), {"team": "ml"})
+    assert node_class["spec"]["tags"] == {"team": "ml"}
+    assert crd_problems(NODE_CLASS_CRD, node_class) == []
+
+
+@pytest.mark.parametrize(
+    ("crd", "path", "bad_key"),
+    [
+        (NODE_POOL_CRD, ("spec", "disruption"), "consolidationPolcy"),
+        (NODE_POOL_CRD, ("spec", "template", "spec"), "taint"),
+        (NODE_CLASS_CRD, ("spec",), "imagefamily"),
+        (NODE_CLASS_CRD, ("spec", "gpu"), "driver"),
+    ],
+)
+def test_strict_schemas_refuse_unknown_fields(crd: str, path: tuple[str, ...], bad_key: str) -> None:
+    spec = build_spec("aks", provisioner="nap")
+    obj = with_field(nap.node_pool(spec) if crd == NODE_POOL_CRD else nap.node_class(spec), path, bad_key)
+    problems = crd_problems(crd, obj)
+    assert len(problems) == 1
+    assert problems[0].startswith(".".join(path)) and repr(bad_key) in problems[0]
+
+
+def test_an_os_disk_outside_the_crd_range_fails_the_schema() -> None:
+    node_class = nap.node_class(build_spec("aks", provisioner="nap"))
+    node_class["spec"]["osDiskSizeGB"] = 4096
+    assert [p.split(":")[0] for p in crd_problems(NODE_CLASS_CRD, node_class)] == ["spec.osDiskSizeGB"]
+
+
+def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
+    spec = build_spec("aks", provisioner="nap", instance_type="Standard_NC48ads_A100_v4", max_size=3)
+    chosen = registry.provisioner_for(spec)
+    assert chosen is nap.PROVISIONER
+    assert chosen.bounds(spec).expected_nodes == 0 and chosen.summary(spec).max_gpus == 6
+    found = chosen.capacity(nap.node_pool(spec))
+    assert found is not None
+    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.model.key, 2, 3)
+    assert chosen.capacity({"spec": {}}) is None
+    assert registry.provisioner_for(build_spec("aks")).key == "node-pool"
+
+
+@pytest.mark.parametrize(
+    ("fields", "path", "words"),
+    [
+        ({"min_size": 1}, "minSize", "must be 0 for an elastic pool"),
+        ({"desired_size": 0}, "desiredSize", "an elastic pool has no desired size"),
+        ({"name": "GPU_pool"}, "name", "names the NodePool"),
+        ({"instance_type": "Standard_NC24ads_A100_v4", "sharing": MigPartitioning(profile="1g.10gb")}, "driver",
+         "AKS partitions MIG GPUs only in agent pools"),
+        ({"labels": {"karpenter.azure.com/team": "ml"}}, "labels['karpenter.azure.com/team']", "Karpenter refuses"),
+        ({"zones": ("1",)}, "zones", "not supported by the nap provisioner"),
+        ({"fixed_name": True}, "fixedName", "not supported by the nap provisioner"),
+    ],
+)  # fmt: skip
+def test_what_nap_cannot_do_is_refused(fields: dict[str, Any], path: str, words: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        build_spec("aks", provisioner="nap", **fields)
+    assert any(p.path == path and words in str(p) for p in raised.value.problems), raised.value.problems

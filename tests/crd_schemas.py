@@ -1,0 +1,78 @@
+"""Strict validation of custom resources against vendored CRD schemas (``tests/data/upstream/``).
+
+A CRD's structural schema lets the apiserver drop unknown fields silently, so plain schema validation would pass
+an object with a misspelt field that then does nothing. ``strict`` closes every object schema that lists its
+``properties`` (``additionalProperties: false``) unless it preserves unknown fields or types its extra keys
+itself, so an unknown or misspelt field fails with its path. CEL rules (``x-kubernetes-validations``) are not
+evaluated: tests state the ones they rely on.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+UPSTREAM = Path(__file__).resolve().parent / "data" / "upstream"
+
+
+def strict(schema: Any) -> Any:
+    """``schema`` with ``additionalProperties: false`` on every object schema that lists properties and says
+    nothing of other keys."""
+    if isinstance(schema, list):
+        return [strict(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    closed = {key: strict(value) for key, value in schema.items() if key != "properties"}
+    if (
+        "properties" in schema
+        and "additionalProperties" not in schema
+        and not schema.get("x-kubernetes-preserve-unknown-fields")
+    ):
+        closed["additionalProperties"] = False
+    if isinstance(schema.get("properties"), Mapping):  # a mapping of field -> schema, not a schema itself
+        closed["properties"] = {name: strict(value) for name, value in schema["properties"].items()}
+    return closed
+
+
+@functools.cache
+def crd_validator(file: str, api_version: str) -> jsonschema.Draft7Validator:
+    """A strict validator of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
+    crd = yaml.safe_load((UPSTREAM / file).read_text("utf-8"))
+    group, version = api_version.split("/")
+    assert crd["spec"]["group"] == group, (file, api_version)
+    (schema,) = [v["schema"]["openAPIV3Schema"] for v in crd["spec"]["versions"] if v["name"] == version]
+    return jsonschema.Draft7Validator(strict(schema))
+
+
+def crd_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
+    """Every way ``obj`` breaks its strict CRD schema, with the path of each."""
+    validator = crd_validator(file, str(obj["apiVersion"]))
+    return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj))
+
+
+@functools.cache
+def json_schema_validator(file: str) -> jsonschema.Draft7Validator:
+    """A strict validator of the JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema,
+    e.g. by datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
+    return jsonschema.Draft7Validator(strict(json.loads((UPSTREAM / file).read_text("utf-8"))))
+
+
+def schema_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
+    """Every way ``obj`` breaks the strict JSON schema in ``file``, with the path of each."""
+    found = json_schema_validator(file).iter_errors(obj)
+    return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in found)
+
+
+def with_field(obj: dict[str, Any], path: tuple[str, ...], key: str, value: Any = "x") -> dict[str, Any]:
+    """``obj`` with ``key: value`` added at ``path`` (a misspelt or unknown field, for the strictness tests)."""
+    where = obj
+    for step in path:
+        where = where[step]
+    where[key] = value
+    return obj
