@@ -7,8 +7,9 @@ import pytest
 from components.aks.node_pool import AksGpuNodePool
 from components.core.capacity import registry
 from components.core.clouds.registry import Cloud
-from components.core.stack_settings import StackSettings
+from components.core.stack_settings import StackSettings, parse_stack_settings
 from components.eks.node_pool import EksGpuNodePool
+from components.errors import ConfigError
 from components.gke.node_pool import GkeGpuNodePool
 from components.pool_outputs import GpuNodePoolBase
 from components.stack_adapters import build_pool
@@ -37,3 +38,26 @@ def test_an_adapter_that_builds_no_pool_component_is_refused(monkeypatch: pytest
 def not_a_pool(spec: object, settings: object) -> dict[str, object]:
     """An adapter that builds something else."""
     return {"spec": spec, "settings": settings}
+
+
+def test_every_provisioner_has_an_adapter_or_says_why_not() -> None:
+    for provisioner in registry.provisioners():
+        assert bool(provisioner.adapter) != bool(provisioner.stack_program_gap), provisioner.key
+
+
+def test_a_pool_the_stack_program_cannot_build_is_refused_with_the_settings() -> None:
+    values = {
+        "cloud": "eks", "clusterName": "ml", "eksNodeRoleArn": "arn:aws:iam::1:role/n", "eksSubnetIds": ["subnet-a"],
+        "gpuStack": {"kind": "device-plugin"},
+        "nodePools": [
+            {"name": "fixed", "instanceType": "g5.xlarge", "minSize": 0, "maxSize": 1},
+            {"name": "elastic", "instanceType": "g5.xlarge", "minSize": 0, "maxSize": 4, "provisioner": "karpenter"},
+        ],
+    }  # fmt: skip
+    with pytest.raises(ConfigError) as raised:
+        parse_stack_settings(values)
+    (problem,) = raised.value.problems
+    assert problem.path == "gpuready:nodePools[1].provisioner"
+    assert "not built by the stack program yet" in str(problem) and "EksKarpenterGpuPool" in problem.hint
+    del values["nodePools"][1]  # type: ignore[attr-defined]
+    assert [p.name for p in parse_stack_settings(values).pools] == ["fixed"]

@@ -17,6 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from components.core.binpack.scheduler_config import BinPackSchedulerSpec
+from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.cluster_quotas import pool_count_problems
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
@@ -112,6 +113,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
         except ConfigError as error:
             problems.extend(error.problems)
+    problems.extend(_unbuilt_provisioners(pools))
     if profile is not None and pools and model is not None:
         problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
@@ -218,6 +220,19 @@ def _plaintext_secrets(values: Mapping[str, object], secret_keys: Collection[str
             problems.append(Problem(f"{NS}:{key}", "holds kubeconfig content in plain text (not shown)", None, (),
                                     KUBECONFIG_HINT))  # fmt: skip
     return problems
+
+
+def _unbuilt_provisioners(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
+    """Pools whose provisioner the stack program cannot build yet (``Provisioner.stack_program_gap``)."""
+    found = []
+    for index, spec in enumerate(pools):
+        chosen = provisioner_for(spec)
+        if chosen.stack_program_gap:
+            found.append(
+                Problem(f"{NS}:nodePools[{index}].provisioner", "not built by the stack program yet", chosen.key, (),
+                        chosen.stack_program_gap)
+            )  # fmt: skip
+    return found
 
 
 def _tags(items: Sequence[str], problems: list[Problem], *, gcp: bool) -> dict[str, str]:

@@ -3,10 +3,11 @@
 A provisioner owns every fact that depends on how a pool's nodes come to exist: its scaling bounds (what
 verification waits for), its lifecycle facts (which inputs replace the cloud resource, which are read at
 creation only, whether the cloud name rotates), the capacity part of the pool's summary, and the Pulumi
-component that makes it (``adapter``, loaded lazily by ``components.stack_adapters``). Today each cloud has one:
-its fixed node group (EKS managed node group, AKS agent pool, GKE node pool). Karpenter and EKS Auto Mode
-NodePools, AKS node auto-provisioning and GKE ComputeClasses (issue #14) are one implementation each plus one
-entry in ``registry``; nothing else branches on them.
+component that makes it (``adapter``, loaded lazily by ``components.stack_adapters``). Each cloud has its fixed
+node group (EKS managed node group, AKS agent pool, GKE node pool); EKS also has Karpenter
+(``components.eks.karpenter``). EKS Auto Mode NodePools, AKS node auto-provisioning and GKE ComputeClasses
+(issue #14) are one implementation each plus one entry in their profile's ``provisioners``; nothing else branches
+on them.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ class Provisioner(ABC):
     adapter: ClassVar[str]
     """``module:function`` building the pool's Pulumi component from the stack settings (the cloud's stack adapter),
     loaded lazily by ``components.stack_adapters.build_pool``."""
+    stack_program_gap: ClassVar[str] = ""
+    """Why the stack program cannot build this provisioner's pools yet, and what to do instead (its ``adapter`` is
+    empty then); empty when it can. The stack settings refuse such pools before anything registers."""
     tables: ClassVar[tuple[ResourceTable, ...]]
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
