@@ -19,6 +19,7 @@ from components.core.clouds.registry import cloud_profile
 from components.core.cluster_kubeconfig import ClusterTarget
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
+from components.errors import SpecError
 from components.pool_outputs import GpuNodePoolBase
 
 
@@ -37,7 +38,12 @@ def stack_adapter(cloud: str) -> StackAdapter:
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GpuNodePoolBase:
     """The component making ``spec``'s capacity, built by its provisioner's adapter from the stack settings."""
-    module, _, name = provisioner_for(spec).adapter.partition(":")
+    chosen = provisioner_for(spec)
+    if not chosen.adapter:  # the stack settings refuse these pools first; a program building its own gets this
+        raise SpecError.one(
+            "provisioner", "not built by the stack program yet", chosen.key, (), chosen.stack_program_gap
+        )
+    module, _, name = chosen.adapter.partition(":")
     pool = getattr(importlib.import_module(module), name)(spec, settings)
     if not isinstance(pool, GpuNodePoolBase):
         raise TypeError(f"{module}:{name} built {type(pool).__name__}, not a GPU node pool component")

@@ -9,7 +9,7 @@ from components.core.capacity import registry
 from components.core.clouds.registry import Cloud
 from components.core.stack_settings import StackSettings, parse_stack_settings
 from components.eks.node_pool import EksGpuNodePool
-from components.errors import ConfigError
+from components.errors import ConfigError, SpecError
 from components.gke.node_pool import GkeGpuNodePool
 from components.pool_outputs import GpuNodePoolBase
 from components.stack_adapters import build_pool
@@ -61,3 +61,9 @@ def test_a_pool_the_stack_program_cannot_build_is_refused_with_the_settings() ->
     assert "not built by the stack program yet" in str(problem) and "EksKarpenterGpuPool" in problem.hint
     del values["nodePools"][1]  # type: ignore[attr-defined]
     assert [p.name for p in parse_stack_settings(values).pools] == ["fixed"]
+
+
+def test_building_a_pool_without_an_adapter_says_why() -> None:
+    spec = build_spec("eks", provisioner="karpenter")
+    with pytest.raises(SpecError, match=r"not built by the stack program yet; got 'karpenter'.*EksKarpenterGpuPool"):
+        build_pool(spec, StackSettings(cloud="eks", cluster_name="c", pools=(spec,)))
