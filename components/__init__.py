@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from components.core.taints import Taint as Taint
     from components.core.workload import gpu_workload as gpu_workload
     from components.core.workload_placement import Placement as Placement
+    from components.eks.karpenter_pool import EksKarpenterGpuPool as EksKarpenterGpuPool
+    from components.eks.karpenter_pool import EksKarpenterGpuPoolArgs as EksKarpenterGpuPoolArgs
     from components.eks.node_pool import EksGpuNodePool as EksGpuNodePool
     from components.eks.node_pool import EksGpuNodePoolArgs as EksGpuNodePoolArgs
     from components.errors import ConfigError as ConfigError
@@ -44,6 +46,8 @@ _EXPORTS = {
     "AksGpuNodePoolArgs": "components.aks.node_pool",
     "EksGpuNodePool": "components.eks.node_pool",
     "EksGpuNodePoolArgs": "components.eks.node_pool",
+    "EksKarpenterGpuPool": "components.eks.karpenter_pool",
+    "EksKarpenterGpuPoolArgs": "components.eks.karpenter_pool",
     "GkeGpuNodePool": "components.gke.node_pool",
     "GkeGpuNodePoolArgs": "components.gke.node_pool",
     "GpuNodePoolBase": "components.pool_outputs",

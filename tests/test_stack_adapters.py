@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from components.aks.node_pool import AksGpuNodePool
@@ -37,3 +39,9 @@ def test_an_adapter_that_builds_no_pool_component_is_refused(monkeypatch: pytest
 def not_a_pool(spec: object, settings: object) -> dict[str, object]:
     """An adapter that builds something else."""
     return {"spec": spec, "settings": settings}
+
+
+def test_every_provisioner_has_an_adapter() -> None:
+    for provisioner in registry.provisioners():
+        module, _, name = provisioner.adapter.partition(":")
+        assert callable(getattr(importlib.import_module(module), name)), provisioner.key

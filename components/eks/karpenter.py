@@ -133,6 +133,14 @@ NODE_POOL = ResourceTable(type=f"kubernetes:{NODE_POOL_API[0]}:{NODE_POOL_API[1]
 NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
 
 
+def lifecycle_summary(spec: GpuPoolSpec) -> str:
+    """The pool's lifecycle in one line, for the plan table."""
+    return (
+        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}); "
+        f"empty nodes removed after {CONSOLIDATE_AFTER}; at most {DISRUPTION_BUDGET} node disrupted at a time"
+    )
+
+
 UNSUPPORTED: Mapping[str, str] = {
     "releaseVersion": "pin the AMI by alias version in a later release; remove releaseVersion",
     "diskSizeGb": "Karpenter sizes volumes in the EC2NodeClass blockDeviceMappings (not planned yet); remove it",

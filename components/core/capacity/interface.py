@@ -3,10 +3,11 @@
 A provisioner owns every fact that depends on how a pool's nodes come to exist: its scaling bounds (what
 verification waits for), its lifecycle facts (which inputs replace the cloud resource, which are read at
 creation only, whether the cloud name rotates), the capacity part of the pool's summary, and the Pulumi
-component that makes it (``adapter``, loaded lazily by ``components.stack_adapters``). Today each cloud has one:
-its fixed node group (EKS managed node group, AKS agent pool, GKE node pool). Karpenter and EKS Auto Mode
-NodePools, AKS node auto-provisioning and GKE ComputeClasses (issue #14) are one implementation each plus one
-entry in ``registry``; nothing else branches on them.
+component that makes it (``adapter``, loaded lazily by ``components.stack_adapters``). Each cloud has its fixed
+node group (EKS managed node group, AKS agent pool, GKE node pool); EKS also has Karpenter
+(``components.eks.karpenter``). EKS Auto Mode NodePools, AKS node auto-provisioning and GKE ComputeClasses
+(issue #14) are one implementation each plus one entry in their profile's ``provisioners``; nothing else branches
+on them.
 """
 
 from __future__ import annotations

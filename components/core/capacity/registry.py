@@ -4,7 +4,7 @@ Each cloud profile lists its provisioners (``CloudProfile.provisioners``: key ->
 its ``PROVISIONER``; the first is the cloud's default), imported on first use as entry points are, so the core
 never imports a cloud package statically. Adding a way of making capacity (Karpenter, EKS Auto Mode, AKS NAP, GKE
 ComputeClass: issue #14) is one module in the cloud's package plus one entry in its profile's ``provisioners``;
-the pool's choice is made in ``provisioner_for`` only.
+the pool's choice (its ``provisioner`` key, checked by ``capacity.rules``) is made in ``provisioner_for`` only.
 """
 
 from __future__ import annotations

@@ -1,0 +1,94 @@
+"""``EksKarpenterGpuPool``: a GPU pool made by Karpenter on EKS (``provisioner: karpenter``): the NodePool and
+EC2NodeClass that ``components.eks.karpenter`` builds, as ``pulumi_kubernetes`` custom resources on the cluster's
+Kubernetes provider. Thin: every field is the pure builder's.
+
+Karpenter itself (its controller, CRDs, IAM and the node role's access entry) must already run in the cluster:
+this component makes the pool, not Karpenter. The stack program does not build these pools yet (it makes the
+cluster's provider after the pools); use the component in a program of your own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.core.specs import GpuPoolSpec
+from components.core.stack_settings import StackSettings
+from components.eks import karpenter, plan
+from components.errors import SpecError
+from components.pool_outputs import GpuNodePoolBase
+
+
+@dataclass(frozen=True, kw_only=True)
+class EksKarpenterGpuPoolArgs:
+    """Inputs of ``EksKarpenterGpuPool``: the pool decisions, the cluster wiring and the cluster's provider."""
+
+    pool: GpuPoolSpec
+    """The validated pool spec (``cloud="eks"``, ``provisioner="karpenter"``)."""
+    provider: k8s.Provider
+    """The Kubernetes provider of the cluster Karpenter runs in."""
+    cluster_name: pulumi.Input[str]
+    node_role: pulumi.Input[str]
+    """IAM role of the nodes: its ARN (e.g. ``gpuready:eksNodeRoleArn``) or its name."""
+    subnet_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
+    security_group_ids: pulumi.Input[Sequence[pulumi.Input[str]]] = ()
+    """Empty: the EKS cluster security group."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+
+
+class EksKarpenterGpuPool(GpuNodePoolBase):
+    """A Karpenter NodePool of GPU nodes with its EC2NodeClass: nodes appear when GPU pods need them."""
+
+    node_pool: k8s.apiextensions.CustomResource
+    """The ``karpenter.sh/v1`` NodePool (escape hatch)."""
+    node_class: k8s.apiextensions.CustomResource
+    """The ``karpenter.k8s.aws/v1`` EC2NodeClass (escape hatch)."""
+
+    def __init__(self, name: str, args: EksKarpenterGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        spec = args.pool
+        if spec.cloud != "eks" or spec.provisioner != karpenter.PROVISIONER.key:
+            raise SpecError.one(
+                "pool.provisioner", "EksKarpenterGpuPool needs an EKS pool with provisioner: karpenter",
+                spec.provisioner, (karpenter.PROVISIONER.key,),
+            )  # fmt: skip
+        pool = karpenter.node_pool(spec)
+        super().__init__("gpuready:index:EksKarpenterGpuPool", name, {}, opts)
+        child = pulumi.ResourceOptions(parent=self, provider=args.provider)
+        tags = dict(args.tags)
+
+        def class_spec(resolved: dict[str, Any]) -> dict[str, Any]:
+            wiring = karpenter.KarpenterWiring(
+                cluster_name=resolved["cluster"], node_role=resolved["role"], subnet_ids=tuple(resolved["subnets"]),
+                security_group_ids=tuple(resolved["groups"]), tags=tags,
+            )  # fmt: skip
+            body: dict[str, Any] = karpenter.node_class(spec, wiring)["spec"]
+            return body
+
+        node_class_spec = pulumi.Output.all(
+            cluster=args.cluster_name, role=args.node_role, subnets=args.subnet_ids, groups=args.security_group_ids
+        ).apply(class_spec)
+        api_version, kind = karpenter.NODE_CLASS_API
+        self.node_class = k8s.apiextensions.CustomResource(
+            f"{name}-node-class", api_version=api_version, kind=kind, metadata={"name": spec.name},
+            spec=node_class_spec, opts=child,
+        )  # fmt: skip
+        after_class = pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.node_class]))
+        self.node_pool = k8s.apiextensions.CustomResource(
+            f"{name}-node-pool", api_version=pool["apiVersion"], kind=pool["kind"], metadata=pool["metadata"],
+            spec=pool["spec"], opts=after_class,
+        )  # fmt: skip
+        node_pool_name = pulumi.Output.from_input(spec.name)
+        self._publish(spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec))
+
+
+def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> EksKarpenterGpuPool:
+    """The Karpenter component of ``spec`` on the stack's cluster ``provider``, wired from ``gpuready:clusterName``,
+    ``eksNodeRoleArn``, ``eksSubnetIds`` and ``tags`` (the stack program's adapter, as for Auto Mode pools)."""
+    return EksKarpenterGpuPool(spec.name, EksKarpenterGpuPoolArgs(
+        pool=spec, provider=cast("k8s.Provider", provider), cluster_name=settings.cluster_name,
+        node_role=settings.eks_node_role_arn, subnet_ids=settings.eks_subnet_ids, tags=settings.tags,
+    ))  # fmt: skip
