@@ -42,3 +42,16 @@ def test_a_nap_pool_and_the_gpu_stack_share_the_one_provider() -> None:
     kinds = {r.type for r in on_cluster}
     assert {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.azure.com/v1beta1:AKSNodeClass"} <= kinds
     assert all(r.provider is not None and r.provider.startswith(provider.urn) for r in on_cluster)
+
+
+def test_a_karpenter_pool_is_built_by_the_stack_program_on_the_one_provider() -> None:
+    pools = [{"name": "l4-karpenter", "instanceType": "g6.12xlarge", "minSize": 0, "maxSize": 2,
+              "provisioner": "karpenter", "sharing": {"mode": "time-slicing", "replicas": 4}}]  # fmt: skip
+    run = run_stack("eks-dev", config_bag("eks-dev", [f"gpuready:nodePools={json.dumps(pools)}"]))
+    (provider,) = [r for r in run.resources if r.type == PROVIDER]
+    (node_pool,) = [r for r in run.resources if r.type == "kubernetes:karpenter.sh/v1:NodePool"]
+    (node_class,) = [r for r in run.resources if r.type == "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"]
+    assert node_pool.provider is not None and node_pool.provider.startswith(provider.urn)
+    assert node_class.provider is not None and node_class.provider.startswith(provider.urn)
+    assert node_pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "8"}  # maxSize 2 x 4 GPUs of a g6.12xlarge
+    assert [r for r in run.resources if r.type == "aws:eks/nodeGroup:NodeGroup"] == []
