@@ -168,7 +168,6 @@ def package_schema() -> Json:
         "version": VERSION,
         "description": "GPU node pools on EKS, AKS and GKE that are correct by construction, with the NVIDIA "
         "GPU stack and a bin-packing scheduler.",
-        "repository": "https://github.com/gpuready/gpuready",
         "language": {"python": {"respectSchemaVersion": True}},
         "resources": resources,
         "types": dict(sorted(writer.types.items())),
