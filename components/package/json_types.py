@@ -8,7 +8,7 @@ does not take), so every language's SDK gets one plain type.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 PACKAGE = "gpuready"
@@ -61,7 +61,7 @@ class TypeWriter:
         if schema.get("description"):
             spec["description"] = schema["description"]
         default = schema.get("default")
-        if isinstance(default, str | bool | int | float) and not isinstance(default, dict):
+        if isinstance(default, str | bool | int | float):
             spec["default"] = default
         return spec
 
@@ -125,6 +125,3 @@ def _without_null(schema: Json) -> Json:
         base = {k: v for k, v in schema.items() if k != "anyOf"}
         return {**base, **rest[0]} if len(rest) == 1 else {**base, "anyOf": rest}
     return schema
-
-
-Describe = Callable[[str], str]
