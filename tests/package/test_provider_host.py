@@ -12,6 +12,7 @@ import pulumi
 import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
+from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.pool_config import parse_pools
@@ -30,6 +31,8 @@ EKS_WIRING: dict[str, Any] = {
     "nodeRoleArn": "arn:aws:iam::123456789012:role/gpu",
     "subnetIds": ["subnet-1"],
 }
+AKS_POOL = {"name": "batch", "instanceType": "Standard_NC24ads_A100_v4", "minSize": 0, "maxSize": 2}
+AKS_WIRING = {"resourceGroupName": "rg", "clusterName": "prod"}
 GKE_POOL = {"name": "infer", "instanceType": "g2-standard-8", "minSize": 1, "maxSize": 3}
 GKE_WIRING = {"clusterName": "prod", "location": "us-central1-a"}
 
@@ -78,6 +81,14 @@ def test_an_eks_pool_registers_what_the_python_component_registers(host: Host) -
     values = built[0].values
     assert (state["resourceName"], state["nodeSelector"]) == (values.resource_name, values.node_selector)
     assert state["gpusPerNode"] == values.gpus_per_node
+
+
+def test_an_aks_pool_registers_what_the_python_component_registers(host: Host) -> None:
+    (spec,) = parse_pools([AKS_POOL], "aks")
+    _same_as_python(
+        host, "gpuready:index:AksGpuNodePool", "batch", {"pool": AKS_POOL, **AKS_WIRING},
+        lambda: AksGpuNodePool("batch", AksGpuNodePoolArgs(pool=spec, resource_group_name="rg", cluster_name="prod")),
+    )  # fmt: skip
 
 
 def test_a_gke_pool_registers_what_the_python_component_registers(host: Host) -> None:
