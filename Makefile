@@ -12,7 +12,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack
+.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack schema
 
 install: $(BIN)/gpuready
 
@@ -61,3 +61,7 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .uv .mypy_cache .ruff_cache
+
+# The component package's schema (schema.json), generated from the config models; tests/package fails when stale.
+schema: install
+	$(BIN)/python -m components.package.schema

@@ -13,9 +13,11 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes
 
+from components.core.capacity.registry import default_provisioner, provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.pool_summary import PoolOutputs, pool_outputs
 from components.core.specs import GpuPoolSpec
+from components.errors import SpecError
 
 
 class GpuNodePoolBase(pulumi.ComponentResource):
@@ -130,3 +132,17 @@ def custom_resources(
         )  # fmt: skip
         made.append(resource)
     return made
+
+
+def require_default_provisioner(component: str, spec: GpuPoolSpec) -> None:
+    """Refuse, before anything registers, a spec whose ``provisioner`` makes its nodes some other way than the
+    fixed node group / pool this ``component`` creates (its own component builds it)."""
+    chosen = provisioner_for(spec)
+    if chosen.key != default_provisioner(spec.cloud):
+        raise SpecError.one(
+            "pool.provisioner",
+            f"{component} makes the cloud's fixed node pool, not a {chosen.key} pool",
+            chosen.key,
+            (default_provisioner(spec.cloud),),
+            f"build it with the {chosen.key} pool component (README 'Elastic GPU pools'), or drop provisioner",
+        )

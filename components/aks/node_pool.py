@@ -11,7 +11,7 @@ from pulumi_azure_native import containerservice
 from components.aks import capacity, lifecycle, plan
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,6 +36,7 @@ class AksGpuNodePool(GpuNodePoolBase):
     def __init__(self, name: str, args: AksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "aks":
             raise SpecError.one("pool.cloud", "AksGpuNodePool needs an AKS pool spec", args.pool.cloud, ("aks",))
+        require_default_provisioner("AksGpuNodePool", args.pool)
         agent_pool_args = plan.agent_pool_args(args.pool)
         super().__init__("gpuready:index:AksGpuNodePool", name, {}, opts)
         if args.vnet_subnet_id is not None and "vnet_subnet_id" not in agent_pool_args:  # a pool's override wins

@@ -9,10 +9,14 @@ integration it runs ``kubelogin``, which must then be on the PATH of the Pulumi 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pulumi
 from pulumi_azure_native import containerservice
 
 from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from components.core.clouds.registry import Cloud
 from components.core.cluster_kubeconfig import ClusterTarget, aks_kubeconfig, first_entry
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
@@ -24,6 +28,20 @@ def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> AksGpuNodePool:
         pool=spec, resource_group_name=settings.aks_resource_group, cluster_name=settings.cluster_name,
         vnet_subnet_id=settings.aks_vnet_subnet_id or None, tags=settings.tags,
     ))  # fmt: skip
+
+
+PACKAGE_CLOUD: Cloud = "aks"
+"""The cloud of this adapter's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
+) -> AksGpuNodePool:
+    """The agent pool component built by the package provider from its schema inputs (camelCase wiring)."""
+    return AksGpuNodePool(name, AksGpuNodePoolArgs(
+        pool=spec, resource_group_name=wiring["resourceGroupName"], cluster_name=wiring["clusterName"],
+        vnet_subnet_id=wiring.get("vnetSubnetId"), tags=wiring.get("tags") or {},
+    ), opts)  # fmt: skip
 
 
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:

@@ -12,7 +12,7 @@ import pulumi_aws as aws
 from components.core.specs import GpuPoolSpec
 from components.eks import capacity, lifecycle, plan
 from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,6 +44,7 @@ class EksGpuNodePool(GpuNodePoolBase):
     def __init__(self, name: str, args: EksGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "eks":
             raise SpecError.one("pool.cloud", "EksGpuNodePool needs an EKS pool spec", args.pool.cloud, ("eks",))
+        require_default_provisioner("EksGpuNodePool", args.pool)
         spec = args.pool
         node_group_args = plan.node_group_args(spec)
         tags = lifecycle.autoscaler_tags(spec)

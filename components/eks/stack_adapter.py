@@ -10,11 +10,13 @@ longer run may see 401s part-way; the remedy is a ``gpuready:kubeconfig`` whose 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
 from pulumi_aws import eks
 
+from components.core.clouds.registry import Cloud
 from components.core.cluster_kubeconfig import ClusterTarget, eks_kubeconfig, first_entry
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
@@ -27,6 +29,20 @@ def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> EksGpuNodePool:
         pool=spec, cluster_name=settings.cluster_name, node_role_arn=settings.eks_node_role_arn,
         subnet_ids=list(settings.eks_subnet_ids), tags=settings.tags,
     ))  # fmt: skip
+
+
+PACKAGE_CLOUD: Cloud = "eks"
+"""The cloud of this adapter's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
+) -> EksGpuNodePool:
+    """The node group component built by the package provider from its schema inputs (camelCase wiring)."""
+    return EksGpuNodePool(name, EksGpuNodePoolArgs(
+        pool=spec, cluster_name=wiring["clusterName"], node_role_arn=wiring["nodeRoleArn"],
+        subnet_ids=wiring["subnetIds"], tags=wiring.get("tags") or {},
+    ), opts)  # fmt: skip
 
 
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:

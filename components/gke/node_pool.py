@@ -12,7 +12,7 @@ from components.core import gke_zones
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 from components.gke import capacity, lifecycle, plan
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +40,7 @@ class GkeGpuNodePool(GpuNodePoolBase):
     def __init__(self, name: str, args: GkeGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         if args.pool.cloud != "gke":
             raise SpecError.one("pool.cloud", "GkeGpuNodePool needs a GKE pool spec", args.pool.cloud, ("gke",))
+        require_default_provisioner("GkeGpuNodePool", args.pool)
         spec = args.pool
         location = args.location if isinstance(args.location, str) else None
         zones = gke_zones.zone_count(location, spec.zones or args.node_locations)

@@ -10,9 +10,13 @@ where Pulumi runs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pulumi
 from pulumi_gcp import container
 
+from components.core.clouds.registry import Cloud
 from components.core.cluster_kubeconfig import ClusterTarget, first_entry, gke_kubeconfig
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
@@ -26,6 +30,21 @@ def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GkeGpuNodePool:
         node_locations=settings.gke_node_locations or None,
         service_account=settings.gke_service_account or None, resource_labels=settings.tags,
     ))  # fmt: skip
+
+
+PACKAGE_CLOUD: Cloud = "gke"
+"""The cloud of this adapter's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
+) -> GkeGpuNodePool:
+    """The node pool component built by the package provider from its schema inputs (camelCase wiring)."""
+    return GkeGpuNodePool(name, GkeGpuNodePoolArgs(
+        pool=spec, cluster_name=wiring["clusterName"], location=wiring["location"],
+        node_locations=wiring.get("nodeLocations"), service_account=wiring.get("serviceAccount"),
+        resource_labels=wiring.get("resourceLabels") or {},
+    ), opts)  # fmt: skip
 
 
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:

@@ -29,6 +29,7 @@ class ConfigModel(BaseModel):
         alias_generator=to_camel,
         validate_by_name=False,
         hide_input_in_errors=False,
+        use_attribute_docstrings=True,  # field docstrings are the package schema's descriptions
     )
     words: ClassVar[Mapping[str, Words]] = {}
     """Field alias -> wording of a value outside its allowed set (``unknown sharing mode``)."""

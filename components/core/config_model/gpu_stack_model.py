@@ -29,17 +29,27 @@ class GpuStackConfig(ConfigModel):
     shape_allowed: ClassVar = STACK_KINDS
 
     kind: StackKind
+    """What advertises the pools' GPUs: gpu-operator, device-plugin, none or external."""
     namespace: str | None = None
+    """Release namespace; unset: the chart's."""
     release_name: str | None = None
+    """Helm release name; unset: the chart's."""
     chart_version: str | None = None
+    """Chart version; unset: the version gpuready pins."""
     repository: str | None = None
+    """Chart repository; unset: NVIDIA's."""
     timeout_seconds: int = MIN_TIMEOUT_SECONDS
+    """Seconds Helm waits for the release."""
     nfd: NfdMode = "deploy"
+    """deploy: the chart's NFD, on GPU pools only; existing: the cluster runs NFD already."""
     gfd: bool = True
+    """Device plugin: run GPU Feature Discovery (and with it NFD); MPS sharing needs it."""
     mig_reboot: bool = True
+    """GPU Operator: let the MIG manager reboot a node to apply a layout."""
     values: dict[str, Any] = {}
     """Extra Helm values (checked against the chart and what gpuready owns by ``GpuStackSpec``)."""
     monitoring: bool | None = None
+    """GPU Operator: the DCGM exporter's ServiceMonitor on or off; unset keeps the chart's default."""
 
     def spec(self, path: str = "gpuStack") -> GpuStackSpec:
         """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""

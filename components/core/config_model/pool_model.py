@@ -149,24 +149,42 @@ class PoolConfig(ConfigModel):
     }
 
     name: str
+    """Pool name, unique in the stack."""
     instance_type: str
+    """Instance / VM / machine type with GPUs (e.g. ``p4d.24xlarge``); the catalog knows its GPUs."""
     min_size: int
+    """Fewest nodes (0 scales to zero)."""
     max_size: int
+    """Most nodes."""
     desired_size: int | None = None
+    """Nodes at creation."""
     capacity: str | None = None
+    """Capacity type (on-demand, spot, ...: what the cloud's provisioner offers)."""
     provisioner: str | None = None
+    """How the nodes are made: the cloud's fixed pool (default) or an elastic provisioner."""
     image: str | None = None
+    """Node image family; unset: the cloud's GPU image."""
     driver: str | None = None
+    """Who installs the NVIDIA driver (see README \"Pool spec\")."""
     driver_version: str | None = None
+    """NVIDIA driver version, where the cloud lets it be chosen."""
     gpu: GpuConfig | None = None
     sharing: SharingConfig | None = None
+    """GPU sharing by ``mode``: none, time-slicing, mps or mig."""
     labels: dict[str, str] | None = None
+    """Extra Kubernetes labels on the pool's nodes."""
     taints: list[TaintConfig] | None = None
+    """Extra taints on the pool's nodes (mappings, or ``key=value:Effect`` text)."""
     upgrade: UpgradeConfig | None = None
+    """How node upgrades roll."""
     release_version: str | None = None
+    """Node image release version to pin."""
     fixed_name: bool | None = None
+    """Keep the cloud name fixed: no rename on replacement (a replacement then fails at create)."""
     disk_size_gb: int | None = None
+    """Node disk size in GB."""
     zones: list[str] | None = None
+    """Zones of the pool's nodes."""
     overrides: dict[str, Any] | None = None
     """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 

@@ -1,0 +1,160 @@
+"""The gpuready package provider: serves the generated schema and builds the Python components in ``Construct``.
+
+Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, served by
+``pulumi/provider/server.py:main``) rather than the component host of ``pulumi.provider.experimental``
+(``host.py:component_provider_host``, whose ``analyzer.py`` infers the schema from the type hints of each
+component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
+stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
+those models (``components.package.schema``) and the inputs are checked by the same parsers as the stack
+program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``), so a problem reads the same, the path
+naming the component's input instead of the stack key.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Any, Protocol, cast
+
+import pulumi
+from pulumi.errors import InputPropertiesError
+from pulumi.provider import ConstructResult, Provider
+from pydantic.alias_generators import to_camel
+
+from components.core.clouds.registry import Cloud
+from components.core.config_model.gpu_stack_model import parse_gpu_stack
+from components.core.config_model.problems import rebased
+from components.core.config_model.scheduler_model import parse_binpack
+from components.core.pool_config import parse_pools
+from components.core.specs import GpuPoolSpec
+from components.errors import ConfigError
+from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from components.gpu_stack.release_component import GpuStackRelease
+from components.package.json_types import token
+from components.package.schema import VERSION, schema_text
+from components.pool_outputs import GpuNodePoolBase
+from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
+
+POOL_ADAPTERS = {
+    "EksGpuNodePool": "components.eks.stack_adapter",
+    "AksGpuNodePool": "components.aks.stack_adapter",
+    "GkeGpuNodePool": "components.gke.stack_adapter",
+}
+"""Pool component -> the cloud's adapter module (``PACKAGE_CLOUD``, ``package_pool``), imported on first use."""
+
+
+class PoolAdapter(Protocol):
+    PACKAGE_CLOUD: Cloud
+
+    def package_pool(
+        self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
+    ) -> GpuNodePoolBase: ...
+
+
+ReleaseArgs = type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs]
+Built = tuple[pulumi.ComponentResource, dict[str, Any]]
+
+
+class GpuReadyProvider(Provider):
+    """Hosts every gpuready component under the type token its Python class registers."""
+
+    def __init__(self) -> None:
+        super().__init__(VERSION, schema_text())
+        self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
+            **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
+            GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
+            NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
+            token("GpuBinPackingScheduler"): _scheduler,
+        }
+
+    def construct(
+        self, name: str, resource_type: str, inputs: Mapping[str, Any], options: pulumi.ResourceOptions | None = None
+    ) -> ConstructResult:
+        build = self._builders.get(resource_type)
+        if build is None:
+            raise ValueError(f"gpuready has no component {resource_type}; known: {', '.join(sorted(self._builders))}")
+        try:
+            component, state = build(name, inputs, options or pulumi.ResourceOptions())
+        except ConfigError as error:
+            errors = [{"property_path": p.path, "reason": str(p).removeprefix(f"{p.path}: ")} for p in error.problems]
+            raise InputPropertiesError(str(error), errors) from None  # type: ignore[arg-type]
+        return ConstructResult(urn=component.urn, state=state)
+
+
+def plain(value: Any, path: str) -> Any:
+    """A config value as the stack program's parser sees it: known, and whole numbers as ``int`` (the wire
+    carries every number as a double, ``google.protobuf.Struct``)."""
+    if isinstance(value, pulumi.Output):
+        raise ConfigError.one(path, "must be known when the program runs, not another resource's output")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: plain(v, f"{path}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def pools_of(raw: Any, cloud: Any, path: str) -> tuple[GpuPoolSpec, ...]:
+    """The pool specs of ``raw`` (entries of ``gpuready:nodePools``), checked by the stack program's parser."""
+    return parse_pools(plain(raw, path), plain(cloud, "cloud"), path)
+
+
+def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        adapter = cast("PoolAdapter", importlib.import_module(module))
+        try:
+            (spec,) = parse_pools([plain(inputs.get("pool"), "pool")], adapter.PACKAGE_CLOUD, "pool")
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
+        pool = adapter.package_pool(name, spec, inputs, opts)
+        outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
+        return pool, {"nodePoolName": pool.node_pool_name, **outputs}
+
+    return build
+
+
+def _release_builder(
+    component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
+) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider"}
+
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud")}
+        try:
+            spec = parse_gpu_stack({**given, "kind": kind}, "gpuStack")
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "gpuStack.", "")) from None
+        pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools")
+        args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys})
+        release = component(name, args, opts)
+        plan = release.plan.release
+        assert plan is not None  # a chart component's plan installs its chart
+        return release, {
+            "releaseName": release.release.name,
+            "namespace": plan.namespace,
+            "chart": plan.chart.name,
+            "version": plan.version,
+        }
+
+    return build
+
+
+def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools") if inputs.get("pools") else ()
+    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud")}
+    try:
+        spec = parse_binpack(given, pools, "binpackScheduler")
+    except ConfigError as error:
+        raise ConfigError(rebased(error.problems, "binpackScheduler.", "")) from None
+    scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
+    return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+
+
+def main() -> None:
+    """Serve the provider: print the port, then answer the engine (``pulumi.provider.main``)."""
+    import sys  # noqa: PLC0415 - only the entry point reads the command line
+
+    pulumi.provider.main(GpuReadyProvider(), sys.argv[1:])

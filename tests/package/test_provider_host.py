@@ -1,0 +1,172 @@
+"""The provider host over the provider gRPC protocol, as ``pulumi package add`` and the engine drive it:
+Construct registers exactly what the Python component registers for the same inputs, and bad inputs come back
+with the stack program's problem text, before anything registers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import grpc  # type: ignore[import-untyped]  # no stubs installed
+import pulumi
+import pytest
+from google.protobuf import json_format  # type: ignore[import-untyped]
+
+from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from components.core.config_model.gpu_stack_model import parse_gpu_stack
+from components.core.config_model.scheduler_model import parse_binpack
+from components.core.pool_config import parse_pools
+from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from components.errors import ConfigError
+from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
+from tests.package.provider_host import Host, provider_host
+from tests.pulumi_mocks import CapturingMonitor, Registration, install_mocks, runtime_test
+
+EKS_POOL = {"name": "train", "instanceType": "p4d.24xlarge", "minSize": 0, "maxSize": 4, "labels": {"team": "ml"},
+            "sharing": {"mode": "time-slicing", "replicas": 4}}  # fmt: skip
+EKS_WIRING: dict[str, Any] = {
+    "clusterName": "prod",
+    "nodeRoleArn": "arn:aws:iam::123456789012:role/gpu",
+    "subnetIds": ["subnet-1"],
+}
+AKS_POOL = {"name": "batch", "instanceType": "Standard_NC24ads_A100_v4", "minSize": 0, "maxSize": 2}
+AKS_WIRING = {"resourceGroupName": "rg", "clusterName": "prod"}
+GKE_POOL = {"name": "infer", "instanceType": "g2-standard-8", "minSize": 1, "maxSize": 3}
+GKE_WIRING = {"clusterName": "prod", "location": "us-central1-a"}
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[Host]:
+    with provider_host(install_mocks()) as running:
+        yield running
+
+
+def _shape(registrations: list[Registration], component: str) -> list[tuple[str, str, str, Any]]:
+    """Type, name, parent's last URN part and inputs of the component ``component`` and its children."""
+    by_urn = {r.urn: r for r in registrations}
+    mine = [
+        r for r in registrations if r.name == component or (r.parent in by_urn and by_urn[r.parent].name == component)
+    ]
+    rows = [(r.type, r.name, r.parent.rsplit("::", 1)[-1] if r.parent in by_urn else "", r.inputs) for r in mine]
+    return sorted(rows, key=lambda row: (row[0], row[1]))
+
+
+def _python_registrations(build: Callable[[], object]) -> CapturingMonitor:
+    monitor = install_mocks()
+    runtime_test(build)()
+    return monitor
+
+
+def _same_as_python(host: Host, token: str, name: str, inputs: Mapping[str, Any], build: Callable[[], object]) -> Any:
+    response = host.construct(token, name, inputs)
+    python = _python_registrations(build)
+    remote = _shape(host.monitor.registrations, name)
+    assert remote, f"Construct registered nothing for {name}"
+    assert remote == _shape(python.registrations, name)
+    assert response.urn.endswith(f"::{token}::{name}")
+    return response
+
+
+def test_an_eks_pool_registers_what_the_python_component_registers(host: Host) -> None:
+    (spec,) = parse_pools([EKS_POOL], "eks")
+    built: list[EksGpuNodePool] = []
+    response = _same_as_python(
+        host, "gpuready:index:EksGpuNodePool", "train", {"pool": EKS_POOL, **EKS_WIRING},
+        lambda: built.append(EksGpuNodePool("train", EksGpuNodePoolArgs(
+            pool=spec, cluster_name="prod", node_role_arn=EKS_WIRING["nodeRoleArn"], subnet_ids=["subnet-1"]))),
+    )  # fmt: skip
+    state = json_format.MessageToDict(response.state)
+    values = built[0].values
+    assert (state["resourceName"], state["nodeSelector"]) == (values.resource_name, values.node_selector)
+    assert state["gpusPerNode"] == values.gpus_per_node
+
+
+def test_an_aks_pool_registers_what_the_python_component_registers(host: Host) -> None:
+    (spec,) = parse_pools([AKS_POOL], "aks")
+    _same_as_python(
+        host, "gpuready:index:AksGpuNodePool", "batch", {"pool": AKS_POOL, **AKS_WIRING},
+        lambda: AksGpuNodePool("batch", AksGpuNodePoolArgs(pool=spec, resource_group_name="rg", cluster_name="prod")),
+    )  # fmt: skip
+
+
+def test_a_gke_pool_registers_what_the_python_component_registers(host: Host) -> None:
+    (spec,) = parse_pools([GKE_POOL], "gke")
+    _same_as_python(
+        host, "gpuready:index:GkeGpuNodePool", "infer", {"pool": GKE_POOL, **GKE_WIRING},
+        lambda: GkeGpuNodePool("infer", GkeGpuNodePoolArgs(pool=spec, cluster_name="prod", location="us-central1-a")),
+    )  # fmt: skip
+
+
+def test_the_gpu_operator_registers_what_the_python_component_registers(host: Host) -> None:
+    pools = parse_pools([EKS_POOL], "eks")
+    settings = {"namespace": "gpu", "migReboot": False}
+    spec = parse_gpu_stack({"kind": "gpu-operator", **settings})
+    response = _same_as_python(
+        host, "gpuready:index:GpuOperator", "operator", {"pools": [EKS_POOL], "cloud": "eks", **settings},
+        lambda: GpuOperator("operator", GpuOperatorArgs(pools=pools, namespace=spec.namespace, mig_reboot=False)),
+    )  # fmt: skip
+    assert json_format.MessageToDict(response.state)["namespace"] == "gpu"
+
+
+def test_the_scheduler_registers_what_the_python_component_registers(host: Host) -> None:
+    settings = {"kubeSchedulerVersion": "v1.33.4", "replicas": 2}
+    spec = parse_binpack(settings, ())
+    _same_as_python(
+        host, "gpuready:index:GpuBinPackingScheduler", "binpack", settings,
+        lambda: GpuBinPackingScheduler("binpack", GpuBinPackingSchedulerArgs(scheduler=spec)),
+    )  # fmt: skip
+
+
+def _stack_problems(parse: Callable[[], object], old: str, new: str) -> list[str]:
+    """The stack program's problems, each as text with its path moved from ``old`` to ``new``."""
+    with pytest.raises(ConfigError) as caught:
+        parse()
+    return [new + str(p).removeprefix(old) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("token", "name", "inputs", "stack_problems"),
+    [
+        (
+            "gpuready:index:EksGpuNodePool", "bad-pool",
+            {"pool": {**EKS_POOL, "minSize": "two", "sharing": {"mode": "shared"}, "instanceTyp": "x"}, **EKS_WIRING},
+            lambda: _stack_problems(lambda: parse_pools(
+                [{**EKS_POOL, "minSize": "two", "sharing": {"mode": "shared"}, "instanceTyp": "x"}], "eks"),
+                "nodePools[0]", "pool"),
+        ),
+        (
+            "gpuready:index:GpuOperator", "bad-operator", {"pools": [EKS_POOL], "cloud": "eks", "nfd": "maybe"},
+            lambda: _stack_problems(lambda: parse_gpu_stack({"kind": "gpu-operator", "nfd": "maybe"}), "gpuStack.", ""),
+        ),
+        (
+            "gpuready:index:GpuBinPackingScheduler", "bad-scheduler", {"replicas": 1.5, "schedulerNam": "x"},
+            lambda: _stack_problems(
+                lambda: parse_binpack({"replicas": 1.5, "schedulerNam": "x"}, ()), "binpackScheduler.", ""),
+        ),
+    ],
+)  # fmt: skip
+def test_bad_inputs_come_back_with_the_stack_programs_problems(
+    host: Host, token: str, name: str, inputs: Mapping[str, Any], stack_problems: Callable[[], list[str]]
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        host.construct(token, name, inputs)
+    details = str(caught.value.details())
+    expected = stack_problems()
+    assert expected
+    for problem in expected:
+        assert problem in details
+    assert not [r for r in host.monitor.registrations if r.name == name]
+
+
+def test_an_unknown_component_is_refused_naming_the_known_ones(host: Host) -> None:
+    with pytest.raises(grpc.RpcError, match=r"gpuready has no component gpuready:index:Nope; known: .*EksGpuNodePool"):
+        host.construct("gpuready:index:Nope", "x", {})
+
+
+def test_the_host_serves_the_committed_schema(host: Host) -> None:
+    from components.package.schema import SCHEMA_FILE  # noqa: PLC0415
+
+    assert host.schema() == SCHEMA_FILE.read_text()
+    assert pulumi.__name__ == "pulumi"
