@@ -18,7 +18,7 @@ from typing import Any
 from . import errors
 from .errors import StatusError
 from .resources import NAMESPACES, RESOURCE_TYPES, Obj, ResourceType, resolve, type_of
-from .selectors import FieldSelector, LabelSelector
+from .selectors import LabelSelector
 from .strategy import apply_write_rules, defaults_on_create, meta_of, same_object
 from .validation import validate
 
@@ -270,7 +270,6 @@ class Store:
         rt: ResourceType,
         namespace: str | None,
         labels: LabelSelector,
-        fields: FieldSelector,
         *,
         limit: int | None = None,
         continue_token: str | None = None,
@@ -295,7 +294,7 @@ class Store:
             while position < len(items) and (not limit or len(chosen) < limit):
                 item = items[position]
                 position += 1
-                if labels.matches(item["metadata"].get("labels")) and fields.matches(item):
+                if labels.matches(item["metadata"].get("labels")):
                     chosen.append(item)
             token: str | None = None
             remaining: int | None = None
@@ -303,7 +302,7 @@ class Store:
                 if snap_id < 0:
                     snap_id = self._remember(rv, items)
                 token = self._encode_continue(snap_id, rv, position)
-                if labels.empty and fields.empty:
+                if labels.empty:
                     remaining = len(items) - position
             return Page(chosen, str(rv), token, remaining)
 
