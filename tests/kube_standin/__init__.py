@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import StatusError
 from .faults import Fault, Faults, RequestInfo
-from .objects import make_configmap, make_namespace, make_node, parse_taint
+from .objects import make_namespace, make_node, parse_taint
 from .requestlog import RequestLog, RequestRecord
 from .store import Event, Store
 
@@ -34,7 +34,6 @@ __all__ = [
     "StatusError",
     "Store",
     "load_seed_file",
-    "make_configmap",
     "make_namespace",
     "make_node",
     "parse_taint",

@@ -15,7 +15,7 @@ SERVER_VERSION: Obj = {
     "compiler": "gc",
     "platform": "linux/amd64",
 }
-_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+_VERBS = ["get", "list", "patch", "watch"]  # the verbs the stand-in serves (handler._route)
 
 
 def _resource_entries(rt: ResourceType) -> list[Obj]:
@@ -24,12 +24,10 @@ def _resource_entries(rt: ResourceType) -> list[Obj]:
         "singularName": rt.singular,
         "namespaced": rt.namespaced,
         "kind": rt.kind,
-        "verbs": [v for v in _VERBS if not (rt.plural == "namespaces" and v == "deletecollection")],
+        "verbs": list(_VERBS),
         "shortNames": list(rt.short_names),
         "storageVersionHash": "",
     }
-    if rt.group == "apps" or rt.plural == "pods":
-        main["categories"] = ["all"]
     entries = [main]
     if rt.has_status:
         entries.append(

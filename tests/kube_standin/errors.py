@@ -101,11 +101,6 @@ def invalid(rt: ResourceType, name: str, causes: list[tuple[str, str, str]]) -> 
     return StatusError(422, "Invalid", f'{rt.kind} "{name}" is invalid: {joined}', details)
 
 
-def unprocessable(message: str) -> StatusError:
-    """422 for a patch that cannot be applied (JSON patch test failure, missing path)."""
-    return StatusError(422, "Invalid", message)
-
-
 def for_status_code(code: int, message: str | None = None, retry_after: int | None = None) -> StatusError:
     """An injected failure shaped the way the apiserver shapes that code."""
     reasons: dict[int, tuple[str, str]] = {

@@ -12,14 +12,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import yaml
-
 from . import discovery, errors
 from .errors import StatusError
 from .faults import Fault, Faults, RequestInfo
 from .injection import answer_fault, read_body
-from .params import Query, first, int_param, selectors
-from .patching import apply_patch, media_type
+from .params import Query, first, int_param, label_selector
+from .patching import apply_patch
 from .requestlog import RequestLog, RequestRecord
 from .resources import Obj, Target, parse_resource_path
 from .store import Store
@@ -27,7 +25,6 @@ from .tables import table, wants_table
 from .watching import plan_watch, stream_events
 
 logger = logging.getLogger(__name__)
-_BODY_TYPES = ["application/json", "application/yaml"]
 
 
 class StandinHTTPServer(ThreadingHTTPServer):
@@ -70,6 +67,7 @@ class StandinHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # without it keep-alive clients hit Nagle + delayed ACK: ~44 ms per call
     server: StandinHTTPServer
     record: RequestRecord
+    body: bytes
 
     # ------------------------------------------------------------ plumbing
 
@@ -119,7 +117,8 @@ class StandinHandler(BaseHTTPRequestHandler):
                 self._inject(answer, url.path)
             else:
                 self._authorize()
-                self._route(url.path, query, body)
+                self.body = body
+                self._route(url.path, query)
         except StatusError as exc:
             self._send_json(exc.code, exc.status(), exc.headers)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
@@ -158,7 +157,8 @@ class StandinHandler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------ routing
 
-    def _route(self, path: str, query: Query, body: bytes) -> None:
+    def _route(self, path: str, query: Query) -> None:
+        """The verbs the product uses: GET (one node), LIST (paginated), WATCH, merge PATCH; discovery for kubectl."""
         path = path.rstrip("/") or "/"
         if path in ("/healthz", "/livez", "/readyz"):
             self._send_bytes(200, b"ok", "text/plain; charset=utf-8")
@@ -173,7 +173,6 @@ class StandinHandler(BaseHTTPRequestHandler):
         target = parse_resource_path(path)
         if target is None:
             raise StatusError(404, "NotFound", "the server could not find the requested resource")
-        store, rt, dry_run = self.server.store, target.rt, bool(first(query, "dryRun"))
         method, name = self.command, target.name
         if method == "GET" and (target.legacy_watch or first(query, "watch") in ("1", "true")):
             self._watch(target, query)
@@ -181,42 +180,15 @@ class StandinHandler(BaseHTTPRequestHandler):
             self._list(target, query)
         elif method == "GET" and name is not None:
             self._get(target, name, query)
-        elif method == "POST" and name is None and (target.namespace or not rt.namespaced):
-            self._send_json(201, store.create(rt, self._decode(body), target.namespace, dry_run=dry_run))
-        elif method == "PUT" and name is not None:
-            obj = self._decode(body)
-            updated = store.replace(rt, target.namespace, name, obj, subresource=target.subresource, dry_run=dry_run)
-            self._send_json(200, updated)
-        elif method == "PATCH" and name is not None:
-            content_type = self.headers.get("Content-Type")
+        elif method == "PATCH" and name is not None and target.subresource is None:
+            content_type, body = self.headers.get("Content-Type"), self.body
 
             def patch(current: Obj) -> Obj:
-                return apply_patch(content_type, current, body, rt.plural)
+                return apply_patch(content_type, current, body)
 
-            self._send_json(
-                200, store.update(rt, target.namespace, name, patch, subresource=target.subresource, dry_run=dry_run)
-            )
-        elif method == "DELETE" and name is not None and target.subresource is None:
-            self._delete(target, name, body, dry_run)
-        elif method == "DELETE" and name is None:
-            self._delete_collection(target, query, dry_run)
+            self._send_json(200, self.server.store.update(target.rt, target.namespace, name, patch))
         else:
             raise errors.method_not_allowed(method)
-
-    def _decode(self, body: bytes) -> Obj:
-        mime = media_type(self.headers.get("Content-Type"))
-        try:
-            if mime in ("", "application/json"):
-                obj = json.loads(body or b"null")
-            elif mime in ("application/yaml", "text/yaml"):
-                obj = yaml.safe_load(body)
-            else:  # notably application/vnd.kubernetes.protobuf, which `kubectl create` sends
-                raise errors.unsupported_media_type(mime, _BODY_TYPES)
-        except (ValueError, yaml.YAMLError) as exc:
-            raise errors.bad_request(f"the body of the request could not be decoded: {exc}") from exc
-        if not isinstance(obj, dict):
-            raise errors.bad_request("Object 'Kind' is missing in the request body")
-        return obj
 
     # ------------------------------------------------------------ reads
 
@@ -224,33 +196,30 @@ class StandinHandler(BaseHTTPRequestHandler):
         obj = self.server.store.get(target.rt, name, target.namespace)
         if obj is None:
             raise errors.not_found(target.rt, name)
-        if wants_table(self.headers.get("Accept")):
+        if wants_table(target.rt, self.headers.get("Accept")):
             meta = {"resourceVersion": obj["metadata"]["resourceVersion"]}
             self._send_json(200, table(target.rt, [obj], meta, first(query, "includeObject")))
         else:
             self._send_json(200, obj)
 
     def _list(self, target: Target, query: Query) -> None:
-        labels, fields = selectors(target.rt, query)
+        labels = label_selector(query)
         limit, token = int_param(query, "limit"), first(query, "continue")
-        page = self.server.store.page(target.rt, target.namespace, labels, fields, limit=limit, continue_token=token)
+        page = self.server.store.page(target.rt, target.namespace, labels, limit=limit, continue_token=token)
         meta: Obj = {"resourceVersion": page.resource_version}
         if page.continue_token:
             meta["continue"] = page.continue_token
         if page.remaining is not None:
             meta["remainingItemCount"] = page.remaining
-        if wants_table(self.headers.get("Accept")):
-            self._send_json(200, table(target.rt, page.items, meta, first(query, "includeObject")))
-        else:
-            self._send_list(target, meta, page.items)
-
-    def _send_list(self, target: Target, meta: Obj, items: list[Obj]) -> None:
         rt = target.rt
+        if wants_table(rt, self.headers.get("Accept")):
+            self._send_json(200, table(rt, page.items, meta, first(query, "includeObject")))
+            return
         listing = {"kind": rt.list_kind, "apiVersion": rt.api_version, "metadata": meta}
-        self._send_json(200, {**listing, "items": [_for_list(i) for i in items]})
+        self._send_json(200, {**listing, "items": [_for_list(i) for i in page.items]})
 
     def _watch(self, target: Target, query: Query) -> None:
-        plan = plan_watch(self.server.store, target, query, wants_table(self.headers.get("Accept")))
+        plan = plan_watch(self.server.store, target, query)
         self.record.status = 200
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -258,34 +227,3 @@ class StandinHandler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache, private")
         self.end_headers()
         stream_events(plan, self.server.store, self.wfile.write)
-
-    # ------------------------------------------------------------ deletes
-
-    def _delete(self, target: Target, name: str, body: bytes, dry_run: bool) -> None:
-        try:
-            options = json.loads(body) if body.strip() else {}
-        except ValueError as exc:
-            raise errors.bad_request(f"the DeleteOptions body could not be decoded: {exc}") from exc
-        pre = (options.get("preconditions") or {}) if isinstance(options, dict) else {}
-        rt = target.rt
-        obj, deleted_now = self.server.store.remove(rt, target.namespace, name, preconditions=pre, dry_run=dry_run)
-        if not deleted_now:
-            self._send_json(202, obj)
-        elif rt.plural == "pods":
-            self._send_json(200, obj)
-        else:
-            details = {"name": name, "kind": rt.plural, "uid": obj["metadata"]["uid"]}
-            if rt.group:
-                details["group"] = rt.group
-            success = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"}
-            self._send_json(200, {**success, "details": details})
-
-    def _delete_collection(self, target: Target, query: Query, dry_run: bool) -> None:
-        labels, fields = selectors(target.rt, query)
-        store = self.server.store
-        gone: list[Obj] = []
-        for obj in store.page(target.rt, target.namespace, labels, fields).items:
-            meta = obj["metadata"]
-            with contextlib.suppress(StatusError):  # deleted meanwhile
-                gone.append(store.remove(target.rt, meta.get("namespace"), meta["name"], dry_run=dry_run)[0])
-        self._send_list(target, {"resourceVersion": store.resource_version}, gone)

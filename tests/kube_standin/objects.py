@@ -140,12 +140,3 @@ def make_node(
 
 def make_namespace(name: str, labels: Mapping[str, str] | None = None) -> Obj:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": dict(labels or {})}}
-
-
-def make_configmap(name: str, namespace: str = "default", data: Mapping[str, str] | None = None) -> Obj:
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {"name": name, "namespace": namespace},
-        "data": dict(data or {}),
-    }

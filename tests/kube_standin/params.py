@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from . import errors
-from .resources import ResourceType
-from .selectors import FieldSelector, LabelSelector, SelectorError, parse_field_selector, parse_label_selector
+from .selectors import LabelSelector, SelectorError, parse_label_selector
 
 Query = dict[str, list[str]]
 
@@ -28,14 +27,9 @@ def int_param(query: Query, name: str) -> int | None:
     return value
 
 
-def selectors(rt: ResourceType, query: Query, name: str | None = None) -> tuple[LabelSelector, FieldSelector]:
-    """labelSelector and fieldSelector (plus metadata.name for a named watch); 400 when malformed."""
+def label_selector(query: Query) -> LabelSelector:
+    """The labelSelector parameter; 400 when malformed."""
     try:
-        labels = parse_label_selector(first(query, "labelSelector"))
-        text = first(query, "fieldSelector") or ""
-        if name is not None:
-            text = f"metadata.name={name}" + (f",{text}" if text else "")
-        fields = parse_field_selector(text, rt.plural)
+        return parse_label_selector(first(query, "labelSelector"))
     except SelectorError as exc:
         raise errors.bad_request(str(exc)) from exc
-    return labels, fields

@@ -18,7 +18,6 @@ class ResourceType:
     namespaced: bool
     short_names: tuple[str, ...] = ()
     has_status: bool = True
-    tracks_generation: bool = False
 
     @property
     def api_version(self) -> str:
@@ -41,11 +40,9 @@ class ResourceType:
 
 NODES = ResourceType("", "v1", "nodes", "node", "Node", False, ("no",))
 NAMESPACES = ResourceType("", "v1", "namespaces", "namespace", "Namespace", False, ("ns",))
-PODS = ResourceType("", "v1", "pods", "pod", "Pod", True, ("po",))
-CONFIGMAPS = ResourceType("", "v1", "configmaps", "configmap", "ConfigMap", True, ("cm",), has_status=False)
-DAEMONSETS = ResourceType("apps", "v1", "daemonsets", "daemonset", "DaemonSet", True, ("ds",), True, True)
 
-RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, PODS, CONFIGMAPS, DAEMONSETS)
+# Nodes are what the product reads and labels; namespaces exist so kubeconfig contexts name a real one.
+RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES)
 
 # (group, version) -> plural -> type
 _BY_GROUP_VERSION: dict[tuple[str, str], dict[str, ResourceType]] = {}

@@ -6,26 +6,22 @@ import base64
 import binascii
 import copy
 import json
-import random
 import threading
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from . import errors
-from .errors import StatusError
-from .resources import NAMESPACES, RESOURCE_TYPES, Obj, ResourceType, resolve, type_of
-from .selectors import FieldSelector, LabelSelector
+from .resources import RESOURCE_TYPES, Obj, ResourceType, resolve, type_of
+from .selectors import LabelSelector
 from .strategy import apply_write_rules, defaults_on_create, meta_of, same_object
 from .validation import validate
 
 Key = tuple[str, str]  # (namespace or "", name)
 Mutation = Callable[[Obj], Obj | None]
 
-_GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # the apiserver's generateName alphabet
 FIRST_RESOURCE_VERSION = 1000
 
 
@@ -57,8 +53,8 @@ def _key(rt: ResourceType, namespace: str | None, name: str) -> Key:
 
 
 class Store:
-    """Thread-safe. Test code uses the kind-name API (add, put, modify, label, get, list, delete);
-    the HTTP layer uses create/replace/update/remove, which apply the apiserver's write rules."""
+    """Thread-safe. Test code uses the kind-name API (add, put, modify, label, get, objects, delete);
+    the HTTP layer reads pages and watches and writes merge patches through update."""
 
     def __init__(self, history: int = 10_000) -> None:
         self._cond = threading.Condition(threading.RLock())
@@ -79,7 +75,7 @@ class Store:
 
     def add(self, obj: Obj) -> Obj:
         """Create an object (kind and apiVersion say which type); 409-style StatusError if it exists."""
-        return self.create(type_of(obj), copy.deepcopy(obj), None, http=False)
+        return self.create(type_of(obj), copy.deepcopy(obj))
 
     def put(self, obj: Obj) -> Obj:
         """Create or overwrite an object without a resourceVersion check; status is taken as given."""
@@ -87,14 +83,14 @@ class Store:
         meta = obj.get("metadata") or {}
         with self._cond:
             if self._objects[rt.plural].get(_key(rt, meta.get("namespace"), meta.get("name", ""))) is None:
-                return self.create(rt, copy.deepcopy(obj), None, http=False)
+                return self.create(rt, copy.deepcopy(obj))
             fresh = copy.deepcopy(obj)
             meta_of(fresh).pop("resourceVersion", None)
-            return self.update(rt, meta.get("namespace"), meta["name"], lambda _old: fresh, http=False)
+            return self.update(rt, None, meta["name"], lambda _old: fresh)
 
     def modify(self, kind: str | ResourceType, name: str, fn: Mutation, namespace: str | None = None) -> Obj:
         """Apply fn to a copy of the stored object (mutate it or return a new one) and store the result."""
-        return self.update(resolve(kind), namespace, name, fn, http=False)
+        return self.update(resolve(kind), namespace, name, fn)
 
     def label(
         self, kind: str | ResourceType, name: str, labels: Mapping[str, str | None], namespace: str | None = None
@@ -128,91 +124,28 @@ class Store:
         with self._cond:
             return self._delete_now(rt, self._require(rt, namespace, name))
 
-    def history(self, kind: str | ResourceType | None = None) -> list[Event]:
-        rt = resolve(kind) if kind is not None else None
-        with self._cond:
-            return [e for e in self._events if rt is None or e.rt == rt]
+    # ------------------------------------------------------------ writes
 
-    # ------------------------------------------------------------ apiserver write rules
-
-    def create(
-        self, rt: ResourceType, obj: Obj, namespace: str | None, *, http: bool = True, dry_run: bool = False
-    ) -> Obj:
+    def create(self, rt: ResourceType, obj: Obj) -> Obj:
+        """Store a new object as given (test code seeding the store); 409 AlreadyExists if it exists."""
         with self._cond:
             meta = meta_of(obj)
             obj["apiVersion"], obj["kind"] = rt.api_version, rt.kind
-            if rt.namespaced:
-                ns = namespace or meta.get("namespace") or "default"
-                if meta.get("namespace") not in (None, "", ns):
-                    raise errors.bad_request(
-                        "the namespace of the provided object does not match the namespace sent on the request"
-                    )
-                meta["namespace"] = ns
-                if http and (("", ns) not in self._objects["namespaces"]):
-                    raise errors.not_found(NAMESPACES, ns)
-            else:
-                meta.pop("namespace", None)
-            if http and meta.get("resourceVersion"):
-                raise StatusError(500, "InternalError", "resourceVersion should not be set on objects to be created")
-            if not meta.get("name") and meta.get("generateName"):
-                meta["name"] = self._generate_name(rt, meta.get("namespace"), str(meta["generateName"]))
+            meta.pop("namespace", None)  # both served kinds are cluster-scoped
             if not meta.get("name"):
                 raise errors.invalid(
-                    rt,
-                    "",
-                    [("metadata.name", "FieldValueRequired", "Required value: name or generateName is required")],
+                    rt, "", [("metadata.name", "FieldValueRequired", "Required value: name is required")]
                 )
-            key = _key(rt, meta.get("namespace"), meta["name"])
+            key = _key(rt, None, meta["name"])
             if key in self._objects[rt.plural]:
                 raise errors.already_exists(rt, meta["name"])
-            meta["uid"] = str(uuid.uuid4()) if http or not meta.get("uid") else meta["uid"]
-            if http or not meta.get("creationTimestamp"):
-                meta["creationTimestamp"] = now_timestamp()
-            for field in ("deletionTimestamp", "deletionGracePeriodSeconds"):
-                meta.pop(field, None)
-            if rt.tracks_generation:
-                meta["generation"] = 1
-            defaults_on_create(rt, obj, http)
+            meta.setdefault("uid", str(uuid.uuid4()))
+            meta.setdefault("creationTimestamp", now_timestamp())
+            defaults_on_create(rt, obj)
             validate(rt, obj)
-            if dry_run:
-                meta["resourceVersion"] = str(self._rv)
-                return copy.deepcopy(obj)
             return self._commit(rt, key, None, obj)
 
-    def replace(
-        self,
-        rt: ResourceType,
-        namespace: str | None,
-        name: str,
-        obj: Obj,
-        *,
-        subresource: str | None = None,
-        dry_run: bool = False,
-    ) -> Obj:
-        """PUT: optimistic concurrency on metadata.resourceVersion when the client sends one."""
-        meta = meta_of(obj)
-        if meta.get("name") not in (None, name):
-            raise errors.bad_request(
-                f"the name of the object ({meta.get('name')}) does not match the name on the URL ({name})"
-            )
-        if rt.namespaced and meta.get("namespace") not in (None, "", namespace):
-            raise errors.bad_request(
-                "the namespace of the provided object does not match the namespace sent on the request"
-            )
-        # An empty resourceVersion is an unconditional update; a stale one is a 409 Conflict (see update).
-        return self.update(rt, namespace, name, lambda _current: obj, subresource=subresource, dry_run=dry_run)
-
-    def update(
-        self,
-        rt: ResourceType,
-        namespace: str | None,
-        name: str,
-        fn: Mutation,
-        *,
-        subresource: str | None = None,
-        http: bool = True,
-        dry_run: bool = False,
-    ) -> Obj:
+    def update(self, rt: ResourceType, namespace: str | None, name: str, fn: Mutation) -> Obj:
         """Read-modify-write under the lock; a no-op write keeps the resourceVersion and emits no event."""
         with self._cond:
             old = self._require(rt, namespace, name)
@@ -224,44 +157,11 @@ class Store:
             sent_rv = meta_of(new).get("resourceVersion")
             if sent_rv and str(sent_rv) != old["metadata"]["resourceVersion"]:
                 raise errors.conflict(rt, name)
-            new = apply_write_rules(rt, old, new, subresource, http)
+            new = apply_write_rules(rt, old, new)
             validate(rt, new)
             if same_object(old, new):
                 return copy.deepcopy(old)
-            if dry_run:
-                return copy.deepcopy(new)
-            if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
-                return self._delete_now(rt, new, previous=old)
             return self._commit(rt, _key(rt, namespace, name), old, new)
-
-    def remove(
-        self,
-        rt: ResourceType,
-        namespace: str | None,
-        name: str,
-        *,
-        preconditions: Mapping[str, Any] | None = None,
-        dry_run: bool = False,
-    ) -> tuple[Obj, bool]:
-        """DELETE: returns (object, deleted_now); with finalizers only deletionTimestamp is set."""
-        with self._cond:
-            current = self._require(rt, namespace, name)
-            for field, label in (("resourceVersion", "ResourceVersion"), ("uid", "UID")):
-                wanted = (preconditions or {}).get(field)
-                have = current["metadata"].get(field)
-                if wanted and wanted != have:
-                    why = f"Precondition failed: {label} in precondition: {wanted}, {label} in object meta: {have}"
-                    raise errors.conflict(rt, name, why)
-            if dry_run:
-                return copy.deepcopy(current), not current["metadata"].get("finalizers")
-            if current["metadata"].get("finalizers"):
-                if current["metadata"].get("deletionTimestamp"):
-                    return copy.deepcopy(current), False
-                marked = copy.deepcopy(current)
-                marked["metadata"]["deletionTimestamp"] = now_timestamp()
-                marked["metadata"]["deletionGracePeriodSeconds"] = 0
-                return self._commit(rt, _key(rt, namespace, name), current, marked), False
-            return self._delete_now(rt, current), True
 
     # ------------------------------------------------------------ reads for lists and watches
 
@@ -270,7 +170,6 @@ class Store:
         rt: ResourceType,
         namespace: str | None,
         labels: LabelSelector,
-        fields: FieldSelector,
         *,
         limit: int | None = None,
         continue_token: str | None = None,
@@ -295,7 +194,7 @@ class Store:
             while position < len(items) and (not limit or len(chosen) < limit):
                 item = items[position]
                 position += 1
-                if labels.matches(item["metadata"].get("labels")) and fields.matches(item):
+                if labels.matches(item["metadata"].get("labels")):
                     chosen.append(item)
             token: str | None = None
             remaining: int | None = None
@@ -303,7 +202,7 @@ class Store:
                 if snap_id < 0:
                     snap_id = self._remember(rv, items)
                 token = self._encode_continue(snap_id, rv, position)
-                if labels.empty and fields.empty:
+                if labels.empty:
                     remaining = len(items) - position
             return Page(chosen, str(rv), token, remaining)
 
@@ -339,13 +238,6 @@ class Store:
         objs = self._objects[rt.plural]
         return [objs[k] for k in sorted(objs) if not (rt.namespaced and namespace) or k[0] == namespace]
 
-    def _generate_name(self, rt: ResourceType, namespace: str | None, prefix: str) -> str:
-        for _ in range(100):
-            name = prefix + "".join(random.choice(_GENERATE_ALPHABET) for _ in range(5))
-            if _key(rt, namespace, name) not in self._objects[rt.plural]:
-                return name
-        raise errors.StatusError(500, "InternalError", "could not generate a unique name")
-
     def _commit(self, rt: ResourceType, key: Key, old: Obj | None, new: Obj) -> Obj:
         self._rv += 1
         new["metadata"]["resourceVersion"] = str(self._rv)
@@ -353,19 +245,14 @@ class Store:
         self._record(Event(self._rv, "ADDED" if old is None else "MODIFIED", rt, new, old))
         return copy.deepcopy(new)
 
-    def _delete_now(self, rt: ResourceType, obj: Obj, previous: Obj | None = None) -> Obj:
+    def _delete_now(self, rt: ResourceType, obj: Obj) -> Obj:
         key = _key(rt, obj["metadata"].get("namespace"), obj["metadata"]["name"])
-        before = previous if previous is not None else self._objects[rt.plural].get(key, obj)
+        before = self._objects[rt.plural].get(key, obj)
         self._objects[rt.plural].pop(key, None)
         self._rv += 1
         gone = copy.deepcopy(obj)
         gone["metadata"]["resourceVersion"] = str(self._rv)
         self._record(Event(self._rv, "DELETED", rt, gone, before))
-        if rt.plural == "namespaces":
-            for inner in RESOURCE_TYPES:
-                if inner.namespaced:
-                    for child in [o for k, o in self._objects[inner.plural].items() if k[0] == key[1]]:
-                        self._delete_now(inner, child)
         return copy.deepcopy(gone)
 
     def _record(self, event: Event) -> None:

@@ -19,25 +19,16 @@ def meta_of(obj: Obj) -> Obj:
 _KEPT_META = ("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")
 
 
-def defaults_on_create(rt: ResourceType, obj: Obj, http: bool) -> None:
-    """What the apiserver fills in on create; `http` False (test code seeding the store) keeps status as given."""
+def defaults_on_create(rt: ResourceType, obj: Obj) -> None:
+    """What the apiserver fills in on create for the served kinds (a node's status is kept as given)."""
     if rt.plural == "namespaces":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj.setdefault("status", {}).setdefault("phase", "Active")
         meta_of(obj).setdefault("labels", {})["kubernetes.io/metadata.name"] = obj["metadata"]["name"]
-    elif http and rt.plural == "pods":
-        obj["status"] = {"phase": "Pending"}
-    elif http and rt.plural == "daemonsets":
-        obj["status"] = {
-            "currentNumberScheduled": 0,
-            "desiredNumberScheduled": 0,
-            "numberMisscheduled": 0,
-            "numberReady": 0,
-        }
 
 
-def apply_write_rules(rt: ResourceType, old: Obj, new: Obj, subresource: str | None, http: bool) -> Obj:
-    """The object an update stores: identity kept from `old`; over HTTP, spec and status split by subresource."""
+def apply_write_rules(rt: ResourceType, old: Obj, new: Obj) -> Obj:
+    """The object an update stores: identity (name, uid, creation time) kept from `old`."""
     new = copy.deepcopy(new)
     new["apiVersion"], new["kind"] = rt.api_version, rt.kind
     meta, old_meta = meta_of(new), old["metadata"]
@@ -47,18 +38,8 @@ def apply_write_rules(rt: ResourceType, old: Obj, new: Obj, subresource: str | N
         else:
             meta.pop(field, None)
     meta["resourceVersion"] = old_meta["resourceVersion"]
-    if http and rt.has_status:
-        # The main resource ignores status changes and /status ignores spec changes, as on a real apiserver.
-        keep = "spec" if subresource == "status" else "status"
-        if keep in old:
-            new[keep] = copy.deepcopy(old[keep])
-        else:
-            new.pop(keep, None)
     if rt.plural == "namespaces":
         meta.setdefault("labels", {})["kubernetes.io/metadata.name"] = meta["name"]
-    if rt.tracks_generation:
-        generation = int(old_meta.get("generation", 1))
-        meta["generation"] = generation + 1 if new.get("spec") != old.get("spec") else generation
     return new
 
 

@@ -1,4 +1,7 @@
-"""Server-side printing: the meta.k8s.io/v1 Table that kubectl asks for with `Accept: ...;as=Table`."""
+"""Server-side printing of nodes: the meta.k8s.io/v1 Table that `kubectl get nodes` asks for (`Accept: ...;as=Table`).
+
+Kept for the product test that reads gpuready's labels back through `kubectl get nodes -L` (tests/cli_audit).
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,9 @@ Column = tuple[str, str, int]  # name, type, priority
 Cells = Callable[[Obj], list[Any]]
 
 
-def wants_table(accept: str | None) -> bool:
-    return any("as=Table" in part.replace(" ", "") for part in (accept or "").split(","))
+def wants_table(rt: ResourceType, accept: str | None) -> bool:
+    """Only nodes print as a table; other kinds answer the plain object, which kubectl also prints."""
+    return rt.plural in _PRINTERS and any("as=Table" in part.replace(" ", "") for part in (accept or "").split(","))
 
 
 def human_duration(seconds: float) -> str:
@@ -89,40 +93,6 @@ def _node_cells(node: Obj) -> list[Any]:
     ]
 
 
-def _pod_cells(pod: Obj) -> list[Any]:
-    statuses = _get(pod, "status", "containerStatuses") or []
-    containers = _get(pod, "spec", "containers") or []
-    ready = sum(1 for s in statuses if s.get("ready"))
-    restarts = sum(int(s.get("restartCount", 0)) for s in statuses)
-    reason = _get(pod, "status", "reason") or _get(pod, "status", "phase") or "Unknown"
-    if _get(pod, "metadata", "deletionTimestamp"):
-        reason = "Terminating"
-    return [
-        pod["metadata"]["name"],
-        f"{ready}/{len(containers)}",
-        reason,
-        str(restarts),
-        _age(pod),
-        _get(pod, "status", "podIP") or "<none>",
-        _get(pod, "spec", "nodeName") or "<none>",
-    ]
-
-
-def _daemonset_cells(ds: Obj) -> list[Any]:
-    status = ds.get("status") or {}
-    selector = _get(ds, "spec", "template", "spec", "nodeSelector") or {}
-    return [
-        ds["metadata"]["name"],
-        int(status.get("desiredNumberScheduled", 0)),
-        int(status.get("currentNumberScheduled", 0)),
-        int(status.get("numberReady", 0)),
-        int(status.get("updatedNumberScheduled", 0)),
-        int(status.get("numberAvailable", 0)),
-        ",".join(f"{k}={v}" for k, v in sorted(selector.items())) or "<none>",
-        _age(ds),
-    ]
-
-
 _PRINTERS: dict[str, tuple[list[Column], Cells]] = {
     "nodes": (
         [
@@ -138,43 +108,6 @@ _PRINTERS: dict[str, tuple[list[Column], Cells]] = {
             ("Container-Runtime", "string", 1),
         ],
         _node_cells,
-    ),
-    "namespaces": (
-        [("Name", "string", 0), ("Status", "string", 0), ("Age", "string", 0)],
-        lambda ns: [ns["metadata"]["name"], _get(ns, "status", "phase") or "", _age(ns)],
-    ),
-    "pods": (
-        [
-            ("Name", "string", 0),
-            ("Ready", "string", 0),
-            ("Status", "string", 0),
-            ("Restarts", "string", 0),
-            ("Age", "string", 0),
-            ("IP", "string", 1),
-            ("Node", "string", 1),
-        ],
-        _pod_cells,
-    ),
-    "configmaps": (
-        [("Name", "string", 0), ("Data", "integer", 0), ("Age", "string", 0)],
-        lambda cm: [
-            cm["metadata"]["name"],
-            len(cm.get("data") or {}) + len(cm.get("binaryData") or {}),
-            _age(cm),
-        ],
-    ),
-    "daemonsets": (
-        [
-            ("Name", "string", 0),
-            ("Desired", "integer", 0),
-            ("Current", "integer", 0),
-            ("Ready", "integer", 0),
-            ("Up-to-date", "integer", 0),
-            ("Available", "integer", 0),
-            ("Node Selector", "string", 0),
-            ("Age", "string", 0),
-        ],
-        _daemonset_cells,
     ),
 }
 

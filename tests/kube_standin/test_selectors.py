@@ -1,10 +1,10 @@
-"""Label and field selector parsing and matching, table-driven."""
+"""Label selector parsing and matching, table-driven."""
 
 from __future__ import annotations
 
 import pytest
 
-from .selectors import Requirement, SelectorError, parse_field_selector, parse_label_selector
+from .selectors import Requirement, SelectorError, parse_label_selector
 
 LABELS = {"pool": "gpu", "tier": "a", "gpus": "8", "example.com/zone": "z1"}
 
@@ -87,36 +87,3 @@ def test_label_selector_against_no_labels() -> None:
 
 NODE = {"metadata": {"name": "gpu-1", "namespace": ""}, "spec": {"unschedulable": True}}
 POD = {"metadata": {"name": "p", "namespace": "ml"}, "spec": {"nodeName": "gpu-1"}, "status": {"phase": "Running"}}
-
-
-@pytest.mark.parametrize(
-    ("plural", "obj", "selector", "matches"),
-    [
-        ("nodes", NODE, "", True),
-        ("nodes", NODE, "metadata.name=gpu-1", True),
-        ("nodes", NODE, "metadata.name==gpu-1", True),
-        ("nodes", NODE, "metadata.name!=gpu-1", False),
-        ("nodes", NODE, "metadata.name=gpu-2", False),
-        ("nodes", NODE, "spec.unschedulable=true", True),
-        ("pods", POD, "metadata.namespace=ml,metadata.name=p", True),
-        ("pods", POD, "metadata.namespace=ml,metadata.name!=p", False),
-        ("pods", POD, "spec.nodeName=gpu-1,status.phase!=Pending", True),
-        ("pods", {"metadata": {"name": "a,b"}}, r"metadata.name=a\,b", True),
-    ],
-)
-def test_field_selector_matches(plural: str, obj: dict[str, object], selector: str, matches: bool) -> None:
-    assert parse_field_selector(selector, plural).matches(obj) is matches
-
-
-@pytest.mark.parametrize(
-    ("plural", "selector", "message"),
-    [
-        ("nodes", "spec.nodeName=x", "field label not supported: spec.nodeName"),
-        ("nodes", "metadata.labels=x", "field label not supported: metadata.labels"),
-        ("nodes", "metadata.name", "can't understand 'metadata.name'"),
-        ("pods", r"metadata.name=a\x", "invalid escape sequence"),
-    ],
-)
-def test_malformed_field_selectors_are_rejected(plural: str, selector: str, message: str) -> None:
-    with pytest.raises(SelectorError, match=message.replace("(", r"\(")):
-        parse_field_selector(selector, plural)

@@ -1,4 +1,4 @@
-"""The slice of apiserver validation that catches mistakes cluster-facing code makes: names, labels, taints."""
+"""The slice of apiserver validation that catches mistakes cluster-facing code makes: names and labels."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ _SUBDOMAIN_MSG = (
     "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 )
-TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 Cause = tuple[str, str, str]  # field, reason, message
 
@@ -65,44 +64,6 @@ def _metadata_causes(meta: Obj) -> list[Cause]:
     return causes
 
 
-def _taint_causes(taints: Any) -> list[Cause]:
-    if taints is None:
-        return []
-    if not isinstance(taints, list):
-        raise bad_request("json: cannot unmarshal object into Go struct field NodeSpec.spec.taints of type []v1.Taint")
-    causes: list[Cause] = []
-    seen: set[tuple[str, str]] = set()
-    for i, taint in enumerate(taints):
-        where = f"spec.taints[{i}]"
-        if not isinstance(taint, dict):
-            raise bad_request(f"json: cannot unmarshal {type(taint).__name__} into Go struct field {where}")
-        key, effect, value = taint.get("key", ""), taint.get("effect", ""), taint.get("value", "")
-        problem = qualified_name_problem(key) if key else "name part must be non-empty"
-        if problem:
-            causes.append((f"{where}.key", "FieldValueInvalid", f'Invalid value: "{key}": {problem}'))
-        if value and label_value_problem(value):
-            causes.append(
-                (f"{where}.value", "FieldValueInvalid", f'Invalid value: "{value}": {label_value_problem(value)}')
-            )
-        if not effect:
-            causes.append((f"{where}.effect", "FieldValueRequired", "Required value"))
-        elif effect not in TAINT_EFFECTS:
-            supported = ", ".join(f'"{e}"' for e in TAINT_EFFECTS)
-            causes.append(
-                (
-                    f"{where}.effect",
-                    "FieldValueNotSupported",
-                    f'Unsupported value: "{effect}": supported values: {supported}',
-                )
-            )
-        if (key, effect) in seen:
-            causes.append(
-                (f"{where}", "FieldValueDuplicate", "Duplicate value: taints must be unique by key and effect pair")
-            )
-        seen.add((key, effect))
-    return causes
-
-
 def validate(rt: ResourceType, obj: Obj) -> None:
     """Raise the apiserver's 422 Invalid (or 400 for undecodable shapes) for a bad object."""
     meta = obj.get("metadata")
@@ -112,8 +73,5 @@ def validate(rt: ResourceType, obj: Obj) -> None:
     if not isinstance(name, str):
         raise bad_request("json: cannot unmarshal into Go struct field ObjectMeta.metadata.name of type string")
     causes = _name_causes(rt, name) + _metadata_causes(meta)
-    if rt.plural == "nodes":
-        spec = obj.get("spec") or {}
-        causes += _taint_causes(spec.get("taints") if isinstance(spec, dict) else None)
     if causes:
         raise invalid(rt, name, causes)

@@ -1,4 +1,4 @@
-"""Watches: newline-delimited {type, object} events, filtered by selectors, from a resourceVersion."""
+"""Watches: newline-delimited {type, object} events, filtered by a label selector, from a resourceVersion."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from dataclasses import dataclass
 
 from . import errors
 from .errors import StatusError
-from .params import Query, first, int_param, selectors
+from .params import Query, first, int_param, label_selector
 from .resources import Obj, Target
-from .selectors import FieldSelector, LabelSelector
+from .selectors import LabelSelector
 from .store import Event, Store
-from .tables import table
 
 DEFAULT_WATCH_SECONDS = 1800.0
 
@@ -24,56 +23,39 @@ class WatchPlan:
 
     target: Target
     labels: LabelSelector
-    fields: FieldSelector
     after: int
     initial: list[Obj]
     deadline: float
-    as_table: bool
-    include_object: str | None
-    initial_events_bookmark: bool
 
 
-def plan_watch(store: Store, target: Target, query: Query, as_table: bool) -> WatchPlan:
-    labels, fields = selectors(target.rt, query, target.name)
+def plan_watch(store: Store, target: Target, query: Query) -> WatchPlan:
+    labels = label_selector(query)
     timeout = int_param(query, "timeoutSeconds")
     deadline = time.monotonic() + float(timeout or DEFAULT_WATCH_SECONDS)  # 0 means the default, as upstream
     raw_rv = first(query, "resourceVersion") or ""
-    bookmark = first(query, "sendInitialEvents") == "true"
     initial: list[Obj] = []
-    if raw_rv in ("", "0") or bookmark:
+    if raw_rv in ("", "0"):
         # Start from a consistent list: ADDED for what exists now, then changes after that list's resourceVersion.
-        page = store.page(target.rt, target.namespace, labels, fields)
+        page = store.page(target.rt, target.namespace, labels)
         after, initial = int(page.resource_version), page.items
     else:
         try:
             after = int(raw_rv)
         except ValueError as exc:
             raise errors.bad_request(f'invalid resource version "{raw_rv}"') from exc
-    include = first(query, "includeObject")
-    return WatchPlan(target, labels, fields, after, initial, deadline, as_table, include, bookmark)
+    return WatchPlan(target, labels, after, initial, deadline)
 
 
 def stream_events(plan: WatchPlan, store: Store, write: Callable[[bytes], object]) -> None:
     """Write events as HTTP chunks until the deadline or until the store closes; then the last chunk."""
-    rt = plan.target.rt
-    first_table = True
 
     def emit(kind: str, obj: Obj) -> None:
-        nonlocal first_table
-        if plan.as_table and kind not in ("ERROR", "BOOKMARK"):
-            obj = table(rt, [obj], {"resourceVersion": obj["metadata"]["resourceVersion"]}, plan.include_object)
-            if not first_table:
-                obj["columnDefinitions"] = []  # the apiserver sends column definitions once per watch
-            first_table = False
         line = json.dumps({"type": kind, "object": obj}, separators=(",", ":")).encode() + b"\n"
         write(b"%x\r\n%s\r\n" % (len(line), line))
 
     for obj in plan.initial:
         emit("ADDED", obj)
     after, deadline = plan.after, plan.deadline
-    if plan.initial_events_bookmark:
-        meta: Obj = {"resourceVersion": str(after), "annotations": {"k8s.io/initial-events-end": "true"}}
-        emit("BOOKMARK", {"kind": rt.kind, "apiVersion": rt.api_version, "metadata": meta})
     try:
         store.check_watch_start(after)
     except StatusError as exc:  # a real apiserver also answers 200 and then an ERROR event with 410
@@ -89,13 +71,13 @@ def stream_events(plan: WatchPlan, store: Store, write: Callable[[bytes], object
             break
         for event in events:
             after = max(after, event.rv)
-            shown = visible(event, plan.target, plan.labels, plan.fields)
+            shown = visible(event, plan.target, plan.labels)
             if shown is not None:
                 emit(shown, event.obj)
     write(b"0\r\n\r\n")
 
 
-def visible(event: Event, target: Target, labels: LabelSelector, fields: FieldSelector) -> str | None:
+def visible(event: Event, target: Target, labels: LabelSelector) -> str | None:
     """The event type a selector-filtered watch shows: objects entering the selection are ADDED,
     objects leaving it are DELETED, as on a real apiserver; None when the watch does not see it."""
     if event.rt != target.rt:
@@ -104,7 +86,7 @@ def visible(event: Event, target: Target, labels: LabelSelector, fields: FieldSe
         return None
 
     def match(obj: Obj | None) -> bool:
-        return obj is not None and labels.matches(obj["metadata"].get("labels")) and fields.matches(obj)
+        return obj is not None and labels.matches(obj["metadata"].get("labels"))
 
     now, before = match(event.obj), match(event.old)
     if event.type == "ADDED":
