@@ -14,8 +14,10 @@ This is a plain module, not a conftest: each test package's ``conftest.py`` crea
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 import pulumi
@@ -29,6 +31,21 @@ STACK_TYPE = "pulumi:pulumi:Stack"
 runtime_test = cast(Callable[[Callable[[], object]], Callable[[], None]], pulumi.runtime.test)
 """``pulumi.runtime.test`` with a type (the SDK leaves it untyped): decorate a program function with it, call
 the result, and it returns once the program and every outstanding registration have finished."""
+
+
+@contextmanager
+def failing_program() -> Iterator[None]:
+    """Around a program that is meant to fail: collect what it leaves behind before the test ends.
+
+    A failed Pulumi program leaves futures whose exception nobody retrieved; asyncio logs them when they are
+    garbage-collected, and Python 3.11 formats that traceback with ``ast.parse``. Were the collection to run in a
+    later test, inside that test's own ``ast.parse`` (test_cloud_seam, the policy-pack wheel's import scan), the
+    nested parse would break CPython's AST recursion bookkeeping ("SystemError: AST constructor recursion depth
+    mismatch") for every parse after it. Collecting here logs them in the test that caused them."""
+    try:
+        yield
+    finally:
+        gc.collect()
 
 
 Registration = RegisteredResource

@@ -67,6 +67,10 @@ class GpuPoolSpec:
     provisioner: str | None = None
     """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
     None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""
+    advertise: str = "device-plugin"
+    """How the pool's GPUs reach the scheduler: ``device-plugin`` (extended resources such as ``nvidia.com/gpu``,
+    from the NVIDIA device plugin or the GPU Operator) or ``dra`` (ResourceSlices and ResourceClaims from NVIDIA's
+    DRA driver). The values are ``advertisers.registry.ADVERTISE_VALUES``."""
     image: str | None = None
     """Node image family (the cloud profile's ``images``); None picks the cloud's first (``al2023``, ``ubuntu``,
     ``cos``)."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from components.verify.dra_checks import check_dra_node
 from components.verify.expectations import Expectation
 from components.verify.findings import Finding
 from components.verify.nodes import NodeView
@@ -17,7 +19,7 @@ from components.verify.resource_checks import check_resources
 
 NodeCheck = Callable[[NodeView, Expectation], list[Finding]]
 
-NODE_CHECKS: Mapping[str, NodeCheck] = {EXTENDED_RESOURCES.key: check_resources}
+NODE_CHECKS: Mapping[str, NodeCheck] = {EXTENDED_RESOURCES.key: check_resources, DYNAMIC_RESOURCES.key: check_dra_node}
 """Advertiser registry key -> the findings about what a node advertises."""
 
 

@@ -31,6 +31,7 @@ MIG_INVALID = "mig-invalid"
 MIG_RESOURCES_MISMATCH = "mig-resources-mismatch"
 GKE_PARTITION_MISMATCH = "gke-partition-mismatch"
 POOL_NODES_MISSING = "pool-nodes-missing"
+DRA_NODE_HAS_DEVICE_PLUGIN = "dra-node-has-device-plugin"
 
 TRANSIENT_CODES: frozenset[str] = frozenset(
     {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING}

@@ -27,7 +27,7 @@ from components.offline.invoke_results import (
     OFFLINE_TOKEN,
 )
 from tests.kube_provider.conftest import InvokeRecordingMocks, MockedRun
-from tests.pulumi_mocks import install_mocks, runtime_test
+from tests.pulumi_mocks import failing_program, install_mocks, runtime_test
 
 PROVIDER = "pulumi:providers:kubernetes"
 GKE_EXEC = {
@@ -160,7 +160,7 @@ class NoCredentialsMocks(InvokeRecordingMocks):
 
 def test_aks_answer_without_kubeconfigs_fails_clearly() -> None:
     install_mocks(NoCredentialsMocks())
-    with pytest.raises(ClusterCredentialsError, match="no kubeconfigs; set gpuready:kubeconfig"):
+    with failing_program(), pytest.raises(ClusterCredentialsError, match="no kubeconfigs; set gpuready:kubeconfig"):
         build(ClusterTarget("aks", "ml", aks_resource_group="rg"))
 
 

@@ -20,6 +20,7 @@ from components.offline.plan import build_plan, render_tree
 from components.offline.project import OfflineProjectError, load_project
 from components.offline.pulumi_config import load_stack_config
 from components.offline.runner import run_program
+from tests.pulumi_mocks import failing_program
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PREFIX = "urn:pulumi:dev::gpufix::"
@@ -223,12 +224,12 @@ def test_running_inside_an_event_loop_works_on_its_own_thread() -> None:
 
 def test_a_failure_inside_an_apply_still_propagates() -> None:
     """The runner settles pending outputs before the SDK's drain; a failed output must still fail the run."""
-    with pytest.raises(ValueError, match="boom inside an apply"):
+    with failing_program(), pytest.raises(ValueError, match="boom inside an apply"):
         run_program(FIXTURES / "async_failure", project="asyncfix", stack="dev", config={}, secret_keys=())
 
 
 def test_consecutive_runs_after_an_async_failure_are_clean() -> None:
-    with pytest.raises(ValueError, match="boom inside an apply"):
+    with failing_program(), pytest.raises(ValueError, match="boom inside an apply"):
         run_program(FIXTURES / "async_failure", project="asyncfix", stack="dev", config={}, secret_keys=())
     captured = _run("gpu_pool")
     assert all(r.name != "queue" for r in captured.resources)

@@ -38,6 +38,7 @@ class ExtendedResources(Advertiser):
     """``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` and ``nvidia.com/mig-<profile>`` extended resources."""
 
     key: ClassVar[str] = "extended-resources"
+    pool_value: ClassVar[str] = "device-plugin"
 
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
         gpus = spec.resolved.gpus

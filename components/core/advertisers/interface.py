@@ -2,10 +2,10 @@
 
 An advertiser owns every fact that depends on how the pool's GPUs reach the scheduler: the resource names,
 what each node offers (allocatable), what a workload's containers ask for, which node resources count as
-GPUs when verifying, and the advertised part of a pool's summary. Today there is one: extended resources
-published by the NVIDIA device plugin or the GPU Operator (``extended_resources``). Dynamic Resource
-Allocation (ResourceSlices and ResourceClaims, issue #15) is the next: one more implementation registered in
-``registry``, never branches through the resource, workload or verification code.
+GPUs when verifying, and the advertised part of a pool's summary. There are two: extended resources
+published by the NVIDIA device plugin or the GPU Operator (``extended_resources``), and Dynamic Resource
+Allocation through NVIDIA's DRA driver (ResourceSlices and ResourceClaims, ``dra``). A pool chooses one with its
+``advertise`` key (``registry.advertiser_for``); nothing else branches on them.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ class Advertiser(ABC):
 
     key: ClassVar[str]
     """Registry key, e.g. ``extended-resources``."""
+    pool_value: ClassVar[str]
+    """The pool's ``advertise`` value that chooses this advertiser (``device-plugin``, ``dra``)."""
 
     @abstractmethod
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:

@@ -1,7 +1,8 @@
 """The advertisers gpuready knows, in order, and the one place that decides which one a pool uses. Pure.
 
-Adding a way of advertising GPUs (DRA next, issue #15) is one ``Advertiser`` implementation in this package
-plus one entry in ``ADVERTISERS``; the pool's choice is made in ``advertiser_for`` only.
+Adding a way of advertising GPUs is one ``Advertiser`` implementation in this package plus one entry in
+``ADVERTISERS``; the pool's choice (its ``advertise`` key, ``ADVERTISE_VALUES``) is made in ``advertiser_for``
+only.
 """
 
 from __future__ import annotations
@@ -9,16 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.interface import Advertiser
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
-ADVERTISERS: tuple[Advertiser, ...] = (EXTENDED_RESOURCES,)
-"""Every advertiser, in the order node resources are matched against them."""
+ADVERTISERS: tuple[Advertiser, ...] = (EXTENDED_RESOURCES, DYNAMIC_RESOURCES)
+"""Every advertiser, in the order node resources are matched against them (the first is the default)."""
 
 _BY_KEY: Mapping[str, Advertiser] = {a.key: a for a in ADVERTISERS}
+_BY_POOL_VALUE: Mapping[str, Advertiser] = {a.pool_value: a for a in ADVERTISERS}
+
+ADVERTISE_VALUES: tuple[str, ...] = tuple(_BY_POOL_VALUE)
+"""The values of a pool's ``advertise`` key; the first is the default."""
 
 
 def advertiser_named(key: str) -> Advertiser:
@@ -30,8 +36,9 @@ def advertiser_named(key: str) -> Advertiser:
 
 
 def advertiser_for(spec: GpuPoolSpec) -> Advertiser:
-    """How ``spec``'s GPUs are advertised: the one place a pool's advertiser is decided."""
-    return EXTENDED_RESOURCES
+    """How ``spec``'s GPUs are advertised: the one place a pool's advertiser is decided (its ``advertise`` key,
+    checked against ``ADVERTISE_VALUES`` when the spec is made)."""
+    return _BY_POOL_VALUE[spec.advertise]
 
 
 def advertiser_for_node(capacity: Mapping[str, int]) -> Advertiser:

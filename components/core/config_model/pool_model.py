@@ -162,6 +162,9 @@ class PoolConfig(ConfigModel):
     """Capacity type (on-demand, spot, ...: what the cloud's provisioner offers)."""
     provisioner: str | None = None
     """How the nodes are made: the cloud's fixed pool (default) or an elastic provisioner."""
+    advertise: str | None = None
+    """How the GPUs reach the scheduler: device-plugin (default; nvidia.com/gpu extended resources) or dra
+    (Dynamic Resource Allocation through NVIDIA's DRA driver)."""
     image: str | None = None
     """Node image family; unset: the cloud's GPU image."""
     driver: str | None = None

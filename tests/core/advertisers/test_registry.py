@@ -8,29 +8,50 @@ from typing import Any
 import pytest
 
 from components.core.advertisers import registry
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES, ExtendedResources
 from components.core.advertisers.interface import Advertiser, GpuRequest
 from components.core.specs import GpuSharing, MigPartitioning
 from components.core.workload import GpuWorkload
+from components.errors import SpecError
 from tests.core.conftest import SpecFactory
 
 
 def test_every_advertiser_is_registered_once_under_its_key() -> None:
     keys = [a.key for a in registry.ADVERTISERS]
-    assert keys == ["extended-resources"]
+    assert keys == ["extended-resources", "dra"]
+    assert registry.ADVERTISE_VALUES == ("device-plugin", "dra")
     for advertiser in registry.ADVERTISERS:
         assert isinstance(advertiser, Advertiser)
         assert registry.advertiser_named(advertiser.key) is advertiser
 
 
 def test_an_unknown_advertiser_names_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="no GPU advertiser 'dra'; known: extended-resources"):
-        registry.advertiser_named("dra")
+    with pytest.raises(KeyError, match="no GPU advertiser 'claims'; known: extended-resources, dra"):
+        registry.advertiser_named("claims")
 
 
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])
-def test_every_pool_uses_extended_resources_today(make_spec: SpecFactory, cloud: str) -> None:
-    assert registry.advertiser_for(make_spec(cloud)) is EXTENDED_RESOURCES
+@pytest.mark.parametrize(
+    ("advertise", "expected"),
+    [(None, EXTENDED_RESOURCES), ("device-plugin", EXTENDED_RESOURCES), ("dra", DYNAMIC_RESOURCES)],
+)
+def test_the_pool_chooses_its_advertiser_by_its_advertise_key(
+    make_spec: SpecFactory, cloud: str, advertise: str | None, expected: Advertiser
+) -> None:
+    spec = make_spec(cloud) if advertise is None else make_spec(cloud, advertise=advertise)
+    assert registry.advertiser_for(spec) is expected
+
+
+@pytest.mark.parametrize(("given", "hint"), [("dr", "did you mean 'dra'?"), ("extended", "omit advertise")])
+def test_an_unknown_advertise_value_is_refused_with_the_allowed_ones(
+    make_spec: SpecFactory, given: str, hint: str
+) -> None:
+    with pytest.raises(SpecError) as caught:
+        make_spec("eks", advertise=given)
+    (problem,) = [p for p in caught.value.problems if p.path == "advertise"]
+    assert (problem.value, tuple(problem.allowed)) == (given, ("device-plugin", "dra"))
+    assert hint in str(problem)
 
 
 @pytest.mark.parametrize(
@@ -77,6 +98,7 @@ def test_inferred_allocatable_of_a_foreign_node(
 
 def test_a_node_is_matched_to_the_advertiser_of_its_resources() -> None:
     assert registry.advertiser_for_node({"nvidia.com/gpu": 1}) is EXTENDED_RESOURCES
+    assert registry.advertiser_for_node({"cpu": 4}) is EXTENDED_RESOURCES
     assert registry.advertiser_for_node({"cpu": 4}) is registry.ADVERTISERS[0]
 
 
