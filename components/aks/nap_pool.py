@@ -15,7 +15,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.aks import nap, plan
+from components.aks import nap
 from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
@@ -55,7 +55,7 @@ class AksNapGpuPool(GpuNodePoolBase):
         self.node_class, self.node_pool = custom_resources(
             self, name, [("node-class", node_class), ("node-pool", node_pool)], args.provider
         )
-        self._publish(spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), nap.lifecycle_summary(spec))
+        self._publish(spec, pulumi.Output.from_input(spec.name), nap.driver_summary(spec), nap.lifecycle_summary(spec))
 
 
 PACKAGE_CLOUD: Cloud = "aks"

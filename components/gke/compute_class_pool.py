@@ -21,7 +21,7 @@ from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
-from components.gke import compute_class, plan
+from components.gke import compute_class
 from components.pool_outputs import GpuNodePoolBase, custom_resources
 
 
@@ -56,7 +56,10 @@ class GkeComputeClassGpuPool(GpuNodePoolBase):
         super().__init__("gpuready:index:GkeComputeClassGpuPool", name, {}, opts)
         (self.compute_class,) = custom_resources(self, name, [("compute-class", obj)], args.provider)
         self._publish(
-            spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), compute_class.lifecycle_summary(spec)
+            spec,
+            pulumi.Output.from_input(spec.name),
+            compute_class.driver_summary(spec),
+            compute_class.lifecycle_summary(spec),
         )
 
 
