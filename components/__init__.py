@@ -12,6 +12,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from components.aks.nap_pool import AksNapGpuPool as AksNapGpuPool
+    from components.aks.nap_pool import AksNapGpuPoolArgs as AksNapGpuPoolArgs
     from components.aks.node_pool import AksGpuNodePool as AksGpuNodePool
     from components.aks.node_pool import AksGpuNodePoolArgs as AksGpuNodePoolArgs
     from components.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     from components.core.taints import Taint as Taint
     from components.core.workload import gpu_workload as gpu_workload
     from components.core.workload_placement import Placement as Placement
+    from components.eks.auto_mode_pool import EksAutoModeGpuPool as EksAutoModeGpuPool
+    from components.eks.auto_mode_pool import EksAutoModeGpuPoolArgs as EksAutoModeGpuPoolArgs
     from components.eks.karpenter_pool import EksKarpenterGpuPool as EksKarpenterGpuPool
     from components.eks.karpenter_pool import EksKarpenterGpuPoolArgs as EksKarpenterGpuPoolArgs
     from components.eks.node_pool import EksGpuNodePool as EksGpuNodePool
@@ -31,6 +35,8 @@ if TYPE_CHECKING:
     from components.errors import ConfigError as ConfigError
     from components.errors import GpuReadyError as GpuReadyError
     from components.errors import SpecError as SpecError
+    from components.gke.compute_class_pool import GkeComputeClassGpuPool as GkeComputeClassGpuPool
+    from components.gke.compute_class_pool import GkeComputeClassGpuPoolArgs as GkeComputeClassGpuPoolArgs
     from components.gke.node_pool import GkeGpuNodePool as GkeGpuNodePool
     from components.gke.node_pool import GkeGpuNodePoolArgs as GkeGpuNodePoolArgs
     from components.gpu_stack.device_plugin import NvidiaDevicePlugin as NvidiaDevicePlugin
@@ -48,6 +54,12 @@ _EXPORTS = {
     "EksGpuNodePoolArgs": "components.eks.node_pool",
     "EksKarpenterGpuPool": "components.eks.karpenter_pool",
     "EksKarpenterGpuPoolArgs": "components.eks.karpenter_pool",
+    "EksAutoModeGpuPool": "components.eks.auto_mode_pool",
+    "EksAutoModeGpuPoolArgs": "components.eks.auto_mode_pool",
+    "AksNapGpuPool": "components.aks.nap_pool",
+    "AksNapGpuPoolArgs": "components.aks.nap_pool",
+    "GkeComputeClassGpuPool": "components.gke.compute_class_pool",
+    "GkeComputeClassGpuPoolArgs": "components.gke.compute_class_pool",
     "GkeGpuNodePool": "components.gke.node_pool",
     "GkeGpuNodePoolArgs": "components.gke.node_pool",
     "GpuNodePoolBase": "components.pool_outputs",

@@ -16,6 +16,7 @@ import components
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT_CLASSES = [
     "AksGpuNodePool", "EksGpuNodePool", "GkeGpuNodePool", "GpuOperator", "NvidiaDevicePlugin", "GpuBinPackingScheduler",
+    "EksKarpenterGpuPool", "EksAutoModeGpuPool", "AksNapGpuPool", "GkeComputeClassGpuPool",
 ]  # fmt: skip
 
 
@@ -81,6 +82,15 @@ def test_every_public_name_resolves_to_its_module(name: str) -> None:
     value = getattr(components, name)
     assert value.__name__ == name
     assert value.__module__ == components._EXPORTS[name]
+
+
+def test_every_elastic_pool_component_is_public() -> None:
+    """Each elastic provisioner's component (its ``adapter`` module) is a public name, with its Args."""
+    from components.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
+
+    adapters = {p.adapter.split(":")[0] for p in provisioners() if p.elastic}
+    public = {module for name, module in components._EXPORTS.items() if name in COMPONENT_CLASSES}
+    assert adapters <= public, sorted(adapters - public)
 
 
 def test_unknown_name_raises_attribute_error() -> None:

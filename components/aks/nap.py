@@ -60,6 +60,12 @@ def node_class(spec: GpuPoolSpec, tags: Mapping[str, str] | None = None) -> dict
     return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
 
 
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it (the AKSNodeClass's ``gpu.mode``)."""
+    owner = "AKS" if spec.driver == "cloud" else "GPU Operator"
+    return f"{owner} (AKSNodeClass gpu.mode={GPU_MODE[spec.driver]})"
+
+
 def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.aks import nap, plan
+from components.aks import nap
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
@@ -53,7 +55,19 @@ class AksNapGpuPool(GpuNodePoolBase):
         self.node_class, self.node_pool = custom_resources(
             self, name, [("node-class", node_class), ("node-pool", node_pool)], args.provider
         )
-        self._publish(spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), nap.lifecycle_summary(spec))
+        self._publish(spec, pulumi.Output.from_input(spec.name), nap.driver_summary(spec), nap.lifecycle_summary(spec))
+
+
+PACKAGE_CLOUD: Cloud = "aks"
+"""The cloud of this module's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+    opts: pulumi.ResourceOptions,
+) -> AksNapGpuPool:  # fmt: skip
+    """The component built by the package provider from its schema inputs (camelCase wiring)."""
+    return AksNapGpuPool(name, AksNapGpuPoolArgs(pool=spec, provider=provider, tags=wiring.get("tags") or {}), opts)
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> AksNapGpuPool:

@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     matrix = commands.add_parser(
         "support-matrix",
-        help="print the cloud x image x driver x GPU stack x sharing support matrix (computed from the rules)",
+        help="print the GPU stack support matrix: cloud x provisioner x image x driver x stack x sharing",
         description="Print the support matrix, or write/check the generated block of a Markdown file.",
     )
     where = matrix.add_mutually_exclusive_group()

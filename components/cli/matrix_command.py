@@ -1,5 +1,5 @@
-"""``gpuready support-matrix``: print the cloud x image x driver x GPU stack x sharing matrix, or write it into
-(or check it against) a Markdown file's generated block."""
+"""``gpuready support-matrix``: print the cloud x provisioner x image x driver x GPU stack x sharing matrix, or write it
+into (or check it against) a Markdown file's generated block."""
 
 from __future__ import annotations
 

@@ -14,7 +14,9 @@ the NVIDIA driver and the NVIDIA device plugin, which "runs automatically and is
 (Amazon EKS User Guide, "Deploy an accelerated workload",
 https://docs.aws.amazon.com/eks/latest/userguide/auto-accelerated.html). So the driver cannot be the GPU
 Operator's, the image cannot be chosen, and neither gpuready's per-node device-plugin configuration (time-slicing,
-MPS) nor the MIG manager reaches that plugin: sharing is refused (use ``provisioner: karpenter``). Auto Mode also
+MPS) nor the MIG manager reaches that plugin: sharing is refused (use ``provisioner: karpenter``). The GPU stack
+asks ``platform_advertiser``: no NVIDIA device plugin there, the GPU Operator with its driver, toolkit and
+device-plugin operands off on these nodes (``components.core.gpu_stack.ownership``). Auto Mode also
 enforces a 21-day maximum node lifetime (Amazon EKS User Guide, "Automate cluster infrastructure with EKS Auto
 Mode", https://docs.aws.amazon.com/eks/latest/userguide/automode.html).
 """
@@ -26,6 +28,7 @@ from typing import Any, ClassVar
 
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
+from components.core.clouds.profile import PlatformAdvertiser
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.eks import karpenter
@@ -100,6 +103,7 @@ class EksAutoMode(Provisioner):
     adapter: ClassVar[str] = "components.eks.auto_mode_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
+    platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])

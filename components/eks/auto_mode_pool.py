@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.eks import auto_mode, karpenter
@@ -64,6 +66,22 @@ class EksAutoModeGpuPool(GpuNodePoolBase):
             spec, pulumi.Output.from_input(spec.name), "EKS Auto Mode (AWS's NVIDIA driver and device plugin)",
             auto_mode.lifecycle_summary(spec),
         )  # fmt: skip
+
+
+PACKAGE_CLOUD: Cloud = "eks"
+"""The cloud of this module's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+    opts: pulumi.ResourceOptions,
+) -> EksAutoModeGpuPool:  # fmt: skip
+    """The component built by the package provider from its schema inputs (camelCase wiring, known values)."""
+    return EksAutoModeGpuPool(name, EksAutoModeGpuPoolArgs(
+        pool=spec, provider=provider, cluster_name=wiring["clusterName"], node_role=wiring["nodeRoleArn"],
+        subnet_ids=wiring["subnetIds"], security_group_ids=wiring.get("securityGroupIds") or (),
+        tags=wiring.get("tags") or {},
+    ), opts)  # fmt: skip
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> EksAutoModeGpuPool:

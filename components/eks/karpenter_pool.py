@@ -3,8 +3,8 @@ EC2NodeClass that ``components.eks.karpenter`` builds, as ``pulumi_kubernetes`` 
 Kubernetes provider. Thin: every field is the pure builder's.
 
 Karpenter itself (its controller, CRDs, IAM and the node role's access entry) must already run in the cluster:
-this component makes the pool, not Karpenter. The stack program does not build these pools yet (it makes the
-cluster's provider after the pools); use the component in a program of your own.
+this component makes the pool, not Karpenter. The stack program builds it with ``build_pool``, the component
+package with ``package_pool``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.eks import karpenter, plan
@@ -83,6 +84,22 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
         )  # fmt: skip
         node_pool_name = pulumi.Output.from_input(spec.name)
         self._publish(spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec))
+
+
+PACKAGE_CLOUD: Cloud = "eks"
+"""The cloud of this module's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+    opts: pulumi.ResourceOptions,
+) -> EksKarpenterGpuPool:  # fmt: skip
+    """The component built by the package provider from its schema inputs (camelCase wiring)."""
+    return EksKarpenterGpuPool(name, EksKarpenterGpuPoolArgs(
+        pool=spec, provider=cast("k8s.Provider", provider), cluster_name=wiring["clusterName"],
+        node_role=wiring["nodeRoleArn"], subnet_ids=wiring["subnetIds"],
+        security_group_ids=wiring.get("securityGroupIds") or (), tags=wiring.get("tags") or {},
+    ), opts)  # fmt: skip
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> EksKarpenterGpuPool:

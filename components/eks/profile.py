@@ -193,7 +193,8 @@ class EksProfile(CloudProfile):
         return "bottlerocket" if image == "bottlerocket" else "nvidia"
 
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
-        if spec.image_family != "bottlerocket":
+        # Bottlerocket NVIDIA and EKS Auto Mode bring driver, toolkit and device plugin (ownership's docstring).
+        if spec.image_family != "bottlerocket" and spec.provisioner != "eks-auto-mode":
             return {}
         return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS}
 

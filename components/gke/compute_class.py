@@ -40,13 +40,23 @@ WHEN_UNSATISFIABLE = "DoNotScaleUp"
 """No GPU machine of the class available: leave the pods pending rather than scale up other machines."""
 
 
+def driver_version(spec: GpuPoolSpec) -> str:
+    """``priorities[].gpu.driverVersion``: the pool's driver branch (the schema's ``default`` / ``latest``)."""
+    return spec.driver_version or "default"
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it: always GKE, on the class's branch."""
+    return f"GKE (ComputeClass driverVersion={driver_version(spec)})"
+
+
 def _gpu(spec: GpuPoolSpec) -> dict[str, Any]:
     """``priorities[].gpu``: accelerator type and count, driver branch, and the sharing GKE applies."""
     accelerator = plan.guest_accelerator(spec)
     gpu: dict[str, Any] = {
         "type": accelerator["type"],
         "count": accelerator["count"],
-        "driverVersion": spec.driver_version or "default",
+        "driverVersion": driver_version(spec),
     }
     sharing = spec.sharing
     if isinstance(sharing, GpuSharing):

@@ -10,16 +10,18 @@ https://cloud.google.com/kubernetes-engine/docs/how-to/node-auto-provisioning).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.errors import SpecError
-from components.gke import compute_class, plan
+from components.gke import compute_class
 from components.pool_outputs import GpuNodePoolBase, custom_resources
 
 
@@ -54,8 +56,26 @@ class GkeComputeClassGpuPool(GpuNodePoolBase):
         super().__init__("gpuready:index:GkeComputeClassGpuPool", name, {}, opts)
         (self.compute_class,) = custom_resources(self, name, [("compute-class", obj)], args.provider)
         self._publish(
-            spec, pulumi.Output.from_input(spec.name), plan.driver_summary(spec), compute_class.lifecycle_summary(spec)
+            spec,
+            pulumi.Output.from_input(spec.name),
+            compute_class.driver_summary(spec),
+            compute_class.lifecycle_summary(spec),
         )
+
+
+PACKAGE_CLOUD: Cloud = "gke"
+"""The cloud of this module's package component (``components.package.provider``)."""
+
+
+def package_pool(
+    name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+    opts: pulumi.ResourceOptions,
+) -> GkeComputeClassGpuPool:  # fmt: skip
+    """The component built by the package provider from its schema inputs (camelCase wiring, known values)."""
+    return GkeComputeClassGpuPool(name, GkeComputeClassGpuPoolArgs(
+        pool=spec, provider=provider, service_account=wiring.get("serviceAccount") or None,
+        node_locations=wiring.get("nodeLocations") or (),
+    ), opts)  # fmt: skip
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> GkeComputeClassGpuPool:

@@ -43,6 +43,16 @@ POOL_ADAPTERS = {
     "GkeGpuNodePool": "components.gke.stack_adapter",
 }
 """Pool component -> the cloud's adapter module (``PACKAGE_CLOUD``, ``package_pool``), imported on first use."""
+ELASTIC_POOLS = {
+    "EksKarpenterGpuPool": ("components.eks.karpenter_pool", "karpenter", False),
+    "EksAutoModeGpuPool": ("components.eks.auto_mode_pool", "eks-auto-mode", True),
+    "AksNapGpuPool": ("components.aks.nap_pool", "nap", True),
+    "GkeComputeClassGpuPool": ("components.gke.compute_class_pool", "compute-class", True),
+}
+"""Elastic pool component (issue #14) -> its module (``PACKAGE_CLOUD``, ``package_pool``), the provisioner it makes
+(which a pool entry may leave out), and whether its wiring must be known values (its Args take plain values; the
+Karpenter pool's take outputs)."""
+KUBERNETES = "kubernetes"
 
 
 class PoolAdapter(Protocol):
@@ -51,6 +61,15 @@ class PoolAdapter(Protocol):
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
     ) -> GpuNodePoolBase: ...
+
+
+class ElasticPoolAdapter(Protocol):
+    PACKAGE_CLOUD: Cloud
+
+    def package_pool(
+        self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+        opts: pulumi.ResourceOptions,
+    ) -> GpuNodePoolBase: ...  # fmt: skip
 
 
 ReleaseArgs = type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs]
@@ -64,6 +83,7 @@ class GpuReadyProvider(Provider):
         super().__init__(VERSION, schema_text())
         self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
             **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
+            **{token(component): _elastic_builder(component, *made_by) for component, made_by in ELASTIC_POOLS.items()},
             GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
             NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
             token("GpuBinPackingScheduler"): _scheduler,
@@ -114,6 +134,45 @@ def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.Resou
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 
     return build
+
+
+def _elastic_builder(
+    component: str, module: str, provisioner: str, known: bool
+) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
+        entry = plain(inputs.get("pool"), "pool")
+        if isinstance(entry, Mapping):
+            entry = {"provisioner": provisioner, **entry}  # the component's own unless the entry names one
+        try:
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool")
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
+        if spec.provisioner != provisioner:
+            raise ConfigError.one(
+                "pool.provisioner", f"{component} makes {provisioner} pools", spec.provisioner, (provisioner,),
+                "remove provisioner, or use the component of that provisioner",
+            )  # fmt: skip
+        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k != "pool"}
+        pool = adapter.package_pool(name, spec, wiring, _kubernetes_provider(component, opts), opts)
+        outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
+        return pool, {"nodePoolName": pool.node_pool_name, **outputs}
+
+    return build
+
+
+def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi.ProviderResource:
+    """The cluster's Kubernetes provider the caller passed in the resource options (``providers``)."""
+    given = opts.providers
+    found = given.get(KUBERNETES) if isinstance(given, Mapping) else None
+    if found is None and isinstance(given, list | tuple):
+        found = next((p for p in given if getattr(p, "package", None) == KUBERNETES), None)
+    if found is None:
+        raise ConfigError.one(
+            "providers", f"{component} makes Kubernetes objects on the cluster, and no Kubernetes provider was given",
+            None, (), "pass the cluster's Kubernetes provider in the resource options (providers: [provider])",
+        )  # fmt: skip
+    return found
 
 
 def _release_builder(

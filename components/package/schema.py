@@ -62,6 +62,21 @@ class ComponentSchema:
 
 _POOL = Wire("pool", {"$ref": f"#/types/{token(POOL_TYPE)}"}, "The pool, as one entry of gpuready:nodePools.", True)
 _TAGS = Wire("tags", _STRING_MAP, "Tags on the cloud resource.")
+_ELASTIC_POOL = Wire(
+    "pool",
+    _POOL.type,
+    "The pool, as one entry of gpuready:nodePools; provisioner may be left out (the component's).",
+    True,
+)
+_K8S = "Pass the cluster's Kubernetes provider in the resource options (providers)."
+_EKS_ELASTIC_WIRING = (
+    _ELASTIC_POOL,
+    Wire("clusterName", _STRING, "Name of the existing EKS cluster (selects its security group by tag).", True),
+    Wire("nodeRoleArn", _STRING, "IAM role of the nodes: its ARN or its name.", True),
+    Wire("subnetIds", _STRINGS, "Subnets of the nodes.", True),
+    Wire("securityGroupIds", _STRINGS, "Security groups of the nodes; absent: the EKS cluster security group."),
+    Wire("tags", _STRING_MAP, "Tags on the EC2 instances."),
+)
 _POOLS = Wire(
     "pools",
     {"type": "array", "items": {"$ref": f"#/types/{token(POOL_TYPE)}"}},
@@ -118,6 +133,38 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
             Wire("nodeLocations", _STRINGS, "Zones of the pool's nodes; required unless location is a zone."),
             Wire("serviceAccount", _STRING, "Service account e-mail of the nodes."),
             Wire("resourceLabels", _STRING_MAP, "GCE labels on the node VMs."),
+        ),
+        outputs=_POOL_OUTPUTS,
+    ),
+    ComponentSchema(
+        "EksKarpenterGpuPool",
+        "A Karpenter NodePool of GPU nodes with its EC2NodeClass (provisioner: karpenter): nodes appear when GPU pods "
+        f"need them. Karpenter must already run in the cluster. {_K8S}",
+        wiring=_EKS_ELASTIC_WIRING,
+        outputs=_POOL_OUTPUTS,
+    ),
+    ComponentSchema(
+        "EksAutoModeGpuPool",
+        "An EKS Auto Mode NodePool of GPU nodes with its NodeClass (provisioner: eks-auto-mode), on AWS's own NVIDIA "
+        f"driver and device plugin. {_K8S}",
+        wiring=_EKS_ELASTIC_WIRING,
+        outputs=_POOL_OUTPUTS,
+    ),
+    ComponentSchema(
+        "AksNapGpuPool",
+        "An AKS node auto-provisioning NodePool of GPU nodes with its AKSNodeClass (provisioner: nap). NAP must be "
+        f"enabled on the cluster. {_K8S}",
+        wiring=(_ELASTIC_POOL, Wire("tags", _STRING_MAP, "Azure tags of the VMs.")),
+        outputs=_POOL_OUTPUTS,
+    ),
+    ComponentSchema(
+        "GkeComputeClassGpuPool",
+        "A GKE ComputeClass of GPU machines with node-pool auto-creation (provisioner: compute-class). Node "
+        f"auto-provisioning must be on in the cluster. {_K8S}",
+        wiring=(
+            _ELASTIC_POOL,
+            Wire("serviceAccount", _STRING, "Service account e-mail of the auto-created node pools."),
+            Wire("nodeLocations", _STRINGS, "Zones of the nodes unless the pool names its own; absent: any zone."),
         ),
         outputs=_POOL_OUTPUTS,
     ),

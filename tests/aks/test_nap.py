@@ -164,3 +164,13 @@ def test_what_nap_cannot_do_is_refused(fields: dict[str, Any], path: str, words:
     with pytest.raises(SpecError) as raised:
         build_spec("aks", provisioner="nap", **fields)
     assert any(p.path == path and words in str(p) for p in raised.value.problems), raised.value.problems
+
+
+@pytest.mark.parametrize(
+    ("driver", "summary"),
+    [("cloud", "AKS (AKSNodeClass gpu.mode=Driver)"), ("operator", "GPU Operator (AKSNodeClass gpu.mode=None)")],
+)
+def test_the_driver_summary_names_the_node_class_gpu_mode(driver: str, summary: str) -> None:
+    spec = build_spec("aks", provisioner="nap", driver=driver)
+    assert nap.driver_summary(spec) == summary
+    assert nap.node_class(spec)["spec"]["gpu"]["mode"] in summary

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from components.cli.main import main
+from components.core.capacity.registry import provisioners
 from components.core.gpu_stack import support_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,31 +41,51 @@ def test_a_file_without_the_block_is_invalid_input(tmp_path: Path, capsys: pytes
     assert doc.read_text(encoding="utf-8") == "no block here\n"
 
 
-# Rows written from the facts (nvidia.md section 7), not from the code: (cloud, image, driver, kind) -> works.
+# Rows written from the facts (nvidia.md section 7; for elastic pools the sources in
+# tests/core/gpu_stack/test_elastic_ownership.py), not from the code:
+# (cloud, provisioner, image, driver, kind) -> works.
 EXPECTED_WORKS = {
-    ("eks", "al2023", "cloud", "gpu-operator"): True,
-    ("eks", "al2023", "cloud", "device-plugin"): True,
-    ("eks", "al2023", "cloud", "none"): False,
-    ("eks", "bottlerocket", "cloud", "device-plugin"): False,
-    ("eks", "bottlerocket", "cloud", "none"): True,
-    ("aks", "ubuntu", "operator", "device-plugin"): False,
-    ("aks", "ubuntu", "operator", "gpu-operator"): True,
-    ("gke", "cos", "cloud", "none"): True,
-    ("gke", "cos", "cloud", "gpu-operator"): False,
-    ("gke", "ubuntu", "operator", "gpu-operator"): True,
+    ("eks", "node-group", "al2023", "cloud", "gpu-operator"): True,
+    ("eks", "node-group", "al2023", "cloud", "device-plugin"): True,
+    ("eks", "node-group", "al2023", "cloud", "none"): False,
+    ("eks", "node-group", "bottlerocket", "cloud", "device-plugin"): False,
+    ("eks", "node-group", "bottlerocket", "cloud", "none"): True,
+    ("aks", "node-pool", "ubuntu", "operator", "device-plugin"): False,
+    ("aks", "node-pool", "ubuntu", "operator", "gpu-operator"): True,
+    ("gke", "node-pool", "cos", "cloud", "none"): True,
+    ("gke", "node-pool", "cos", "cloud", "gpu-operator"): False,
+    ("gke", "node-pool", "ubuntu", "operator", "gpu-operator"): True,
+    ("eks", "karpenter", "al2023", "cloud", "device-plugin"): True,
+    ("eks", "karpenter", "bottlerocket", "cloud", "device-plugin"): False,
+    ("eks", "eks-auto-mode", "-", "cloud", "device-plugin"): False,  # Auto Mode runs its own plugin
+    ("eks", "eks-auto-mode", "-", "cloud", "none"): True,
+    ("eks", "eks-auto-mode", "-", "cloud", "gpu-operator"): True,  # with its driver and plugin operands off
+    ("aks", "nap", "ubuntu", "cloud", "device-plugin"): True,  # gpu.mode Driver: AKS's driver, no plugin
+    ("aks", "nap", "ubuntu", "cloud", "none"): False,
+    ("aks", "nap", "ubuntu", "operator", "gpu-operator"): True,  # gpu.mode None
+    ("gke", "compute-class", "cos", "cloud", "none"): True,
+    ("gke", "compute-class", "ubuntu", "cloud", "gpu-operator"): False,
 }
 
 
 def test_matrix_rows_match_the_documented_platform_facts() -> None:
-    rows: dict[tuple[str, str, str, str], support_matrix.MatrixRow] = {
-        (r.cloud, r.image, r.driver, r.kind): r for r in support_matrix.matrix()
+    rows: dict[tuple[str, str, str, str, str], support_matrix.MatrixRow] = {
+        (r.cloud, r.provisioner, r.image, r.driver, r.kind): r for r in support_matrix.matrix()
     }
     for key, works in EXPECTED_WORKS.items():
         assert rows[key].works is works, (key, rows[key].how)
-    assert ("eks", "al2023", "operator") not in {(c, i, d) for c, i, d, _ in rows}  # no operator driver on EKS
-    assert ("gke", "cos", "operator") not in {(c, i, d) for c, i, d, _ in rows}  # operator driver needs Ubuntu
+    platforms = {(c, p, i, d) for c, p, i, d, _ in rows}
+    assert not {(c, i, d) for c, _, i, d in platforms} & {("eks", "al2023", "operator"), ("gke", "cos", "operator")}
+    assert not {(c, p, d) for c, p, _, d in platforms} & {("eks", "eks-auto-mode", "operator"),
+                                                          ("gke", "compute-class", "operator")}  # fmt: skip
+    assert {p.key for p in provisioners()} == {p for _, p, _, _ in platforms}
     mig = support_matrix.SHARING_COLUMNS.index("mig")
-    assert rows[("eks", "al2023", "cloud", "device-plugin")].sharing[mig].startswith("no")
-    assert rows[("eks", "al2023", "cloud", "gpu-operator")].sharing[mig] == "MIG manager"
-    assert rows[("aks", "ubuntu", "cloud", "device-plugin")].sharing[mig] == "cloud"
-    assert rows[("gke", "cos", "cloud", "none")].sharing == ("cloud", "cloud", "cloud")
+    assert rows[("eks", "node-group", "al2023", "cloud", "device-plugin")].sharing[mig].startswith("no")
+    assert rows[("eks", "node-group", "al2023", "cloud", "gpu-operator")].sharing[mig] == "MIG manager"
+    assert rows[("aks", "node-pool", "ubuntu", "cloud", "device-plugin")].sharing[mig] == "cloud"
+    assert rows[("gke", "node-pool", "cos", "cloud", "none")].sharing == ("cloud", "cloud", "cloud")
+    # NAP cannot have AKS partition MIG (no gpuInstanceProfile on an AKSNodeClass): the MIG manager must.
+    assert rows[("aks", "nap", "ubuntu", "cloud", "gpu-operator")].sharing[mig] == "no (pool rules)"
+    assert rows[("aks", "nap", "ubuntu", "operator", "gpu-operator")].sharing[mig] == "MIG manager"
+    assert rows[("gke", "compute-class", "cos", "cloud", "none")].sharing == ("cloud", "cloud", "cloud")
+    assert rows[("eks", "eks-auto-mode", "-", "cloud", "none")].sharing == ("no (pool rules)",) * 3

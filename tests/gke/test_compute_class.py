@@ -163,3 +163,10 @@ def test_what_a_compute_class_cannot_do_is_refused(fields: dict[str, Any], path:
     with pytest.raises(SpecError) as raised:
         build_spec("gke", provisioner="compute-class", **fields)
     assert any(p.path == path and words in str(p) for p in raised.value.problems), raised.value.problems
+
+
+@pytest.mark.parametrize(("fields", "branch"), [({}, "default"), ({"driver_version": "latest"}, "latest")])
+def test_the_driver_summary_names_the_class_driver_branch(fields: dict[str, Any], branch: str) -> None:
+    spec = build_spec("gke", provisioner="compute-class", **fields)
+    assert compute_class.driver_summary(spec) == f"GKE (ComputeClass driverVersion={branch})"
+    assert compute_class.compute_class(spec)["spec"]["priorities"][0]["gpu"]["driverVersion"] == branch

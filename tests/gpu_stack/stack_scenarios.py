@@ -1,5 +1,6 @@
 """Plans over realistic pool sets, table-driven: every cloud, both charts, sharing, MPS, MIG (single, mixed, named
-and custom layouts), Bottlerocket, operator-owned drivers, user taints, and the release setting variants.
+and custom layouts), Bottlerocket, operator-owned drivers, user taints, elastic pools (Karpenter, EKS Auto Mode,
+AKS NAP), and the release setting variants.
 
 Shared by the values-key fidelity test (``tests/fidelity/test_gpu_stack_values.py``) and the real-Helm rendering
 tests (``tests/gpu_stack/test_rendered_releases.py``).
@@ -91,6 +92,31 @@ GKE_OPERATOR_MPS = GpuPoolSpec(
     driver="operator", min_size=0, max_size=3, capacity="spot", sharing=GpuSharing(mode="mps", replicas=2),
 )  # fmt: skip
 
+# Elastic pools (issue #14): the same GPU stack over Karpenter, EKS Auto Mode and AKS NAP nodes.
+EKS_KARPENTER_TS = GpuPoolSpec(
+    cloud="eks", name="l4-karpenter", instance_type="g6.12xlarge", min_size=0, max_size=4, provisioner="karpenter",
+    capacity="spot", sharing=GpuSharing(mode="time-slicing", replicas=4),
+)  # fmt: skip
+EKS_KARPENTER_MIG = GpuPoolSpec(
+    cloud="eks", name="h100-karpenter", instance_type="p5.48xlarge", min_size=0, max_size=1, provisioner="karpenter",
+    sharing=MigPartitioning(profile="1g.10gb", strategy="mixed"),
+)  # fmt: skip
+EKS_AUTO_MODE = GpuPoolSpec(
+    cloud="eks", name="l40s-auto", instance_type="g6e.12xlarge", min_size=0, max_size=2, provisioner="eks-auto-mode",
+)  # fmt: skip
+AKS_NAP_TS = GpuPoolSpec(
+    cloud="aks", name="t4nap", instance_type="Standard_NC8as_T4_v3", min_size=0, max_size=4, provisioner="nap",
+    sharing=GpuSharing(mode="time-slicing", replicas=2),
+)  # fmt: skip
+AKS_NAP_OPERATOR_MIG = GpuPoolSpec(
+    cloud="aks", name="a100nap", instance_type="Standard_NC24ads_A100_v4", min_size=0, max_size=2, provisioner="nap",
+    driver="operator", sharing=MigPartitioning(profile="1g.10gb", strategy="mixed"),
+)  # fmt: skip
+AKS_NAP_OPERATOR_SPOT = GpuPoolSpec(
+    cloud="aks", name="h100nap", instance_type="Standard_NC40ads_H100_v5", min_size=0, max_size=2, provisioner="nap",
+    driver="operator", capacity="spot",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class PoolSet:
@@ -122,6 +148,13 @@ POOL_SETS: dict[str, PoolSet] = {
     "aks-operator-driver-azurelinux-mps": PoolSet("aks", (AKS_OPERATOR_MPS,), ("gpu-operator",)),
     "gke-operator-driver-custom-mig": PoolSet("gke", (GKE_OPERATOR_TS, GKE_OPERATOR_MIG), ("gpu-operator",)),
     "gke-operator-driver-mps": PoolSet("gke", (GKE_OPERATOR_MPS, GKE_OPERATOR_TS), ("gpu-operator",)),
+    # EKS Auto Mode brings its own driver and device plugin: the operator only, with those operands off there.
+    "eks-karpenter-and-auto-mode": PoolSet(
+        "eks", (EKS_KARPENTER_TS, EKS_KARPENTER_MIG, EKS_AUTO_MODE, EKS_PLAIN), ("gpu-operator",)
+    ),
+    "eks-karpenter-ts": PoolSet("eks", (EKS_KARPENTER_TS, EKS_TS), ("gpu-operator", "device-plugin")),
+    "aks-nap-cloud-driver": PoolSet("aks", (AKS_NAP_TS, AKS_TS), ("gpu-operator", "device-plugin")),
+    "aks-nap-operator-driver": PoolSet("aks", (AKS_NAP_OPERATOR_MIG, AKS_NAP_OPERATOR_SPOT), ("gpu-operator",)),
 }
 RELEASE_OVERRIDES: dict[ChartKind, dict[str, Any]] = {
     "gpu-operator": {

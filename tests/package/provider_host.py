@@ -53,13 +53,16 @@ class Host:
     monitor_address: str
     monitor: CapturingMonitor
 
-    def construct(self, type_: str, name: str, inputs: Mapping[str, Any]) -> Any:
-        """Call Construct as the engine would for a program of project ``gpuready``, stack ``test``."""
+    def construct(
+        self, type_: str, name: str, inputs: Mapping[str, Any], providers: Mapping[str, str] | None = None
+    ) -> Any:
+        """Call Construct as the engine would for a program of project ``gpuready``, stack ``test``; ``providers``:
+        package -> provider reference (``<urn>::<id>``), as the engine passes the resource options' providers."""
         struct = struct_pb2.Struct()
         struct.update(dict(inputs))
         request = provider_pb2.ConstructRequest(
             project="gpuready", stack="test", monitorEndpoint=self.monitor_address, type=type_, name=name,
-            inputs=struct, parallel=1, dryRun=False,
+            inputs=struct, parallel=1, dryRun=False, providers=dict(providers or {}),
         )  # fmt: skip
         return self.stub.Construct(request, timeout=120)
 

@@ -52,10 +52,10 @@ def _gpuready_resources() -> dict[str, dict[str, Any]]:
     return {k: v for k, v in YAML_PROGRAM["resources"].items() if v["type"].startswith("gpuready:")}
 
 
-def test_the_yaml_example_uses_the_package_and_both_components() -> None:
+def test_the_yaml_example_uses_the_package_and_its_components() -> None:
     assert YAML_PROGRAM["packages"] == {"gpuready": "../.."}
     types = {r["type"] for r in _gpuready_resources().values()}
-    assert types == {"gpuready:index:EksGpuNodePool", "gpuready:index:GpuOperator"}
+    assert types == {f"gpuready:index:{c}" for c in ("EksGpuNodePool", "EksKarpenterGpuPool", "GpuOperator")}
 
 
 @pytest.mark.parametrize("name", sorted(_gpuready_resources()))
@@ -79,9 +79,17 @@ def test_the_yaml_outputs_are_schema_outputs() -> None:
         assert output in SCHEMA["resources"][resources[resource]["type"]]["properties"]
 
 
-def test_the_yaml_pool_is_a_valid_pool_entry() -> None:
-    (spec,) = parse_pools([YAML_PROGRAM["variables"]["trainPool"]], "eks")
-    assert spec.name == "train"
+def test_the_yaml_pools_are_valid_pool_entries() -> None:
+    variables = YAML_PROGRAM["variables"]
+    train, shared = parse_pools([variables["trainPool"], variables["sharedPool"]], "eks")
+    assert (train.name, train.provisioner, shared.name, shared.provisioner) == ("train", None, "l4-shared", "karpenter")
+
+
+def test_the_elastic_pool_gets_the_cluster_provider() -> None:
+    """An elastic pool makes Kubernetes objects: its Kubernetes provider comes in the resource options."""
+    shared = YAML_PROGRAM["resources"]["shared"]
+    assert shared["options"]["providers"] == ["${cluster}"]
+    assert YAML_PROGRAM["resources"]["cluster"]["type"] == "pulumi:providers:kubernetes"
 
 
 def test_the_schema_check_catches_a_misspelt_pool_key() -> None:

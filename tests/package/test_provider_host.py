@@ -59,8 +59,11 @@ def _python_registrations(build: Callable[[], object]) -> CapturingMonitor:
     return monitor
 
 
-def _same_as_python(host: Host, token: str, name: str, inputs: Mapping[str, Any], build: Callable[[], object]) -> Any:
-    response = host.construct(token, name, inputs)
+def _same_as_python(
+    host: Host, token: str, name: str, inputs: Mapping[str, Any], build: Callable[[], object], *,
+    providers: Mapping[str, str] | None = None,
+) -> Any:  # fmt: skip
+    response = host.construct(token, name, inputs, providers)
     python = _python_registrations(build)
     remote = _shape(host.monitor.registrations, name)
     assert remote, f"Construct registered nothing for {name}"

@@ -18,6 +18,13 @@ from components.package.provider import GpuReadyProvider
 from components.package.schema import SCHEMA_FILE, package_schema, schema_text
 from components.scheduler.binpack_scheduler import TYPE_TOKEN
 
+ELASTIC_COMPONENTS = {
+    "EksKarpenterGpuPool": ["pool", "clusterName", "nodeRoleArn", "subnetIds"],
+    "EksAutoModeGpuPool": ["pool", "clusterName", "nodeRoleArn", "subnetIds"],
+    "AksNapGpuPool": ["pool"],
+    "GkeComputeClassGpuPool": ["pool"],
+}
+"""Elastic pool components (issue #14) and their required inputs."""
 SCHEMA: dict[str, Any] = json.loads(GpuReadyProvider().schema or "{}")
 RESOURCES: dict[str, Any] = SCHEMA["resources"]
 TYPES: dict[str, Any] = SCHEMA["types"]
@@ -34,6 +41,7 @@ def test_the_provider_serves_the_generated_schema() -> None:
 def test_every_component_keeps_the_token_its_python_class_registers() -> None:
     expected = {GpuOperator.TOKEN, NvidiaDevicePlugin.TOKEN, TYPE_TOKEN}
     expected |= {f"gpuready:index:{c}GpuNodePool" for c in ("Eks", "Aks", "Gke")}
+    expected |= {f"gpuready:index:{c}" for c in ELASTIC_COMPONENTS}  # tokens checked against Python: test_provider_host
     assert set(RESOURCES) == expected
     assert all(r["isComponent"] for r in RESOURCES.values())
 
@@ -108,3 +116,13 @@ def test_pool_components_publish_the_pool_outputs() -> None:
     outputs = RESOURCES["gpuready:index:EksGpuNodePool"]["properties"]
     assert {"nodePoolName", "nodeSelector", "tolerations", "resourceName", "gpusPerNode"} <= set(outputs)
     assert outputs["gpusPerNode"]["type"] == "integer"
+
+
+@pytest.mark.parametrize(("component", "required"), ELASTIC_COMPONENTS.items())
+def test_elastic_pool_components_take_a_pool_entry_and_their_wiring(component: str, required: list[str]) -> None:
+    resource = RESOURCES[f"gpuready:index:{component}"]
+    assert resource["requiredInputs"] == required
+    assert resource["inputProperties"]["pool"]["$ref"] == "#/types/gpuready:index:PoolSpec"
+    assert all(p.get("description") for p in resource["inputProperties"].values())
+    assert "Kubernetes provider" in resource["description"]
+    assert resource["properties"] == RESOURCES["gpuready:index:EksGpuNodePool"]["properties"]

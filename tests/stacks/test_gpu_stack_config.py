@@ -73,6 +73,12 @@ AKS_OPERATOR_DRIVER_TWO_IMAGES = (
     " image: azurelinux}]"
 )
 
+EKS_KARPENTER_AND_AUTO_MODE = (
+    "[{name: l4-shared, provisioner: karpenter, instanceType: g6.12xlarge, minSize: 0, maxSize: 4,"
+    " sharing: {mode: time-slicing, replicas: 4}},"
+    " {name: l40s-auto, provisioner: eks-auto-mode, instanceType: g6e.12xlarge, minSize: 0, maxSize: 2}]"
+)
+
 
 BAD_CASES: dict[str, BadCase] = {
     "unknown-kind": BadCase(
@@ -178,6 +184,26 @@ BAD_CASES: dict[str, BadCase] = {
         [("gpuready:nodePools", "builds it for one OS image, taken from the first GPU node")],
         pools=AKS_OPERATOR_DRIVER_TWO_IMAGES,
     ),
+    # Elastic pools (issue #14): the provisioner decides who brings driver and device plugin.
+    "gpu-operator-on-compute-classes": BadCase(
+        "gke-compute-class",
+        "gpu-operator",
+        [(f"{KEY}.kind", "pool 'h100-train' (gke cos, driver: cloud, provisioner: compute-class): GKE installs the "
+          "driver and runs its own device plugin")],
+    ),
+    "device-plugin-on-nap-pools-without-the-aks-driver": BadCase(
+        "aks-nap",
+        "device-plugin",
+        [(f"{KEY}.kind", "pool 't4shared' (aks ubuntu, driver: operator, provisioner: nap): the device-plugin chart "
+          "installs no driver")],
+    ),
+    "device-plugin-beside-eks-auto-mode": BadCase(
+        "eks-karpenter",
+        "device-plugin",
+        [(f"{KEY}.kind", "pool 'l40s-auto' (eks al2023, driver: cloud, provisioner: eks-auto-mode): EKS Auto Mode "
+          "runs its own NVIDIA driver and device plugin")],
+        pools=EKS_KARPENTER_AND_AUTO_MODE,
+    ),
 }  # fmt: skip
 
 
@@ -199,7 +225,8 @@ def test_a_bad_gpu_stack_is_refused_before_anything_registers(monitors: list[Rec
 
 def test_the_example_stacks_are_the_ones_the_cases_use() -> None:
     stacks = {p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml")}
-    assert {case.stack for case in BAD_CASES.values()} == {"eks-dev", "aks-dev", "gke-dev", "gke-operator"} <= stacks
+    used = {"eks-dev", "aks-dev", "gke-dev", "gke-operator", "eks-karpenter", "gke-compute-class", "aks-nap"}
+    assert {case.stack for case in BAD_CASES.values()} == used <= stacks
 
 
 # --- the example stacks ----------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.errors import Problem
 
 if TYPE_CHECKING:
+    from components.core.clouds.profile import PlatformAdvertiser
     from components.core.specs import GpuPoolSpec
 
 
@@ -81,6 +82,10 @@ class Provisioner(ABC):
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
     """The table of the resource that holds the GPU nodes."""
+    platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
+    """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
+    and device plugin), or None when the cloud profile decides from the image and driver owner
+    (``components.core.gpu_stack.ownership.advertiser``)."""
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 Delivery = Literal["none", "cloud", "device-plugin-config", "mig-manager"]
 """Who applies a pool's sharing: nobody, the cloud, NVIDIA's device plugin (its config), the MIG manager."""
-PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket"]
-"""Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, or Bottlerocket's."""
+PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket", "eks-auto-mode"]
+"""Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, Bottlerocket's or EKS Auto
+Mode's (a provisioner's, ``Provisioner.platform_advertiser``)."""
 
 
 class CloudProfile(ABC):

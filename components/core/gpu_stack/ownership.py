@@ -14,15 +14,38 @@ generated from it. Sources (shared reference nvidia.md section 7, clouds.md sect
 - GKE installs the driver and runs its own device plugin unless driver installation is disabled; NVIDIA's
   stack only on pools with installation disabled, labelled ``gke-no-default-nvidia-gpu-device-plugin=true``,
   on Ubuntu (cloud-native-docs ``google-gke.rst``).
+
+The provisioner can decide it before the image does (``Provisioner.platform_advertiser``); the elastic ones:
+
+- EKS Karpenter: the image's (``al2023@latest`` / ``bottlerocket@latest`` resolve to the NVIDIA variants), as for a
+  node group.
+- EKS Auto Mode "includes the drivers and device plugins required" for NVIDIA instances, and its NVIDIA device
+  plugin "runs automatically and isn't visible as a daemon set" (Amazon EKS User Guide, "Deploy an accelerated
+  workload", https://docs.aws.amazon.com/eks/latest/userguide/auto-accelerated.html): no second plugin or driver;
+  the GPU Operator only with its driver, toolkit, device-plugin and MIG-manager operands off on those nodes
+  (``nvidia.com/gpu.deploy.*=false`` in the NodePool template, as on Bottlerocket).
+- AKS NAP: the AKSNodeClass ``gpu.mode`` ``Driver`` (default) has AKS install the driver, ``None`` skips it "when
+  managing GPU drivers via a GPU Operator" (Azure/karpenter-provider-azure v1.14.2
+  ``pkg/apis/crds/karpenter.azure.com_aksnodeclasses.yaml``); no device plugin comes with either (the provider's own
+  GPU end-to-end suite deploys NVIDIA's DaemonSet: ``test/suites/gpu``, Azure/karpenter-provider-azure#1880). So
+  a NAP pool is owned exactly as an agent pool with the same ``driver``.
+- GKE ComputeClass: ``priorities[].gpu.driverVersion`` is ``default`` or ``latest`` only (crds-catalog
+  ``cloud.google.com/computeclass_v1.json``), so GKE always installs the driver and runs its device plugin on the
+  pools it creates: the GKE-managed row (``capacity`` refuses ``driver: operator`` there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from components.core.capacity.registry import default_provisioner, provisioner_named
 from components.core.clouds.profile import PlatformAdvertiser
 from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.gpu_stack.charts import StackKind
+
+if TYPE_CHECKING:
+    from components.core.specs import GpuPoolSpec
 
 Advertiser = PlatformAdvertiser
 
@@ -40,18 +63,33 @@ class Fit:
     """The GPU Operator installs the driver and container toolkit on these nodes."""
 
 
-def advertiser(cloud: Cloud, image: str, driver: str) -> Advertiser:
-    """The device plugin that comes with the platform, or ``nvidia`` when none does (the cloud profile says)."""
-    return cloud_profile(cloud).platform_advertiser(image, driver)
+def advertiser(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> Advertiser:
+    """The device plugin that comes with the platform, or ``nvidia`` when none does: the provisioner's when it has
+    one (``provisioner`` None: the cloud's default), else the cloud profile's for the image and driver owner."""
+    made_by = provisioner_named(cloud, provisioner or default_provisioner(cloud))
+    return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
 
 
-def fit(cloud: Cloud, image: str, driver: str, kind: StackKind) -> Fit:
-    """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs fits stack ``kind``."""
-    own = advertiser(cloud, image, driver)
+def pool_advertiser(pool: GpuPoolSpec) -> Advertiser:
+    """``advertiser`` of a pool's platform (cloud, image, driver owner, provisioner)."""
+    return advertiser(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
+
+
+def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
+    """``fit`` of a pool's platform (cloud, image, driver owner, provisioner)."""
+    return fit(pool.cloud, pool.image_family, pool.driver, kind, pool.provisioner)
+
+
+def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
+    """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
+    (None: the cloud's default), fits stack ``kind``."""
+    own = advertiser(cloud, image, driver, provisioner)
     if own == "gke-device-plugin":
         return _gke_managed(kind)
     if own == "bottlerocket":
         return _bottlerocket(kind)
+    if own == "eks-auto-mode":
+        return _eks_auto_mode(kind)
     preinstalled = driver == "cloud"
     if kind == "none":
         why = (
@@ -84,8 +122,8 @@ def _gke_managed(kind: StackKind) -> Fit:
         ok=False,
         summary="GKE installs the driver and runs its own device plugin on this pool, so NVIDIA's would fight it",
         hint="set gpuStack.kind none, or give the pool driver: operator and image: ubuntu (GKE driver installation "
-        "disabled) for NVIDIA's stack; the operator over Google's driver installer is not offered (README 'GKE and "
-        "the GPU Operator')",
+        "disabled, on a node pool: a ComputeClass always has GKE install the driver) for NVIDIA's stack; the "
+        "operator over Google's driver installer is not offered (README 'GKE and the GPU Operator')",
     )
 
 
@@ -102,6 +140,24 @@ def _bottlerocket(kind: StackKind) -> Fit:
         ok=False,
         summary="Bottlerocket NVIDIA runs its own device plugin, so a second one would advertise the GPUs twice",
         hint="use gpuStack.kind none or gpu-operator (which leaves Bottlerocket's plugin alone), or image: al2023",
+    )
+
+
+def _eks_auto_mode(kind: StackKind) -> Fit:
+    if kind == "none":
+        return Fit(ok=True, summary="EKS Auto Mode's driver and device plugin (AWS-managed, not a DaemonSet)")
+    if kind == "gpu-operator":
+        return Fit(
+            ok=True,
+            summary="GPU Operator for GFD, DCGM exporter and validation; driver, toolkit and device plugin stay EKS "
+            "Auto Mode's (nvidia.com/gpu.deploy.*=false on the nodes)",
+        )
+    return Fit(
+        ok=False,
+        summary="EKS Auto Mode runs its own NVIDIA driver and device plugin (not a DaemonSet), so a second plugin "
+        "would advertise the GPUs twice",
+        hint="use gpuStack.kind none or gpu-operator (which leaves Auto Mode's plugin alone), or provisioner: "
+        "karpenter for NVIDIA's device plugin",
     )
 
 

@@ -82,8 +82,8 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     services = tuple(
         PoolService(
             pool=p.name,
-            advertiser=ownership.advertiser(p.cloud, p.image_family, p.driver),
-            summary=ownership.fit(p.cloud, p.image_family, p.driver, spec.kind).summary,
+            advertiser=ownership.pool_advertiser(p),
+            summary=ownership.pool_fit(p, spec.kind).summary,
         )
         for p in pools
     )

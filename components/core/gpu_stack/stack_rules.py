@@ -1,7 +1,8 @@
 """Whether a GPU stack fits a stack's pools: every contradiction, as problems, before anything registers. Pure.
 
-Rules: each pool's platform must fit the stack (``ownership.fit``); sharing and MIG must have someone to apply
-them (time-slicing/MPS by NVIDIA's device plugin, MIG layouts by the GPU Operator's MIG manager); MPS under
+Rules: each pool's platform must fit the stack (``ownership.pool_fit``: cloud, image, driver owner and
+provisioner); sharing and MIG must have someone to apply them (time-slicing/MPS by NVIDIA's device plugin, MIG
+layouts by the GPU Operator's MIG manager); MPS under
 the plugin chart needs GPU Feature Discovery (it writes ``nvidia.com/mps.capable``, which the MPS daemon
 selects on: NVIDIA/k8s-device-plugin#634); one GPU Operator installs the driver on all its nodes or on none
 (``driver.enabled`` and the RuntimeClass are cluster-wide); every MIG pool NVIDIA's plugin serves shares one
@@ -40,7 +41,7 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
     problems: list[Problem] = []
     fitting: list[GpuPoolSpec] = []
     for pool in pools:
-        verdict = ownership.fit(pool.cloud, pool.image_family, pool.driver, spec.kind)
+        verdict = ownership.pool_fit(pool, spec.kind)
         if verdict.ok:
             fitting.append(pool)
             continue
@@ -58,12 +59,7 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
 
 def nvidia_mig_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """MIG pools whose partitions NVIDIA's device plugin advertises (MIG-manager layouts and AKS-made ones)."""
-    return [
-        p
-        for p in pools
-        if isinstance(p.sharing, MigPartitioning)
-        and ownership.advertiser(p.cloud, p.image_family, p.driver) == "nvidia"
-    ]
+    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_advertiser(p) == "nvidia"]
 
 
 def mig_strategy(pools: Sequence[GpuPoolSpec]) -> str | None:
@@ -107,9 +103,9 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
 def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
-        if ownership.advertiser(pool.cloud, pool.image_family, pool.driver) != "nvidia":
+        if ownership.pool_advertiser(pool) != "nvidia":
             continue
-        owner = ownership.fit(pool.cloud, pool.image_family, pool.driver, "gpu-operator").operator_driver
+        owner = ownership.pool_fit(pool, "gpu-operator").operator_driver
         by_owner.setdefault(owner, []).append(pool.name)
     if len(by_owner) < 2:
         return []
@@ -129,9 +125,9 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
 def _driver_os_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
-        if ownership.advertiser(pool.cloud, pool.image_family, pool.driver) != "nvidia":
+        if ownership.pool_advertiser(pool) != "nvidia":
             continue
-        if ownership.fit(pool.cloud, pool.image_family, pool.driver, "gpu-operator").operator_driver:
+        if ownership.pool_fit(pool, "gpu-operator").operator_driver:
             by_image.setdefault(pool.image_family, []).append(pool.name)
     if len(by_image) < 2:
         return []
@@ -200,4 +196,5 @@ def _strategy_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list
 
 
 def _platform(pool: GpuPoolSpec) -> str:
-    return f"{pool.cloud} {pool.image_family}, driver: {pool.driver}"
+    made_by = f", provisioner: {pool.provisioner}" if pool.provisioner else ""
+    return f"{pool.cloud} {pool.image_family}, driver: {pool.driver}{made_by}"

@@ -1,6 +1,8 @@
-"""The support matrix (cloud x image x driver x GPU stack x sharing), computed by running the real rules. Pure.
+"""The support matrix (cloud x provisioner x image x driver x GPU stack x sharing), computed by running the real
+rules. Pure.
 
-Each row builds a real ``GpuPoolSpec`` for the platform and plans the stack with ``plan_gpu_stack``; each
+Each row builds a real ``GpuPoolSpec`` for the platform (the provisioner's refusals included: an EKS Auto Mode
+pool takes no image, so its image cell is ``-``) and plans the stack with ``plan_gpu_stack``; each
 sharing cell does the same with a pool that shares (time-slicing, MPS) or partitions (MIG). Nothing here is
 typed by hand: the README's table is this module's output (``gpuready support-matrix --write README.md``),
 and a test fails when the two differ.
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from components.core import sharing_plan
+from components.core.capacity.registry import default_provisioner
 from components.core.catalog.lookup import resolve_instance_type
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.gpu_stack import ownership
@@ -27,9 +30,25 @@ SHARING_COLUMNS = ("time-slicing", "mps", "mig")
 _DELIVERY = {"cloud": "cloud", "device-plugin-config": "device plugin", "mig-manager": "MIG manager"}
 
 
+NO_IMAGE = "-"
+"""The image cell of a provisioner that chooses the image itself (EKS Auto Mode)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Platform:
+    """What a pool's GPU software depends on: cloud, how its capacity is made, node image and driver owner."""
+
+    cloud: Cloud
+    provisioner: str
+    image: str
+    """An image key of the cloud, or ``NO_IMAGE`` when the provisioner picks it (the pool names none)."""
+    driver: str
+
+
 @dataclass(frozen=True, slots=True)
 class MatrixRow:
     cloud: Cloud
+    provisioner: str
     image: str
     driver: str
     kind: StackKind
@@ -39,36 +58,48 @@ class MatrixRow:
     """One cell per ``SHARING_COLUMNS`` entry."""
 
 
-def platforms() -> list[tuple[Cloud, str, str]]:
-    """Every (cloud, image, driver) a pool may have: the ones ``GpuPoolSpec`` accepts."""
-    found: list[tuple[Cloud, str, str]] = []
+def platforms() -> list[Platform]:
+    """Every (cloud, provisioner, image, driver) a pool may have: the ones ``GpuPoolSpec`` accepts, provisioners in
+    their cloud profile's order (the default, a fixed group, first)."""
+    found: list[Platform] = []
     for cloud in CLOUDS:
-        for image in cloud_profile(cloud).images:
+        profile = cloud_profile(cloud)
+        for provisioner in profile.provisioners:
             for driver in DRIVER_OWNERS:
-                if _pool(cloud, image, driver, cloud_profile(cloud).matrix_types[0], None) is not None:
-                    found.append((cloud, image, driver))
-    return found
+                candidates = [Platform(cloud, provisioner, image, driver) for image in profile.images]
+                buildable = [p for p in candidates if _pool(p, profile.matrix_types[0], None) is not None]
+                if not buildable and _pool(
+                    Platform(cloud, provisioner, NO_IMAGE, driver), profile.matrix_types[0], None
+                ):
+                    buildable = [Platform(cloud, provisioner, NO_IMAGE, driver)]
+                found.extend(buildable)
+    return sorted(found, key=lambda p: (CLOUDS.index(p.cloud), list(cloud_profile(p.cloud).provisioners).index(
+        p.provisioner), cloud_profile(p.cloud).images.index(p.image) if p.image != NO_IMAGE else -1,
+        DRIVER_OWNERS.index(p.driver)))  # fmt: skip
 
 
 def matrix() -> list[MatrixRow]:
     rows: list[MatrixRow] = []
-    for cloud, image, driver in platforms():
+    for platform in platforms():
         for kind in STACK_KINDS:
             spec = GpuStackSpec(kind=kind)
-            pool = _pool(cloud, image, driver, cloud_profile(cloud).matrix_types[0], None)
+            pool = _pool(platform, cloud_profile(platform.cloud).matrix_types[0], None)
             assert pool is not None
             works, how = _plan(pool, spec)
-            cells = tuple(_sharing_cell(cloud, image, driver, spec, mode) if works else "-" for mode in SHARING_COLUMNS)
-            rows.append(MatrixRow(cloud, image, driver, kind, works, how, cells))
+            cells = tuple(_sharing_cell(platform, spec, mode) if works else "-" for mode in SHARING_COLUMNS)
+            rows.append(MatrixRow(platform.cloud, platform.provisioner, platform.image, platform.driver, kind, works,
+                                  how, cells))  # fmt: skip
     return rows
 
 
 def render_markdown(rows: list[MatrixRow] | None = None) -> str:
     """The matrix as a Markdown table, between the README markers."""
-    header = ("Cloud", "Image", "Driver", "gpuStack", "Works", "How the GPUs are advertised", *SHARING_COLUMNS)
+    header = ("Cloud", "Provisioner", "Image", "Driver", "gpuStack", "Works", "How the GPUs are advertised",
+              *SHARING_COLUMNS)  # fmt: skip
     lines = [START, "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows if rows is not None else matrix():
-        cells = (row.cloud, row.image, row.driver, row.kind, "yes" if row.works else "no", row.how, *row.sharing)
+        cells = (row.cloud, row.provisioner, row.image, row.driver, row.kind, "yes" if row.works else "no", row.how,
+                 *row.sharing)  # fmt: skip
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     lines.append(END)
     return "\n".join(lines)
@@ -90,12 +121,13 @@ def _plan(pool: GpuPoolSpec, spec: GpuStackSpec) -> tuple[bool, str]:
     return True, plan.pools[0].summary
 
 
-def _sharing_cell(cloud: Cloud, image: str, driver: str, spec: GpuStackSpec, mode: str) -> str:
+def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
+    cloud, driver = platform.cloud, platform.driver
     candidates = _sharing_candidates(cloud, mode)
     instance_type = cloud_profile(cloud).matrix_types[1] if mode == "mig" else cloud_profile(cloud).matrix_types[0]
     refusal = "no (pool rules)"
     for sharing in candidates:
-        pool = _pool(cloud, image, driver, instance_type, sharing)
+        pool = _pool(platform, instance_type, sharing)
         if pool is None:
             continue
         works, _ = _plan(pool, spec)
@@ -104,7 +136,7 @@ def _sharing_cell(cloud: Cloud, image: str, driver: str, spec: GpuStackSpec, mod
             continue
         if spec.kind == "external":
             return "yours"
-        if ownership.advertiser(cloud, image, driver) != "nvidia" and spec.kind == "none":
+        if ownership.pool_advertiser(pool) != "nvidia" and spec.kind == "none":
             return _DELIVERY.get(sharing_plan.delivery(cloud, driver, mode), "cloud")
         return _DELIVERY[sharing_plan.delivery(cloud, driver, mode)]
     return refusal
@@ -121,17 +153,18 @@ def _sharing_candidates(cloud: Cloud, mode: str) -> list[Sharing]:
     return [MigPartitioning(profile=profiles[0], strategy=s) for s in ("single", "mixed")]
 
 
-def _pool(cloud: Cloud, image: str, driver: str, instance_type: str, sharing: Sharing | None) -> GpuPoolSpec | None:
+def _pool(platform: Platform, instance_type: str, sharing: Sharing | None) -> GpuPoolSpec | None:
     try:
         return GpuPoolSpec(
-            cloud=cloud,
+            cloud=platform.cloud,
             name=POOL_NAME,
             instance_type=instance_type,
             min_size=0,
             max_size=1,
-            image=image,
-            driver=driver,  # type: ignore[arg-type]  # DRIVER_OWNERS values
+            image=None if platform.image == NO_IMAGE else platform.image,
+            driver=platform.driver,  # type: ignore[arg-type]  # DRIVER_OWNERS values
             sharing=sharing,
+            provisioner=None if platform.provisioner == default_provisioner(platform.cloud) else platform.provisioner,
         )
     except SpecError:
         return None
