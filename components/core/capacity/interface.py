@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.errors import Problem
 
@@ -81,6 +82,9 @@ class Provisioner(ABC):
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
     """The table of the resource that holds the GPU nodes."""
+    node_facts: ClassVar[NodeFacts | None] = None
+    """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
+    (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""

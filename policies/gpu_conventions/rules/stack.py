@@ -15,6 +15,7 @@ from components.core.clouds.registry import cloud_profile
 from components.core.props import as_flag, as_mapping, as_text, dig, text_map
 from components.core.taints import Taint
 from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
+from policies.gpu_conventions.rules.elastic_pools import elastic_pools
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
 from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gpu_pools
 from policies.gpu_conventions.rules.k8s import any_tolerates, schedules_past, selector_matches
@@ -53,10 +54,15 @@ class _Release:
     release: GpuRelease
 
 
-def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
+def _collect(resources: Sequence[StackResource], *, elastic: bool = True) -> tuple[list[_Pool], list[_Release]]:
+    """The stack's GPU pools (with ``elastic``, its GPU NodePools and ComputeClasses whose cloud is known too) and
+    GPU releases."""
     pools, releases = [], []
     for r in resources:
         pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
+        if elastic:
+            found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
+            pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
         release = gpu_release(r.type, r.props)
         if release is not None:
             releases.append(_Release(r.urn, r.name, release))
@@ -64,8 +70,11 @@ def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Rel
 
 
 def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
-    """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack."""
-    pools, releases = _collect(resources)
+    """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack.
+
+    Elastic pools are left out: their driver is decided by their node class (an EC2NodeClass AMI alias, an
+    AKSNodeClass ``gpu.mode``), which this rule does not follow yet."""
+    pools, releases = _collect(resources, elastic=False)
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
@@ -208,6 +217,8 @@ def _preinstalled_driver(pool: GpuPool) -> str:
 
 def _own_device_plugin(pool: GpuPool) -> str:
     """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
+    if pool.own_plugin is not None:
+        return pool.own_plugin
     return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
 
 
