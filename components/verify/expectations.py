@@ -63,6 +63,11 @@ class Expectation:
     expected_nodes: int = 0
     """Nodes the pool should have right after deploy (its provisioner's bounds: the initial size of a sized group,
     none for an elastic pool, whose nodes appear on demand)."""
+    elastic: bool = False
+    """The pool's nodes are made on demand (Karpenter, EKS Auto Mode, NAP, ComputeClass): none may be there yet."""
+    provisioner: str = ""
+    """Registry key of an elastic pool's provisioner (``karpenter``), for reports; "" for a sized group and for a
+    foreign node."""
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
     sharing_evidence: str = ""
@@ -87,6 +92,8 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
     on_gke = cloud_profile(spec.cloud).cloud_sharing_labels and cloud_delivered
     advertiser = advertiser_for(spec)
+    provisioner = provisioner_for(spec)
+    bounds = provisioner.bounds(spec)
     return Expectation(
         pool=spec.name,
         accelerator=model.key,
@@ -99,7 +106,9 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
         gke_shared_clients=replicas if on_gke else None,
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
-        expected_nodes=provisioner_for(spec).bounds(spec).expected_nodes,
+        expected_nodes=bounds.expected_nodes,
+        elastic=bounds.elastic,
+        provisioner=provisioner.key if bounds.elastic else "",
         advertiser=advertiser.key,
     )
 
