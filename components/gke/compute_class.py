@@ -130,6 +130,7 @@ class GkeComputeClass(Provisioner):
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
+        taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
         own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
         own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
     )  # fmt: skip

@@ -21,6 +21,7 @@ from components.verify.expectations import Expectation, infer_expectation
 from components.verify.findings import Finding
 from components.verify.inference import Inference, infer_accelerator, is_gpu_node
 from components.verify.nodes import NodeView
+from components.verify.provisioned import NodeOrigin, node_origin
 
 NodeStatus = Literal["ok", "warnings", "errors"]
 ElasticStatus = Literal["no-nodes-yet", "has-nodes"]
@@ -50,6 +51,8 @@ class NodeResult:
     expectation: Expectation
     inference: Inference | None
     findings: tuple[Finding, ...]
+    origin: NodeOrigin | None = None
+    """The elastic provisioner that made the node, and its NodePool / ComputeClass; None for other nodes."""
 
     @property
     def converged(self) -> bool:
@@ -148,7 +151,8 @@ def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation])
     expectation = expectations_by_pool.get(pool) if pool else None
     if expectation is None:
         expectation = infer_expectation(view, inference)
-    return NodeResult(view, expectation, inference, tuple(check_node(view, expectation)))
+    origin = node_origin(view.labels)
+    return NodeResult(view, expectation, inference, tuple(check_node(view, expectation, origin)), origin)
 
 
 def counted_pool(result: NodeResult, expectations_by_pool: Mapping[str, Expectation]) -> str | None:

@@ -32,6 +32,7 @@ from components.verify.inference import Inference, catalog_instance_type
 from components.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR
 from components.verify.node_sharing import node_sharing
 from components.verify.nodes import NodeView
+from components.verify.provisioned import gpu_count, node_origin
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -123,6 +124,9 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     sharing = node_sharing(labels, model, shows_partitions=advertiser.shows_partitions(view.capacity))
     mig = sharing.mig or advertiser.shows_partitions(view.capacity)
     gpus = listed.gpus if listed is not None else None
+    origin = node_origin(labels)
+    if gpus is None and origin is not None:
+        gpus = gpu_count(origin, labels)
     if gpus is None and not mig:
         gpus = whole_count(labels.get(LABEL_GFD_COUNT, ""))
     expected_labels = {LABEL_GPU_PRESENT: "true"}
@@ -152,6 +156,8 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
 
 def describe_inference(inference: Inference) -> str:
     """Where a node's GPU model was read from, for messages: ``instance type g6.xlarge``."""
+    if inference.source == "provisioner-label":
+        return inference.evidence  # already label=value
     where = {
         "gfd-product": f"GFD's {LABEL_GFD_PRODUCT}",
         "gke-accelerator": f"{LABEL_GKE_ACCELERATOR}",

@@ -85,6 +85,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
                 "expected": dict(r.expectation.allocatable),
                 "converged": r.converged,
                 "status": r.status,
+                **({"provisioner": r.origin.to_json()} if r.origin is not None else {}),
             }
             for r in report.results
         ],
@@ -146,7 +147,7 @@ def _row(result: NodeResult) -> tuple[str, ...]:
     status = ", ".join(t for t in parts if t)
     return (
         view.name,
-        result.pool or "<none>",
+        result.pool or (result.origin.where if result.origin is not None else "<none>"),
         expectation.accelerator or "?",
         "yes" if view.ready else "no",
         f"{have}/{want if want is not None else '?'}",

@@ -44,10 +44,19 @@ class NodeFacts:
     gpu_memory_label: str = ""
     """GPU memory per GPU in MiB (Karpenter AWS ``instance-gpu-memory``)."""
     instance_family_label: str = ""
+    taints_path: str = "spec.template.spec.taints"
+    """Where the pool object declares its nodes' taints."""
+    labels_path: str = "spec.template.metadata.labels"
+    """Where the pool object declares its nodes' labels."""
     own_device_plugin: str = ""
     """Who runs a device plugin on its nodes outside the GPU stack (EKS Auto Mode, GKE), or ""."""
     own_plugin_opt_out: str = ""
     """A node label that, set to ``true``, turns that device plugin off ("" when nothing does)."""
+
+    @property
+    def kind(self) -> str:
+        """The pool object's kind (``NodePool``, ``ComputeClass``)."""
+        return self.object_type.rsplit(":", 1)[-1]
 
     def marks(self, labels: Mapping[str, str]) -> bool:
         """Whether a node with ``labels`` was made by this provisioner."""
