@@ -194,3 +194,31 @@ def test_the_provisioner_is_read_from_the_node_class() -> None:
     assert nap.facts is not None and nap.pool is not None and nap.pool.cloud == "aks"
     assert bare.facts is None and bare.pool is not None and bare.pool.cloud == "eks"  # from the catalog's g6.xlarge
     assert bare.pool.model is not None and bare.pool.model.key == "l4"
+
+
+OWNER = "gpu-stack-single-driver-owner"
+OPT_OUT = {"nvidia.com/gpu.deploy.device-plugin": "false", "nvidia.com/gpu.present": "true"}
+
+
+@pytest.mark.parametrize(
+    ("stack", "expected"),
+    [
+        ([(NODE_POOL, node_pool(template=AUTO_MODE)), (RELEASE, operator())],
+         "two device plugins: EKS Auto Mode's own NVIDIA device plugin already runs one"),
+        ([(NODE_POOL, node_pool(template=AUTO_MODE)), (RELEASE, plugin())], "two device plugins"),
+        ([(COMPUTE_CLASS, compute_class()), (RELEASE, operator())], "two device plugins: GKE's NVIDIA device plugin"),
+        ([(NODE_POOL, {**node_pool(template=AUTO_MODE), "spec": {**node_pool(template=AUTO_MODE)["spec"],
+           "template": {**node_pool(template=AUTO_MODE)["spec"]["template"], "metadata": {"labels": OPT_OUT}}}}),
+          (RELEASE, operator())], None),  # the operator skips nodes labelled off
+        ([(COMPUTE_CLASS, compute_class(nodeLabels=OPT_OUT)), (RELEASE, operator())], None),
+        ([(NODE_POOL, node_pool()), (RELEASE, operator())], None),  # the driver is its EC2NodeClass's: not judged
+        ([(NODE_POOL, node_pool(template=NAP)), (RELEASE, operator({"driver": {"enabled": False}}))], None),
+    ],
+)  # fmt: skip
+def test_elastic_pools_have_one_device_plugin(stack: list[tuple[str, dict[str, Any]]], expected: str | None) -> None:
+    found = messages(OWNER, stack)
+    if expected is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and expected in found[0], found
+        assert "nvidia.com/gpu.deploy.device-plugin=false in its template labels" in found[0]

@@ -54,15 +54,13 @@ class _Release:
     release: GpuRelease
 
 
-def _collect(resources: Sequence[StackResource], *, elastic: bool = True) -> tuple[list[_Pool], list[_Release]]:
-    """The stack's GPU pools (with ``elastic``, its GPU NodePools and ComputeClasses whose cloud is known too) and
-    GPU releases."""
+def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
+    """The stack's GPU pools (its GPU NodePools and ComputeClasses whose cloud is known too) and GPU releases."""
     pools, releases = [], []
     for r in resources:
         pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
-        if elastic:
-            found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
-            pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
+        found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
+        pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
         release = gpu_release(r.type, r.props)
         if release is not None:
             releases.append(_Release(r.urn, r.name, release))
@@ -72,13 +70,15 @@ def _collect(resources: Sequence[StackResource], *, elastic: bool = True) -> tup
 def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack.
 
-    Elastic pools are left out: their driver is decided by their node class (an EC2NodeClass AMI alias, an
-    AKSNodeClass ``gpu.mode``), which this rule does not follow yet."""
-    pools, releases = _collect(resources, elastic=False)
+    Of elastic pools only the device plugin is judged (EKS Auto Mode's and GKE's own against the releases'): their
+    driver is decided by their node class (an EC2NodeClass AMI alias, an AKSNodeClass ``gpu.mode``), which this rule
+    does not follow yet."""
+    pools, releases = _collect(resources)
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
-        preinstalled = _preinstalled_driver(p.pool)
+        elastic = p.pool.own_plugin is not None
+        preinstalled = "" if elastic else _preinstalled_driver(p.pool)
         plugin = _own_device_plugin(p.pool)
         for r in releases:
             if r.release.runs_driver and preinstalled and not _opted_out(p.pool, "driver"):
@@ -91,12 +91,18 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                 )
                 findings.append(Finding(p.urn, message))
             if plugin and r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin"):
+                fix = (
+                    f"Label its nodes {scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false in its template labels (the "
+                    "operator then skips them), or keep the device-plugin release's nodeSelector off them"
+                    if elastic
+                    else cloud_profile(p.pool.cloud).policy_plugin_fix
+                )
                 message = (
                     f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
-                    f"deploys NVIDIA's. {cloud_profile(p.pool.cloud).policy_plugin_fix}"
+                    f"deploys NVIDIA's. {fix}"
                 )
                 findings.append(Finding(p.urn, message))
-        unowned = not preinstalled and operators and not any(r.release.runs_driver for r in operators)
+        unowned = not elastic and not preinstalled and operators and not any(r.release.runs_driver for r in operators)
         unowned_message = cloud_profile(p.pool.cloud).policy_unowned_driver
         if unowned and unowned_message:
             findings.append(Finding(p.urn, f"GPU pool {p.label}: {unowned_message}"))
