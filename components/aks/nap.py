@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from components.aks import plan
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
+from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
 from components.errors import Problem
@@ -97,6 +98,13 @@ class AksNodeAutoProvisioning(Provisioner):
     adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
+        title="AKS node auto-provisioning", object_type=NODE_POOL.type,
+        node_class_group=NODE_CLASS_API[0].split("/")[0], pool_label=karpenter_nodepool.NODE_POOL_LABEL,
+        marker="karpenter.azure.com/", gpu_name_label="karpenter.azure.com/sku-gpu-name", gpu_count_label=GPU_COUNT,
+        gpu_manufacturer_label="karpenter.azure.com/sku-gpu-manufacturer",
+        instance_family_label="karpenter.azure.com/sku-family",
+    )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])

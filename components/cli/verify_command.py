@@ -27,7 +27,7 @@ from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for
 from components.verify.incremental import AuditState, WatchedAudit
-from components.verify.report import render_report, report_json
+from components.verify.report import idle_pools_text, render_report, report_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
     elif outcome.converged:
         print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
+        if report.idle_pools:
+            print(idle_pools_text(report))
     else:
         print(render_report(report, only_findings=True))
     if outcome.converged:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
+from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
@@ -104,6 +105,14 @@ class EksAutoMode(Provisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
+    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
+        title="EKS Auto Mode", object_type=karpenter.NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
+        pool_label=karpenter_nodepool.NODE_POOL_LABEL, marker="eks.amazonaws.com/compute-type=auto",
+        gpu_name_label="eks.amazonaws.com/instance-gpu-name", gpu_count_label=GPU_COUNT,
+        gpu_manufacturer_label="eks.amazonaws.com/instance-gpu-manufacturer",
+        instance_family_label="eks.amazonaws.com/instance-family",
+        own_device_plugin="EKS Auto Mode's own NVIDIA device plugin",
+    )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])

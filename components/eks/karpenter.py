@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 
 from components.core import scheduling
 from components.core.capacity.interface import Provisioner
+from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
+from components.core.capacity.node_facts import NodeFacts
 from components.core.catalog import lookup
 from components.core.k8s_syntax import object_name_problem, prefix_is_under
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -160,6 +162,14 @@ class EksKarpenter(Provisioner):
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
+        title="Karpenter (EKS)", object_type=NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
+        pool_label=NODE_POOL_LABEL, marker="karpenter.k8s.aws/", gpu_name_label="karpenter.k8s.aws/instance-gpu-name",
+        gpu_count_label="karpenter.k8s.aws/instance-gpu-count",
+        gpu_manufacturer_label="karpenter.k8s.aws/instance-gpu-manufacturer",
+        gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
+        instance_family_label="karpenter.k8s.aws/instance-family",
+    )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from components.core import scheduling
 from components.core.capacity import refusals
 from components.core.capacity.interface import Provisioner
+from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 from components.errors import Problem
@@ -36,6 +37,9 @@ API = ("cloud.google.com/v1", "ComputeClass")
 TAINT_VALUE = re.compile(r"^([a-z0-9][-A-Za-z0-9_.]{1,61})?[A-Za-z0-9]$")
 """``nodePoolConfig.taints[].value`` in the schema: stricter than Kubernetes (a lowercase or digit first, and one or
 at least three characters: ``ml`` is refused)."""
+CLASS_LABEL = "cloud.google.com/compute-class"
+"""The node label naming a node's ComputeClass, which workloads select the class by (GKE docs, "About custom
+ComputeClasses")."""
 WHEN_UNSATISFIABLE = "DoNotScaleUp"
 """No GPU machine of the class available: leave the pods pending rather than scale up other machines."""
 
@@ -134,6 +138,12 @@ class GkeComputeClass(Provisioner):
     adapter: ClassVar[str] = "components.gke.compute_class_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
+    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
+        title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
+        taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
+        own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
+        own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
+    )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.object_name_problems(spec.name, API[1])

@@ -21,8 +21,26 @@ from components.verify.expectations import Expectation, infer_expectation
 from components.verify.findings import Finding
 from components.verify.inference import Inference, infer_accelerator, is_gpu_node
 from components.verify.nodes import NodeView
+from components.verify.provisioned import NodeOrigin, node_origin
 
 NodeStatus = Literal["ok", "warnings", "errors"]
+ElasticStatus = Literal["no-nodes-yet", "has-nodes"]
+NO_NODES_YET: ElasticStatus = "no-nodes-yet"
+
+
+@dataclass(frozen=True, slots=True)
+class ElasticPoolNodes:
+    """An elastic pool of the stack and how many of its nodes are there: none is a state of its own (its nodes come
+    when GPU pods are pending), not a failure."""
+
+    pool: str
+    provisioner: str
+    nodes: int
+
+    @property
+    def status(self) -> ElasticStatus:
+        """``no-nodes-yet`` without nodes, else ``has-nodes`` (they are checked as any pool's)."""
+        return NO_NODES_YET if self.nodes == 0 else "has-nodes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +51,8 @@ class NodeResult:
     expectation: Expectation
     inference: Inference | None
     findings: tuple[Finding, ...]
+    origin: NodeOrigin | None = None
+    """The elastic provisioner that made the node, and its NodePool / ComputeClass; None for other nodes."""
 
     @property
     def converged(self) -> bool:
@@ -65,6 +85,13 @@ class AuditReport:
     """Pools with fewer nodes than expected."""
     missing_nodes: int = 0
     """Nodes the pools expect that have not joined yet."""
+    elastic_pools: tuple[ElasticPoolNodes, ...] = ()
+    """The stack's elastic pools, by name, with the nodes each has."""
+
+    @property
+    def idle_pools(self) -> list[ElasticPoolNodes]:
+        """Elastic pools with no nodes yet."""
+        return [p for p in self.elastic_pools if p.status == NO_NODES_YET]
 
     @property
     def findings(self) -> list[Finding]:
@@ -109,7 +136,10 @@ def audit(nodes: Iterable[NodeView], expectations_by_pool: Mapping[str, Expectat
             per_pool[pool] += 1
         results.append(result)
     pool_findings = tuple(pool_shortfalls(per_pool, expectations_by_pool))
-    return AuditReport(tuple(results), other, pool_findings, missing_nodes(per_pool, expectations_by_pool))
+    missing = missing_nodes(per_pool, expectations_by_pool)
+    return AuditReport(
+        tuple(results), other, pool_findings, missing, elastic_pool_nodes(per_pool, expectations_by_pool)
+    )
 
 
 def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation]) -> NodeResult | None:
@@ -121,7 +151,8 @@ def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation])
     expectation = expectations_by_pool.get(pool) if pool else None
     if expectation is None:
         expectation = infer_expectation(view, inference)
-    return NodeResult(view, expectation, inference, tuple(check_node(view, expectation)))
+    origin = node_origin(view.labels)
+    return NodeResult(view, expectation, inference, tuple(check_node(view, expectation, origin)), origin)
 
 
 def counted_pool(result: NodeResult, expectations_by_pool: Mapping[str, Expectation]) -> str | None:
@@ -133,6 +164,17 @@ def counted_pool(result: NodeResult, expectations_by_pool: Mapping[str, Expectat
 def missing_nodes(per_pool: Mapping[str, int], expectations_by_pool: Mapping[str, Expectation]) -> int:
     """Nodes the pools expect beyond those seen (``per_pool``: GPU nodes seen per pool)."""
     return sum(max(0, exp.expected_nodes - per_pool.get(name, 0)) for name, exp in expectations_by_pool.items())
+
+
+def elastic_pool_nodes(
+    per_pool: Mapping[str, int], expectations_by_pool: Mapping[str, Expectation]
+) -> tuple[ElasticPoolNodes, ...]:
+    """The elastic pools among ``expectations_by_pool`` with the GPU nodes seen of each, by pool name."""
+    return tuple(
+        ElasticPoolNodes(name, exp.provisioner, per_pool.get(name, 0))
+        for name, exp in sorted(expectations_by_pool.items())
+        if exp.elastic
+    )
 
 
 def pool_shortfalls(per_pool: Mapping[str, int], expectations_by_pool: Mapping[str, Expectation]) -> list[Finding]:

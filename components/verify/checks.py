@@ -23,16 +23,18 @@ from components.verify.findings import Finding, Severity, show_node
 from components.verify.inference import catalog_instance_type
 from components.verify.node_labels import LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR, LABEL_INSTANCE_TYPE
 from components.verify.nodes import NodeView
+from components.verify.provisioned import NodeOrigin
 
 _ACCELERATOR_LABELS = (LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR)
 _TAINTS_PATH = "{.spec.taints}"
 
 
-def check_node(view: NodeView, expectation: Expectation) -> list[Finding]:
-    """Every finding for ``view`` against ``expectation``, in a stable order."""
+def check_node(view: NodeView, expectation: Expectation, origin: NodeOrigin | None = None) -> list[Finding]:
+    """Every finding for ``view`` against ``expectation``, in a stable order; ``origin`` (the elastic provisioner
+    that made the node) makes the fixes name the pool object new nodes come from."""
     found = _readiness(view)
-    found += _taints(view, expectation)
-    found += _labels(view, expectation)
+    found += _taints(view, expectation, origin)
+    found += _labels(view, expectation, origin)
     found += _accelerator_conflict(view, expectation)
     found += _product(view, expectation)
     found += check_advertised(view, expectation)
@@ -64,7 +66,7 @@ def _readiness(view: NodeView) -> list[Finding]:
     return found
 
 
-def _taints(view: NodeView, expectation: Expectation) -> list[Finding]:
+def _taints(view: NodeView, expectation: Expectation, origin: NodeOrigin | None) -> list[Finding]:
     found: list[Finding] = []
     for want in expectation.taints:
         same_key = [t for t in view.taints if t.key == want.key]
@@ -93,7 +95,7 @@ def _taints(view: NodeView, expectation: Expectation) -> list[Finding]:
             node=view.name, severity=_severity(expectation), code=f.GPU_TAINT_MISSING if is_gpu else f.TAINT_MISSING,
             message=f"taint {want.key}: missing; expected {spelled!r}",
             cause=cause,
-            fix=("declare the taint on the node pool so new nodes get it; for this node now: "
+            fix=(f"declare the taint {_on_pool(origin, 'taints')} so new nodes get it; for this node now: "
                  f"kubectl taint node {view.name} {spelled}"),
             reproduce=show_node(view.name, _TAINTS_PATH),
         ))  # fmt: skip
@@ -106,7 +108,7 @@ def _taint_ok(have: Taint, want: Taint, exact: bool) -> bool:
     return have.effect in ("NoSchedule", "NoExecute")
 
 
-def _labels(view: NodeView, expectation: Expectation) -> list[Finding]:
+def _labels(view: NodeView, expectation: Expectation, origin: NodeOrigin | None) -> list[Finding]:
     found: list[Finding] = []
     if expectation.inferred and expectation.accelerator is None:
         found.append(Finding(
@@ -123,6 +125,8 @@ def _labels(view: NodeView, expectation: Expectation) -> list[Finding]:
         if have == want:
             continue
         code, cause, fix = _label_advice(view.name, key, want, have, expectation)
+        if origin is not None and expectation.inferred:  # gpuready's own pools already template them
+            fix += f"; so that the nodes {origin.facts.title} makes next carry it, add it {_on_pool(origin, 'labels')}"
         problem = "missing" if have is None else "wrong value"
         got = "" if have is None else f"got {have!r}, "
         found.append(Finding(
@@ -166,6 +170,14 @@ def _label_advice(node: str, key: str, want: str, have: str | None, expectation:
     code = f.LABEL_MISSING if have is None else f.LABEL_WRONG
     cause = "the pool sets this label at creation; the node predates the change or it was edited by hand"
     return code, cause, f"update the pool, or for this node now: {by_hand}"
+
+
+def _on_pool(origin: NodeOrigin | None, part: str) -> str:
+    """Where a pool declares its nodes' ``taints`` or ``labels``: the node pool, or the elastic pool object's field."""
+    if origin is None:
+        return "on the node pool"
+    path = origin.facts.taints_path if part == "taints" else origin.facts.labels_path
+    return f"in {origin.where} ({path})"
 
 
 def _accelerator_source(expectation: Expectation) -> str:

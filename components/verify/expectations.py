@@ -32,6 +32,7 @@ from components.verify.inference import Inference, catalog_instance_type
 from components.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR
 from components.verify.node_sharing import node_sharing
 from components.verify.nodes import NodeView
+from components.verify.provisioned import gpu_count, node_origin
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,6 +64,11 @@ class Expectation:
     expected_nodes: int = 0
     """Nodes the pool should have right after deploy (its provisioner's bounds: the initial size of a sized group,
     none for an elastic pool, whose nodes appear on demand)."""
+    elastic: bool = False
+    """The pool's nodes are made on demand (Karpenter, EKS Auto Mode, NAP, ComputeClass): none may be there yet."""
+    provisioner: str = ""
+    """Registry key of an elastic pool's provisioner (``karpenter``), for reports; "" for a sized group and for a
+    foreign node."""
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
     sharing_evidence: str = ""
@@ -87,6 +93,8 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
     on_gke = cloud_profile(spec.cloud).cloud_sharing_labels and cloud_delivered
     advertiser = advertiser_for(spec)
+    provisioner = provisioner_for(spec)
+    bounds = provisioner.bounds(spec)
     return Expectation(
         pool=spec.name,
         accelerator=model.key,
@@ -99,7 +107,9 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
         gke_shared_clients=replicas if on_gke else None,
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
-        expected_nodes=provisioner_for(spec).bounds(spec).expected_nodes,
+        expected_nodes=bounds.expected_nodes,
+        elastic=bounds.elastic,
+        provisioner=provisioner.key if bounds.elastic else "",
         advertiser=advertiser.key,
     )
 
@@ -114,6 +124,9 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     sharing = node_sharing(labels, model, shows_partitions=advertiser.shows_partitions(view.capacity))
     mig = sharing.mig or advertiser.shows_partitions(view.capacity)
     gpus = listed.gpus if listed is not None else None
+    origin = node_origin(labels)
+    if gpus is None and origin is not None:
+        gpus = gpu_count(origin, labels)
     if gpus is None and not mig:
         gpus = whole_count(labels.get(LABEL_GFD_COUNT, ""))
     expected_labels = {LABEL_GPU_PRESENT: "true"}
@@ -143,6 +156,8 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
 
 def describe_inference(inference: Inference) -> str:
     """Where a node's GPU model was read from, for messages: ``instance type g6.xlarge``."""
+    if inference.source == "provisioner-label":
+        return inference.evidence  # already label=value
     where = {
         "gfd-product": f"GFD's {LABEL_GFD_PRODUCT}",
         "gke-accelerator": f"{LABEL_GKE_ACCELERATOR}",

@@ -17,6 +17,7 @@ from components.verify.audit import (
     AuditReport,
     NodeResult,
     counted_pool,
+    elastic_pool_nodes,
     missing_nodes,
     node_result,
     pool_shortfalls,
@@ -105,7 +106,8 @@ class AuditState:
         """The full report over the current nodes, as ``audit`` would build it."""
         results = tuple(self._results[name] for name in sorted(self._results))
         findings = tuple(pool_shortfalls(self._per_pool, self._expectations))
-        return AuditReport(results, len(self._other), findings, self._missing)
+        elastic = elastic_pool_nodes(self._per_pool, self._expectations)
+        return AuditReport(results, len(self._other), findings, self._missing, elastic)
 
 
 class WatchedAudit:

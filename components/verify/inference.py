@@ -4,8 +4,9 @@ A node is a GPU node when any of these says so: GPU capacity advertised (any reg
 PCI label, a cloud accelerator label (GKE, AKS), ``nvidia.com/gpu.present=true``, a gpuready pool label,
 or an instance type in gpuready's catalog. So a node whose device plugin never started is still found.
 The GPU model comes from the strongest source first: GFD's product label, then the GKE accelerator label (unless
-the machine type has built-in GPUs of another model: a hand-edited label), then the instance type, then labels
-gpuready or SkyPilot wrote earlier.
+the machine type has built-in GPUs of another model: a hand-edited label), then the instance type, then the GPU
+labels of the elastic provisioner that made the node (Karpenter's ``instance-gpu-name``...; ``provisioned``), then
+labels gpuready or SkyPilot wrote earlier. Those provisioner labels also mark a node as a GPU node.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from components.verify.node_labels import (
     NFD_NVIDIA_PCI_LABELS,
 )
 from components.verify.nodes import NodeView
+from components.verify.provisioned import gpu_label, node_origin, says_gpu
 
-Source = Literal["gfd-product", "gke-accelerator", "instance-type", "gpuready-label"]
+Source = Literal["gfd-product", "gke-accelerator", "instance-type", "provisioner-label", "gpuready-label"]
 
 _INSTANCE_TYPES_FOLDED: Mapping[str, InstanceType] = {
     name.lower(): entry for profile in cloud_profiles() for name, entry in profile.instance_types.items()
@@ -48,7 +50,7 @@ class Inference:
     model: GpuModel
     source: Source
     evidence: str
-    """The label value the model was read from."""
+    """The label value the model was read from (``label=value`` for a provisioner's label)."""
 
 
 def instance_type_of(view: NodeView) -> str:
@@ -79,6 +81,8 @@ def gpu_signals(view: NodeView) -> list[str]:
             signals.append(f"{key}={labels[key]}")
     if catalog_instance_type(view) is not None:
         signals.append(f"{LABEL_INSTANCE_TYPE}={instance_type_of(view)}")
+    if provisioned := says_gpu(labels):
+        signals.append(provisioned)
     return signals
 
 
@@ -94,6 +98,7 @@ def is_gpu_node(view: NodeView) -> bool:
         or labels.get(LABEL_AKS_ACCELERATOR) == AKS_ACCELERATOR_NVIDIA
         or bool(labels.get(LABEL_GKE_ACCELERATOR) or labels.get(LABEL_POOL))
         or catalog_instance_type(view) is not None
+        or bool(says_gpu(labels))
     )
 
 
@@ -132,6 +137,10 @@ def infer_accelerator(view: NodeView) -> Inference | None:
         return Inference(model, "gke-accelerator", accelerator)
     if listed is not None:
         return Inference(GPU_MODELS[listed.gpu], "instance-type", listed.name)
+    origin = node_origin(labels)
+    named = gpu_label(origin, labels) if origin is not None else None
+    if named is not None:
+        return Inference(named[1], "provisioner-label", named[0])
     if own in GPU_MODELS:
         return Inference(GPU_MODELS[own], "gpuready-label", own)
     return None

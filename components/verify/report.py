@@ -45,8 +45,19 @@ def render_report(report: AuditReport, *, only_findings: bool = False) -> str:
     details = [_detail(x) for x in report.findings]
     if details:
         parts.append("\n\n".join(details))
+    if report.idle_pools:
+        parts.append(idle_pools_text(report))
     parts.append(summary_line(report))
     return "\n\n".join(parts)
+
+
+def idle_pools_text(report: AuditReport) -> str:
+    """One line per elastic pool with no nodes yet: a state of its own, not a failure."""
+    return "\n".join(
+        f"pool {p.pool}: no nodes yet (elastic, {p.provisioner}: nodes are made when GPU pods are pending); "
+        "nothing to check until one joins"
+        for p in report.idle_pools
+    )
 
 
 def report_json(report: AuditReport) -> dict[str, Any]:
@@ -74,11 +85,25 @@ def report_json(report: AuditReport) -> dict[str, Any]:
                 "expected": dict(r.expectation.allocatable),
                 "converged": r.converged,
                 "status": r.status,
+                **({"provisioner": r.origin.to_json()} if r.origin is not None else {}),
             }
             for r in report.results
         ],
         "findings": [x.to_json() for x in report.findings],
+        **_elastic_json(report),
     }
+
+
+def _elastic_json(report: AuditReport) -> dict[str, Any]:
+    """``elasticPools`` (each with its provisioner, nodes and ``status``: ``no-nodes-yet`` or ``has-nodes``), only
+    when the stack has elastic pools."""
+    if not report.elastic_pools:
+        return {}
+    pools = [
+        {"pool": p.pool, "provisioner": p.provisioner, "nodes": p.nodes, "status": p.status}
+        for p in report.elastic_pools
+    ]
+    return {"elasticPools": pools}
 
 
 def render_label_plan(patches: Sequence[LabelPatch], unknown: Sequence[NodeView]) -> str:
@@ -122,7 +147,7 @@ def _row(result: NodeResult) -> tuple[str, ...]:
     status = ", ".join(t for t in parts if t)
     return (
         view.name,
-        result.pool or "<none>",
+        result.pool or (result.origin.where if result.origin is not None else "<none>"),
         expectation.accelerator or "?",
         "yes" if view.ready else "no",
         f"{have}/{want if want is not None else '?'}",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from policies.gpu_conventions import lifecycle_policies
-from policies.gpu_conventions.rules import gpu_configs, helm_releases, placement, pools, stack, workloads
+from policies.gpu_conventions import elastic_policies, lifecycle_policies
+from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, placement, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
+from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
 from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
 from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPolicy
@@ -23,20 +24,22 @@ MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 _DEVICE_PLUGIN_README = "https://github.com/NVIDIA/k8s-device-plugin#quick-start"
-_STACK_TYPES = POOL_TYPES | {RELEASE}
+_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | {RELEASE}
 
 POLICIES: list[Policy] = [
     ScopedResourcePolicy(
         name="gpu-node-pool-requires-gpu-taint",
         description="GPU node pools carry the nvidia.com/gpu NoSchedule taint, so only GPU pods land on GPU nodes.",
-        rules=[pools.gpu_taint_problems],
-        resource_types=POOL_TYPES,
+        rules=[pools.gpu_taint_problems, elastic.taint_problems],
+        resource_types=POOL_TYPES | ELASTIC_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/hashicorp/terraform-provider-google/issues/7928",
         remediation_steps="Add the taint nvidia.com/gpu=present:NoSchedule in the pool API's own encoding: EKS "
         "taints {key, value, effect: NO_SCHEDULE}; AKS nodeTaints 'nvidia.com/gpu=present:NoSchedule'; GKE "
-        "nodeConfig.taints {key, value: present, effect: NO_SCHEDULE}.",
+        "nodeConfig.taints {key, value: present, effect: NO_SCHEDULE}; Karpenter NodePool "
+        "spec.template.spec.taints and GKE ComputeClass spec.nodePoolConfig.taints {key, value: present, "
+        "effect: NoSchedule}.",
     ),
     ScopedResourcePolicy(
         name="gpu-node-pool-requires-gpu-labels",
@@ -238,7 +241,8 @@ POLICIES: list[Policy] = [
     ),
     ScopedStackPolicy(
         name="gpu-pool-served-by-gpu-stack",
-        description="Every GPU pool has a device plugin (the cloud's, Bottlerocket's, or a GPU release in the stack).",
+        description="Every GPU pool, NodePool and ComputeClass has a device plugin (the cloud's, Bottlerocket's, EKS "
+        "Auto Mode's, or a GPU release in the stack).",
         rules=[stack.served_findings],
         resource_types=_STACK_TYPES,
         enforcement_level=ADVISORY,
@@ -295,6 +299,7 @@ POLICIES: list[Policy] = [
         "gpu-binpack "
         "with preferred podAffinity on a group label (pack); components.core.workload.Placement builds both.",
     ),
+    *elastic_policies.POLICIES,
     *lifecycle_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -103,3 +103,52 @@ def plugin(values: dict[str, Any] | None = None, **changes: Any) -> dict[str, An
         },
         changes,
     )
+
+
+NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
+COMPUTE_CLASS = "kubernetes:cloud.google.com/v1:ComputeClass"
+K8S_GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+
+
+def node_pool(
+    requirements: list[dict[str, Any]] | None = None, template: dict[str, Any] | None = None, **spec: Any
+) -> dict[str, Any]:
+    """A Karpenter NodePool of L4 instances on an EC2NodeClass: GPU taint and labels, a GPU limit, WhenEmpty."""
+    template_spec = _apply(
+        {
+            "nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "l4"},
+            "requirements": requirements
+            if requirements is not None
+            else [{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": ["g6.xlarge"]}],
+            "taints": [K8S_GPU_TAINT],
+        },
+        template or {},
+    )
+    body = _apply(
+        {
+            "template": {"metadata": {"labels": {"nvidia.com/gpu.present": "true", **POOL_SELECTOR}},
+                         "spec": template_spec},
+            "limits": {"nvidia.com/gpu": "4"},
+            "disruption": {"consolidationPolicy": "WhenEmpty", "consolidateAfter": "10m"},
+        },
+        spec,
+    )  # fmt: skip
+    return {"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": {"name": "l4"}, "spec": body}
+
+
+def compute_class(priorities: list[dict[str, Any]] | None = None, **config: Any) -> dict[str, Any]:
+    """A GKE ComputeClass of L4 machines with node-pool auto-creation, the GPU taint and labels."""
+    pool_config = _apply(
+        {"imageType": "cos_containerd", "nodeLabels": {"nvidia.com/gpu.present": "true", **POOL_SELECTOR},
+         "taints": [K8S_GPU_TAINT]},
+        config,
+    )  # fmt: skip
+    rules = priorities if priorities is not None else [
+        {"machineType": "g2-standard-8", "gpu": {"type": "nvidia-l4", "count": 1, "driverVersion": "default"}}
+    ]  # fmt: skip
+    return {
+        "apiVersion": "cloud.google.com/v1",
+        "kind": "ComputeClass",
+        "metadata": {"name": "l4"},
+        "spec": {"priorities": rules, "nodePoolAutoCreation": {"enabled": True}, "nodePoolConfig": pool_config},
+    }

@@ -9,6 +9,8 @@ import pytest
 
 from components.cli import plan_command
 from components.cli.main import build_parser, main
+from policies.gpu_conventions.rules.elastic_pools import elastic_pools
+from tests.offline.projects import run_project
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG_PROGRAM = ROOT / "examples" / "wrong_program"
@@ -72,3 +74,15 @@ def test_bad_policy_config_is_invalid_input(tmp_path: Path, capsys: pytest.Captu
     args.policy_config = str(config)
     assert plan_command.run(args) == 2
     assert "unknown policies ['gpu-no-such-policy']" in capsys.readouterr().err
+
+
+def test_the_karpenter_example_passes_every_elastic_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """gpuready's own NodePools are GPU NodePools the elastic rules read, and they pass them all."""
+    run = run_project(ROOT, "eks-karpenter")
+    pools = [e for r in run.resources for e in elastic_pools(r.type, r.inputs)]
+    assert sorted(e.name for e in pools) == sorted(
+        r.inputs["metadata"]["name"] for r in run.resources if r.type == "kubernetes:karpenter.sh/v1:NodePool"
+    )
+    assert pools and all(e.facts is not None and e.facts.title == "Karpenter (EKS)" for e in pools)
+    assert main(["plan", "--stack", "eks-karpenter", "--project-dir", str(ROOT), "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["violations"] == []

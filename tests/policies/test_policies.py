@@ -42,6 +42,7 @@ MANDATORY = {
     "gpu-stack-single-driver-owner",
     "gpu-stack-tolerates-pool-taints",
     "gpu-mig-manager-only-with-mig-pools",
+    "gpu-nodepool-requires-gpu-limit",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -51,6 +52,7 @@ ADVISORY = {
     "gpu-replicas-spread-or-pack",
     "gpu-node-pool-count-owned-by-autoscaler",
     "gpu-node-pool-never-deleted-first",
+    "gpu-nodepool-consolidation-spares-running-pods",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",

@@ -35,6 +35,14 @@ def release(chart, version, namespace, values, timeout=1800):
 
 def device_plugin(values):
     return release("nvidia-device-plugin", "0.20.0", "nvidia-device-plugin", values, timeout=900)
+
+
+def karpenter_pool(name, template_spec, limits=None, disruption=None):
+    spec = {"template": {"metadata": {"labels": LABELS}, "spec": {"nodeClassRef": {"group": "karpenter.k8s.aws",
+        "kind": "EC2NodeClass", "name": name}, **template_spec}}}
+    spec.update({k: v for k, v in {"limits": limits, "disruption": disruption}.items() if v is not None})
+    return k8s.apiextensions.CustomResource(name, api_version="karpenter.sh/v1", kind="NodePool",
+        metadata={"name": name}, spec=spec)
 """
 
 SCENARIOS: list[tuple[str, str, str, dict[str, str]]] = [
@@ -122,6 +130,34 @@ SCENARIOS: list[tuple[str, str, str, dict[str, str]]] = [
         node_group("gpu", [GPU_TAINT, {"key": "dedicated", "value": "gpu", "effect": "NO_SCHEDULE"}])
         device_plugin({"tolerations": [EXISTS, {"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"}]})""",
         {"gpu-stack-tolerates-pool-taints": "does not tolerate taint dedicated=gpu:NoSchedule"},
+    ),
+    (
+        "issue-14-karpenter-gpu-nodepool-untainted-and-unbounded",  # aws/karpenter-provider-aws#6884, #5527
+        """
+        karpenter_pool("gpu", {"requirements": [{"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt",
+            "values": ["0"]}]})""",
+        """
+        karpenter_pool("gpu", {"requirements": [{"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt",
+            "values": ["0"]}], "taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]},
+            limits={"nvidia.com/gpu": "16"}, disruption={"consolidationPolicy": "WhenEmpty",
+            "consolidateAfter": "10m"})""",
+        {
+            "gpu-node-pool-requires-gpu-taint": "Karpenter adds no taint of its own",
+            "gpu-nodepool-requires-gpu-limit": "no nvidia.com/gpu limit",
+        },
+    ),
+    (
+        "issue-14-gke-computeclass-gpu-without-taint",  # cloudpilot-ai/karpenter-provider-gcp#166 (same trap)
+        """
+        k8s.apiextensions.CustomResource("l4", api_version="cloud.google.com/v1", kind="ComputeClass",
+            metadata={"name": "l4"}, spec={"priorities": [{"gpu": {"type": "nvidia-l4", "count": 1}}],
+            "nodePoolAutoCreation": {"enabled": True}})""",
+        """
+        k8s.apiextensions.CustomResource("l4", api_version="cloud.google.com/v1", kind="ComputeClass",
+            metadata={"name": "l4"}, spec={"priorities": [{"gpu": {"type": "nvidia-l4", "count": 1}}],
+            "nodePoolAutoCreation": {"enabled": True}, "nodePoolConfig": {"taints": [{"key": "nvidia.com/gpu",
+            "value": "present", "effect": "NoSchedule"}]}})""",
+        {"gpu-node-pool-requires-gpu-taint": "GKE taints its GPU nodes only in clusters"},
     ),
 ]
 

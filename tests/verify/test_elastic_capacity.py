@@ -1,5 +1,6 @@
 """Verification asks the pool's provisioner how many nodes to wait for: a stand-in elastic provisioner (registered
-here only, no real one exists yet) shows that an elastic pool with no nodes yet is waiting, not failing."""
+here only) shows that an elastic pool with no nodes yet is waiting, not failing; the real Karpenter pool shows how
+reports say so."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from components.eks.capacity import EksNodeGroup
 from components.verify.audit import audit, check_converged
 from components.verify.errors import NodesNotReadyError
 from components.verify.expectations import expectation_for
+from components.verify.report import render_report, report_json
+from components.verify_hook.wire import expectation_from_data, expectation_to_data
 from tests.core.conftest import build_spec
 from tests.verify.conftest import l4_node
 
@@ -60,3 +63,31 @@ def test_an_elastic_pool_converges_with_the_nodes_that_appeared() -> None:
     report = audit([l4_node("gpu-a")], {"gpu": expectation_for(SPEC)})
     assert (report.converged, report.expected, report.pool_findings) == (1, 1, ())
     check_converged(report, "gpuready.io/pool=gpu")
+
+
+KARPENTER = build_spec("eks", name="burst", provisioner="karpenter", min_size=0, max_size=2)
+
+
+def test_a_karpenter_pool_without_nodes_is_reported_as_waiting_for_pods() -> None:
+    expectation = expectation_for(KARPENTER)
+    assert (expectation.elastic, expectation.provisioner, expectation.expected_nodes) == (True, "karpenter", 0)
+    assert expectation_from_data(expectation_to_data(expectation)) == expectation  # across the provider's wire
+    report = audit([], {"burst": expectation, "fixed": expectation_for(build_spec("eks", name="fixed"))})
+    assert [(p.pool, p.provisioner, p.nodes, p.status) for p in report.elastic_pools] == [
+        ("burst", "karpenter", 0, "no-nodes-yet")
+    ]
+    assert report.done and report.findings == []
+    assert "pool burst: no nodes yet (elastic, karpenter: nodes are made when GPU pods are pending)" in render_report(
+        report
+    )
+    assert report_json(report)["elasticPools"] == [
+        {"pool": "burst", "provisioner": "karpenter", "nodes": 0, "status": "no-nodes-yet"}
+    ]
+
+
+def test_a_karpenter_pool_with_nodes_is_checked_and_not_idle() -> None:
+    node = l4_node("burst-a", extra={"gpuready.io/pool": "burst", "karpenter.sh/nodepool": "burst"})
+    report = audit([node], {"burst": expectation_for(KARPENTER)})
+    assert [(p.nodes, p.status) for p in report.elastic_pools] == [(1, "has-nodes")] and report.idle_pools == []
+    assert "no nodes yet" not in render_report(report)
+    assert "elasticPools" not in report_json(audit([node], {}))  # no stack, no elastic pools: the JSON as before

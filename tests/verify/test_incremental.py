@@ -17,6 +17,7 @@ from components.verify.expectations import Expectation, expectation_for
 from components.verify.findings import Finding
 from components.verify.incremental import AuditState, WatchedAudit
 from components.verify.nodes import NodeView, node_view
+from components.verify.provisioned import NodeOrigin
 from tests.core.conftest import build_spec
 from tests.golden import node_sets
 from tests.verify.conftest import l4_node, view
@@ -80,9 +81,9 @@ def test_pool_shortfall_comes_and_goes_with_its_nodes() -> None:
 def test_one_change_checks_one_node_whatever_the_pool_size(monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
 
-    def counting(view: NodeView, expectation: Expectation) -> list[Finding]:
+    def counting(view: NodeView, expectation: Expectation, origin: NodeOrigin | None = None) -> list[Finding]:
         checked.append(view.name)
-        return check_node(view, expectation)
+        return check_node(view, expectation, origin)
 
     monkeypatch.setattr(audit_module, "check_node", counting)
     for size in (10, 1_000):

@@ -15,6 +15,7 @@ import pytest
 from pulumi.dynamic.dynamic import serialize_provider
 
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT
+from components.core.specs import GpuPoolSpec
 from components.verify.expectations import expectation_for
 from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from components.verify_hook.wire import expectation_from_data, expectation_to_data
@@ -183,3 +184,20 @@ def test_kubeconfig_content_never_touches_the_disk(
     result = GpuPoolVerificationProvider().create(props(SPEC, content))
     assert result.outs is not None and result.outs["converged"] is True
     assert made == []
+
+
+ELASTIC = GpuPoolSpec(cloud="eks", name="burst", instance_type="g6.xlarge", min_size=0, max_size=2,
+                      provisioner="karpenter")  # fmt: skip
+
+
+def test_an_elastic_pool_without_nodes_verifies_at_once(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    result = GpuPoolVerificationProvider().create(props(ELASTIC, str(kubeconfig_path), timeout=10))
+    assert result.outs is not None
+    assert (result.outs["converged"], result.outs["nodes"], result.outs["findings"]) == (True, 0, 0)
+    assert result.outs["waited"] < 1.0
+
+
+def test_an_elastic_pools_nodes_are_checked_when_they_appear(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    kube_standin.store.add(pool_node(ELASTIC, "burst-a", drop=(LABEL_GPU_PRESENT,)))
+    with pytest.raises(PoolNotConvergedError, match="pool burst: 0 of 1 nodes converged"):
+        GpuPoolVerificationProvider().create(props(ELASTIC, str(kubeconfig_path), timeout=1))

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.errors import Problem
 
@@ -86,6 +87,9 @@ class Provisioner(ABC):
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner
     (``components.core.gpu_stack.ownership.advertiser``)."""
+    node_facts: ClassVar[NodeFacts | None] = None
+    """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
+    (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""

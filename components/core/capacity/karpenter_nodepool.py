@@ -31,6 +31,9 @@ KUBE_ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
 """CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
 CONSOLIDATE_AFTER = "10m"
 """How long a GPU node stays empty before Karpenter removes it (``disruption.consolidateAfter``)."""
+NODE_POOL_LABEL = "karpenter.sh/nodepool"
+"""The label Karpenter puts on every node it makes: the name of its NodePool (kubernetes-sigs/karpenter
+``pkg/apis/v1/labels.go``, ``NodePoolLabelKey``)."""
 DISRUPTION_BUDGET = "1"
 """At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from components.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from components.core.catalog.instance_types import InstanceType
-from components.core.clouds.registry import Cloud, cloud_profile
+from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.props import as_list, as_mapping, as_text, text_map
 from components.core.taints import Taint
 from components.gke import profile as gke
@@ -39,6 +39,10 @@ _GKE_PREFIXES = (
     + GKE_EXTRA_GPU_PREFIXES
 )
 _AKS_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in cloud_profile("aks").instance_types.items()}
+_ANY_FOLDED: Mapping[str, tuple[Cloud, InstanceType]] = {
+    name.lower(): (cloud, t) for cloud in CLOUDS for name, t in cloud_profile(cloud).instance_types.items()
+}
+"""Every catalog instance type by lowercase name (names never collide across clouds), with its cloud."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,9 @@ class GpuPool:
     arch: str | None
     taints: tuple[Taint, ...]
     labels: Mapping[str, str]
+    own_plugin: str | None = None
+    """Who runs a device plugin on the pool outside the GPU stack when the pool object says it (an elastic
+    provisioner's own, ``""`` for none); None: the cloud profile reads the pool resource."""
 
     @property
     def taints_field(self) -> str:
@@ -198,6 +205,29 @@ def _gke_pool(props: Mapping[str, Any]) -> GpuPool | None:
         taints,
         text_map(config.get("labels")),
     )
+
+
+def gpu_instance_type(name: str) -> tuple[Cloud, InstanceType | None] | None:
+    """The cloud and catalog entry of a GPU instance type / VM size / machine type of any cloud (the entry None for a
+    GPU family the catalog does not list), or None when it is not a known GPU type."""
+    listed = _ANY_FOLDED.get(name.lower())
+    if listed is not None:
+        return listed
+    if _AKS_NVIDIA_SIZE.match(name):
+        return "aks", None
+    if "." in name and name.split(".", maxsplit=1)[0] in _EKS_FAMILIES:
+        return "eks", None
+    return ("gke", None) if name.startswith(_GKE_PREFIXES) else None
+
+
+def eks_gpu_family(family: str) -> bool:
+    """Whether an EC2 instance family (``g6``, ``p5``) is an NVIDIA GPU family."""
+    return family in _EKS_FAMILIES
+
+
+def gke_gpu_family(family: str) -> bool:
+    """Whether a GCE machine family (``g2``, ``a3``) is a GPU family."""
+    return any(prefix.startswith(family + "-") for prefix in _GKE_PREFIXES)
 
 
 def first(items: Sequence[str]) -> str:

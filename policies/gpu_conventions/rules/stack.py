@@ -15,6 +15,7 @@ from components.core.clouds.registry import cloud_profile
 from components.core.props import as_flag, as_mapping, as_text, dig, text_map
 from components.core.taints import Taint
 from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
+from policies.gpu_conventions.rules.elastic_pools import elastic_pools
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
 from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gpu_pools
 from policies.gpu_conventions.rules.k8s import any_tolerates, schedules_past, selector_matches
@@ -54,9 +55,12 @@ class _Release:
 
 
 def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
+    """The stack's GPU pools (its GPU NodePools and ComputeClasses whose cloud is known too) and GPU releases."""
     pools, releases = [], []
     for r in resources:
         pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
+        found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
+        pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
         release = gpu_release(r.type, r.props)
         if release is not None:
             releases.append(_Release(r.urn, r.name, release))
@@ -64,12 +68,17 @@ def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Rel
 
 
 def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
-    """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack."""
+    """One driver and one device plugin per GPU pool, across the node image / cloud and the GPU stack.
+
+    Of elastic pools only the device plugin is judged (EKS Auto Mode's and GKE's own against the releases'): their
+    driver is decided by their node class (an EC2NodeClass AMI alias, an AKSNodeClass ``gpu.mode``), which this rule
+    does not follow yet."""
     pools, releases = _collect(resources)
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
-        preinstalled = _preinstalled_driver(p.pool)
+        elastic = p.pool.own_plugin is not None
+        preinstalled = "" if elastic else _preinstalled_driver(p.pool)
         plugin = _own_device_plugin(p.pool)
         for r in releases:
             if r.release.runs_driver and preinstalled and not _opted_out(p.pool, "driver"):
@@ -82,12 +91,18 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                 )
                 findings.append(Finding(p.urn, message))
             if plugin and r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin"):
+                fix = (
+                    f"Label its nodes {scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false in its template labels (the "
+                    "operator then skips them), or keep the device-plugin release's nodeSelector off them"
+                    if elastic
+                    else cloud_profile(p.pool.cloud).policy_plugin_fix
+                )
                 message = (
                     f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
-                    f"deploys NVIDIA's. {cloud_profile(p.pool.cloud).policy_plugin_fix}"
+                    f"deploys NVIDIA's. {fix}"
                 )
                 findings.append(Finding(p.urn, message))
-        unowned = not preinstalled and operators and not any(r.release.runs_driver for r in operators)
+        unowned = not elastic and not preinstalled and operators and not any(r.release.runs_driver for r in operators)
         unowned_message = cloud_profile(p.pool.cloud).policy_unowned_driver
         if unowned and unowned_message:
             findings.append(Finding(p.urn, f"GPU pool {p.label}: {unowned_message}"))
@@ -208,6 +223,8 @@ def _preinstalled_driver(pool: GpuPool) -> str:
 
 def _own_device_plugin(pool: GpuPool) -> str:
     """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
+    if pool.own_plugin is not None:
+        return pool.own_plugin
     return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
 
 
