@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from components.aks.node_pool import AksGpuNodePool as AksGpuNodePool
     from components.aks.node_pool import AksGpuNodePoolArgs as AksGpuNodePoolArgs
+    from components.core.advertisers.device_selectors import DeviceSelector as DeviceSelector
     from components.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
     from components.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
     from components.core.catalog.lookup import ExplicitGpu as ExplicitGpu
@@ -58,6 +59,7 @@ _EXPORTS = {
     "GpuStackSpec": "components.core.gpu_stack.stack_spec",
     "gpu_workload": "components.core.workload",
     "Placement": "components.core.workload_placement",
+    "DeviceSelector": "components.core.advertisers.device_selectors",
     "BinPackSchedulerSpec": "components.core.binpack.scheduler_config",
     "gpu_resources_of": "components.core.binpack.scheduler_config",
     "GpuBinPackingScheduler": "components.scheduler.binpack_scheduler",

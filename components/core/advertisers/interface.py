@@ -11,9 +11,11 @@ Allocation through NVIDIA's DRA driver (ResourceSlices and ResourceClaims, ``dra
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from components.core.advertisers.device_selectors import DeviceSelector
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -35,6 +37,10 @@ class GpuRequest:
 
     resource: str
     count: int
+    mig_profile: str | None = None
+    """A MIG profile the devices must have (DRA: ``mig.nvidia.com`` devices of that profile)."""
+    selectors: tuple[DeviceSelector, ...] = ()
+    """Conditions on the devices' attributes (DRA only)."""
 
 
 class Advertiser(ABC):
@@ -64,9 +70,18 @@ class Advertiser(ABC):
         return AdvertisedResources(resource_name=self.primary_resource(spec), allocatable=allocatable)
 
     @abstractmethod
-    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
-        """The validated request for ``gpus`` units of ``resource`` (None: the pool's primary one) per container;
-        raises ``SpecError`` listing every problem."""
+    def request(
+        self,
+        spec: GpuPoolSpec,
+        gpus: object,
+        resource: str | None,
+        *,
+        mig_profile: str | None = None,
+        selectors: Sequence[object] = (),
+    ) -> GpuRequest:
+        """The validated request for ``gpus`` units of ``resource`` (None: the pool's primary one) per container,
+        of ``mig_profile`` and matching ``selectors`` where the advertiser can choose devices so; raises
+        ``SpecError`` listing every problem."""
 
     @abstractmethod
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
@@ -75,6 +90,15 @@ class Advertiser(ABC):
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         """PodSpec fields the request needs beside the containers' (DRA: ``resourceClaims``); none by default."""
         return {}
+
+    def workload_objects(self, request: GpuRequest, namespace: str) -> list[dict[str, Any]]:
+        """Kubernetes objects the workload's pods need in ``namespace`` (DRA: its ResourceClaimTemplate); none by
+        default."""
+        return []
+
+    def serves_node_labels(self, labels: Mapping[str, str]) -> bool:
+        """Whether a pool or node with ``labels`` has its GPUs advertised this way (read from any program)."""
+        return False
 
     @abstractmethod
     def is_gpu_resource(self, name: str) -> bool:

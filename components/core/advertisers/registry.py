@@ -52,3 +52,12 @@ def advertiser_for_node(capacity: Mapping[str, int]) -> Advertiser:
 def is_gpu_resource(name: str) -> bool:
     """Whether a node resource name is a GPU resource of any advertiser."""
     return any(a.is_gpu_resource(name) for a in ADVERTISERS)
+
+
+def advertiser_for_labels(labels: Mapping[str, str]) -> Advertiser:
+    """How the GPUs of a pool (or node) with ``labels`` are advertised, read from any program's pool: the first
+    advertiser whose marker the labels carry, else the default."""
+    for advertiser in ADVERTISERS[1:]:
+        if advertiser.serves_node_labels(labels):
+            return advertiser
+    return ADVERTISERS[0]
