@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from policies.gpu_conventions import lifecycle_policies
+from policies.gpu_conventions import dra_policies, lifecycle_policies
 from policies.gpu_conventions.rules import gpu_configs, helm_releases, placement, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
@@ -292,9 +292,9 @@ POLICIES: list[Policy] = [
         severity=Severity.LOW,
         url="https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#inter-pod-affinity-and-anti-affinity",
         remediation_steps="Add required podAntiAffinity on kubernetes.io/hostname (spread), or schedulerName "
-        "gpu-binpack "
-        "with preferred podAffinity on a group label (pack); components.core.workload.Placement builds both.",
+        "gpu-binpack with preferred podAffinity on a group label (pack); core.workload.Placement builds both.",
     ),
     *lifecycle_policies.POLICIES,
+    *dra_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

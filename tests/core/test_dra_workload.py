@@ -78,7 +78,9 @@ def test_a_dra_workload_claims_from_the_template_it_emits(  # noqa: PLR0917  # o
 
 def test_template_names_are_stable_and_differ_by_request() -> None:
     names = {
-        (gpus, tuple(kw.items())): gpu_workload(A100_MIG, gpus, **kw).objects("ml")[0]["metadata"]["name"]
+        (gpus, tuple(kw.items())): gpu_workload(A100_MIG, gpus, mig_profile=kw["mig_profile"]).objects("ml")[0][
+            "metadata"
+        ]["name"]
         for gpus, kw in [
             (1, {"mig_profile": "1g.5gb"}),
             (2, {"mig_profile": "1g.5gb"}),

@@ -42,6 +42,7 @@ MANDATORY = {
     "gpu-stack-single-driver-owner",
     "gpu-stack-tolerates-pool-taints",
     "gpu-mig-manager-only-with-mig-pools",
+    "gpu-workload-matches-pool-advertiser",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",

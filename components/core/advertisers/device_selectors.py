@@ -134,9 +134,9 @@ def selector_problems(selectors: Sequence[object], *, mig: bool) -> list[Problem
             problems.append(
                 Problem(f"{path}.operator", f"does not apply to a {kind} attribute", selector.operator, OPERATORS[kind])
             )
-        problem = _value_problem(kind, selector.value)
-        if problem is not None:
-            problems.append(Problem(f"{path}.value", problem[0], selector.value, (), problem[1]))
+        value_problem = _value_problem(kind, selector.value)
+        if value_problem is not None:
+            problems.append(Problem(f"{path}.value", value_problem[0], selector.value, (), value_problem[1]))
     return problems
 
 

@@ -88,6 +88,9 @@ class DynamicResources(Advertiser):
         """The ResourceClaimTemplate the pods claim from, in their namespace."""
         return [claim_template(request, namespace)]
 
+    def serves_device_class(self, name: str) -> bool:
+        return name in {GPU_DEVICE_CLASS, MIG_DEVICE_CLASS}
+
     def serves_node_labels(self, labels: Mapping[str, str]) -> bool:
         """gpuready marks a DRA pool's nodes ``gpuready.io/advertise=dra`` (``scheduling.pool_labels``)."""
         return labels.get(LABEL_ADVERTISE) == self.pool_value

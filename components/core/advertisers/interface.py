@@ -96,6 +96,10 @@ class Advertiser(ABC):
         default."""
         return []
 
+    def serves_device_class(self, name: str) -> bool:
+        """Whether a pod claims this advertiser's devices through DeviceClass ``name`` (DRA); none by default."""
+        return False
+
     def serves_node_labels(self, labels: Mapping[str, str]) -> bool:
         """Whether a pool or node with ``labels`` has its GPUs advertised this way (read from any program)."""
         return False
