@@ -41,6 +41,7 @@ CLAIM_NAME = "gpus"
 class DynamicResources(Advertiser):
     """Devices of the DeviceClasses ``gpu.nvidia.com`` and ``mig.nvidia.com``, claimed per pod."""
 
+    slice_driver: ClassVar[str | None] = DRIVER_NAME
     key: ClassVar[str] = "dra"
     pool_value: ClassVar[str] = "dra"
 

@@ -46,6 +46,8 @@ class GpuRequest:
 class Advertiser(ABC):
     """How a pool's GPUs are advertised to Kubernetes, and everything that follows from it."""
 
+    slice_driver: ClassVar[str | None] = None
+    """The DRA driver whose ResourceSlices publish the pool's devices (None: the node's resources advertise them)."""
     key: ClassVar[str]
     """Registry key, e.g. ``extended-resources``."""
     pool_value: ClassVar[str]
@@ -54,6 +56,10 @@ class Advertiser(ABC):
     @abstractmethod
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
         """Resource name -> units each Ready node of the pool should advertise."""
+
+    def devices_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
+        """DeviceClass -> devices each node publishes in ResourceSlices of ``slice_driver``; none by default."""
+        return {}
 
     def resource_names(self, spec: GpuPoolSpec) -> list[str]:
         """Names a workload requests on this pool, the one with most units first."""

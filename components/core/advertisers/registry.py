@@ -41,8 +41,11 @@ def advertiser_for(spec: GpuPoolSpec) -> Advertiser:
     return _BY_POOL_VALUE[spec.advertise]
 
 
-def advertiser_for_node(capacity: Mapping[str, int]) -> Advertiser:
-    """The advertiser whose resources a node no known pool owns carries (the first in order by default)."""
+def advertiser_for_node(capacity: Mapping[str, int], labels: Mapping[str, str] | None = None) -> Advertiser:
+    """The advertiser of a node no known pool owns: the one whose marker its labels carry, else the one whose
+    resources its capacity carries (the first in order by default)."""
+    if labels and (marked := advertiser_for_labels(labels)) is not ADVERTISERS[0]:
+        return marked
     for advertiser in ADVERTISERS:
         if any(advertiser.is_gpu_resource(name) for name in capacity):
             return advertiser
