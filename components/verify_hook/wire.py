@@ -17,8 +17,10 @@ _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_node
 
 def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
     """Every field of ``expectation`` as str/int/bool/None, lists and dicts; the advertiser only when it is not
-    extended resources (so the verification resource's inputs, and plans, stay as they were)."""
+    extended resources and the DRA devices only when there are some (so the verification resource's inputs, and
+    plans, stay as they were)."""
     advertiser = {} if expectation.advertiser == EXTENDED_RESOURCES.key else {"advertiser": expectation.advertiser}
+    devices = {"devices": dict(sorted(expectation.devices.items()))} if expectation.devices else {}
     return {
         "pool": expectation.pool,
         "accelerator": expectation.accelerator,
@@ -34,6 +36,7 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
         "exact_taint_values": expectation.exact_taint_values,
         "expected_nodes": expectation.expected_nodes,
         **advertiser,
+        **devices,
     }
 
 
@@ -58,6 +61,7 @@ def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
         exact_taint_values=bool(data.get("exact_taint_values", True)),
         expected_nodes=ints["expected_nodes"] or 0,
         advertiser=_str(data.get("advertiser")) or EXTENDED_RESOURCES.key,
+        devices={str(k): int(v) for k, v in (data.get("devices") or {}).items()},
     )
 
 

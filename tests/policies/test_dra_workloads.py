@@ -3,6 +3,7 @@ device-plugin pools, never both ways in one pod; pools and claims read from raw 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from components.core.specs import MigPartitioning
 from components.core.workload import gpu_workload
 from tests.core.conftest import build_spec
 from tests.policies.builders import EKS, EXISTS, eks
-from tests.policies.harness import messages
+from tests.policies.harness import messages, pack_violations
 from tests.policies.test_workloads import workload
 
 POLICY = "gpu-workload-matches-pool-advertiser"
@@ -99,3 +100,34 @@ def test_the_helpers_dra_workload_passes_on_its_pool_and_fails_on_a_plugin_pool(
     plugin_pool = (EKS, eks(labels={**PLUGIN_LABELS, "gpuready.io/pool": "dra"}))
     (found,) = messages(POLICY, [plugin_pool, (TEMPLATE_V1, claim_template), workload("Job", body)])
     assert "claims DRA devices of mig.nvidia.com" in found
+
+
+PROGRAM = """
+import pulumi_aws as aws
+import pulumi_kubernetes as k8s
+from components import DeviceSelector, GpuPoolSpec, gpu_workload
+from components.core.scheduling import pool_labels, to_eks_taint, pool_taints
+
+spec = GpuPoolSpec(cloud="eks", name="dra", instance_type="g6.12xlarge", min_size=0, max_size=2, advertise="dra")
+labels = pool_labels(spec) if {dra} else {{**pool_labels(spec), "gpuready.io/advertise": "device-plugin"}}
+aws.eks.NodeGroup("dra", cluster_name="ml", node_role_arn="arn:aws:iam::123456789012:role/gpu",
+    subnet_ids=["subnet-a"], instance_types=["g6.12xlarge"], ami_type="AL2023_x86_64_NVIDIA", labels=labels,
+    taints=[to_eks_taint(t) for t in pool_taints(spec)], scaling_config={{"min_size": 0, "max_size": 2,
+    "desired_size": 1}})
+work = gpu_workload(spec, 2, selectors=[DeviceSelector("memory", ">=", "20Gi")])
+for index, obj in enumerate(work.objects("ml")):
+    k8s.resource.v1.ResourceClaimTemplate(f"claims-{{index}}", metadata=obj["metadata"], spec=obj["spec"])
+k8s.batch.v1.Job("train", metadata={{"namespace": "ml"}}, spec={{"template": {{"spec": {{**work.pod_spec(),
+    "restartPolicy": "Never", "containers": [work.container({{"name": "w", "image": "busybox"}}),
+                                             work.container({{"name": "sidecar", "image": "busybox"}})]}}}}}})
+"""
+
+
+@pytest.mark.parametrize(("dra", "expected"), [(True, []), (False, ["claims DRA devices of gpu.nvidia.com"])])
+def test_a_program_that_emits_the_helpers_objects_is_checked_end_to_end(
+    tmp_path: Path, dra: bool, expected: list[str]
+) -> None:
+    found = [v for v in pack_violations(tmp_path / "p", PROGRAM.format(dra=dra)) if v.policy == POLICY]
+    assert len(found) == len(expected)
+    for violation, text in zip(found, expected, strict=True):
+        assert text in violation.message and violation.level == "mandatory"

@@ -15,10 +15,11 @@ import pytest
 from pulumi.dynamic.dynamic import serialize_provider
 
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT
+from components.core.specs import GpuPoolSpec
 from components.verify.expectations import expectation_for
 from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from components.verify_hook.wire import expectation_from_data, expectation_to_data
-from tests.kube_standin import KubeStandin
+from tests.kube_standin import KubeStandin, make_resource_slice
 from tests.verify_hook.conftest import pool_node, pool_spec, props
 
 SPEC = pool_spec()
@@ -183,3 +184,31 @@ def test_kubeconfig_content_never_touches_the_disk(
     result = GpuPoolVerificationProvider().create(props(SPEC, content))
     assert result.outs is not None and result.outs["converged"] is True
     assert made == []
+
+
+DRA_SPEC = GpuPoolSpec(cloud="eks", name="dra", instance_type="g6.12xlarge", min_size=1, max_size=2, advertise="dra")
+
+
+def test_a_dra_expectation_keeps_its_devices_over_the_wire() -> None:
+    expectation = expectation_for(DRA_SPEC)
+    data = expectation_to_data(expectation)
+    assert data["devices"] == {"gpu.nvidia.com": 4}
+    assert expectation_from_data({**data, "devices": {"gpu.nvidia.com": 4.0}}) == expectation
+    assert "devices" not in expectation_to_data(expectation_for(SPEC))
+
+
+@pytest.mark.parametrize(("devices", "converged"), [(4, True), (0, False)])
+def test_a_dra_pool_converges_on_its_resource_slices(
+    kube_standin: KubeStandin, kubeconfig_path: Path, devices: int, converged: bool
+) -> None:
+    node = pool_node(DRA_SPEC, "dra-a")
+    node["metadata"]["labels"]["feature.node.kubernetes.io/pci-10de.present"] = "true"
+    kube_standin.store.add(node)
+    if devices:
+        kube_standin.store.add(make_resource_slice("dra-a", devices))
+    provider_props = props(DRA_SPEC, str(kubeconfig_path), timeout=3.0)
+    if converged:
+        assert GpuPoolVerificationProvider().create(provider_props).outs["converged"] is True  # type: ignore[index]
+        return
+    with pytest.raises(PoolNotConvergedError, match="dra-slices-missing"):
+        GpuPoolVerificationProvider().create(provider_props)
