@@ -127,7 +127,30 @@ k8s.batch.v1.Job("train", metadata={{"namespace": "ml"}}, spec={{"template": {{"
 def test_a_program_that_emits_the_helpers_objects_is_checked_end_to_end(
     tmp_path: Path, dra: bool, expected: list[str]
 ) -> None:
-    found = [v for v in pack_violations(tmp_path / "p", PROGRAM.format(dra=dra)) if v.policy == POLICY]
+    violations = pack_violations(tmp_path / "p", PROGRAM.format(dra=dra))
+    assert not [v for v in violations if v.policy == "non-gpu-workload-avoids-gpu-taint"]  # its claim is its GPUs
+    found = [v for v in violations if v.policy == POLICY]
     assert len(found) == len(expected)
     for violation, text in zip(found, expected, strict=True):
         assert text in violation.message and violation.level == "mandatory"
+
+
+@pytest.mark.parametrize(
+    ("policy", "replicas", "claimed", "expected"),
+    [
+        ("non-gpu-workload-avoids-gpu-taint", 1, True, None),
+        ("non-gpu-workload-avoids-gpu-taint", 1, False, "requests no GPU but tolerates the GPU taint"),
+        ("gpu-replicas-spread-or-pack", 3, True, "3 GPU replicas with neither packing nor spreading"),
+        ("gpu-replicas-spread-or-pack", 3, False, None),
+    ],
+)
+def test_a_pod_that_claims_devices_counts_as_a_gpu_pod(
+    policy: str, replicas: int, claimed: bool, expected: str | None
+) -> None:
+    spec = pod(claim=GPU_CLAIM)
+    if not claimed:
+        spec["containers"][0]["resources"] = {}
+    type_, props = workload("Deployment", spec)
+    props["spec"]["replicas"] = replicas
+    found = messages(policy, [GPU_TEMPLATE, (type_, props)])
+    assert found == [] if expected is None else (len(found) == 1 and expected in found[0]), found
