@@ -9,8 +9,9 @@ and the capacities ``multiprocessors``, ``copyEngines``, ``decoders``, ``encoder
 ``ofaEngines``. Unqualified names live in the driver's domain, so CEL reads them as
 ``device.attributes["gpu.nvidia.com"].productName`` and ``device.capacity["gpu.nvidia.com"].memory``; version
 attributes compare with ``semver(...)`` and capacities with ``quantity(...)`` through ``compareTo``
-(kubernetes.io "Dynamic Resource Allocation", "ResourceClaim device selection with CEL"; Kubernetes CEL libraries
-``semver`` and ``quantity``).
+(kubernetes.io "Dynamic Resource Allocation"; the Kubernetes CEL libraries ``semver`` and ``quantity``, each with
+``compareTo``: https://kubernetes.io/docs/reference/using-api/cel/#kubernetes-semver-library and
+``k8s.io/apiserver/pkg/cel/library/semverlib.go``, ``quantity.go``).
 """
 
 from __future__ import annotations
