@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from components.aks.nap_pool import AksNapGpuPoolArgs as AksNapGpuPoolArgs
     from components.aks.node_pool import AksGpuNodePool as AksGpuNodePool
     from components.aks.node_pool import AksGpuNodePoolArgs as AksGpuNodePoolArgs
+    from components.core.advertisers.device_selectors import DeviceSelector as DeviceSelector
     from components.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
     from components.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
     from components.core.catalog.lookup import ExplicitGpu as ExplicitGpu
@@ -70,6 +71,7 @@ _EXPORTS = {
     "GpuStackSpec": "components.core.gpu_stack.stack_spec",
     "gpu_workload": "components.core.workload",
     "Placement": "components.core.workload_placement",
+    "DeviceSelector": "components.core.advertisers.device_selectors",
     "BinPackSchedulerSpec": "components.core.binpack.scheduler_config",
     "gpu_resources_of": "components.core.binpack.scheduler_config",
     "GpuBinPackingScheduler": "components.scheduler.binpack_scheduler",

@@ -19,8 +19,8 @@ from components.gc_pause import paused_gc
 from components.kube.deadline import Deadline
 from components.kube.node_record import list_views as node_views
 from components.kube.nodes_api import NodeClient, connect
-from components.verify.audit import audit
-from components.verify.nodes import NodeView
+from components.kube.resource_slices import audit_slices
+from components.verify.audit import AuditReport, audit
 from components.verify.report import render_report, report_json
 
 
@@ -51,18 +51,17 @@ def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
     return EXIT_INVALID
 
 
-def list_views(args: argparse.Namespace) -> list[NodeView]:
-    """Every node matching ``--selector`` as a ``NodeView`` (decoding only the fields the audit reads)."""
+def audited(args: argparse.Namespace) -> AuditReport:
+    """The selected nodes audited, DRA nodes with what their ResourceSlices publish."""
     with open_client(args) as client:
-        return node_views(client, args.selector)
+        return audit_slices(client, audit(node_views(client, args.selector), {}))
 
 
 def run(args: argparse.Namespace) -> int:
     """Audit the selected nodes; exit 1 with --strict when anything was found."""
     try:
         with paused_gc():
-            views = list_views(args)
-            report = audit(views, {})
+            report = audited(args)
     except GpuReadyError as error:
         return fail(error, args)
     if args.output == "json":

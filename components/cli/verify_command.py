@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from components.cli.check_command import command_deadline, fail, open_client, progress
@@ -22,6 +23,7 @@ from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
+from components.kube.resource_slices import audit_slices, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
 from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
@@ -57,9 +59,14 @@ def run(args: argparse.Namespace) -> int:
                 on_change=watching.show,
                 on_retry=progress,
             )
+            report = outcome.state.report()
+            if outcome.converged:  # DRA nodes converge on their ResourceSlices too
+                report = wait_for_slices(client, report, deadline, client.policy.sleep)
+                outcome = replace(outcome, converged=outcome.converged and report.done)
+            else:
+                report = audit_slices(client, report)
     except GpuReadyError as error:
         return fail(error, args)
-    report = outcome.state.report()
     if args.output == "json":
         print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
     elif outcome.converged:

@@ -55,6 +55,9 @@ class MigPartitioning:
 
 Sharing = GpuSharing | MigPartitioning
 
+DEFAULT_ADVERTISE = "device-plugin"
+"""A pool's ``advertise`` when not given (the first of ``advertisers.registry.ADVERTISE_VALUES``)."""
+
 UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
 UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from components.core import sharing_plan
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TaintEffect
-from components.core.pool_parts import GpuSharing, MigPartitioning
+from components.core.pool_parts import DEFAULT_ADVERTISE, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 
 if TYPE_CHECKING:
@@ -37,6 +37,9 @@ LABEL_POOL = "gpuready.io/pool"
 LABEL_GPU_POOL = "gpuready.io/gpu-pool"
 LABEL_ACCELERATOR = "gpuready.io/accelerator"
 LABEL_SHARING = "gpuready.io/sharing"
+LABEL_ADVERTISE = "gpuready.io/advertise"
+"""How the pool's GPUs are advertised (its ``advertise`` key), set when not the default device plugin, so that
+rules reading any program's pools can tell a DRA pool (``Advertiser.serves_node_labels``)."""
 
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
@@ -92,6 +95,8 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
         labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
+    if spec.advertise != DEFAULT_ADVERTISE:
+        labels[LABEL_ADVERTISE] = spec.advertise
     labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
     labels.update(spec.labels)
     return labels

@@ -15,6 +15,7 @@ from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
 from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.pool_parts import (
     CAPACITIES,
+    DEFAULT_ADVERTISE,
     DRIVER_OWNERS,
     MIG_STRATEGIES,
     SHARING_MODES,
@@ -67,7 +68,7 @@ class GpuPoolSpec:
     provisioner: str | None = None
     """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
     None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""
-    advertise: str = "device-plugin"
+    advertise: str = DEFAULT_ADVERTISE
     """How the pool's GPUs reach the scheduler: ``device-plugin`` (extended resources such as ``nvidia.com/gpu``,
     from the NVIDIA device plugin or the GPU Operator) or ``dra`` (ResourceSlices and ResourceClaims from NVIDIA's
     DRA driver). The values are ``advertisers.registry.ADVERTISE_VALUES``."""

@@ -10,21 +10,30 @@ with MPS, ``hostIPC: true`` and GKE's MPS node labels, as GKE's "Deploy workload
 does (https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus). MPS by NVIDIA's device plugin
 (EKS, AKS, GKE with the GPU Operator) needs neither: the plugin mounts the MPS daemon's pipe and shm directories
 into each container (NVIDIA/k8s-device-plugin v0.20.0 ``internal/plugin/mps.go``).
+
+On a DRA pool (``advertise: dra``, ``advertisers.dra``) the pod claims devices from a ResourceClaimTemplate that
+``GpuWorkload.objects`` returns for the program to create: a count of whole GPUs (``gpu.nvidia.com``), of MIG
+devices of one profile (``mig.nvidia.com`` with a CEL selector on the ``profile`` attribute), or of devices
+matching CEL selectors on the attributes the driver publishes (``advertisers.device_selectors``); every container
+passed through ``container`` shares the pod's one claim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.core.advertisers.device_selectors import DeviceSelector
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.interface import GpuRequest
 from components.core.advertisers.registry import advertiser_for, advertiser_named
 from components.core.clouds.registry import cloud_profile
+from components.core.k8s_syntax import object_name_problem
 from components.core.scheduling import node_selector, pool_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 from components.core.workload_placement import Placement
+from components.errors import Problem, SpecError
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -43,6 +52,10 @@ class GpuWorkload:
     """Registry key of the pool's advertiser, which shapes ``resources``."""
     cloud_fields: Mapping[str, Any] = field(default_factory=dict)
     """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
+    mig_profile: str | None = None
+    """The MIG profile the claimed devices have (DRA pools)."""
+    selectors: tuple[DeviceSelector, ...] = ()
+    """Conditions on the claimed devices' attributes (DRA pools)."""
 
     def pod_spec(self) -> dict[str, Any]:
         """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
@@ -63,26 +76,49 @@ class GpuWorkload:
         """A container's ``resources`` for the GPU units, as the pool's advertiser asks them."""
         return advertiser_named(self.advertiser).container_resources(self._request())
 
+    def objects(self, namespace: str) -> list[dict[str, Any]]:
+        """Kubernetes objects to create in the pods' ``namespace`` before them, as the pool's advertiser needs
+        (DRA: the ResourceClaimTemplate their claim names, the same name for the same request, so workloads that
+        ask alike share one); none for extended resources."""
+        if object_name_problem(namespace) is not None or "." in namespace or len(namespace) > 63:
+            raise SpecError([Problem("namespace", "is not a namespace name (a DNS label)", namespace, (), "e.g. ml")])
+        return advertiser_named(self.advertiser).workload_objects(self._request(), namespace)
+
     def _request(self) -> GpuRequest:
-        return GpuRequest(resource=self.resource, count=self.count)
+        return GpuRequest(
+            resource=self.resource, count=self.count, mig_profile=self.mig_profile, selectors=self.selectors
+        )
 
     def container(self, container: Mapping[str, Any]) -> dict[str, Any]:
-        """``container`` with the GPU units added to its ``resources`` (other resources kept)."""
+        """``container`` with the GPU units added to its ``resources`` (other resources kept). On a DRA pool every
+        container passed here names the pod's one claim, so they share the same devices."""
         merged = dict(container)
         current = dict(merged.get("resources") or {})
         for key, units in self.resources().items():
-            current[key] = {**dict(current.get(key) or {}), **units}
+            if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
+                kept = [c for c in current.get(key) or [] if c not in units]
+                current[key] = [*kept, *units]
+            else:
+                current[key] = {**dict(current.get(key) or {}), **units}
         merged["resources"] = current
         return merged
 
 
 def gpu_workload(
-    pool: GpuPoolSpec, gpus: object = 1, *, resource: str | None = None, placement: Placement | None = None
+    pool: GpuPoolSpec,
+    gpus: object = 1,
+    *,
+    resource: str | None = None,
+    placement: Placement | None = None,
+    mig_profile: str | None = None,
+    selectors: Sequence[DeviceSelector] = (),
 ) -> GpuWorkload:
     """The placement and GPU request for ``gpus`` units of ``resource`` (default: the pool's main one) per
-    container on ``pool``; raises ``SpecError`` for fractions, unknown resources and requests no node can hold."""
+    container on ``pool``; on a DRA pool, devices of ``mig_profile`` matching every one of ``selectors``. Raises
+    ``SpecError`` for fractions, unknown resources, requests no node can hold, MIG profiles the pool lacks,
+    unknown device attributes, and profiles or selectors on a pool that cannot choose devices so."""
     advertiser = advertiser_for(pool)
-    request = advertiser.request(pool, gpus, resource)
+    request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
     taints = pool_taints(pool)
     cloud = cloud_profile(pool.cloud)
     return GpuWorkload(
@@ -94,4 +130,6 @@ def gpu_workload(
         placement=placement or Placement(),
         advertiser=advertiser.key,
         cloud_fields=cloud.workload_pod_fields(pool),
+        mig_profile=request.mig_profile,
+        selectors=request.selectors,
     )

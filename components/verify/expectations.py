@@ -71,6 +71,8 @@ class Expectation:
     foreign node."""
     advertiser: str = EXTENDED_RESOURCES.key
     """Registry key of the advertiser whose resources the node should carry (it picks the resource checks)."""
+    devices: Mapping[str, int] = field(default_factory=dict)
+    """DeviceClass -> devices the node should publish in ResourceSlices (DRA); empty when none or unknown."""
     sharing_evidence: str = ""
     """For a foreign node: the node's own labels its sharing or MIG expectation was read from
     (``nvidia.com/device-plugin.config=time-slicing-x4``); "" for a pool's nodes and for unshared nodes."""
@@ -111,6 +113,7 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         elastic=bounds.elastic,
         provisioner=provisioner.key if bounds.elastic else "",
         advertiser=advertiser.key,
+        devices=advertiser.devices_per_node(spec),
     )
 
 
@@ -119,7 +122,7 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     (``node_sharing``: device-plugin config, MIG layout, GKE sharing, GFD) on the GPUs it has."""
     labels = view.labels
     listed = catalog_instance_type(view)
-    advertiser = advertiser_for_node(view.capacity)
+    advertiser = advertiser_for_node(view.capacity, labels)
     model = inference.model if inference is not None else None
     sharing = node_sharing(labels, model, shows_partitions=advertiser.shows_partitions(view.capacity))
     mig = sharing.mig or advertiser.shows_partitions(view.capacity)

@@ -32,9 +32,11 @@ MIG_RESOURCES_MISMATCH = "mig-resources-mismatch"
 GKE_PARTITION_MISMATCH = "gke-partition-mismatch"
 POOL_NODES_MISSING = "pool-nodes-missing"
 DRA_NODE_HAS_DEVICE_PLUGIN = "dra-node-has-device-plugin"
+DRA_SLICES_MISSING = "dra-slices-missing"
+DRA_DEVICES_MISSING = "dra-devices-missing"
 
 TRANSIENT_CODES: frozenset[str] = frozenset(
-    {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING}
+    {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING, DRA_SLICES_MISSING}
 )
 """Findings that usually clear by themselves while new nodes converge; the others need a change."""
 

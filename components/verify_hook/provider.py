@@ -84,6 +84,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
         from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
+        from components.kube.resource_slices import wait_for_slices  # noqa: PLC0415 - imported in the provider process
         from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415 - imported in the provider process
         from components.verify.report import render_report  # noqa: PLC0415 - imported in the provider process
         from components.verify_hook.wire import expectation_from_data  # noqa: PLC0415 - imported in the provider process
@@ -100,12 +101,14 @@ class GpuPoolVerificationProvider(ResourceProvider):
         try:
             with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
                 outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=deadline)
+                report = outcome.state.report()
+                if outcome.converged:  # a DRA pool's nodes converge on their ResourceSlices too
+                    report = wait_for_slices(client, report, deadline, client.policy.sleep)
         except GpuReadyError as error:
             # ``from None``: the engine prints the whole traceback (pulumi/dynamic/__main__.py aborts with
             # ``traceback.format_exc()``), chained causes included; gpuready's message is the safe summary.
             raise PoolNotConvergedError(f"pool {pool}: cannot verify its nodes: {error}") from None
-        report = outcome.state.report()
-        if not outcome.converged:
+        if not (outcome.converged and report.done):
             failing = f"The cluster kept failing until the deadline: {outcome.problem}\n\n" if outcome.problem else ""
             raise PoolNotConvergedError(
                 f"pool {pool}: {report.converged} of {report.expected} nodes converged after {timeout:g}s "

@@ -17,10 +17,11 @@ _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_node
 
 def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
     """Every field of ``expectation`` as str/int/bool/None, lists and dicts; the advertiser only when it is not
-    extended resources and the provisioner only for an elastic pool (so the verification resource's inputs, and the
-    plans of node-group pools, stay as they were)."""
+    extended resources, the provisioner only for an elastic pool and the DRA devices only when there are some (so
+    the verification resource's inputs, and the plans of node-group pools, stay as they were)."""
     advertiser = {} if expectation.advertiser == EXTENDED_RESOURCES.key else {"advertiser": expectation.advertiser}
     elastic = {"elastic": True, "provisioner": expectation.provisioner} if expectation.elastic else {}
+    devices = {"devices": dict(sorted(expectation.devices.items()))} if expectation.devices else {}
     return {
         "pool": expectation.pool,
         "accelerator": expectation.accelerator,
@@ -37,6 +38,7 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
         "expected_nodes": expectation.expected_nodes,
         **advertiser,
         **elastic,
+        **devices,
     }
 
 
@@ -63,6 +65,7 @@ def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
         elastic=bool(data.get("elastic")),
         provisioner=_str(data.get("provisioner")) or "",
         advertiser=_str(data.get("advertiser")) or EXTENDED_RESOURCES.key,
+        devices={str(k): int(v) for k, v in (data.get("devices") or {}).items()},
     )
 
 

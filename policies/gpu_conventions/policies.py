@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from policies.gpu_conventions import elastic_policies, lifecycle_policies
-from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, placement, pools, stack, workloads
+from policies.gpu_conventions import dra_policies, elastic_policies, lifecycle_policies, placement_policies
+from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
@@ -275,31 +275,9 @@ POLICIES: list[Policy] = [
         remediation_steps="Disable migManager without MIG-capable pools; run it (with the named layouts) where pools "
         "set nvidia.com/mig.config.",
     ),
-    ScopedStackPolicy(
-        name="gpu-workload-scheduler-exists",
-        description="Workloads that name a scheduler (e.g. the gpu-binpack profile) are in a stack that runs it.",
-        rules=[placement.scheduler_findings],
-        resource_types=WORKLOAD_TYPES | {placement.CONFIG_MAP},
-        enforcement_level=MANDATORY,
-        severity=Severity.HIGH,
-        url="https://kubernetes.io/docs/tasks/extend-kubernetes/configure-multiple-schedulers/",
-        remediation_steps="Deploy GpuBinPackingScheduler (profile gpu-binpack) in the same stack, fix schedulerName, "
-        "or list schedulers other stacks run in the policy config externalSchedulers.",
-        config={"externalSchedulers": {**_STRING_LIST, "default": []}},
-    ),
-    ScopedResourcePolicy(
-        name="gpu-replicas-spread-or-pack",
-        description="GPU Deployments and StatefulSets with more than one replica say whether replicas pack or spread.",
-        rules=[placement.spread_or_pack_problems],
-        resource_types=placement.REPLICATED_TYPES,
-        enforcement_level=ADVISORY,
-        severity=Severity.LOW,
-        url="https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#inter-pod-affinity-and-anti-affinity",
-        remediation_steps="Add required podAntiAffinity on kubernetes.io/hostname (spread), or schedulerName "
-        "gpu-binpack "
-        "with preferred podAffinity on a group label (pack); components.core.workload.Placement builds both.",
-    ),
+    *placement_policies.POLICIES,
     *elastic_policies.POLICIES,
     *lifecycle_policies.POLICIES,
+    *dra_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -31,9 +31,12 @@ def _rules(name: str) -> dict[str, list[dict[str, Any]]]:
     return {o["metadata"]["name"]: o["rules"] for o in documents(name) if o["kind"] == "ClusterRole"}
 
 
-def test_check_grants_only_reading_nodes() -> None:
+def test_check_grants_only_reading_nodes_and_resource_slices() -> None:
     assert _rules("check.yaml") == {
-        "gpuready-check": [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list", "watch"]}]
+        "gpuready-check": [
+            {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": ["resource.k8s.io"], "resources": ["resourceslices"], "verbs": ["list"]},
+        ]
     }
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import StatusError
 from .faults import Fault, Faults, RequestInfo
-from .objects import make_namespace, make_node, parse_taint
+from .objects import make_namespace, make_node, make_resource_slice, parse_taint
 from .requestlog import RequestLog, RequestRecord
 from .store import Event, Store
 
@@ -36,5 +36,6 @@ __all__ = [
     "load_seed_file",
     "make_namespace",
     "make_node",
+    "make_resource_slice",
     "parse_taint",
 ]

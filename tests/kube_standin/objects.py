@@ -140,3 +140,19 @@ def make_node(
 
 def make_namespace(name: str, labels: Mapping[str, str] | None = None) -> Obj:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": dict(labels or {})}}
+
+
+def make_resource_slice(node: str, devices: int, *, driver: str = "gpu.nvidia.com", generation: int = 1) -> Obj:
+    """A ResourceSlice (resource.k8s.io/v1) a DRA kubelet plugin publishes for ``node``: ``devices`` devices
+    ``gpu-0``, ``gpu-1``, ... in one pool named after the node."""
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": f"{node}-{driver}-{generation}"},
+        "spec": {
+            "driver": driver,
+            "nodeName": node,
+            "pool": {"name": node, "generation": generation, "resourceSliceCount": 1},
+            "devices": [{"name": f"gpu-{i}"} for i in range(devices)],
+        },
+    }

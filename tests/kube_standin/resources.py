@@ -40,9 +40,13 @@ class ResourceType:
 
 NODES = ResourceType("", "v1", "nodes", "node", "Node", False, ("no",))
 NAMESPACES = ResourceType("", "v1", "namespaces", "namespace", "Namespace", False, ("ns",))
+RESOURCE_SLICES = ResourceType(
+    "resource.k8s.io", "v1", "resourceslices", "resourceslice", "ResourceSlice", False, has_status=False
+)
 
-# Nodes are what the product reads and labels; namespaces exist so kubeconfig contexts name a real one.
-RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES)
+# Nodes are what the product reads and labels; namespaces exist so kubeconfig contexts name a real one;
+# ResourceSlices are what DRA verification lists (a cluster without resource.k8s.io: inject a 404 on their path).
+RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, RESOURCE_SLICES)
 
 # (group, version) -> plural -> type
 _BY_GROUP_VERSION: dict[tuple[str, str], dict[str, ResourceType]] = {}

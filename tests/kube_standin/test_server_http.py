@@ -81,7 +81,12 @@ def test_discovery_documents(kube_standin: KubeStandin) -> None:
     )
     assert nodes["verbs"] == ["get", "list", "patch", "watch"]
     assert {r["name"] for r in core["resources"]} == {"nodes", "nodes/status", "namespaces", "namespaces/status"}
-    assert call(kube_standin, "GET", "/apis")[2]["groups"] == []
+    (group,) = call(kube_standin, "GET", "/apis")[2]["groups"]  # DRA's ResourceSlices, listed by verification
+    assert (group["name"], group["preferredVersion"]["groupVersion"]) == ("resource.k8s.io", "resource.k8s.io/v1")
+    _, _, dra = call(kube_standin, "GET", "/apis/resource.k8s.io/v1")
+    assert [(r["name"], r["kind"], r["namespaced"]) for r in dra["resources"]] == [
+        ("resourceslices", "ResourceSlice", False)
+    ]
     assert_status(call(kube_standin, "GET", "/apis/apps/v1/daemonsets"), 404, "NotFound")
     assert call(kube_standin, "GET", "/api")[2]["versions"] == ["v1"]
     assert call(kube_standin, "GET", "/version")[2]["minor"] == "32"

@@ -43,6 +43,7 @@ MANDATORY = {
     "gpu-stack-tolerates-pool-taints",
     "gpu-mig-manager-only-with-mig-pools",
     "gpu-nodepool-requires-gpu-limit",
+    "gpu-workload-matches-pool-advertiser",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",

@@ -19,7 +19,7 @@ from components.core.specs import GpuPoolSpec
 from components.verify.expectations import expectation_for
 from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from components.verify_hook.wire import expectation_from_data, expectation_to_data
-from tests.kube_standin import KubeStandin
+from tests.kube_standin import KubeStandin, make_resource_slice
 from tests.verify_hook.conftest import pool_node, pool_spec, props
 
 SPEC = pool_spec()
@@ -201,3 +201,31 @@ def test_an_elastic_pools_nodes_are_checked_when_they_appear(kube_standin: KubeS
     kube_standin.store.add(pool_node(ELASTIC, "burst-a", drop=(LABEL_GPU_PRESENT,)))
     with pytest.raises(PoolNotConvergedError, match="pool burst: 0 of 1 nodes converged"):
         GpuPoolVerificationProvider().create(props(ELASTIC, str(kubeconfig_path), timeout=1))
+
+
+DRA_SPEC = GpuPoolSpec(cloud="eks", name="dra", instance_type="g6.12xlarge", min_size=1, max_size=2, advertise="dra")
+
+
+def test_a_dra_expectation_keeps_its_devices_over_the_wire() -> None:
+    expectation = expectation_for(DRA_SPEC)
+    data = expectation_to_data(expectation)
+    assert data["devices"] == {"gpu.nvidia.com": 4}
+    assert expectation_from_data({**data, "devices": {"gpu.nvidia.com": 4.0}}) == expectation
+    assert "devices" not in expectation_to_data(expectation_for(SPEC))
+
+
+@pytest.mark.parametrize(("devices", "converged"), [(4, True), (0, False)])
+def test_a_dra_pool_converges_on_its_resource_slices(
+    kube_standin: KubeStandin, kubeconfig_path: Path, devices: int, converged: bool
+) -> None:
+    node = pool_node(DRA_SPEC, "dra-a")
+    node["metadata"]["labels"]["feature.node.kubernetes.io/pci-10de.present"] = "true"
+    kube_standin.store.add(node)
+    if devices:
+        kube_standin.store.add(make_resource_slice("dra-a", devices))
+    provider_props = props(DRA_SPEC, str(kubeconfig_path), timeout=3.0)
+    if converged:
+        assert GpuPoolVerificationProvider().create(provider_props).outs["converged"] is True  # type: ignore[index]
+        return
+    with pytest.raises(PoolNotConvergedError, match="dra-slices-missing"):
+        GpuPoolVerificationProvider().create(provider_props)

@@ -11,18 +11,22 @@ container that uses them names the claim in ``resources.claims``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core import sharing_plan
+from components.core.advertisers import dra_requests
+from components.core.advertisers.device_selectors import DRIVER_DOMAIN, mig_profile_selector
 from components.core.advertisers.interface import Advertiser, GpuRequest
 from components.core.pool_parts import MigPartitioning
-from components.errors import Problem, SpecError
+from components.core.scheduling import LABEL_ADVERTISE
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
-DRIVER_NAME = "gpu.nvidia.com"
+DRIVER_NAME = DRIVER_DOMAIN
 """The driver name in the ResourceSlices the DRA driver publishes (and its DeviceClasses' CEL selectors)."""
 GPU_DEVICE_CLASS = "gpu.nvidia.com"
 """DeviceClass of whole GPUs."""
@@ -37,6 +41,7 @@ CLAIM_NAME = "gpus"
 class DynamicResources(Advertiser):
     """Devices of the DeviceClasses ``gpu.nvidia.com`` and ``mig.nvidia.com``, claimed per pod."""
 
+    slice_driver: ClassVar[str | None] = DRIVER_NAME
     key: ClassVar[str] = "dra"
     pool_value: ClassVar[str] = "dra"
 
@@ -59,42 +64,37 @@ class DynamicResources(Advertiser):
         """The DeviceClasses a workload claims on this pool."""
         return sorted(self.devices_per_node(spec))
 
-    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
-        devices = self.devices_per_node(spec)
+    def request(
+        self,
+        spec: GpuPoolSpec,
+        gpus: object,
+        resource: str | None,
+        *,
+        mig_profile: str | None = None,
+        selectors: Sequence[object] = (),
+    ) -> GpuRequest:
         name = resource if resource is not None else self.primary_resource(spec)
-        problems: list[Problem] = []
-        if name not in devices:
-            problems.append(
-                Problem(
-                    "resource",
-                    f"pool {spec.name!r} hands out no devices of this DeviceClass",
-                    name,
-                    sorted(devices),
-                    "claim the pool's DeviceClass",
-                )
-            )
-        valid_count = isinstance(gpus, int) and not isinstance(gpus, bool) and gpus >= 1
-        if not valid_count:
-            problems.append(Problem("gpus", "must be a whole number of devices, at least 1", gpus, (), "e.g. gpus: 1"))
-        elif name in devices and isinstance(gpus, int) and gpus > devices[name]:
-            problems.append(
-                Problem(
-                    "gpus",
-                    f"no node of pool {spec.name!r} has that many: each publishes {devices[name]} {name} devices",
-                    gpus,
-                    (),
-                    f"claim at most {devices[name]}, or split the work across pods",
-                )
-            )
-        if problems or not isinstance(gpus, int):
-            raise SpecError(problems)
-        return GpuRequest(resource=name, count=gpus)
+        devices = self.devices_per_node(spec)
+        return dra_requests.claim_request(
+            spec, devices, name, gpus, mig_profile=mig_profile, selectors=selectors, mig_class=MIG_DEVICE_CLASS
+        )
 
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         return {"claims": [{"name": CLAIM_NAME}]}
 
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         return {"resourceClaims": [{"name": CLAIM_NAME, "resourceClaimTemplateName": claim_template_name(request)}]}
+
+    def workload_objects(self, request: GpuRequest, namespace: str) -> list[dict[str, Any]]:
+        """The ResourceClaimTemplate the pods claim from, in their namespace."""
+        return [claim_template(request, namespace)]
+
+    def serves_device_class(self, name: str) -> bool:
+        return name in {GPU_DEVICE_CLASS, MIG_DEVICE_CLASS}
+
+    def serves_node_labels(self, labels: Mapping[str, str]) -> bool:
+        """gpuready marks a DRA pool's nodes ``gpuready.io/advertise=dra`` (``scheduling.pool_labels``)."""
+        return labels.get(LABEL_ADVERTISE) == self.pool_value
 
     def is_gpu_resource(self, name: str) -> bool:
         """DRA devices are not node resources."""
@@ -119,13 +119,28 @@ class DynamicResources(Advertiser):
 
 
 def claim_template_name(request: GpuRequest) -> str:
-    """The ResourceClaimTemplate a pod with ``request`` claims from, e.g. ``gpuready-gpu-2``."""
-    return f"gpuready-{request.resource.split('.', 1)[0]}-{request.count}"
+    """The ResourceClaimTemplate a pod with ``request`` claims from: the same for the same request, e.g.
+    ``gpuready-gpu-2``, ``gpuready-mig-1-1g-10gb``, ``gpuready-gpu-1-3f9a0c1b`` (a digest of the selectors)."""
+    parts = ["gpuready", request.resource.split(".", 1)[0], str(request.count)]
+    if request.mig_profile is not None:
+        parts.append(re.sub(r"[^a-z0-9]+", "-", request.mig_profile.lower()).strip("-"))
+    if request.selectors:
+        text = "\n".join(s.cel() for s in request.selectors)
+        parts.append(hashlib.sha256(text.encode()).hexdigest()[:8])
+    return "-".join(parts)
 
 
 def claim_template(request: GpuRequest, namespace: str) -> dict[str, Any]:
-    """The ResourceClaimTemplate for ``request`` in ``namespace``: one request of ``count`` devices."""
-    exactly = {"deviceClassName": request.resource, "allocationMode": "ExactCount", "count": request.count}
+    """The ResourceClaimTemplate for ``request`` in ``namespace``: one request of ``count`` devices of its
+    DeviceClass, each matching every CEL selector (the MIG profile's first)."""
+    conditions = [*([mig_profile_selector(request.mig_profile)] if request.mig_profile else []), *request.selectors]
+    exactly: dict[str, Any] = {
+        "deviceClassName": request.resource,
+        "allocationMode": "ExactCount",
+        "count": request.count,
+    }
+    if conditions:
+        exactly["selectors"] = [{"cel": {"expression": c.cel()}} for c in conditions]
     return {
         "apiVersion": RESOURCE_API_VERSION,
         "kind": "ResourceClaimTemplate",

@@ -7,7 +7,7 @@ A fraction of a GPU is what time-slicing, MPS or MIG give; the error says which 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from components.core import sharing_plan
@@ -19,18 +19,54 @@ if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
 
-def whole_units_request(pool: GpuPoolSpec, allocatable: Mapping[str, int], name: str, gpus: object) -> GpuRequest:
-    """``gpus`` units of ``name`` on ``pool``; raises ``SpecError`` for fractions, resources the pool's nodes do
-    not advertise and requests no node can hold."""
+DRA_ONLY_HINT = (
+    "the pool's GPUs are advertised by the device plugin as extended resources; DeviceClasses, MIG profiles by "
+    "name and device selectors are claimed through DRA: set advertise: dra on the pool"
+)
+
+
+def claim_only_problems(pool: GpuPoolSpec, mig_profile: object, selectors: Sequence[object]) -> list[Problem]:
+    """What a request asks that only a claim (DRA) can express: a MIG profile by name, device selectors."""
     problems: list[Problem] = []
+    if mig_profile is not None:
+        problems.append(
+            Problem(
+                "migProfile",
+                f"pool {pool.name!r} advertises MIG devices as extended resources, not by profile attribute",
+                mig_profile,
+                (),
+                "request resource='nvidia.com/mig-<profile>' on a MIG mixed pool, or " + DRA_ONLY_HINT,
+            )
+        )
+    if selectors:
+        problems.append(
+            Problem(
+                "selectors", f"pool {pool.name!r} cannot choose GPUs by attribute", list(selectors), (), DRA_ONLY_HINT
+            )
+        )
+    return problems
+
+
+def whole_units_request(
+    pool: GpuPoolSpec,
+    allocatable: Mapping[str, int],
+    name: str,
+    gpus: object,
+    *,
+    claims_only: Sequence[Problem] = (),
+) -> GpuRequest:
+    """``gpus`` units of ``name`` on ``pool``; raises ``SpecError`` for fractions, resources the pool's nodes do
+    not advertise, requests no node can hold, and ``claims_only`` (what only a claim could ask)."""
+    problems: list[Problem] = list(claims_only)
     if name not in allocatable:
+        hint = DRA_ONLY_HINT if "/" not in name else "request one of the pool's resources"
         problems.append(
             Problem(
                 "resource",
                 f"nodes of pool {pool.name!r} do not advertise this resource",
                 name,
                 sorted(allocatable),
-                "request one of the pool's resources",
+                hint,
             )
         )
     count = _whole_units(pool, gpus, problems)

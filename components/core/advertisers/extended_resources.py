@@ -13,7 +13,7 @@ and a GPU request must equal its limit, so a container gets the same integer as 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core import sharing_plan
@@ -50,10 +50,26 @@ class ExtendedResources(Advertiser):
             return {name: gpus * sharing.replicas}
         return _mig_allocatable(spec, sharing)
 
-    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
+    def request(
+        self,
+        spec: GpuPoolSpec,
+        gpus: object,
+        resource: str | None,
+        *,
+        mig_profile: str | None = None,
+        selectors: Sequence[object] = (),
+    ) -> GpuRequest:
+        """Whole units of an extended resource; a MIG profile is chosen by the resource's name
+        (``nvidia.com/mig-<profile>``) and devices cannot be chosen by attribute, so both are refused."""
         allocatable = self.allocatable_per_node(spec)
         name = resource if resource is not None else self.primary_resource(spec)
-        return extended_requests.whole_units_request(spec, allocatable, name, gpus)
+        return extended_requests.whole_units_request(
+            spec,
+            allocatable,
+            name,
+            gpus,
+            claims_only=extended_requests.claim_only_problems(spec, mig_profile, selectors),
+        )
 
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         units = {request.resource: request.count}

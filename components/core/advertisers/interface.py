@@ -11,9 +11,11 @@ Allocation through NVIDIA's DRA driver (ResourceSlices and ResourceClaims, ``dra
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from components.core.advertisers.device_selectors import DeviceSelector
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -35,11 +37,17 @@ class GpuRequest:
 
     resource: str
     count: int
+    mig_profile: str | None = None
+    """A MIG profile the devices must have (DRA: ``mig.nvidia.com`` devices of that profile)."""
+    selectors: tuple[DeviceSelector, ...] = ()
+    """Conditions on the devices' attributes (DRA only)."""
 
 
 class Advertiser(ABC):
     """How a pool's GPUs are advertised to Kubernetes, and everything that follows from it."""
 
+    slice_driver: ClassVar[str | None] = None
+    """The DRA driver whose ResourceSlices publish the pool's devices (None: the node's resources advertise them)."""
     key: ClassVar[str]
     """Registry key, e.g. ``extended-resources``."""
     pool_value: ClassVar[str]
@@ -48,6 +56,10 @@ class Advertiser(ABC):
     @abstractmethod
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
         """Resource name -> units each Ready node of the pool should advertise."""
+
+    def devices_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
+        """DeviceClass -> devices each node publishes in ResourceSlices of ``slice_driver``; none by default."""
+        return {}
 
     def resource_names(self, spec: GpuPoolSpec) -> list[str]:
         """Names a workload requests on this pool, the one with most units first."""
@@ -64,9 +76,18 @@ class Advertiser(ABC):
         return AdvertisedResources(resource_name=self.primary_resource(spec), allocatable=allocatable)
 
     @abstractmethod
-    def request(self, spec: GpuPoolSpec, gpus: object, resource: str | None) -> GpuRequest:
-        """The validated request for ``gpus`` units of ``resource`` (None: the pool's primary one) per container;
-        raises ``SpecError`` listing every problem."""
+    def request(
+        self,
+        spec: GpuPoolSpec,
+        gpus: object,
+        resource: str | None,
+        *,
+        mig_profile: str | None = None,
+        selectors: Sequence[object] = (),
+    ) -> GpuRequest:
+        """The validated request for ``gpus`` units of ``resource`` (None: the pool's primary one) per container,
+        of ``mig_profile`` and matching ``selectors`` where the advertiser can choose devices so; raises
+        ``SpecError`` listing every problem."""
 
     @abstractmethod
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
@@ -75,6 +96,19 @@ class Advertiser(ABC):
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         """PodSpec fields the request needs beside the containers' (DRA: ``resourceClaims``); none by default."""
         return {}
+
+    def workload_objects(self, request: GpuRequest, namespace: str) -> list[dict[str, Any]]:
+        """Kubernetes objects the workload's pods need in ``namespace`` (DRA: its ResourceClaimTemplate); none by
+        default."""
+        return []
+
+    def serves_device_class(self, name: str) -> bool:
+        """Whether a pod claims this advertiser's devices through DeviceClass ``name`` (DRA); none by default."""
+        return False
+
+    def serves_node_labels(self, labels: Mapping[str, str]) -> bool:
+        """Whether a pool or node with ``labels`` has its GPUs advertised this way (read from any program)."""
+        return False
 
     @abstractmethod
     def is_gpu_resource(self, name: str) -> bool:

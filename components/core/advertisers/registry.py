@@ -41,8 +41,11 @@ def advertiser_for(spec: GpuPoolSpec) -> Advertiser:
     return _BY_POOL_VALUE[spec.advertise]
 
 
-def advertiser_for_node(capacity: Mapping[str, int]) -> Advertiser:
-    """The advertiser whose resources a node no known pool owns carries (the first in order by default)."""
+def advertiser_for_node(capacity: Mapping[str, int], labels: Mapping[str, str] | None = None) -> Advertiser:
+    """The advertiser of a node no known pool owns: the one whose marker its labels carry, else the one whose
+    resources its capacity carries (the first in order by default)."""
+    if labels and (marked := advertiser_for_labels(labels)) is not ADVERTISERS[0]:
+        return marked
     for advertiser in ADVERTISERS:
         if any(advertiser.is_gpu_resource(name) for name in capacity):
             return advertiser
@@ -52,3 +55,12 @@ def advertiser_for_node(capacity: Mapping[str, int]) -> Advertiser:
 def is_gpu_resource(name: str) -> bool:
     """Whether a node resource name is a GPU resource of any advertiser."""
     return any(a.is_gpu_resource(name) for a in ADVERTISERS)
+
+
+def advertiser_for_labels(labels: Mapping[str, str]) -> Advertiser:
+    """How the GPUs of a pool (or node) with ``labels`` are advertised, read from any program's pool: the first
+    advertiser whose marker the labels carry, else the default."""
+    for advertiser in ADVERTISERS[1:]:
+        if advertiser.serves_node_labels(labels):
+            return advertiser
+    return ADVERTISERS[0]

@@ -19,7 +19,7 @@ import yaml
 
 from components.core.props import as_list, as_mapping, as_number, as_text, dig
 from policies.gpu_conventions.rules.stack import Finding, StackResource
-from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS, requests_gpus
+from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS, claims_devices, requests_gpus
 
 DEFAULT_SCHEDULER = "default-scheduler"
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
@@ -76,7 +76,8 @@ def scheduler_findings(resources: Sequence[StackResource], config: Mapping[str, 
 
 def spread_or_pack_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A GPU Deployment/StatefulSet with more than one replica says whether its replicas pack or spread."""
-    if resource_type not in REPLICATED_TYPES or not requests_gpus(resource_type, props):
+    gpu = requests_gpus(resource_type, props) or claims_devices(resource_type, props)
+    if resource_type not in REPLICATED_TYPES or not gpu:
         return []
     replicas = as_number(dig(props, "spec", "replicas"))
     if replicas is None or replicas <= 1:

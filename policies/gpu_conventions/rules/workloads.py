@@ -15,7 +15,7 @@ from typing import Any
 
 from components.core import scheduling
 from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
-from components.core.props import as_list, as_mapping, dig, show
+from components.core.props import as_list, as_mapping, as_text, dig, show
 from policies.gpu_conventions.rules.gpu_configs import MIG_RESOURCES
 from policies.gpu_conventions.rules.k8s import GPU_TAINT, any_tolerates, parse_quantity, tolerates
 
@@ -125,7 +125,7 @@ def non_gpu_toleration_problems(resource_type: str, props: Mapping[str, Any], co
     """Pods that request no GPU do not tolerate the GPU taint, so they cannot take GPU nodes (DaemonSets excepted)."""
     if resource_type not in WORKLOAD_TYPES or resource_type in NODE_AGENT_TYPES:
         return []
-    if requests_gpus(resource_type, props):
+    if requests_gpus(resource_type, props) or claims_devices(resource_type, props):
         return []
     field, tolerations = _tolerations(resource_type, props)
     matching = [t for t in tolerations if tolerates(t, GPU_TAINT)]
@@ -144,6 +144,21 @@ def requests_gpus(resource_type: str, props: Mapping[str, Any]) -> bool:
         if amount is None or amount > Fraction(0):
             return True
     return False
+
+
+def claims_devices(resource_type: str, props: Mapping[str, Any]) -> bool:
+    """Whether a container uses one of the pod's DRA ``resourceClaims`` (GPUs on a DRA pool, or other devices)."""
+    path = POD_SPEC_PATHS.get(resource_type)
+    spec = as_mapping(dig(props, *path)) if path else None
+    if spec is None:
+        return False
+    claims = {as_text(dig(c, "name")) for c in as_list(spec.get("resourceClaims"))} - {None}
+    return any(
+        as_text(dig(used, "name")) in claims
+        for list_name in _CONTAINER_LISTS
+        for container in as_list(spec.get(list_name))
+        for used in as_list(dig(container, "resources", "claims"))
+    )
 
 
 def _tolerations(resource_type: str, props: Mapping[str, Any]) -> tuple[str, Any]:

@@ -11,10 +11,11 @@ from components.core.advertisers import registry
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES, ExtendedResources
 from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.scheduling import LABEL_ADVERTISE, pool_labels
 from components.core.specs import GpuSharing, MigPartitioning
 from components.core.workload import GpuWorkload
 from components.errors import SpecError
-from tests.core.conftest import SpecFactory
+from tests.core.conftest import SpecFactory, build_spec
 
 
 def test_every_advertiser_is_registered_once_under_its_key() -> None:
@@ -147,3 +148,12 @@ def test_a_workload_asks_its_advertiser_for_container_and_pod_fields(monkeypatch
         "tolerations": [],
         "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu.example.com-2"}],
     }
+
+
+@pytest.mark.parametrize(("advertise", "marker"), [("device-plugin", None), ("dra", "dra")])
+def test_a_pools_labels_say_how_its_gpus_are_advertised(advertise: str, marker: str | None) -> None:
+    spec = build_spec("eks", advertise=advertise)
+    labels = pool_labels(spec)
+    assert labels.get(LABEL_ADVERTISE) == marker
+    assert registry.advertiser_for_labels(labels) is registry.advertiser_for(spec)
+    assert registry.advertiser_for(spec).serves_device_class("gpu.nvidia.com") is (advertise == "dra")

@@ -1,0 +1,90 @@
+"""ResourceSlices over the Kubernetes API (``resource.k8s.io/v1``, Kubernetes 1.34+): one paginated LIST.
+
+DRA drivers publish the devices of each node in cluster-scoped ResourceSlices (``spec.driver``, ``spec.nodeName``,
+``spec.pool``, ``spec.devices``; kubernetes.io "Dynamic Resource Allocation"). Verification lists them all and
+filters by driver itself (field selectors on ``spec.driver`` are not relied on), through the same lightkube
+``Client``, retry policy and deadline as the nodes (``nodes_api.NodeClient``). A cluster that does not serve
+``resource.k8s.io/v1`` (older than 1.34, or the API disabled) answers 404: that is "no slices API", not an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import lightkube
+import msgspec
+from lightkube.core.resource import ApiInfo, ResourceDef
+from lightkube.generic_resource import GenericGlobalResource
+
+from components.kube.deadline import Deadline
+from components.kube.errors import RBAC_HINT, ExpiredError, KubeApiError, KubeAuthError, MalformedResponseError
+from components.kube.nodes_api import NodeClient
+from components.kube.retry import RETRYABLE_READ_STATUS
+from components.kube.transport import status_body
+from components.verify.audit import AuditReport
+from components.verify.dra_slices import device_slices, needs_slices, with_slices
+
+RESOURCE_API = "resource.k8s.io/v1"
+SLICE_POLL_SECONDS = 2.0
+"""How often ``wait_for_slices`` lists the slices again (they have no watch here: one LIST per round)."""
+
+
+class ResourceSlice(GenericGlobalResource):
+    """resource.k8s.io/v1 ResourceSlice as a generic resource decoded into dicts (see ``nodes_api.Node``)."""
+
+    _api_info = ApiInfo(
+        resource=ResourceDef("resource.k8s.io", "v1", "ResourceSlice"), plural="resourceslices", verbs=["list"]
+    )
+
+
+def list_resource_slices(client: NodeClient) -> list[dict[str, Any]] | None:
+    """Every ResourceSlice of the cluster as a dict, or None when the cluster serves no ``resource.k8s.io/v1``."""
+    for _ in range(3):
+        try:
+            return [dict(s) for s in client.kube.list(ResourceSlice, chunk_size=client.page_size)]
+        except lightkube.ApiError as error:
+            code = int(error.status.code or (error.response.status_code if error.response is not None else 0))
+            if code == 404:
+                return None
+            if code == 410:  # a continue token expired: list again from the start
+                continue
+            raise _error(client, code, error.status.message or error.status.reason or f"HTTP {code}") from error
+        except httpx2.HTTPStatusError as error:  # a body that is not a JSON Status
+            code = error.response.status_code
+            if code == 404:
+                return None
+            raise _error(client, code, str(status_body(error.response).get("message") or code)) from error
+        except msgspec.DecodeError as error:
+            raise MalformedResponseError(f"list resourceslices: malformed response: {error}", 200) from error
+    raise ExpiredError("list resourceslices: continue token expired three times in a row; try again")
+
+
+def _error(client: NodeClient, code: int, message: str) -> Exception:
+    if code in (401, 403):
+        return KubeAuthError(
+            f"list resourceslices: {code} for {client.target_description}: {message}. The missing permission is "
+            f"'list' on 'resourceslices' (group resource.k8s.io, cluster scope); {RBAC_HINT}. Check with: "
+            "kubectl auth can-i list resourceslices.resource.k8s.io",
+            code,
+        )
+    return KubeApiError(f"list resourceslices: {code}: {message}", code, transient=code in RETRYABLE_READ_STATUS)
+
+
+def audit_slices(client: NodeClient, report: AuditReport) -> AuditReport:
+    """``report`` with the DRA nodes' slice findings; lists ResourceSlices only when the report has DRA nodes."""
+    if not needs_slices(report):
+        return report
+    return with_slices(report, device_slices(list_resource_slices(client)))
+
+
+def wait_for_slices(
+    client: NodeClient, report: AuditReport, deadline: Deadline, sleep: Callable[[float], None]
+) -> AuditReport:
+    """``audit_slices`` again every ``SLICE_POLL_SECONDS`` until the report is done or the deadline is near."""
+    while True:
+        checked = audit_slices(client, report)
+        if checked.done or deadline.remaining() <= SLICE_POLL_SECONDS:
+            return checked
+        sleep(SLICE_POLL_SECONDS)
