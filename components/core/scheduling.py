@@ -37,6 +37,9 @@ LABEL_POOL = "gpuready.io/pool"
 LABEL_GPU_POOL = "gpuready.io/gpu-pool"
 LABEL_ACCELERATOR = "gpuready.io/accelerator"
 LABEL_SHARING = "gpuready.io/sharing"
+LABEL_ADVERTISE = "gpuready.io/advertise"
+"""Set to ``dra`` on DRA pools (their advertiser's ``node_labels``): the DRA driver's kubelet plugin selects it and
+NVIDIA's device plugin avoids it, so the two never serve one node (DRA chart ``templates/validation.yaml``)."""
 
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
@@ -93,6 +96,9 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
     labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
+    from components.core.advertisers.registry import advertiser_for  # noqa: PLC0415 - the advertisers import this module
+
+    labels.update(advertiser_for(spec).node_labels(spec))
     labels.update(spec.labels)
     return labels
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from components.core import sharing_plan
 from components.core.advertisers.interface import Advertiser, GpuRequest
 from components.core.pool_parts import MigPartitioning
+from components.core.scheduling import LABEL_ADVERTISE, LABEL_DEPLOY_PREFIX
 from components.errors import Problem, SpecError
 
 if TYPE_CHECKING:
@@ -92,6 +93,30 @@ class DynamicResources(Advertiser):
 
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         return {"claims": [{"name": CLAIM_NAME}]}
+
+    def node_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """``gpuready.io/advertise=dra`` (the DRA kubelet plugin's node affinity) and the GPU Operator's device
+        plugin opt-out (``nvidia.com/gpu.deploy.device-plugin=false``): no device plugin serves a DRA node."""
+        return {LABEL_ADVERTISE: self.pool_value, f"{LABEL_DEPLOY_PREFIX}device-plugin": "false"}
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """Time-slicing and MPS are device-plugin settings (gpuready's plugin config map); the DRA driver shares a
+        GPU per claim instead (its opaque ``GpuConfig`` sharing settings, NVIDIA/k8s-dra-driver-gpu v0.4.0), which
+        gpuready does not write: refused rather than silently ignored."""
+        sharing = spec.sharing
+        if sharing is None or isinstance(sharing, MigPartitioning):
+            return []
+        return [
+            Problem(
+                "sharing.mode",
+                "a DRA pool is not shared by the device plugin's time-slicing or MPS (no device plugin runs there); "
+                "the DRA driver shares a GPU per ResourceClaim",
+                sharing.mode,
+                ("mig",),
+                "drop sharing and let containers share one claim (the workload helper's shared claims), or use "
+                "advertise: device-plugin for a time-sliced or MPS pool",
+            )
+        ]
 
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         return {"resourceClaims": [{"name": CLAIM_NAME, "resourceClaimTemplateName": claim_template_name(request)}]}
