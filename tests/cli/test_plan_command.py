@@ -904,7 +904,7 @@ def test_a_program_without_a_stack_file_plans_with_empty_config(
 def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.CaptureFixture[str]) -> None:
     result = plan_with_capsys(capsys, "--stack", "eks-dve")
     assert result.code == 2
-    assert "known stacks: aks-dev, eks-dev, eks-karpenter, gke-dev, gke-operator" in result.err
+    assert "known stacks: aks-dev, eks-dev, eks-dra, eks-karpenter, gke-dev, gke-operator" in result.err
 
 
 def test_the_pool_table_shows_an_elastic_pool_and_its_lifecycle(

@@ -157,6 +157,7 @@ CASES: dict[str, Case] = {
     "plan-gke-dev": _plan("--stack", "gke-dev", "--project-dir", str(ROOT)),
     "plan-gke-operator": _plan("--stack", "gke-operator", "--project-dir", str(ROOT)),
     "plan-eks-karpenter": _plan("--stack", "eks-karpenter", "--project-dir", str(ROOT)),
+    "plan-eks-dra": _plan("--stack", "eks-dra", "--project-dir", str(ROOT)),
     "plan-training-job": _plan("--program", str(ROOT / "examples" / "training_job"), "--stack", "dev"),
     "plan-wrong-program": _plan("--program", str(ROOT / "examples" / "wrong_program"), "--stack", "dev"),
 }

@@ -24,7 +24,7 @@ from tools import policy_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
-RUNS = [(ROOT, stack) for stack in ("eks-dev", "aks-dev", "gke-dev", "gke-operator", "eks-karpenter")] + [
+RUNS = [(ROOT, stack) for stack in ("eks-dev", "aks-dev", "gke-dev", "gke-operator", "eks-karpenter", "eks-dra")] + [
     (ROOT / "examples" / "wrong_program", "dev"),
     (ROOT / "examples" / "training_job", "dev"),
 ]

@@ -2,9 +2,9 @@
 
 Keys and defaults: the chart's ``values.yaml`` (vendored archive, ``chart_archives``). What gpuready decides:
 
-- ``resourceApiVersion: resource.k8s.io/v1``: the chart otherwise asks the cluster which resource API it serves
-  (``.Capabilities``, ``_helpers.tpl``), and fails when it is asked offline; ``clusterVersion`` is at least 1.34,
-  where ``resource.k8s.io/v1`` is GA (``stack_spec.DRA_MIN_MINOR``).
+- ``resourceApiVersion: resource.k8s.io/v1``: the chart otherwise takes the newest resource API the cluster
+  serves, v1beta1 or v1beta2 included (``_helpers.tpl``); ``clusterVersion`` is at least 1.34, where
+  ``resource.k8s.io/v1`` is GA (``stack_spec.DRA_MIN_MINOR``), the API of gpuready's own claims.
 - ``resources.gpus.enabled`` with ``gpuResourcesEnabledOverride``: the chart refuses to publish GPUs unless told
   that no device plugin runs on the same nodes (``templates/validation.yaml``). gpuready sets the override only
   together with a kubelet-plugin node affinity that selects exactly the stack's DRA pools (their
