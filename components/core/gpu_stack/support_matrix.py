@@ -56,7 +56,7 @@ def matrix() -> list[MatrixRow]:
     for cloud, image, driver in platforms():
         for kind in STACK_KINDS:
             spec = _stack_spec(kind)
-            pool = _pool(cloud, image, driver, cloud_profile(cloud).matrix_types[0], None, _advertise(kind))
+            pool = _pool(cloud, image, driver, cloud_profile(cloud).matrix_types[0], None, advertise=_advertise(kind))
             assert pool is not None
             works, how = _plan(pool, spec)
             cells = tuple(_sharing_cell(cloud, image, driver, spec, mode) if works else "-" for mode in SHARING_COLUMNS)
@@ -96,7 +96,7 @@ def _sharing_cell(cloud: Cloud, image: str, driver: str, spec: GpuStackSpec, mod
     instance_type = cloud_profile(cloud).matrix_types[1] if mode == "mig" else cloud_profile(cloud).matrix_types[0]
     refusal = "no (pool rules)"
     for sharing in candidates:
-        pool = _pool(cloud, image, driver, instance_type, sharing, _advertise(spec.kind))
+        pool = _pool(cloud, image, driver, instance_type, sharing, advertise=_advertise(spec.kind))
         if pool is None:
             continue
         works, _ = _plan(pool, spec)
@@ -140,6 +140,7 @@ def _pool(
     driver: str,
     instance_type: str,
     sharing: Sharing | None,
+    *,
     advertise: str = ADVERTISE_VALUES[0],
 ) -> GpuPoolSpec | None:
     try:
