@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from components.core import sharing_plan
+from components.core import node_names, sharing_plan
+from components.core.advertisers.registry import advertiser_for
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TaintEffect
 from components.core.pool_parts import GpuSharing, MigPartitioning
@@ -20,8 +21,10 @@ from components.core.taints import Taint
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
-GPU_RESOURCE = "nvidia.com/gpu"
-SHARED_GPU_RESOURCE = "nvidia.com/gpu.shared"
+GPU_RESOURCE = node_names.GPU_RESOURCE
+SHARED_GPU_RESOURCE = node_names.SHARED_GPU_RESOURCE
+LABEL_DEPLOY_PREFIX = node_names.LABEL_DEPLOY_PREFIX
+LABEL_ADVERTISE = node_names.LABEL_ADVERTISE
 GPU_TAINT_KEY = "nvidia.com/gpu"
 GPU_TAINT_VALUE = "present"
 GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
@@ -29,7 +32,6 @@ GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
 LABEL_GPU_PRESENT = "nvidia.com/gpu.present"
 LABEL_DEVICE_PLUGIN_CONFIG = "nvidia.com/device-plugin.config"
 LABEL_MIG_CONFIG = "nvidia.com/mig.config"
-LABEL_DEPLOY_PREFIX = "nvidia.com/gpu.deploy."
 LABEL_SKYPILOT_ACCELERATOR = "skypilot.co/accelerator"
 LABEL_GKE_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
 GPUREADY_DOMAIN = "gpuready.io"
@@ -37,9 +39,6 @@ LABEL_POOL = "gpuready.io/pool"
 LABEL_GPU_POOL = "gpuready.io/gpu-pool"
 LABEL_ACCELERATOR = "gpuready.io/accelerator"
 LABEL_SHARING = "gpuready.io/sharing"
-LABEL_ADVERTISE = "gpuready.io/advertise"
-"""Set to ``dra`` on DRA pools (their advertiser's ``node_labels``): the DRA driver's kubelet plugin selects it and
-NVIDIA's device plugin avoids it, so the two never serve one node (DRA chart ``templates/validation.yaml``)."""
 
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
@@ -96,7 +95,6 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
     labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
-    from components.core.advertisers.registry import advertiser_for  # noqa: PLC0415 - the advertisers import this module
 
     labels.update(advertiser_for(spec).node_labels(spec))
     labels.update(spec.labels)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core import sharing_plan
 from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.node_names import LABEL_ADVERTISE, LABEL_DEPLOY_PREFIX
 from components.core.pool_parts import MigPartitioning
-from components.core.scheduling import LABEL_ADVERTISE, LABEL_DEPLOY_PREFIX
 from components.errors import Problem, SpecError
 
 if TYPE_CHECKING:
