@@ -101,8 +101,9 @@ class DynamicResources(Advertiser):
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         """Time-slicing and MPS are device-plugin settings (gpuready's plugin config map); the DRA driver shares a
-        GPU per claim instead (its opaque ``GpuConfig`` sharing settings, NVIDIA/k8s-dra-driver-gpu v0.4.0), which
-        gpuready does not write: refused rather than silently ignored."""
+        GPU per claim instead (the claim's opaque config; MPS behind the driver's ``MPSSupport`` feature gate, GPU
+        Operator v26.7.0 values.yaml ``draDriver.featureGates``), which gpuready does not write: refused rather
+        than silently ignored."""
         sharing = spec.sharing
         if sharing is None or isinstance(sharing, MigPartitioning):
             return []
