@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from components.gke.node_pool import GkeGpuNodePoolArgs as GkeGpuNodePoolArgs
     from components.gpu_stack.device_plugin import NvidiaDevicePlugin as NvidiaDevicePlugin
     from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs as NvidiaDevicePluginArgs
+    from components.gpu_stack.dra_driver import NvidiaDraDriver as NvidiaDraDriver
+    from components.gpu_stack.dra_driver import NvidiaDraDriverArgs as NvidiaDraDriverArgs
     from components.gpu_stack.gpu_operator import GpuOperator as GpuOperator
     from components.gpu_stack.gpu_operator import GpuOperatorArgs as GpuOperatorArgs
     from components.pool_outputs import GpuNodePoolBase as GpuNodePoolBase
@@ -68,6 +70,8 @@ _EXPORTS = {
     "GpuOperatorArgs": "components.gpu_stack.gpu_operator",
     "NvidiaDevicePlugin": "components.gpu_stack.device_plugin",
     "NvidiaDevicePluginArgs": "components.gpu_stack.device_plugin",
+    "NvidiaDraDriver": "components.gpu_stack.dra_driver",
+    "NvidiaDraDriverArgs": "components.gpu_stack.dra_driver",
     "GpuStackSpec": "components.core.gpu_stack.stack_spec",
     "gpu_workload": "components.core.workload",
     "Placement": "components.core.workload_placement",

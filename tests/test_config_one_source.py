@@ -19,12 +19,14 @@ from components.core.config_model.scheduler_model import BinPackSchedulerConfig
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
 from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs
+from components.gpu_stack.dra_driver import NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperatorArgs
 
 WIRING = {"pools", "provider"}
 """Args fields that are not settings: the pools served and the cluster's provider."""
-PER_CHART = {"gfd", "mig_reboot"}
-"""GPU stack settings of one chart only (the device plugin's GFD switch, the operator's MIG reboot)."""
+PER_CHART = {"gfd", "mig_reboot", "cluster_version"}
+"""GPU stack settings of one chart only (the device plugin's GFD switch, the operator's MIG reboot, the DRA driver's
+cluster version)."""
 
 
 def _spec_fields(spec: type) -> set[str]:
@@ -43,7 +45,7 @@ def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_
     assert set(model.model_fields) == _spec_fields(spec) - not_configured
 
 
-@pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs])
+@pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs, NvidiaDraDriverArgs])
 def test_chart_args_are_gpu_stack_settings(args: type) -> None:
     settings = {f.name for f in fields(args)} - WIRING
     assert settings <= _spec_fields(GpuStackSpec) - {"kind"}

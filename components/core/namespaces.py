@@ -16,6 +16,8 @@ GPU_OPERATOR = "gpu-operator"
 """Default release namespace of the GPU Operator chart (and where its operands run)."""
 DEVICE_PLUGIN = "nvidia-device-plugin"
 """Default release namespace of NVIDIA's device-plugin chart."""
+DRA_DRIVER = "nvidia-dra-driver-gpu"
+"""Default release namespace of NVIDIA's DRA driver chart (gpuready's choice; the chart refuses ``default``)."""
 BINPACK_SCHEDULER = "gpu-scheduling"
 """Default namespace of gpuready's bin-packing scheduler."""
 

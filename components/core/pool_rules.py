@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.core import lifecycle_rules, pool_hatches, sharing_rules
-from components.core.advertisers.registry import ADVERTISE_VALUES
+from components.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
 from components.core.capacity import rules as capacity_rules
 from components.core.catalog import lookup
 from components.core.catalog.gpus import GpuModel
@@ -121,6 +121,8 @@ def _check_choices(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     if spec.advertise not in ADVERTISE_VALUES:
         hint = did_you_mean(spec.advertise, ADVERTISE_VALUES) or "omit advertise for the device plugin"
         problems.append(Problem("advertise", "unknown way of advertising GPUs", spec.advertise, ADVERTISE_VALUES, hint))
+    else:
+        problems.extend(advertiser_for(spec).spec_problems(spec))
 
 
 def _check_driver(spec: GpuPoolSpec, problems: list[Problem]) -> None:

@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from components.core import sharing_plan
+from components.core import node_names, sharing_plan
+from components.core.advertisers.registry import advertiser_for
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import TaintEffect
-from components.core.pool_parts import DEFAULT_ADVERTISE, GpuSharing, MigPartitioning
+from components.core.pool_parts import GpuSharing, MigPartitioning
 from components.core.taints import Taint
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
-GPU_RESOURCE = "nvidia.com/gpu"
-SHARED_GPU_RESOURCE = "nvidia.com/gpu.shared"
+GPU_RESOURCE = node_names.GPU_RESOURCE
+SHARED_GPU_RESOURCE = node_names.SHARED_GPU_RESOURCE
+LABEL_DEPLOY_PREFIX = node_names.LABEL_DEPLOY_PREFIX
+LABEL_ADVERTISE = node_names.LABEL_ADVERTISE
 GPU_TAINT_KEY = "nvidia.com/gpu"
 GPU_TAINT_VALUE = "present"
 GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
@@ -29,7 +32,6 @@ GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
 LABEL_GPU_PRESENT = "nvidia.com/gpu.present"
 LABEL_DEVICE_PLUGIN_CONFIG = "nvidia.com/device-plugin.config"
 LABEL_MIG_CONFIG = "nvidia.com/mig.config"
-LABEL_DEPLOY_PREFIX = "nvidia.com/gpu.deploy."
 LABEL_SKYPILOT_ACCELERATOR = "skypilot.co/accelerator"
 LABEL_GKE_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
 GPUREADY_DOMAIN = "gpuready.io"
@@ -37,9 +39,6 @@ LABEL_POOL = "gpuready.io/pool"
 LABEL_GPU_POOL = "gpuready.io/gpu-pool"
 LABEL_ACCELERATOR = "gpuready.io/accelerator"
 LABEL_SHARING = "gpuready.io/sharing"
-LABEL_ADVERTISE = "gpuready.io/advertise"
-"""How the pool's GPUs are advertised (its ``advertise`` key), set when not the default device plugin, so that
-rules reading any program's pools can tell a DRA pool (``Advertiser.serves_node_labels``)."""
 
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
@@ -95,9 +94,9 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
         labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
-    if spec.advertise != DEFAULT_ADVERTISE:
-        labels[LABEL_ADVERTISE] = spec.advertise
     labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
+
+    labels.update(advertiser_for(spec).node_labels(spec))
     labels.update(spec.labels)
     return labels
 

@@ -1,1 +1,2 @@
-"""Pulumi components for the GPU software stack: ``GpuOperator`` and ``NvidiaDevicePlugin`` (Helm releases)."""
+"""Pulumi components for the GPU software stack (Helm releases): ``GpuOperator``, ``NvidiaDevicePlugin`` and
+``NvidiaDraDriver``."""

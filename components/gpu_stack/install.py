@@ -8,6 +8,7 @@ import pulumi
 
 from components.core.gpu_stack.stack_plan import GpuStackPlan
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin
+from components.gpu_stack.dra_driver import NvidiaDraDriver
 from components.gpu_stack.gpu_operator import GpuOperator
 from components.gpu_stack.release_component import GpuStackRelease, PoolInput
 
@@ -19,10 +20,12 @@ def install_gpu_stack(
     provider: pulumi.ProviderResource | None,
     opts: pulumi.ResourceOptions | None = None,
 ) -> GpuStackRelease | None:
-    """``GpuOperator`` or ``NvidiaDevicePlugin`` for the plan (made once, with the settings); None for ``none``
-    and ``external`` stacks."""
+    """``GpuOperator``, ``NvidiaDevicePlugin`` or ``NvidiaDraDriver`` for the plan (made once, with the settings);
+    None for ``none`` and ``external`` stacks."""
     if plan.spec.kind == "gpu-operator":
         return GpuOperator.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
     if plan.spec.kind == "device-plugin":
         return NvidiaDevicePlugin.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
+    if plan.spec.kind == "dra-driver":
+        return NvidiaDraDriver.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
     return None

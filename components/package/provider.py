@@ -30,6 +30,7 @@ from components.core.pool_config import parse_pools
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
 from components.gpu_stack.release_component import GpuStackRelease
 from components.package.json_types import token
@@ -72,7 +73,7 @@ class ElasticPoolAdapter(Protocol):
     ) -> GpuNodePoolBase: ...  # fmt: skip
 
 
-ReleaseArgs = type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs]
+ReleaseArgs = type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs]
 Built = tuple[pulumi.ComponentResource, dict[str, Any]]
 
 
@@ -86,6 +87,7 @@ class GpuReadyProvider(Provider):
             **{token(component): _elastic_builder(component, *made_by) for component, made_by in ELASTIC_POOLS.items()},
             GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
             NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
+            NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
             token("GpuBinPackingScheduler"): _scheduler,
         }
 

@@ -173,7 +173,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "NVIDIA's GPU Operator chart on gpuready pools (gpuready:gpuStack with kind gpu-operator). Pass the "
         "cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd"}),
+        skip=frozenset({"kind", "gfd", "clusterVersion"}),
         wiring=(_POOLS, _CLOUD),
         outputs=_RELEASE_OUTPUTS,
     ),
@@ -182,7 +182,16 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "NVIDIA's device-plugin chart on gpuready pools (gpuready:gpuStack with kind device-plugin). Pass the "
         "cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
-        skip=frozenset({"kind", "migReboot"}),
+        skip=frozenset({"kind", "migReboot", "clusterVersion"}),
+        wiring=(_POOLS, _CLOUD),
+        outputs=_RELEASE_OUTPUTS,
+    ),
+    ComponentSchema(
+        "NvidiaDraDriver",
+        "NVIDIA's DRA driver chart on gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind dra-driver; "
+        "Kubernetes 1.34+). Pass the cluster's Kubernetes provider in the resource options.",
+        model=GpuStackConfig,
+        skip=frozenset({"kind", "gfd", "nfd", "migReboot", "monitoring"}),
         wiring=(_POOLS, _CLOUD),
         outputs=_RELEASE_OUTPUTS,
     ),

@@ -193,6 +193,7 @@ def test_the_plans_reach_every_values_branch() -> None:
     assert reached["device-plugin"] == {
         "tolerations", "gfd.enabled", "nfd.enabled", "nfd.worker.nodeSelector", "nfd.worker.tolerations",
         "migStrategy", "config.name", "config.default",
+        "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms",
     }  # fmt: skip
 
 

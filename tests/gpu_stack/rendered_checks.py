@@ -11,6 +11,7 @@ a config map a release names must exist in its namespace with the keys it names,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import yaml
@@ -21,9 +22,55 @@ from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CON
 from components.core.specs import GpuPoolSpec
 from tests.helm_render import K8S, Rendered, crd_problems, is_core, pod_specs, selects, strict_problems, tolerates
 
+__all__ = ["K8S", "pool_labels", "replace", "selects"]
+
 NON_GPU_NODE = {"kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", "node.kubernetes.io/instance-type": "m5"}
 """A system node of the cluster: what the NFD worker must not select."""
 NFD_WORKER = "node-feature-discovery-worker"
+DRA_KUBE = "1.34.0"
+"""The schema version DRA releases validate against: ``resource.k8s.io/v1`` is served from Kubernetes 1.34."""
+KUBELET_PLUGIN = "kubelet-plugin"
+
+
+def kube_version_of(plan: GpuStackPlan) -> str:
+    """The Kubernetes schema version a plan's rendered objects validate against."""
+    return DRA_KUBE if plan.spec.kind == "dra-driver" else K8S
+
+
+def device_plugin_pool_labels(pool: GpuPoolSpec) -> dict[str, str]:
+    """The labels ``pool`` would carry as a device-plugin pool (a node of another stack in the same cluster)."""
+    return pool_labels(replace(pool, advertise="device-plugin"))
+
+
+def dra_placement_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[GpuPoolSpec]) -> list[str]:
+    """The DRA GPU plugin and NVIDIA's device plugin never share a node: the DRA kubelet plugin selects exactly the
+    DRA pools (not a device-plugin pool's nodes, not a system node); no device-plugin DaemonSet selects a DRA pool's
+    nodes (those of the stack's pools as DRA pools, so a DRA stack beside this one in the cluster is covered)."""
+    daemonsets = [(d["metadata"]["name"], d["spec"]["template"]["spec"]) for d in rendered.of_kind("DaemonSet")]
+    if plan.spec.kind == "dra-driver":
+        plugins = [(n, s) for n, s in daemonsets if n.endswith(KUBELET_PLUGIN)]
+        if len(plugins) != 1:
+            return [f"expected one DRA kubelet-plugin DaemonSet, got {[n for n, _ in plugins]}"]
+        name, spec = plugins[0]
+        problems = [f"{name} does not select DRA pool {p.name!r}" for p in pools if not selects(spec, pool_labels(p))]
+        problems += [
+            f"{name} selects pool {p.name!r} as a device-plugin pool"
+            for p in pools
+            if selects(spec, device_plugin_pool_labels(p))
+        ]
+        if selects(spec, NON_GPU_NODE):
+            problems.append(f"{name} selects nodes of no GPU pool")
+        return problems
+    if plan.spec.kind != "device-plugin":
+        return []  # the GPU Operator's device plugin: the DRA pools' nvidia.com/gpu.deploy.device-plugin=false
+    dra_nodes = [(p.name, pool_labels(replace(p, advertise="dra"))) for p in pools if p.sharing is None]
+    return [
+        f"{name} selects the nodes of pool {pool!r} as a DRA pool"
+        for name, spec in daemonsets
+        if not name.endswith(NFD_WORKER)
+        for pool, labels in dra_nodes
+        if selects(spec, labels)
+    ]
 
 
 def nfd_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[GpuPoolSpec]) -> list[str]:

@@ -71,9 +71,9 @@ CASES = STACK_CASES + SCENARIO_CASES
 def test_the_cases_cover_every_example_stack_with_a_chart_and_both_charts() -> None:
     assert {c.id for c in STACK_CASES} == {
         "stack-eks-dev", "stack-aks-dev", "stack-gke-operator", "stack-eks-karpenter",
-        "stack-aks-nap",
+        "stack-aks-nap", "stack-eks-dra",
     }  # fmt: skip
-    assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin"}
+    assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin", "dra-driver"}
     assert len(SCENARIO_CASES) >= 40
 
 
@@ -88,7 +88,8 @@ def test_the_rendered_release_holds(case: Case) -> None:
         *checks.toleration_problems(rendered, case.plan, case.pools),
         *checks.crd_validation_problems(rendered, release.chart.name, release.chart.version),
         *checks.config_map_problems(rendered, case.plan, case.pools),
-        *checks.core_schema_problems(rendered),
+        *checks.core_schema_problems(rendered, checks.kube_version_of(case.plan)),
+        *checks.dra_placement_problems(rendered, case.plan, case.pools),
     ]
     assert problems == []
     if case.plan.spec.kind == "gpu-operator":
@@ -129,7 +130,7 @@ GOLDEN_RELEASES = list(_golden_releases())
 def test_every_golden_plan_with_a_gpuready_release_is_rendered() -> None:
     assert {name for name, _, _ in GOLDEN_RELEASES} == {
         "plan-eks-dev", "plan-aks-dev", "plan-gke-operator", "plan-training-job", "plan-eks-karpenter",
-        "plan-aks-nap",
+        "plan-aks-nap", "plan-eks-dra",
     }  # fmt: skip
 
 
@@ -151,7 +152,8 @@ def test_the_golden_release_renders_with_its_config_maps(
         config = policy["spec"]["devicePlugin"].get("config") or {}
         if config.get("name"):
             assert config["default"] in available[config["name"]], name
-    assert checks.core_schema_problems(rendered) == []
+    kube_version = checks.DRA_KUBE if inputs["chart"] == "dra-driver-nvidia-gpu" else checks.K8S
+    assert checks.core_schema_problems(rendered, kube_version) == []
 
 
 # --- negative controls: each check finds what it is for --------------------------------------------------------------

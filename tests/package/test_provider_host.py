@@ -19,6 +19,7 @@ from components.core.pool_config import parse_pools
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import ConfigError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
 from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 from tests.package.provider_host import Host, provider_host
@@ -111,6 +112,18 @@ def test_the_gpu_operator_registers_what_the_python_component_registers(host: Ho
         lambda: GpuOperator("operator", GpuOperatorArgs(pools=pools, namespace=spec.namespace, mig_reboot=False)),
     )  # fmt: skip
     assert json_format.MessageToDict(response.state)["namespace"] == "gpu"
+
+
+def test_the_dra_driver_registers_what_the_python_component_registers(host: Host) -> None:
+    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+    pools = parse_pools([dra_pool], "eks")
+    settings = {"clusterVersion": "1.34", "namespace": "dra"}
+    response = _same_as_python(
+        host, "gpuready:index:NvidiaDraDriver", "dra", {"pools": [dra_pool], "cloud": "eks", **settings},
+        lambda: NvidiaDraDriver("dra", NvidiaDraDriverArgs(pools=pools, cluster_version="1.34", namespace="dra")),
+    )  # fmt: skip
+    state = json_format.MessageToDict(response.state)
+    assert (state["chart"], state["namespace"]) == ("dra-driver-nvidia-gpu", "dra")
 
 
 def test_the_scheduler_registers_what_the_python_component_registers(host: Host) -> None:

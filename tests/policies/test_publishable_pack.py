@@ -26,7 +26,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 RUNS = [
     (ROOT, stack)
-    for stack in ("eks-dev", "aks-dev", "gke-dev", "gke-operator", "eks-karpenter", "gke-compute-class", "aks-nap")
+    for stack in (
+        "eks-dev",
+        "aks-dev",
+        "gke-dev",
+        "gke-operator",
+        "eks-karpenter",
+        "gke-compute-class",
+        "aks-nap",
+        "eks-dra",
+    )
 ] + [
     (ROOT / "examples" / "wrong_program", "dev"),
     (ROOT / "examples" / "training_job", "dev"),

@@ -25,6 +25,9 @@ MIG_CONFIG = (
     "version: v1\nmig-configs:\n  team:\n    - devices: all\n      mig-enabled: true\n      mig-devices: {1g.10gb: 7}\n"
 )
 
+DRA_POOL = eks(labels={"gpuready.io/advertise": "dra", "nvidia.com/gpu.deploy.device-plugin": "false"})
+DRA_RELEASE = {"chart": "dra-driver-nvidia-gpu", "version": "0.4.0", "namespace": "nvidia-dra-driver-gpu", "values": {}}
+
 Stack = list[tuple[str, dict[str, Any]]]
 
 
@@ -59,6 +62,10 @@ Stack = list[tuple[str, dict[str, Any]]]
         (SERVED, [(EKS, BOTTLEROCKET)], None),
         (SERVED, [(GKE, gke())], None),
         (SERVED, [(GKE, GKE_OPERATOR_POOL)], "GKE's device plugin is off"),
+        (SERVED, [(EKS, DRA_POOL)], "a DRA pool (gpuready.io/advertise=dra) and no dra-driver-nvidia-gpu Helm release"),
+        (SERVED, [(EKS, DRA_POOL), (RELEASE, plugin())], "no dra-driver-nvidia-gpu Helm release"),
+        (SERVED, [(EKS, DRA_POOL), (RELEASE, DRA_RELEASE)], None),
+        (SERVED, [(EKS, eks()), (RELEASE, DRA_RELEASE)], "nothing in this stack advertises its GPUs"),
         (TOLERATED, [(EKS, eks()), (RELEASE, plugin())], None),
         (TOLERATED, [(EKS, eks()), (RELEASE, operator())], None),
         (

@@ -20,8 +20,9 @@ from components.core import sharing_plan
 from components.core.advertisers import dra_requests
 from components.core.advertisers.device_selectors import DRIVER_DOMAIN, mig_profile_selector
 from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.node_names import LABEL_ADVERTISE, LABEL_DEPLOY_PREFIX
 from components.core.pool_parts import MigPartitioning
-from components.core.scheduling import LABEL_ADVERTISE
+from components.errors import Problem
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -81,6 +82,31 @@ class DynamicResources(Advertiser):
 
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         return {"claims": [{"name": CLAIM_NAME}]}
+
+    def node_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """``gpuready.io/advertise=dra`` (the DRA kubelet plugin's node affinity) and the GPU Operator's device
+        plugin opt-out (``nvidia.com/gpu.deploy.device-plugin=false``): no device plugin serves a DRA node."""
+        return {LABEL_ADVERTISE: self.pool_value, f"{LABEL_DEPLOY_PREFIX}device-plugin": "false"}
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """Time-slicing and MPS are device-plugin settings (gpuready's plugin config map); the DRA driver shares a
+        GPU per claim instead (the claim's opaque config; MPS behind the driver's ``MPSSupport`` feature gate, GPU
+        Operator v26.7.0 values.yaml ``draDriver.featureGates``), which gpuready does not write: refused rather
+        than silently ignored."""
+        sharing = spec.sharing
+        if sharing is None or isinstance(sharing, MigPartitioning):
+            return []
+        return [
+            Problem(
+                "sharing.mode",
+                "a DRA pool is not shared by the device plugin's time-slicing or MPS (no device plugin runs there); "
+                "the DRA driver shares a GPU per ResourceClaim",
+                sharing.mode,
+                ("mig",),
+                "drop sharing and let containers share one claim (the workload helper's shared claims), or use "
+                "advertise: device-plugin for a time-sliced or MPS pool",
+            )
+        ]
 
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         return {"resourceClaims": [{"name": CLAIM_NAME, "resourceClaimTemplateName": claim_template_name(request)}]}

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from components.core import sharing_plan
 from components.core.advertisers import extended_requests
 from components.core.advertisers.interface import Advertiser, GpuRequest
+from components.core.node_names import GPU_RESOURCE, SHARED_GPU_RESOURCE
 from components.core.pool_parts import GpuSharing, MigPartitioning
-from components.core.scheduling import GPU_RESOURCE, SHARED_GPU_RESOURCE
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec

@@ -19,6 +19,7 @@ from components.core.advertisers.device_selectors import DeviceSelector
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
+    from components.errors import Problem
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -92,6 +93,14 @@ class Advertiser(ABC):
     @abstractmethod
     def container_resources(self, request: GpuRequest) -> dict[str, Any]:
         """A container's ``resources`` fragment for ``request``."""
+
+    def node_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """Labels the pool's nodes carry from creation because of how their GPUs are advertised; none by default."""
+        return {}
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """What this advertiser cannot serve in the pool's spec (run by ``pool_rules``); nothing by default."""
+        return []
 
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:
         """PodSpec fields the request needs beside the containers' (DRA: ``resourceClaims``); none by default."""

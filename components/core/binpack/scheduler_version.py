@@ -16,7 +16,8 @@ from components.core.binpack.scheduler_fields import MIN_KUBE_MINOR, SchedulerFi
 from components.errors import Problem
 
 _SCHEDULER_VERSION = re.compile(r"^v1\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\Z")
-_CLUSTER_VERSION = re.compile(r"^v?1\.(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z][-+.0-9A-Za-z]*)?)?\Z")
+CLUSTER_VERSION = re.compile(r"^v?1\.(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z][-+.0-9A-Za-z]*)?)?\Z")
+"""A cluster version as ``kubectl version`` or the cloud reports it: group 1 the minor, group 2 the patch."""
 VERSION_FORMS = (
     "kubeSchedulerVersion: v1.33.4",
     "clusterVersion: 1.33.4-eks-...",
@@ -88,7 +89,7 @@ def _parse_cluster_version(spec: SchedulerFields, problems: list[Problem]) -> Cl
     text = spec.cluster_version
     if text is None:
         return None
-    match = _CLUSTER_VERSION.match(text)
+    match = CLUSTER_VERSION.match(text)
     if not match:
         problems.append(
             Problem(

@@ -16,7 +16,8 @@ from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSp
 from components.errors import ConfigError, SpecError
 
 KIND_HINT = (
-    "gpu-operator or device-plugin installs that NVIDIA chart; none relies on the cloud's own stack (GKE, "
+    "gpu-operator, device-plugin or dra-driver installs that NVIDIA chart (dra-driver for pools with "
+    "advertise: dra); none relies on the cloud's own stack (GKE, "
     "Bottlerocket); external means you install NVIDIA's stack yourself"
 )
 
@@ -29,7 +30,7 @@ class GpuStackConfig(ConfigModel):
     shape_allowed: ClassVar = STACK_KINDS
 
     kind: StackKind
-    """What advertises the pools' GPUs: gpu-operator, device-plugin, none or external."""
+    """What advertises the pools' GPUs: gpu-operator, device-plugin, dra-driver, none or external."""
     namespace: str | None = None
     """Release namespace; unset: the chart's."""
     release_name: str | None = None
@@ -50,6 +51,8 @@ class GpuStackConfig(ConfigModel):
     """Extra Helm values (checked against the chart and what gpuready owns by ``GpuStackSpec``)."""
     monitoring: bool | None = None
     """GPU Operator: the DCGM exporter's ServiceMonitor on or off; unset keeps the chart's default."""
+    cluster_version: str | None = None
+    """DRA driver: the cluster's Kubernetes version (at least 1.34), as kubectl version prints it."""
 
     def spec(self, path: str = "gpuStack") -> GpuStackSpec:
         """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""

@@ -16,13 +16,14 @@ from typing import Literal
 
 from components.core import namespaces
 
-StackKind = Literal["gpu-operator", "device-plugin", "none", "external"]
-STACK_KINDS: tuple[StackKind, ...] = ("gpu-operator", "device-plugin", "none", "external")
-"""``gpu-operator`` / ``device-plugin``: gpuready installs that chart. ``none``: the cloud's own stack advertises
+StackKind = Literal["gpu-operator", "device-plugin", "dra-driver", "none", "external"]
+STACK_KINDS: tuple[StackKind, ...] = ("gpu-operator", "device-plugin", "dra-driver", "none", "external")
+"""``gpu-operator`` / ``device-plugin`` / ``dra-driver``: gpuready installs that chart
+(``dra-driver``: NVIDIA's DRA driver, for pools with ``advertise: dra``). ``none``: the cloud's own stack advertises
 the GPUs (GKE with its driver, Bottlerocket). ``external``: you run NVIDIA's stack yourself; gpuready installs
 nothing and only checks that the pools can carry it."""
 
-ChartKind = Literal["gpu-operator", "device-plugin"]
+ChartKind = Literal["gpu-operator", "device-plugin", "dra-driver"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,9 +38,11 @@ class Chart:
     namespace: str
     """Default release namespace (never ``default``)."""
     nfd_key: str
-    """Values key of the bundled node-feature-discovery subchart."""
+    """Values key of the bundled node-feature-discovery subchart (empty: the chart bundles none)."""
     version_prefix: str
     """``v`` when the chart's versions start with it."""
+    advertiser: str = "extended-resources"
+    """Key of the advertiser (``advertisers.registry``) whose pools the chart serves."""
     disable_openapi_validation: bool = False
     """Helm's ``--disable-openapi-validation`` on upgrade: the GPU Operator applies its new CRDs in a pre-upgrade
     hook (``operator.upgradeCRD``), and its values.yaml (L87-89) says that "requires --disable-openapi-validation
@@ -65,7 +68,23 @@ DEVICE_PLUGIN = Chart(
     nfd_key="nfd",
     version_prefix="",
 )
+DRA_DRIVER = Chart(
+    kind="dra-driver",
+    name="dra-driver-nvidia-gpu",
+    version="0.4.0",
+    repository="https://helm.ngc.nvidia.com/nvidia",
+    namespace=namespaces.DRA_DRIVER,
+    nfd_key="",
+    version_prefix="",
+    advertiser="dra",
+)
+"""NVIDIA's DRA driver for GPUs (NVIDIA/k8s-dra-driver-gpu ``deployments/helm/dra-driver-nvidia-gpu``, tag
+``v0.4.0``; NVIDIA publishes the packaged chart on its NGC Helm repository). It bundles no NFD and installs no
+NVIDIA driver."""
 CHARTS: Mapping[ChartKind, Chart] = {"gpu-operator": GPU_OPERATOR, "device-plugin": DEVICE_PLUGIN}
+"""The charts that advertise GPUs by NVIDIA's device plugin (each bundles NFD)."""
+STACK_CHARTS: Mapping[ChartKind, Chart] = {**CHARTS, "dra-driver": DRA_DRIVER}
+"""Every chart a ``gpuStack`` kind installs."""
 
 FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
     # Maps whose keys are the user's, not the chart's (label keys, config names, file names).
@@ -75,5 +94,6 @@ FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
         "migManager.config.data",
     ),
     "device-plugin": ("nfd.worker.nodeSelector", "nodeSelector", "config.map"),
+    "dra-driver": ("featureGates", "kubeletPlugin.nodeSelector", "controller.nodeSelector"),
 }
 """Value paths under which gpuready's keys are not chart keys (the fidelity test skips below them)."""

@@ -24,6 +24,8 @@ def device_plugin_values(
     tolerations = placement.taint_tolerations(pools)
     values: dict[str, Any] = {
         "tolerations": [placement.CRITICAL_ADDONS_ONLY, *tolerations],
+        # Never on a DRA pool (of this cluster's other stacks): the DRA GPU plugin must not share a node with it.
+        "affinity": placement.device_plugin_affinity(),
         "gfd": {"enabled": spec.gfd},
     }
     if spec.gfd:

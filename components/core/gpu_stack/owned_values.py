@@ -35,6 +35,10 @@ _TAINTS = "the pools' taints (nodePools[].taints and the cloud's GPU taint): eve
 _NFD_PLACEMENT = "NFD runs on the GPU pools only (their gpuready.io/gpu-pool label)"
 _SHARING = "the pools' sharing (nodePools[].sharing): gpuready's device-plugin config map"
 _MIG_STRATEGY = "the MIG pools' strategy (nodePools[].sharing.strategy)"
+_DRA_PLACEMENT = (
+    "the DRA kubelet plugin runs on the stack's DRA pools only, so no device plugin shares its nodes "
+    "(nodePools[].advertise)"
+)
 _MIG_LAYOUT = "the MIG pools' layouts (nodePools[].sharing), applied by the MIG manager"
 
 OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
@@ -62,7 +66,7 @@ OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
     "device-plugin": (
         Owned("tolerations", _TAINTS),
         Owned("nodeSelector", "the plugin runs on every GPU node (the chart's NVIDIA-node affinity)"),
-        Owned("affinity", "the plugin runs on every GPU node (the chart's NVIDIA-node affinity)"),
+        Owned("affinity", "the plugin runs on every GPU node but DRA pools (the chart's NVIDIA-node affinity)"),
         Owned("devicePlugin.enabled", "gpuready's stacks advertise the GPUs by NVIDIA's device plugin"),
         Owned("gfd.enabled", "gpuStack.gfd"),
         Owned("nfd.enabled", "gpuStack.nfd"),
@@ -71,6 +75,16 @@ OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
         Owned("nfd.worker.tolerations", _TAINTS),
         Owned("migStrategy", _MIG_STRATEGY),
         Owned("config", _SHARING),
+    ),
+    "dra-driver": (
+        Owned("resourceApiVersion", "gpuStack.clusterVersion (1.34+ serves resource.k8s.io/v1)"),
+        Owned("gpuResourcesEnabledOverride", _DRA_PLACEMENT),
+        Owned("resources.gpus.enabled", _DRA_PLACEMENT),
+        Owned("resources.computeDomains.enabled", "gpuready's pools have no multi-node NVLink (ComputeDomains)"),
+        Owned("kubeletPlugin.affinity", _DRA_PLACEMENT),
+        Owned("kubeletPlugin.nodeSelector", _DRA_PLACEMENT),
+        Owned("kubeletPlugin.tolerations", _TAINTS),
+        Owned("namespace", "gpuStack.namespace (the chart refuses a namespace value)"),
     ),
 }
 

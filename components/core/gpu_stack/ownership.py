@@ -32,6 +32,11 @@ The provisioner can decide it before the image does (``Provisioner.platform_adve
 - GKE ComputeClass: ``priorities[].gpu.driverVersion`` is ``default`` or ``latest`` only (crds-catalog
   ``cloud.google.com/computeclass_v1.json``), so GKE always installs the driver and runs its device plugin on the
   pools it creates: the GKE-managed row (``capacity`` refuses ``driver: operator`` there).
+- NVIDIA's DRA driver chart (``dra-driver-nvidia-gpu`` 0.4.0) installs no driver (its kubelet plugin mounts the
+  host's, ``nvidiaDriverRoot: /`` in its values.yaml): a DRA pool needs a driver the cloud's image installs
+  (EKS AL2023 NVIDIA, AKS with its driver). Platforms whose own device plugin runs (GKE with its driver,
+  Bottlerocket) cannot take it, since the DRA GPU plugin and a device plugin never share a node (the chart's
+  ``templates/validation.yaml``); a pool whose driver the GPU Operator would install is not offered with DRA yet.
 """
 
 from __future__ import annotations
@@ -101,6 +106,20 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
         return Fit(ok=False, summary=why, hint=f"set gpuStack.kind to {way}")
     if kind == "external":
         return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
+    if kind == "dra-driver":
+        if preinstalled:
+            return Fit(ok=True, summary=f"DRA driver; NVIDIA driver from the {_image_name(cloud, image)} image")
+        return Fit(
+            ok=False,
+            summary="the DRA driver chart installs no NVIDIA driver and this pool's cloud installs none "
+            "(driver: operator)",
+            hint=(
+                "set the pool's driver: cloud"
+                if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin
+                else "use advertise: device-plugin under gpuStack.kind gpu-operator"
+            )
+            + " (the GPU Operator as the driver installer beside the DRA driver is not offered yet)",
+        )
     if kind == "device-plugin":
         if preinstalled:
             return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {_image_name(cloud, image)} image")
@@ -130,6 +149,13 @@ def _gke_managed(kind: StackKind) -> Fit:
 def _bottlerocket(kind: StackKind) -> Fit:
     if kind == "none":
         return Fit(ok=True, summary="Bottlerocket's driver, toolkit and device plugin")
+    if kind == "dra-driver":
+        return Fit(
+            ok=False,
+            summary="Bottlerocket NVIDIA runs its own device plugin, which must not share a node with the DRA GPU "
+            "plugin (DRA chart templates/validation.yaml)",
+            hint="use image: al2023 for a DRA pool",
+        )
     if kind == "gpu-operator":
         return Fit(
             ok=True,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from components.core.scheduling import LABEL_GPU_POOL, pool_taints, toleration_for
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
+from components.core.scheduling import LABEL_ADVERTISE, LABEL_GPU_POOL, pool_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 
 CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
@@ -30,3 +31,24 @@ def taint_tolerations(pools: Iterable[GpuPoolSpec]) -> list[dict[str, str]]:
 def nfd_node_selector() -> dict[str, str]:
     """The NFD worker's node selector: the GPU pools, by a label set at creation."""
     return {LABEL_GPU_POOL: "true"}
+
+
+NOT_DRA = {"key": LABEL_ADVERTISE, "operator": "NotIn", "values": [DYNAMIC_RESOURCES.pool_value]}
+"""Node-selector expression that keeps a device plugin off DRA pools (nodes without the label match it)."""
+
+DEVICE_PLUGIN_NODE_TERMS: tuple[tuple[str, str], ...] = (
+    ("feature.node.kubernetes.io/pci-10de.present", "true"),
+    ("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+    ("nvidia.com/gpu.present", "true"),
+)
+"""The device-plugin chart's own node-affinity terms (DP 0.20.0 values.yaml L64-85: NVIDIA PCI device, NVIDIA CPU
+vendor, or ``nvidia.com/gpu.present=true``), each of which gpuready narrows with ``NOT_DRA``."""
+
+
+def device_plugin_affinity() -> dict[str, object]:
+    """The device-plugin chart's affinity (the plugin and GFD): its NVIDIA-node terms, never on a DRA pool."""
+    terms = [
+        {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}, dict(NOT_DRA)]}
+        for key, value in DEVICE_PLUGIN_NODE_TERMS
+    ]
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

@@ -21,6 +21,7 @@ from components.core.gpu_stack import (
 )
 from components.core.gpu_stack.charts import Chart
 from components.core.gpu_stack.device_plugin_values import device_plugin_values
+from components.core.gpu_stack.dra_values import dra_driver_values
 from components.core.gpu_stack.operator_values import operator_values
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
@@ -91,16 +92,10 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         return GpuStackPlan(spec=spec, cloud=cloud, pools=services)
     ns = spec.effective_namespace
     objects: list[stack_objects.ReleaseObject] = []
-    plugin_name = _add_config(objects, PLUGIN_CONFIG_BASE, ns, plugin_configs.plugin_configs(pools))
-    mig_name = None
-    if spec.kind == "gpu-operator" and mig_manager_config.needs_custom_config(pools):
-        data = {mig_manager_config.CONFIG_KEY: mig_manager_config.mig_parted_config(pools)}
-        mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
-    if spec.kind == "gpu-operator":
-        values = operator_values(cloud, pools, spec, plugin_config_name=plugin_name, mig_config_name=mig_name)
-        objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
+    if spec.kind == "dra-driver":
+        values = dra_driver_values(pools)
     else:
-        values = device_plugin_values(pools, spec, plugin_config_name=plugin_name)
+        values = _device_plugin_stack_values(cloud, pools, spec, objects)
     if spec.values:  # the always-owned paths were refused with the spec; these are what the pools made gpuready's
         overrides = extra_values.override_problems(spec.chart, spec.values, values, "gpuStack.values")
         if overrides:
@@ -124,6 +119,23 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         release=release,
         config_data={o.name: o.data for o in objects if isinstance(o, stack_objects.ConfigMapObject)},
     )
+
+
+def _device_plugin_stack_values(
+    cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, objects: list[stack_objects.ReleaseObject]
+) -> dict[str, Any]:
+    """Values of the GPU Operator or device-plugin release; their config maps are appended to ``objects``."""
+    ns = spec.effective_namespace
+    plugin_name = _add_config(objects, PLUGIN_CONFIG_BASE, ns, plugin_configs.plugin_configs(pools))
+    mig_name = None
+    if spec.kind == "gpu-operator" and mig_manager_config.needs_custom_config(pools):
+        data = {mig_manager_config.CONFIG_KEY: mig_manager_config.mig_parted_config(pools)}
+        mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
+    if spec.kind == "gpu-operator":
+        values = operator_values(cloud, pools, spec, plugin_config_name=plugin_name, mig_config_name=mig_name)
+        objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
+        return values
+    return device_plugin_values(pools, spec, plugin_config_name=plugin_name)
 
 
 def _add_config(

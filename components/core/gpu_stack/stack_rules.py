@@ -9,6 +9,12 @@ selects on: NVIDIA/k8s-device-plugin#634); one GPU Operator installs the driver 
 ``mig.strategy``, because the operator passes it to the plugin as an environment variable that overrides any
 per-node config (nvidia.md section 8, item 13).
 
+A pool is a device-plugin pool or a DRA pool (its ``advertise`` key), never both: the DRA driver's GPU plugin and
+NVIDIA's device plugin must not serve one node (DRA chart 0.4.0 ``templates/validation.yaml``: "this DRA driver
+cannot be deployed alongside the standard GPU device plugin on the same node"). So kind ``dra-driver`` serves DRA
+pools only and refuses device-plugin pools, and the device-plugin kinds refuse DRA pools (``_advertise_problems``);
+a cluster that has both runs two stacks, whose DaemonSets keep apart by the DRA pools' labels.
+
 Two more (each planned with exit 0 before, each refused by the real system):
 
 - MPS and MIG strategy ``mixed`` under one stack: NVIDIA's device plugin v0.20.0 refuses to start with an MPS
@@ -28,6 +34,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core import sharing_plan
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
+from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from components.core.advertisers.registry import advertiser_for
 from components.core.gpu_stack import ownership
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -38,7 +47,7 @@ _KIND = "gpuStack.kind"
 
 def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Problem]:
     """Every way ``spec`` contradicts ``pools`` (empty when it fits)."""
-    problems: list[Problem] = []
+    problems: list[Problem] = _advertise_problems(pools, spec)
     fitting: list[GpuPoolSpec] = []
     for pool in pools:
         verdict = ownership.pool_fit(pool, spec.kind)
@@ -75,12 +84,12 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
         if sharing is None:
             continue
         where = sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode)
-        if where == "mig-manager" and spec.kind == "device-plugin":
+        if where == "mig-manager" and spec.kind in ("device-plugin", "dra-driver"):
             problems.append(
                 Problem(
                     _KIND,
                     f"pool {pool.name!r} asks for a MIG layout, which only the GPU Operator's MIG manager applies; the "
-                    "device-plugin chart cannot partition GPUs",
+                    f"{spec.kind} chart cannot partition GPUs",
                     spec.kind,
                     (),
                     "use gpuStack.kind gpu-operator, or partition the GPUs yourself and use external",
@@ -97,6 +106,31 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
                     "set gfd: true",
                 )
             )
+    return problems
+
+
+def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Problem]:
+    """A chart serves the pools of one advertiser (``Chart.advertiser``); ``none`` means the cloud's device plugin."""
+    if spec.kind == "external":
+        return []
+    serves = spec.chart.advertiser if spec.installs_chart else EXTENDED_RESOURCES.key
+    problems: list[Problem] = []
+    for pool in pools:
+        advertiser = advertiser_for(pool)
+        if advertiser.key == serves:
+            continue
+        if advertiser is DYNAMIC_RESOURCES:
+            why = "advertises its GPUs by DRA (advertise: dra), and a device plugin must not serve a DRA node"
+            hint = "use gpuStack.kind dra-driver (in a stack of DRA pools), or drop the pool's advertise: dra"
+        else:
+            why = (
+                "is a device-plugin pool; the DRA driver's GPU plugin must not share its nodes with a device plugin "
+                "(DRA chart templates/validation.yaml)"
+            )
+            hint = (
+                "give the pool advertise: dra, or serve device-plugin pools from a gpu-operator or device-plugin stack"
+            )
+        problems.append(Problem(_KIND, f"pool {pool.name!r} {why}", spec.kind, (), hint))
     return problems
 
 

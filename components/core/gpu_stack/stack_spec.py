@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from components.core import namespaces
+from components.core.binpack.scheduler_version import CLUSTER_VERSION
 from components.core.gpu_stack import extra_values
-from components.core.gpu_stack.charts import CHARTS, STACK_KINDS, Chart, StackKind
+from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, Chart, StackKind
 from components.errors import Problem, SpecError
 
 NfdMode = Literal["deploy", "existing"]
@@ -29,6 +30,11 @@ MAX_TIMEOUT_SECONDS = 7200
 _DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
 _RELEASE_NAME = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,51}[a-z0-9])?\Z")  # Helm: DNS label, at most 53 characters
 _VERSION = re.compile(r"^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?\Z")
+DRA_MIN_MINOR = 34
+"""Kubernetes 1.34 made Dynamic Resource Allocation GA (``resource.k8s.io/v1``, on by default; kubernetes.io
+blog "Kubernetes v1.34: DRA has graduated to GA", 2025-09-01, and the "Dynamic Resource Allocation" concept page).
+gpuready's DRA stack emits only ``resource.k8s.io/v1`` objects, which older API servers do not serve."""
+DRA_RESOURCE_API = "resource.k8s.io/v1"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -55,6 +61,8 @@ class GpuStackSpec:
     values: Mapping[str, Any] = field(default_factory=dict)
     """Extra Helm values deep-merged into the release (``extra_values``): keys the chart reads, never one
     gpuready decides (``owned_values``)."""
+    cluster_version: str | None = None
+    """DRA driver: the cluster's Kubernetes version (``1.34``, ``v1.34.1-eks-...``), at least 1.34."""
     monitoring: bool | None = None
     """GPU Operator: the DCGM exporter's Prometheus ServiceMonitor (``dcgmExporter.serviceMonitor.enabled``) on
     (true) or off (false); None keeps the chart's default (on in v26.7.0, values.yaml L326-327)."""
@@ -66,13 +74,13 @@ class GpuStackSpec:
 
     @property
     def installs_chart(self) -> bool:
-        return self.kind in CHARTS
+        return self.kind in STACK_CHARTS
 
     @property
     def chart(self) -> Chart:
         """The chart this stack installs (only when ``installs_chart``)."""
-        if self.kind in ("gpu-operator", "device-plugin"):
-            return CHARTS[self.kind]
+        if self.kind in ("gpu-operator", "device-plugin", "dra-driver"):
+            return STACK_CHARTS[self.kind]
         raise ValueError(f"a {self.kind!r} GPU stack installs no chart")
 
     @property
@@ -120,6 +128,7 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
             ("migReboot", None if spec.mig_reboot else spec.mig_reboot),
             ("values", dict(spec.values) or None),
             ("monitoring", spec.monitoring),
+            ("clusterVersion", spec.cluster_version),
         ):
             if value is not None:
                 problems.append(
@@ -198,6 +207,7 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
                 "use gpuStack.kind gpu-operator, or install NVIDIA's dcgm-exporter chart beside the device plugin",
             )
         )
+    problems.extend(_cluster_version_problems(spec, prefix))
     if spec.values:
         where = f"{prefix}.values"
         problems.extend(extra_values.key_problems(chart, spec.effective_version, spec.values, where))
@@ -213,6 +223,61 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
             )
         )
     return problems
+
+
+def _cluster_version_problems(spec: GpuStackSpec, prefix: str) -> list[Problem]:
+    path = f"{prefix}.clusterVersion"
+    if spec.kind != "dra-driver":
+        if spec.cluster_version is None:
+            return []
+        return [
+            Problem(
+                path, "only the dra-driver GPU stack reads the cluster's version", spec.cluster_version, (), "remove it"
+            )
+        ]
+    problems = [
+        Problem(
+            f"{prefix}.{key}",
+            f"the DRA driver chart has no {what}",
+            value,
+            (),
+            f"remove {key}",
+        )
+        for key, value, what in (
+            ("nfd", None if spec.nfd == "deploy" else spec.nfd, "node-feature-discovery subchart"),
+            ("gfd", None if spec.gfd else spec.gfd, "GPU Feature Discovery"),
+            ("migReboot", None if spec.mig_reboot else spec.mig_reboot, "MIG manager"),
+            ("monitoring", spec.monitoring, "DCGM exporter"),
+        )
+        if value is not None
+    ]
+    minor = dra_cluster_minor(spec.cluster_version)
+    if minor is None or minor < DRA_MIN_MINOR:
+        why = (
+            "required: the DRA driver needs Kubernetes 1.34 or newer (resource.k8s.io/v1 is GA from 1.34)"
+            if spec.cluster_version is None
+            else "is not a Kubernetes version"
+            if minor is None
+            else f"is older than 1.{DRA_MIN_MINOR}: gpuready's DRA stack uses resource.k8s.io/v1, GA and served from "
+            f"Kubernetes 1.{DRA_MIN_MINOR} (kubernetes.io, Dynamic Resource Allocation)"
+        )
+        problems.append(
+            Problem(
+                path,
+                why,
+                spec.cluster_version,
+                ("1.34", "v1.34.1", "1.34.1-eks-1a2b3c"),
+                "set clusterVersion to the server version kubectl version prints; upgrade the cluster to 1.34+ first, "
+                "or use gpuStack.kind gpu-operator / device-plugin on older clusters",
+            )
+        )
+    return problems
+
+
+def dra_cluster_minor(version: str | None) -> int | None:
+    """The minor of a Kubernetes version as the cluster reports it (``1.34``, ``v1.34.1-gke.100``); None if none."""
+    match = CLUSTER_VERSION.match(version or "")
+    return int(match.group(1)) if match else None
 
 
 def _version_problems(chart: Chart, version: str, path: str) -> list[Problem]:

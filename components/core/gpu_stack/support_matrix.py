@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from components.core import sharing_plan
+from components.core.advertisers.registry import ADVERTISE_VALUES, advertiser_named
 from components.core.capacity.registry import default_provisioner
 from components.core.catalog.lookup import resolve_instance_type
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.gpu_stack import ownership
-from components.core.gpu_stack.charts import STACK_KINDS, StackKind
+from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, StackKind
 from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.gpu_stack.stack_spec import DRA_MIN_MINOR, GpuStackSpec
 from components.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
 from components.errors import SpecError
 
@@ -82,8 +83,8 @@ def matrix() -> list[MatrixRow]:
     rows: list[MatrixRow] = []
     for platform in platforms():
         for kind in STACK_KINDS:
-            spec = GpuStackSpec(kind=kind)
-            pool = _pool(platform, cloud_profile(platform.cloud).matrix_types[0], None)
+            spec = _stack_spec(kind)
+            pool = _pool(platform, cloud_profile(platform.cloud).matrix_types[0], None, advertise=_advertise(kind))
             assert pool is not None
             works, how = _plan(pool, spec)
             cells = tuple(_sharing_cell(platform, spec, mode) if works else "-" for mode in SHARING_COLUMNS)
@@ -127,7 +128,7 @@ def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
     instance_type = cloud_profile(cloud).matrix_types[1] if mode == "mig" else cloud_profile(cloud).matrix_types[0]
     refusal = "no (pool rules)"
     for sharing in candidates:
-        pool = _pool(platform, instance_type, sharing)
+        pool = _pool(platform, instance_type, sharing, advertise=_advertise(spec.kind))
         if pool is None:
             continue
         works, _ = _plan(pool, spec)
@@ -153,9 +154,23 @@ def _sharing_candidates(cloud: Cloud, mode: str) -> list[Sharing]:
     return [MigPartitioning(profile=profiles[0], strategy=s) for s in ("single", "mixed")]
 
 
-def _pool(platform: Platform, instance_type: str, sharing: Sharing | None) -> GpuPoolSpec | None:
+def _stack_spec(kind: StackKind) -> GpuStackSpec:
+    """The stack of one matrix row: the DRA driver on the oldest cluster it takes."""
+    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if kind == "dra-driver" else None)
+
+
+def _advertise(kind: StackKind) -> str:
+    """The ``advertise`` value of the pools a stack kind serves (the default for kinds that install no chart)."""
+    chart = next((c for k, c in STACK_CHARTS.items() if k == kind), None)
+    return ADVERTISE_VALUES[0] if chart is None else advertiser_named(chart.advertiser).pool_value
+
+
+def _pool(
+    platform: Platform, instance_type: str, sharing: Sharing | None, *, advertise: str = ADVERTISE_VALUES[0]
+) -> GpuPoolSpec | None:
     try:
         return GpuPoolSpec(
+            advertise=advertise,
             cloud=platform.cloud,
             name=POOL_NAME,
             instance_type=instance_type,

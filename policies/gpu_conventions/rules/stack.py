@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components.core import scheduling
+from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.clouds.registry import cloud_profile
+from components.core.gpu_stack.charts import DRA_DRIVER
 from components.core.props import as_flag, as_mapping, as_text, dig, text_map
 from components.core.taints import Taint
-from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, GpuRelease, gpu_release
+from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, RELEASE, GpuRelease, gpu_release
 from policies.gpu_conventions.rules.elastic_pools import elastic_pools
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
 from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gpu_pools
@@ -112,8 +114,18 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
 def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """Every GPU pool has a device plugin: the cloud's (GKE), Bottlerocket's, or a release in this stack."""
     pools, releases = _collect(resources)
+    dra_driver = any(r.type == RELEASE and as_text(r.props.get("chart")) == DRA_DRIVER.name for r in resources)
     findings = []
     for p in pools:
+        if p.pool.labels.get(scheduling.LABEL_ADVERTISE) == DYNAMIC_RESOURCES.pool_value:
+            if not dra_driver:
+                message = (
+                    f"GPU pool {p.label}: a DRA pool ({scheduling.LABEL_ADVERTISE}={DYNAMIC_RESOURCES.pool_value}) "
+                    f"and no {DRA_DRIVER.name} Helm release in this stack publishes its GPUs. Add one (gpuStack kind "
+                    "dra-driver), or ignore this if another stack installs the cluster's DRA driver"
+                )
+                findings.append(Finding(p.urn, message))
+            continue
         if _own_device_plugin(p.pool):
             continue
         if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):

@@ -130,7 +130,7 @@ def test_long_form_operator() -> None:
         "values": {"operator": {"repository": "registry.example.com/nvidia"}},
         "monitoring": False,
     }
-    assert set(raw) == set(GPU_STACK_KEYS)
+    assert set(raw) == set(GPU_STACK_KEYS) - {"clusterVersion"}  # the DRA driver's only (next test)
     assert parse_gpu_stack(raw) == GpuStackSpec(
         kind="gpu-operator",
         namespace="nvidia-gpu",
@@ -252,3 +252,17 @@ def test_the_stack_rules_run_once_and_the_settings_carry_the_plan(monkeypatch: p
     assert plan.spec == settings.gpu_stack
     assert plan.release is not None
     assert len(calls) == 1
+
+
+def test_long_form_dra_driver() -> None:
+    raw = {"kind": "dra-driver", "clusterVersion": "v1.34.2-eks-1a2b3c", "namespace": "dra", "timeoutSeconds": 1800}
+    spec = parse_gpu_stack(raw)
+    assert spec == GpuStackSpec(
+        kind="dra-driver", cluster_version="v1.34.2-eks-1a2b3c", namespace="dra", timeout_seconds=1800
+    )
+    assert (spec.chart.name, spec.effective_version, spec.effective_namespace) == (
+        "dra-driver-nvidia-gpu",
+        "0.4.0",
+        "dra",
+    )
+    assert not spec.runs_gfd and not spec.deploys_nfd

@@ -31,7 +31,7 @@ TYPES: dict[Cloud, str] = {"eks": "g6.12xlarge", "aks": "Standard_NC8as_T4_v3", 
 
 
 Verdicts = dict[StackKind, bool]
-"""Whether each GPU stack kind serves the pool."""
+"""Whether each GPU stack kind serves the pool (for ``dra-driver`` the pool is a DRA pool: ``advertise: dra``)."""
 
 
 class Row(NamedTuple):
@@ -52,11 +52,35 @@ def _rows(cloud: Cloud, provisioner: str, pool: dict[str, Any], verdicts: Verdic
                 advertiser=kw.get("advertiser", "nvidia")) for kind, ok in verdicts.items()]  # fmt: skip
 
 
-NVIDIA_ON_CLOUD_DRIVER: Verdicts = {"gpu-operator": True, "device-plugin": True, "none": False, "external": True}
+NVIDIA_ON_CLOUD_DRIVER: Verdicts = {
+    "gpu-operator": True,
+    "device-plugin": True,
+    "none": False,
+    "external": True,
+    "dra-driver": True,
+}
 NAP_OPERATOR = {"driver": "operator"}
-NVIDIA_ON_OPERATOR: Verdicts = {"gpu-operator": True, "device-plugin": False, "none": False, "external": True}
-OWN_PLUGIN: Verdicts = {"gpu-operator": True, "device-plugin": False, "none": True, "external": False}
-GKE_MANAGED: Verdicts = {"gpu-operator": False, "device-plugin": False, "none": True, "external": False}
+NVIDIA_ON_OPERATOR: Verdicts = {
+    "gpu-operator": True,
+    "device-plugin": False,
+    "none": False,
+    "external": True,
+    "dra-driver": False,
+}
+OWN_PLUGIN: Verdicts = {
+    "gpu-operator": True,
+    "device-plugin": False,
+    "none": True,
+    "external": False,
+    "dra-driver": False,
+}
+GKE_MANAGED: Verdicts = {
+    "gpu-operator": False,
+    "device-plugin": False,
+    "none": True,
+    "external": False,
+    "dra-driver": False,
+}
 
 MATRIX: list[Row] = [
     *_rows("eks", "karpenter", {}, NVIDIA_ON_CLOUD_DRIVER),
@@ -72,8 +96,13 @@ MATRIX: list[Row] = [
 
 
 def _pool(row: Row) -> GpuPoolSpec:
+    advertise = "dra" if row.kind == "dra-driver" else "device-plugin"
     return GpuPoolSpec(cloud=row.cloud, name="gpu", instance_type=TYPES[row.cloud], min_size=0, max_size=2,
-                       provisioner=row.provisioner, **row.pool)  # fmt: skip
+                       provisioner=row.provisioner, advertise=advertise, **row.pool)  # fmt: skip
+
+
+def _stack(kind: StackKind) -> GpuStackSpec:
+    return GpuStackSpec(kind=kind, cluster_version="1.34" if kind == "dra-driver" else None)
 
 
 def _id(row: Row) -> str:
@@ -104,11 +133,11 @@ def test_the_stack_plan_agrees(row: Row) -> None:
     """Planning the stack over the pool accepts it or refuses it with the pool's platform named, provisioner too."""
     pool = _pool(row)
     if row.ok:
-        plan = plan_gpu_stack(row.cloud, [pool], GpuStackSpec(kind=row.kind))
+        plan = plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
         assert plan.pools[0].advertiser == row.advertiser
         return
     with pytest.raises(SpecError) as raised:
-        plan_gpu_stack(row.cloud, [pool], GpuStackSpec(kind=row.kind))
+        plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
     assert any(f"provisioner: {row.provisioner}" in p.problem for p in raised.value.problems), str(raised.value)
 
 

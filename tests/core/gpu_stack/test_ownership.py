@@ -44,6 +44,19 @@ class Row(NamedTuple):
 
 
 MATRIX: list[Row] = [
+    # NVIDIA's DRA driver installs no driver (chart values nvidiaDriverRoot: /, the host's) and must not share a
+    # node with a device plugin (its templates/validation.yaml): only where the cloud's image has the driver and
+    # no device plugin of its own runs.
+    Row("eks", "al2023", "cloud", "dra-driver", ok=True, operator_driver=False),
+    Row("eks", "bottlerocket", "cloud", "dra-driver", ok=False, operator_driver=False, hint_words=("al2023",)),
+    Row("aks", "ubuntu", "cloud", "dra-driver", ok=True, operator_driver=False),
+    Row("aks", "azurelinux", "cloud", "dra-driver", ok=True, operator_driver=False),
+    Row("aks", "ubuntu", "operator", "dra-driver", ok=False, operator_driver=False, hint_words=("driver: cloud",)),
+    Row("aks", "azurelinux", "operator", "dra-driver", ok=False, operator_driver=False, hint_words=("driver: cloud",)),
+    Row("gke", "cos", "cloud", "dra-driver", ok=False, operator_driver=False, hint_words=("none",)),
+    Row("gke", "ubuntu", "cloud", "dra-driver", ok=False, operator_driver=False, hint_words=("none",)),
+    Row("gke", "ubuntu", "operator", "dra-driver", ok=False, operator_driver=False,
+        hint_words=("device-plugin",), not_in_hint=("driver: cloud",)),
     # EKS AL2023 NVIDIA AMI: driver + toolkit from the AMI, no device plugin.
     Row("eks", "al2023", "cloud", "gpu-operator", ok=True, operator_driver=False),
     Row("eks", "al2023", "cloud", "device-plugin", ok=True, operator_driver=False),

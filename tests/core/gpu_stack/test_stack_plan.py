@@ -270,6 +270,24 @@ def test_no_quota_outside_gke() -> None:
 # --- device plugin ---------------------------------------------------------------------------------------------------
 
 
+_NOT_DRA = {"key": "gpuready.io/advertise", "operator": "NotIn", "values": ["dra"]}
+DEVICE_PLUGIN_AFFINITY = {
+    # The plugin chart's own NVIDIA-node terms (DP 0.20.0 values.yaml L64-85), each kept off DRA pools.
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}, _NOT_DRA]}
+                for key, value in (
+                    ("feature.node.kubernetes.io/pci-10de.present", "true"),
+                    ("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+                    ("nvidia.com/gpu.present", "true"),
+                )
+            ]
+        }
+    }
+}
+
+
 def test_device_plugin_on_eks() -> None:
     plan = _plan("eks", [EKS_TS, EKS_PLAIN], kind="device-plugin")
     pool_tolerations = [
@@ -279,6 +297,7 @@ def test_device_plugin_on_eks() -> None:
     ]
     assert _values(plan) == {
         "tolerations": [CRITICAL_ADDONS_ONLY, *pool_tolerations],
+        "affinity": DEVICE_PLUGIN_AFFINITY,
         "gfd": {"enabled": True},
         "nfd": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": pool_tolerations}},
         "config": {"name": _name(plan, "gpuready-device-plugin-config"), "default": "default"},
@@ -287,7 +306,11 @@ def test_device_plugin_on_eks() -> None:
 
 def test_device_plugin_without_gfd() -> None:
     plan = _plan("eks", [EKS_PLAIN], kind="device-plugin", gfd=False)
-    assert _values(plan) == {"tolerations": [CRITICAL_ADDONS_ONLY, GPU_TOLERATION], "gfd": {"enabled": False}}
+    assert _values(plan) == {
+        "tolerations": [CRITICAL_ADDONS_ONLY, GPU_TOLERATION],
+        "affinity": DEVICE_PLUGIN_AFFINITY,
+        "gfd": {"enabled": False},
+    }
     assert plan.objects == ()
 
 
@@ -295,6 +318,7 @@ def test_device_plugin_with_existing_nfd() -> None:
     values = _values(_plan("eks", [EKS_PLAIN], kind="device-plugin", nfd="existing"))
     assert values == {
         "tolerations": [CRITICAL_ADDONS_ONLY, GPU_TOLERATION],
+        "affinity": DEVICE_PLUGIN_AFFINITY,
         "gfd": {"enabled": True},
         "nfd": {"enabled": False},
     }
@@ -309,6 +333,7 @@ def test_device_plugin_on_aks_with_cloud_mig() -> None:
     ]
     assert _values(plan) == {
         "tolerations": [CRITICAL_ADDONS_ONLY, *pool_tolerations],
+        "affinity": DEVICE_PLUGIN_AFFINITY,
         "gfd": {"enabled": True},
         "nfd": {"worker": {"nodeSelector": GPU_POOL_SELECTOR, "tolerations": pool_tolerations}},
         "migStrategy": "mixed",

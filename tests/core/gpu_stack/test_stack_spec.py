@@ -12,7 +12,15 @@ from typing import Any, cast
 
 import pytest
 
-from components.core.gpu_stack.charts import CHARTS, DEVICE_PLUGIN, GPU_OPERATOR, STACK_KINDS, StackKind
+from components.core.gpu_stack.charts import (
+    CHARTS,
+    DEVICE_PLUGIN,
+    DRA_DRIVER,
+    GPU_OPERATOR,
+    STACK_CHARTS,
+    STACK_KINDS,
+    StackKind,
+)
 from components.core.gpu_stack.stack_spec import GpuStackSpec, NfdMode, stack_spec_problems
 from components.errors import SpecError
 
@@ -28,7 +36,11 @@ def test_pinned_charts() -> None:
     assert (GPU_OPERATOR.version_prefix, DEVICE_PLUGIN.version_prefix) == ("v", "")
     assert "default" not in (GPU_OPERATOR.namespace, DEVICE_PLUGIN.namespace)
     assert dict(CHARTS) == {"gpu-operator": GPU_OPERATOR, "device-plugin": DEVICE_PLUGIN}
-    assert STACK_KINDS == ("gpu-operator", "device-plugin", "none", "external")
+    assert STACK_KINDS == ("gpu-operator", "device-plugin", "dra-driver", "none", "external")
+    assert (DRA_DRIVER.name, DRA_DRIVER.version, DRA_DRIVER.nfd_key, DRA_DRIVER.advertiser) == (
+        "dra-driver-nvidia-gpu", "0.4.0", "", "dra",
+    )  # fmt: skip
+    assert dict(STACK_CHARTS) == {**CHARTS, "dra-driver": DRA_DRIVER}
 
 
 @pytest.mark.parametrize(
