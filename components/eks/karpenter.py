@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from components.core import scheduling
+from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
-from components.core.catalog import lookup
-from components.core.k8s_syntax import object_name_problem, prefix_is_under
+from components.core.k8s_syntax import prefix_is_under
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
-from components.errors import Problem, SpecError
+from components.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
 NODE_POOL_API = ("karpenter.sh/v1", "NodePool")
@@ -67,19 +67,12 @@ def role_name(role: str) -> str:
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance type, its GPU count and architecture, the capacity type."""
-    resolved = spec.resolved
-    wanted = (
-        ("node.kubernetes.io/instance-type", resolved.instance_type),
-        ("karpenter.k8s.aws/instance-gpu-count", str(resolved.gpus)),
-        ("kubernetes.io/arch", ARCHITECTURES[resolved.arch]),
-        ("karpenter.sh/capacity-type", spec.capacity),
-    )
-    return [{"key": key, "operator": "In", "values": [value]} for key, value in wanted]
+    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type."""
+    return karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
 
 
 def gpu_limit(spec: GpuPoolSpec) -> int:
-    """GPUs the pool may hold: ``maxSize`` nodes of the instance type's GPUs."""
+    """GPUs the pool may hold: ``gpuLimit``, else ``maxSize`` nodes of the instance type's GPUs."""
     return PROVISIONER.summary(spec).max_gpus
 
 
@@ -160,12 +153,13 @@ class EksKarpenter(Provisioner):
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    limits_gpus: ClassVar[bool] = True
+
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return refusals.object_name_problems(spec.name, NODE_POOL_API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []
-        reason = object_name_problem(spec.name) if isinstance(spec.name, str) else None
-        if reason:
-            found.append(Problem("name", f"names the NodePool: {reason}", spec.name, (), "use lowercase and '-'"))
         labels = spec.labels if isinstance(spec.labels, Mapping) else {}
         for key in labels:
             if isinstance(key, str) and any(prefix_is_under(key, domain) for domain in RESTRICTED_LABEL_DOMAINS):
@@ -190,20 +184,7 @@ class EksKarpenter(Provisioner):
 
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        spec = inputs.get("spec")
-        if not isinstance(spec, Mapping):
-            return None
-        terms = spec.get("template", {}).get("spec", {}).get("requirements", [])
-        types = [t.get("values") for t in terms if t.get("key") == "node.kubernetes.io/instance-type"]
-        if len(types) != 1 or not types[0] or not isinstance(types[0][0], str):
-            return None
-        try:
-            gpu = lookup.resolve_instance_type("eks", types[0][0], None)
-        except SpecError:
-            return None
-        limit = spec.get("limits", {}).get(GPU_LIMIT)
-        max_nodes = int(limit) // gpu.gpus if isinstance(limit, int | str) and str(limit).isdigit() else None
-        return PoolCapacity(accelerator=gpu.model.key, gpus_per_node=gpu.gpus, max_nodes=max_nodes)
+        return karpenter_nodepool.planned_capacity("eks", inputs)
 
 
 PROVISIONER = EksKarpenter()

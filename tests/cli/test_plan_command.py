@@ -31,7 +31,9 @@ GPUREADY = VENV_BIN / "gpuready"
 STACKS = ("eks-dev", "aks-dev", "gke-dev")
 GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-TABLE_HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
+TABLE_HEADERS = (
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
+)  # fmt: skip
 PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations"}
 RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
 OPTIONAL_RESOURCE_KEYS = {"provider", "dependencies", "options"}
@@ -272,6 +274,9 @@ def test_table_plan_shows_the_tree_the_pool_table_and_the_labels(
             allocatable,
         )
         assert row["TAINT"] == GPU_TAINT_TEXT
+        assert row["PROVISIONER"] == ("node-group" if stack == "eks-dev" else "node-pool")
+        assert row["GPU-LIMIT"] == "-"  # fixed pools: maxSize bounds them
+        assert f"requirements {pool}: {instance}" in out.splitlines()
         assert all(word in row["SHARING"] for word in sharing_words), row["SHARING"]
         assert all(word in row["DRIVER"] for word in driver_words), row["DRIVER"]
 
