@@ -43,6 +43,23 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
     return rows
 
 
+def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The plan file's ``pools``: per pool (sorted by name) what the table shows of its capacity, ``gpuLimit`` null
+    where the provisioner sets none."""
+    return [
+        {
+            "name": name,
+            "provisioner": outputs.get("provisioner"),
+            "instanceType": outputs.get("instance_type"),
+            "accelerator": outputs.get("accelerator"),
+            "gpusPerNode": outputs.get("gpus_per_node"),
+            "gpuLimit": outputs.get("gpu_limit") or None,
+            "requirements": outputs.get("requirements"),
+        }
+        for name, outputs in sorted(pools, key=lambda item: item[0])
+    ]
+
+
 def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     """A fixed-width table of the pools, then the labels gpuready sets on each pool's nodes."""
     if not pools:

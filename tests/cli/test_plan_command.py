@@ -34,7 +34,7 @@ GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"
 TABLE_HEADERS = (
     "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
 )  # fmt: skip
-PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations"}
+PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations", "pools"}
 RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
 OPTIONAL_RESOURCE_KEYS = {"provider", "dependencies", "options"}
 """Present when set: the provider reference, the URNs the resource depends on, its lifecycle options."""
@@ -307,6 +307,11 @@ def test_json_plan_has_exactly_the_plan_file_keys(json_plans: dict[str, dict[str
     assert len(plan["resources"]) == RESOURCE_COUNTS[stack]
     for item in plan["resources"]:
         assert RESOURCE_KEYS <= set(item) <= RESOURCE_KEYS | OPTIONAL_RESOURCE_KEYS
+    # Every pool, with its capacity as the table shows it: fixed pools set no GPU limit.
+    assert [p["name"] for p in plan["pools"]] == sorted(POOLS[stack])
+    for pool in plan["pools"]:
+        assert pool["provisioner"] == ("node-group" if stack == "eks-dev" else "node-pool")
+        assert pool["gpuLimit"] is None and pool["requirements"] == pool["instanceType"]
 
 
 @pytest.mark.parametrize("stack", STACKS)

@@ -105,3 +105,12 @@ def test_a_missing_min_size_does_not_hide_other_problems() -> None:
         parse_pools([_entry({"instanceType": "g6.xlarge", "capacity": "spto"})], "eks")
     paths = [p.path for p in raised.value.problems]
     assert paths == ["nodePools[0].minSize", "nodePools[0].capacity"]
+
+
+def test_broken_gpu_requirements_do_not_say_the_instance_type_is_missing() -> None:
+    with pytest.raises(ConfigError) as raised:
+        parse_pools([_entry({"gpuRequirements": {"model": "l4"}, "provisioner": "karpenter", "minSize": 1})], "eks")
+    assert [(p.path, p.problem) for p in raised.value.problems] == [
+        ("nodePools[0].gpuRequirements.count", "is required"),
+        ("nodePools[0].minSize", "must be 0 for an elastic pool (karpenter makes nodes on demand)"),
+    ]
