@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core import scheduling
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.k8s_syntax import prefix_is_under
@@ -28,20 +27,14 @@ from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
-NODE_POOL_API = ("karpenter.sh/v1", "NodePool")
+NODE_POOL_API = karpenter_nodepool.API
 NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
-GPU_LIMIT = "nvidia.com/gpu"
-"""The NodePool limit on GPUs (physical: ``maxSize`` x GPUs per node, whatever the sharing)."""
 
 AMI_ALIASES: Mapping[str, str] = {"al2023": "al2023@latest", "bottlerocket": "bottlerocket@latest"}
 """Image family -> EC2NodeClass ``amiSelectorTerms[].alias``: on GPU instances Karpenter resolves these to the
 NVIDIA variants (the CRD's ``alias`` description; ``latest`` drifts nodes when a new AMI is released)."""
-ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
-"""CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
-CONSOLIDATE_AFTER = "10m"
-"""How long a GPU node stays empty before Karpenter removes it (``disruption.consolidateAfter``)."""
-DISRUPTION_BUDGET = "1"
-"""At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
+CONSOLIDATE_AFTER = karpenter_nodepool.CONSOLIDATE_AFTER
+DISRUPTION_BUDGET = karpenter_nodepool.DISRUPTION_BUDGET
 CLUSTER_SG_TAG = "aws:eks:cluster-name"
 RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
 """Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
@@ -77,29 +70,8 @@ def gpu_limit(spec: GpuPoolSpec) -> int:
 
 
 def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
-    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool)."""
-    api_version, kind = NODE_POOL_API
-    group = NODE_CLASS_API[0].split("/")[0]
-    template_spec = {
-        "nodeClassRef": {"group": group, "kind": NODE_CLASS_API[1], "name": spec.name},
-        "requirements": requirements(spec),
-        "taints": [scheduling.to_k8s_taint(taint) for taint in scheduling.pool_taints(spec)],
-    }
-    return {
-        "apiVersion": api_version,
-        "kind": kind,
-        "metadata": {"name": spec.name},
-        "spec": {
-            "template": {"metadata": {"labels": scheduling.pool_labels(spec)}, "spec": template_spec},
-            "limits": {GPU_LIMIT: str(gpu_limit(spec))},
-            # Only empty GPU nodes are consolidated: a running job is never moved to save money.
-            "disruption": {
-                "consolidationPolicy": "WhenEmpty",
-                "consolidateAfter": CONSOLIDATE_AFTER,
-                "budgets": [{"nodes": DISRUPTION_BUDGET}],
-            },
-        },
-    }
+    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool), on its EC2NodeClass."""
+    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), gpu_limit(spec))
 
 
 def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:

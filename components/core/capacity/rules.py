@@ -50,6 +50,14 @@ def is_elastic_key(cloud: str, provisioner: str | None) -> bool:
     return key in known and provisioner_named(cloud, key).elastic
 
 
+def missing_min_size_problems(cloud: str, provisioner: str | None) -> list[Problem]:
+    """``minSize`` left out of a pool entry: fine for an elastic pool (it is 0), required for a fixed one."""
+    if is_elastic_key(cloud, provisioner):
+        return []
+    return [Problem("minSize", "is required for a fixed node pool", None, (),
+                    "set minSize (0 scales the pool to zero); only elastic pools may leave it out")]  # fmt: skip
+
+
 def name_problems(spec: GpuPoolSpec) -> list[Problem]:
     """The pool's name under the rules of what its provisioner makes (an unknown one: the cloud's default)."""
     chosen = _chosen(spec)

@@ -26,7 +26,7 @@ from components.core.specs import (
     UpgradePolicy,
 )
 from components.core.taints import Taint, parse_taint_text
-from components.errors import Problem, SpecError
+from components.errors import SpecError
 
 
 class GpuConfig(ConfigModel):
@@ -252,7 +252,7 @@ class PoolConfig(ConfigModel):
         kept = {name: value for name, value in given.items() if value is not None}
         if self.min_size is not None:
             return GpuPoolSpec(cloud=cloud, **kept)
-        missing = _min_size_problems(cloud, self.provisioner)
+        missing = capacity_rules.missing_min_size_problems(cloud, self.provisioner)
         try:  # an absent minSize is 0: what an elastic pool needs, and a stand-in for a fixed one's other rules
             spec = GpuPoolSpec(cloud=cloud, min_size=0, **kept)
         except SpecError as error:
@@ -260,14 +260,6 @@ class PoolConfig(ConfigModel):
         if missing:
             raise SpecError(missing)
         return spec
-
-
-def _min_size_problems(cloud: Cloud, provisioner: str | None) -> list[Problem]:
-    """``minSize`` left out: fine for an elastic pool (0), required for a fixed one."""
-    if capacity_rules.is_elastic_key(cloud, provisioner):
-        return []
-    return [Problem("minSize", "is required for a fixed node pool", None, (),
-                    "set minSize (0 scales the pool to zero); only elastic pools may leave it out")]  # fmt: skip
 
 
 @runtime_checkable
