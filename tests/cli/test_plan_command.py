@@ -552,6 +552,28 @@ def test_gke_regional_cluster_without_zones_is_refused(tmp_path: Path, capsys: p
     assert "gpuready:gkeNodeLocations: is required for a regional" in result.err
 
 
+def test_gke_compute_class_by_gpu_requirements_needs_no_zones(tmp_path: Path) -> None:
+    """Through the real stack program: a regional cluster without gkeNodeLocations plans ComputeClass pools, one
+    by GPU requirements and one by a list of machine types, without minSize; the JSON plan lists both pools."""
+    pools = [
+        {"name": "l4-any", "provisioner": "compute-class", "gpuRequirements": {"model": "l4", "count": 1},
+         "maxSize": 3},
+        {"name": "l4-two", "provisioner": "compute-class", "instanceType": ["g2-standard-8", "g2-standard-12"],
+         "maxSize": 2, "capacity": "spot"},
+    ]  # fmt: skip
+    plan = plan_json("--config", str(_gke_file(tmp_path, "Pulumi.elastic.yaml", [], pools)))
+    classes = {r["name"]: r["inputs"]["spec"]["priorities"] for r in plan["resources"] if r["type"].endswith(
+        ":ComputeClass")}  # fmt: skip
+    by_name = {p["name"]: p for p in plan["pools"]}
+    assert set(by_name) == {"l4-any", "l4-two"}
+    assert [p["machineType"] for p in next(v for k, v in classes.items() if k.startswith("l4-two"))] == [
+        "g2-standard-8", "g2-standard-12", "g2-standard-8", "g2-standard-12"  # spot first, then on-demand
+    ]  # fmt: skip
+    any_machines = [p["machineType"] for p in next(v for k, v in classes.items() if k.startswith("l4-any"))]
+    assert "g2-standard-4" in any_machines and by_name["l4-any"]["requirements"].startswith("gpuRequirements 1 x l4")
+    assert all(p["provisioner"] == "compute-class" and p["gpuLimit"] is None for p in by_name.values())
+
+
 def _eks_file(tmp_path: Path, name: str, cluster: str = "team-a-cluster") -> Path:
     text = (ROOT / "stacks" / "Pulumi.eks-dev.yaml").read_text(encoding="utf-8")
     path = tmp_path / name
