@@ -109,6 +109,16 @@ class GpuNodePoolBase(pulumi.ComponentResource):
         return self._output("sharing")
 
     @property
+    def provisioner(self) -> pulumi.Output[str]:
+        """How the nodes are made (the provisioner's key)."""
+        return self._output("provisioner")
+
+    @property
+    def gpu_limit(self) -> pulumi.Output[int]:
+        """The GPU limit the provisioner sets; 0 when it sets none (a fixed pool, a GKE ComputeClass)."""
+        return self._output("gpu_limit")
+
+    @property
     def driver(self) -> pulumi.Output[str]:
         """Who installs the NVIDIA driver, and how the cloud resource says so."""
         return self._output("driver")

@@ -35,16 +35,13 @@ RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.azure.com")
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the VM size, its GPU count, architecture and capacity type."""
-    return [
-        karpenter_nodepool.requirement(INSTANCE_TYPE, spec.instance_type),
-        karpenter_nodepool.requirement(GPU_COUNT, str(spec.resolved.gpus)),
-        *karpenter_nodepool.common_requirements(spec),
-    ]
+    """The NodePool's node requirements: the VM sizes, their GPU count, architecture and capacity type."""
+    return karpenter_nodepool.instance_requirements(spec, GPU_COUNT)
 
 
 def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
-    """The ``karpenter.sh/v1`` NodePool of the pool, on its AKSNodeClass; GPU limit ``maxSize`` x GPUs per node."""
+    """The ``karpenter.sh/v1`` NodePool of the pool, on its AKSNodeClass; GPU limit ``gpuLimit`` or ``maxSize`` x
+    GPUs per node."""
     limit = PROVISIONER.summary(spec).max_gpus
     return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), limit)
 
@@ -105,10 +102,13 @@ class AksNodeAutoProvisioning(Provisioner):
         gpu_manufacturer_label="karpenter.azure.com/sku-gpu-manufacturer",
         instance_family_label="karpenter.azure.com/sku-family",
     )  # fmt: skip
+    limits_gpus: ClassVar[bool] = True
+
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
-        found.extend(refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS))
+        found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)
         if isinstance(spec.sharing, MigPartitioning) and spec.driver == "cloud":
             found.append(
                 Problem("driver", "AKS partitions MIG GPUs only in agent pools (gpuInstanceProfile); an AKSNodeClass "

@@ -12,7 +12,7 @@ from typing import Any
 
 from components.cli import error_report
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
-from components.cli.pool_table import is_pool_component, render_pool_table
+from components.cli.pool_table import is_pool_component, pool_json, render_pool_table
 from components.cli.program_log import ProgramLog, collected
 from components.cli.release_section import render_releases
 from components.cli.violation_table import format_violations
@@ -61,7 +61,8 @@ def _run(args: argparse.Namespace) -> int:
     plan = build_plan(captured, violations=violations)
     if json_output:
         # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
-        print(json.dumps(plan.to_json_dict(), indent=2 if sys.stdout.isatty() else None))
+        document = {**plan.to_json_dict(), "pools": pool_json(_pool_outputs(captured))}
+        print(json.dumps(document, indent=2 if sys.stdout.isatty() else None))
         for line in log.stderr_lines():
             print(line, file=sys.stderr)
     else:
@@ -92,9 +93,7 @@ def _fail(args: argparse.Namespace, report: error_report.ErrorReport, code: int)
 def render_text(plan: Plan, captured: CapturedRun, log: ProgramLog | None = None) -> str:
     """The human-readable plan: header, resource tree, per-pool table, releases, the program's warnings and what
     was not checked (``pulumi.log``), policy violations."""
-    pools = [
-        (r.name, _plain(captured.component_outputs(r.urn))) for r in captured.resources if is_pool_component(r.type)
-    ]
+    pools = _pool_outputs(captured)
     lines = [
         f"Plan of stack {plan.stack!r} (project {plan.project!r}): {len(plan.resources)} resources, offline",
         "",
@@ -111,6 +110,13 @@ def render_text(plan: Plan, captured: CapturedRun, log: ProgramLog | None = None
     if plan.violations:
         lines += ["", format_violations(plan.violations)]
     return "\n".join(lines)
+
+
+def _pool_outputs(captured: CapturedRun) -> list[tuple[str, dict[str, Any]]]:
+    """(name, plain outputs) of every gpuready pool component of the run."""
+    return [
+        (r.name, _plain(captured.component_outputs(r.urn))) for r in captured.resources if is_pool_component(r.type)
+    ]
 
 
 def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[JsonValue] | None:

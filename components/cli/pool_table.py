@@ -7,7 +7,11 @@ from typing import Any
 
 POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
 """Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
-HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
+HEADERS = (
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
+)  # fmt: skip
+"""``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); each pool's requirements (its instance
+types, or its GPU requirements and the types meeting them) follow the table."""
 SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
 
 
@@ -25,9 +29,11 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
         rows.append(
             (
                 name,
+                str(outputs.get("provisioner", "")),
                 str(outputs.get("instance_type", "")),
                 str(outputs.get("accelerator", "")),
                 str(outputs.get("gpus_per_node", "")),
+                str(outputs.get("gpu_limit") or "-"),
                 ", ".join(f"{k}={v}" for k, v in sorted(allocatable.items())),
                 f"{taint.get('key', '')}={taint.get('value', '')}:{taint.get('effect', '')}",
                 str(outputs.get("sharing", "")),
@@ -35,6 +41,23 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
             )
         )
     return rows
+
+
+def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The plan file's ``pools``: per pool (sorted by name) what the table shows of its capacity, ``gpuLimit`` null
+    where the provisioner sets none."""
+    return [
+        {
+            "name": name,
+            "provisioner": outputs.get("provisioner"),
+            "instanceType": outputs.get("instance_type"),
+            "accelerator": outputs.get("accelerator"),
+            "gpusPerNode": outputs.get("gpus_per_node"),
+            "gpuLimit": outputs.get("gpu_limit") or None,
+            "requirements": outputs.get("requirements"),
+        }
+        for name, outputs in sorted(pools, key=lambda item: item[0])
+    ]
 
 
 def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
@@ -52,6 +75,9 @@ def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
         extra = len(labels) - len(shown)
         text = ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
         lines.append(f"labels {name}: {text}" + (f" (+{extra} more)" if extra else ""))
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("requirements"):
+            lines.append(f"requirements {name}: {outputs['requirements']}")
     for name, outputs in sorted(pools, key=lambda item: item[0]):
         if outputs.get("lifecycle"):
             lines.append(f"lifecycle {name}: {outputs['lifecycle']}")

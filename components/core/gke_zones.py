@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from components.core.capacity import rules as capacity_rules
 from components.core.specs import GpuPoolSpec
 from components.errors import Problem, SpecError
 
@@ -68,10 +69,12 @@ def zone_problems(
     location: str | None, node_locations: Sequence[str], pools: Sequence[GpuPoolSpec], prefix: str
 ) -> list[Problem]:
     """A GKE stack's zone problems, paths under ``prefix`` (``gpuready:``): each pool's zones (its own ``zones``,
-    else the stack's ``gkeNodeLocations``) must be known and in the cluster's region, and its initial size must
-    split evenly over them."""
+    else the stack's ``gkeNodeLocations``) must be in the cluster's region; a node pool's must be known and its
+    initial size must split evenly over them. An elastic pool (a ComputeClass) starts no nodes and names zones
+    only as a preference (GKE picks among the cluster's otherwise), so it needs neither."""
     found: list[Problem] = []
-    if not pools or not all(pool.zones for pool in pools):
+    sized = [pool for pool in pools if not capacity_rules.is_elastic(pool)]
+    if not pools or not all(pool.zones for pool in sized):
         try:
             zone_count(location, node_locations)
         except SpecError as error:
@@ -85,6 +88,8 @@ def zone_problems(
             found.append(
                 Problem(f"{under}.zones", f"are not all in the cluster's location {location}", outside, (), "")
             )
+        if pool not in sized:
+            continue
         problem = initial_size_problem(pool, zone_count(location, zones))
         if problem is not None:
             found.extend(SpecError([problem]).under(under).problems)

@@ -71,7 +71,11 @@ STAND_INS: Mapping[str, StandIn] = {
     "minSize": lambda entry, value: 0,
     "maxSize": lambda entry, value: max(1, _size(entry, "minSize"), _size(entry, "desiredSize")),
     "sharing": _sharing,
+    # No GPU model is named "?": the GPUs stay unresolved (nothing is guessed about them), and no "instanceType is
+    # required" is said of a pool that gave its requirements, only broken ones.
+    "gpuRequirements": lambda entry, value: {"model": "?", "count": 1},
 }
 """What a broken key is validated as, so the rules still check the pool's other keys (``all_problems``): sizes
-that no size rule objects to, a name every cloud accepts, the closest sharing mode. Problems on these keys
+that no size rule objects to, a name every cloud accepts, the closest sharing mode, GPU requirements that resolve
+to nothing. Problems on these keys
 themselves come from the shape check only."""

@@ -58,6 +58,20 @@ Sharing = GpuSharing | MigPartitioning
 DEFAULT_ADVERTISE = "device-plugin"
 """A pool's ``advertise`` when not given (the first of ``advertisers.registry.ADVERTISE_VALUES``)."""
 
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuRequirements:
+    """``gpuRequirements``: an elastic pool's nodes chosen by their GPUs instead of by named instance types.
+
+    One GPU model and one count per pool, as for ``instanceType``: gpuready labels every node of a pool with its
+    GPU model and configures sharing and MIG per pool (``components.core.capacity.gpu_choice``)."""
+
+    model: str
+    """Key of a GPU model in the catalog, e.g. ``l4``."""
+    count: int
+    """GPUs per node."""
+
+
 UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
 UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from components.core import lifecycle_rules, pool_hatches, sharing_rules
 from components.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
+from components.core.capacity import gpu_choice
 from components.core.capacity import rules as capacity_rules
-from components.core.catalog import lookup
 from components.core.catalog.gpus import GpuModel
 from components.core.catalog.lookup import ResolvedGpu
 from components.core.clouds.registry import cloud_profile
@@ -21,7 +21,6 @@ from components.core.k8s_syntax import (
     prefix_is_under,
     qualified_name_problem,
 )
-from components.core.lifecycle import SUFFIX_LENGTH
 from components.core.pool_parts import CAPACITIES, DRIVER_OWNERS
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
@@ -41,11 +40,11 @@ MAX_NODES = 1000
 def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     """Check ``spec``; return its resolved GPUs or raise ``SpecError`` with every problem found."""
     problems: list[Problem] = []
-    resolved = _resolve(spec, problems)
-    _check_name(spec, problems)
+    resolved = gpu_choice.resolve(spec, capacity_rules.is_elastic(spec), problems)
+    problems.extend(capacity_rules.name_problems(spec))
     _check_sizes(spec, problems)
     _check_choices(spec, problems)
-    problems.extend(capacity_rules.problems(spec))
+    problems.extend(capacity_rules.problems(spec, resolved))
     _check_driver(spec, problems)
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)
@@ -57,33 +56,6 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     if problems or resolved is None:
         raise SpecError(problems)
     return resolved
-
-
-def _resolve(spec: GpuPoolSpec, problems: list[Problem]) -> ResolvedGpu | None:
-    try:
-        return lookup.resolve_instance_type(spec.cloud, spec.instance_type, spec.gpu)
-    except SpecError as error:
-        problems.extend(error.problems)
-        return None
-
-
-def _check_name(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = cloud_profile(spec.cloud)
-    pattern, rule = profile.name_rule
-    if not pattern.match(spec.name):
-        problems.append(Problem("name", f"not a valid {profile.title} node pool name", spec.name, (), rule))
-    elif spec.rotates_name and len(spec.name) + 1 + SUFFIX_LENGTH > profile.name_max:
-        most = profile.name_max - 1 - SUFFIX_LENGTH
-        problems.append(
-            Problem(
-                "name",
-                f"leaves no room for the {SUFFIX_LENGTH}-character suffix that changes when the pool is replaced "
-                f"(at most {most} characters)",
-                spec.name,
-                (),
-                "shorten the name, or set fixedName: true (a replacement then fails instead of renaming)",
-            )
-        )
 
 
 def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:

@@ -7,6 +7,8 @@ from typing import Any
 
 from components.core import scheduling, sharing_plan
 from components.core.advertisers.registry import advertiser_for
+from components.core.capacity import gpu_choice
+from components.core.capacity.registry import provisioner_for
 from components.core.specs import GpuPoolSpec
 
 
@@ -36,6 +38,14 @@ class PoolOutputs:
     """Who installs the NVIDIA driver, and how the cloud resource says so (the cloud's summary)."""
     lifecycle: str
     """The cloud's one-line lifecycle summary."""
+    provisioner: str
+    """How the nodes are made: the provisioner's key (``node-group``, ``karpenter``, ``compute-class``...)."""
+    gpu_limit: int
+    """The GPU limit the provisioner's object sets (a NodePool's ``nvidia.com/gpu``: ``gpuLimit`` or ``maxSize`` x
+    GPUs per node); 0 when it sets none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
+    requirements: str
+    """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
+    ``gpuRequirements`` with the catalog's types that meet them."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -45,6 +55,7 @@ class PoolOutputs:
 def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
     """The outputs of a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries."""
     advertised = advertiser_for(spec).summary(spec)
+    provisioner = provisioner_for(spec)
     return PoolOutputs(
         node_selector=scheduling.node_selector(spec),
         node_labels=scheduling.pool_labels(spec),
@@ -58,4 +69,14 @@ def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
         sharing=sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
         driver=driver,
         lifecycle=lifecycle,
+        provisioner=provisioner.key,
+        gpu_limit=provisioner.gpu_limit(spec) or 0,
+        requirements=requirements_text(spec),
     )
+
+
+def requirements_text(spec: GpuPoolSpec) -> str:
+    """The pool's instance requirements in one line (``gpuready plan``)."""
+    types = ", ".join(gpu_choice.instance_types(spec))
+    wanted = spec.gpu_requirements
+    return types if wanted is None else f"gpuRequirements {wanted.count} x {spec.resolved.model.key}: {types}"

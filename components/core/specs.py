@@ -22,6 +22,7 @@ from components.core.pool_parts import (
     UPGRADE_STRATEGIES,
     Capacity,
     DriverOwner,
+    GpuRequirements,
     GpuSharing,
     MigPartitioning,
     MigStrategy,
@@ -41,6 +42,7 @@ __all__ = [
     "Capacity",
     "DriverOwner",
     "GpuPoolSpec",
+    "GpuRequirements",
     "GpuSharing",
     "MigPartitioning",
     "MigStrategy",
@@ -58,10 +60,16 @@ class GpuPoolSpec:
     cloud: Cloud
     name: str
     """Node pool / node group name, following the cloud's naming rules."""
-    instance_type: str
-    """EC2 instance type, Azure VM size or GCE machine type."""
     min_size: int
     max_size: int
+    instance_type: str | tuple[str, ...] | None = None
+    """EC2 instance type, Azure VM size or GCE machine type; an elastic pool may name several (of one GPU model and
+    count) or give ``gpu_requirements`` instead (``capacity.gpu_choice``)."""
+    gpu_requirements: GpuRequirements | None = None
+    """Elastic pools: the GPU model and count of the nodes, any instance type of the catalog that has them."""
+    gpu_limit: int | None = None
+    """Elastic pools: most GPUs the provisioner may make (its ``nvidia.com/gpu`` limit); None: ``max_size`` x GPUs
+    per node."""
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
@@ -108,6 +116,8 @@ class GpuPoolSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", dict(self.labels))
         object.__setattr__(self, "taints", tuple(self.taints))
+        if isinstance(self.instance_type, list):
+            object.__setattr__(self, "instance_type", tuple(self.instance_type))
         if isinstance(self.zones, list | tuple):
             object.__setattr__(self, "zones", tuple(self.zones))
         if isinstance(self.overrides, Mapping):

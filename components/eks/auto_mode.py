@@ -42,16 +42,13 @@ INSTEAD = "use provisioner: karpenter (your own Karpenter, the GPU stack configu
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance type, its GPU count, architecture and capacity type."""
-    return [
-        karpenter_nodepool.requirement(INSTANCE_TYPE, spec.instance_type),
-        karpenter_nodepool.requirement(GPU_COUNT, str(spec.resolved.gpus)),
-        *karpenter_nodepool.common_requirements(spec),
-    ]
+    """The NodePool's node requirements: the instance types, their GPU count, architecture and capacity type."""
+    return karpenter_nodepool.instance_requirements(spec, GPU_COUNT)
 
 
 def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
-    """The ``karpenter.sh/v1`` NodePool of the pool, on its NodeClass; GPU limit ``maxSize`` x GPUs per node."""
+    """The ``karpenter.sh/v1`` NodePool of the pool, on its NodeClass; GPU limit ``gpuLimit`` or ``maxSize`` x
+    GPUs per node."""
     limit = PROVISIONER.summary(spec).max_gpus
     return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), limit)
 
@@ -113,10 +110,13 @@ class EksAutoMode(Provisioner):
         instance_family_label="eks.amazonaws.com/instance-family",
         own_device_plugin="EKS Auto Mode's own NVIDIA device plugin",
     )  # fmt: skip
+    limits_gpus: ClassVar[bool] = True
+
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        found = refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
-        found.extend(refusals.restricted_label_problems(spec.labels, karpenter.RESTRICTED_LABEL_DOMAINS))
+        found = refusals.restricted_label_problems(spec.labels, karpenter.RESTRICTED_LABEL_DOMAINS)
         if spec.driver == "operator":
             found.append(
                 Problem("driver", "EKS Auto Mode installs and manages the NVIDIA driver on its nodes", spec.driver,

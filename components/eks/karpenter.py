@@ -19,31 +19,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core import scheduling
+from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.node_facts import NodeFacts
-from components.core.catalog import lookup
-from components.core.k8s_syntax import object_name_problem, prefix_is_under
+from components.core.k8s_syntax import prefix_is_under
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
-from components.errors import Problem, SpecError
+from components.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
-NODE_POOL_API = ("karpenter.sh/v1", "NodePool")
+NODE_POOL_API = karpenter_nodepool.API
 NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
-GPU_LIMIT = "nvidia.com/gpu"
-"""The NodePool limit on GPUs (physical: ``maxSize`` x GPUs per node, whatever the sharing)."""
 
 AMI_ALIASES: Mapping[str, str] = {"al2023": "al2023@latest", "bottlerocket": "bottlerocket@latest"}
 """Image family -> EC2NodeClass ``amiSelectorTerms[].alias``: on GPU instances Karpenter resolves these to the
 NVIDIA variants (the CRD's ``alias`` description; ``latest`` drifts nodes when a new AMI is released)."""
-ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
-"""CPU architecture as the catalog names it -> the ``kubernetes.io/arch`` value."""
-CONSOLIDATE_AFTER = "10m"
-"""How long a GPU node stays empty before Karpenter removes it (``disruption.consolidateAfter``)."""
-DISRUPTION_BUDGET = "1"
-"""At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
+CONSOLIDATE_AFTER = karpenter_nodepool.CONSOLIDATE_AFTER
+DISRUPTION_BUDGET = karpenter_nodepool.DISRUPTION_BUDGET
 CLUSTER_SG_TAG = "aws:eks:cluster-name"
 RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
 """Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
@@ -69,46 +62,18 @@ def role_name(role: str) -> str:
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance type, its GPU count and architecture, the capacity type."""
-    resolved = spec.resolved
-    wanted = (
-        ("node.kubernetes.io/instance-type", resolved.instance_type),
-        ("karpenter.k8s.aws/instance-gpu-count", str(resolved.gpus)),
-        ("kubernetes.io/arch", ARCHITECTURES[resolved.arch]),
-        ("karpenter.sh/capacity-type", spec.capacity),
-    )
-    return [{"key": key, "operator": "In", "values": [value]} for key, value in wanted]
+    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type."""
+    return karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
 
 
 def gpu_limit(spec: GpuPoolSpec) -> int:
-    """GPUs the pool may hold: ``maxSize`` nodes of the instance type's GPUs."""
+    """GPUs the pool may hold: ``gpuLimit``, else ``maxSize`` nodes of the instance type's GPUs."""
     return PROVISIONER.summary(spec).max_gpus
 
 
 def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
-    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool)."""
-    api_version, kind = NODE_POOL_API
-    group = NODE_CLASS_API[0].split("/")[0]
-    template_spec = {
-        "nodeClassRef": {"group": group, "kind": NODE_CLASS_API[1], "name": spec.name},
-        "requirements": requirements(spec),
-        "taints": [scheduling.to_k8s_taint(taint) for taint in scheduling.pool_taints(spec)],
-    }
-    return {
-        "apiVersion": api_version,
-        "kind": kind,
-        "metadata": {"name": spec.name},
-        "spec": {
-            "template": {"metadata": {"labels": scheduling.pool_labels(spec)}, "spec": template_spec},
-            "limits": {GPU_LIMIT: str(gpu_limit(spec))},
-            # Only empty GPU nodes are consolidated: a running job is never moved to save money.
-            "disruption": {
-                "consolidationPolicy": "WhenEmpty",
-                "consolidateAfter": CONSOLIDATE_AFTER,
-                "budgets": [{"nodes": DISRUPTION_BUDGET}],
-            },
-        },
-    }
+    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool), on its EC2NodeClass."""
+    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), gpu_limit(spec))
 
 
 def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
@@ -170,12 +135,13 @@ class EksKarpenter(Provisioner):
         gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
         instance_family_label="karpenter.k8s.aws/instance-family",
     )  # fmt: skip
+    limits_gpus: ClassVar[bool] = True
+
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return refusals.object_name_problems(spec.name, NODE_POOL_API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []
-        reason = object_name_problem(spec.name) if isinstance(spec.name, str) else None
-        if reason:
-            found.append(Problem("name", f"names the NodePool: {reason}", spec.name, (), "use lowercase and '-'"))
         labels = spec.labels if isinstance(spec.labels, Mapping) else {}
         for key in labels:
             if isinstance(key, str) and any(prefix_is_under(key, domain) for domain in RESTRICTED_LABEL_DOMAINS):
@@ -200,20 +166,7 @@ class EksKarpenter(Provisioner):
 
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        spec = inputs.get("spec")
-        if not isinstance(spec, Mapping):
-            return None
-        terms = spec.get("template", {}).get("spec", {}).get("requirements", [])
-        types = [t.get("values") for t in terms if t.get("key") == "node.kubernetes.io/instance-type"]
-        if len(types) != 1 or not types[0] or not isinstance(types[0][0], str):
-            return None
-        try:
-            gpu = lookup.resolve_instance_type("eks", types[0][0], None)
-        except SpecError:
-            return None
-        limit = spec.get("limits", {}).get(GPU_LIMIT)
-        max_nodes = int(limit) // gpu.gpus if isinstance(limit, int | str) and str(limit).isdigit() else None
-        return PoolCapacity(accelerator=gpu.model.key, gpus_per_node=gpu.gpus, max_nodes=max_nodes)
+        return karpenter_nodepool.planned_capacity("eks", inputs)
 
 
 PROVISIONER = EksKarpenter()

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from components.core import scheduling
-from components.core.capacity import refusals
+from components.core.capacity import gpu_choice, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -74,15 +74,17 @@ def _gpu(spec: GpuPoolSpec) -> dict[str, Any]:
 
 
 def priorities(spec: GpuPoolSpec, zones: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The class's priorities: the machine with its GPUs, spot first then on-demand for a spot pool; ``zones`` are
+    """The class's priorities: each machine type (``capacity.gpu_choice``: named, or every catalog type with the
+    ``gpuRequirements``) with its GPUs, in order, all spot first then on-demand for a spot pool; ``zones`` are
     the stack's (``gpuready:gkeNodeLocations``), the pool's own win."""
-    rule: dict[str, Any] = {"machineType": spec.instance_type, "gpu": _gpu(spec)}
+    rule: dict[str, Any] = {"gpu": _gpu(spec)}
     if spec.zones or zones:
         rule["location"] = {"zones": list(spec.zones or zones)}
     if spec.disk_size_gb is not None:
         rule["storage"] = {"bootDiskSize": spec.disk_size_gb}
     spots = (True, False) if spec.capacity == "spot" else (False,)
-    return [{**rule, "spot": spot} for spot in spots]
+    machines = gpu_choice.instance_types(spec)
+    return [{"machineType": machine, **rule, "spot": spot} for spot in spots for machine in machines]
 
 
 def compute_class(spec: GpuPoolSpec, service_account: str | None = None, zones: Sequence[str] = ()) -> dict[str, Any]:
@@ -125,6 +127,8 @@ UNSUPPORTED: Mapping[str, str] = {
     "overrides": "overrides name gcp.container.NodePool inputs, which a compute class does not have; remove them",
     "upgrade": "GKE upgrades the pools it auto-creates itself; remove upgrade",
     "fixedName": "a ComputeClass keeps its name; remove fixedName",
+    "gpuLimit": "a ComputeClass has no limit field (its v1 schema: priorities, autoscalingPolicy, nodePoolConfig, ... "
+    "no limits); bound GPUs with the cluster's node auto-provisioning resource limits; remove gpuLimit",
 }
 """Pool keys a compute-class pool refuses (they configure a node pool), with what to do instead."""
 
@@ -145,8 +149,11 @@ class GkeComputeClass(Provisioner):
         own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
     )  # fmt: skip
 
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return refusals.object_name_problems(spec.name, API[1])
+
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        found = refusals.object_name_problems(spec.name, API[1])
+        found = []
         if spec.driver == "operator":
             found.append(
                 Problem("driver", "a ComputeClass always has GKE install the driver (driverVersion is 'default' or "
@@ -169,6 +176,7 @@ class GkeComputeClass(Provisioner):
             "overrides": spec.overrides or None,
             "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
             "fixedName": spec.fixed_name,
+            "gpuLimit": spec.gpu_limit,
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         return found

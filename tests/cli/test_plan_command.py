@@ -31,8 +31,10 @@ GPUREADY = VENV_BIN / "gpuready"
 STACKS = ("eks-dev", "aks-dev", "gke-dev")
 GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-TABLE_HEADERS = ("POOL", "INSTANCE", "GPU", "GPUS/NODE", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER")
-PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations"}
+TABLE_HEADERS = (
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
+)  # fmt: skip
+PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations", "pools"}
 RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
 OPTIONAL_RESOURCE_KEYS = {"provider", "dependencies", "options"}
 """Present when set: the provider reference, the URNs the resource depends on, its lifecycle options."""
@@ -272,6 +274,9 @@ def test_table_plan_shows_the_tree_the_pool_table_and_the_labels(
             allocatable,
         )
         assert row["TAINT"] == GPU_TAINT_TEXT
+        assert row["PROVISIONER"] == ("node-group" if stack == "eks-dev" else "node-pool")
+        assert row["GPU-LIMIT"] == "-"  # fixed pools: maxSize bounds them
+        assert f"requirements {pool}: {instance}" in out.splitlines()
         assert all(word in row["SHARING"] for word in sharing_words), row["SHARING"]
         assert all(word in row["DRIVER"] for word in driver_words), row["DRIVER"]
 
@@ -302,6 +307,11 @@ def test_json_plan_has_exactly_the_plan_file_keys(json_plans: dict[str, dict[str
     assert len(plan["resources"]) == RESOURCE_COUNTS[stack]
     for item in plan["resources"]:
         assert RESOURCE_KEYS <= set(item) <= RESOURCE_KEYS | OPTIONAL_RESOURCE_KEYS
+    # Every pool, with its capacity as the table shows it: fixed pools set no GPU limit.
+    assert [p["name"] for p in plan["pools"]] == sorted(POOLS[stack])
+    for pool in plan["pools"]:
+        assert pool["provisioner"] == ("node-group" if stack == "eks-dev" else "node-pool")
+        assert pool["gpuLimit"] is None and pool["requirements"] == pool["instanceType"]
 
 
 @pytest.mark.parametrize("stack", STACKS)
@@ -540,6 +550,28 @@ def test_gke_regional_cluster_without_zones_is_refused(tmp_path: Path, capsys: p
     result = plan_with_capsys(capsys, "--config", str(_gke_file(tmp_path, "Pulumi.regional.yaml", [], pools)))
     assert result.code == 2
     assert "gpuready:gkeNodeLocations: is required for a regional" in result.err
+
+
+def test_gke_compute_class_by_gpu_requirements_needs_no_zones(tmp_path: Path) -> None:
+    """Through the real stack program: a regional cluster without gkeNodeLocations plans ComputeClass pools, one
+    by GPU requirements and one by a list of machine types, without minSize; the JSON plan lists both pools."""
+    pools = [
+        {"name": "l4-any", "provisioner": "compute-class", "gpuRequirements": {"model": "l4", "count": 1},
+         "maxSize": 3},
+        {"name": "l4-two", "provisioner": "compute-class", "instanceType": ["g2-standard-8", "g2-standard-12"],
+         "maxSize": 2, "capacity": "spot"},
+    ]  # fmt: skip
+    plan = plan_json("--config", str(_gke_file(tmp_path, "Pulumi.elastic.yaml", [], pools)))
+    classes = {r["name"]: r["inputs"]["spec"]["priorities"] for r in plan["resources"] if r["type"].endswith(
+        ":ComputeClass")}  # fmt: skip
+    by_name = {p["name"]: p for p in plan["pools"]}
+    assert set(by_name) == {"l4-any", "l4-two"}
+    assert [p["machineType"] for p in next(v for k, v in classes.items() if k.startswith("l4-two"))] == [
+        "g2-standard-8", "g2-standard-12", "g2-standard-8", "g2-standard-12"  # spot first, then on-demand
+    ]  # fmt: skip
+    any_machines = [p["machineType"] for p in next(v for k, v in classes.items() if k.startswith("l4-any"))]
+    assert "g2-standard-4" in any_machines and by_name["l4-any"]["requirements"].startswith("gpuRequirements 1 x l4")
+    assert all(p["provisioner"] == "compute-class" and p["gpuLimit"] is None for p in by_name.values())
 
 
 def _eks_file(tmp_path: Path, name: str, cluster: str = "team-a-cluster") -> Path:

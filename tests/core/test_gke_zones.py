@@ -32,6 +32,16 @@ def pool(**extra: Any) -> Any:
         ),
         # The pool's own zone wins: one zone splits any size, though the stack names two.
         ("us-central1", ["us-central1-a", "us-central1-b"], [pool(desired_size=1, zones=("us-central1-c",))], []),
+        # A ComputeClass (elastic) starts no nodes: a regional cluster needs no gkeNodeLocations for it ...
+        ("us-central1", [], [pool(provisioner="compute-class")], []),
+        ("us-central1", [], [pool(provisioner="compute-class"), pool()], ["gpuready:gkeNodeLocations: is required"]),
+        # ... but zones it names must still lie in the cluster's region.
+        (
+            "us-central1",
+            [],
+            [pool(provisioner="compute-class", zones=("europe-west4-a",))],
+            ["gpuready:nodePools[0].zones: are not all in"],
+        ),
     ],
 )
 def test_zone_problems(location: str, stack_zones: list[str], pools: list[Any], expected: list[str]) -> None:

@@ -224,7 +224,12 @@ REFUSED = [
     pytest.param({"maxSize": True}, "nodePools[0].maxSize", "must be a whole number; got True", id="max-bool"),
     pytest.param({"desiredSize": "1"}, "nodePools[0].desiredSize", "must be a whole number", id="desired-string"),
     pytest.param({"name": 5}, "nodePools[0].name", "must be a string; got 5", id="name-int"),
-    pytest.param({"instanceType": ["g6.xlarge"]}, "nodePools[0].instanceType", "must be a string", id="type-list"),
+    pytest.param(
+        {"instanceType": ["g6.xlarge"]},
+        "nodePools[0].instanceType",
+        "a fixed node pool has one instance type",
+        id="type-list",
+    ),
     pytest.param({"capacity": False}, "nodePools[0].capacity", "must be a string", id="capacity-bool"),
     pytest.param({"driverVersion": 535}, "nodePools[0].driverVersion", "must be a string", id="driver-version-int"),
     pytest.param({"gpu": "l4"}, "nodePools[0].gpu", "must be a mapping", id="gpu-string"),

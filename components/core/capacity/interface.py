@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core.capacity.node_facts import NodeFacts
-from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.clouds.registry import cloud_profile
+from components.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
 from components.errors import Problem
 
 if TYPE_CHECKING:
@@ -90,6 +91,9 @@ class Provisioner(ABC):
     node_facts: ClassVar[NodeFacts | None] = None
     """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
     (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
+    limits_gpus: ClassVar[bool] = False
+    """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
+    may set ``gpuLimit``."""
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""
@@ -99,6 +103,18 @@ class Provisioner(ABC):
         """What this provisioner cannot do with ``spec`` (run by ``capacity.rules`` while the spec is validated:
         ``spec.resolved`` is not set yet); the elastic size rules are common to all and not repeated here."""
         return []
+
+    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        """What is wrong with the pool's ``name`` as the name of what this provisioner makes; by default the cloud's
+        node-pool name rules (``CloudProfile.name_rule``), with room for the suffix a replacement rotates."""
+        return cloud_name_problems(spec)
+
+    def gpu_limit(self, spec: GpuPoolSpec) -> int | None:
+        """The GPU limit the provisioner's object sets (``gpuLimit``, else ``maxSize`` x GPUs per node), None when
+        it has none (``limits_gpus``); call on a validated spec."""
+        if not self.limits_gpus:
+            return None
+        return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpus
 
     def lifecycle(self, spec: GpuPoolSpec) -> LifecycleFacts:
         """The lifecycle facts of the pool's resource."""
@@ -117,4 +133,27 @@ class Provisioner(ABC):
     def summary(self, spec: GpuPoolSpec) -> CapacitySummary:
         """The capacity part of the pool's summary."""
         bounds = self.bounds(spec)
-        return CapacitySummary(provisioner=self.key, bounds=bounds, max_gpus=bounds.max * spec.resolved.gpus)
+        limit = self.gpu_limit(spec)
+        max_gpus = bounds.max * spec.resolved.gpus if limit is None else limit
+        return CapacitySummary(provisioner=self.key, bounds=bounds, max_gpus=max_gpus)
+
+
+def cloud_name_problems(spec: GpuPoolSpec) -> list[Problem]:
+    """The pool's ``name`` as the cloud's node pool name (a fixed pool's, with its rotating suffix)."""
+    profile = cloud_profile(spec.cloud)
+    pattern, rule = profile.name_rule
+    if not pattern.match(spec.name):
+        return [Problem("name", f"not a valid {profile.title} node pool name", spec.name, (), rule)]
+    if spec.rotates_name and len(spec.name) + 1 + SUFFIX_LENGTH > profile.name_max:
+        most = profile.name_max - 1 - SUFFIX_LENGTH
+        return [
+            Problem(
+                "name",
+                f"leaves no room for the {SUFFIX_LENGTH}-character suffix that changes when the pool is replaced "
+                f"(at most {most} characters)",
+                spec.name,
+                (),
+                "shorten the name, or set fixedName: true (a replacement then fails instead of renaming)",
+            )
+        ]
+    return []

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from components.core import scheduling
+from components.core.capacity import gpu_choice
 from components.core.catalog import lookup
 from components.core.clouds.registry import Cloud
 from components.core.lifecycle import PoolCapacity
@@ -38,9 +39,19 @@ DISRUPTION_BUDGET = "1"
 """At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
 
 
-def requirement(key: str, value: str) -> dict[str, Any]:
-    """One ``In`` node requirement."""
-    return {"key": key, "operator": "In", "values": [value]}
+def requirement(key: str, value: str, *more: str) -> dict[str, Any]:
+    """One ``In`` node requirement: its values are alternatives (a NodePool's requirements all hold together)."""
+    return {"key": key, "operator": "In", "values": [value, *more]}
+
+
+def instance_requirements(spec: GpuPoolSpec, gpu_count_label: str) -> list[dict[str, Any]]:
+    """The instance types the pool's nodes may be (``capacity.gpu_choice``: the named ones, or every catalog type
+    with the ``gpuRequirements``), their GPU count under the provider's ``gpu_count_label``, then the common ones."""
+    return [
+        requirement(INSTANCE_TYPE, *gpu_choice.instance_types(spec)),
+        requirement(gpu_count_label, str(spec.resolved.gpus)),
+        *common_requirements(spec),
+    ]
 
 
 def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
@@ -77,13 +88,14 @@ def node_pool(
 
 
 def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
-    """The single value of the requirement ``key`` of a planned NodePool (its inputs), if it has exactly one."""
+    """The first value of the requirement ``key`` of a planned NodePool (its inputs), if it has exactly one such
+    requirement (gpuready's pools list types of one GPU model and count only)."""
     spec = inputs.get("spec")
     template = spec.get("template") if isinstance(spec, Mapping) else None
     body = template.get("spec") if isinstance(template, Mapping) else None
     terms = body.get("requirements") if isinstance(body, Mapping) else None
     values = [t.get("values") for t in terms or () if isinstance(t, Mapping) and t.get("key") == key]
-    if len(values) != 1 or not isinstance(values[0], list) or len(values[0]) != 1:
+    if len(values) != 1 or not isinstance(values[0], list) or not values[0]:
         return None
     return values[0][0] if isinstance(values[0][0], str) else None
 
@@ -97,8 +109,8 @@ def gpu_limit_of(inputs: Mapping[str, Any]) -> int | None:
 
 
 def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """A planned NodePool's GPUs on ``cloud``: the one instance type of its requirements, its ``nvidia.com/gpu``
-    limit as whole nodes; None when it names no single instance type gpuready knows."""
+    """A planned NodePool's GPUs on ``cloud``: the (first) instance type of its requirements, its ``nvidia.com/gpu``
+    limit as whole nodes; None when it names no instance type gpuready knows."""
     instance_type = requirement_value(inputs, INSTANCE_TYPE)
     if instance_type is None:
         return None

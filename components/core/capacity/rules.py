@@ -2,8 +2,11 @@
 
 An unknown provisioner gets a did-you-mean among the cloud's; one registered on another cloud names that cloud.
 Elastic provisioners (Karpenter, EKS Auto Mode, AKS NAP, GKE ComputeClass: nodes made on demand) have no minimum
-and no initial size: ``minSize`` must be 0, ``desiredSize`` is refused, and ``maxSize`` bounds the nodes (the
-provisioner's GPU limit is ``maxSize`` x GPUs per node). Each provisioner adds its own refusals
+and no initial size: ``minSize`` is 0 (or absent, in the stack config), ``desiredSize`` is refused, and ``maxSize``
+bounds the nodes. Where the provisioner's object has a GPU limit (``Provisioner.limits_gpus``) it is ``gpuLimit``,
+else ``maxSize`` x GPUs per node; ``gpuLimit`` holds at least one node's GPUs and at most ``maxSize`` nodes' (so
+``maxSize`` stays the bound ``gpuready plan`` and verification report). The pool's name follows the rules of what
+the provisioner makes (``Provisioner.name_problems``). Each provisioner adds its own refusals
 (``Provisioner.spec_problems``).
 """
 
@@ -18,17 +21,49 @@ from components.errors import Problem
 
 if TYPE_CHECKING:
     from components.core.capacity.interface import Provisioner
+    from components.core.catalog.lookup import ResolvedGpu
     from components.core.specs import GpuPoolSpec
 
 
-def problems(spec: GpuPoolSpec) -> list[Problem]:
-    """What is wrong with the pool's choice of provisioner, and with the pool under it."""
+def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Problem]:
+    """What is wrong with the pool's choice of provisioner, and with the pool under it (``resolved``: its GPUs,
+    when they resolved, for the GPU limit)."""
     chosen = _chosen(spec)
     if isinstance(chosen, Problem):
         return [chosen]
-    found = _elastic_problems(spec, chosen) if chosen.elastic else []
+    found = _elastic_problems(spec, chosen) if chosen.elastic else _fixed_problems(spec)
+    if chosen.limits_gpus and resolved is not None:
+        found.extend(_gpu_limit_problems(spec, resolved.gpus))
     found.extend(chosen.spec_problems(spec))
     return found
+
+
+def is_elastic(spec: GpuPoolSpec) -> bool:
+    """Whether the pool's provisioner makes nodes on demand (an unknown one counts as the cloud's default)."""
+    return is_elastic_key(spec.cloud, spec.provisioner)
+
+
+def is_elastic_key(cloud: str, provisioner: str | None) -> bool:
+    """Whether the provisioner ``provisioner`` of ``cloud`` (None: the default; unknown: no) is elastic."""
+    known = cloud_profile(cloud).provisioners
+    key = provisioner if provisioner is not None else default_provisioner(cloud)
+    return key in known and provisioner_named(cloud, key).elastic
+
+
+def missing_min_size_problems(cloud: str, provisioner: str | None) -> list[Problem]:
+    """``minSize`` left out of a pool entry: fine for an elastic pool (it is 0), required for a fixed one."""
+    if is_elastic_key(cloud, provisioner):
+        return []
+    return [Problem("minSize", "is required for a fixed node pool", None, (),
+                    "set minSize (0 scales the pool to zero); only elastic pools may leave it out")]  # fmt: skip
+
+
+def name_problems(spec: GpuPoolSpec) -> list[Problem]:
+    """The pool's name under the rules of what its provisioner makes (an unknown one: the cloud's default)."""
+    chosen = _chosen(spec)
+    if isinstance(chosen, Problem):
+        chosen = provisioner_named(spec.cloud, default_provisioner(spec.cloud))
+    return chosen.name_problems(spec)
 
 
 def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
@@ -45,6 +80,34 @@ def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
     return Problem("provisioner", f"unknown provisioner on {spec.cloud}", key, known, hint)
 
 
+def _elastic_keys(spec: GpuPoolSpec) -> str:
+    profile = cloud_profile(spec.cloud)
+    elastic = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).elastic]
+    return ", ".join(elastic) or "none on this cloud"
+
+
+def _fixed_problems(spec: GpuPoolSpec) -> list[Problem]:
+    if spec.gpu_limit is None:
+        return []
+    return [
+        Problem("gpuLimit", "a fixed node pool's GPUs are bounded by maxSize", spec.gpu_limit, (),
+                f"remove gpuLimit, or choose an elastic provisioner ({_elastic_keys(spec)})")
+    ]  # fmt: skip
+
+
+def _gpu_limit_problems(spec: GpuPoolSpec, per_node: int) -> list[Problem]:
+    limit = spec.gpu_limit
+    if limit is None:
+        return []
+    if limit < per_node:
+        return [Problem("gpuLimit", f"is below one node's GPUs ({per_node}): no node could be made", limit, (),
+                        f"set gpuLimit to at least {per_node}, or remove it (maxSize x {per_node})")]  # fmt: skip
+    if isinstance(spec.max_size, int) and limit > spec.max_size * per_node:
+        return [Problem("gpuLimit", f"is above maxSize ({spec.max_size}) nodes of {per_node} GPUs", limit, (),
+                        f"raise maxSize to at least {-(-limit // per_node)}, or lower gpuLimit")]  # fmt: skip
+    return []
+
+
 def _elastic_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
     found: list[Problem] = []
     if spec.min_size != 0:
@@ -54,7 +117,7 @@ def _elastic_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
                 f"must be 0 for an elastic pool ({chosen.key} makes nodes on demand)",
                 spec.min_size,
                 (),
-                "set minSize: 0 (or a node-group pool to keep nodes warm); maxSize bounds the nodes",
+                "set minSize: 0 or leave it out (or a node-group pool to keep nodes warm); maxSize bounds the nodes",
             )
         )
     if spec.desired_size is not None:

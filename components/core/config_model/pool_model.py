@@ -11,13 +11,22 @@ from typing import Annotated, Any, ClassVar, Literal, Protocol, cast, get_args, 
 
 from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
+from components.core.capacity import rules as capacity_rules
 from components.core.catalog.lookup import ExplicitGpu
 from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import CONFIG_ERROR, config_error
 from components.core.k8s_syntax import TaintEffect
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, MigStrategy, UpgradePolicy
+from components.core.specs import (
+    GpuPoolSpec,
+    GpuRequirements,
+    GpuSharing,
+    MigPartitioning,
+    MigStrategy,
+    UpgradePolicy,
+)
 from components.core.taints import Taint, parse_taint_text
+from components.errors import SpecError
 
 
 class GpuConfig(ConfigModel):
@@ -31,6 +40,32 @@ class GpuConfig(ConfigModel):
 
     def to_spec(self) -> ExplicitGpu:
         return ExplicitGpu(model=self.model, count=self.count, arch=self.arch)
+
+
+def _types_form(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "one"
+    return "list" if isinstance(value, list) else None
+
+
+InstanceTypes = Annotated[
+    Annotated[str, Tag("one")] | Annotated[list[str], Tag("list")],
+    Discriminator(
+        _types_form,
+        custom_error_type=CONFIG_ERROR,
+        custom_error_message="must be an instance type or (elastic pools) a list of them",
+    ),
+]
+
+
+class GpuRequirementsConfig(ConfigModel):
+    """``gpuRequirements``: an elastic pool's nodes by their GPU model and count (``capacity.gpu_choice``)."""
+
+    model: str
+    count: int
+
+    def to_spec(self) -> GpuRequirements:
+        return GpuRequirements(model=self.model, count=self.count)
 
 
 class NoSharingConfig(ConfigModel):
@@ -150,12 +185,17 @@ class PoolConfig(ConfigModel):
 
     name: str
     """Pool name, unique in the stack."""
-    instance_type: str
-    """Instance / VM / machine type with GPUs (e.g. ``p4d.24xlarge``); the catalog knows its GPUs."""
-    min_size: int
-    """Fewest nodes (0 scales to zero)."""
+    instance_type: InstanceTypes | None = None
+    """Instance / VM / machine type with GPUs (e.g. ``p4d.24xlarge``); the catalog knows its GPUs. An elastic pool
+    may list several of one GPU model and count, or give ``gpuRequirements`` instead."""
+    gpu_requirements: GpuRequirementsConfig | None = None
+    """Elastic pools: the GPU model and count of the nodes instead of ``instanceType``."""
+    min_size: int | None = None
+    """Fewest nodes (0 scales to zero); required for a fixed pool, 0 or absent for an elastic one."""
     max_size: int
     """Most nodes."""
+    gpu_limit: int | None = None
+    """Elastic pools: most GPUs (the NodePool's ``nvidia.com/gpu`` limit); unset: ``maxSize`` x GPUs per node."""
     desired_size: int | None = None
     """Nodes at creation."""
     capacity: str | None = None
@@ -212,7 +252,17 @@ class PoolConfig(ConfigModel):
         the two to one list), a sub-model gives its ``to_spec()``, a list of them a tuple; unset keys keep the
         spec's defaults."""
         given = {name: _to_spec(getattr(self, name)) for name in type(self).model_fields}
-        return GpuPoolSpec(cloud=cloud, **{name: value for name, value in given.items() if value is not None})
+        kept = {name: value for name, value in given.items() if value is not None}
+        if self.min_size is not None:
+            return GpuPoolSpec(cloud=cloud, **kept)
+        missing = capacity_rules.missing_min_size_problems(cloud, self.provisioner)
+        try:  # an absent minSize is 0: what an elastic pool needs, and a stand-in for a fixed one's other rules
+            spec = GpuPoolSpec(cloud=cloud, min_size=0, **kept)
+        except SpecError as error:
+            raise SpecError([*missing, *error.problems]) from None
+        if missing:
+            raise SpecError(missing)
+        return spec
 
 
 @runtime_checkable

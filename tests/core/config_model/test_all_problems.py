@@ -59,7 +59,7 @@ def _pool_problems(entry: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         (  # a broken instance type has no stand-in: nothing is guessed about the GPUs
             _pool(instanceType=7, sharing={"mode": "mig", "profile": "1g.10gb"}),
-            [("instanceType", "must be a string")],
+            [("instanceType", "must be an instance type or (elastic pools) a list of them")],
         ),
     ],
 )

@@ -1,0 +1,34 @@
+"""The plan's pool table: every pool with its provisioner, GPU limit (elastic) and requirements."""
+
+from __future__ import annotations
+
+from components.cli.pool_table import HEADERS, pool_rows, render_pool_table
+from components.core.pool_summary import pool_outputs
+from components.core.specs import GpuRequirements
+from tests.core.conftest import build_spec
+
+
+def _pools() -> list[tuple[str, dict[str, object]]]:
+    fixed = build_spec("eks", name="fixed", instance_type="g6.xlarge", max_size=3)
+    listed = build_spec("eks", name="listed", provisioner="karpenter", instance_type=("g6.xlarge", "g6.2xlarge"),
+                        max_size=4, gpu_limit=3)  # fmt: skip
+    wanted = build_spec("gke", name="wanted", provisioner="compute-class", instance_type=None,
+                        gpu_requirements=GpuRequirements(model="l4", count=2), max_size=2)  # fmt: skip
+    return [(s.name, pool_outputs(s, "d", "l").as_dict()) for s in (wanted, listed, fixed)]
+
+
+def test_each_row_shows_provisioner_and_gpu_limit() -> None:
+    rows = {row[0]: dict(zip(HEADERS, row, strict=True)) for row in pool_rows(_pools())}
+    assert [(r["PROVISIONER"], r["GPU-LIMIT"]) for r in rows.values()] == [
+        ("node-group", "-"),  # maxSize bounds a fixed pool
+        ("karpenter", "3"),  # gpuLimit
+        ("compute-class", "-"),  # a ComputeClass has no limit field
+    ]
+
+
+def test_requirements_follow_the_table() -> None:
+    text = render_pool_table(_pools()).splitlines()
+    assert "requirements fixed: g6.xlarge" in text
+    assert "requirements listed: g6.xlarge, g6.2xlarge" in text
+    (wanted,) = [line for line in text if line.startswith("requirements wanted: ")]
+    assert wanted.startswith("requirements wanted: gpuRequirements 2 x l4: ") and "g2-standard-24" in wanted
