@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from components.aks import plan
 from components.core.capacity import karpenter_nodepool, refusals
-from components.core.capacity.interface import Provisioner
+from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
@@ -86,12 +86,11 @@ UNSUPPORTED: Mapping[str, str] = {
 """Pool keys a NAP pool refuses (they configure an agent pool), with what to do instead."""
 
 
-class AksNodeAutoProvisioning(Provisioner):
+class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
     """A NAP (Karpenter) NodePool on AKS: nodes made when pods need them, none kept."""
 
     key: ClassVar[str] = "nap"
     cloud: ClassVar[str] = "aks"
-    elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
@@ -102,10 +101,6 @@ class AksNodeAutoProvisioning(Provisioner):
         gpu_manufacturer_label="karpenter.azure.com/sku-gpu-manufacturer",
         instance_family_label="karpenter.azure.com/sku-family",
     )  # fmt: skip
-    limits_gpus: ClassVar[bool] = True
-
-    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)

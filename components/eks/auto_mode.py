@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.core.capacity import karpenter_nodepool, refusals
-from components.core.capacity.interface import Provisioner
+from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -92,12 +92,11 @@ UNSUPPORTED: Mapping[str, str] = {
 """Pool keys an Auto Mode pool refuses, with what to do instead."""
 
 
-class EksAutoMode(Provisioner):
+class EksAutoMode(KarpenterNodePoolProvisioner):
     """An EKS Auto Mode NodePool: nodes made when pods need them, none kept, with AWS's own NVIDIA stack."""
 
     key: ClassVar[str] = "eks-auto-mode"
     cloud: ClassVar[str] = "eks"
-    elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "components.eks.auto_mode_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
@@ -110,10 +109,6 @@ class EksAutoMode(Provisioner):
         instance_family_label="eks.amazonaws.com/instance-family",
         own_device_plugin="EKS Auto Mode's own NVIDIA device plugin",
     )  # fmt: skip
-    limits_gpus: ClassVar[bool] = True
-
-    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = refusals.restricted_label_problems(spec.labels, karpenter.RESTRICTED_LABEL_DOMAINS)

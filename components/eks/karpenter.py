@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool, refusals
-from components.core.capacity.interface import Provisioner
+from components.core.capacity import karpenter_nodepool
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
+from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.k8s_syntax import prefix_is_under
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -118,12 +118,11 @@ UNSUPPORTED: Mapping[str, str] = {
 """Pool keys a Karpenter pool refuses (they configure a node group), with what to do instead."""
 
 
-class EksKarpenter(Provisioner):
+class EksKarpenter(KarpenterNodePoolProvisioner):
     """A Karpenter NodePool: nodes made when pods need them, none kept."""
 
     key: ClassVar[str] = "karpenter"
     cloud: ClassVar[str] = "eks"
-    elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
@@ -135,10 +134,6 @@ class EksKarpenter(Provisioner):
         gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
         instance_family_label="karpenter.k8s.aws/instance-family",
     )  # fmt: skip
-    limits_gpus: ClassVar[bool] = True
-
-    def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        return refusals.object_name_problems(spec.name, NODE_POOL_API[1])
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []
