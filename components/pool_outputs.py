@@ -13,6 +13,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes
 
+from components.core.capacity.interface import Provisioner
 from components.core.capacity.registry import default_provisioner, provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.pool_summary import PoolOutputs, pool_outputs
@@ -142,6 +143,20 @@ def custom_resources(
         )  # fmt: skip
         made.append(resource)
     return made
+
+
+def require_provisioner(component: str, spec: GpuPoolSpec, provisioner: Provisioner) -> None:
+    """Refuse, before anything registers, a spec that ``provisioner`` (the one this elastic ``component`` makes)
+    does not make: another cloud's, or another provisioner's."""
+    if spec.cloud != provisioner.cloud or spec.provisioner != provisioner.key:
+        title = cloud_profile(provisioner.cloud).title
+        raise SpecError.one(
+            "pool.provisioner",
+            f"{component} needs a pool on {title} with provisioner: {provisioner.key}",
+            spec.provisioner,
+            (provisioner.key,),
+            f"set provisioner: {provisioner.key} on a {title} pool, or build the pool with its own component",
+        )
 
 
 def require_default_provisioner(component: str, spec: GpuPoolSpec) -> None:

@@ -19,8 +19,7 @@ from components.aks import nap
 from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
-from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase, custom_resources
+from components.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,11 +44,7 @@ class AksNapGpuPool(GpuNodePoolBase):
 
     def __init__(self, name: str, args: AksNapGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
-        if spec.cloud != "aks" or spec.provisioner != nap.PROVISIONER.key:
-            raise SpecError.one(
-                "pool.provisioner", "AksNapGpuPool needs an AKS pool with provisioner: nap", spec.provisioner,
-                (nap.PROVISIONER.key,),
-            )  # fmt: skip
+        require_provisioner("AksNapGpuPool", spec, nap.PROVISIONER)
         node_class, node_pool = nap.node_class(spec, args.tags), nap.node_pool(spec)
         super().__init__("gpuready:index:AksNapGpuPool", name, {}, opts)
         self.node_class, self.node_pool = custom_resources(

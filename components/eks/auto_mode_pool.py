@@ -19,8 +19,7 @@ from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.eks import auto_mode, karpenter
-from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase, custom_resources
+from components.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,11 +49,7 @@ class EksAutoModeGpuPool(GpuNodePoolBase):
 
     def __init__(self, name: str, args: EksAutoModeGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
-        if spec.cloud != "eks" or spec.provisioner != auto_mode.PROVISIONER.key:
-            raise SpecError.one(
-                "pool.provisioner", "EksAutoModeGpuPool needs an EKS pool with provisioner: eks-auto-mode",
-                spec.provisioner, (auto_mode.PROVISIONER.key,),
-            )  # fmt: skip
+        require_provisioner("EksAutoModeGpuPool", spec, auto_mode.PROVISIONER)
         wiring = karpenter.KarpenterWiring(
             cluster_name=args.cluster_name, node_role=args.node_role, subnet_ids=tuple(args.subnet_ids),
             security_group_ids=tuple(args.security_group_ids), tags=dict(args.tags),

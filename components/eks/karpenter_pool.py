@@ -20,8 +20,7 @@ from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.eks import karpenter, plan
-from components.errors import SpecError
-from components.pool_outputs import GpuNodePoolBase
+from components.pool_outputs import GpuNodePoolBase, require_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,11 +50,7 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
 
     def __init__(self, name: str, args: EksKarpenterGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
-        if spec.cloud != "eks" or spec.provisioner != karpenter.PROVISIONER.key:
-            raise SpecError.one(
-                "pool.provisioner", "EksKarpenterGpuPool needs an EKS pool with provisioner: karpenter",
-                spec.provisioner, (karpenter.PROVISIONER.key,),
-            )  # fmt: skip
+        require_provisioner("EksKarpenterGpuPool", spec, karpenter.PROVISIONER)
         pool = karpenter.node_pool(spec)
         super().__init__("gpuready:index:EksKarpenterGpuPool", name, {}, opts)
         child = pulumi.ResourceOptions(parent=self, provider=args.provider)

@@ -20,9 +20,8 @@ import pulumi_kubernetes as k8s
 from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
-from components.errors import SpecError
 from components.gke import compute_class
-from components.pool_outputs import GpuNodePoolBase, custom_resources
+from components.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,11 +46,7 @@ class GkeComputeClassGpuPool(GpuNodePoolBase):
 
     def __init__(self, name: str, args: GkeComputeClassGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
-        if spec.cloud != "gke" or spec.provisioner != compute_class.PROVISIONER.key:
-            raise SpecError.one(
-                "pool.provisioner", "GkeComputeClassGpuPool needs a GKE pool with provisioner: compute-class",
-                spec.provisioner, (compute_class.PROVISIONER.key,),
-            )  # fmt: skip
+        require_provisioner("GkeComputeClassGpuPool", spec, compute_class.PROVISIONER)
         obj = compute_class.compute_class(spec, args.service_account, args.node_locations)
         super().__init__("gpuready:index:GkeComputeClassGpuPool", name, {}, opts)
         (self.compute_class,) = custom_resources(self, name, [("compute-class", obj)], args.provider)
