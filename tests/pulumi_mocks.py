@@ -41,7 +41,8 @@ def failing_program() -> Iterator[None]:
     garbage-collected, and Python 3.11 formats that traceback with ``ast.parse``. Were the collection to run in a
     later test, inside that test's own ``ast.parse`` (test_cloud_seam, the policy-pack wheel's import scan), the
     nested parse would break CPython's AST recursion bookkeeping ("SystemError: AST constructor recursion depth
-    mismatch") for every parse after it. Collecting here logs them in the test that caused them."""
+    mismatch", CPython gh-106905, fixed in 3.11.8) for every parse after it. Collecting here logs them in the test
+    that caused them, so no parse anywhere needs to guard against it."""
     try:
         yield
     finally:

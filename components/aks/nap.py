@@ -21,7 +21,7 @@ from components.aks import plan
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
-from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
 from components.errors import Problem
 
@@ -72,9 +72,8 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
     )
 
 
-# Custom resources update in place; metadata.name is the pool's name and the component's (see components.eks).
-NODE_POOL = ResourceTable(type=f"kubernetes:{karpenter_nodepool.API[0]}:{karpenter_nodepool.API[1]}", rules=(),
-                          unlisted="update")  # fmt: skip
+NODE_POOL = karpenter_nodepool.NODE_POOL_TABLE
+# The AKSNodeClass updates in place as the NodePool does (``karpenter_nodepool.NODE_POOL_TABLE``).
 NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
 
 UNSUPPORTED: Mapping[str, str] = {
@@ -119,13 +118,6 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         return found
-
-    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
-        return ()
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        return karpenter_nodepool.planned_capacity("aks", inputs)
 
 
 PROVISIONER = AksNodeAutoProvisioning()

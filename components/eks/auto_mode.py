@@ -30,7 +30,7 @@ from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
-from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.eks import karpenter
 from components.errors import Problem
@@ -131,13 +131,6 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         return found
-
-    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
-        return ()
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        return karpenter_nodepool.planned_capacity("eks", inputs)
 
 
 PROVISIONER = EksAutoMode()

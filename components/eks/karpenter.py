@@ -19,12 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool
+from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
-from components.core.k8s_syntax import prefix_is_under
-from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.errors import Problem
 
@@ -93,10 +92,8 @@ def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
     return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
 
 
-# A custom resource's inputs all update in place (the apiserver patches it); its only immutable input is
-# metadata.name, which is the pool's name, and so is the component's: a renamed pool is another resource (delete and
-# create), never a replacement under one URN. Node changes are Karpenter's (drift, within the disruption budget).
-NODE_POOL = ResourceTable(type=f"kubernetes:{NODE_POOL_API[0]}:{NODE_POOL_API[1]}", rules=(), unlisted="update")
+NODE_POOL = karpenter_nodepool.NODE_POOL_TABLE
+# The EC2NodeClass updates in place as the NodePool does (``karpenter_nodepool.NODE_POOL_TABLE``).
 NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
 
 
@@ -136,14 +133,6 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        found = []
-        labels = spec.labels if isinstance(spec.labels, Mapping) else {}
-        for key in labels:
-            if isinstance(key, str) and any(prefix_is_under(key, domain) for domain in RESTRICTED_LABEL_DOMAINS):
-                found.append(
-                    Problem(f"labels[{key!r}]", "Karpenter refuses this label domain in a NodePool template", key, (),
-                            "pick a label key under your own domain")
-                )  # fmt: skip
         given = {
             "releaseVersion": spec.release_version,
             "diskSizeGb": spec.disk_size_gb,
@@ -151,17 +140,9 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
             "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
             "fixedName": spec.fixed_name,
         }
-        for key, value in given.items():
-            if value is not None:
-                found.append(Problem(key, "is not supported by the karpenter provisioner", value, (), UNSUPPORTED[key]))
+        found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)
+        found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         return found
-
-    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
-        return ()
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        return karpenter_nodepool.planned_capacity("eks", inputs)
 
 
 PROVISIONER = EksKarpenter()

@@ -20,7 +20,7 @@ from components.core import sharing_plan
 from components.core.advertisers import extended_requests
 from components.core.advertisers.interface import Advertiser, GpuRequest
 from components.core.node_names import GPU_RESOURCE, SHARED_GPU_RESOURCE
-from components.core.pool_parts import GpuSharing, MigPartitioning
+from components.core.pool_parts import DEFAULT_ADVERTISE, GpuSharing, MigPartitioning
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -38,7 +38,7 @@ class ExtendedResources(Advertiser):
     """``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` and ``nvidia.com/mig-<profile>`` extended resources."""
 
     key: ClassVar[str] = "extended-resources"
-    pool_value: ClassVar[str] = "device-plugin"
+    pool_value: ClassVar[str] = DEFAULT_ADVERTISE
 
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
         gpus = spec.resolved.gpus

@@ -16,7 +16,7 @@ from components.core import scheduling
 from components.core.capacity import gpu_choice
 from components.core.catalog import lookup
 from components.core.clouds.registry import Cloud
-from components.core.lifecycle import PoolCapacity
+from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
 from components.errors import SpecError
@@ -37,6 +37,12 @@ NODE_POOL_LABEL = "karpenter.sh/nodepool"
 ``pkg/apis/v1/labels.go``, ``NodePoolLabelKey``)."""
 DISRUPTION_BUDGET = "1"
 """At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
+
+NODE_POOL_TABLE = ResourceTable(type=f"kubernetes:{API[0]}:{API[1]}", rules=(), unlisted="update")
+"""A NodePool's replacement table: a custom resource's inputs all update in place (the apiserver patches it); its
+only immutable input is ``metadata.name``, which is the pool's name and the component's, so a renamed pool is
+another resource (delete and create), never a replacement under one URN. Node changes are Karpenter's (drift,
+within the disruption budget)."""
 
 
 def requirement(key: str, value: str, *more: str) -> dict[str, Any]:
