@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from components.gpu_stack.dra_driver import NvidiaDraDriverArgs as NvidiaDraDriverArgs
     from components.gpu_stack.gpu_operator import GpuOperator as GpuOperator
     from components.gpu_stack.gpu_operator import GpuOperatorArgs as GpuOperatorArgs
+    from components.gpu_stack.gpu_operator_dra import GpuOperatorDra as GpuOperatorDra
+    from components.gpu_stack.gpu_operator_dra import GpuOperatorDraArgs as GpuOperatorDraArgs
     from components.pool_outputs import GpuNodePoolBase as GpuNodePoolBase
     from components.scheduler.binpack_scheduler import GpuBinPackingScheduler as GpuBinPackingScheduler
     from components.scheduler.binpack_scheduler import GpuBinPackingSchedulerArgs as GpuBinPackingSchedulerArgs
@@ -68,6 +70,8 @@ _EXPORTS = {
     "GpuNodePoolBase": "components.pool_outputs",
     "GpuOperator": "components.gpu_stack.gpu_operator",
     "GpuOperatorArgs": "components.gpu_stack.gpu_operator",
+    "GpuOperatorDra": "components.gpu_stack.gpu_operator_dra",
+    "GpuOperatorDraArgs": "components.gpu_stack.gpu_operator_dra",
     "NvidiaDevicePlugin": "components.gpu_stack.device_plugin",
     "NvidiaDevicePluginArgs": "components.gpu_stack.device_plugin",
     "NvidiaDraDriver": "components.gpu_stack.dra_driver",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import re
 import tarfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 import jsonschema
 import kubernetes_validate
 import yaml
-from helm_python import Chart
+from helm_python import Chart, _native
 from referencing import Registry, Resource
 
 from components.core.gpu_stack.chart_archives import archive_bytes
@@ -58,10 +59,27 @@ class Rendered:
         }
 
 
-def render(chart_name: str, version: str, values: Mapping[str, Any], *, name: str, namespace: str) -> Rendered:
-    """``helm template`` of the vendored chart ``chart_name`` ``version`` with ``values``."""
+def render(
+    chart_name: str,
+    version: str,
+    values: Mapping[str, Any],
+    *,
+    name: str,
+    namespace: str,
+    api_versions: Sequence[str] = (),
+) -> Rendered:
+    """``helm template`` of the vendored chart ``chart_name`` ``version`` with ``values``; ``api_versions`` as
+    ``helm template --api-versions`` (the APIs the chart may take the cluster to serve)."""
     chart = Chart.load_archive(archive_bytes(chart_name, version))  # afresh: render mutates the chart
-    manifests = chart.render(dict(values), name=name, namespace=namespace, is_install=True)
+    if api_versions:
+        # ``Chart.render`` (helm-python-sdk 0.2.2) has no parameter for them, but the library's render options
+        # take ``api_versions`` (Go ``RenderOptions.api_versions``, a list of strings; an unknown option is an
+        # error, so a rename fails here rather than being ignored).
+        options = {"name": name, "namespace": namespace, "is_install": True, "api_versions": list(api_versions)}
+        raw = _native.call_string("helm_render", chart._raw(), json.dumps(dict(values)), json.dumps(options))
+        manifests: dict[str, str] = json.loads(raw)
+    else:
+        manifests = chart.render(dict(values), name=name, namespace=namespace, is_install=True)
     objects: list[Obj] = []
     for path in manifests:
         if not path.endswith((".yaml", ".yml")):
@@ -79,6 +97,7 @@ def render_release(release: HelmRelease, *, version: str | None = None) -> Rende
         release.values,
         name=release.name,
         namespace=release.namespace,
+        api_versions=release.chart.cluster_apis,
     )
 
 

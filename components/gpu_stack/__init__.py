@@ -1,2 +1,2 @@
-"""Pulumi components for the GPU software stack (Helm releases): ``GpuOperator``, ``NvidiaDevicePlugin`` and
-``NvidiaDraDriver``."""
+"""Pulumi components for the GPU software stack (Helm releases): ``GpuOperator``, ``NvidiaDevicePlugin``,
+``NvidiaDraDriver`` and ``GpuOperatorDra`` (the operator's experimental GPUCluster stack)."""

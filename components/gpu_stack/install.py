@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pulumi
 
@@ -10,7 +10,16 @@ from components.core.gpu_stack.stack_plan import GpuStackPlan
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin
 from components.gpu_stack.dra_driver import NvidiaDraDriver
 from components.gpu_stack.gpu_operator import GpuOperator
+from components.gpu_stack.gpu_operator_dra import GpuOperatorDra
 from components.gpu_stack.release_component import GpuStackRelease, PoolInput
+
+STACK_COMPONENTS: Mapping[str, type[GpuStackRelease]] = {
+    "gpu-operator": GpuOperator,
+    "device-plugin": NvidiaDevicePlugin,
+    "dra-driver": NvidiaDraDriver,
+    "gpu-operator-dra": GpuOperatorDra,
+}
+"""The component of each stack kind that installs a chart (``charts.STACK_CHARTS`` has the same keys)."""
 
 
 def install_gpu_stack(
@@ -20,12 +29,9 @@ def install_gpu_stack(
     provider: pulumi.ProviderResource | None,
     opts: pulumi.ResourceOptions | None = None,
 ) -> GpuStackRelease | None:
-    """``GpuOperator``, ``NvidiaDevicePlugin`` or ``NvidiaDraDriver`` for the plan (made once, with the settings);
-    None for ``none`` and ``external`` stacks."""
-    if plan.spec.kind == "gpu-operator":
-        return GpuOperator.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
-    if plan.spec.kind == "device-plugin":
-        return NvidiaDevicePlugin.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
-    if plan.spec.kind == "dra-driver":
-        return NvidiaDraDriver.from_plan(name, plan, pools=pools, provider=provider, opts=opts)
-    return None
+    """The plan's component (``STACK_COMPONENTS``, made once, with the settings); None for ``none`` and ``external``
+    stacks."""
+    component = STACK_COMPONENTS.get(plan.spec.kind)
+    if component is None:
+        return None
+    return component.from_plan(name, plan, pools=pools, provider=provider, opts=opts)

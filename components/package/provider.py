@@ -32,6 +32,7 @@ from components.errors import ConfigError
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from components.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
 from components.gpu_stack.release_component import GpuStackRelease
 from components.package.json_types import token
 from components.package.schema import VERSION, schema_text
@@ -73,7 +74,9 @@ class ElasticPoolAdapter(Protocol):
     ) -> GpuNodePoolBase: ...  # fmt: skip
 
 
-ReleaseArgs = type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs]
+ReleaseArgs = (
+    type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs] | type[GpuOperatorDraArgs]
+)
 Built = tuple[pulumi.ComponentResource, dict[str, Any]]
 
 
@@ -88,6 +91,7 @@ class GpuReadyProvider(Provider):
             GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
             NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
             NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
+            GpuOperatorDra.TOKEN: _release_builder(GpuOperatorDra, GpuOperatorDraArgs, "gpu-operator-dra"),
             token("GpuBinPackingScheduler"): _scheduler,
         }
 

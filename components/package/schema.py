@@ -196,6 +196,16 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         outputs=_RELEASE_OUTPUTS,
     ),
     ComponentSchema(
+        "GpuOperatorDra",
+        "The GPU Operator chart's experimental GPUCluster stack (NVIDIA's DRA driver, DCGM exporter, DRA validator) on "
+        "gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind gpu-operator-dra; Kubernetes 1.34+). Pass "
+        "the cluster's Kubernetes provider in the resource options.",
+        model=GpuStackConfig,
+        skip=frozenset({"kind", "gfd", "migReboot"}),
+        wiring=(_POOLS, _CLOUD),
+        outputs=_RELEASE_OUTPUTS,
+    ),
+    ComponentSchema(
         "GpuBinPackingScheduler",
         "A second kube-scheduler with a GPU bin-packing profile (gpuready:binpackScheduler). Pass the cluster's "
         "Kubernetes provider in the resource options.",

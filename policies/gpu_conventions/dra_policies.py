@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from policies.gpu_conventions.rules import dra_workloads
+from policies.gpu_conventions.rules import dra_workloads, gpu_cluster
+from policies.gpu_conventions.rules.charts import RELEASE
+from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
 from policies.gpu_conventions.rules.gpu_pools import POOL_TYPES
 from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
 from policies.gpu_conventions.scoped import ScopedStackPolicy
+
+GPU_CLUSTER_URL = "https://github.com/NVIDIA/gpu-operator/blob/v26.7.0/controllers/nodelabeling_controller.go"
 
 POLICIES: list[Policy] = [
     ScopedStackPolicy(
@@ -22,6 +26,19 @@ POLICIES: list[Policy] = [
         remediation_steps="On a pool with advertise: dra, claim GPUs through a ResourceClaimTemplate of DeviceClass "
         "gpu.nvidia.com or mig.nvidia.com (components.gpu_workload emits it); on a device-plugin pool, request "
         "nvidia.com/gpu in the limits; never both in one pod.",
+    ),
+    ScopedStackPolicy(
+        name="gpu-cluster-keeps-off-device-plugin-pools",
+        description="A GPU Operator release that deploys the GPUCluster (DRA) deploys no ClusterPolicy, and its DRA "
+        "kubelet plugin reaches no GPU pool that advertises by a device plugin.",
+        rules=[gpu_cluster.gpu_cluster_findings],
+        resource_types=POOL_TYPES | ELASTIC_TYPES | {RELEASE},
+        requires_types=[RELEASE],
+        enforcement_level=EnforcementLevel.MANDATORY,
+        severity=Severity.HIGH,
+        url=GPU_CLUSTER_URL,
+        remediation_steps="Set clusterPolicy.deployCR: false beside gpuCluster.deployCR: true; give every GPU pool "
+        "of the cluster advertise: dra, or label a device-plugin pool nvidia.com/gpu.deploy.dra-driver=false.",
     ),
 ]
 """The DRA policies, appended to ``policies.POLICIES``."""

@@ -34,7 +34,7 @@ KUBELET_PLUGIN = "kubelet-plugin"
 
 def kube_version_of(plan: GpuStackPlan) -> str:
     """The Kubernetes schema version a plan's rendered objects validate against."""
-    return DRA_KUBE if plan.spec.kind == "dra-driver" else K8S
+    return DRA_KUBE if plan.spec.advertises_by_dra else K8S
 
 
 def device_plugin_pool_labels(pool: GpuPoolSpec) -> dict[str, str]:
@@ -61,6 +61,8 @@ def dra_placement_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequen
         if selects(spec, NON_GPU_NODE):
             problems.append(f"{name} selects nodes of no GPU pool")
         return problems
+    if plan.spec.kind == "gpu-operator-dra":
+        return _gpu_cluster_placement_problems(rendered, pools)
     if plan.spec.kind != "device-plugin":
         return []  # the GPU Operator's device plugin: the DRA pools' nvidia.com/gpu.deploy.device-plugin=false
     dra_nodes = [(p.name, pool_labels(replace(p, advertise="dra"))) for p in pools if p.sharing is None]
@@ -71,6 +73,28 @@ def dra_placement_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequen
         for pool, labels in dra_nodes
         if selects(spec, labels)
     ]
+
+
+def _gpu_cluster_placement_problems(rendered: Rendered, pools: Sequence[GpuPoolSpec]) -> list[str]:
+    """The GPUCluster's DRA kubelet plugin is placed by the operator, not the chart: on every node it labels
+    ``nvidia.com/gpu.deploy.dra-driver=true``, which is every node NFD labels with an NVIDIA GPU. So the release's
+    NFD worker must select no device-plugin pool's nodes, and the chart renders no ClusterPolicy (whose device
+    plugin would run beside it) and no device-plugin DaemonSet of its own."""
+    problems = [f"renders a ClusterPolicy ({o['metadata']['name']})" for o in rendered.of_kind("ClusterPolicy")]
+    if len(rendered.of_kind("GPUCluster")) != 1:
+        problems.append(f"expected one GPUCluster, got {len(rendered.of_kind('GPUCluster'))}")
+    for daemonset in rendered.of_kind("DaemonSet"):
+        name = daemonset["metadata"]["name"]
+        if not name.endswith(NFD_WORKER):
+            problems.append(f"renders DaemonSet {name} (the operator makes the GPUCluster's operands)")
+            continue
+        spec = daemonset["spec"]["template"]["spec"]
+        problems.extend(
+            f"{name} selects pool {p.name!r} as a device-plugin pool, where the operator would then put the DRA plugin"
+            for p in pools
+            if selects(spec, device_plugin_pool_labels(p))
+        )
+    return problems
 
 
 def nfd_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[GpuPoolSpec]) -> list[str]:
@@ -89,11 +113,12 @@ def nfd_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[GpuPool
 
 
 def toleration_problems(rendered: Rendered, plan: GpuStackPlan, pools: Sequence[GpuPoolSpec]) -> list[str]:
-    """Plugin chart: every DaemonSet tolerates every pool taint. Operator chart: the ClusterPolicy's
+    """Plugin chart: every DaemonSet tolerates every pool taint. Operator chart: the ClusterPolicy's (or GPUCluster's)
     ``spec.daemonsets.tolerations`` (which the operator gives all its operand DaemonSets) do."""
-    if plan.spec.kind == "gpu-operator":
-        policy = rendered.one("ClusterPolicy")
-        return _untolerated("ClusterPolicy daemonsets", policy["spec"]["daemonsets"].get("tolerations") or [], pools)
+    if plan.spec.kind in ("gpu-operator", "gpu-operator-dra"):
+        kind = "ClusterPolicy" if plan.spec.kind == "gpu-operator" else "GPUCluster"
+        cr = rendered.one(kind)
+        return _untolerated(f"{kind} daemonsets", cr["spec"]["daemonsets"].get("tolerations") or [], pools)
     problems: list[str] = []
     daemonsets = [d for d in rendered.of_kind("DaemonSet") if not d["metadata"]["name"].endswith(NFD_WORKER)]
     if not daemonsets:

@@ -21,6 +21,7 @@ from components.errors import ConfigError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from components.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
 from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 from tests.package.provider_host import Host, provider_host
 from tests.pulumi_mocks import CapturingMonitor, Registration, install_mocks, runtime_test
@@ -124,6 +125,18 @@ def test_the_dra_driver_registers_what_the_python_component_registers(host: Host
     )  # fmt: skip
     state = json_format.MessageToDict(response.state)
     assert (state["chart"], state["namespace"]) == ("dra-driver-nvidia-gpu", "dra")
+
+
+def test_the_gpu_cluster_operator_registers_what_the_python_component_registers(host: Host) -> None:
+    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+    pools = parse_pools([dra_pool], "eks")
+    settings = {"clusterVersion": "1.34", "monitoring": True}
+    response = _same_as_python(
+        host, "gpuready:index:GpuOperatorDra", "gpu-cluster", {"pools": [dra_pool], "cloud": "eks", **settings},
+        lambda: GpuOperatorDra("gpu-cluster", GpuOperatorDraArgs(pools=pools, cluster_version="1.34", monitoring=True)),
+    )  # fmt: skip
+    state = json_format.MessageToDict(response.state)
+    assert (state["chart"], state["namespace"]) == ("gpu-operator", "gpu-operator")
 
 
 def test_the_scheduler_registers_what_the_python_component_registers(host: Host) -> None:

@@ -15,6 +15,7 @@ from components.core.gpu_stack.stack_spec import NFD_MODES
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin
 from components.gpu_stack.dra_driver import NvidiaDraDriver
 from components.gpu_stack.gpu_operator import GpuOperator
+from components.gpu_stack.gpu_operator_dra import GpuOperatorDra
 from components.package.provider import GpuReadyProvider
 from components.package.schema import SCHEMA_FILE, package_schema, schema_text
 from components.scheduler.binpack_scheduler import TYPE_TOKEN
@@ -40,7 +41,7 @@ def test_the_provider_serves_the_generated_schema() -> None:
 
 
 def test_every_component_keeps_the_token_its_python_class_registers() -> None:
-    expected = {GpuOperator.TOKEN, NvidiaDevicePlugin.TOKEN, NvidiaDraDriver.TOKEN, TYPE_TOKEN}
+    expected = {GpuOperator.TOKEN, NvidiaDevicePlugin.TOKEN, NvidiaDraDriver.TOKEN, GpuOperatorDra.TOKEN, TYPE_TOKEN}
     expected |= {f"gpuready:index:{c}GpuNodePool" for c in ("Eks", "Aks", "Gke")}
     expected |= {f"gpuready:index:{c}" for c in ELASTIC_COMPONENTS}  # tokens checked against Python: test_provider_host
     assert set(RESOURCES) == expected
@@ -100,6 +101,7 @@ def test_descriptions_are_the_field_docstrings() -> None:
         ("GpuOperator", {"kind", "gfd", "clusterVersion"}, {"pools", "cloud"}),
         ("NvidiaDevicePlugin", {"kind", "migReboot", "clusterVersion"}, {"pools", "cloud"}),
         ("NvidiaDraDriver", {"kind", "gfd", "nfd", "migReboot", "monitoring"}, {"pools", "cloud"}),
+        ("GpuOperatorDra", {"kind", "gfd", "migReboot"}, {"pools", "cloud"}),
     ],
 )
 def test_chart_components_take_the_gpu_stack_keys(component: str, skipped: set[str], extra: set[str]) -> None:

@@ -27,6 +27,13 @@ MIG_CONFIG = (
 
 DRA_POOL = eks(labels={"gpuready.io/advertise": "dra", "nvidia.com/gpu.deploy.device-plugin": "false"})
 DRA_RELEASE = {"chart": "dra-driver-nvidia-gpu", "version": "0.4.0", "namespace": "nvidia-dra-driver-gpu", "values": {}}
+GPU_CLUSTER_VALUES = {
+    "clusterPolicy": {"deployCR": False},
+    "gpuCluster": {"deployCR": True},
+    "driver": {"enabled": False},
+}
+GPU_CLUSTER = "gpu-cluster-keeps-off-device-plugin-pools"
+OPTED_OUT = eks(labels={"nvidia.com/gpu.deploy.dra-driver": "false"})
 
 Stack = list[tuple[str, dict[str, Any]]]
 
@@ -66,6 +73,28 @@ Stack = list[tuple[str, dict[str, Any]]]
         (SERVED, [(EKS, DRA_POOL), (RELEASE, plugin())], "no dra-driver-nvidia-gpu Helm release"),
         (SERVED, [(EKS, DRA_POOL), (RELEASE, DRA_RELEASE)], None),
         (SERVED, [(EKS, eks()), (RELEASE, DRA_RELEASE)], "nothing in this stack advertises its GPUs"),
+        # The GPU Operator's GPUCluster serves DRA pools and runs no device plugin (no ClusterPolicy).
+        (SERVED, [(EKS, DRA_POOL), (RELEASE, operator(GPU_CLUSTER_VALUES))], None),
+        (SERVED, [(EKS, eks()), (RELEASE, operator(GPU_CLUSTER_VALUES))], "nothing in this stack advertises"),
+        (GPU_CLUSTER, [(EKS, DRA_POOL), (RELEASE, operator(GPU_CLUSTER_VALUES))], None),
+        (GPU_CLUSTER, [(EKS, DRA_POOL), (EKS, OPTED_OUT), (RELEASE, operator(GPU_CLUSTER_VALUES))], None),
+        (
+            GPU_CLUSTER,
+            [(EKS, DRA_POOL), (EKS, eks()), (RELEASE, operator(GPU_CLUSTER_VALUES))],
+            "deploys a GPUCluster, whose operator runs the DRA kubelet plugin on every NVIDIA node",
+        ),
+        (
+            GPU_CLUSTER,
+            [(GKE, gke()), (RELEASE, operator(GPU_CLUSTER_VALUES))],
+            "nvidia.com/gpu.deploy.dra-driver=false",
+        ),
+        (
+            GPU_CLUSTER,
+            [(EKS, DRA_POOL), (RELEASE, operator({"gpuCluster": {"deployCR": True}}))],
+            "clusterPolicy.deployCR (true by default) are both on",
+        ),
+        (GPU_CLUSTER, [(EKS, eks()), (RELEASE, operator())], None),
+        (OWNER, [(EKS, DRA_POOL), (RELEASE, operator(GPU_CLUSTER_VALUES))], None),
         (TOLERATED, [(EKS, eks()), (RELEASE, plugin())], None),
         (TOLERATED, [(EKS, eks()), (RELEASE, operator())], None),
         (

@@ -1,4 +1,4 @@
-"""The two NVIDIA Helm charts gpuready installs: names, pinned versions, repositories, values keys. Pure.
+"""The NVIDIA Helm charts gpuready installs: names, pinned versions, repositories, values keys. Pure.
 
 Facts from the released charts (shared reference nvidia.md section 1): GPU Operator chart ``gpu-operator``
 ``v26.7.0`` (leading ``v``) from ``https://helm.ngc.nvidia.com/nvidia`` (NVIDIA cloud-native-docs
@@ -16,14 +16,22 @@ from typing import Literal
 
 from components.core import namespaces
 
-StackKind = Literal["gpu-operator", "device-plugin", "dra-driver", "none", "external"]
-STACK_KINDS: tuple[StackKind, ...] = ("gpu-operator", "device-plugin", "dra-driver", "none", "external")
-"""``gpu-operator`` / ``device-plugin`` / ``dra-driver``: gpuready installs that chart
-(``dra-driver``: NVIDIA's DRA driver, for pools with ``advertise: dra``). ``none``: the cloud's own stack advertises
-the GPUs (GKE with its driver, Bottlerocket). ``external``: you run NVIDIA's stack yourself; gpuready installs
-nothing and only checks that the pools can carry it."""
+StackKind = Literal["gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra", "none", "external"]
+STACK_KINDS: tuple[StackKind, ...] = (
+    "gpu-operator",
+    "device-plugin",
+    "dra-driver",
+    "gpu-operator-dra",
+    "none",
+    "external",
+)
+"""``gpu-operator`` / ``device-plugin`` / ``dra-driver`` / ``gpu-operator-dra``: gpuready installs that chart
+(``dra-driver``: NVIDIA's DRA driver, for pools with ``advertise: dra``; ``gpu-operator-dra``: the GPU Operator's
+experimental GPUCluster stack, which runs the DRA driver, for such pools too). ``none``: the cloud's own stack
+advertises the GPUs (GKE with its driver, Bottlerocket). ``external``: you run NVIDIA's stack yourself; gpuready
+installs nothing and only checks that the pools can carry it."""
 
-ChartKind = Literal["gpu-operator", "device-plugin", "dra-driver"]
+ChartKind = Literal["gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -47,6 +55,11 @@ class Chart:
     """Helm's ``--disable-openapi-validation`` on upgrade: the GPU Operator applies its new CRDs in a pre-upgrade
     hook (``operator.upgradeCRD``), and its values.yaml (L87-89) says that "requires --disable-openapi-validation
     flag to be passed during helm upgrade" (the new ClusterPolicy is validated before the hook ran)."""
+    cluster_apis: tuple[str, ...] = ()
+    """API resources (``group/version/Kind``) the chart's own validations require the cluster to serve: offline,
+    ``helm template --api-versions`` must name them."""
+    experimental: bool = False
+    """Upstream marks the stack experimental (the plan and the support matrix say so)."""
 
 
 GPU_OPERATOR = Chart(
@@ -81,9 +94,27 @@ DRA_DRIVER = Chart(
 """NVIDIA's DRA driver for GPUs (NVIDIA/k8s-dra-driver-gpu ``deployments/helm/dra-driver-nvidia-gpu``, tag
 ``v0.4.0``; NVIDIA publishes the packaged chart on its NGC Helm repository). It bundles no NFD and installs no
 NVIDIA driver."""
+GPU_OPERATOR_DRA = Chart(
+    kind="gpu-operator-dra",
+    name=GPU_OPERATOR.name,
+    version=GPU_OPERATOR.version,
+    repository=GPU_OPERATOR.repository,
+    namespace=GPU_OPERATOR.namespace,
+    nfd_key=GPU_OPERATOR.nfd_key,
+    version_prefix=GPU_OPERATOR.version_prefix,
+    advertiser="dra",
+    disable_openapi_validation=True,
+    cluster_apis=("resource.k8s.io/v1/DeviceClass",),
+    experimental=True,
+)
+"""The GPU Operator chart's GPUCluster stack (``gpuCluster.deployCR=true``, ``clusterPolicy.deployCR=false``),
+"experimental" in v26.7.0 (SOURCES.md; ``values.yaml`` L565-576): the operator runs NVIDIA's DRA driver (image
+v0.5.0), DCGM, the DCGM exporter and a DRA validator (``newGPUClusterStates`` in ``internal/state/manager.go``),
+and no device plugin, GFD, MIG manager or container toolkit. Its ``templates/validations.yaml`` (L25-29) fails
+unless the cluster serves a ``resource.k8s.io`` DeviceClass API."""
 CHARTS: Mapping[ChartKind, Chart] = {"gpu-operator": GPU_OPERATOR, "device-plugin": DEVICE_PLUGIN}
 """The charts that advertise GPUs by NVIDIA's device plugin (each bundles NFD)."""
-STACK_CHARTS: Mapping[ChartKind, Chart] = {**CHARTS, "dra-driver": DRA_DRIVER}
+STACK_CHARTS: Mapping[ChartKind, Chart] = {**CHARTS, "dra-driver": DRA_DRIVER, "gpu-operator-dra": GPU_OPERATOR_DRA}
 """Every chart a ``gpuStack`` kind installs."""
 
 FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
@@ -95,5 +126,6 @@ FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
     ),
     "device-plugin": ("nfd.worker.nodeSelector", "nodeSelector", "config.map"),
     "dra-driver": ("featureGates", "kubeletPlugin.nodeSelector", "controller.nodeSelector"),
+    "gpu-operator-dra": ("node-feature-discovery.worker.nodeSelector", "draDriver.featureGates"),
 }
 """Value paths under which gpuready's keys are not chart keys (the fidelity test skips below them)."""

@@ -23,7 +23,7 @@ from typing import Any
 from components.core.config_model.suggest import did_you_mean
 from components.core.gpu_stack import chart_archives
 from components.core.gpu_stack.charts import FREE_FORM_VALUE_MAPS, Chart
-from components.core.gpu_stack.owned_values import leaves, owned_paths
+from components.core.gpu_stack.owned_values import inert_reason, leaves, owned_paths
 from components.core.mappings import deep_merge
 from components.errors import Problem
 
@@ -54,6 +54,10 @@ def override_problems(
     owned = owned_paths(chart.kind, gpuready_values)
     problems: list[Problem] = []
     for path, value in leaves(values):
+        why = inert_reason(chart.kind, path)
+        if why is not None:
+            problems.append(Problem(f"{prefix}.{path}", f"does nothing: {why}", value, (), "remove it"))
+            continue
         for owned_path, owner in owned.items():
             below = path == owned_path or path.startswith(owned_path + ".")
             replaces = owned_path.startswith(path + ".") and not isinstance(value, Mapping)

@@ -9,7 +9,7 @@ device-plugin and MIG-manager operands by node labels (``nvidia.com/gpu.deploy.*
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from components.core.clouds.registry import Cloud, cloud_profile
@@ -55,23 +55,36 @@ def operator_values(
     for section, settings in cloud_profile(cloud).operator_values(operator_driver=operator_driver).items():
         values[section].update(settings)
     values["daemonsets"] = {"tolerations": tolerations}
-    values["nfd"] = {"enabled": spec.nfd == "deploy"}
-    if spec.nfd == "deploy":
-        values["node-feature-discovery"] = {
-            "worker": {"nodeSelector": placement.nfd_node_selector(), "tolerations": [dict(t) for t in tolerations]}
-        }
+    values.update(nfd_values(spec, tolerations, placement.nfd_node_selector()))
     if plugin_config_name is not None:
         values["devicePlugin"] = {"config": {"name": plugin_config_name, "default": plugin_configs.DEFAULT_CONFIG}}
     strategy = stack_rules.mig_strategy(pools)
     if strategy is not None:
         values["mig"] = {"strategy": strategy}
     values["migManager"] = _mig_manager(pools, spec, mig_config_name)
-    if spec.monitoring is not None:
-        # The operator makes the ServiceMonitor from ClusterPolicy.spec.dcgmExporter.serviceMonitor (GO values.yaml
-        # L326-327 default it on); the exporter it scrapes must run.
-        monitor = {"serviceMonitor": {"enabled": spec.monitoring}}
-        values["dcgmExporter"] = {"enabled": True, **monitor} if spec.monitoring else monitor
+    values.update(monitoring_values(spec))
     return values
+
+
+def nfd_values(
+    spec: GpuStackSpec, tolerations: Sequence[Mapping[str, str]], selector: Mapping[str, str]
+) -> dict[str, Any]:
+    """The chart's NFD switch and, when it deploys NFD, the worker on ``selector``'s nodes tolerating every taint."""
+    values: dict[str, Any] = {"nfd": {"enabled": spec.nfd == "deploy"}}
+    if spec.nfd == "deploy":
+        worker = {"nodeSelector": dict(selector), "tolerations": [dict(t) for t in tolerations]}
+        values["node-feature-discovery"] = {"worker": worker}
+    return values
+
+
+def monitoring_values(spec: GpuStackSpec) -> dict[str, Any]:
+    """``gpuStack.monitoring``: the DCGM exporter's ServiceMonitor on or off (nothing when unset)."""
+    if spec.monitoring is None:
+        return {}
+    # The operator makes the ServiceMonitor from the CR's dcgmExporter.serviceMonitor (GO values.yaml L326-327
+    # default it on); the exporter it scrapes must run.
+    monitor = {"serviceMonitor": {"enabled": spec.monitoring}}
+    return {"dcgmExporter": {"enabled": True, **monitor} if spec.monitoring else monitor}
 
 
 def _mig_manager(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, config_name: str | None) -> dict[str, Any]:

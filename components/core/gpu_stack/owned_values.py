@@ -40,6 +40,34 @@ _DRA_PLACEMENT = (
     "(nodePools[].advertise)"
 )
 _MIG_LAYOUT = "the MIG pools' layouts (nodePools[].sharing), applied by the MIG manager"
+_GPU_CLUSTER = "gpuStack.kind gpu-operator-dra: the GPUCluster CR, never the ClusterPolicy (only one may exist)"
+_DRA_NFD_PLACEMENT = (
+    "NFD runs on the stack's DRA pools only: the operator puts the GPUCluster's DRA plugin on every node NFD shows "
+    "an NVIDIA GPU on"
+)
+_CLUSTER_POLICY_ONLY = (
+    "toolkit",
+    "devicePlugin",
+    "gfd",
+    "migManager",
+    "mig",
+    "nodeStatusExporter",
+    "gds",
+    "gdrcopy",
+    "vgpuManager",
+    "vgpuDeviceManager",
+    "vfioManager",
+    "sandboxDevicePlugin",
+    "sandboxWorkloads",
+    "kataSandboxDevicePlugin",
+    "ccManager",
+    "kataManager",
+    "psa",
+    "cdi",
+)
+"""Top-level sections of the v26.7.0 values read only for the ClusterPolicy (``templates/clusterpolicy.yaml``, and the
+config maps and checks that serve it: ``plugin_config.yaml``, ``mig_config.yaml``, ``validations.yaml``). Not
+``validator``: ``operator.yaml`` passes its image to the operator, whose DRA operands use it."""
 
 OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
     "gpu-operator": (
@@ -86,7 +114,38 @@ OWNED: Mapping[ChartKind, tuple[Owned, ...]] = {
         Owned("kubeletPlugin.tolerations", _TAINTS),
         Owned("namespace", "gpuStack.namespace (the chart refuses a namespace value)"),
     ),
+    "gpu-operator-dra": (
+        Owned("clusterPolicy.deployCR", _GPU_CLUSTER),
+        Owned("gpuCluster.deployCR", _GPU_CLUSTER),
+        Owned("driver.enabled", _DRIVER),
+        Owned("driver.nvidiaDriverCRD", _DRIVER),
+        Owned("operator.upgradeCRD", "gpuready's upgrades: the chart's CRD upgrade hook"),
+        Owned("daemonsets.tolerations", _TAINTS),
+        Owned("nfd.enabled", "gpuStack.nfd"),
+        Owned("node-feature-discovery.worker.nodeSelector", _DRA_NFD_PLACEMENT),
+        Owned("node-feature-discovery.worker.affinity", _DRA_NFD_PLACEMENT),
+        Owned("node-feature-discovery.worker.tolerations", _TAINTS),
+        Owned("draDriver.computeDomains.enabled", "gpuready's pools have no multi-node NVLink (ComputeDomains)"),
+        Owned("dcgmExporter.serviceMonitor.enabled", "gpuStack.monitoring"),
+        Owned("dcgmExporter.enabled", "gpuStack.monitoring (the ServiceMonitor needs the exporter)", always=False),
+    ),
 }
+
+
+INERT: Mapping[ChartKind, tuple[tuple[str, ...], str]] = {
+    "gpu-operator-dra": (
+        _CLUSTER_POLICY_ONLY,
+        "only the ClusterPolicy reads it, and gpu-operator-dra deploys the GPUCluster instead (GPU Operator v26.7.0 "
+        "templates/gpucluster.yaml)",
+    ),
+}
+"""Per chart kind: values sections the release renders into nothing, and why (refused: never silently ignored)."""
+
+
+def inert_reason(kind: ChartKind, path: str) -> str | None:
+    """Why ``path`` does nothing in a release of ``kind``; None when it may do something."""
+    sections, why = INERT.get(kind, ((), ""))
+    return why if path.split(".", 1)[0] in sections else None
 
 
 def leaves(values: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:

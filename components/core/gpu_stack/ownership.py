@@ -37,6 +37,10 @@ The provisioner can decide it before the image does (``Provisioner.platform_adve
   (EKS AL2023 NVIDIA, AKS with its driver). Platforms whose own device plugin runs (GKE with its driver,
   Bottlerocket) cannot take it, since the DRA GPU plugin and a device plugin never share a node (the chart's
   ``templates/validation.yaml``); a pool whose driver the GPU Operator would install is not offered with DRA yet.
+- The GPU Operator's GPUCluster stack (``gpu-operator-dra``) "does not manage the NVIDIA driver or the
+  device-plugin; the driver is installed separately (host-installed or via an NVIDIADriver CR)"
+  (``api/nvidia/v1alpha1/gpucluster_types.go`` at v26.7.0), and runs no container toolkit: the same pools as the
+  DRA driver chart (the image's driver and toolkit).
 """
 
 from __future__ import annotations
@@ -106,20 +110,8 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
         return Fit(ok=False, summary=why, hint=f"set gpuStack.kind to {way}")
     if kind == "external":
         return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
-    if kind == "dra-driver":
-        if preinstalled:
-            return Fit(ok=True, summary=f"DRA driver; NVIDIA driver from the {_image_name(cloud, image)} image")
-        return Fit(
-            ok=False,
-            summary="the DRA driver chart installs no NVIDIA driver and this pool's cloud installs none "
-            "(driver: operator)",
-            hint=(
-                "set the pool's driver: cloud"
-                if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin
-                else "use advertise: device-plugin under gpuStack.kind gpu-operator"
-            )
-            + " (the GPU Operator as the driver installer beside the DRA driver is not offered yet)",
-        )
+    if kind in ("dra-driver", "gpu-operator-dra"):
+        return _dra(cloud, image, kind, preinstalled)
     if kind == "device-plugin":
         if preinstalled:
             return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {_image_name(cloud, image)} image")
@@ -132,6 +124,32 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
     if preinstalled:
         return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")
     return Fit(ok=True, summary="GPU Operator installs driver and toolkit", operator_driver=True)
+
+
+def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
+    if preinstalled:
+        summary = (
+            "DRA driver"
+            if kind == "dra-driver"
+            else "GPU Operator's GPUCluster (experimental): DRA driver, DCGM exporter, DRA validator"
+        )
+        return Fit(ok=True, summary=f"{summary}; NVIDIA driver from the {_image_name(cloud, image)} image")
+    lacks = (
+        "the DRA driver chart installs no NVIDIA driver"
+        if kind == "dra-driver"
+        else "the GPUCluster stack installs no container toolkit (GPU Operator v26.7.0 newGPUClusterStates) and "
+        "gpuready does not drive its NVIDIADriver CRD"
+    )
+    return Fit(
+        ok=False,
+        summary=f"{lacks} and this pool's cloud installs none (driver: operator)",
+        hint=(
+            "set the pool's driver: cloud"
+            if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin
+            else "use advertise: device-plugin under gpuStack.kind gpu-operator"
+        )
+        + " (the GPU Operator as the driver installer beside the DRA driver is not offered yet)",
+    )
 
 
 def _gke_managed(kind: StackKind) -> Fit:
@@ -149,7 +167,7 @@ def _gke_managed(kind: StackKind) -> Fit:
 def _bottlerocket(kind: StackKind) -> Fit:
     if kind == "none":
         return Fit(ok=True, summary="Bottlerocket's driver, toolkit and device plugin")
-    if kind == "dra-driver":
+    if kind in ("dra-driver", "gpu-operator-dra"):
         return Fit(
             ok=False,
             summary="Bottlerocket NVIDIA runs its own device plugin, which must not share a node with the DRA GPU "

@@ -22,6 +22,7 @@ from components.core.gpu_stack import (
 from components.core.gpu_stack.charts import Chart
 from components.core.gpu_stack.device_plugin_values import device_plugin_values
 from components.core.gpu_stack.dra_values import dra_driver_values
+from components.core.gpu_stack.gpu_cluster_values import gpu_cluster_values
 from components.core.gpu_stack.operator_values import operator_values
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
@@ -94,6 +95,8 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     objects: list[stack_objects.ReleaseObject] = []
     if spec.kind == "dra-driver":
         values = dra_driver_values(pools)
+    elif spec.kind == "gpu-operator-dra":
+        values = gpu_cluster_values(pools, spec)
     else:
         values = _device_plugin_stack_values(cloud, pools, spec, objects)
     if spec.values:  # the always-owned paths were refused with the spec; these are what the pools made gpuready's

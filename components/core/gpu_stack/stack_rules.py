@@ -11,9 +11,12 @@ per-node config (nvidia.md section 8, item 13).
 
 A pool is a device-plugin pool or a DRA pool (its ``advertise`` key), never both: the DRA driver's GPU plugin and
 NVIDIA's device plugin must not serve one node (DRA chart 0.4.0 ``templates/validation.yaml``: "this DRA driver
-cannot be deployed alongside the standard GPU device plugin on the same node"). So kind ``dra-driver`` serves DRA
-pools only and refuses device-plugin pools, and the device-plugin kinds refuse DRA pools (``_advertise_problems``);
-a cluster that has both runs two stacks, whose DaemonSets keep apart by the DRA pools' labels.
+cannot be deployed alongside the standard GPU device plugin on the same node"). So kinds ``dra-driver`` and
+``gpu-operator-dra`` (the operator's GPUCluster, whose DRA kubelet plugin runs on every GPU node the operator
+labels: ``nvidia.com/gpu.deploy.dra-driver``) serve DRA pools only and refuse device-plugin pools, and the
+device-plugin kinds refuse DRA pools (``_advertise_problems``); a cluster that has both runs two stacks, whose
+DaemonSets keep apart by the DRA pools' labels (a device-plugin pool beside a GPUCluster must carry
+``nvidia.com/gpu.deploy.dra-driver=false``, which the operator leaves in place: README "DRA").
 
 Two more (each planned with exit 0 before, each refused by the real system):
 
@@ -84,12 +87,13 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
         if sharing is None:
             continue
         where = sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode)
-        if where == "mig-manager" and spec.kind in ("device-plugin", "dra-driver"):
+        if where == "mig-manager" and spec.installs_chart and spec.kind != "gpu-operator":
             problems.append(
                 Problem(
                     _KIND,
                     f"pool {pool.name!r} asks for a MIG layout, which only the GPU Operator's MIG manager applies; the "
-                    f"{spec.kind} chart cannot partition GPUs",
+                    f"{spec.kind} chart cannot partition GPUs"
+                    + (" (its GPUCluster runs no MIG manager)" if spec.kind == "gpu-operator-dra" else ""),
                     spec.kind,
                     (),
                     "use gpuStack.kind gpu-operator, or partition the GPUs yourself and use external",
@@ -121,11 +125,19 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
             continue
         if advertiser is DYNAMIC_RESOURCES:
             why = "advertises its GPUs by DRA (advertise: dra), and a device plugin must not serve a DRA node"
-            hint = "use gpuStack.kind dra-driver (in a stack of DRA pools), or drop the pool's advertise: dra"
+            hint = (
+                "use gpuStack.kind dra-driver or gpu-operator-dra (in a stack of DRA pools), or drop the pool's "
+                "advertise: dra"
+            )
         else:
             why = (
                 "is a device-plugin pool; the DRA driver's GPU plugin must not share its nodes with a device plugin "
                 "(DRA chart templates/validation.yaml)"
+                + (
+                    ", and the GPU Operator's GPUCluster runs no device plugin (no ClusterPolicy)"
+                    if spec.kind == "gpu-operator-dra"
+                    else ""
+                )
             )
             hint = (
                 "give the pool advertise: dra, or serve device-plugin pools from a gpu-operator or device-plugin stack"

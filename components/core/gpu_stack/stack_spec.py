@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from components.core import namespaces
-from components.core.binpack.scheduler_version import CLUSTER_VERSION
 from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, Chart, StackKind
+from components.core.gpu_stack.dra_stack_spec import DRA_ADVERTISER, dra_stack_problems
 from components.errors import Problem, SpecError
 
 NfdMode = Literal["deploy", "existing"]
@@ -30,11 +30,6 @@ MAX_TIMEOUT_SECONDS = 7200
 _DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
 _RELEASE_NAME = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,51}[a-z0-9])?\Z")  # Helm: DNS label, at most 53 characters
 _VERSION = re.compile(r"^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?\Z")
-DRA_MIN_MINOR = 34
-"""Kubernetes 1.34 made Dynamic Resource Allocation GA (``resource.k8s.io/v1``, on by default; kubernetes.io
-blog "Kubernetes v1.34: DRA has graduated to GA", 2025-09-01, and the "Dynamic Resource Allocation" concept page).
-gpuready's DRA stack emits only ``resource.k8s.io/v1`` objects, which older API servers do not serve."""
-DRA_RESOURCE_API = "resource.k8s.io/v1"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,9 +74,14 @@ class GpuStackSpec:
     @property
     def chart(self) -> Chart:
         """The chart this stack installs (only when ``installs_chart``)."""
-        if self.kind in ("gpu-operator", "device-plugin", "dra-driver"):
+        if self.kind in ("gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"):
             return STACK_CHARTS[self.kind]
         raise ValueError(f"a {self.kind!r} GPU stack installs no chart")
+
+    @property
+    def advertises_by_dra(self) -> bool:
+        """The stack's chart serves DRA pools (so it needs ``clusterVersion`` 1.34+)."""
+        return self.installs_chart and self.chart.advertiser == DRA_ADVERTISER
 
     @property
     def effective_namespace(self) -> str:
@@ -105,8 +105,9 @@ class GpuStackSpec:
 
     @property
     def deploys_nfd(self) -> bool:
-        """Whether the release installs its bundled NFD (the plugin chart's NFD follows ``gfd.enabled``)."""
-        return self.nfd == "deploy" and self.runs_gfd
+        """Whether the release installs its bundled NFD (the plugin chart's NFD follows ``gfd.enabled``; the
+        GPUCluster stack's operator labels GPU nodes from NFD's PCI labels, so it runs NFD without GFD)."""
+        return self.nfd == "deploy" and (self.runs_gfd or self.kind == "gpu-operator-dra")
 
 
 def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Problem]:
@@ -207,7 +208,7 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
                 "use gpuStack.kind gpu-operator, or install NVIDIA's dcgm-exporter chart beside the device plugin",
             )
         )
-    problems.extend(_cluster_version_problems(spec, prefix))
+    problems.extend(dra_stack_problems(spec, prefix))
     if spec.values:
         where = f"{prefix}.values"
         problems.extend(extra_values.key_problems(chart, spec.effective_version, spec.values, where))
@@ -223,61 +224,6 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
             )
         )
     return problems
-
-
-def _cluster_version_problems(spec: GpuStackSpec, prefix: str) -> list[Problem]:
-    path = f"{prefix}.clusterVersion"
-    if spec.kind != "dra-driver":
-        if spec.cluster_version is None:
-            return []
-        return [
-            Problem(
-                path, "only the dra-driver GPU stack reads the cluster's version", spec.cluster_version, (), "remove it"
-            )
-        ]
-    problems = [
-        Problem(
-            f"{prefix}.{key}",
-            f"the DRA driver chart has no {what}",
-            value,
-            (),
-            f"remove {key}",
-        )
-        for key, value, what in (
-            ("nfd", None if spec.nfd == "deploy" else spec.nfd, "node-feature-discovery subchart"),
-            ("gfd", None if spec.gfd else spec.gfd, "GPU Feature Discovery"),
-            ("migReboot", None if spec.mig_reboot else spec.mig_reboot, "MIG manager"),
-            ("monitoring", spec.monitoring, "DCGM exporter"),
-        )
-        if value is not None
-    ]
-    minor = dra_cluster_minor(spec.cluster_version)
-    if minor is None or minor < DRA_MIN_MINOR:
-        why = (
-            "required: the DRA driver needs Kubernetes 1.34 or newer (resource.k8s.io/v1 is GA from 1.34)"
-            if spec.cluster_version is None
-            else "is not a Kubernetes version"
-            if minor is None
-            else f"is older than 1.{DRA_MIN_MINOR}: gpuready's DRA stack uses resource.k8s.io/v1, GA and served from "
-            f"Kubernetes 1.{DRA_MIN_MINOR} (kubernetes.io, Dynamic Resource Allocation)"
-        )
-        problems.append(
-            Problem(
-                path,
-                why,
-                spec.cluster_version,
-                ("1.34", "v1.34.1", "1.34.1-eks-1a2b3c"),
-                "set clusterVersion to the server version kubectl version prints; upgrade the cluster to 1.34+ first, "
-                "or use gpuStack.kind gpu-operator / device-plugin on older clusters",
-            )
-        )
-    return problems
-
-
-def dra_cluster_minor(version: str | None) -> int | None:
-    """The minor of a Kubernetes version as the cluster reports it (``1.34``, ``v1.34.1-gke.100``); None if none."""
-    match = CLUSTER_VERSION.match(version or "")
-    return int(match.group(1)) if match else None
 
 
 def _version_problems(chart: Chart, version: str, path: str) -> list[Problem]:

@@ -19,8 +19,9 @@ from components.core.catalog.lookup import resolve_instance_type
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.gpu_stack import ownership
 from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, StackKind
+from components.core.gpu_stack.dra_stack_spec import DRA_ADVERTISER, DRA_MIN_MINOR
 from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import DRA_MIN_MINOR, GpuStackSpec
+from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
 from components.errors import SpecError
 
@@ -156,7 +157,8 @@ def _sharing_candidates(cloud: Cloud, mode: str) -> list[Sharing]:
 
 def _stack_spec(kind: StackKind) -> GpuStackSpec:
     """The stack of one matrix row: the DRA driver on the oldest cluster it takes."""
-    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if kind == "dra-driver" else None)
+    dra = kind in STACK_CHARTS and STACK_CHARTS[kind].advertiser == DRA_ADVERTISER  # type: ignore[index]
+    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if dra else None)
 
 
 def _advertise(kind: StackKind) -> str:

@@ -81,12 +81,24 @@ class GpuRelease:
         return self.chart == OPERATOR and self.enabled("driver.enabled", True)
 
     @property
+    def deploys_cluster_policy(self) -> bool:
+        """GO values L565-576: ``clusterPolicy.deployCR`` (default true); a plugin release has none."""
+        return self.chart == OPERATOR and self.enabled("clusterPolicy.deployCR", True)
+
+    @property
+    def deploys_gpu_cluster(self) -> bool:
+        """GO values L575-576: ``gpuCluster.deployCR`` (default false), the experimental DRA stack."""
+        return self.chart == OPERATOR and self.enabled("gpuCluster.deployCR", False)
+
+    @property
     def runs_device_plugin(self) -> bool:
-        return self.enabled("devicePlugin.enabled", True)  # both charts default to true
+        # Both charts default to true; the operator's plugin is a ClusterPolicy operand (none under a GPUCluster).
+        on = self.enabled("devicePlugin.enabled", True)
+        return on and (self.chart == DEVICE_PLUGIN or self.deploys_cluster_policy)
 
     @property
     def runs_mig_manager(self) -> bool:
-        return self.chart == OPERATOR and self.enabled("migManager.enabled", True)
+        return self.deploys_cluster_policy and self.enabled("migManager.enabled", True)
 
     def node_selector(self) -> Mapping[str, str]:
         """The plugin chart's ``nodeSelector`` (the operator places operands by node labels instead)."""

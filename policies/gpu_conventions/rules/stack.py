@@ -56,7 +56,7 @@ class _Release:
     release: GpuRelease
 
 
-def _collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
+def collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Release]]:
     """The stack's GPU pools (its GPU NodePools and ComputeClasses whose cloud is known too) and GPU releases."""
     pools, releases = [], []
     for r in resources:
@@ -75,7 +75,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
     Of elastic pools only the device plugin is judged (EKS Auto Mode's and GKE's own against the releases'): their
     driver is decided by their node class (an EC2NodeClass AMI alias, an AKSNodeClass ``gpu.mode``), which this rule
     does not follow yet."""
-    pools, releases = _collect(resources)
+    pools, releases = collect(resources)
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
@@ -113,16 +113,18 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
 
 def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """Every GPU pool has a device plugin: the cloud's (GKE), Bottlerocket's, or a release in this stack."""
-    pools, releases = _collect(resources)
+    pools, releases = collect(resources)
     dra_driver = any(r.type == RELEASE and as_text(r.props.get("chart")) == DRA_DRIVER.name for r in resources)
+    dra_driver = dra_driver or any(r.release.deploys_gpu_cluster for r in releases)
     findings = []
     for p in pools:
         if p.pool.labels.get(scheduling.LABEL_ADVERTISE) == DYNAMIC_RESOURCES.pool_value:
             if not dra_driver:
                 message = (
                     f"GPU pool {p.label}: a DRA pool ({scheduling.LABEL_ADVERTISE}={DYNAMIC_RESOURCES.pool_value}) "
-                    f"and no {DRA_DRIVER.name} Helm release in this stack publishes its GPUs. Add one (gpuStack kind "
-                    "dra-driver), or ignore this if another stack installs the cluster's DRA driver"
+                    f"and no {DRA_DRIVER.name} Helm release (or GPU Operator release with gpuCluster.deployCR) in this "
+                    "stack publishes its GPUs. Add one (gpuStack kind dra-driver or gpu-operator-dra), or ignore this "
+                    "if another stack installs the cluster's DRA driver"
                 )
                 findings.append(Finding(p.urn, message))
             continue
@@ -144,7 +146,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
 def taint_toleration_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """Each GPU-stack DaemonSet tolerates every NoSchedule/NoExecute taint of the GPU pools it must run on
     (NVIDIA/k8s-device-plugin#1934: ``Equal present`` vs ``=true``; eksctl#5277: extra pool taints)."""
-    pools, releases = _collect(resources)
+    pools, releases = collect(resources)
     findings = []
     for r in releases:
         for path, tolerations, _ in r.release.daemonset_tolerations():
@@ -168,7 +170,7 @@ def taint_toleration_findings(resources: Sequence[StackResource], config: Mappin
 
 def mig_manager_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """The MIG manager is configured only with MIG-capable pools, and pools asking for a MIG layout get one."""
-    pools, releases = _collect(resources)
+    pools, releases = collect(resources)
     operators = [r for r in releases if r.release.chart == OPERATOR]
     mig_pools = [p for p in pools if p.pool.mig_capable]
     findings = []

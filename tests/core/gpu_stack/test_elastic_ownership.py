@@ -31,7 +31,7 @@ TYPES: dict[Cloud, str] = {"eks": "g6.12xlarge", "aks": "Standard_NC8as_T4_v3", 
 
 
 Verdicts = dict[StackKind, bool]
-"""Whether each GPU stack kind serves the pool (for ``dra-driver`` the pool is a DRA pool: ``advertise: dra``)."""
+"""Whether each GPU stack kind serves the pool (for the DRA kinds the pool is a DRA pool: ``advertise: dra``)."""
 
 
 class Row(NamedTuple):
@@ -58,6 +58,7 @@ NVIDIA_ON_CLOUD_DRIVER: Verdicts = {
     "none": False,
     "external": True,
     "dra-driver": True,
+    "gpu-operator-dra": True,
 }
 NAP_OPERATOR = {"driver": "operator"}
 NVIDIA_ON_OPERATOR: Verdicts = {
@@ -66,6 +67,7 @@ NVIDIA_ON_OPERATOR: Verdicts = {
     "none": False,
     "external": True,
     "dra-driver": False,
+    "gpu-operator-dra": False,
 }
 OWN_PLUGIN: Verdicts = {
     "gpu-operator": True,
@@ -73,6 +75,7 @@ OWN_PLUGIN: Verdicts = {
     "none": True,
     "external": False,
     "dra-driver": False,
+    "gpu-operator-dra": False,
 }
 GKE_MANAGED: Verdicts = {
     "gpu-operator": False,
@@ -80,6 +83,7 @@ GKE_MANAGED: Verdicts = {
     "none": True,
     "external": False,
     "dra-driver": False,
+    "gpu-operator-dra": False,
 }
 
 MATRIX: list[Row] = [
@@ -96,13 +100,13 @@ MATRIX: list[Row] = [
 
 
 def _pool(row: Row) -> GpuPoolSpec:
-    advertise = "dra" if row.kind == "dra-driver" else "device-plugin"
+    advertise = "dra" if row.kind in ("dra-driver", "gpu-operator-dra") else "device-plugin"
     return GpuPoolSpec(cloud=row.cloud, name="gpu", instance_type=TYPES[row.cloud], min_size=0, max_size=2,
                        provisioner=row.provisioner, advertise=advertise, **row.pool)  # fmt: skip
 
 
 def _stack(kind: StackKind) -> GpuStackSpec:
-    return GpuStackSpec(kind=kind, cluster_version="1.34" if kind == "dra-driver" else None)
+    return GpuStackSpec(kind=kind, cluster_version="1.34" if kind in ("dra-driver", "gpu-operator-dra") else None)
 
 
 def _id(row: Row) -> str:

@@ -57,6 +57,21 @@ MATRIX: list[Row] = [
     Row("gke", "ubuntu", "cloud", "dra-driver", ok=False, operator_driver=False, hint_words=("none",)),
     Row("gke", "ubuntu", "operator", "dra-driver", ok=False, operator_driver=False,
         hint_words=("device-plugin",), not_in_hint=("driver: cloud",)),
+    # The GPU Operator's GPUCluster (experimental) manages no driver (only through NVIDIADriver CRs, which gpuready
+    # does not drive) and runs no container toolkit or device plugin (v26.7.0 gpucluster_types.go and
+    # newGPUClusterStates): the same platforms as the DRA driver chart.
+    Row("eks", "al2023", "cloud", "gpu-operator-dra", ok=True, operator_driver=False),
+    Row("eks", "bottlerocket", "cloud", "gpu-operator-dra", ok=False, operator_driver=False, hint_words=("al2023",)),
+    Row("aks", "ubuntu", "cloud", "gpu-operator-dra", ok=True, operator_driver=False),
+    Row("aks", "azurelinux", "cloud", "gpu-operator-dra", ok=True, operator_driver=False),
+    Row("aks", "ubuntu", "operator", "gpu-operator-dra", ok=False, operator_driver=False,
+        hint_words=("driver: cloud",)),
+    Row("aks", "azurelinux", "operator", "gpu-operator-dra", ok=False, operator_driver=False,
+        hint_words=("driver: cloud",)),
+    Row("gke", "cos", "cloud", "gpu-operator-dra", ok=False, operator_driver=False, hint_words=("none",)),
+    Row("gke", "ubuntu", "cloud", "gpu-operator-dra", ok=False, operator_driver=False, hint_words=("none",)),
+    Row("gke", "ubuntu", "operator", "gpu-operator-dra", ok=False, operator_driver=False,
+        hint_words=("device-plugin",), not_in_hint=("driver: cloud",)),
     # EKS AL2023 NVIDIA AMI: driver + toolkit from the AMI, no device plugin.
     Row("eks", "al2023", "cloud", "gpu-operator", ok=True, operator_driver=False),
     Row("eks", "al2023", "cloud", "device-plugin", ok=True, operator_driver=False),

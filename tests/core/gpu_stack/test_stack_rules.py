@@ -64,7 +64,17 @@ GKE_OPERATOR = GpuPoolSpec(
     cloud="gke", name="l4op", instance_type="g2-standard-4", min_size=0, max_size=2, image="ubuntu", driver="operator"
 )
 
+EKS_DRA = GpuPoolSpec(cloud="eks", name="l4dra", instance_type="g6.12xlarge", min_size=0, max_size=2, advertise="dra")
+EKS_DRA_KARPENTER = GpuPoolSpec(
+    cloud="eks", name="h100dra", instance_type="p5.48xlarge", min_size=0, max_size=2, advertise="dra",
+    provisioner="karpenter",
+)  # fmt: skip
+AKS_DRA_OPERATOR = GpuPoolSpec(
+    cloud="aks", name="t4dra", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2, advertise="dra",
+    driver="operator",
+)  # fmt: skip
 OPERATOR = GpuStackSpec(kind="gpu-operator")
+GPU_CLUSTER = GpuStackSpec(kind="gpu-operator-dra", cluster_version="1.34")
 PLUGIN = GpuStackSpec(kind="device-plugin")
 PLUGIN_NO_GFD = GpuStackSpec(kind="device-plugin", gfd=False)
 NONE = GpuStackSpec(kind="none")
@@ -126,6 +136,19 @@ REFUSED: list[Case] = [
          (Expected("nodePools", ("['mps']", "['h100m']", "--mig-strategy=mixed"), "mixed", ("strategy: single",)),)),
     Case("mps-beside-aks-mig-mixed-under-the-device-plugin", (AKS_MPS, AKS_MIG_MIXED), PLUGIN,
          (Expected("nodePools", ("['t4mps']", "['migm']", "crash-loop"), "mixed", ("time-slicing",)),)),
+    # The GPUCluster (gpu-operator-dra) runs no device plugin and no container toolkit (v26.7.0 newGPUClusterStates).
+    Case("device-plugin-pool-under-the-gpu-cluster", (EKS_L4, EKS_DRA), GPU_CLUSTER,
+         (Expected("gpuStack.kind", ("pool 'l4'", "device-plugin pool", "no ClusterPolicy"), "gpu-operator-dra",
+                   ("advertise: dra",)),)),
+    Case("operator-driver-dra-pool-under-the-gpu-cluster", (AKS_DRA_OPERATOR,), GPU_CLUSTER,
+         (Expected("gpuStack.kind", ("pool 't4dra'", "no container toolkit", "NVIDIADriver"), "gpu-operator-dra",
+                   ("driver: cloud",)),)),
+    Case("dra-pool-under-the-cluster-policy-operator", (EKS_DRA,), OPERATOR,
+         (Expected("gpuStack.kind", ("pool 'l4dra'", "advertise: dra"), "gpu-operator", ("gpu-operator-dra",)),)),
+    Case("mig-layout-pool-under-the-gpu-cluster", (EKS_MIG_LAYOUT,), GPU_CLUSTER,
+         (Expected("gpuStack.kind", ("pool 'a100'", "device-plugin pool"), "gpu-operator-dra", ("advertise: dra",)),
+          Expected("gpuStack.kind", ("pool 'a100'", "MIG", "runs no MIG manager"), "gpu-operator-dra",
+                   ("gpu-operator",)))),
     # GPU Operator v26.7.0 getGPUNodeOSInfo: one driver OS for the whole cluster.
     Case("operator-driver-on-two-os-images", (AKS_OPERATOR, AKS_OPERATOR_AZL), OPERATOR,
          (Expected("nodePools", ("getGPUNodeOSInfo", "azurelinux: ['t4azl']", "ubuntu: ['t4op']"),
@@ -148,6 +171,8 @@ FITTING: list[tuple[str, tuple[GpuPoolSpec, ...], GpuStackSpec]] = [
     ("gke-operator-driver", (GKE_OPERATOR,), OPERATOR),
     ("bottlerocket-alone-without-a-stack", (EKS_BOTTLEROCKET,), NONE),
     ("no-pools", (), NONE),
+    ("dra-pools-under-the-gpu-cluster", (EKS_DRA, EKS_DRA_KARPENTER), GPU_CLUSTER),
+    ("mig-layout-pools-beside-the-gpu-cluster-external", (EKS_MIG_LAYOUT,), EXTERNAL),
 ]
 
 

@@ -17,6 +17,7 @@ from components.core.gpu_stack.charts import (
     DEVICE_PLUGIN,
     DRA_DRIVER,
     GPU_OPERATOR,
+    GPU_OPERATOR_DRA,
     STACK_CHARTS,
     STACK_KINDS,
     StackKind,
@@ -36,11 +37,16 @@ def test_pinned_charts() -> None:
     assert (GPU_OPERATOR.version_prefix, DEVICE_PLUGIN.version_prefix) == ("v", "")
     assert "default" not in (GPU_OPERATOR.namespace, DEVICE_PLUGIN.namespace)
     assert dict(CHARTS) == {"gpu-operator": GPU_OPERATOR, "device-plugin": DEVICE_PLUGIN}
-    assert STACK_KINDS == ("gpu-operator", "device-plugin", "dra-driver", "none", "external")
+    assert STACK_KINDS == ("gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra", "none", "external")
     assert (DRA_DRIVER.name, DRA_DRIVER.version, DRA_DRIVER.nfd_key, DRA_DRIVER.advertiser) == (
         "dra-driver-nvidia-gpu", "0.4.0", "", "dra",
     )  # fmt: skip
-    assert dict(STACK_CHARTS) == {**CHARTS, "dra-driver": DRA_DRIVER}
+    assert dict(STACK_CHARTS) == {**CHARTS, "dra-driver": DRA_DRIVER, "gpu-operator-dra": GPU_OPERATOR_DRA}
+    # The GPUCluster stack is the operator chart itself, serving DRA pools, and needs a cluster with DRA.
+    same = ("name", "version", "repository", "namespace", "nfd_key", "version_prefix", "disable_openapi_validation")
+    assert [getattr(GPU_OPERATOR_DRA, f) for f in same] == [getattr(GPU_OPERATOR, f) for f in same]
+    assert (GPU_OPERATOR_DRA.advertiser, GPU_OPERATOR_DRA.experimental) == ("dra", True)
+    assert GPU_OPERATOR_DRA.cluster_apis == ("resource.k8s.io/v1/DeviceClass",)
 
 
 @pytest.mark.parametrize(
