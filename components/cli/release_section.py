@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from components.core.gpu_stack.gpu_cluster_values import release_note
 from components.offline.plan import PlannedResource
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -40,7 +41,11 @@ def _release(name: str, inputs: Mapping[str, Any]) -> str:
         f"Helm release {inputs.get('name', name)!r}: chart {inputs.get('chart')} {version} from {repo or '(no repo)'}, "
         f"namespace {namespace}, timeout {timeout}, {wait}, {atomic}"
     )
-    return head + "\n" + _indent(_yaml(inputs.get("values") or {}), "  values: ")
+    values = inputs.get("values") or {}
+    note = release_note(str(inputs.get("chart") or ""), values)
+    if note is not None:
+        head += "\n  note: " + note
+    return head + "\n" + _indent(_yaml(values), "  values: ")
 
 
 def _config_map(inputs: Mapping[str, Any]) -> str:

@@ -58,3 +58,16 @@ def test_unset_inputs_are_said_in_words_never_none() -> None:
     assert "(version not pinned: the newest chart at each deploy)" in head
     assert "namespace (not set: the provider's default namespace)" in head
     assert "timeout (Helm's default, 300 s)" in head
+
+
+def test_a_gpu_cluster_release_carries_its_lifecycle_note() -> None:
+    inputs: dict[str, JsonValue] = {
+        **RELEASE_INPUTS,
+        "values": {"clusterPolicy": {"deployCR": False}, "gpuCluster": {"deployCR": True}},
+    }
+    lines = render_releases([_resource("kubernetes:helm.sh/v3:Release", "gpu-stack-release", inputs)]).splitlines()
+    assert lines[1].startswith("  note: GPUCluster 'gpu-cluster' (experimental in GPU Operator v26.7.0)")
+    assert "kubectl delete gpuclusters.nvidia.com gpu-cluster" in lines[1]
+    assert lines[2] == "  values:"
+    plain = render_releases([_resource("kubernetes:helm.sh/v3:Release", "gpu-stack-release", RELEASE_INPUTS)])
+    assert "note:" not in plain

@@ -20,15 +20,21 @@ Facts (chart archive ``gpu-operator-v26.7.0.tgz`` and NVIDIA/gpu-operator at tag
 - ``draDriver.computeDomains.enabled: false``: on by default (values.yaml L603-604); ComputeDomains hand out
   multi-node NVLink, which no pool gpuready offers has (as ``dra_values``).
 - ``operator.upgradeCRD: true``, as for the ClusterPolicy stack: Helm never upgrades ``crds/``.
+
+Lifecycle (``release_note``): the GPUCluster carries ``helm.sh/resource-policy: keep`` (``templates/gpucluster.yaml``),
+so an upgrade back to the ClusterPolicy leaves it in place, and the operator labels no node while both CRs exist;
+only an uninstall removes it, through the chart's pre-delete hook (``templates/cleanup_gpucluster.yaml``, which waits
+while the operator drains the operands that hold ResourceClaims).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.gpu_stack import placement
+from components.core.gpu_stack.charts import GPU_OPERATOR_DRA
 from components.core.gpu_stack.operator_values import monitoring_values, nfd_values
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.scheduling import LABEL_ADVERTISE
@@ -55,3 +61,18 @@ def gpu_cluster_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict
     }
     values.update(monitoring_values(spec))
     return values
+
+
+def release_note(chart: str, values: Mapping[str, Any]) -> str | None:
+    """What a plan says about a release of ``chart`` with ``values`` that deploys the GPUCluster (None otherwise)."""
+    deploys = values.get("gpuCluster")
+    if chart != GPU_OPERATOR_DRA.name or not (isinstance(deploys, Mapping) and deploys.get("deployCR") is True):
+        return None
+    return (
+        f"GPUCluster {GPU_CLUSTER_NAME!r} (experimental in GPU Operator {GPU_OPERATOR_DRA.version}): NVIDIA's "
+        "DRA driver, DCGM exporter and DRA validator on the DRA pools; no ClusterPolicy, device plugin, GFD or "
+        "MIG manager. It outlives a switch back to gpuStack kind gpu-operator (helm.sh/resource-policy: keep), "
+        "and the operator labels no node while both CRs exist: before switching, run kubectl delete "
+        f"gpuclusters.nvidia.com {GPU_CLUSTER_NAME} (the operator drains its operands first). Uninstalling the "
+        "release deletes it (the chart's pre-delete hook)"
+    )
