@@ -21,7 +21,7 @@ from typing import Any
 
 from components.core.advertisers.interface import Advertiser
 from components.core.advertisers.registry import advertiser_for_labels, advertiser_named
-from components.core.scheduling import GPU_TAINT_KEY
+from components.core.scheduling import GPU_TAINT_KEY, LABEL_DEPLOY_DRA_DRIVER
 from components.verify import findings as f
 from components.verify.audit import AuditReport, NodeResult
 from components.verify.findings import Finding
@@ -121,6 +121,13 @@ def _likely_cause(result: NodeResult, driver: str, slices: DeviceSlices) -> tupl
             "can publish devices",
             "upgrade the cluster to Kubernetes 1.34 or later, or use advertise: device-plugin on this pool; check "
             "with: kubectl api-versions | grep resource.k8s.io",
+        )
+    if view.labels.get(LABEL_DEPLOY_DRA_DRIVER) == "false":
+        return (
+            f"the node is labelled {LABEL_DEPLOY_DRA_DRIVER}=false, so the GPU Operator's GPUCluster runs no {driver} "
+            "kubelet plugin on it (the operator honours a label that is already set)",
+            f"remove the label from the pool's node labels, then: kubectl label node {view.name} "
+            f"{LABEL_DEPLOY_DRA_DRIVER}=true --overwrite",
         )
     if not any(view.labels.get(key) == "true" for key in NFD_PLUGIN_LABELS):
         return (

@@ -936,7 +936,9 @@ def test_a_program_without_a_stack_file_plans_with_empty_config(
 def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.CaptureFixture[str]) -> None:
     result = plan_with_capsys(capsys, "--stack", "eks-dve")
     assert result.code == 2
-    known = "aks-dev, aks-nap, eks-dev, eks-dra, eks-karpenter, gke-compute-class, gke-dev, gke-operator"
+    known = (
+        "aks-dev, aks-dra-operator, aks-nap, eks-dev, eks-dra, eks-karpenter, gke-compute-class, gke-dev, gke-operator"
+    )
     assert f"known stacks: {known}" in result.err
 
 

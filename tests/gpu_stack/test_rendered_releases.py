@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from components.core.gpu_stack.charts import GPU_OPERATOR_DRA
+from components.core.gpu_stack.gpu_cluster_values import deploys_gpu_cluster
 from components.core.gpu_stack.stack_objects import ConfigMapObject
 from components.core.gpu_stack.stack_plan import GpuStackPlan
 from components.core.specs import GpuPoolSpec
@@ -71,9 +73,9 @@ CASES = STACK_CASES + SCENARIO_CASES
 def test_the_cases_cover_every_example_stack_with_a_chart_and_both_charts() -> None:
     assert {c.id for c in STACK_CASES} == {
         "stack-eks-dev", "stack-aks-dev", "stack-gke-operator", "stack-eks-karpenter",
-        "stack-aks-nap", "stack-eks-dra",
+        "stack-aks-nap", "stack-eks-dra", "stack-aks-dra-operator",
     }  # fmt: skip
-    assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin", "dra-driver"}
+    assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"}
     assert len(SCENARIO_CASES) >= 40
 
 
@@ -130,7 +132,7 @@ GOLDEN_RELEASES = list(_golden_releases())
 def test_every_golden_plan_with_a_gpuready_release_is_rendered() -> None:
     assert {name for name, _, _ in GOLDEN_RELEASES} == {
         "plan-eks-dev", "plan-aks-dev", "plan-gke-operator", "plan-training-job", "plan-eks-karpenter",
-        "plan-aks-nap", "plan-eks-dra",
+        "plan-aks-nap", "plan-eks-dra", "plan-aks-dra-operator",
     }  # fmt: skip
 
 
@@ -138,21 +140,24 @@ def test_every_golden_plan_with_a_gpuready_release_is_rendered() -> None:
 def test_the_golden_release_renders_with_its_config_maps(
     name: str, inputs: Mapping[str, Any], maps: Sequence[Mapping[str, Any]]
 ) -> None:
+    gpu_cluster = deploys_gpu_cluster(str(inputs["chart"]), inputs["values"])
     rendered = render(
         str(inputs["chart"]),
         str(inputs["version"]),
         inputs["values"],
         name=str(inputs["name"]),
         namespace=str(inputs["namespace"]),
+        api_versions=GPU_OPERATOR_DRA.cluster_apis if gpu_cluster else (),  # the cluster it is planned for
     )
     available = {m["metadata"]["name"]: m["data"] for m in maps if m["metadata"]["namespace"] == inputs["namespace"]}
     available.update(rendered.config_maps())
+    assert checks.crd_validation_problems(rendered, str(inputs["chart"]), str(inputs["version"])) == []
+    assert len(rendered.of_kind("GPUCluster")) == int(gpu_cluster)
     for policy in rendered.of_kind("ClusterPolicy"):
-        assert checks.crd_validation_problems(rendered, str(inputs["chart"]), str(inputs["version"])) == []
         config = policy["spec"]["devicePlugin"].get("config") or {}
         if config.get("name"):
             assert config["default"] in available[config["name"]], name
-    kube_version = checks.DRA_KUBE if inputs["chart"] == "dra-driver-nvidia-gpu" else checks.K8S
+    kube_version = checks.DRA_KUBE if inputs["chart"] == "dra-driver-nvidia-gpu" or gpu_cluster else checks.K8S
     assert checks.core_schema_problems(rendered, kube_version) == []
 
 

@@ -44,6 +44,7 @@ MANDATORY = {
     "gpu-mig-manager-only-with-mig-pools",
     "gpu-nodepool-requires-gpu-limit",
     "gpu-workload-matches-pool-advertiser",
+    "gpu-cluster-keeps-off-device-plugin-pools",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",

@@ -35,6 +35,7 @@ RUNS = [
         "gke-compute-class",
         "aks-nap",
         "eks-dra",
+        "aks-dra-operator",
     )
 ] + [
     (ROOT / "examples" / "wrong_program", "dev"),

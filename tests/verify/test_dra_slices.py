@@ -66,6 +66,8 @@ def dra_node(name: str = "n1", labels: dict[str, str] | None = None, taints: tup
         (dra_node(taints=(Taint("dedicated", "ml", "NoSchedule"),)), DeviceSlices(True, {("gpu.nvidia.com", "n2"): 4}),
          f.DRA_SLICES_MISSING, "does not tolerate the node's taint dedicated=ml:NoSchedule"),
         (dra_node(), DeviceSlices(True, {("other.example.com", "n1"): 4}), f.DRA_SLICES_MISSING, "not ready"),
+        (dra_node(labels={"nvidia.com/gpu.deploy.dra-driver": "false"}), DeviceSlices(True), f.DRA_SLICES_MISSING,
+         "kubectl label node n1 nvidia.com/gpu.deploy.dra-driver=true --overwrite"),
         (dra_node(), DeviceSlices(True, {("gpu.nvidia.com", "n1"): 3}), f.DRA_DEVICES_MISSING, "got 3, expected 4"),
     ],
 )  # fmt: skip

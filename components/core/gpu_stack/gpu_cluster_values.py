@@ -63,10 +63,15 @@ def gpu_cluster_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict
     return values
 
 
+def deploys_gpu_cluster(chart: str, values: Mapping[str, Any]) -> bool:
+    """Whether a planned release of ``chart`` with ``values`` deploys the GPUCluster."""
+    deploys = values.get("gpuCluster")
+    return chart == GPU_OPERATOR_DRA.name and isinstance(deploys, Mapping) and deploys.get("deployCR") is True
+
+
 def release_note(chart: str, values: Mapping[str, Any]) -> str | None:
     """What a plan says about a release of ``chart`` with ``values`` that deploys the GPUCluster (None otherwise)."""
-    deploys = values.get("gpuCluster")
-    if chart != GPU_OPERATOR_DRA.name or not (isinstance(deploys, Mapping) and deploys.get("deployCR") is True):
+    if not deploys_gpu_cluster(chart, values):
         return None
     return (
         f"GPUCluster {GPU_CLUSTER_NAME!r} (experimental in GPU Operator {GPU_OPERATOR_DRA.version}): NVIDIA's "

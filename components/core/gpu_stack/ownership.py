@@ -137,8 +137,8 @@ def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
     lacks = (
         "the DRA driver chart installs no NVIDIA driver"
         if kind == "dra-driver"
-        else "the GPUCluster stack installs no container toolkit (GPU Operator v26.7.0 newGPUClusterStates) and "
-        "gpuready does not drive its NVIDIADriver CRD"
+        else "the GPUCluster stack installs no container toolkit (GPU Operator v26.7.0 newGPUClusterStates), "
+        "gpuready does not drive its NVIDIADriver CRD,"
     )
     return Fit(
         ok=False,

@@ -19,8 +19,7 @@ from components.core import scheduling
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from policies.gpu_conventions.rules.stack import Finding, StackResource, collect
 
-DRA_DRIVER_OPT_OUT = scheduling.LABEL_DEPLOY_PREFIX + "dra-driver"
-"""The GPUCluster's deploy label of its DRA kubelet plugin (``false`` keeps it off a node)."""
+DRA_DRIVER_OPT_OUT = scheduling.LABEL_DEPLOY_DRA_DRIVER
 
 
 def gpu_cluster_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:

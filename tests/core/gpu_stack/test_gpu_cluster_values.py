@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from components.core.gpu_stack import owned_values
 from components.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME, gpu_cluster_values, release_note
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
@@ -75,3 +76,9 @@ def test_release_note(chart: str, values: Mapping[str, Any], noted: bool) -> Non
     if note is not None:
         assert f"kubectl delete gpuclusters.nvidia.com {GPU_CLUSTER_NAME}" in note
         assert "helm.sh/resource-policy: keep" in note
+
+
+@pytest.mark.parametrize("settings", [{}, {"monitoring": True}, {"monitoring": False}, {"nfd": "existing"}])
+def test_every_value_set_has_an_owner(settings: Mapping[str, Any]) -> None:
+    values = gpu_cluster_values((L4, A10G), GpuStackSpec(kind="gpu-operator-dra", cluster_version="1.34", **settings))
+    assert [p for p, _ in owned_values.leaves(values) if owned_values.owner_of("gpu-operator-dra", p) is None] == []
