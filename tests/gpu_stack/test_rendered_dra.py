@@ -15,38 +15,14 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
-from components.core.taints import Taint
 from tests.gpu_stack import rendered_checks as checks
+from tests.gpu_stack.dra_pools import DRA_POOL_SETS
 from tests.helm_render import Rendered, render, render_release
 
-
-def _pool(name: str, cloud: Cloud, instance_type: str, **extra: Any) -> GpuPoolSpec:
-    return GpuPoolSpec(
-        name=name, cloud=cloud, instance_type=instance_type, min_size=0, max_size=2, advertise="dra", **extra
-    )
-
-
-POOL_SETS: Mapping[str, tuple[Cloud, tuple[GpuPoolSpec, ...]]] = {
-    "eks-one": ("eks", (_pool("h100", "eks", "p5.48xlarge"),)),
-    "eks-two-tainted": (
-        "eks",
-        (
-            _pool("l4", "eks", "g6.12xlarge", capacity="spot"),
-            _pool("a10g", "eks", "g5.2xlarge", taints=(Taint(key="team", value="ml", effect="NoExecute"),)),
-        ),
-    ),
-    "aks-ubuntu-and-azurelinux": (
-        "aks",
-        (
-            _pool("t4", "aks", "Standard_NC4as_T4_v3"),
-            _pool("a100", "aks", "Standard_NC24ads_A100_v4", image="azurelinux"),
-        ),
-    ),
-}
+POOL_SETS = DRA_POOL_SETS
 SPEC_VARIANTS: Mapping[str, Mapping[str, Any]] = {
     "defaults": {},
     "cluster-1.35-patch": {"cluster_version": "v1.35.2-eks-1a2b3c"},

@@ -22,34 +22,13 @@ from components.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec
-from components.core.taints import Taint
 from tests.gpu_stack import rendered_checks as checks
+from tests.gpu_stack.dra_pools import DRA_POOL_SETS, dra_pool
 from tests.helm_render import Rendered, render, render_release
 
-
-def _pool(name: str, cloud: Cloud, instance_type: str, **extra: Any) -> GpuPoolSpec:
-    return GpuPoolSpec(
-        name=name, cloud=cloud, instance_type=instance_type, min_size=0, max_size=2, advertise="dra", **extra
-    )
-
-
 POOL_SETS: Mapping[str, tuple[Cloud, tuple[GpuPoolSpec, ...]]] = {
-    "eks-one": ("eks", (_pool("h100", "eks", "p5.48xlarge"),)),
-    "eks-two-tainted": (
-        "eks",
-        (
-            _pool("l4", "eks", "g6.12xlarge", capacity="spot"),
-            _pool("a10g", "eks", "g5.2xlarge", taints=(Taint(key="team", value="ml", effect="NoExecute"),)),
-        ),
-    ),
-    "eks-karpenter": ("eks", (_pool("l4", "eks", "g6.12xlarge", provisioner="karpenter"),)),
-    "aks-ubuntu-and-azurelinux": (
-        "aks",
-        (
-            _pool("t4", "aks", "Standard_NC4as_T4_v3"),
-            _pool("a100", "aks", "Standard_NC24ads_A100_v4", image="azurelinux"),
-        ),
-    ),
+    **DRA_POOL_SETS,
+    "eks-karpenter": ("eks", (dra_pool("l4", "eks", "g6.12xlarge", provisioner="karpenter"),)),
 }
 SPEC_VARIANTS: Mapping[str, Mapping[str, Any]] = {
     "defaults": {},
