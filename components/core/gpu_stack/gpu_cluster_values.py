@@ -20,6 +20,9 @@ Facts (chart archive ``gpu-operator-v26.7.0.tgz`` and NVIDIA/gpu-operator at tag
 - ``draDriver.computeDomains.enabled: false``: on by default (values.yaml L603-604); ComputeDomains hand out
   multi-node NVLink, which no pool gpuready offers has (as ``dra_values``).
 - ``operator.upgradeCRD: true``, as for the ClusterPolicy stack: Helm never upgrades ``crds/``.
+- Workloads claim alike under either DRA stack: the operator makes the DeviceClasses ``gpu.nvidia.com`` and
+  ``mig.nvidia.com`` with the DRA chart's selectors (driver ``gpu.nvidia.com``, attribute ``type`` ``gpu`` / ``mig``:
+  ``manifests/state-dra-driver/0400_deviceclass-gpu.yaml``, ``0410_deviceclass-mig.yaml``).
 
 Lifecycle (``release_note``): the GPUCluster carries ``helm.sh/resource-policy: keep`` (``templates/gpucluster.yaml``),
 so an upgrade back to the ClusterPolicy leaves it in place, and the operator labels no node while both CRs exist;
