@@ -25,6 +25,7 @@ from components.core.pool_parts import CAPACITIES, DRIVER_OWNERS
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT_KEY,
+    LABEL_DEPLOY_DRA_DRIVER,
     LABEL_DEPLOY_PREFIX,
     MANAGED_LABEL_KEYS,
 )
@@ -127,6 +128,17 @@ def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                     "pick a label key under your own domain",
                 )
             )
+        elif key == LABEL_DEPLOY_DRA_DRIVER:
+            if value != "false":
+                problems.append(
+                    Problem(
+                        path,
+                        "only 'false' is yours to set: it keeps the GPU Operator's GPUCluster DRA plugin off the "
+                        "pool (the operator sets 'true' itself)",
+                        value,
+                        ("false",),
+                    )
+                )
         elif key in MANAGED_LABEL_KEYS or key.startswith(LABEL_DEPLOY_PREFIX):
             problems.append(Problem(path, "gpuready sets this label itself", key, (), "remove it from labels"))
 

@@ -34,6 +34,7 @@ POOL_NODES_MISSING = "pool-nodes-missing"
 DRA_NODE_HAS_DEVICE_PLUGIN = "dra-node-has-device-plugin"
 DRA_SLICES_MISSING = "dra-slices-missing"
 DRA_DEVICES_MISSING = "dra-devices-missing"
+DEVICE_PLUGIN_NODE_HAS_DRA_PLUGIN = "device-plugin-node-has-dra-plugin"
 
 TRANSIENT_CODES: frozenset[str] = frozenset(
     {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING, DRA_SLICES_MISSING}

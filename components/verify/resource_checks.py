@@ -16,6 +16,7 @@ from components.core.advertisers.registry import is_gpu_resource
 from components.core.quantities import whole_count
 from components.core.scheduling import (
     GPU_TAINT_KEY,
+    LABEL_DEPLOY_DRA_DRIVER,
     LABEL_DEVICE_PLUGIN_CONFIG,
     LABEL_GPU_PRESENT,
     LABEL_MIG_CONFIG,
@@ -46,10 +47,31 @@ def check_resources(view: NodeView, expectation: Expectation) -> list[Finding]:
     """Findings about advertised GPU resources, sharing and MIG."""
     found = _mig_state(view, expectation)
     found += _shared_labels(view, expectation)
+    found += _gpu_cluster_reach(view, expectation)
     if not advertised_gpu_resources(view):
         return [*found, _not_advertised(view, expectation)]
     found += _counts(view, expectation)
     return found
+
+
+def _gpu_cluster_reach(view: NodeView, expectation: Expectation) -> list[Finding]:
+    """A device-plugin node the GPU Operator's GPUCluster labelled for its DRA kubelet plugin (it sets
+    ``nvidia.com/gpu.deploy.dra-driver=true`` on every GPU node NFD shows, unless the label is there already)."""
+    if view.labels.get(LABEL_DEPLOY_DRA_DRIVER) != "true":
+        return []
+    return [
+        _finding(
+            view,
+            f.DEVICE_PLUGIN_NODE_HAS_DRA_PLUGIN,
+            f"label {LABEL_DEPLOY_DRA_DRIVER}: 'true' on a node of device-plugin pool {expectation.pool!r}; expected "
+            "absent or 'false'",
+            "a GPU Operator with a GPUCluster labelled the node, so its DRA kubelet plugin runs here beside the device "
+            "plugin and both hand out the same GPUs",
+            f"kubectl label node {view.name} {LABEL_DEPLOY_DRA_DRIVER}=false --overwrite, and give the pool "
+            f"labels: {{{LABEL_DEPLOY_DRA_DRIVER}: 'false'}} so new nodes start with it",
+            reproduce=show_node(view.name, "{.metadata.labels}"),
+        )
+    ]
 
 
 def _finding(view: NodeView, code: str, message: str, cause: str, fix: str, *, reproduce: str = "") -> Finding:

@@ -57,6 +57,10 @@ POOL_CASES: list[tuple[str, NodeView, list[str]]] = [
     ("mig-state-success", l4_node(extra={"nvidia.com/mig.config.state": "success"}), []),
     ("unexpected-mig-resources", l4_node(capacity={"nvidia.com/gpu": 1, "nvidia.com/mig-1g.5gb": 7}),
      ["mig-resources-mismatch"]),
+    # A GPU Operator with a GPUCluster labels every GPU node for its DRA plugin unless the label is set already.
+    ("gpu-cluster-dra-plugin-on-a-device-plugin-node", l4_node(extra={"nvidia.com/gpu.deploy.dra-driver": "true"}),
+     ["device-plugin-node-has-dra-plugin"]),
+    ("gpu-cluster-opted-out", l4_node(extra={"nvidia.com/gpu.deploy.dra-driver": "false"}), []),
     ("extra-lifecycle-taint-is-fine",
      l4_node(taints=(GPU_TAINT, Taint(key="node.kubernetes.io/unschedulable", effect="NoSchedule"))), []),
 ]

@@ -20,7 +20,7 @@ from components.core import sharing_plan
 from components.core.advertisers import dra_requests
 from components.core.advertisers.device_selectors import DRIVER_DOMAIN, mig_profile_selector
 from components.core.advertisers.interface import Advertiser, GpuRequest
-from components.core.node_names import LABEL_ADVERTISE, LABEL_DEPLOY_PREFIX
+from components.core.node_names import LABEL_ADVERTISE, LABEL_DEPLOY_DRA_DRIVER, LABEL_DEPLOY_PREFIX
 from components.core.pool_parts import MigPartitioning
 from components.errors import Problem
 
@@ -89,14 +89,27 @@ class DynamicResources(Advertiser):
         return {LABEL_ADVERTISE: self.pool_value, f"{LABEL_DEPLOY_PREFIX}device-plugin": "false"}
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        """Time-slicing and MPS are device-plugin settings (gpuready's plugin config map); the DRA driver shares a
+        """The GPUCluster opt-out label (``nvidia.com/gpu.deploy.dra-driver=false``) would keep the DRA plugin off the
+        pool. Time-slicing and MPS are device-plugin settings (gpuready's plugin config map); the DRA driver shares a
         GPU per claim instead (the claim's opaque config; MPS behind the driver's ``MPSSupport`` feature gate, GPU
         Operator v26.7.0 values.yaml ``draDriver.featureGates``), which gpuready does not write: refused rather
         than silently ignored."""
+        problems: list[Problem] = []
+        if LABEL_DEPLOY_DRA_DRIVER in spec.labels:
+            problems.append(
+                Problem(
+                    f"labels[{LABEL_DEPLOY_DRA_DRIVER!r}]",
+                    "keeps the GPU Operator's GPUCluster DRA plugin off the pool, which a DRA pool needs",
+                    spec.labels[LABEL_DEPLOY_DRA_DRIVER],
+                    (),
+                    "remove it (only device-plugin pools opt out of the GPUCluster's DRA plugin)",
+                )
+            )
         sharing = spec.sharing
         if sharing is None or isinstance(sharing, MigPartitioning):
-            return []
+            return problems
         return [
+            *problems,
             Problem(
                 "sharing.mode",
                 "a DRA pool is not shared by the device plugin's time-slicing or MPS (no device plugin runs there); "
@@ -105,7 +118,7 @@ class DynamicResources(Advertiser):
                 ("mig",),
                 "drop sharing and let containers share one claim (the workload helper's shared claims), or use "
                 "advertise: device-plugin for a time-sliced or MPS pool",
-            )
+            ),
         ]
 
     def pod_fields(self, request: GpuRequest) -> dict[str, Any]:

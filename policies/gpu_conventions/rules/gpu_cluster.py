@@ -50,7 +50,8 @@ def gpu_cluster_findings(resources: Sequence[StackResource], config: Mapping[str
                 f"GPU pool {p.label}: release {names} deploys a GPUCluster, whose operator runs the DRA kubelet plugin "
                 f"on every NVIDIA node NFD labels ({DRA_DRIVER_OPT_OUT}=true unless set), and this pool advertises "
                 "its GPUs by a device plugin, so both would hand out the same GPUs. Make it a DRA pool (advertise: "
-                f"dra), or label its nodes {DRA_DRIVER_OPT_OUT}=false at creation",
+                f"dra), or label its nodes {DRA_DRIVER_OPT_OUT}=false at creation (a gpuready pool: labels: "
+                f"{{{DRA_DRIVER_OPT_OUT}: 'false'}})",
             )
         )
     return findings
