@@ -7,12 +7,14 @@ from __future__ import annotations
 import pulumi_kubernetes as k8s
 import pytest
 
+from components.core.gpu_stack.charts import STACK_CHARTS
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import GpuPoolSpec, GpuSharing
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.gpu_stack.install import install_gpu_stack
+from components.gpu_stack.gpu_operator_dra import GpuOperatorDra
+from components.gpu_stack.install import STACK_COMPONENTS, install_gpu_stack
 from components.gpu_stack.release_component import GpuStackRelease
 from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
@@ -97,3 +99,25 @@ def test_none_and_external_install_nothing(mocked: CapturingMonitor, kind: str, 
 
     assert made is None
     assert [r.type for r in mocked.registrations] == [K8S_PROVIDER]
+
+
+def test_every_chart_kind_has_its_component() -> None:
+    assert set(STACK_COMPONENTS) == set(STACK_CHARTS)
+    assert {kind: component.TOKEN for kind, component in STACK_COMPONENTS.items()} == {
+        "gpu-operator": "gpuready:index:GpuOperator",
+        "device-plugin": "gpuready:index:NvidiaDevicePlugin",
+        "dra-driver": "gpuready:index:NvidiaDraDriver",
+        "gpu-operator-dra": "gpuready:index:GpuOperatorDra",
+    }
+
+
+def test_the_gpu_cluster_kind_installs_the_operator_with_its_gpu_cluster(mocked: CapturingMonitor) -> None:
+    dra = GpuPoolSpec(cloud="eks", name="h100", instance_type="p5.48xlarge", min_size=0, max_size=2, advertise="dra")
+    (made,) = install(GpuStackSpec(kind="gpu-operator-dra", cluster_version="1.34"), [dra])
+
+    assert isinstance(made, GpuOperatorDra)
+    mocked.one("gpuready:index:GpuOperatorDra")
+    release = mocked.one(RELEASE).inputs
+    assert (release["chart"], release["namespace"]) == ("gpu-operator", "gpu-operator")
+    assert release["values"]["gpuCluster"] == {"deployCR": True}
+    assert release["values"]["clusterPolicy"] == {"deployCR": False}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from components.core import namespaces
+from components.core.props import as_flag, dig
 
 StackKind = Literal["gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra", "none", "external"]
 STACK_KINDS: tuple[StackKind, ...] = (
@@ -32,6 +33,8 @@ advertises the GPUs (GKE with its driver, Bottlerocket). ``external``: you run N
 installs nothing and only checks that the pools can carry it."""
 
 ChartKind = Literal["gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"]
+DRA_ADVERTISER = "dra"
+"""``Chart.advertiser`` of the charts that serve DRA pools (the DRA advertiser's registry key)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,7 +92,7 @@ DRA_DRIVER = Chart(
     namespace=namespaces.DRA_DRIVER,
     nfd_key="",
     version_prefix="",
-    advertiser="dra",
+    advertiser=DRA_ADVERTISER,
 )
 """NVIDIA's DRA driver for GPUs (NVIDIA/k8s-dra-driver-gpu ``deployments/helm/dra-driver-nvidia-gpu``, tag
 ``v0.4.0``; NVIDIA publishes the packaged chart on its NGC Helm repository). It bundles no NFD and installs no
@@ -102,7 +105,7 @@ GPU_OPERATOR_DRA = Chart(
     namespace=GPU_OPERATOR.namespace,
     nfd_key=GPU_OPERATOR.nfd_key,
     version_prefix=GPU_OPERATOR.version_prefix,
-    advertiser="dra",
+    advertiser=DRA_ADVERTISER,
     disable_openapi_validation=True,
     cluster_apis=("resource.k8s.io/v1/DeviceClass",),
     experimental=True,
@@ -129,3 +132,20 @@ FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
     "gpu-operator-dra": ("node-feature-discovery.worker.nodeSelector", "draDriver.featureGates"),
 }
 """Value paths under which gpuready's keys are not chart keys (the fidelity test skips below them)."""
+
+
+def chart_of(kind: str) -> Chart | None:
+    """The chart a ``gpuStack`` kind installs; None for the kinds that install none (``none``, ``external``)."""
+    return next((chart for k, chart in STACK_CHARTS.items() if k == kind), None)
+
+
+def serves_dra(kind: str) -> bool:
+    """Whether a ``gpuStack`` kind installs a chart that serves DRA pools (``dra-driver``, ``gpu-operator-dra``)."""
+    chart = chart_of(kind)
+    return chart is not None and chart.advertiser == DRA_ADVERTISER
+
+
+def gpu_cluster_deployed(values: Mapping[str, Any]) -> bool:
+    """Whether GPU Operator chart ``values`` deploy the GPUCluster (``gpuCluster.deployCR``, default false: GO
+    values.yaml L575-576), read as Helm reads a boolean."""
+    return as_flag(dig(values, "gpuCluster", "deployCR")) is True

@@ -21,8 +21,6 @@ DRA_MIN_MINOR = 34
 blog "Kubernetes v1.34: DRA has graduated to GA", 2025-09-01, and the "Dynamic Resource Allocation" concept page).
 gpuready's DRA stack emits only ``resource.k8s.io/v1`` objects, which older API servers do not serve."""
 DRA_RESOURCE_API = "resource.k8s.io/v1"
-DRA_ADVERTISER = "dra"
-"""``Chart.advertiser`` of the charts that serve DRA pools (the DRA advertiser's registry key)."""
 
 _GPU_CLUSTER_STATES = "GPU Operator v26.7.0 newGPUClusterStates: DRA driver, DCGM, DCGM exporter, DRA validator"
 _DRA_STACK_LACKS: Mapping[str, Mapping[str, str]] = {

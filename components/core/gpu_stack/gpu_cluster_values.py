@@ -37,7 +37,7 @@ from typing import Any
 
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
 from components.core.gpu_stack import placement
-from components.core.gpu_stack.charts import GPU_OPERATOR_DRA
+from components.core.gpu_stack.charts import GPU_OPERATOR_DRA, gpu_cluster_deployed
 from components.core.gpu_stack.operator_values import monitoring_values, nfd_values
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.scheduling import LABEL_ADVERTISE
@@ -68,16 +68,16 @@ def gpu_cluster_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict
 
 def deploys_gpu_cluster(chart: str, values: Mapping[str, Any]) -> bool:
     """Whether a planned release of ``chart`` with ``values`` deploys the GPUCluster."""
-    deploys = values.get("gpuCluster")
-    return chart == GPU_OPERATOR_DRA.name and isinstance(deploys, Mapping) and deploys.get("deployCR") is True
+    return chart == GPU_OPERATOR_DRA.name and gpu_cluster_deployed(values)
 
 
 def release_note(chart: str, values: Mapping[str, Any]) -> str | None:
     """What a plan says about a release of ``chart`` with ``values`` that deploys the GPUCluster (None otherwise)."""
     if not deploys_gpu_cluster(chart, values):
         return None
+    status = "experimental" if GPU_OPERATOR_DRA.experimental else "stable"
     return (
-        f"GPUCluster {GPU_CLUSTER_NAME!r} (experimental in GPU Operator {GPU_OPERATOR_DRA.version}): NVIDIA's "
+        f"GPUCluster {GPU_CLUSTER_NAME!r} ({status} in GPU Operator {GPU_OPERATOR_DRA.version}): NVIDIA's "
         "DRA driver, DCGM exporter and DRA validator on the DRA pools; no ClusterPolicy, device plugin, GFD or "
         "MIG manager. It outlives a switch back to gpuStack kind gpu-operator (helm.sh/resource-policy: keep), "
         "and the operator labels no node while both CRs exist: before switching, run kubectl delete "

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 from components.core.capacity.registry import default_provisioner, provisioner_named
 from components.core.clouds.profile import PlatformAdvertiser
 from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.gpu_stack.charts import StackKind
+from components.core.gpu_stack.charts import GPU_OPERATOR_DRA, StackKind, serves_dra
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -110,7 +110,7 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
         return Fit(ok=False, summary=why, hint=f"set gpuStack.kind to {way}")
     if kind == "external":
         return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
-    if kind in ("dra-driver", "gpu-operator-dra"):
+    if serves_dra(kind):
         return _dra(cloud, image, kind, preinstalled)
     if kind == "device-plugin":
         if preinstalled:
@@ -128,10 +128,11 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
 
 def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
     if preinstalled:
+        experimental = " (experimental)" if GPU_OPERATOR_DRA.experimental else ""
         summary = (
             "DRA driver"
             if kind == "dra-driver"
-            else "GPU Operator's GPUCluster (experimental): DRA driver, DCGM exporter, DRA validator"
+            else f"GPU Operator's GPUCluster{experimental}: DRA driver, DCGM exporter, DRA validator"
         )
         return Fit(ok=True, summary=f"{summary}; NVIDIA driver from the {_image_name(cloud, image)} image")
     lacks = (
@@ -167,7 +168,7 @@ def _gke_managed(kind: StackKind) -> Fit:
 def _bottlerocket(kind: StackKind) -> Fit:
     if kind == "none":
         return Fit(ok=True, summary="Bottlerocket's driver, toolkit and device plugin")
-    if kind in ("dra-driver", "gpu-operator-dra"):
+    if serves_dra(kind):
         return Fit(
             ok=False,
             summary="Bottlerocket NVIDIA runs its own device plugin, which must not share a node with the DRA GPU "

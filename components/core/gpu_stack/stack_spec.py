@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from components.core import namespaces
 from components.core.gpu_stack import extra_values
-from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, Chart, StackKind
-from components.core.gpu_stack.dra_stack_spec import DRA_ADVERTISER, dra_stack_problems
+from components.core.gpu_stack.charts import STACK_KINDS, Chart, StackKind, chart_of, serves_dra
+from components.core.gpu_stack.dra_stack_spec import dra_stack_problems
 from components.errors import Problem, SpecError
 
 NfdMode = Literal["deploy", "existing"]
@@ -69,19 +69,20 @@ class GpuStackSpec:
 
     @property
     def installs_chart(self) -> bool:
-        return self.kind in STACK_CHARTS
+        return chart_of(self.kind) is not None
 
     @property
     def chart(self) -> Chart:
         """The chart this stack installs (only when ``installs_chart``)."""
-        if self.kind in ("gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"):
-            return STACK_CHARTS[self.kind]
-        raise ValueError(f"a {self.kind!r} GPU stack installs no chart")
+        chart = chart_of(self.kind)
+        if chart is None:
+            raise ValueError(f"a {self.kind!r} GPU stack installs no chart")
+        return chart
 
     @property
     def advertises_by_dra(self) -> bool:
         """The stack's chart serves DRA pools (so it needs ``clusterVersion`` 1.34+)."""
-        return self.installs_chart and self.chart.advertiser == DRA_ADVERTISER
+        return serves_dra(self.kind)
 
     @property
     def effective_namespace(self) -> str:

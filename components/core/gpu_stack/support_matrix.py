@@ -18,8 +18,8 @@ from components.core.capacity.registry import default_provisioner
 from components.core.catalog.lookup import resolve_instance_type
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.gpu_stack import ownership
-from components.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS, StackKind
-from components.core.gpu_stack.dra_stack_spec import DRA_ADVERTISER, DRA_MIN_MINOR
+from components.core.gpu_stack.charts import STACK_KINDS, StackKind, chart_of, serves_dra
+from components.core.gpu_stack.dra_stack_spec import DRA_MIN_MINOR
 from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
@@ -157,13 +157,12 @@ def _sharing_candidates(cloud: Cloud, mode: str) -> list[Sharing]:
 
 def _stack_spec(kind: StackKind) -> GpuStackSpec:
     """The stack of one matrix row: the DRA driver on the oldest cluster it takes."""
-    dra = kind in STACK_CHARTS and STACK_CHARTS[kind].advertiser == DRA_ADVERTISER  # type: ignore[index]
-    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if dra else None)
+    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if serves_dra(kind) else None)
 
 
 def _advertise(kind: StackKind) -> str:
     """The ``advertise`` value of the pools a stack kind serves (the default for kinds that install no chart)."""
-    chart = next((c for k, c in STACK_CHARTS.items() if k == kind), None)
+    chart = chart_of(kind)
     return ADVERTISE_VALUES[0] if chart is None else advertiser_named(chart.advertiser).pool_value
 
 

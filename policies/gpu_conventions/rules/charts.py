@@ -88,7 +88,7 @@ class GpuRelease:
     @property
     def deploys_gpu_cluster(self) -> bool:
         """GO values L575-576: ``gpuCluster.deployCR`` (default false), the experimental DRA stack."""
-        return self.chart == OPERATOR and self.enabled("gpuCluster.deployCR", False)
+        return self.chart == OPERATOR and charts.gpu_cluster_deployed(self.values)
 
     @property
     def runs_device_plugin(self) -> bool:

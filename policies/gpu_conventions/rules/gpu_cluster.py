@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from components.core import scheduling
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
+from components.core.scheduling import LABEL_ADVERTISE, LABEL_DEPLOY_DRA_DRIVER
 from policies.gpu_conventions.rules.stack import Finding, StackResource, collect
-
-DRA_DRIVER_OPT_OUT = scheduling.LABEL_DEPLOY_DRA_DRIVER
 
 
 def gpu_cluster_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
@@ -42,16 +40,16 @@ def gpu_cluster_findings(resources: Sequence[StackResource], config: Mapping[str
     names = ", ".join(repr(r.name) for r in clusters)
     for p in pools:
         labels = p.pool.labels
-        if labels.get(scheduling.LABEL_ADVERTISE) == DYNAMIC_RESOURCES.pool_value or labels.get(DRA_DRIVER_OPT_OUT):
+        if labels.get(LABEL_ADVERTISE) == DYNAMIC_RESOURCES.pool_value or labels.get(LABEL_DEPLOY_DRA_DRIVER):
             continue
         findings.append(
             Finding(
                 p.urn,
                 f"GPU pool {p.label}: release {names} deploys a GPUCluster, whose operator runs the DRA kubelet plugin "
-                f"on every NVIDIA node NFD labels ({DRA_DRIVER_OPT_OUT}=true unless set), and this pool advertises "
-                "its GPUs by a device plugin, so both would hand out the same GPUs. Make it a DRA pool (advertise: "
-                f"dra), or label its nodes {DRA_DRIVER_OPT_OUT}=false at creation (a gpuready pool: labels: "
-                f"{{{DRA_DRIVER_OPT_OUT}: 'false'}})",
+                f"on every NVIDIA node NFD labels ({LABEL_DEPLOY_DRA_DRIVER}=true unless set), and this pool "
+                "advertises its GPUs by a device plugin, so both would hand out the same GPUs. Make it a DRA pool "
+                f"(advertise: dra), or label its nodes {LABEL_DEPLOY_DRA_DRIVER}=false at creation (a gpuready pool: "
+                f"labels: {{{LABEL_DEPLOY_DRA_DRIVER}: 'false'}})",
             )
         )
     return findings

@@ -20,7 +20,7 @@ import pytest
 from components.core.capacity.registry import provisioners
 from components.core.clouds.registry import Cloud
 from components.core.gpu_stack import ownership
-from components.core.gpu_stack.charts import STACK_KINDS, StackKind
+from components.core.gpu_stack.charts import STACK_KINDS, StackKind, serves_dra
 from components.core.gpu_stack.stack_plan import plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.scheduling import pool_labels
@@ -100,13 +100,13 @@ MATRIX: list[Row] = [
 
 
 def _pool(row: Row) -> GpuPoolSpec:
-    advertise = "dra" if row.kind in ("dra-driver", "gpu-operator-dra") else "device-plugin"
+    advertise = "dra" if serves_dra(row.kind) else "device-plugin"
     return GpuPoolSpec(cloud=row.cloud, name="gpu", instance_type=TYPES[row.cloud], min_size=0, max_size=2,
                        provisioner=row.provisioner, advertise=advertise, **row.pool)  # fmt: skip
 
 
 def _stack(kind: StackKind) -> GpuStackSpec:
-    return GpuStackSpec(kind=kind, cluster_version="1.34" if kind in ("dra-driver", "gpu-operator-dra") else None)
+    return GpuStackSpec(kind=kind, cluster_version="1.34" if serves_dra(kind) else None)
 
 
 def _id(row: Row) -> str:
