@@ -1,4 +1,4 @@
-"""Rendering a planned Helm release with real Helm (``tests/helm_render.py``): time per release, by chart.
+"""Rendering a planned Helm release with real Helm (``tests/helm_render.py``): time per release, by stack kind.
 
 For every release the rendering tests check (the example stacks' and the table-driven plans of
 ``tests/gpu_stack/stack_scenarios.py``), in one process after a warm-up render of each chart: loading the
@@ -43,12 +43,13 @@ def main(argv: list[str] | None = None) -> int:
             checks.toleration_problems(rendered, case.plan, case.pools)
             checks.crd_validation_problems(rendered, release.chart.name, release.chart.version)
             checks.config_map_problems(rendered, case.plan, case.pools)
-            checks.core_schema_problems(rendered)
+            checks.core_schema_problems(rendered, checks.kube_version_of(case.plan))
+            checks.dra_placement_problems(rendered, case.plan, case.pools)
             end = time.perf_counter()
-            render.setdefault(release.chart.name, []).append(middle - start)
-            checked.setdefault(release.chart.name, []).append(end - start)
+            render.setdefault(release.chart.kind, []).append(middle - start)
+            checked.setdefault(release.chart.kind, []).append(end - start)
     print(f"{len(CASES)} releases x {args.rounds} rounds (median / max seconds per release)")
-    print(f"{'chart':<22} {'render':>16} {'render + checks':>18}")
+    print(f"{'stack kind':<22} {'render':>16} {'render + checks':>18}")
     for chart in sorted(render):
         r, c = render[chart], checked[chart]
         print(f"{chart:<22} {statistics.median(r):>7.3f} / {max(r):.3f} {statistics.median(c):>9.3f} / {max(c):.3f}")
