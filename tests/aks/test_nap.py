@@ -161,7 +161,7 @@ def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
         ({"fixed_name": True}, "fixedName", "not supported by the nap provisioner"),
         ({"disk_size_gb": 20}, "diskSizeGb", "outside what AKSNodeClass osDiskSizeGB takes (at least 30)"),
         ({"image_version": "202607.14.0"}, "imageVersion", "an AKSNodeClass has no image version field"),
-        ({"disruption_budgets": {"Drifted": "-1"}}, "disruptionBudgets.Drifted", "not a node count"),
+        ({"disruption_budgets": {"Drifted": "-1"}}, "disruptionBudgets['Drifted']", "not a node count"),
     ],
 )  # fmt: skip
 def test_what_nap_cannot_do_is_refused(fields: dict[str, Any], path: str, words: str) -> None:

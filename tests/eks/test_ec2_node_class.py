@@ -63,8 +63,13 @@ def test_image_and_disks_of_the_node_class(
         assert f"AMI pinned {alias}" in summary
 
 
+KARPENTER_DEFAULT_GIB = 20
+"""aws/karpenter-provider-aws v1.14.1 ``pkg/providers/amifamily/resolver.go`` L40-44 ``DefaultEBS``."""
+
+
 def test_the_default_disk_replaces_karpenters_20_gib() -> None:
-    assert node_disk.DEFAULT_GB == 200 > 20  # resolver.go DefaultEBS: 20Gi
+    assert node_disk.DEFAULT_GB == 200
+    assert node_disk.DEFAULT_GB >= 10 * KARPENTER_DEFAULT_GIB
 
 
 @pytest.mark.parametrize(
@@ -90,7 +95,8 @@ def test_the_instance_store_table_is_mocks_ec2_data() -> None:
     expected = {
         name: info["InstanceStorageInfo"]["TotalSizeInGB"]
         for name in EKS_INSTANCE_TYPES
-        if (info := MOTO_TYPES.get(name, {})).get("InstanceStorageInfo", {}).get("NvmeSupport") in ("required", "supported")
+        if (info := MOTO_TYPES.get(name, {})).get("InstanceStorageInfo", {}).get("NvmeSupport")
+        in ("required", "supported")
     }
     assert dict(NVME_INSTANCE_STORE_GB) == expected
     assert NVME_INSTANCE_STORE_GB["p5.48xlarge"] == 30400 and "g5g.xlarge" not in NVME_INSTANCE_STORE_GB

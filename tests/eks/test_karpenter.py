@@ -132,7 +132,7 @@ def test_spec_to_node_pool_and_node_class(
         "securityGroupSelectorTerms": [{"tags": {"aws:eks:cluster-name": "ml"}}],
         **storage,
     }
-    assert storage == STORAGE[alias.split("@")[0], fields["instance_type"] != "g5g.xlarge"]
+    assert storage == STORAGE[alias.split("@", maxsplit=1)[0], fields["instance_type"] != "g5g.xlarge"]
     assert crd_problems(NODE_POOL_CRD, pool) == []
     assert crd_problems(NODE_CLASS_CRD, node_class) == []
 
@@ -221,8 +221,8 @@ def test_capacity_reads_a_planned_node_pool_back() -> None:
         ({"image": "bottlerocket", "image_version": "v20260714"}, "imageVersion", "is not a Bottlerocket release"),
         ({"expire_after": "30d"}, "expireAfter", "is not a Karpenter lifetime"),
         ({"termination_grace_period": "Never"}, "terminationGracePeriod", "is not a duration"),
-        ({"disruption_budgets": {"Expired": "1"}}, "disruptionBudgets.Expired", "is not a Karpenter disruption"),
-        ({"disruption_budgets": {"Drifted": "150%"}}, "disruptionBudgets.Drifted", "not a node count"),
+        ({"disruption_budgets": {"Expired": "1"}}, "disruptionBudgets['Expired']", "is not a Karpenter disruption"),
+        ({"disruption_budgets": {"Drifted": "150%"}}, "disruptionBudgets['Drifted']", "not a node count"),
         ({"overrides": {"launchTemplate": {"id": "lt-1"}}}, "overrides", "not supported by the karpenter"),
         ({"fixed_name": True}, "fixedName", "not supported by the karpenter provisioner"),
         ({"labels": {"karpenter.sh/team": "ml"}}, "labels['karpenter.sh/team']", "Karpenter refuses this label"),

@@ -130,10 +130,10 @@ def problems(spec: GpuPoolSpec, cap_hours: int | None = None) -> list[Problem]:
                              f"e.g. terminationGracePeriod: {DEFAULT_TERMINATION_GRACE_PERIOD}"))  # fmt: skip
     for reason, nodes in (spec.disruption_budgets or {}).items():
         if reason not in REASONS:
-            found.append(Problem(f"disruptionBudgets.{reason}", "is not a Karpenter disruption reason", reason,
+            found.append(Problem(f"disruptionBudgets[{reason!r}]", "is not a Karpenter disruption reason", reason,
                                  REASONS, "budgets are per reason: Drifted, Underutilized or Empty"))  # fmt: skip
         elif not (isinstance(nodes, str) and NODES.match(nodes)):
-            found.append(Problem(f"disruptionBudgets.{reason}", "is not a node count or a percentage (0-100%)",
+            found.append(Problem(f"disruptionBudgets[{reason!r}]", "is not a node count or a percentage (0-100%)",
                                  nodes, (), f"e.g. {reason}: 1 or {reason}: '10%'"))  # fmt: skip
     return found
 
