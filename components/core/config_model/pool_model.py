@@ -232,7 +232,7 @@ class PoolConfig(ConfigModel):
     expire_after: str | None = None
     """NodePool pools: a node's most lifetime (``720h``) or ``Never`` (the default for GPU pools)."""
     termination_grace_period: str | None = None
-    """NodePool pools: how long a node being removed drains before its pods are deleted (default ``24h``)."""
+    """NodePool pools: how long a node being removed drains before its pods are deleted (default ``168h``)."""
     disruption_budgets: dict[str, int | str] | None = None
     """NodePool pools: nodes Karpenter may disrupt at once, by reason (``Drifted``, ``Underutilized``, ``Empty``):
     a count or a percentage (``"10%"``); reasons left out keep gpuready's default."""
