@@ -177,7 +177,7 @@ def test_capacity_reads_a_planned_compute_class_back() -> None:
         ({"taints": (Taint(key="team", value="ml", effect="NoSchedule"),)}, "taints[0].value", "1 or 3-63 characters"),
         ({"fixed_name": True}, "fixedName", "not supported by the compute-class provisioner"),
         ({"image_version": "1.33.5-gke.100"}, "imageVersion", "a ComputeClass has no image version field"),
-        ({"expire_after": "720h"}, "expireAfter", "only a Karpenter NodePool has it (provisioners none on GKE)"),
+        ({"expire_after": "720h"}, "expireAfter", "only a Karpenter NodePool has it (no provisioner on GKE makes one)"),
         ({"disruption_budgets": {"Drifted": "1"}}, "disruptionBudgets", "not supported by the compute-class"),
         ({"disk_size_gb": 5}, "diskSizeGb", "must be at least 10 GB"),
     ],

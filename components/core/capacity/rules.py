@@ -45,7 +45,7 @@ def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem
     if chosen.node_lifetime:
         found = node_disruption.problems(spec, chosen.max_node_lifetime_hours)
     else:
-        instead = f"remove it: only a Karpenter NodePool has it (provisioners {_node_pool_keys(spec)})"
+        instead = f"remove it: only a Karpenter NodePool has it ({_node_pool_keys(spec)})"
         found = node_disruption.refusals(spec, chosen.key, instead)
     if spec.image_version is not None and chosen.image_version_refusal:
         found.append(Problem("imageVersion", f"is not supported by the {chosen.key} provisioner", spec.image_version,
@@ -56,7 +56,7 @@ def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem
 def _node_pool_keys(spec: GpuPoolSpec) -> str:
     profile = cloud_profile(spec.cloud)
     keys = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).node_lifetime]
-    return ", ".join(keys) or f"none on {profile.title}"
+    return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
 
 
 def is_elastic(spec: GpuPoolSpec) -> bool:
