@@ -58,11 +58,10 @@ KEYS = ("expireAfter", "terminationGracePeriod", "disruptionBudgets")
 
 def given(spec: GpuPoolSpec) -> dict[str, object]:
     """The pool's keys of this module as given (None when left out)."""
-    budgets = spec.disruption_budgets
     return {
         "expireAfter": spec.expire_after,
         "terminationGracePeriod": spec.termination_grace_period,
-        "disruptionBudgets": dict(budgets) if budgets is not None else None,
+        "disruptionBudgets": spec.disruption_budgets,
     }
 
 
@@ -85,7 +84,8 @@ def termination_grace_period(spec: GpuPoolSpec) -> str:
 
 
 def budgets(spec: GpuPoolSpec) -> dict[str, str]:
-    """Reason -> nodes Karpenter may disrupt at once for it: the pool's, else gpuready's default."""
+    """Reason -> nodes Karpenter may disrupt at once for it: the pool's, else gpuready's default (call on a validated
+    spec)."""
     return {**DEFAULT_BUDGETS, **(spec.disruption_budgets or {})}
 
 
@@ -128,7 +128,12 @@ def problems(spec: GpuPoolSpec, cap_hours: int | None = None) -> list[Problem]:
     if grace is not None and not (isinstance(grace, str) and DURATION.match(grace)):
         found.append(Problem("terminationGracePeriod", "is not a duration in h, m, s", grace, (),
                              f"e.g. terminationGracePeriod: {DEFAULT_TERMINATION_GRACE_PERIOD}"))  # fmt: skip
-    for reason, nodes in (spec.disruption_budgets or {}).items():
+    chosen = spec.disruption_budgets
+    if chosen is not None and not isinstance(chosen, Mapping):
+        found.append(Problem("disruptionBudgets", "must be a mapping of disruption reason to nodes", chosen, REASONS,
+                             "e.g. disruptionBudgets: {Drifted: 1, Empty: '10%'}"))  # fmt: skip
+        chosen = None
+    for reason, nodes in (chosen or {}).items():
         if reason not in REASONS:
             found.append(Problem(f"disruptionBudgets[{reason!r}]", "is not a Karpenter disruption reason", reason,
                                  REASONS, "budgets are per reason: Drifted, Underutilized or Empty"))  # fmt: skip

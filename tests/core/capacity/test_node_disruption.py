@@ -13,6 +13,8 @@ from components.core.capacity import node_disk, node_disruption
 from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import Cloud
 from components.eks import auto_mode, karpenter
+from components.errors import SpecError
+from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems
 
 AWS_NODE_POOL_CRD = "karpenter-aws/karpenter.sh_nodepools.v1.14.1.yaml"
@@ -74,3 +76,22 @@ def test_the_lifecycle_line_states_what_a_change_does_to_running_nodes() -> None
     assert "drifts the nodes made before it: they are replaced" in line
     assert f"disk {node_disk.DEFAULT_GB} GiB /dev/xvda" in line and "NVMe instance store RAID0 (250 GB)" in line
     assert "AMI pinned al2023@v20260714" in line
+
+
+@pytest.mark.parametrize(
+    ("fields", "path", "words"),
+    [
+        ({"disruption_budgets": ["Drifted"]}, "disruptionBudgets", "must be a mapping of disruption reason"),
+        ({"disruption_budgets": {"Drifted": 1.5}}, "disruptionBudgets['Drifted']", "not a node count"),
+        ({"expire_after": 720}, "expireAfter", "is not a Karpenter lifetime"),
+        ({"termination_grace_period": ["1h"]}, "terminationGracePeriod", "is not a duration"),
+        ({"image_version": 20260714}, "imageVersion", "is not an amazon-eks-ami release"),
+    ],
+)
+def test_python_api_values_of_the_wrong_type_are_problems_not_tracebacks(
+    fields: dict[str, Any], path: str, words: str
+) -> None:
+    """``GpuPoolSpec`` built in Python skips the config model's type checks: the rules still refuse, pointedly."""
+    with pytest.raises(SpecError) as raised:
+        build_spec("eks", provisioner="karpenter", **fields)
+    assert any(p.path == path and words in str(p) for p in raised.value.problems), raised.value.problems
