@@ -193,3 +193,13 @@ def test_the_driver_summary_names_the_class_driver_branch(fields: dict[str, Any]
     spec = build_spec("gke", provisioner="compute-class", **fields)
     assert compute_class.driver_summary(spec) == f"GKE (ComputeClass driverVersion={branch})"
     assert compute_class.compute_class(spec)["spec"]["priorities"][0]["gpu"]["driverVersion"] == branch
+
+
+def test_the_schema_cel_rules_are_evaluated_on_the_class() -> None:
+    """A negative control for the CEL rules: a priority naming a machine family beside its machine type breaks the
+    schema's ``!(has(self.machineFamily) && has(self.machineType))``, which no structural check catches."""
+    obj = compute_class.compute_class(build_spec("gke", provisioner="compute-class"))
+    assert schema_problems(SCHEMA, obj) == []
+    obj["spec"]["priorities"][0]["machineFamily"] = "g2"
+    problems = schema_problems(SCHEMA, obj)
+    assert len(problems) == 1 and problems[0].startswith("spec.priorities[0]:"), problems
