@@ -3,8 +3,8 @@
 A CRD's structural schema lets the apiserver drop unknown fields silently, so plain schema validation would pass
 an object with a misspelt field that then does nothing. ``strict`` closes every object schema that lists its
 ``properties`` (``additionalProperties: false``) unless it preserves unknown fields or types its extra keys
-itself, so an unknown or misspelt field fails with its path. CEL rules (``x-kubernetes-validations``) are not
-evaluated: tests state the ones they rely on.
+itself, so an unknown or misspelt field fails with its path. The CEL rules (``x-kubernetes-validations``) are
+evaluated too (``tests/crd_cel.py``, cel-python), except transition rules, which judge updates only.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 
 import jsonschema
 import yaml
+
+from tests.crd_cel import cel_problems
 
 UPSTREAM = Path(__file__).resolve().parent / "data" / "upstream"
 
@@ -41,32 +43,46 @@ def strict(schema: Any) -> Any:
 
 
 @functools.cache
-def crd_validator(file: str, api_version: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
+def crd_schema(file: str, api_version: str) -> Mapping[str, Any]:
+    """The OpenAPI schema of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
     crd = yaml.safe_load((UPSTREAM / file).read_text("utf-8"))
     group, version = api_version.split("/")
     assert crd["spec"]["group"] == group, (file, api_version)
     (schema,) = [v["schema"]["openAPIV3Schema"] for v in crd["spec"]["versions"] if v["name"] == version]
-    return jsonschema.Draft7Validator(strict(schema))
+    return schema  # type: ignore[no-any-return]
+
+
+@functools.cache
+def crd_validator(file: str, api_version: str) -> jsonschema.Draft7Validator:
+    """A strict validator of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
+    return jsonschema.Draft7Validator(strict(crd_schema(file, api_version)))
 
 
 def crd_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
-    """Every way ``obj`` breaks its strict CRD schema, with the path of each."""
+    """Every way ``obj`` breaks its strict CRD schema and its CEL rules, with the path of each."""
     validator = crd_validator(file, str(obj["apiVersion"]))
-    return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj))
+    found = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
+    return sorted([*found, *cel_problems(crd_schema(file, str(obj["apiVersion"])), obj)])
+
+
+@functools.cache
+def json_schema(file: str) -> Mapping[str, Any]:
+    """The JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema, e.g. by
+    datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
+    return json.loads((UPSTREAM / file).read_text("utf-8"))  # type: ignore[no-any-return]
 
 
 @functools.cache
 def json_schema_validator(file: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema,
-    e.g. by datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
-    return jsonschema.Draft7Validator(strict(json.loads((UPSTREAM / file).read_text("utf-8"))))
+    """A strict validator of the JSON schema in ``tests/data/upstream/<file>``."""
+    return jsonschema.Draft7Validator(strict(json_schema(file)))
 
 
 def schema_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
-    """Every way ``obj`` breaks the strict JSON schema in ``file``, with the path of each."""
-    found = json_schema_validator(file).iter_errors(obj)
-    return sorted(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in found)
+    """Every way ``obj`` breaks the strict JSON schema in ``file`` and its CEL rules, with the path of each."""
+    errors = json_schema_validator(file).iter_errors(obj)
+    found = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+    return sorted([*found, *cel_problems(json_schema(file), obj)])
 
 
 def with_field(obj: dict[str, Any], path: tuple[str, ...], key: str, value: Any = "x") -> dict[str, Any]:

@@ -4,8 +4,9 @@ NodePool and its ``karpenter.azure.com/v1beta1`` AKSNodeClass, built as plain ob
 Field names and enums are those of the CRDs vendored in ``../shared/reference/upstream/karpenter-azure/``
 (Azure/karpenter-provider-azure tag ``v1.14.2``, ``pkg/apis/crds/``): ``imageFamily`` (``Ubuntu``, ``AzureLinux``,
 the agent pool's OS SKUs), ``gpu.mode`` (``Driver``: AKS installs the NVIDIA driver; ``None``: the GPU Operator
-does), ``osDiskSizeGB`` (30-2048), ``tags``. The well-known labels are that tag's ``pkg/apis/v1beta1/labels.go``
-(``karpenter.azure.com/sku-gpu-count``; the ``karpenter.azure.com`` domain is restricted in NodePool labels).
+does), ``osDiskSizeGB`` (30-2048; ``capacity.node_disk``'s default when ``diskSizeGb`` is not set), ``tags``.
+The well-known labels are that tag's ``pkg/apis/v1beta1/labels.go`` (``karpenter.azure.com/sku-gpu-count``; the
+``karpenter.azure.com`` domain is restricted in NodePool labels).
 The NodePool itself is ``components.core.capacity.karpenter_nodepool``'s, as on EKS.
 
 AKS partitions MIG GPUs only by an agent pool's ``gpuInstanceProfile``, which an AKSNodeClass does not have: a
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.aks import plan
-from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import ResourceTable
@@ -30,6 +31,8 @@ INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
 GPU_COUNT = "karpenter.azure.com/sku-gpu-count"
 GPU_MODE: Mapping[str, str] = {"cloud": "Driver", "operator": "None"}
 """Driver owner -> ``AKSNodeClass.spec.gpu.mode``."""
+OS_DISK_GB = (30, 2048)
+"""``AKSNodeClass.spec.osDiskSizeGB`` minimum and maximum (CRD v1.14.2)."""
 RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.azure.com")
 """Label domains Karpenter refuses in a NodePool template (karpenter.sh's and the Azure provider's)."""
 
@@ -50,8 +53,7 @@ def node_class(spec: GpuPoolSpec, tags: Mapping[str, str] | None = None) -> dict
     """The ``karpenter.azure.com/v1beta1`` AKSNodeClass of the pool (named as the pool); ``tags`` are the stack's
     ``gpuready:tags`` for the VMs."""
     body: dict[str, Any] = {"imageFamily": plan.OS_SKUS[spec.image_family], "gpu": {"mode": GPU_MODE[spec.driver]}}
-    if spec.disk_size_gb is not None:
-        body["osDiskSizeGB"] = spec.disk_size_gb
+    body["osDiskSizeGB"] = node_disk.size_gb(spec)
     if tags:
         body["tags"] = dict(tags)
     api_version, kind = NODE_CLASS_API
@@ -68,7 +70,8 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
         f"NodePool {spec.name} (AKS node auto-provisioning): nodes made when GPU pods are pending, none kept; "
-        "only empty nodes consolidated, one at a time"
+        f"only empty nodes consolidated; {node_disruption.summary(spec)}; OS disk {node_disk.size_gb(spec)} GB; "
+        "NAP takes the image family's newest node image, and each new one drifts the nodes (no field pins it)"
     )
 
 
@@ -82,6 +85,10 @@ UNSUPPORTED: Mapping[str, str] = {
     "fixedName": "a NodePool keeps its name; remove fixedName",
     "zones": "NAP picks zones by its requirements (not planned yet); remove zones",
 }
+IMAGE_VERSION_REFUSAL = (
+    "an AKSNodeClass has no image version field (v1.14.2 spec: imageFamily, osDiskSizeGB, gpu, kubelet, ... ): NAP "
+    "runs the family's newest node image; remove imageVersion (the Drifted budget paces the replacements)"
+)
 """Pool keys a NAP pool refuses (they configure an agent pool), with what to do instead."""
 
 
@@ -90,6 +97,7 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
 
     key: ClassVar[str] = "nap"
     cloud: ClassVar[str] = "aks"
+    image_version_refusal: ClassVar[str] = IMAGE_VERSION_REFUSAL
     adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
@@ -117,6 +125,7 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
             "zones": spec.zones or None,
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        found.extend(node_disk.range_problems(spec, OS_DISK_GB[0], None, "AKSNodeClass osDiskSizeGB"))
         return found
 
 

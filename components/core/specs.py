@@ -102,8 +102,21 @@ class GpuPoolSpec:
     replacement then fails at create instead of replacing: gpuready never deletes first. None: the cloud's
     default (EKS and GKE rotate names; AKS names, at most 12 characters, stay fixed)."""
     disk_size_gb: int | None = None
-    """Boot / OS disk of each node in GB (EKS GiB); None: the cloud's default (EKS 20 GiB, AKS by VM size, GKE
-    100 GB). Limits by cloud in ``CloudProfile.disk_size_gb``."""
+    """Boot / OS disk of each node in GB (EKS GiB); None: the cloud's default for a node group (EKS 20 GiB, AKS by
+    VM size, GKE 100 GB), ``capacity.node_disk.DEFAULT_GB`` for an elastic pool. Limits by cloud in
+    ``CloudProfile.disk_size_gb``, by elastic provisioner in its ``spec_problems``."""
+    image_version: str | None = None
+    """Elastic pools whose node class pins an image (Karpenter: the AMI alias version, ``v20260714``), or
+    ``latest`` to follow every release on purpose; None: the provisioner's pinned default."""
+    expire_after: str | None = None
+    """Karpenter NodePools: a node's most lifetime (``720h``) or ``Never``; None: ``Never`` for GPU pools
+    (``capacity.node_disruption``)."""
+    termination_grace_period: str | None = None
+    """Karpenter NodePools: how long a node being removed drains before its pods are deleted; None: gpuready's
+    default (``capacity.node_disruption``)."""
+    disruption_budgets: Mapping[str, str] | None = None
+    """Karpenter NodePools: nodes (``"1"``, ``"10%"``) Karpenter may disrupt at once, by reason (``Drifted``,
+    ``Underutilized``, ``Empty``); None or a reason left out: gpuready's default for it."""
     zones: tuple[str, ...] = ()
     """Zones of the pool's nodes (AKS ``1``-``3``, GKE ``us-central1-a``); empty: the cloud's or the stack's
     default. EKS takes zones from its subnets (``overrides: {subnetIds: [...]}``)."""
@@ -120,6 +133,10 @@ class GpuPoolSpec:
             object.__setattr__(self, "instance_type", tuple(self.instance_type))
         if isinstance(self.zones, list | tuple):
             object.__setattr__(self, "zones", tuple(self.zones))
+        if isinstance(self.disruption_budgets, Mapping):
+            budgets = {k: str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                       for k, v in self.disruption_budgets.items()}  # fmt: skip
+            object.__setattr__(self, "disruption_budgets", budgets)
         if isinstance(self.overrides, Mapping):
             object.__setattr__(self, "overrides", resource_inputs.copied(self.overrides))
         object.__setattr__(self, "resolved", pool_rules.validate(self))

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
@@ -39,6 +39,9 @@ NODE_CLASS_API = ("eks.amazonaws.com/v1", "NodeClass")
 INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
 GPU_COUNT = "eks.amazonaws.com/instance-gpu-count"
 INSTEAD = "use provisioner: karpenter (your own Karpenter, the GPU stack configures its nodes) or node-group"
+MAX_LIFETIME_HOURS = 21 * 24
+"""Auto Mode's most node lifetime, 21 days ("Automate cluster infrastructure with EKS Auto Mode"): its NodePools'
+``expireAfter`` (default 336h, "Create a Node Pool for EKS Auto Mode") is set to this, not ``Never``."""
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
@@ -50,7 +53,9 @@ def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
     """The ``karpenter.sh/v1`` NodePool of the pool, on its NodeClass; GPU limit ``gpuLimit`` or ``maxSize`` x
     GPUs per node."""
     limit = PROVISIONER.summary(spec).max_gpus
-    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), limit)
+    return karpenter_nodepool.node_pool(
+        spec, NODE_CLASS_API, requirements(spec), limit, max_lifetime_hours=MAX_LIFETIME_HOURS
+    )
 
 
 def node_class(spec: GpuPoolSpec, wiring: karpenter.KarpenterWiring) -> dict[str, Any]:
@@ -63,8 +68,7 @@ def node_class(spec: GpuPoolSpec, wiring: karpenter.KarpenterWiring) -> dict[str
         "subnetSelectorTerms": [{"id": subnet} for subnet in wiring.subnet_ids],
         "securityGroupSelectorTerms": groups,
     }
-    if spec.disk_size_gb is not None:
-        body["ephemeralStorage"] = {"size": f"{spec.disk_size_gb}Gi"}
+    body["ephemeralStorage"] = {"size": f"{node_disk.size_gb(spec)}Gi"}
     if wiring.tags:
         body["tags"] = dict(wiring.tags)
     api_version, kind = NODE_CLASS_API
@@ -75,7 +79,8 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
         f"NodePool {spec.name} (EKS Auto Mode): nodes made when GPU pods are pending, none kept; only empty nodes "
-        "consolidated, one at a time; AWS replaces nodes within 21 days"
+        f"consolidated; {node_disruption.summary(spec, MAX_LIFETIME_HOURS)}; ephemeral storage "
+        f"{node_disk.size_gb(spec)} GiB; AWS chooses and updates the image (each new Auto Mode AMI drifts the nodes)"
     )
 
 
@@ -101,6 +106,12 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
+    max_node_lifetime_hours: ClassVar[int | None] = MAX_LIFETIME_HOURS
+    image_version_refusal: ClassVar[str] = (
+        "EKS Auto Mode chooses and updates the node image itself: its NodeClass has no image field (schema: role, "
+        "subnets, security groups, ephemeralStorage, network policy, tags); remove imageVersion, or use provisioner: "
+        "karpenter to pin the AMI"
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="EKS Auto Mode", object_type=karpenter.NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
         pool_label=karpenter_nodepool.NODE_POOL_LABEL, marker="eks.amazonaws.com/compute-type=auto",

@@ -19,23 +19,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity import karpenter_nodepool, node_disruption, refusals
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
+from components.eks import ec2_node_class
 from components.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
 NODE_POOL_API = karpenter_nodepool.API
 NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
 
-AMI_ALIASES: Mapping[str, str] = {"al2023": "al2023@latest", "bottlerocket": "bottlerocket@latest"}
-"""Image family -> EC2NodeClass ``amiSelectorTerms[].alias``: on GPU instances Karpenter resolves these to the
-NVIDIA variants (the CRD's ``alias`` description; ``latest`` drifts nodes when a new AMI is released)."""
 CONSOLIDATE_AFTER = karpenter_nodepool.CONSOLIDATE_AFTER
-DISRUPTION_BUDGET = karpenter_nodepool.DISRUPTION_BUDGET
 CLUSTER_SG_TAG = "aws:eks:cluster-name"
 RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
 """Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
@@ -83,9 +80,10 @@ def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
     ]
     body: dict[str, Any] = {
         "role": role_name(wiring.node_role),
-        "amiSelectorTerms": [{"alias": AMI_ALIASES[spec.image_family]}],
+        "amiSelectorTerms": [{"alias": ec2_node_class.alias(spec)}],
         "subnetSelectorTerms": [{"id": subnet} for subnet in wiring.subnet_ids],
         "securityGroupSelectorTerms": list(groups),
+        **ec2_node_class.storage_fields(spec),
     }
     if wiring.tags:
         body["tags"] = dict(wiring.tags)
@@ -101,13 +99,14 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
         f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}); "
-        f"empty nodes removed after {CONSOLIDATE_AFTER}; at most {DISRUPTION_BUDGET} node disrupted at a time"
+        f"empty nodes removed after {CONSOLIDATE_AFTER}; {node_disruption.summary(spec)}; "
+        f"{ec2_node_class.summary(spec)}"
     )
 
 
 UNSUPPORTED: Mapping[str, str] = {
-    "releaseVersion": "pin the AMI by alias version in a later release; remove releaseVersion",
-    "diskSizeGb": "Karpenter sizes volumes in the EC2NodeClass blockDeviceMappings (not planned yet); remove it",
+    "releaseVersion": "a Karpenter pool pins its AMI alias with imageVersion (e.g. v20260714, or latest); remove "
+    "releaseVersion",
     "overrides": "overrides name aws.eks.NodeGroup inputs, which a Karpenter pool does not have; remove them",
     "upgrade": "Karpenter replaces drifted nodes by its disruption budget; remove upgrade",
     "fixedName": "a NodePool keeps its name; remove fixedName",
@@ -120,6 +119,7 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
 
     key: ClassVar[str] = "karpenter"
     cloud: ClassVar[str] = "eks"
+    image_version_refusal: ClassVar[str] = ""
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
@@ -135,13 +135,13 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         given = {
             "releaseVersion": spec.release_version,
-            "diskSizeGb": spec.disk_size_gb,
             "overrides": spec.overrides or None,
             "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
             "fixedName": spec.fixed_name,
         }
         found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        found.extend(ec2_node_class.image_version_problems(spec))
         return found
 
 

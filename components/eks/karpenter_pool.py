@@ -19,7 +19,7 @@ import pulumi_kubernetes as k8s
 from components.core.clouds.registry import Cloud
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
-from components.eks import karpenter, plan
+from components.eks import ec2_node_class, karpenter, plan
 from components.pool_outputs import GpuNodePoolBase, require_provisioner
 
 
@@ -77,6 +77,9 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
             f"{name}-node-pool", api_version=pool["apiVersion"], kind=pool["kind"], metadata=pool["metadata"],
             spec=pool["spec"], opts=after_class,
         )  # fmt: skip
+        warning = ec2_node_class.latest_warning(spec)
+        if warning:
+            pulumi.log.warn(warning, resource=self)
         node_pool_name = pulumi.Output.from_input(spec.name)
         self._publish(spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec))
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from components.core import scheduling
-from components.core.capacity import gpu_choice, refusals
+from components.core.capacity import gpu_choice, node_disk, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -80,8 +80,7 @@ def priorities(spec: GpuPoolSpec, zones: Sequence[str] = ()) -> list[dict[str, A
     rule: dict[str, Any] = {"gpu": _gpu(spec)}
     if spec.zones or zones:
         rule["location"] = {"zones": list(spec.zones or zones)}
-    if spec.disk_size_gb is not None:
-        rule["storage"] = {"bootDiskSize": spec.disk_size_gb}
+    rule["storage"] = {"bootDiskSize": node_disk.size_gb(spec)}
     spots = (True, False) if spec.capacity == "spot" else (False,)
     machines = gpu_choice.instance_types(spec)
     return [{"machineType": machine, **rule, "spot": spot} for spot in spots for machine in machines]
@@ -111,11 +110,30 @@ def compute_class(spec: GpuPoolSpec, service_account: str | None = None, zones: 
     }
 
 
+def zone_warning(spec: GpuPoolSpec, zones: Sequence[str] = ()) -> str:
+    """What the plan warns of the class's zones: GKE offers each GPU type in some zones only, and gpuready has no
+    offline data of which (``profile.GkeProfile.offerings_unchecked``), so it cannot narrow the class's zones to
+    those offering the GPU; a zone without it is one GKE may try for nothing."""
+    accelerator = plan.guest_accelerator(spec)["type"]
+    check = f"check with: gcloud compute accelerator-types list --filter=name={accelerator}"
+    chosen = spec.zones or tuple(zones)
+    if chosen:
+        return (
+            f"ComputeClass {spec.name}: whether its zones ({', '.join(chosen)}) offer {accelerator} is not checked "
+            f"(gpuready has no data of GPU types per GKE zone); keep only zones that do ({check})"
+        )
+    return (
+        f"ComputeClass {spec.name} names no zones: GKE may try every zone of the cluster's region, and not all offer "
+        f"{accelerator}; set the pool's zones (or gkeNodeLocations) to zones that do ({check})"
+    )
+
+
 def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
         f"ComputeClass {spec.name}: GKE auto-creates node pools when pods select the class, none kept; "
-        f"maxSize {spec.max_size} is not enforced by the class (cluster autoscaling resource limits bound it)"
+        f"maxSize {spec.max_size} is not enforced by the class (cluster autoscaling resource limits bound it); "
+        f"boot disk {node_disk.size_gb(spec)} GB; the node image follows the auto-created pools' GKE version"
     )
 
 
@@ -138,6 +156,10 @@ class GkeComputeClass(Provisioner):
 
     key: ClassVar[str] = "compute-class"
     cloud: ClassVar[str] = "gke"
+    image_version_refusal: ClassVar[str] = (
+        "a ComputeClass has no image version field (its v1 schema: nodePoolConfig.imageType only): the pools GKE "
+        "creates run the node image of their GKE version; remove imageVersion"
+    )
     elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "components.gke.compute_class_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)

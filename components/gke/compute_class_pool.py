@@ -50,6 +50,7 @@ class GkeComputeClassGpuPool(GpuNodePoolBase):
         obj = compute_class.compute_class(spec, args.service_account, args.node_locations)
         super().__init__("gpuready:index:GkeComputeClassGpuPool", name, {}, opts)
         (self.compute_class,) = custom_resources(self, name, [("compute-class", obj)], args.provider)
+        pulumi.log.warn(compute_class.zone_warning(spec, args.node_locations), resource=self)
         self._publish(
             spec,
             pulumi.Output.from_input(spec.name),

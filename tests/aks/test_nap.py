@@ -31,7 +31,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "3",
-        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}},
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}, "osDiskSizeGB": 200},
     ),
     (
         "a100-spot-azurelinux-disk",
@@ -57,7 +57,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "4",
-        {"imageFamily": "Ubuntu", "gpu": {"mode": "None"}},
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "None"}, "osDiskSizeGB": 200},
     ),
     (
         "time-sliced-extra-taint",
@@ -70,7 +70,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "5",
-        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}},
+        {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}, "osDiskSizeGB": 200},
     ),
 ]  # fmt: skip
 
@@ -90,6 +90,7 @@ def test_spec_to_node_pool_and_node_class(
     assert template["spec"]["nodeClassRef"] == {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "gpu"}
     assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit}
     assert pool["spec"]["disruption"]["consolidationPolicy"] == "WhenEmpty"
+    assert (template["spec"]["expireAfter"], template["spec"]["terminationGracePeriod"]) == ("Never", "168h")
     node_class = nap.node_class(spec)
     assert (node_class["apiVersion"], node_class["kind"]) == ("karpenter.azure.com/v1beta1", "AKSNodeClass")
     assert node_class["spec"] == class_spec
@@ -158,6 +159,9 @@ def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
         ({"labels": {"karpenter.azure.com/team": "ml"}}, "labels['karpenter.azure.com/team']", "Karpenter refuses"),
         ({"zones": ("1",)}, "zones", "not supported by the nap provisioner"),
         ({"fixed_name": True}, "fixedName", "not supported by the nap provisioner"),
+        ({"disk_size_gb": 20}, "diskSizeGb", "outside what AKSNodeClass osDiskSizeGB takes (at least 30)"),
+        ({"image_version": "202607.14.0"}, "imageVersion", "an AKSNodeClass has no image version field"),
+        ({"disruption_budgets": {"Drifted": "-1"}}, "disruptionBudgets['Drifted']", "not a node count"),
     ],
 )  # fmt: skip
 def test_what_nap_cannot_do_is_refused(fields: dict[str, Any], path: str, words: str) -> None:

@@ -64,7 +64,11 @@ def test_spec_to_node_pool_and_node_class(fields: dict[str, Any], wanted: dict[s
         "role": "AmazonEKSAutoNodeRole",
         "subnetSelectorTerms": [{"id": "subnet-a1"}],
         "securityGroupSelectorTerms": [{"tags": {"aws:eks:cluster-name": "ml"}}],
+        "ephemeralStorage": {"size": "200Gi"},  # capacity.node_disk.DEFAULT_GB, not Auto Mode's 80Gi
     }
+    # Auto Mode caps a node's life at 21 days: the longest it allows, not Never; budgets by reason.
+    assert (template["spec"]["expireAfter"], template["spec"]["terminationGracePeriod"]) == ("504h", "168h")
+    assert [b["reasons"] for b in pool["spec"]["disruption"]["budgets"]] == [["Drifted"], ["Underutilized"], ["Empty"]]
     assert crd_problems(NODE_POOL_CRD, pool) == []
     assert schema_problems(NODE_CLASS_SCHEMA, node_class) == []
 
@@ -121,6 +125,9 @@ def test_the_registry_chooses_auto_mode_and_capacity_reads_the_pool_back() -> No
         ({"image": "bottlerocket"}, "image", "chooses the node image itself"),
         ({"release_version": "1.31.0-20250101"}, "releaseVersion", "not supported by the eks-auto-mode"),
         ({"labels": {"karpenter.sh/x": "y"}}, "labels['karpenter.sh/x']", "Karpenter refuses"),
+        ({"image_version": "v20260714"}, "imageVersion", "its NodeClass has no image field"),
+        ({"expire_after": "Never"}, "expireAfter", "longer than this provisioner lets a node live (504h)"),
+        ({"expire_after": "600h"}, "expireAfter", "longer than this provisioner lets a node live (504h)"),
     ],
 )  # fmt: skip
 def test_what_auto_mode_cannot_do_is_refused(fields: dict[str, Any], path: str, words: str) -> None:

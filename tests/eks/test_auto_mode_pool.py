@@ -42,6 +42,7 @@ def test_the_stack_adapter_builds_both_objects_on_the_provider(mocked: Capturing
         "role": "AutoNodes",
         "subnetSelectorTerms": [{"id": "subnet-a1"}, {"id": "subnet-b2"}],
         "securityGroupSelectorTerms": [{"tags": {"aws:eks:cluster-name": "ml"}}],
+        "ephemeralStorage": {"size": "200Gi"},
         "tags": {"env": "dev"},
     }
     assert children[NODE_POOL].inputs["spec"]["limits"] == auto_mode.node_pool(spec)["spec"]["limits"]

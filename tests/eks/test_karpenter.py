@@ -22,6 +22,21 @@ WIRING = karpenter.KarpenterWiring(
     cluster_name="ml", node_role="arn:aws:iam::123456789012:role/eks/gpu-nodes", subnet_ids=("subnet-a", "subnet-b")
 )
 
+GP3 = {"volumeType": "gp3", "encrypted": True}
+STORAGE: dict[tuple[str, bool], dict[str, Any]] = {
+    # (image family, a type with NVMe instance storage) -> blockDeviceMappings and instanceStorePolicy
+    ("al2023", True): {
+        "blockDeviceMappings": [{"deviceName": "/dev/xvda", "ebs": {"volumeSize": "200Gi", **GP3}, "rootVolume": True}],
+        "instanceStorePolicy": "RAID0",
+    },
+    ("bottlerocket", False): {
+        "blockDeviceMappings": [
+            {"deviceName": "/dev/xvda", "ebs": {"volumeSize": "4Gi", **GP3}},
+            {"deviceName": "/dev/xvdb", "ebs": {"volumeSize": "200Gi", **GP3}},
+        ],
+    },
+}
+
 CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
     # id, spec fields, requirement key -> value, GPU limit, AMI alias
     (
@@ -34,7 +49,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "karpenter.sh/capacity-type": "spot",
         },
         "12",
-        "al2023@latest",
+        "al2023@v20260714",
     ),
     (
         "g5g-arm-bottlerocket",
@@ -58,7 +73,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "16",
-        "al2023@latest",
+        "al2023@v20260714",
     ),
     (
         "time-sliced-with-extra-taint",
@@ -76,7 +91,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "4",
-        "al2023@latest",
+        "al2023@v20260714",
     ),
 ]
 
@@ -100,16 +115,24 @@ def test_spec_to_node_pool_and_node_class(
     assert pool["spec"]["disruption"] == {
         "consolidationPolicy": "WhenEmpty",
         "consolidateAfter": "10m",
-        "budgets": [{"nodes": "1"}],
+        "budgets": [
+            {"nodes": "1", "reasons": ["Drifted"]},
+            {"nodes": "0", "reasons": ["Underutilized"]},
+            {"nodes": "1", "reasons": ["Empty"]},
+        ],
     }
+    assert (template["spec"]["expireAfter"], template["spec"]["terminationGracePeriod"]) == ("Never", "168h")
     node_class = karpenter.node_class(spec, WIRING)
     assert (node_class["apiVersion"], node_class["kind"]) == ("karpenter.k8s.aws/v1", "EC2NodeClass")
+    storage = {k: v for k, v in node_class["spec"].items() if k in ("blockDeviceMappings", "instanceStorePolicy")}
     assert node_class["spec"] == {
         "role": "gpu-nodes",
         "amiSelectorTerms": [{"alias": alias}],
         "subnetSelectorTerms": [{"id": "subnet-a"}, {"id": "subnet-b"}],
         "securityGroupSelectorTerms": [{"tags": {"aws:eks:cluster-name": "ml"}}],
+        **storage,
     }
+    assert storage == STORAGE[alias.split("@", maxsplit=1)[0], fields["instance_type"] != "g5g.xlarge"]
     assert crd_problems(NODE_POOL_CRD, pool) == []
     assert crd_problems(NODE_CLASS_CRD, node_class) == []
 
@@ -192,8 +215,14 @@ def test_capacity_reads_a_planned_node_pool_back() -> None:
         ({"min_size": 1}, "minSize", "must be 0 for an elastic pool"),
         ({"desired_size": 0}, "desiredSize", "an elastic pool has no desired size"),
         ({"name": "GPU_pool"}, "name", "lowercase DNS subdomain"),
-        ({"disk_size_gb": 200}, "diskSizeGb", "not supported by the karpenter provisioner"),
+        ({"disk_size_gb": 0}, "diskSizeGb", "must be between 1 and 16384"),
         ({"release_version": "1.31.0-20250101"}, "releaseVersion", "not supported by the karpenter provisioner"),
+        ({"image_version": "20260714"}, "imageVersion", "is not an amazon-eks-ami release"),
+        ({"image": "bottlerocket", "image_version": "v20260714"}, "imageVersion", "is not a Bottlerocket release"),
+        ({"expire_after": "30d"}, "expireAfter", "is not a Karpenter lifetime"),
+        ({"termination_grace_period": "Never"}, "terminationGracePeriod", "is not a duration"),
+        ({"disruption_budgets": {"Expired": "1"}}, "disruptionBudgets['Expired']", "is not a Karpenter disruption"),
+        ({"disruption_budgets": {"Drifted": "150%"}}, "disruptionBudgets['Drifted']", "not a node count"),
         ({"overrides": {"launchTemplate": {"id": "lt-1"}}}, "overrides", "not supported by the karpenter"),
         ({"fixed_name": True}, "fixedName", "not supported by the karpenter provisioner"),
         ({"labels": {"karpenter.sh/team": "ml"}}, "labels['karpenter.sh/team']", "Karpenter refuses this label"),

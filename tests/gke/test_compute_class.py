@@ -87,7 +87,26 @@ def test_spec_to_compute_class(fields: dict[str, Any], gpu: dict[str, Any], spot
     assert config["taints"] == [scheduling.to_k8s_taint(t) for t in scheduling.pool_taints(spec)]
     assert config["taints"][0] == GPU_TAINT
     assert "serviceAccount" not in config
+    # capacity.node_disk.DEFAULT_GB on every priority's boot disk, not the node pool's 100 GB
+    assert all(p["storage"] == {"bootDiskSize": 200} for p in body["priorities"])
     assert schema_problems(SCHEMA, obj) == []
+
+
+@pytest.mark.parametrize(
+    ("fields", "stack_zones", "words"),
+    [
+        ({}, (), "names no zones: GKE may try every zone of the cluster's region"),
+        ({"zones": ("us-central1-a",)}, (), "whether its zones (us-central1-a) offer nvidia-l4 is not checked"),
+        ({}, ("us-central1-b", "us-central1-c"), "whether its zones (us-central1-b, us-central1-c) offer nvidia-l4"),
+    ],
+)
+def test_the_plan_warns_that_the_class_zones_are_not_checked_for_the_gpu(
+    fields: dict[str, Any], stack_zones: tuple[str, ...], words: str
+) -> None:
+    """GKE has no offline data of GPU types per zone (``GkeProfile.offerings_unchecked``): warned, never narrowed."""
+    spec = build_spec("gke", provisioner="compute-class", instance_type="g2-standard-4", **fields)
+    warning = compute_class.zone_warning(spec, stack_zones)
+    assert words in warning and "gcloud compute accelerator-types list --filter=name=nvidia-l4" in warning
 
 
 def test_zones_disk_image_extra_taint_labels_and_service_account() -> None:
@@ -157,6 +176,10 @@ def test_capacity_reads_a_planned_compute_class_back() -> None:
         ({"overrides": {"placementPolicy": {"type": "COMPACT"}}}, "overrides", "not supported by the compute-class"),
         ({"taints": (Taint(key="team", value="ml", effect="NoSchedule"),)}, "taints[0].value", "1 or 3-63 characters"),
         ({"fixed_name": True}, "fixedName", "not supported by the compute-class provisioner"),
+        ({"image_version": "1.33.5-gke.100"}, "imageVersion", "a ComputeClass has no image version field"),
+        ({"expire_after": "720h"}, "expireAfter", "only a Karpenter NodePool has it (no provisioner on GKE makes one)"),
+        ({"disruption_budgets": {"Drifted": "1"}}, "disruptionBudgets", "not supported by the compute-class"),
+        ({"disk_size_gb": 5}, "diskSizeGb", "must be at least 10 GB"),
     ],
 )  # fmt: skip
 def test_what_a_compute_class_cannot_do_is_refused(fields: dict[str, Any], path: str, words: str) -> None:
@@ -170,3 +193,13 @@ def test_the_driver_summary_names_the_class_driver_branch(fields: dict[str, Any]
     spec = build_spec("gke", provisioner="compute-class", **fields)
     assert compute_class.driver_summary(spec) == f"GKE (ComputeClass driverVersion={branch})"
     assert compute_class.compute_class(spec)["spec"]["priorities"][0]["gpu"]["driverVersion"] == branch
+
+
+def test_the_schema_cel_rules_are_evaluated_on_the_class() -> None:
+    """A negative control for the CEL rules: a priority naming a machine family beside its machine type breaks the
+    schema's ``!(has(self.machineFamily) && has(self.machineType))``, which no structural check catches."""
+    obj = compute_class.compute_class(build_spec("gke", provisioner="compute-class"))
+    assert schema_problems(SCHEMA, obj) == []
+    obj["spec"]["priorities"][0]["machineFamily"] = "g2"
+    problems = schema_problems(SCHEMA, obj)
+    assert len(problems) == 1 and problems[0].startswith("spec.priorities[0]:"), problems

@@ -1,17 +1,15 @@
 """CEL selectors on the attributes and capacities NVIDIA's DRA driver publishes for each device. Pure.
 
-Facts (NVIDIA/k8s-dra-driver-gpu, ``cmd/gpu-kubelet-plugin/deviceinfo.go`` at the v0.4.0-era source, commit
-``03af8246``: ``GpuInfo.GetDevice`` and ``MigDeviceInfo.GetDevice``): every GPU and MIG device carries the string
-attributes ``type`` (``gpu`` / ``mig``), ``uuid``, ``productName``, ``brand``, ``architecture``, ``pcieBusID`` and
-``addressingMode``, the version attributes ``cudaComputeCapability``, ``driverVersion`` and ``cudaDriverVersion``,
-and the capacity ``memory`` (bytes); a MIG device adds the attributes ``profile`` (``1g.10gb``) and ``parentUUID``
-and the capacities ``multiprocessors``, ``copyEngines``, ``decoders``, ``encoders``, ``jpegEngines`` and
-``ofaEngines``. Unqualified names live in the driver's domain, so CEL reads them as
-``device.attributes["gpu.nvidia.com"].productName`` and ``device.capacity["gpu.nvidia.com"].memory``; version
-attributes compare with ``semver(...)`` and capacities with ``quantity(...)`` through ``compareTo``
-(kubernetes.io "Dynamic Resource Allocation"; the Kubernetes CEL libraries ``semver`` and ``quantity``, each with
-``compareTo``: https://kubernetes.io/docs/reference/using-api/cel/#kubernetes-semver-library and
-``k8s.io/apiserver/pkg/cel/library/semverlib.go``, ``quantity.go``).
+A selector may name only what the pinned driver publishes on EVERY device its DeviceClass covers: the one table
+``driver_attributes.PUBLISHED`` (cited line by line at NVIDIA/k8s-dra-driver-gpu v0.4.0). Anything else is refused
+before anything registers, with the allowed names and a hint (``driver_attributes.CONDITIONAL`` says why for the
+names the driver publishes on some devices only, or no longer): a CEL error on a device aborts the allocation.
+Unqualified names live in the driver's domain, so CEL reads them as ``device.attributes["gpu.nvidia.com"].productName``
+and ``device.capacity["gpu.nvidia.com"].memory``, a standard one as ``device.attributes["resource.kubernetes.io"]
+.pciBusID``; version attributes compare with ``semver(...)`` and capacities with ``quantity(...)`` through
+``compareTo`` (kubernetes.io "Dynamic Resource Allocation"; the Kubernetes CEL libraries ``semver`` and
+``quantity``, each with ``compareTo``: https://kubernetes.io/docs/reference/using-api/cel/#kubernetes-semver-library
+and ``k8s.io/apiserver/pkg/cel/library/semverlib.go``, ``quantity.go``).
 """
 
 from __future__ import annotations
@@ -19,41 +17,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from components.core.advertisers.driver_attributes import (
+    CONDITIONAL,
+    DRIVER_DOMAIN,
+    DRIVER_TAG,
+    AttributeKind,
+    DeviceKind,
+    allowed_names,
+    published,
+)
 from components.core.quantities import parse_quantity
 from components.errors import Problem
 
-DRIVER_DOMAIN = "gpu.nvidia.com"
-"""The domain of the driver's attributes and capacities (its driver name)."""
+__all__ = ["DRIVER_DOMAIN", "OPERATORS", "DeviceSelector", "attribute_kind", "mig_profile_selector",
+           "selector_problems"]  # fmt: skip
 
-AttributeKind = Literal["string", "version", "capacity"]
-
-GPU_ATTRIBUTES: Mapping[str, AttributeKind] = {
-    "type": "string",
-    "uuid": "string",
-    "productName": "string",
-    "brand": "string",
-    "architecture": "string",
-    "pcieBusID": "string",
-    "addressingMode": "string",
-    "cudaComputeCapability": "version",
-    "driverVersion": "version",
-    "cudaDriverVersion": "version",
-    "memory": "capacity",
-}
-"""What every device of the driver publishes (whole GPUs and MIG devices alike)."""
-MIG_ONLY_ATTRIBUTES: Mapping[str, AttributeKind] = {
-    "profile": "string",
-    "parentUUID": "string",
-    "multiprocessors": "capacity",
-    "copyEngines": "capacity",
-    "decoders": "capacity",
-    "encoders": "capacity",
-    "jpegEngines": "capacity",
-    "ofaEngines": "capacity",
-}
-"""What only MIG devices publish."""
 MIG_PROFILE_ATTRIBUTE = "profile"
 
 OPERATORS: Mapping[AttributeKind, tuple[str, ...]] = {
@@ -70,7 +49,7 @@ class DeviceSelector:
     """One condition on a device: ``attribute operator value``, e.g. ``DeviceSelector("memory", ">=", "40Gi")``."""
 
     attribute: str
-    """An attribute or capacity of the driver's devices (``GPU_ATTRIBUTES``, ``MIG_ONLY_ATTRIBUTES``)."""
+    """An attribute or capacity the driver publishes on every device (``driver_attributes.PUBLISHED``)."""
     operator: str
     """``==`` or ``!=``; versions and capacities also ``>=``, ``<=``, ``>``, ``<``."""
     value: str
@@ -78,22 +57,25 @@ class DeviceSelector:
 
     def cel(self) -> str:
         """The CEL expression of this condition (valid only after ``selector_problems`` found none)."""
-        kind = attribute_kind(self.attribute, mig=True)
-        if kind == "string":
-            return f'device.attributes["{DRIVER_DOMAIN}"].{self.attribute} {self.operator} "{self.value}"'
-        if kind == "version":
-            attribute = f'device.attributes["{DRIVER_DOMAIN}"].{self.attribute}'
+        row = published(self.attribute, "mig") or published(self.attribute, "gpu")
+        if row is None:
+            raise ValueError(f"no CEL for an attribute the driver does not publish everywhere: {self.attribute!r}")
+        if row.kind == "string":
+            return f'device.attributes["{row.domain}"].{row.short} {self.operator} "{self.value}"'
+        if row.kind == "version":
+            attribute = f'device.attributes["{row.domain}"].{row.short}'
             return f'{attribute}.compareTo(semver("{self.value}")) {self.operator} 0'
-        return (
-            f'device.capacity["{DRIVER_DOMAIN}"].{self.attribute}.compareTo(quantity("{self.value}")) {self.operator} 0'
-        )
+        return f'device.capacity["{row.domain}"].{row.short}.compareTo(quantity("{self.value}")) {self.operator} 0'
 
 
 def attribute_kind(attribute: str, *, mig: bool) -> AttributeKind | None:
-    """The kind of ``attribute`` on a device (a MIG device when ``mig``), None when such devices lack it."""
-    if attribute in GPU_ATTRIBUTES:
-        return GPU_ATTRIBUTES[attribute]
-    return MIG_ONLY_ATTRIBUTES.get(attribute) if mig else None
+    """The kind of ``attribute`` on a device (a MIG device when ``mig``), None when not every such device has it."""
+    row = published(attribute, _device(mig))
+    return row.kind if row is not None else None
+
+
+def _device(mig: bool) -> DeviceKind:
+    return "mig" if mig else "gpu"
 
 
 def mig_profile_selector(profile: str) -> DeviceSelector:
@@ -104,7 +86,7 @@ def mig_profile_selector(profile: str) -> DeviceSelector:
 def selector_problems(selectors: Sequence[object], *, mig: bool) -> list[Problem]:
     """Every problem with ``selectors`` on devices of the pool's DeviceClass (MIG devices when ``mig``)."""
     problems: list[Problem] = []
-    known = sorted({*GPU_ATTRIBUTES, *(MIG_ONLY_ATTRIBUTES if mig else {})})
+    known = allowed_names(_device(mig))
     for index, selector in enumerate(selectors):
         path = f"selectors[{index}]"
         if not isinstance(selector, DeviceSelector):
@@ -114,11 +96,7 @@ def selector_problems(selectors: Sequence[object], *, mig: bool) -> list[Problem
             continue
         kind = attribute_kind(selector.attribute, mig=mig)
         if kind is None:
-            mig_only = selector.attribute in MIG_ONLY_ATTRIBUTES
-            problem = "whole GPUs have no such attribute (MIG only)" if mig_only else "no such device attribute"
-            hint = "partition the pool with MIG and claim mig.nvidia.com devices" if mig_only else ""
-            problems.append(Problem(f"{path}.attribute", f"{problem} in the {DRIVER_DOMAIN} driver's ResourceSlices",
-                                    selector.attribute, known, hint))  # fmt: skip
+            problems.append(_unknown_attribute(f"{path}.attribute", selector.attribute, known))
             continue
         if selector.attribute == MIG_PROFILE_ATTRIBUTE:
             problems.append(
@@ -139,6 +117,19 @@ def selector_problems(selectors: Sequence[object], *, mig: bool) -> list[Problem
         if value_problem is not None:
             problems.append(Problem(f"{path}.value", value_problem[0], selector.value, (), value_problem[1]))
     return problems
+
+
+def _unknown_attribute(path: str, attribute: object, known: list[str]) -> Problem:
+    """Why ``attribute`` may not be selected on, with the names that may and a hint."""
+    where = f"{DRIVER_TAG} ResourceSlices"
+    if isinstance(attribute, str) and attribute in CONDITIONAL:
+        why, hint = CONDITIONAL[attribute]
+        return Problem(path, why, attribute, known, hint)
+    if isinstance(attribute, str) and published(attribute, "mig") is not None:
+        return Problem(path, f"whole GPUs have no such attribute (MIG only) in the {where}", attribute, known,
+                       "partition the pool with MIG and claim mig.nvidia.com devices")  # fmt: skip
+    hint = "select on one of the allowed attributes (a selector on a missing one aborts allocation)"
+    return Problem(path, f"no such device attribute on every device in the {where}", attribute, known, hint)
 
 
 def _value_problem(kind: AttributeKind, value: object) -> tuple[str, str] | None:

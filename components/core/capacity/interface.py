@@ -94,6 +94,17 @@ class Provisioner(ABC):
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""
+    node_lifetime: ClassVar[bool] = False
+    """Whether what the provisioner makes is a Karpenter NodePool, with a node lifetime and disruption budgets
+    (``capacity.node_disruption``): then the pool may set ``expireAfter``, ``terminationGracePeriod`` and
+    ``disruptionBudgets``."""
+    max_node_lifetime_hours: ClassVar[int | None] = None
+    """The longest a node of the provisioner may live (EKS Auto Mode: 21 days), None: no cap (``Never`` allowed)."""
+    image_version_refusal: ClassVar[str] = (
+        "imageVersion pins the AMI alias of a Karpenter pool (provisioner: karpenter); a node group pins its image "
+        "with releaseVersion where the cloud has one; remove imageVersion"
+    )
+    """Why the pool may not set ``imageVersion`` (the hint of the refusal); empty where it may."""
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""

@@ -4,7 +4,8 @@ Field names are those of the NodePool CRD (kubernetes-sigs/karpenter ``karpenter
 ``../shared/reference/upstream/karpenter-aws/`` v1.14.1 and ``karpenter-azure/`` v1.14.2; the two are the same
 schema). The cloud's own part is the node class it references and the instance requirements; the rest follows
 from the spec as it does for node groups: the GPU taint and gpuready's labels (``components.core.scheduling``, also
-the per-node sharing and MIG labels the GPU stack configures by), a GPU limit and a disruption policy for GPU jobs.
+the per-node sharing and MIG labels the GPU stack configures by), a GPU limit and a disruption policy for GPU jobs
+(node lifetime, drain bound and budgets by reason: ``capacity.node_disruption``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from components.core import scheduling
-from components.core.capacity import gpu_choice
+from components.core.capacity import gpu_choice, node_disruption
 from components.core.catalog import lookup
 from components.core.clouds.registry import Cloud
 from components.core.lifecycle import PoolCapacity, ResourceTable
@@ -35,8 +36,6 @@ CONSOLIDATE_AFTER = "10m"
 NODE_POOL_LABEL = "karpenter.sh/nodepool"
 """The label Karpenter puts on every node it makes: the name of its NodePool (kubernetes-sigs/karpenter
 ``pkg/apis/v1/labels.go``, ``NodePoolLabelKey``)."""
-DISRUPTION_BUDGET = "1"
-"""At most one of the pool's nodes disrupted at a time (``disruption.budgets[].nodes``)."""
 
 NODE_POOL_TABLE = ResourceTable(type=f"kubernetes:{API[0]}:{API[1]}", rules=(), unlisted="update")
 """A NodePool's replacement table: a custom resource's inputs all update in place (the apiserver patches it); its
@@ -66,15 +65,22 @@ def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
 
 
 def node_pool(
-    spec: GpuPoolSpec, node_class: tuple[str, str], requirements: Sequence[Mapping[str, Any]], gpu_limit: int
+    spec: GpuPoolSpec,
+    node_class: tuple[str, str],
+    requirements: Sequence[Mapping[str, Any]],
+    gpu_limit: int,
+    *,
+    max_lifetime_hours: int | None = None,
 ) -> dict[str, Any]:
-    """The NodePool of the pool (named as the pool) on the node class ``(apiVersion, kind)`` of the same name."""
+    """The NodePool of the pool (named as the pool) on the node class ``(apiVersion, kind)`` of the same name;
+    ``max_lifetime_hours``: the provisioner's cap on a node's lifetime (``Provisioner.max_node_lifetime_hours``)."""
     api_version, kind = API
     taints: tuple[Taint, ...] = scheduling.pool_taints(spec)
     template_spec = {
         "nodeClassRef": {"group": node_class[0].split("/")[0], "kind": node_class[1], "name": spec.name},
         "requirements": [dict(r) for r in requirements],
         "taints": [scheduling.to_k8s_taint(taint) for taint in taints],
+        **node_disruption.template_fields(spec, max_lifetime_hours),
     }
     return {
         "apiVersion": api_version,
@@ -87,7 +93,7 @@ def node_pool(
             "disruption": {
                 "consolidationPolicy": "WhenEmpty",
                 "consolidateAfter": CONSOLIDATE_AFTER,
-                "budgets": [{"nodes": DISRUPTION_BUDGET}],
+                "budgets": node_disruption.budget_list(spec),
             },
         },
     }

@@ -26,6 +26,7 @@ class KarpenterNodePoolProvisioner(Provisioner):
 
     elastic: ClassVar[bool] = True
     limits_gpus: ClassVar[bool] = True
+    node_lifetime: ClassVar[bool] = True
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])

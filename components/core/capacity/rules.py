@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from components.core.capacity import node_disruption
 from components.core.capacity.registry import default_provisioner, provisioner_named
 from components.core.clouds.registry import CLOUDS, cloud_profile
 from components.core.config_model.suggest import did_you_mean
@@ -34,8 +35,28 @@ def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Pro
     found = _elastic_problems(spec, chosen) if chosen.elastic else _fixed_problems(spec)
     if chosen.limits_gpus and resolved is not None:
         found.extend(_gpu_limit_problems(spec, resolved.gpus))
+    found.extend(_node_class_problems(spec, chosen))
     found.extend(chosen.spec_problems(spec))
     return found
+
+
+def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
+    """The node lifetime and image keys: checked where the provisioner's object has them, refused elsewhere."""
+    if chosen.node_lifetime:
+        found = node_disruption.problems(spec, chosen.max_node_lifetime_hours)
+    else:
+        instead = f"remove it: only a Karpenter NodePool has it ({_node_pool_keys(spec)})"
+        found = node_disruption.refusals(spec, chosen.key, instead)
+    if spec.image_version is not None and chosen.image_version_refusal:
+        found.append(Problem("imageVersion", f"is not supported by the {chosen.key} provisioner", spec.image_version,
+                             (), chosen.image_version_refusal))  # fmt: skip
+    return found
+
+
+def _node_pool_keys(spec: GpuPoolSpec) -> str:
+    profile = cloud_profile(spec.cloud)
+    keys = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).node_lifetime]
+    return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
 
 
 def is_elastic(spec: GpuPoolSpec) -> bool:

@@ -225,7 +225,17 @@ class PoolConfig(ConfigModel):
     fixed_name: bool | None = None
     """Keep the cloud name fixed: no rename on replacement (a replacement then fails at create)."""
     disk_size_gb: int | None = None
-    """Node disk size in GB."""
+    """Node disk size in GB; elastic pools default to one that holds GPU images (README "Elastic GPU pools")."""
+    image_version: str | None = None
+    """Karpenter pools: the AMI alias version to pin (al2023 ``v20260714``, bottlerocket ``v1.46.0``), or
+    ``latest`` to follow every release on purpose (each release then drifts, so replaces, every node)."""
+    expire_after: str | None = None
+    """NodePool pools: a node's most lifetime (``720h``) or ``Never`` (the default for GPU pools)."""
+    termination_grace_period: str | None = None
+    """NodePool pools: how long a node being removed drains before its pods are deleted (default ``168h``)."""
+    disruption_budgets: dict[str, int | str] | None = None
+    """NodePool pools: nodes Karpenter may disrupt at once, by reason (``Drifted``, ``Underutilized``, ``Empty``):
+    a count or a percentage (``"10%"``); reasons left out keep gpuready's default."""
     zones: list[str] | None = None
     """Zones of the pool's nodes."""
     overrides: dict[str, Any] | None = None

@@ -17,8 +17,8 @@ generated from it. Sources (shared reference nvidia.md section 7, clouds.md sect
 
 The provisioner can decide it before the image does (``Provisioner.platform_advertiser``); the elastic ones:
 
-- EKS Karpenter: the image's (``al2023@latest`` / ``bottlerocket@latest`` resolve to the NVIDIA variants), as for a
-  node group.
+- EKS Karpenter: the image's (the ``al2023@<version>`` / ``bottlerocket@<version>`` aliases resolve to the NVIDIA
+  variants), as for a node group.
 - EKS Auto Mode "includes the drivers and device plugins required" for NVIDIA instances, and its NVIDIA device
   plugin "runs automatically and isn't visible as a daemon set" (Amazon EKS User Guide, "Deploy an accelerated
   workload", https://docs.aws.amazon.com/eks/latest/userguide/auto-accelerated.html): no second plugin or driver;
