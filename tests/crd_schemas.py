@@ -1,4 +1,5 @@
-"""Strict validation of custom resources against vendored CRD schemas (``tests/data/upstream/``).
+"""Strict validation of custom resources against upstream CRD schemas (``../shared/reference/upstream/``, read
+through ``tests.upstream``: a test using them is skipped with the reason when the snapshot is absent).
 
 A CRD's structural schema lets the apiserver drop unknown fields silently, so plain schema validation would pass
 an object with a misspelt field that then does nothing. ``strict`` closes every object schema that lists its
@@ -12,13 +13,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
-UPSTREAM = Path(__file__).resolve().parent / "data" / "upstream"
+from tests.upstream import upstream_text
 
 
 def strict(schema: Any) -> Any:
@@ -42,8 +42,8 @@ def strict(schema: Any) -> Any:
 
 @functools.cache
 def crd_validator(file: str, api_version: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
-    crd = yaml.safe_load((UPSTREAM / file).read_text("utf-8"))
+    """A strict validator of the served version ``api_version`` of the CRD in ``<upstream>/<file>``."""
+    crd = yaml.safe_load(upstream_text(file))
     group, version = api_version.split("/")
     assert crd["spec"]["group"] == group, (file, api_version)
     (schema,) = [v["schema"]["openAPIV3Schema"] for v in crd["spec"]["versions"] if v["name"] == version]
@@ -58,9 +58,9 @@ def crd_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
 
 @functools.cache
 def json_schema_validator(file: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema,
+    """A strict validator of the JSON schema in ``<upstream>/<file>`` (a CRD published as a JSON schema,
     e.g. by datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
-    return jsonschema.Draft7Validator(strict(json.loads((UPSTREAM / file).read_text("utf-8"))))
+    return jsonschema.Draft7Validator(strict(json.loads(upstream_text(file))))
 
 
 def schema_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
