@@ -255,7 +255,7 @@ def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: Char
 )
 def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
     """Negative controls: keys blogs and other charts use, which these charts ignore; refused by this walk and by
-    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the vendored archive)."""
+    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the chart facts)."""
     problems = key_problems(CHARTS[kind], values)
     assert problems and all(bad_path in p for p in problems), problems
     chart = CHARTS[kind]
@@ -300,7 +300,7 @@ def test_the_operator_version_has_a_leading_v_and_the_plugin_version_none() -> N
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
 def test_nfd_key_is_the_charts_nfd_dependency(kind: ChartKind) -> None:
-    """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the vendored subchart's version."""
+    """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the bundled subchart's version."""
     chart = CHARTS[kind]
     (nfd,) = [d for d in CHART_YAML[kind]["dependencies"] if d["name"] == "node-feature-discovery"]
     assert nfd.get("alias", nfd["name"]) == chart.nfd_key

@@ -271,7 +271,7 @@ def test_layouts_no_table_claims_are_the_documented_ones() -> None:
 
 
 def test_parser_reads_known_upstream_facts() -> None:
-    """Guards the parser: facts read off the vendored file by eye."""
+    """Guards the parser: facts read off the upstream file by eye."""
     assert UPSTREAM["all-1g.10gb"].for_device("0x20b010de") == {"1g.10gb": 4}
     assert UPSTREAM["all-1g.10gb"].for_device("0x233010DE") == {"1g.10gb": 7}
     assert UPSTREAM["all-balanced"].for_device("0x20B710DE") == {"1g.6gb": 2, "2g.12gb": 1}

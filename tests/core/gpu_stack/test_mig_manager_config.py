@@ -2,7 +2,7 @@
 
 Format (mig-parted v0.15.0, nvidia.md section 5): ``version: v1``, ``mig-configs`` mapping a config name (the
 value of a node's ``nvidia.com/mig.config`` label) to a list of entries with ``devices``, ``device-filter`` (PCI
-ids), ``mig-enabled`` and ``mig-devices``. The vendored default table is
+ids), ``mig-enabled`` and ``mig-devices``. The upstream default table is
 ``../shared/reference/upstream/mig-parted/config-default.v0.15.0.yaml``.
 """
 
