@@ -9,10 +9,12 @@ import hashlib
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from components.core.catalog import mig_profiles
+from tests import upstream
 from tests.upstream import ROOT, sha256sums, upstream_text
 
 
@@ -55,3 +57,16 @@ def test_mig_parted_provenance_matches_what_the_catalog_cites() -> None:
     assert row["commit"].startswith(cited["commit"])
     assert (cited["tag"], cited["path"]) == (row["tag"], row["path"])
     assert "mig-parted/config-default.v0.15.0.yaml" in sha256sums()
+
+
+def test_a_missing_upstream_file_skips_with_its_path_as_the_reason(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(upstream, "UPSTREAM", tmp_path)
+    (tmp_path / "mig-parted").mkdir()
+    (tmp_path / "mig-parted" / "present.yaml").write_text("a: 1\n", encoding="utf-8")
+    assert upstream.upstream_file("mig-parted/present.yaml") == tmp_path / "mig-parted" / "present.yaml"
+    with pytest.raises(
+        pytest.skip.Exception, match=r"\.\./shared/reference/upstream/mig-parted/absent\.yaml is absent"
+    ):
+        upstream.upstream_file("mig-parted/absent.yaml")
