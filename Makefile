@@ -1,6 +1,7 @@
 # gpuready: two commands from a fresh clone to green.
 #   make demo  - offline plans of the example stacks (no Pulumi CLI, no credentials)
 #   make test  - ruff, mypy --strict, import-linter contracts, pytest
+#   make test-lowest - the offline suite on the lower bounds of pyproject.toml's dependency ranges
 # uv comes from PyPI when the machine has none; Python is the machine's own (never downloaded).
 
 SHELL := /bin/bash
@@ -11,8 +12,9 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 VENV := .venv
 BIN := $(VENV)/bin
+VENV_LOWEST := .venv-lowest
 
-.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack schema
+.PHONY: demo test test-lowest lint typecheck contracts unit bench install clean policy-pack schema
 
 install: $(BIN)/gpuready
 
@@ -52,6 +54,13 @@ unit: install
 
 test: lint typecheck contracts unit
 
+# The tested lower bounds: every direct dependency at the lowest version its range in pyproject.toml allows
+# (uv's lowest-direct resolution, not uv.lock; the dev group's tools are pinned), in its own venv, then pytest.
+test-lowest: | $(UV)
+	$(UV) venv --allow-existing --quiet $(VENV_LOWEST)
+	VIRTUAL_ENV=$(VENV_LOWEST) $(UV) pip install --quiet --resolution lowest-direct --group dev --editable .
+	$(VENV_LOWEST)/bin/pytest -q
+
 # The publishable policy pack: its wheel into policies/gpu_conventions/wheels (README "Policy pack").
 policy-pack: install
 	$(BIN)/python tools/policy_pack.py policies/gpu_conventions/wheels
@@ -60,7 +69,7 @@ bench: install
 	$(BIN)/python bench/plan_scale.py
 
 clean:
-	rm -rf $(VENV) .uv .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(VENV_LOWEST) .uv .mypy_cache .ruff_cache
 
 # The component package's schema (schema.json), generated from the config models; tests/package fails when stale.
 schema: install

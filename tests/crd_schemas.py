@@ -1,4 +1,4 @@
-"""Strict validation of custom resources against vendored CRD schemas (``tests/data/upstream/``).
+"""Strict validation of custom resources against upstream CRD schemas (``../shared/reference/upstream/``, ``tests.upstream``).
 
 A CRD's structural schema lets the apiserver drop unknown fields silently, so plain schema validation would pass
 an object with a misspelt field that then does nothing. ``strict`` closes every object schema that lists its
@@ -12,15 +12,13 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
 from tests.crd_cel import cel_problems
-
-UPSTREAM = Path(__file__).resolve().parent / "data" / "upstream"
+from tests.upstream import upstream_text
 
 
 def strict(schema: Any) -> Any:
@@ -44,8 +42,8 @@ def strict(schema: Any) -> Any:
 
 @functools.cache
 def crd_schema(file: str, api_version: str) -> Mapping[str, Any]:
-    """The OpenAPI schema of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
-    crd = yaml.safe_load((UPSTREAM / file).read_text("utf-8"))
+    """The OpenAPI schema of the served version ``api_version`` of the CRD in ``<upstream>/<file>``."""
+    crd = yaml.safe_load(upstream_text(file))
     group, version = api_version.split("/")
     assert crd["spec"]["group"] == group, (file, api_version)
     (schema,) = [v["schema"]["openAPIV3Schema"] for v in crd["spec"]["versions"] if v["name"] == version]
@@ -54,7 +52,7 @@ def crd_schema(file: str, api_version: str) -> Mapping[str, Any]:
 
 @functools.cache
 def crd_validator(file: str, api_version: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the served version ``api_version`` of the CRD in ``tests/data/upstream/<file>``."""
+    """A strict validator of the served version ``api_version`` of the CRD in ``<upstream>/<file>``."""
     return jsonschema.Draft7Validator(strict(crd_schema(file, api_version)))
 
 
@@ -67,14 +65,14 @@ def crd_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
 
 @functools.cache
 def json_schema(file: str) -> Mapping[str, Any]:
-    """The JSON schema in ``tests/data/upstream/<file>`` (a CRD published as a JSON schema, e.g. by
+    """The JSON schema in ``<upstream>/<file>`` (a CRD published as a JSON schema, e.g. by
     datreeio/CRDs-catalog, for CRDs whose definitions are not public)."""
-    return json.loads((UPSTREAM / file).read_text("utf-8"))  # type: ignore[no-any-return]
+    return json.loads(upstream_text(file))  # type: ignore[no-any-return]
 
 
 @functools.cache
 def json_schema_validator(file: str) -> jsonschema.Draft7Validator:
-    """A strict validator of the JSON schema in ``tests/data/upstream/<file>``."""
+    """A strict validator of the JSON schema in ``<upstream>/<file>``."""
     return jsonschema.Draft7Validator(strict(json_schema(file)))
 
 

@@ -1,9 +1,11 @@
 """Render a Helm release gpuready plans through the real chart, offline, and read the objects it produces.
 
 Helm v4 runs in-process (PyPI ``helm-python-sdk``: ``Chart.load_archive(data).render(values, name=...,
-namespace=..., is_install=True)``) on the archives gpuready vendors (``components/core/gpu_stack/archives``, bytes
-read once per process). ``Chart.render`` drops disabled subcharts from the loaded chart object for good, so every
-render loads the archive afresh (about 10 ms; a render of the operator chart takes about 50 ms).
+namespace=..., is_install=True)``) on the released chart archives gpuready pins, read from the shared reference
+snapshot (``../shared/reference/upstream/charts/``, the archive each ``chart_facts`` row cites; bytes read once per
+process; a test rendering one is skipped with the reason when the snapshot is absent). ``Chart.render`` drops
+disabled subcharts from the loaded chart object for good, so every render loads the archive afresh (about 10 ms; a
+render of the operator chart takes about 50 ms).
 
 A chart's own validations (``fail`` in its templates, its values schema) raise ``HelmRenderError`` /
 ``HelmValuesError`` from ``render_release``: a release that renders passed them.
@@ -26,8 +28,9 @@ import yaml
 from helm_python import Chart, _native
 from referencing import Registry, Resource
 
-from components.core.gpu_stack.chart_archives import archive_bytes
+from components.core.gpu_stack.chart_facts import chart_values
 from components.core.gpu_stack.stack_plan import HelmRelease
+from tests.upstream import upstream_bytes
 
 Obj = dict[str, Any]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -68,7 +71,7 @@ def render(
     namespace: str,
     api_versions: Sequence[str] = (),
 ) -> Rendered:
-    """``helm template`` of the vendored chart ``chart_name`` ``version`` with ``values``; ``api_versions`` as
+    """``helm template`` of the pinned chart ``chart_name`` ``version`` with ``values``; ``api_versions`` as
     ``helm template --api-versions`` (the APIs the chart may take the cluster to serve)."""
     chart = Chart.load_archive(archive_bytes(chart_name, version))  # afresh: render mutates the chart
     if api_versions:
@@ -89,7 +92,7 @@ def render(
 
 
 def render_release(release: HelmRelease, *, version: str | None = None) -> Rendered:
-    """Render a planned release; ``version`` renders another vendored version (a plan that overrides the chart
+    """Render a planned release; ``version`` renders another pinned version (a plan that overrides the chart
     version renders the pinned archive: the values do not depend on the version)."""
     return render(
         release.chart.name,
@@ -99,6 +102,12 @@ def render_release(release: HelmRelease, *, version: str | None = None) -> Rende
         namespace=release.namespace,
         api_versions=release.chart.cluster_apis,
     )
+
+
+def archive_bytes(chart_name: str, version: str) -> bytes:
+    """The released archive of chart ``chart_name`` ``version`` (the one its ``chart_facts`` row cites); KeyError
+    when gpuready pins no such version."""
+    return upstream_bytes(f"charts/{chart_values(chart_name, version).citation.archive}")
 
 
 @functools.cache

@@ -11,7 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("path", [".uv/bin/uv", ".venv/bin/python", ".mypy_cache/x", ".ruff_cache/x"])
+@pytest.mark.parametrize(
+    "path", [".uv/bin/uv", ".venv/bin/python", ".venv-lowest/bin/python", ".mypy_cache/x", ".ruff_cache/x"]
+)
 def test_what_make_creates_is_ignored(path: str) -> None:
     """``make`` on a machine without uv installs it into ``.uv/`` (Makefile); git must not list it."""
     git = shutil.which("git")

@@ -11,7 +11,7 @@ they import (at module level or inside functions), and the modules the registrie
 profile and provisioners, asked from the registries themselves), then theirs. Names of adapters that are only
 loaded to build resources (a profile's ``stack_adapter``, a provisioner's ``adapter``) are not followed: the
 pack never calls them. Data files beside an included module go with it. The wheel's dependencies are the
-project's own pins (``pyproject.toml``) for the few distributions that code imports.
+project's own ranges (``pyproject.toml``) for the few distributions that code imports.
 
 Usage: ``python tools/policy_pack.py [OUT_DIR]`` (default ``policies/gpu_conventions/wheels``).
 """
@@ -48,7 +48,7 @@ def wheel_name() -> str:
 
 
 def requirements() -> list[str]:
-    """The wheel's ``Requires-Dist``: the project's own pins of ``REQUIRES``."""
+    """The wheel's ``Requires-Dist``: the project's own ranges of ``REQUIRES``."""
     pins = {
         re.split(r"[<>=!~ \[;]", spec, maxsplit=1)[0].lower(): spec for spec in _pyproject()["project"]["dependencies"]
     }

@@ -1,7 +1,7 @@
 """AKS node auto-provisioning as a provisioner (``provisioner: nap``): a GPU pool as a ``karpenter.sh/v1``
 NodePool and its ``karpenter.azure.com/v1beta1`` AKSNodeClass, built as plain objects. Pure.
 
-Field names and enums are those of the CRDs vendored in ``../shared/reference/upstream/karpenter-azure/``
+Field names and enums are those of the CRDs in ``../shared/reference/upstream/karpenter-azure/``
 (Azure/karpenter-provider-azure tag ``v1.14.2``, ``pkg/apis/crds/``): ``imageFamily`` (``Ubuntu``, ``AzureLinux``,
 the agent pool's OS SKUs), ``gpu.mode`` (``Driver``: AKS installs the NVIDIA driver; ``None``: the GPU Operator
 does), ``osDiskSizeGB`` (30-2048; ``capacity.node_disk``'s default when ``diskSizeGb`` is not set), ``tags``.

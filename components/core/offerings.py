@@ -1,6 +1,6 @@
 """Whether the region a pool goes to offers its instance type: a warning, never an error. Pure.
 
-Each cloud that has a machine-readable source of its per-region offerings vendors the catalog's part of it in its
+Each cloud that has a machine-readable source of its per-region offerings records the catalog's part of it in its
 package (``components/<cloud>/offerings.json``: ``source``, ``date`` and region -> offered types; EKS's comes from
 the EC2 offerings moto bundles, ``tests/fidelity/eks_offerings.py``). A cloud without one says what is not
 checked (``CloudProfile.offerings_unchecked``). The data is a snapshot: a type missing from a region may have
@@ -33,7 +33,7 @@ class Offerings:
 
 @cache
 def load(package: str) -> Offerings:
-    """The vendored offerings of ``package`` (``components.eks``): its ``offerings.json``."""
+    """The recorded offerings of ``package`` (``components.eks``): its ``offerings.json``."""
     data = json.loads(resources.files(package).joinpath("offerings.json").read_text(encoding="utf-8"))
     regions = {region: frozenset(types) for region, types in data["regions"].items()}
     return Offerings(source=data["source"], date=data["date"], regions=regions)

@@ -1,7 +1,7 @@
 """The escape hatches of a pool spec: ``diskSizeGb``, ``zones`` and ``overrides``, checked and applied. Pure.
 
 Limits come from each cloud's profile (``CloudProfile.disk_size_gb``, ``zone_rule``, ``owned_inputs`` and its
-``hatch_problems``); the overrides' inputs from the vendored SDK input tree (``components.core.resource_inputs``).
+``hatch_problems``); the overrides' inputs from the recorded SDK input tree (``components.core.resource_inputs``).
 """
 
 from __future__ import annotations

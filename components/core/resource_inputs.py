@@ -1,6 +1,6 @@
 """A pool's ``overrides``: extra inputs of its cloud resource, checked against the SDK's inputs and merged. Pure.
 
-Each cloud package vendors the input tree of its pool resource (``components/<cloud>/inputs.json``, generated from
+Each cloud package records the input tree of its pool resource (``components/<cloud>/inputs.json``, generated from
 the installed Pulumi SDK by ``tests/fidelity/resource_inputs.py`` and drift-tested against it) and names the inputs
 gpuready owns (``<cloud>.plan.OWNED_INPUTS``: input path -> the pool key that decides it). Overrides are written in
 the provider's spelling, camelCase as in Pulumi YAML and in ``gpuready plan`` (``launchTemplate``,
@@ -52,7 +52,7 @@ def _node(data: Mapping[str, Any]) -> InputNode:
 
 @cache
 def load(package: str) -> InputTree:
-    """The vendored input tree of ``package`` (``components.eks``): its ``inputs.json``."""
+    """The recorded input tree of ``package`` (``components.eks``): its ``inputs.json``."""
     data = json.loads(resources.files(package).joinpath("inputs.json").read_text(encoding="utf-8"))
     return InputTree(
         resource=data["resource"], sdk=data["sdk"], inputs={k: _node(v) for k, v in data["inputs"].items()}

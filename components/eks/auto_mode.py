@@ -1,7 +1,7 @@
 """EKS Auto Mode as a provisioner (``provisioner: eks-auto-mode``): a GPU pool as a ``karpenter.sh/v1`` NodePool
 on an ``eks.amazonaws.com/v1`` NodeClass, built as plain objects. Pure.
 
-The NodeClass fields are those of the schema vendored in
+The NodeClass fields are those of the schema in
 ``../shared/reference/upstream/crds-catalog/eks.amazonaws.com/nodeclass_v1.json`` (datreeio/CRDs-catalog
 ``7b1e26ef``): ``role``, ``subnetSelectorTerms``, ``securityGroupSelectorTerms`` (required), ``ephemeralStorage``,
 ``tags``. The NodePool is ``components.core.capacity.karpenter_nodepool``'s; its instance requirements use Auto

@@ -1,7 +1,7 @@
 """Karpenter on EKS as a provisioner (``provisioner: karpenter``): a GPU pool as a ``karpenter.sh/v1`` NodePool and
 its ``karpenter.k8s.aws/v1`` EC2NodeClass, built as plain objects. Pure.
 
-Field names and enums are those of the CRDs vendored in ``../shared/reference/upstream/karpenter-aws/``
+Field names and enums are those of the CRDs in ``../shared/reference/upstream/karpenter-aws/``
 (aws/karpenter-provider-aws tag ``v1.14.1``, ``pkg/apis/crds/``); the well-known labels are that repository's
 ``pkg/apis/v1/labels.go`` (``karpenter.k8s.aws/instance-gpu-count``) and kubernetes-sigs/karpenter's
 ``karpenter.sh/capacity-type``. What the nodes carry (the GPU taint, gpuready's labels, the sharing and MIG labels

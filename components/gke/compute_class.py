@@ -1,7 +1,7 @@
 """A GKE custom compute class as a provisioner (``provisioner: compute-class``): a GPU pool as a
 ``cloud.google.com/v1`` ComputeClass with node-pool auto-creation, built as a plain object. Pure.
 
-Field names and enums are those of the ComputeClass schema vendored in
+Field names and enums are those of the ComputeClass schema in
 ``../shared/reference/upstream/crds-catalog/cloud.google.com/computeclass_v1.json`` (datreeio/CRDs-catalog
 ``7b1e26ef``, extracted from GKE 1.33): ``priorities[].gpu`` (``type``, ``count``, ``driverVersion`` ``default`` /
 ``latest``, ``gpuSharing`` with ``sharingStrategy`` ``TIME_SHARING`` / ``MPS``, ``maxSharedClientsPerGPU`` and

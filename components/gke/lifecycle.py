@@ -3,7 +3,8 @@
 Replacement facts: pulumi-gcp bridges hashicorp/terraform-provider-google-beta; a field whose schema says
 ``ForceNew: true`` replaces the node pool (``services/container/resource_container_node_pool.go`` and
 ``node_config.go``; a ``ForceNew`` on the ``node_config`` block itself only covers adding or removing the block).
-Each row cites its lines; ``tests/fidelity/test_replacement_tables.py`` checks every row against the vendored files.
+Each row cites its lines; ``tests/fidelity/test_replacement_tables.py`` checks every row against the facts
+recorded from the cited files (``tests/fidelity/replacement_facts.json``; the provider's code is cited, not copied).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from components.errors import SpecError
 
 TF_GOOGLE_BETA = "hashicorp/terraform-provider-google-beta@{commit}:google-beta/services/container/{file}#L{lines}"
 COMMIT = "3dc173a397749158369ea839a2890d89f8c9c370"
-"""The google-beta provider pulumi-gcp bridges (pulumi/pulumi-gcp@ed6078a ``upstream``, v7.45.0); vendored files in
-``tests/data/upstream/terraform-provider-google-beta/``."""
+"""The google-beta provider pulumi-gcp bridges (pulumi/pulumi-gcp@ed6078a ``upstream``, v7.45.0); what the
+cited lines say is recorded in ``tests/fidelity/replacement_facts.json``."""
 
 
 def _tf(first: int, last: int, file: str = "resource_container_node_pool.go") -> str:

@@ -1,4 +1,5 @@
-"""Every private name of the Pulumi SDKs the offline engine uses, in one place (pinned ``pulumi==3.272.0``).
+"""Every private name of the Pulumi SDKs the offline engine uses, in one place (tested on pulumi 3.272.0 and
+pulumi-policy 1.21.0: the lower bounds of their ranges, and the lock).
 
 No other module imports a private SDK name; ``tests/offline/test_sdk_private.py`` checks each one's existence and
 signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks it.

@@ -1,5 +1,5 @@
 """``provisioner: nap`` on AKS: spec -> NodePool / AKSNodeClass, table-driven, and every emitted object validated
-strictly against the vendored CRDs (Azure/karpenter-provider-azure v1.14.2): an unknown field fails."""
+strictly against the upstream CRDs (Azure/karpenter-provider-azure v1.14.2): an unknown field fails."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``provisioner: eks-auto-mode``: spec -> NodePool / NodeClass, table-driven, every emitted object validated
-strictly (the NodePool against the vendored karpenter CRD, the NodeClass against the CRDs-catalog schema), and what
+strictly (the NodePool against the upstream karpenter CRD, the NodeClass against the CRDs-catalog schema), and what
 Auto Mode's own NVIDIA stack cannot do refused."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``provisioner: karpenter`` on EKS: spec -> NodePool / EC2NodeClass, table-driven, and every emitted object
-validated strictly against the vendored CRDs (aws/karpenter-provider-aws v1.14.1): an unknown field fails."""
+validated strictly against the upstream CRDs (aws/karpenter-provider-aws v1.14.1): an unknown field fails."""
 
 from __future__ import annotations
 

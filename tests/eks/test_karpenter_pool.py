@@ -1,5 +1,5 @@
 """``EksKarpenterGpuPool`` under Pulumi's mock runtime: the NodePool and EC2NodeClass registered as custom resources
-on the cluster's provider, exactly as the pure builder makes them, strictly valid against the vendored CRDs."""
+on the cluster's provider, exactly as the pure builder makes them, strictly valid against the upstream CRDs."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ moto ships EC2 ``DescribeInstanceTypeOfferings`` (``LocationType=region``) resul
 ``scripts/ec2_get_instance_type_offerings.py`` against real accounts). This module keeps only the instance types of
 ``components.eks.catalog`` and records moto's version and the date its release was published (the ``upload-time``
 of moto's wheel in ``uv.lock``): the data is no newer than that. ``tests/fidelity/test_eks_offerings.py`` fails when
-the vendored file and the installed moto drift apart.
+the recorded file and the installed moto drift apart.
 
 Regenerate after a moto upgrade: ``python -m tests.fidelity.eks_offerings``.
 """

@@ -2,7 +2,7 @@
 
 A pool's ``overrides`` are checked against these trees in the pure core (``components.core.resource_inputs``),
 which cannot import the SDKs; this module introspects them and writes the trees, and
-``tests/fidelity/test_resource_inputs.py`` fails when the installed SDKs and the vendored trees drift apart.
+``tests/fidelity/test_resource_inputs.py`` fails when the installed SDKs and the recorded trees drift apart.
 
 An SDK ``...Args`` class spells each input twice: its Python name (the property) and its provider name (the
 property getter's ``_pulumi_name``, e.g. ``osSKU``); the type of a nested input is the ``...Args`` forward

@@ -1,26 +1,23 @@
 """The chart facts the policy rules encode match the released charts' ``values.yaml``.
 
-Sources (vendored, see ``tests/data/upstream/SOURCES.md``): NVIDIA/gpu-operator v26.7.0
+Sources (read from ``../shared/reference/upstream/``, provenance in its ``SOURCES.md``): NVIDIA/gpu-operator v26.7.0
 ``deployments/gpu-operator/values.yaml`` and NVIDIA/k8s-device-plugin v0.20.0
 ``deployments/helm/nvidia-device-plugin/values.yaml``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from policies.gpu_conventions.rules import charts
+from tests.upstream import upstream_text
 
-UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
 VALUES: dict[str, Any] = {
-    charts.OPERATOR: yaml.safe_load((UPSTREAM / "gpu-operator" / "values.v26.7.0.source.yaml").read_text("utf-8")),
-    charts.DEVICE_PLUGIN: yaml.safe_load(
-        (UPSTREAM / "k8s-device-plugin" / "values.v0.20.0.source.yaml").read_text("utf-8")
-    ),
+    charts.OPERATOR: yaml.safe_load(upstream_text("gpu-operator/values.v26.7.0.source.yaml")),
+    charts.DEVICE_PLUGIN: yaml.safe_load(upstream_text("k8s-device-plugin/values.v0.20.0.source.yaml")),
 }
 
 

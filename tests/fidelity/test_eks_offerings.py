@@ -1,4 +1,4 @@
-"""The vendored EKS offerings (``components/eks/offerings.json``) are what the installed moto ships.
+"""The recorded EKS offerings (``components/eks/offerings.json``) are what the installed moto ships.
 
 After a moto upgrade this test fails until the file is regenerated with ``python -m tests.fidelity.eks_offerings``.
 """
@@ -13,7 +13,7 @@ from components.eks.catalog import EKS_INSTANCE_TYPES
 from tests.fidelity.eks_offerings import VENDORED, installed_offerings, moto_release_date, render
 
 
-def test_vendored_offerings_are_the_installed_motos() -> None:
+def test_recorded_offerings_are_the_installed_motos() -> None:
     assert VENDORED.read_text(encoding="utf-8") == render(installed_offerings()), (
         "run: python -m tests.fidelity.eks_offerings"
     )
@@ -26,7 +26,7 @@ def test_the_file_names_motos_version_and_release_date() -> None:
     assert data["moto"] in data["source"] and data["date"] in data["source"]
 
 
-def test_only_catalog_types_are_vendored_and_each_is_offered_somewhere() -> None:
+def test_only_catalog_types_are_recorded_and_each_is_offered_somewhere() -> None:
     loaded = offerings.load("components.eks")
     vendored = set().union(*loaded.regions.values())
     assert vendored <= set(EKS_INSTANCE_TYPES)

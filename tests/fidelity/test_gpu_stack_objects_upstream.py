@@ -1,6 +1,6 @@
 """The objects gpuready writes beside the GPU stack have the shape NVIDIA's own examples give them.
 
-Sources (vendored, see ``tests/data/upstream/SOURCES.md``): NVIDIA/cloud-native-docs
+Sources (read from ``../shared/reference/upstream/``, provenance in its ``SOURCES.md``): NVIDIA/cloud-native-docs
 ``gpu-operator/manifests/input/google-gke-gpu-operator-quota.yaml`` (the ResourceQuota GKE needs for
 ``system-node-critical`` pods) and ``time-slicing-config-sample.yaml`` (a device-plugin config with
 ``renameByDefault`` and ``failRequestsGreaterThanOne`` under ``sharing.timeSlicing``).
@@ -8,7 +8,6 @@ Sources (vendored, see ``tests/data/upstream/SOURCES.md``): NVIDIA/cloud-native-
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +15,10 @@ import yaml
 
 from components.core.gpu_stack import plugin_configs, stack_objects
 from components.core.specs import GpuPoolSpec, GpuSharing
+from tests.upstream import upstream_text
 
-DOCS = Path(__file__).resolve().parents[1] / "data" / "upstream" / "cloud-native-docs"
-QUOTA: dict[str, Any] = yaml.safe_load((DOCS / "google-gke-gpu-operator-quota.yaml").read_text("utf-8"))
-SAMPLE_MAP: dict[str, Any] = yaml.safe_load((DOCS / "time-slicing-config-sample.yaml").read_text("utf-8"))
+QUOTA: dict[str, Any] = yaml.safe_load(upstream_text("cloud-native-docs/google-gke-gpu-operator-quota.yaml"))
+SAMPLE_MAP: dict[str, Any] = yaml.safe_load(upstream_text("cloud-native-docs/time-slicing-config-sample.yaml"))
 SAMPLE_CONFIG: dict[str, Any] = yaml.safe_load(next(iter(SAMPLE_MAP["data"].values())))
 
 

@@ -3,10 +3,10 @@ chart documents as free-form; and the chart facts gpuready pins are the packaged
 
 Neither chart has a values schema that refuses unknown keys (shared reference nvidia.md section 2), so a
 misspelled or wrong-chart key (section 8, item 3: ``nfd.worker.*`` in the operator chart) is silently ignored by
-Helm; this test is what catches it. Sources (vendored, see ``tests/data/upstream/SOURCES.md``): the released
-packages ``gpu-operator-v26.7.0.tgz`` (``values.yaml``, ``Chart.yaml`` and the bundled node-feature-discovery
-0.19.0 subchart's ``values.yaml``) and ``nvidia-device-plugin-0.20.0.tgz`` (``values.yaml``, ``Chart.yaml``;
-it bundles the identical NFD subchart file).
+Helm; this test is what catches it. Sources (read from ``../shared/reference/upstream/``, provenance in its
+``SOURCES.md``): the released packages ``gpu-operator-v26.7.0.tgz`` (``values.yaml``, ``Chart.yaml`` and the
+bundled node-feature-discovery 0.19.0 subchart's ``values.yaml``) and ``nvidia-device-plugin-0.20.0.tgz``
+(``values.yaml``, ``Chart.yaml``; it bundles the identical NFD subchart file).
 
 Rules of the walk: every leaf of the release values (a scalar, a list, or an empty mapping) must be a key path of
 the chart's ``values.yaml``; a path under the chart's NFD key (``node-feature-discovery.`` in the operator chart,
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,12 +27,11 @@ import yaml
 from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
 from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
-
-UPSTREAM = Path(__file__).resolve().parents[1] / "data" / "upstream"
+from tests.upstream import upstream_text
 
 
 def _load(relative: str) -> Any:
-    return yaml.safe_load((UPSTREAM / relative).read_text(encoding="utf-8"))
+    return yaml.safe_load(upstream_text(relative))
 
 
 CHART_VALUES: dict[ChartKind, Mapping[str, Any]] = {
@@ -257,7 +255,7 @@ def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: Char
 )
 def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
     """Negative controls: keys blogs and other charts use, which these charts ignore; refused by this walk and by
-    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the vendored archive)."""
+    the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the chart facts)."""
     problems = key_problems(CHARTS[kind], values)
     assert problems and all(bad_path in p for p in problems), problems
     chart = CHARTS[kind]
@@ -302,7 +300,7 @@ def test_the_operator_version_has_a_leading_v_and_the_plugin_version_none() -> N
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
 def test_nfd_key_is_the_charts_nfd_dependency(kind: ChartKind) -> None:
-    """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the vendored subchart's version."""
+    """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the bundled subchart's version."""
     chart = CHARTS[kind]
     (nfd,) = [d for d in CHART_YAML[kind]["dependencies"] if d["name"] == "node-feature-discovery"]
     assert nfd.get("alias", nfd["name"]) == chart.nfd_key

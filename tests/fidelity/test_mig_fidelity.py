@@ -1,7 +1,7 @@
-"""gpuready's MIG tables against NVIDIA mig-parted v0.15.0 ``config-default.yaml`` (vendored).
+"""gpuready's MIG tables against NVIDIA mig-parted v0.15.0 ``config-default.yaml`` (read from ../shared).
 
-Source: ``tests/data/upstream/mig-parted/config-default.v0.15.0.yaml`` (NVIDIA/mig-parted@e2d5ad1,
-``deployments/systemd/config-default.yaml``; provenance and sha256 in ``tests/data/upstream/SOURCES.md``).
+Source: ``../shared/reference/upstream/mig-parted/config-default.v0.15.0.yaml`` (NVIDIA/mig-parted@e2d5ad1,
+``deployments/systemd/config-default.yaml``; provenance in that snapshot's ``SOURCES.md``).
 The file is parsed here, independently of ``components.core.catalog.mig_profiles``.
 
 How an upstream layout is matched to a gpuready table (``MigTable``):
@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,8 +34,9 @@ import yaml
 
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
+from tests.upstream import upstream_text
 
-CONFIG = Path(__file__).resolve().parents[1] / "data" / "upstream" / "mig-parted" / "config-default.v0.15.0.yaml"
+CONFIG = "mig-parted/config-default.v0.15.0.yaml"
 
 COMMENT_NAMES: Mapping[str, frozenset[str]] = {
     "A100-40GB/A800-40GB": frozenset({"A100-40GB", "A800-40GB"}),
@@ -138,7 +138,7 @@ def _comments(text: str) -> dict[str, tuple[str | None, bool]]:
 
 
 def load_upstream() -> dict[str, Layout]:
-    text = CONFIG.read_text(encoding="utf-8")
+    text = upstream_text(CONFIG)
     document = yaml.safe_load(text)
     assert document["version"] == "v1"
     comments = _comments(text)
@@ -271,7 +271,7 @@ def test_layouts_no_table_claims_are_the_documented_ones() -> None:
 
 
 def test_parser_reads_known_upstream_facts() -> None:
-    """Guards the parser: facts read off the vendored file by eye."""
+    """Guards the parser: facts read off the upstream file by eye."""
     assert UPSTREAM["all-1g.10gb"].for_device("0x20b010de") == {"1g.10gb": 4}
     assert UPSTREAM["all-1g.10gb"].for_device("0x233010DE") == {"1g.10gb": 7}
     assert UPSTREAM["all-balanced"].for_device("0x20B710DE") == {"1g.6gb": 2, "2g.12gb": 1}

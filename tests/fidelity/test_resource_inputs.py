@@ -1,4 +1,4 @@
-"""The vendored input trees (``components/<cloud>/inputs.json``) are what the installed Pulumi SDKs declare.
+"""The recorded input trees (``components/<cloud>/inputs.json``) are what the installed Pulumi SDKs declare.
 
 The pure core checks a pool's ``overrides`` against these trees; after an SDK upgrade this test fails until they are
 regenerated with ``python -m tests.fidelity.resource_inputs``.

@@ -1,5 +1,5 @@
 """``provisioner: compute-class`` on GKE: spec -> ComputeClass, table-driven, every emitted object validated strictly
-against the vendored schema (datreeio/CRDs-catalog ``cloud.google.com/computeclass_v1.json``): an unknown field
+against the upstream schema (datreeio/CRDs-catalog ``cloud.google.com/computeclass_v1.json``): an unknown field
 fails."""
 
 from __future__ import annotations

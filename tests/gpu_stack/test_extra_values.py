@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from components.core.gpu_stack import chart_archives, owned_values
+from components.core.gpu_stack import chart_facts, owned_values
 from components.core.gpu_stack.charts import STACK_CHARTS, ChartKind
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
@@ -105,7 +105,7 @@ def test_monitoring_switches_the_dcgm_exporters_service_monitor(monitoring: bool
     policy = _render(plan).one("ClusterPolicy")["spec"]
     assert policy["dcgmExporter"]["serviceMonitor"]["enabled"] is enabled
     assert policy["dcgmExporter"]["enabled"] is True
-    default = chart_archives.chart_values("gpu-operator", "v26.7.0").tree["dcgmExporter"]["serviceMonitor"]["enabled"]
+    default = chart_facts.chart_values("gpu-operator", "v26.7.0").tree["dcgmExporter"]["serviceMonitor"]["enabled"]
     assert default is True
 
 
@@ -152,7 +152,7 @@ def test_every_value_gpuready_sets_has_an_owner() -> None:
 # key: the DRA chart's templates refuse that legacy value (owned so that gpuStack.values cannot set it)
 def test_every_owned_path_is_a_key_of_the_chart(kind: ChartKind) -> None:
     chart = STACK_CHARTS[kind]
-    known = chart_archives.chart_values(chart.name, chart.version)
+    known = chart_facts.chart_values(chart.name, chart.version)
     inert = owned_values.INERT.get(kind, ((), ""))[0]
     for path in [*(entry.path for entry in owned_values.OWNED[kind]), *inert]:
         node: Any = known.tree

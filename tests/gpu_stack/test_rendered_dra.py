@@ -1,4 +1,4 @@
-"""The DRA driver release gpuready plans (``gpuStack`` kind ``dra-driver``), rendered by real Helm from the vendored
+"""The DRA driver release gpuready plans (``gpuStack`` kind ``dra-driver``), rendered by real Helm from the pinned
 chart ``dra-driver-nvidia-gpu`` 0.4.0, in table-driven variations.
 
 On each: the chart's own validations pass (``gpuResourcesEnabledOverride`` is set, so its device-plugin rule is

@@ -1,5 +1,5 @@
 """The GPU Operator's GPUCluster release gpuready plans (``gpuStack`` kind ``gpu-operator-dra``, experimental),
-rendered by real Helm from the vendored chart ``gpu-operator`` v26.7.0, in table-driven variations.
+rendered by real Helm from the pinned chart ``gpu-operator`` v26.7.0, in table-driven variations.
 
 The chart's own validations need the cluster to serve a DeviceClass API (``templates/validations.yaml`` L25-29),
 which offline rendering states as ``--api-versions`` (``Chart.cluster_apis``). On each variation: the validations

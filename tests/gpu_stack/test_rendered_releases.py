@@ -1,4 +1,4 @@
-"""Every Helm release gpuready plans, rendered by real Helm from the vendored chart archive (``tests.helm_render``).
+"""Every Helm release gpuready plans, rendered by real Helm from the released chart archive (``tests.helm_render``).
 
 Releases: each example stack's GPU stack (as ``gpuready plan`` parses the stack file), each example program's
 release (as the golden plan pins it), and the table-driven plans of ``stack_scenarios`` (every cloud, both charts,
@@ -255,7 +255,7 @@ def test_an_unknown_field_in_a_built_in_object_is_found() -> None:
 
 
 def test_the_dra_driver_chart_renders_through_the_same_helper() -> None:
-    """The third vendored archive (the DRA driver chart's source, issue #15): with its defaults it fails its own
+    """The third pinned archive (the DRA driver chart's source, issue #15): with its defaults it fails its own
     rule that its GPU plugin never runs beside NVIDIA's device plugin (templates/validation.yaml); with the
     override its objects are valid Kubernetes 1.34 (``resource.k8s.io/v1`` DeviceClasses)."""
     from helm_python import HelmError  # noqa: PLC0415

@@ -8,7 +8,7 @@ types are given. gpuready labels every node of a pool with its GPU model in the 
 A list therefore names interchangeable types (say ``g6.xlarge`` and ``g6.2xlarge``: one L4 each, different CPU and
 memory), which is what Karpenter's requirement semantics give: the values of one ``In`` requirement are
 alternatives, the requirements of a NodePool all hold together (kubernetes-sigs/karpenter, NodePool
-``spec.template.spec.requirements``, in the CRD vendored in ``../shared/reference/upstream/karpenter-aws/``), so a
+``spec.template.spec.requirements``, in the CRD at ``../shared/reference/upstream/karpenter-aws/``), so a
 type list beside an ``instance-gpu-count`` requirement would silently drop the types of another count; gpuready
 refuses that instead. ``gpuRequirements: {model, count}`` stands for every type of the cloud's catalog with exactly
 that model and count; a model the cloud's catalog lacks, or a count none of its types has, is refused with the

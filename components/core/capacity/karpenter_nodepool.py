@@ -1,6 +1,6 @@
 """The ``karpenter.sh/v1`` NodePool of a GPU pool, whichever cloud's Karpenter makes its nodes. Pure.
 
-Field names are those of the NodePool CRD (kubernetes-sigs/karpenter ``karpenter.sh_nodepools.yaml``, vendored in
+Field names are those of the NodePool CRD (kubernetes-sigs/karpenter ``karpenter.sh_nodepools.yaml``, copies in
 ``../shared/reference/upstream/karpenter-aws/`` v1.14.1 and ``karpenter-azure/`` v1.14.2; the two are the same
 schema). The cloud's own part is the node class it references and the instance requirements; the rest follows
 from the spec as it does for node groups: the GPU taint and gpuready's labels (``components.core.scheduling``, also

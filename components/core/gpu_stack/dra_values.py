@@ -1,6 +1,7 @@
 """Helm values of NVIDIA's DRA driver chart (``dra-driver-nvidia-gpu`` 0.4.0) for a stack's DRA pools. Pure.
 
-Keys and defaults: the chart's ``values.yaml`` (vendored archive, ``chart_archives``). What gpuready decides:
+Keys and defaults: the chart's ``values.yaml`` (NVIDIA/k8s-dra-driver-gpu v0.4.0; its keys in ``chart_facts``).
+What gpuready decides:
 
 - ``resourceApiVersion: resource.k8s.io/v1``: the chart otherwise takes the newest resource API the cluster
   serves, v1beta1 or v1beta2 included (``_helpers.tpl``); ``clusterVersion`` is at least 1.34, where

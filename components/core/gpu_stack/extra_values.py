@@ -8,7 +8,7 @@ Three checks, every problem at once, each with the path under ``gpuStack.values`
    dependency ``condition``; otherwise "unknown key" with a did-you-mean.
    Neither pinned chart has a ``values.schema.json`` (the bundled NFD subchart has one, which Helm applies at
    install), so Helm itself would ignore a misspelt key without a word. Checked against the pinned version's
-   vendored archive (``chart_archives``); with another ``chartVersion`` the keys are that chart's business;
+   facts (``chart_facts``, read from its archive); with another ``chartVersion`` the keys are that chart's business;
 2. no value overrides what gpuready decides (``owned_values``), neither below an owned path nor by replacing a
    map above one; the owner is named so the user knows which gpuready key to set instead;
 3. then ``merge`` deep-merges them into gpuready's values as Helm does (maps key by key; lists and scalars
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core.config_model.suggest import did_you_mean
-from components.core.gpu_stack import chart_archives
+from components.core.gpu_stack import chart_facts
 from components.core.gpu_stack.charts import FREE_FORM_VALUE_MAPS, Chart
 from components.core.gpu_stack.owned_values import inert_reason, leaves, owned_paths
 from components.core.mappings import deep_merge
@@ -38,10 +38,10 @@ MAX_LISTED_KEYS = 40
 
 
 def key_problems(chart: Chart, version: str, values: Mapping[str, Any], prefix: str) -> list[Problem]:
-    """Every key of ``values`` the chart does not read (empty when gpuready vendors no archive of ``version``)."""
-    if not chart_archives.has_archive(chart.name, version):
+    """Every key of ``values`` the chart does not read (empty when gpuready has no facts of ``version``)."""
+    if not chart_facts.has_facts(chart.name, version):
         return []
-    known = chart_archives.chart_values(chart.name, version)
+    known = chart_facts.chart_values(chart.name, version)
     problems: list[Problem] = []
     _walk(chart, known, values, defaults=known.tree, at="", prefix=prefix, problems=problems)
     return problems
@@ -82,7 +82,7 @@ def merge(gpuready_values: Mapping[str, Any], values: Mapping[str, Any]) -> dict
 
 def _walk(
     chart: Chart,
-    known: chart_archives.ChartValues,
+    known: chart_facts.ChartValues,
     values: Mapping[str, Any],
     *,
     defaults: Mapping[str, Any],

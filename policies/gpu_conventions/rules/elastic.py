@@ -1,7 +1,7 @@
 """Rules on elastic GPU pools: Karpenter / EKS Auto Mode / AKS NAP NodePools and GKE ComputeClasses. Pure.
 
 ``(resource_type, props, config) -> messages``, on raw objects of any program (``elastic_pools`` says which are GPU
-pools). Facts, from the ``karpenter.sh/v1`` NodePool CRD (kubernetes-sigs/karpenter, vendored in
+pools). Facts, from the ``karpenter.sh/v1`` NodePool CRD (kubernetes-sigs/karpenter, as in
 ``../shared/reference/upstream/karpenter-aws/karpenter.sh_nodepools.v1.14.1.yaml``):
 
 - ``spec.template.spec.taints`` are the only taints a NodePool's nodes get for good (``startupTaints`` are removed

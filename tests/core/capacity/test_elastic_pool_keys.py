@@ -1,5 +1,5 @@
 """The elastic pool keys (``instanceType`` lists, ``gpuRequirements``, ``gpuLimit``) for every elastic provisioner:
-spec -> object, table-driven, every emitted object validated strictly against the vendored CRDs and schemas."""
+spec -> object, table-driven, every emitted object validated strictly against the upstream CRDs and schemas."""
 
 from __future__ import annotations
 

@@ -2,14 +2,13 @@
 
 Format (mig-parted v0.15.0, nvidia.md section 5): ``version: v1``, ``mig-configs`` mapping a config name (the
 value of a node's ``nvidia.com/mig.config`` label) to a list of entries with ``devices``, ``device-filter`` (PCI
-ids), ``mig-enabled`` and ``mig-devices``. The vendored default table is
-``tests/data/upstream/mig-parted/config-default.v0.15.0.yaml``.
+ids), ``mig-enabled`` and ``mig-devices``. The upstream default table is
+``../shared/reference/upstream/mig-parted/config-default.v0.15.0.yaml``.
 """
 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ from components.core import sharing_plan
 from components.core.gpu_stack import mig_manager_config
 from components.core.scheduling import LABEL_MIG_CONFIG, pool_labels
 from components.core.specs import GpuPoolSpec, MigPartitioning, MigStrategy
+from tests.upstream import upstream_text
 
-UPSTREAM = Path(__file__).parents[2] / "data" / "upstream" / "mig-parted" / "config-default.v0.15.0.yaml"
 A100_40GB_PCI = ["0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE"]
 
 
@@ -174,7 +173,9 @@ MIG_GPUS: list[tuple[str, str, str, str]] = [
 
 @functools.cache
 def _upstream_table() -> dict[str, list[dict[str, Any]]]:
-    table: dict[str, list[dict[str, Any]]] = yaml.safe_load(UPSTREAM.read_text(encoding="utf-8"))["mig-configs"]
+    table: dict[str, list[dict[str, Any]]] = yaml.safe_load(upstream_text("mig-parted/config-default.v0.15.0.yaml"))[
+        "mig-configs"
+    ]
     return table
 
 

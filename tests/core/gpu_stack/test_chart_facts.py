@@ -1,37 +1,26 @@
-"""The vendored chart archives are the bytes their SOURCES.md names, hold the charts gpuready pins, and give the
-values trees ``gpuStack.values`` is checked against; the Helm value merge is Helm's."""
+"""The chart fact table cites the archives the shared reference snapshot holds (sha256 as ``SHA256SUMS`` has it),
+covers every chart gpuready pins, and gives the values trees ``gpuStack.values`` is checked against; the Helm value
+merge is Helm's. (``tests/fidelity/test_chart_facts.py`` regenerates the table from those archives.)"""
 
 from __future__ import annotations
 
-import hashlib
 import io
-import re
 import tarfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from components.core.gpu_stack import chart_archives
+from components.core.gpu_stack import chart_facts
 from components.core.gpu_stack.charts import CHARTS, ChartKind
 from components.core.mappings import deep_merge
+from tests.helm_render import archive_bytes
+from tests.upstream import sha256sums, upstream_text
 
-SOURCES = chart_archives.ARCHIVES / "SOURCES.md"
-ROW = re.compile(r"^\| `(?P<file>[^`]+\.tgz)` \|.*\| `(?P<sha256>[0-9a-f]{64})` \|$")
-UPSTREAM = Path(__file__).resolve().parents[2] / "data" / "upstream"
 PACKAGED_VALUES = {
-    "gpu-operator": UPSTREAM / "gpu-operator" / "values.v26.7.0.packaged.yaml",
-    "device-plugin": UPSTREAM / "k8s-device-plugin" / "values.v0.20.0.packaged.yaml",
+    "gpu-operator": "gpu-operator/values.v26.7.0.packaged.yaml",
+    "device-plugin": "k8s-device-plugin/values.v0.20.0.packaged.yaml",
 }
-
-
-def _rows() -> dict[str, str]:
-    rows = {}
-    for line in SOURCES.read_text(encoding="utf-8").splitlines():
-        if match := ROW.match(line):
-            rows[match["file"]] = match["sha256"]
-    return rows
 
 
 def _member(data: bytes, name: str) -> bytes:
@@ -41,40 +30,46 @@ def _member(data: bytes, name: str) -> bytes:
         return extracted.read()
 
 
-def test_every_archive_is_listed_with_its_sha256() -> None:
-    rows = _rows()
-    on_disk = {p.name for p in chart_archives.ARCHIVES.glob("*.tgz")}
-    assert on_disk == set(rows) == set(chart_archives.ARCHIVE_FILES.values())
-    for name, digest in rows.items():
-        assert hashlib.sha256((chart_archives.ARCHIVES / name).read_bytes()).hexdigest() == digest, name
+@pytest.mark.parametrize("key", sorted(chart_facts.table()))
+def test_every_citation_names_an_archive_of_the_snapshot_with_its_sha256(key: tuple[str, str]) -> None:
+    citation = chart_facts.chart_values(*key).citation
+    assert sha256sums()[f"charts/{citation.archive}"] == citation.sha256
+    assert citation.repository.startswith("NVIDIA/")
+    assert key[1].lstrip("v") in citation.archive
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_every_pinned_chart_has_its_archive(kind: ChartKind) -> None:
+def test_every_pinned_chart_has_its_facts(kind: ChartKind) -> None:
     chart = CHARTS[kind]
-    assert chart_archives.has_archive(chart.name, chart.version)
-    data = chart_archives.archive_bytes(chart.name, chart.version)
+    assert chart_facts.has_facts(chart.name, chart.version)
+    data = archive_bytes(chart.name, chart.version)
     packaged = yaml.safe_load(_member(data, f"{chart.name}/Chart.yaml"))
     assert (packaged["name"], packaged["version"]) == (chart.name, chart.version)
-    # The same values.yaml the fidelity tests vendor (tests/data/upstream), byte for byte.
-    assert _member(data, f"{chart.name}/values.yaml") == PACKAGED_VALUES[kind].read_bytes()
+    # The same values.yaml the snapshot holds on its own, byte for byte.
+    assert _member(data, f"{chart.name}/values.yaml").decode("utf-8") == upstream_text(PACKAGED_VALUES[kind])
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
 def test_the_values_tree_has_the_nfd_subchart_under_its_key(kind: ChartKind) -> None:
     chart = CHARTS[kind]
-    known = chart_archives.chart_values(chart.name, chart.version)
+    known = chart_facts.chart_values(chart.name, chart.version)
     nfd = known.tree[chart.nfd_key]
     assert {"master", "worker", "gc"} <= set(nfd)  # the subchart's own keys
     assert not known.has_schema  # neither chart refuses unknown values itself
     # The parent's settings for the subchart win over the subchart's defaults (as Helm coalesces them).
-    parent = yaml.safe_load(PACKAGED_VALUES[kind].read_text(encoding="utf-8"))[chart.nfd_key]
+    parent = yaml.safe_load(upstream_text(PACKAGED_VALUES[kind]))[chart.nfd_key]
     assert nfd["worker"]["tolerations"] == parent["worker"]["tolerations"]
 
 
 def test_the_plugin_charts_dependency_conditions() -> None:
-    known = chart_archives.chart_values("nvidia-device-plugin", "0.20.0")
+    known = chart_facts.chart_values("nvidia-device-plugin", "0.20.0")
     assert known.conditions == {"nfd.enabled", "gfd.enabled"}
+
+
+def test_an_unpinned_version_has_no_facts() -> None:
+    assert not chart_facts.has_facts("gpu-operator", "v25.3.0")
+    with pytest.raises(KeyError):
+        chart_facts.chart_values("gpu-operator", "v25.3.0")
 
 
 @pytest.mark.parametrize(
