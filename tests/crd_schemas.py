@@ -1,4 +1,4 @@
-"""Strict validation of custom resources against upstream CRD schemas (``../shared/reference/upstream/``, ``tests.upstream``).
+"""Strict validation of custom resources against upstream CRD schemas (``tests.upstream``: ../shared).
 
 A CRD's structural schema lets the apiserver drop unknown fields silently, so plain schema validation would pass
 an object with a misspelt field that then does nothing. ``strict`` closes every object schema that lists its
