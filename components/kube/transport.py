@@ -27,7 +27,7 @@ layer adds it, so quiet watches keep a fresh resourceVersion to resume from.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx2
@@ -109,7 +109,7 @@ class AttemptTransport(httpx2.BaseTransport):
             self.calls[verb] += 1
             self._bound_timeouts(request)
             try:
-                response = self.http.send(request, stream=stream)
+                response = self._send(request, stream=stream)
                 if response.status_code in retryable:
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     last_status, last = response.status_code, _describe(response)
@@ -135,6 +135,16 @@ class AttemptTransport(httpx2.BaseTransport):
         if last_status:
             raise KubeApiError(gave_up, last_status, transient=last_status in RETRYABLE_READ_STATUS)
         raise KubeUnreachableError(gave_up)
+
+    def _send(self, request: httpx2.Request, *, stream: bool) -> httpx2.Response:
+        """One attempt whose body, however slowly it trickles in, ends by the deadline (httpx's read timeout
+        bounds only the gap between two reads): the body is read through ``DeadlineStream``."""
+        response = self.http.send(request, stream=True)
+        if self.deadline.seconds is not None:
+            response.stream = DeadlineStream(response.stream, self.deadline, f"{_verb(request)} {self.resource}")
+        if not stream:
+            _read(response)
+        return response
 
     def _wait_before_retry(self, what: str, attempt: int, retry_after: float | None, last: str) -> None:
         """Sleep before retry ``attempt``, or raise ``DeadlineError`` when the wait would outlast the deadline."""
@@ -177,6 +187,37 @@ class AttemptTransport(httpx2.BaseTransport):
     def close(self) -> None:
         self.close_watch()
         self.http.close()
+
+
+class DeadlineStream(httpx2.SyncByteStream):
+    """A response body that stops at the deadline: one clock reading per network chunk (tens of KB), so a body
+    trickled in 64-byte pieces cannot outlast ``--timeout``."""
+
+    def __init__(self, inner: httpx2.SyncByteStream, deadline: Deadline, what: str) -> None:
+        self._inner = inner
+        self._deadline = deadline
+        self._what = what
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._inner:
+            if self._deadline.expired:
+                raise DeadlineError(
+                    f"{self._what}: {self._deadline.describe()} passed while the response was still arriving",
+                    "the response body arrived too slowly",
+                )
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _read(response: httpx2.Response) -> None:
+    """The whole body, or the response closed (and the error raised): a half-read response is never kept."""
+    try:
+        response.read()
+    except BaseException:
+        response.close()
+        raise
 
 
 def _verb(request: httpx2.Request) -> str:

@@ -149,3 +149,13 @@ def test_label_stopped_by_its_deadline_says_how_far_it_got(kube_standin: KubeSta
     assert result.out.rstrip().endswith("labeled 1 of 3; not done: gfd-a100, gke-l4")
     assert "stopped after 1 of 3 nodes" in result.err
     assert kube_standin.requests.per_path("PATCH", "/api/v1/nodes/") == {"eks-p5": 1, "gfd-a100": 1}
+
+
+def test_check_ends_at_its_deadline_while_the_list_body_trickles_in(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    seed_mixed_cluster(kube_standin)  # a NodeList of ~4 KB: 64 bytes every 0.3 s is ~20 s
+    kube_standin.faults.trickle(64, 0.3, 1000, method="GET")
+    result, took = timed(gpuready, "check", "--timeout", "3")
+    no_traceback(result)
+    assert took < 3 + SLACK  # was the whole trickle (38.7 s for --timeout 3), then exit 0
+    assert result.code == 2
+    assert "3s deadline passed while the response was still arriving" in result.err
