@@ -23,7 +23,7 @@ from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
-from components.kube.resource_slices import audit_slices, wait_for_slices
+from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
 from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
@@ -49,20 +49,24 @@ def run(args: argparse.Namespace) -> int:
     watching = _Progress(require_nodes=not from_stack)
     try:
         deadline = command_deadline(args)
+        dra = may_need_slices([e.advertiser for e in expectations.values()] if from_stack else None)
+        nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
         with open_client(args, deadline) as client:
             outcome = follow_nodes(
                 client,
                 selector,
                 WatchedAudit(expectations),
                 watching.done,
-                timeout=deadline,
+                timeout=nodes_deadline,
                 on_change=watching.show,
                 on_retry=progress,
             )
             report = outcome.state.report()
-            if outcome.converged:  # DRA nodes converge on their ResourceSlices too
+            # DRA nodes converge on their ResourceSlices too; the slice audit has the rest of the deadline
+            client.deadline = deadline
+            if outcome.converged:
                 report = wait_for_slices(client, report, deadline, client.policy.sleep)
-                outcome = replace(outcome, converged=outcome.converged and report.done)
+                outcome = replace(outcome, converged=report.done)
             else:
                 report = audit_slices(client, report)
     except GpuReadyError as error:

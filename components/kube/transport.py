@@ -58,15 +58,12 @@ class WatchWindowClosed(KubeError):
 class AttemptTransport(httpx2.BaseTransport):
     """Sends lightkube's requests through ``http`` with bounded retries, counting every attempt per verb."""
 
-    def __init__(
-        self, http: httpx2.Client, policy: RetryPolicy, *, server: str, target: str, resource: str = "nodes"
-    ) -> None:
+    def __init__(self, http: httpx2.Client, policy: RetryPolicy, *, server: str, target: str) -> None:
         self.http = http
         self.policy = policy
         self.server = server or "the API server"
         self.target = target
         """Who we are, for error messages (``KubeTarget.describe()``)."""
-        self.resource = resource
         self.calls: Counter[str] = Counter()
         self._watch_slots = 0
         self._watch_read_timeout: float | None = None
@@ -97,7 +94,7 @@ class AttemptTransport(httpx2.BaseTransport):
         if stream:
             self._prepare_watch(request)
         retryable = RETRYABLE_PATCH_STATUS if verb == "patch" else RETRYABLE_READ_STATUS
-        what = f"{verb} {self.resource}"
+        what = f"{verb} {resource_of(request)}"
         last, last_status = "", 0
         retry_after: float | None = None
         for attempt in range(self.policy.attempts):
@@ -140,8 +137,8 @@ class AttemptTransport(httpx2.BaseTransport):
         """One attempt whose body, however slowly it trickles in, ends by the deadline (httpx's read timeout
         bounds only the gap between two reads): the body is read through ``DeadlineStream``."""
         response = self.http.send(request, stream=True)
-        if self.deadline.seconds is not None:
-            response.stream = DeadlineStream(response.stream, self.deadline, f"{_verb(request)} {self.resource}")
+        if self.deadline.seconds is not None and isinstance(response.stream, httpx2.SyncByteStream):
+            response.stream = DeadlineStream(response.stream, self.deadline, f"{_verb(request)} {resource_of(request)}")
         if not stream:
             _read(response)
         return response
@@ -224,6 +221,17 @@ def _verb(request: httpx2.Request) -> str:
     if request.method == "GET":
         return "watch" if request.url.params.get("watch") in ("true", "1") else "list"
     return request.method.lower()
+
+
+def resource_of(request: httpx2.Request) -> str:
+    """The resource a request is about, for messages: ``nodes`` for ``/api/v1/nodes/x``, ``resourceslices`` for
+    ``/apis/resource.k8s.io/v1/resourceslices`` (the segment after the version, or after ``watch``)."""
+    parts = [p for p in request.url.path.split("/") if p]
+    start = 2 if parts[:1] == ["api"] else 3 if parts[:1] == ["apis"] else 0
+    rest = parts[start:]
+    if rest[:1] == ["watch"]:
+        rest = rest[1:]
+    return rest[0] if rest else request.url.path or "the API"
 
 
 def _describe(response: httpx2.Response) -> str:
