@@ -11,7 +11,9 @@ pure ``components.verify`` code:
   (see ``transport.AttemptTransport``). A stream dropped mid-way ends the iteration like a server-side close;
   an in-band or HTTP 410 raises ``ExpiredError``; another in-band ERROR raises ``KubeApiError`` (``transient`` for
   429/5xx, like its HTTP twin) and a line that is not an event raises ``MalformedResponseError``.
-* PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ...}}, patch_type=PatchType.MERGE)``, one per node.
+* PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ..., "resourceVersion": ...}},
+  patch_type=PatchType.MERGE)``, one per node, conditioned on the version read (409 when it changed).
+* GET: ``Client.get(Node, name)``, only to re-read a node whose conditioned PATCH met a 409.
 
 Label selectors pass through verbatim: lightkube encodes ``labels={key: None}`` (an "exists" requirement) as
 the bare key, so ``labels={selector: None}`` sends the caller's selector string unchanged, whatever it holds
@@ -51,6 +53,7 @@ from components.kube.deadline import Deadline
 from components.kube.eks_token import EksTokenAuth
 from components.kube.errors import (
     RBAC_HINT,
+    ConflictError,
     ExpiredError,
     KubeApiError,
     KubeAuthError,
@@ -73,7 +76,7 @@ class Node(GenericGlobalResource):
     would make ``codecs`` return dicts for Nodes everywhere else in the process.
     """
 
-    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["list", "watch", "patch"])
+    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["get", "list", "watch", "patch"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,22 +188,31 @@ class NodeClient:
         finally:
             self.transport.close_watch()
 
-    def patch_node_labels(self, name: str, labels: Mapping[str, str | None]) -> dict[str, Any]:
-        """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node."""
-        body = {"metadata": {"labels": dict(labels)}}
+    def patch_node_labels(
+        self, name: str, labels: Mapping[str, str | None], resource_version: str = ""
+    ) -> dict[str, Any]:
+        """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node.
+
+        With ``resource_version`` the patch carries it as a precondition (``metadata.resourceVersion``): the API
+        server applies it only to the node as it was read, else answers 409 Conflict (``ConflictError``), so a
+        label another writer set in between is never overruled; the caller re-reads and re-decides."""
+        metadata: dict[str, Any] = {"labels": dict(labels)}
+        if resource_version:
+            metadata["resourceVersion"] = resource_version
         try:
             with self._errors("patch"):
-                return dict(self.kube.patch(Node, name, body, patch_type=PatchType.MERGE))
+                return dict(self.kube.patch(Node, name, {"metadata": metadata}, patch_type=PatchType.MERGE))
         except KubeApiError as error:
             if error.status != 409:
                 raise
-            raise KubeApiError(
-                f"patch node/{name}: still 409 Conflict after {self.policy.attempts} attempts (something else keeps "
-                f"changing the node); check who with: kubectl get node {name} --show-managed-fields -o yaml; then "
-                "re-run gpuready label --yes, which patches only what is still missing",
-                409,
-                error.reason,
+            raise ConflictError(
+                f"patch node/{name}: 409 Conflict: the node changed since it was read", 409, error.reason
             ) from error
+
+    def get_node(self, name: str) -> dict[str, Any]:
+        """One node, as it is now (``label`` re-reads a node whose conditioned PATCH met a conflict)."""
+        with self._errors("get"):
+            return dict(self.kube.get(Node, name))
 
     # ---------------------------------------------------------------- errors
 

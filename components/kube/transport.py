@@ -8,7 +8,7 @@ in-process EKS token, proxies from the environment), and wraps that send in the 
 
 * each attempt counts in ``calls`` under its verb: ``list`` (GET), ``watch`` (GET with ``watch``), ``patch``;
 * 429 (``Retry-After`` honoured), 5xx, timeouts, dropped connections and malformed success bodies (truncated
-  or invalid JSON, an HTML page, another content type) are retried (PATCH also retries 409);
+  or invalid JSON, an HTML page, another content type) are retried (a 409 is not: PATCHes are conditioned);
 * the command's ``deadline`` bounds it all: each attempt's timeouts are cut to the time left, and a backoff or
   ``Retry-After`` that would end past the deadline is not slept: ``DeadlineError`` at once;
   a page of a LIST is retried with the same ``continue`` token, because retrying happens per request;

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from tests.cli_audit.conftest import Cli, Result, seed_mixed_cluster
-from tests.kube_standin import KubeStandin
+from tests.kube_standin import KubeStandin, make_node
+from tests.kube_standin.faults import RequestInfo
 
 SLACK = 2.0
 
@@ -134,9 +135,41 @@ def test_label_names_the_node_that_keeps_conflicting_and_labels_the_rest(
     assert result.code == 2
     no_traceback(result)
     assert result.out.rstrip().endswith("labeled 2 of 3; not done: gfd-a100")
-    assert "patch node/gfd-a100: still 409 Conflict after 5 attempts" in result.err
+    assert "patch node/gfd-a100: still 409 Conflict after 5 attempts, each on the node read again" in result.err
     assert "re-run gpuready label --yes" in result.err
     assert kube_standin.requests.per_path("PATCH", "/api/v1/nodes/") == {"eks-p5": 1, "gfd-a100": 5, "gke-l4": 1}
+    assert kube_standin.requests.count("GET", "/api/v1/nodes/gfd-a100") == 4  # re-read before each new decision
+
+
+def test_label_never_overrules_a_false_set_between_its_list_and_its_patch(
+    kube_standin: KubeStandin, gpuready: Cli
+) -> None:
+    for name in ("gke-a", "gke-b", "gke-c", "gke-d"):
+        kube_standin.store.add(make_node(name, instance_type="g2-standard-8",
+                                         labels={"cloud.google.com/gke-accelerator": "nvidia-l4"}))  # fmt: skip
+    raced: set[str] = set()
+
+    def another_writer(info: RequestInfo) -> bool:  # runs as each PATCH arrives, before it is applied
+        name = info.path.rsplit("/", 1)[-1]
+        if info.method == "PATCH" and name not in raced:
+            raced.add(name)
+            kube_standin.store.label("Node", name, {"nvidia.com/gpu.present": "false"})
+        return False
+
+    kube_standin.faults.delay(0.01, 1, where=another_writer)
+    result = gpuready("label", "--yes")
+    assert result.code == 0, result.err
+    no_traceback(result)
+    assert result.out.rstrip().endswith("labeled 4 of 4")
+    for name in ("gke-a", "gke-b", "gke-c", "gke-d"):
+        node = kube_standin.store.get("Node", name)
+        assert node is not None
+        labels = node["metadata"]["labels"]
+        assert labels["nvidia.com/gpu.present"] == "false"  # was "true" on 4 of 4 nodes
+        assert labels["gpuready.io/accelerator"] == "l4"  # the labels its rules do set still land
+    patches = kube_standin.requests.find("PATCH")
+    assert len(patches) == 8  # each node: one PATCH refused with 409, one after reading it again
+    assert all(p.json()["metadata"].get("resourceVersion") for p in patches)  # every PATCH is conditioned
 
 
 def test_label_stopped_by_its_deadline_says_how_far_it_got(kube_standin: KubeStandin, gpuready: Cli) -> None:
