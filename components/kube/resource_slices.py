@@ -33,6 +33,7 @@ from components.kube.errors import (
     MalformedResponseError,
 )
 from components.kube.nodes_api import NodeClient
+from components.kube.redaction import scrub
 from components.kube.retry import RETRYABLE_READ_STATUS
 from components.kube.transport import status_body
 from components.verify.audit import AuditReport
@@ -102,6 +103,7 @@ def list_slices_retrying(client: NodeClient) -> list[dict[str, Any]] | None:
 
 
 def _error(client: NodeClient, code: int, message: str) -> Exception:
+    message = scrub(message)  # a server may quote a token back
     if code in (401, 403):
         return KubeAuthError(
             f"list resourceslices: {code} for {client.target_description}: {message}. The missing permission is "

@@ -43,6 +43,7 @@ from components.kube.errors import (
     KubeUnreachableError,
     MalformedResponseError,
 )
+from components.kube.redaction import scrub
 from components.kube.retry import RETRYABLE_PATCH_STATUS, RETRYABLE_READ_STATUS, RetryPolicy, parse_retry_after
 
 _decode = msgspec.json.Decoder().decode
@@ -181,6 +182,10 @@ class AttemptTransport(httpx2.BaseTransport):
         timeout["read"] = self._watch_read_timeout  # lightkube leaves watches without one; stop at the deadline
         request.extensions = {**request.extensions, "timeout": timeout}
 
+    def current_deadline(self) -> Deadline:
+        """The deadline now in force (credential plugins and STS run within it)."""
+        return self.deadline
+
     def close(self) -> None:
         self.close_watch()
         self.http.close()
@@ -237,7 +242,7 @@ def resource_of(request: httpx2.Request) -> str:
 def _describe(response: httpx2.Response) -> str:
     """``<code> <reason>: <message>`` of an error response."""
     body = status_body(response)
-    return f"{response.status_code} {body.get('reason', '')}: {body.get('message', '')}".strip()
+    return scrub(f"{response.status_code} {body.get('reason', '')}: {body.get('message', '')}".strip())
 
 
 def malformed(response: httpx2.Response) -> str:

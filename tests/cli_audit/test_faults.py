@@ -7,8 +7,12 @@ Deadlines are 2-4 s and the bounds generous (deadline + 2 s) so a busy CI machin
 
 from __future__ import annotations
 
+import json
+import socket
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.cli_audit.conftest import Cli, Result, seed_mixed_cluster
 from tests.kube_standin import KubeStandin, make_node
@@ -192,3 +196,51 @@ def test_check_ends_at_its_deadline_while_the_list_body_trickles_in(kube_standin
     assert took < 3 + SLACK  # was the whole trickle (38.7 s for --timeout 3), then exit 0
     assert result.code == 2
     assert "3s deadline passed while the response was still arriving" in result.err
+
+
+def _exec_user(kube: KubeStandin, path: Path, command: str, args: list[str]) -> Path:
+    """Rewrite the stand-in's kubeconfig (the one ``gpuready`` passes) with an exec-plugin user."""
+    document = kube.kubeconfig()
+    exec_block = {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": command, "args": args}
+    document["users"][0]["user"] = {"exec": exec_block}
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_check_kills_a_slow_credential_plugin_at_its_deadline(
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path
+) -> None:
+    seed_mixed_cluster(kube_standin)
+    slow = tmp_path / "slow-plugin"
+    slow.write_text("#!/bin/sh\nsleep 60\n")
+    slow.chmod(0o755)
+    _exec_user(kube_standin, kubeconfig_path, str(slow), [])
+    result, took = timed(gpuready, "check", "--timeout", "3")
+    no_traceback(result)
+    assert took < 3 + SLACK  # was 62.3 s: the plugin ran without a timeout
+    assert result.code == 2
+    assert "still running when the 3s deadline passed; killed" in result.err
+    assert len(kube_standin.requests) == 0
+
+
+def test_check_stops_waiting_for_a_silent_sts_at_its_deadline(
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)  # accepts connections (the kernel does) and never answers
+    monkeypatch.setenv("AWS_ENDPOINT_URL_STS", f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "example-secret")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    args = ["eks", "get-token", "--cluster-name", "ml", "--region", "us-east-1", "--role-arn",
+            "arn:aws:iam::123456789012:role/eks-admin"]  # fmt: skip
+    _exec_user(kube_standin, kubeconfig_path, "aws", args)
+    try:
+        result, took = timed(gpuready, "check", "--timeout", "3")
+    finally:
+        silent.close()
+    no_traceback(result)
+    assert took < 3 + SLACK  # was still running at 150 s with --timeout 5
+    assert result.code == 2
+    assert "EKS cluster 'ml'" in result.err and "3s deadline" in result.err
