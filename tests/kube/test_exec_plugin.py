@@ -99,7 +99,7 @@ def test_a_certificate_only_credential_is_loaded_into_the_tls_context(tmp_path: 
         original(certfile, keyfile)
         loaded.append((Path(certfile).read_text(), str(keyfile)))
 
-    tls.load_cert_chain = spy  # type: ignore[method-assign]
+    tls.load_cert_chain = spy  # type: ignore[method-assign,assignment]
     auth = ExecCredentialAuth(UserExec(apiVersion=V1, command=str(plugin(tmp_path, f"cat {output}"))), tls)
     found = auth.credential()  # was a KeyError traceback: lightkube reads status.token only
     assert found.certificate == cert and not found.token
