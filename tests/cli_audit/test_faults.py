@@ -244,3 +244,27 @@ def test_check_stops_waiting_for_a_silent_sts_at_its_deadline(
     assert took < 3 + SLACK  # was still running at 150 s with --timeout 5
     assert result.code == 2
     assert "EKS cluster 'ml'" in result.err and "3s deadline" in result.err
+
+
+@pytest.mark.parametrize(
+    ("prints", "says"),
+    [
+        ("Please log in first", "its output is not JSON"),
+        ('{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", "status": {}}',
+         "has no status.token and no client certificate"),
+        ('{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", '
+         '"status": {"clientKeyData": "k"}}', "only one of clientCertificateData and clientKeyData"),
+    ],
+    ids=["not-json", "no-token", "key-without-certificate"],
+)  # fmt: skip
+def test_check_with_an_unusable_credential_plugin_output_says_what_is_wrong(  # noqa: PLR0917  # fixtures and the table
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path, prints: str, says: str
+) -> None:
+    plugin = tmp_path / "plugin"
+    plugin.write_text(f"#!/bin/sh\ncat <<'EOF'\n{prints}\nEOF\n")
+    plugin.chmod(0o755)
+    _exec_user(kube_standin, kubeconfig_path, str(plugin), [])
+    result = gpuready("check", "--timeout", "5")
+    no_traceback(result)  # was a KeyError / JSONDecodeError traceback
+    assert result.code == 2
+    assert says in result.err and result.err.count("\n") == 1
