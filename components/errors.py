@@ -22,6 +22,30 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
     return f"{text[: limit - 3]}... ({size})"
 
 
+MAX_MESSAGE = 4000
+"""Characters of a message from outside (a server, a plugin, a cluster error) echoed to the terminal."""
+MAX_PROBLEMS_SHOWN = 20
+"""Problems an error lists one by one; the rest are counted."""
+MAX_ALLOWED_SHOWN = 30
+"""Allowed values a problem lists; the rest are counted."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character except newline and tab escaped (``\\x1b``): nothing read from a
+    config, a server or a plugin can move the cursor, recolour or retitle the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in text)
+
+
+def bounded_text(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``printable(text)`` cut to ``limit`` characters, with a note of how much was left out."""
+    safe = printable(text)
+    if len(safe) <= limit:
+        return safe
+    return f"{safe[:limit]}... ({len(safe) - limit:,} more characters)"
+
+
 def kind_of(value: object) -> str:
     """``a mapping``, ``a list``, ``a str``...: what was given, for errors that must not show the value itself."""
     if isinstance(value, dict):
@@ -58,10 +82,12 @@ class Problem:
         if self.value is not None:
             text += f"; got {shown(self.value)}"
         if self.allowed:
-            text += f". Allowed: {', '.join(self.allowed)}"
+            listed = ", ".join(printable(a) for a in self.allowed[:MAX_ALLOWED_SHOWN])
+            more = len(self.allowed) - MAX_ALLOWED_SHOWN
+            text += f". Allowed: {listed}" + (f" (and {more:,} more)" if more > 0 else "")
         if self.hint:
             text += f". Hint: {self.hint}"
-        return text
+        return printable(text)
 
 
 class SpecError(GpuReadyError, ValueError):
@@ -80,7 +106,9 @@ class SpecError(GpuReadyError, ValueError):
         if len(self.problems) == 1:
             return str(self.problems[0])
         lines = [f"{len(self.problems)} problems:"]
-        lines.extend(f"  - {p}" for p in self.problems)
+        lines.extend(f"  - {p}" for p in self.problems[:MAX_PROBLEMS_SHOWN])
+        if len(self.problems) > MAX_PROBLEMS_SHOWN:
+            lines.append(f"  - ... and {len(self.problems) - MAX_PROBLEMS_SHOWN:,} more problems like these")
         return "\n".join(lines)
 
     @classmethod

@@ -20,4 +20,7 @@ def test_every_error_gpuready_defines_is_a_gpuready_error() -> None:
             if issubclass(cls, BaseException) and cls.__module__ == info.name
         ]
     assert len(defined) > 10  # the walk found the errors (kube, verify, offline, plan diff, ...)
-    assert [cls.__qualname__ for cls in defined if not issubclass(cls, GpuReadyError)] == []
+    signals = [cls for cls in defined if not issubclass(cls, Exception)]
+    assert [cls.__qualname__ for cls in signals] == ["Interrupted"]  # a stop signal, like KeyboardInterrupt:
+    # deliberately outside the hierarchy, so no ``except GpuReadyError`` / ``except Exception`` swallows it
+    assert [cls.__qualname__ for cls in defined if cls not in signals and not issubclass(cls, GpuReadyError)] == []

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.errors import GpuReadyError, Problem, SpecError
+from components.errors import GpuReadyError, Problem, SpecError, bounded_text
 from components.kube.errors import KubeConfigError, KubeError
 
 INVALID_INPUT = "invalid-input"
@@ -34,6 +34,10 @@ CLUSTER_ERROR = "cluster-error"
 PLAN_KINDS = (INVALID_INPUT, INVALID_CONFIG, INVALID_POLICY_CONFIG, PROGRAM_FAILED)
 """What ``gpuready plan`` can report (its bad-input corpus covers each)."""
 KINDS = (*PLAN_KINDS, CLUSTER_ERROR)
+MAX_ERROR_TEXT = 20_000
+"""Characters of an error message shown on stderr (a config error lists at most 20 problems in far less)."""
+MAX_JSON_PROBLEMS = 100
+"""Problems the JSON error object lists; ``moreProblems`` counts the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,7 @@ class ErrorReport:
 
     def text(self) -> str:
         """What stderr shows: ``error: ...``, one problem per line, and where in the user's code."""
-        text = f"error: {self.message}"
+        text = f"error: {bounded_text(self.message, MAX_ERROR_TEXT)}"  # no control character reaches the terminal
         if self.file:
             text += f"\n  at {self.file}:{self.line}"
         return text
@@ -61,8 +65,10 @@ class ErrorReport:
         body: dict[str, object] = {
             "kind": self.kind,
             "message": self.message,
-            "problems": [problem_json(p) for p in self.problems],
+            "problems": [problem_json(p) for p in self.problems[:MAX_JSON_PROBLEMS]],
         }
+        if len(self.problems) > MAX_JSON_PROBLEMS:  # bounded in total size, like the text
+            body["moreProblems"] = len(self.problems) - MAX_JSON_PROBLEMS
         if self.file:
             body.update(file=self.file, line=self.line)
         return {"error": body}

@@ -3,30 +3,41 @@
 Without ``--yes`` nothing is written: ``--dry-run`` shows the plan (exit 0); neither flag shows it and exits 2
 with a hint. A rerun after ``--yes`` finds nothing to do. CPU nodes are never touched.
 
+Every PATCH is conditioned on the node as it was listed (its ``resourceVersion``): when another writer changed
+the node in between (set ``nvidia.com/gpu.present=false``, say), the API server answers 409 and the node is read
+again (GET) and its patch decided again by the same rules, so a label those rules keep is never overruled.
+
 Applying always ends with ``labeled N of M`` and, when not all were, ``not done: <nodes>``. A node whose PATCH
-fails on its own (409 after retries, 404 gone, 422 refused) is skipped and the others go on; anything that
-affects every node (unreachable, credentials, the deadline) stops the run there. Either way the exit code is 2.
+fails on its own (409 after ``MAX_REREADS`` re-reads, 404 gone, 422 refused) is skipped and the others go on;
+anything that affects every node (unreachable, credentials, the deadline) stops the run there (exit 2). SIGINT and
+SIGTERM let the PATCH in flight finish and report it, then stop with the same summary (exit 130 / 143); a second
+signal abandons the PATCH in flight and names its node as unknown.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 
 from components.cli.check_command import fail, open_client
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from components.cli.interruption import Interrupted, deferred, exit_code
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
-from components.kube.errors import KubeApiError
-from components.kube.node_record import list_views as node_views
+from components.kube.errors import ConflictError, KubeApiError
+from components.kube.node_record import NodeRecord, record_view
 from components.kube.nodes_api import NodeClient
-from components.verify.labeling import LabelPatch, label_plan, unlabelable
+from components.verify.labeling import LabelPatch, label_patch, label_plan, unlabelable
+from components.verify.nodes import NodeView, node_view
 from components.verify.report import render_label_plan
 
 NODE_SPECIFIC_STATUS = frozenset({404, 409, 422})
 """PATCH failures that concern one node only: the run goes on with the next node."""
 MAX_NAMED = 20
 """Nodes named in the "not done" line before the rest is counted."""
+MAX_REREADS = 4
+"""Conflicts per node that are answered by reading the node again and deciding again (5 PATCHes at most)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open_client(args) as client:
             with paused_gc():
-                views = node_views(client, args.selector)
+                views, versions = listed_nodes(client, args.selector)
                 patches = label_plan(views)
             print(render_label_plan(patches, unlabelable(views)))
             if not patches:
@@ -49,40 +60,109 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return EXIT_INVALID
-            return apply(client, patches)
+            return apply(client, patches, versions)
     except GpuReadyError as error:
         return fail(error, args)
 
 
-def apply(client: NodeClient, patches: list[LabelPatch]) -> int:
+def listed_nodes(client: NodeClient, selector: str) -> tuple[list[NodeView], dict[str, str]]:
+    """The nodes' views and, by name, the resourceVersion each was read at (the PATCHes' precondition)."""
+    views: list[NodeView] = []
+    versions: dict[str, str] = {}
+    for record in client.list_nodes(selector, NodeRecord).items:
+        view = record_view(record)
+        views.append(view)
+        versions[view.name] = str(getattr(record.metadata, "resourceVersion", "") or "")
+    return views, versions
+
+
+def apply(client: NodeClient, patches: list[LabelPatch], versions: Mapping[str, str]) -> int:
     """PATCH each node; always end with how many were labeled and which were not."""
-    labeled: list[str] = []
+    done: list[str] = []
     failed: list[str] = []
     stopped: GpuReadyError | None = None
-    for patch in patches:
-        try:
-            client.patch_node_labels(patch.node, patch.labels)
-        except KubeApiError as error:
-            if error.status not in NODE_SPECIFIC_STATUS:
+    signum: int | None = None
+    abandoned = ""
+    with deferred() as stop:
+        for patch in patches:
+            if stop.signal is not None:
+                signum = stop.signal
+                break
+            try:
+                written = write(client, patch, versions.get(patch.node, ""))
+            except Interrupted as error:  # a second signal: the PATCH in flight is abandoned
+                signum, abandoned = error.signum, patch.node
+                break
+            except KubeApiError as error:
+                if error.status not in NODE_SPECIFIC_STATUS:
+                    stopped = error
+                    break
+                print(f"error: {error}", file=sys.stderr)
+                failed.append(patch.node)
+                continue
+            except GpuReadyError as error:
                 stopped = error
                 break
-            print(f"error: {error}", file=sys.stderr)
-            failed.append(patch.node)
-            continue
-        except GpuReadyError as error:
-            stopped = error
-            break
-        labeled.append(patch.node)
-        print(f"node/{patch.node} labeled")
-    done = set(labeled)
-    not_done = [p.node for p in patches if p.node not in done]
-    print(summary(len(labeled), len(patches), not_done))
+            done.append(patch.node)
+            print(f"node/{patch.node} labeled" if written else f"node/{patch.node}: nothing left to label (it changed)")
+        else:
+            signum = stop.signal
+    finished = set(done)
+    not_done = [p.node for p in patches if p.node not in finished]
+    print(summary(len(done), len(patches), not_done))
+    attempted = len(done) + len(failed)
+    if signum is not None:
+        return interrupted(signum, attempted, len(patches), abandoned)
     if stopped is not None:
-        return fail(f"{stopped}; stopped after {len(labeled) + len(failed)} of {len(patches)} nodes")
+        return fail(f"{stopped}; stopped after {attempted} of {len(patches)} nodes")
     if not_done:
         print("hint: fix what the errors above name, then re-run gpuready label --yes", file=sys.stderr)
         return EXIT_INVALID
     return EXIT_OK
+
+
+def write(client: NodeClient, patch: LabelPatch, version: str) -> bool:
+    """Apply ``patch`` conditioned on ``version``; on a conflict read the node again and decide again. False when
+    the node, read again, needs no patch any more (another writer set the labels, or a ``false`` to keep)."""
+    current: LabelPatch | None = patch
+    for reread in range(MAX_REREADS + 1):
+        assert current is not None
+        try:
+            client.patch_node_labels(current.node, current.labels, version)
+            return True
+        except ConflictError as error:
+            if reread == MAX_REREADS:
+                raise ConflictError(
+                    f"patch node/{patch.node}: still 409 Conflict after {MAX_REREADS + 1} attempts, each on the node "
+                    f"read again (something else keeps changing it); check who with: kubectl get node {patch.node} "
+                    "--show-managed-fields -o yaml; then re-run gpuready label --yes, which patches only what is "
+                    "still missing",
+                    409,
+                    error.reason,
+                ) from error
+        raw = client.get_node(patch.node)
+        version = str(raw.get("metadata", {}).get("resourceVersion", ""))
+        current = label_patch(node_view(raw))
+        if current is None:
+            return False
+    raise AssertionError("unreachable: the loop returns or raises")
+
+
+def interrupted(signum: int, attempted: int, total: int, abandoned: str) -> int:
+    """The line that ends an interrupted run, and 130 (SIGINT) or 143 (SIGTERM)."""
+    name = Interrupted(signum).name
+    unknown = (
+        f"; node/{abandoned}: its PATCH was abandoned in flight and may or may not have landed (check with: "
+        f"kubectl get node {abandoned} --show-labels)"
+        if abandoned
+        else ""
+    )
+    print(
+        f"error: interrupted by {name}; stopped after {attempted} of {total} nodes{unknown}; re-run gpuready label "
+        "--yes to finish",
+        file=sys.stderr,
+    )
+    return exit_code(signum)
 
 
 def summary(labeled: int, total: int, not_done: list[str]) -> str:

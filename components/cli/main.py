@@ -3,18 +3,20 @@
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
 Exit codes (``exit_codes``; README "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
 --strict; ``verify``: not converged by the deadline; ``diff``: GPU pools at risk), 2 invalid input or an unusable
-cluster, 3 the planned program itself failed, 130 interrupted, 141 stdout closed early (``| head``).
+cluster (or an output that cannot be written), 3 the planned program itself failed, 130 SIGINT, 143 SIGTERM (after
+the command's summary so far), 141 stdout closed early (``| head``).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Sequence
 
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
@@ -166,16 +168,36 @@ def _usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace, mess
 def entry() -> None:
     """Console-script entry: exit without the SDK's stray event-loop messages at interpreter shutdown.
 
-    A reader that goes away (``gpuready plan -o json | head``) ends the command quietly with 141, Ctrl-C with 130:
-    neither is an error worth a traceback."""
+    A reader that goes away (``gpuready plan -o json | head``) ends the command quietly with 141; SIGINT and SIGTERM
+    stop it with 130 and 143 after the command's own summary (``interruption``); an stdout that cannot be written
+    (a full disk, ``/dev/full``, a closed descriptor) gives one ``error:`` line and 2. None is worth a traceback."""
+    from components.cli import interruption  # noqa: PLC0415 - standard library only
+
+    previous = interruption.install()
     try:
+        if sys.stdout is None:  # started with stdout closed (``>&-``)
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
         code = main(exiting=True)
         sys.stdout.flush()
     except BrokenPipeError:
         code = EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        code = EXIT_INTERRUPTED
-    with contextlib.suppress(OSError, ValueError):
+    except (KeyboardInterrupt, interruption.Interrupted) as error:
+        stop = interruption.as_interrupted(error)
+        print(f"interrupted by {stop.name}", file=sys.stderr)
+        code = stop.exit_code
+    except OSError as error:
+        code = _output_failed(error)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         sys.stderr.flush()
+    interruption.restore(previous)
     os._exit(code)
+
+
+def _output_failed(error: OSError) -> int:
+    """One line for an output that could not be written (ENOSPC, EBADF, EIO...), and exit 2, not 1."""
+    name = errno.errorcode.get(error.errno or 0, "") if error.errno else ""
+    reason = f"{error.strerror or error} ({name})" if name else str(error)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout = None  # nothing more to flush into a broken stdout
+        print(f"error: cannot write the output: {reason}", file=sys.stderr)
+    return EXIT_OUTPUT_FAILED

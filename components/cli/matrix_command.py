@@ -9,6 +9,7 @@ from pathlib import Path
 
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_STALE
+from components.cli.safe_write import write_atomically
 from components.core.gpu_stack.support_matrix import render_markdown, replace_block
 
 
@@ -31,5 +32,11 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_STALE
         return EXIT_OK
     if updated != text:
-        path.write_text(updated, encoding="utf-8")
+        try:
+            write_atomically(path, updated)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            print(f"error: {path}: cannot write the support matrix ({reason}); the file is unchanged. Free some "
+                  "space (or fix the cause) and run the command again", file=sys.stderr)  # fmt: skip
+            return EXIT_INVALID
     return EXIT_OK

@@ -20,10 +20,11 @@ from pathlib import Path
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.cli.interruption import Interrupted, as_interrupted
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
-from components.kube.resource_slices import audit_slices, wait_for_slices
+from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
 from components.verify.audit import check_converged
 from components.verify.errors import VerificationError
@@ -49,24 +50,30 @@ def run(args: argparse.Namespace) -> int:
     watching = _Progress(require_nodes=not from_stack)
     try:
         deadline = command_deadline(args)
+        dra = may_need_slices([e.advertiser for e in expectations.values()] if from_stack else None)
+        nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
         with open_client(args, deadline) as client:
             outcome = follow_nodes(
                 client,
                 selector,
                 WatchedAudit(expectations),
                 watching.done,
-                timeout=deadline,
+                timeout=nodes_deadline,
                 on_change=watching.show,
                 on_retry=progress,
             )
             report = outcome.state.report()
-            if outcome.converged:  # DRA nodes converge on their ResourceSlices too
+            # DRA nodes converge on their ResourceSlices too; the slice audit has the rest of the deadline
+            client.deadline = deadline
+            if outcome.converged:
                 report = wait_for_slices(client, report, deadline, client.policy.sleep)
-                outcome = replace(outcome, converged=outcome.converged and report.done)
+                outcome = replace(outcome, converged=report.done)
             else:
                 report = audit_slices(client, report)
     except GpuReadyError as error:
         return fail(error, args)
+    except (KeyboardInterrupt, Interrupted) as error:
+        return _interrupted(as_interrupted(error), watching, args)
     if args.output == "json":
         print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
     elif outcome.converged:
@@ -84,6 +91,18 @@ def run(args: argparse.Namespace) -> int:
     except VerificationError as error:
         print(f"error: not converged after {args.timeout:g}s: {error}", file=sys.stderr)
     return EXIT_FINDINGS
+
+
+def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespace) -> int:
+    """SIGINT or SIGTERM while waiting: the findings so far, as at the deadline, then 130 or 143."""
+    report = watching.last.report() if watching.last is not None else None
+    if report is not None and args.output == "json":
+        print(json.dumps({**report_json(report), "converged": False, "interrupted": stop.name}, indent=None))
+    elif report is not None:
+        print(render_report(report, only_findings=True))
+    seen = f"{report.converged} of {report.expected} nodes converged" if report is not None else "no nodes listed yet"
+    print(f"error: interrupted by {stop.name} before convergence ({seen}); findings so far above", file=sys.stderr)
+    return stop.exit_code
 
 
 def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
@@ -165,11 +184,14 @@ class _Progress:
     def __init__(self, require_nodes: bool) -> None:
         self._require_nodes = require_nodes
         self._last: tuple[int, int] | None = None
+        self.last: AuditState | None = None
+        """The latest state, for the findings so far when a signal stops the wait."""
 
     def done(self, state: AuditState) -> bool:
         return state.done and (state.expected > 0 or not self._require_nodes)
 
     def show(self, state: AuditState) -> None:
+        self.last = state
         now = (state.converged, state.expected)
         if now != self._last:
             self._last = now

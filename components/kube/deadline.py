@@ -19,6 +19,8 @@ class Deadline:
         self.seconds = seconds
         """The budget it was made with (None: unlimited)."""
         self.ends = math.inf if seconds is None else clock() + max(0.0, seconds)
+        self.kept = 0.0
+        """Seconds this deadline ends before the command's (see ``keeping``)."""
 
     def remaining(self) -> float:
         """Seconds left (``inf`` when unlimited, never negative)."""
@@ -30,7 +32,19 @@ class Deadline:
 
     def describe(self) -> str:
         """``the 3s deadline`` (or ``no deadline``), for messages."""
-        return "no deadline" if self.seconds is None else f"the {self.seconds:g}s deadline"
+        if self.seconds is None:
+            return "no deadline"
+        return f"the {self.seconds:g}s deadline" + (f" (less {self.kept:g}s kept for later)" if self.kept else "")
+
+    def keeping(self, seconds: float) -> Deadline:
+        """A deadline ``seconds`` earlier than this one (never before now): what a first phase may spend so that a
+        later phase still has ``seconds`` (verify keeps time for the ResourceSlice audit after the node watch)."""
+        if self.seconds is None:
+            return self
+        earlier = Deadline(self.seconds, self.clock)
+        earlier.ends = max(self.clock(), self.ends - seconds)
+        earlier.kept = seconds
+        return earlier
 
 
 UNLIMITED = Deadline(None)

@@ -18,12 +18,17 @@ from typing import Any
 
 import httpx2
 
-from components.kube.errors import KubeConfigError
+from components.kube.deadline import UNLIMITED, Deadline
+from components.kube.errors import DeadlineError, KubeConfigError
 
 TOKEN_PREFIX = "k8s-aws-v1."
 CLUSTER_ID_HEADER = "x-k8s-aws-id"
 PRESIGN_EXPIRES_SECONDS = 60
 TOKEN_REFRESH_SECONDS = 14 * 60
+STS_ATTEMPTS = 2
+"""Attempts per STS call (botocore ``total_max_attempts``, standard retry mode)."""
+STS_TIMEOUT_SECONDS = 10.0
+"""Longest connect or read timeout per STS attempt (shorter when less time is left)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +84,33 @@ def parse_eks_exec(command: str, args: Sequence[str], env: Mapping[str, str]) ->
     return EksExec(cluster, region or None, role or None, profile or None, dict(env))
 
 
-def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpuready") -> str:
-    """Mint a token for ``spec.cluster``. ``session`` is a ``botocore.session.Session`` (default: a new one).
+def sts_config(deadline: Deadline) -> Any:
+    """botocore's ``Config`` for STS within ``deadline``: connect and read timeouts of half the time left (at most
+    ``STS_TIMEOUT_SECONDS``) and ``STS_ATTEMPTS`` attempts in all, so its own retries end by the deadline too
+    (botocore's defaults are 60 s timeouts and legacy-mode retries)."""
+    from botocore.config import Config  # type: ignore[import-untyped]  # noqa: PLC0415 - botocore only for EKS clusters
+
+    left = deadline.remaining()
+    per_try = min(STS_TIMEOUT_SECONDS, max(0.1, left / STS_ATTEMPTS))
+    return Config(
+        connect_timeout=per_try,
+        read_timeout=per_try,
+        retries={"total_max_attempts": STS_ATTEMPTS, "mode": "standard"},
+    )
+
+
+def eks_token(
+    spec: EksExec, session: Any = None, role_session_name: str = "gpuready", deadline: Deadline = UNLIMITED
+) -> str:
+    """Mint a token for ``spec.cluster``. ``session`` is a ``botocore.session.Session`` (default: a new one);
+    every STS call is bounded by ``deadline`` (``sts_config``).
 
     botocore is imported here, on the first token: only EKS clusters pay for it (about 0.3 s).
     """
     import botocore.exceptions  # type: ignore[import-untyped]  # noqa: PLC0415 - botocore only for EKS clusters, on the first token
     import botocore.session  # type: ignore[import-untyped]  # noqa: PLC0415 - botocore only for EKS clusters, on the first token
 
+    config = sts_config(deadline)
     try:
         session = session if session is not None else botocore.session.Session(profile=spec.profile)
         region = spec.region or session.get_config_variable("region")
@@ -95,7 +119,7 @@ def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpur
                 f"EKS cluster {spec.cluster!r}: no AWS region; add --region to the kubeconfig's aws eks get-token "
                 "args or set AWS_REGION"
             )
-        sts = session.create_client("sts", region_name=region)
+        sts = session.create_client("sts", region_name=region, config=config)
         if spec.role_arn:
             assumed = sts.assume_role(RoleArn=spec.role_arn, RoleSessionName=role_session_name)["Credentials"]
             sts = session.create_client(
@@ -104,6 +128,7 @@ def eks_token(spec: EksExec, session: Any = None, role_session_name: str = "gpur
                 aws_access_key_id=assumed["AccessKeyId"],
                 aws_secret_access_key=assumed["SecretAccessKey"],
                 aws_session_token=assumed["SessionToken"],
+                config=config,
             )
         sts.meta.events.register("before-sign.sts.GetCallerIdentity", _cluster_header(spec.cluster))
         url = sts.generate_presigned_url(
@@ -125,21 +150,52 @@ def _cluster_header(cluster: str) -> Callable[..., None]:
 
 
 class EksTokenAuth(httpx2.Auth):
-    """httpx auth that sends a botocore-minted EKS token, re-minting it before expiry and once on 401."""
+    """httpx auth that sends a botocore-minted EKS token, re-minting it before expiry and once on 401.
 
-    def __init__(self, spec: EksExec, mint: Callable[[EksExec], str] = eks_token) -> None:
+    Minting runs within the command's deadline (``deadline_of``): botocore gets ``sts_config``, and a watchdog ends
+    the wait at the deadline whatever botocore does (credential providers, DNS), with ``DeadlineError``."""
+
+    def __init__(self, spec: EksExec, mint: Callable[[EksExec], str] | None = None) -> None:
         self._spec = spec
         self._mint = mint
         self._lock = threading.Lock()
         self._token = ""
         self._minted = 0.0
+        self.deadline_of: Callable[[], Deadline] = lambda: UNLIMITED
+        """The command's deadline (set by ``nodes_api`` to the transport's)."""
 
     def _current(self, force: bool = False) -> str:
         with self._lock:
             if force or not self._token or time.monotonic() - self._minted > TOKEN_REFRESH_SECONDS:
-                self._token = self._mint(self._spec)
+                self._token = self._mint_within(self.deadline_of())
                 self._minted = time.monotonic()
             return self._token
+
+    def _mint_within(self, deadline: Deadline) -> str:
+        mint = self._mint or (lambda spec: eks_token(spec, deadline=deadline))
+        if deadline.seconds is None:
+            return mint(self._spec)
+        result: list[str] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                result.append(mint(self._spec))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread below, re-raised there
+                failure.append(error)
+
+        worker = threading.Thread(target=run, name="gpuready-eks-token", daemon=True)
+        worker.start()
+        worker.join(timeout=deadline.remaining())
+        if failure:
+            raise failure[0]
+        if not result:
+            raise DeadlineError(
+                f"EKS cluster {self._spec.cluster!r}: no token before {deadline.describe()} passed (STS or the AWS "
+                "credentials did not answer in time)",
+                "minting the EKS token (STS) did not finish",
+            )
+        return result[0]
 
     def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
         request.headers["Authorization"] = f"Bearer {self._current()}"

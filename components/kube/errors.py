@@ -5,8 +5,8 @@ from __future__ import annotations
 from components.errors import GpuReadyError
 
 RBAC_HINT = (
-    "grant it with deploy/rbac/check.yaml (get/list/watch nodes) or deploy/rbac/label.yaml (adds patch nodes); "
-    "see deploy/rbac/README.md"
+    "grant it with deploy/rbac/check.yaml (list/watch nodes, list resourceslices.resource.k8s.io) or "
+    "deploy/rbac/label.yaml (adds get/patch nodes); see deploy/rbac/README.md"
 )
 
 
@@ -48,6 +48,10 @@ class KubeApiError(KubeError):
         self.reason = reason
         self.transient = transient
         super().__init__(message)
+
+
+class ConflictError(KubeApiError):
+    """409 Conflict on a PATCH conditioned on a resourceVersion: the object changed since it was read."""
 
 
 class MalformedResponseError(KubeApiError):

@@ -25,6 +25,7 @@ from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import shown
 from components.kube.eks_token import EksExec, parse_eks_exec
 from components.kube.errors import KubeConfigError
+from components.kube.redaction import redact_url
 
 _NAMED = ("clusters", "contexts", "users")
 _PATH_FIELDS = {
@@ -51,7 +52,8 @@ class KubeTarget:
 
     @property
     def server(self) -> str:
-        return self.config.cluster.server
+        """The server URL as it may be printed (``user:password@`` replaced by ``***@``)."""
+        return redact_url(self.config.cluster.server)
 
     def describe(self) -> str:
         """Who we are, for error messages: context, user and how it authenticates."""

@@ -11,7 +11,9 @@ pure ``components.verify`` code:
   (see ``transport.AttemptTransport``). A stream dropped mid-way ends the iteration like a server-side close;
   an in-band or HTTP 410 raises ``ExpiredError``; another in-band ERROR raises ``KubeApiError`` (``transient`` for
   429/5xx, like its HTTP twin) and a line that is not an event raises ``MalformedResponseError``.
-* PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ...}}, patch_type=PatchType.MERGE)``, one per node.
+* PATCH: ``Client.patch(Node, name, {"metadata": {"labels": ..., "resourceVersion": ...}},
+  patch_type=PatchType.MERGE)``, one per node, conditioned on the version read (409 when it changed).
+* GET: ``Client.get(Node, name)``, only to re-read a node whose conditioned PATCH met a 409.
 
 Label selectors pass through verbatim: lightkube encodes ``labels={key: None}`` (an "exists" requirement) as
 the bare key, so ``labels={selector: None}`` sends the caller's selector string unchanged, whatever it holds
@@ -19,10 +21,8 @@ the bare key, so ``labels={selector: None}`` sends the caller's selector string 
 
 lightkube retries nothing; ``transport.AttemptTransport`` sits under its ``Client`` and applies our
 ``RetryPolicy`` to every request, counting each attempt in ``calls`` per verb. The credentials live in the
-httpx2 client lightkube's ``client_adapter`` builds from the kubeconfig (with the in-process EKS token when
-the user's exec plugin is ``aws eks get-token``), so the ``Client`` itself is given the context without its
-user: exec plugins run once per request, not twice. HTTP errors surface from lightkube as ``ApiError``
-(``.status.code``) or ``httpx2.HTTPStatusError``; 401/403 become ``KubeAuthError`` naming the missing RBAC.
+httpx2 client ``credentials.credentialed_http`` builds, so the ``Client`` is given the context without its user.
+HTTP errors (lightkube's ``ApiError`` or ``httpx2.HTTPStatusError``): 401/403 become ``KubeAuthError`` naming the RBAC.
 """
 
 from __future__ import annotations
@@ -37,27 +37,26 @@ from typing import Any
 import httpx2
 import lightkube
 import msgspec
-from lightkube.config.client_adapter import Client as http_client_for
-from lightkube.config.client_adapter import ConnectionParams
 from lightkube.config.kubeconfig import SingleConfig
 from lightkube.config.models import User
 from lightkube.core.client import LabelSelector
-from lightkube.core.exceptions import ConfigError, NotReadyError
+from lightkube.core.exceptions import NotReadyError
 from lightkube.core.resource import ApiInfo, ResourceDef
 from lightkube.generic_resource import GenericGlobalResource
 from lightkube.types import PatchType
 
+from components.kube.credentials import credentialed_http
 from components.kube.deadline import Deadline
-from components.kube.eks_token import EksTokenAuth
 from components.kube.errors import (
     RBAC_HINT,
+    ConflictError,
     ExpiredError,
     KubeApiError,
     KubeAuthError,
-    KubeConfigError,
     MalformedResponseError,
 )
 from components.kube.kubeconfig import KubeTarget, load_target
+from components.kube.redaction import redact_url, scrub
 from components.kube.retry import RETRYABLE_READ_STATUS, RetryPolicy
 from components.kube.transport import AttemptTransport, WatchWindowClosed, status_body
 
@@ -73,7 +72,7 @@ class Node(GenericGlobalResource):
     would make ``codecs`` return dicts for Nodes everywhere else in the process.
     """
 
-    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["list", "watch", "patch"])
+    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["get", "list", "watch", "patch"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,22 +184,31 @@ class NodeClient:
         finally:
             self.transport.close_watch()
 
-    def patch_node_labels(self, name: str, labels: Mapping[str, str | None]) -> dict[str, Any]:
-        """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node."""
-        body = {"metadata": {"labels": dict(labels)}}
+    def patch_node_labels(
+        self, name: str, labels: Mapping[str, str | None], resource_version: str = ""
+    ) -> dict[str, Any]:
+        """One JSON merge patch of ``metadata.labels`` (None removes a label); returns the updated node.
+
+        With ``resource_version`` the patch carries it as a precondition (``metadata.resourceVersion``): the API
+        server applies it only to the node as it was read, else answers 409 Conflict (``ConflictError``), so a
+        label another writer set in between is never overruled; the caller re-reads and re-decides."""
+        metadata: dict[str, Any] = {"labels": dict(labels)}
+        if resource_version:
+            metadata["resourceVersion"] = resource_version
         try:
             with self._errors("patch"):
-                return dict(self.kube.patch(Node, name, body, patch_type=PatchType.MERGE))
+                return dict(self.kube.patch(Node, name, {"metadata": metadata}, patch_type=PatchType.MERGE))
         except KubeApiError as error:
             if error.status != 409:
                 raise
-            raise KubeApiError(
-                f"patch node/{name}: still 409 Conflict after {self.policy.attempts} attempts (something else keeps "
-                f"changing the node); check who with: kubectl get node {name} --show-managed-fields -o yaml; then "
-                "re-run gpuready label --yes, which patches only what is still missing",
-                409,
-                error.reason,
+            raise ConflictError(
+                f"patch node/{name}: 409 Conflict: the node changed since it was read", 409, error.reason
             ) from error
+
+    def get_node(self, name: str) -> dict[str, Any]:
+        """One node, as it is now (``label`` re-reads a node whose conditioned PATCH met a conflict)."""
+        with self._errors("get"):
+            return dict(self.kube.get(Node, name))
 
     # ---------------------------------------------------------------- errors
 
@@ -221,7 +229,7 @@ class NodeClient:
             ) from error
 
     def _status_error(self, verb: str, code: int, body: Mapping[str, Any]) -> Exception:
-        message = str(body.get("message") or body.get("reason") or f"HTTP {code}")
+        message = scrub(str(body.get("message") or body.get("reason") or f"HTTP {code}"))  # may quote a token
         if code == 410:
             return ExpiredError(f"{verb} nodes: 410 Gone: {message}")
         if code == 401:
@@ -272,25 +280,21 @@ def connect(
 
 
 def client_for(target: KubeTarget, *, policy: RetryPolicy | None = None, timeout: float = 10.0) -> NodeClient:
-    """A ``NodeClient`` for an already selected target."""
-    try:
-        http = http_client_for(target.config, ConnectionParams(timeout=httpx2.Timeout(timeout), trust_env=True))
-    except (ConfigError, OSError, ValueError) as error:
-        where = ", ".join(str(p) for p in target.sources)
-        raise KubeConfigError(
-            f"{where}: {target.describe()}: cannot set up the connection (TLS files or certificate data): "
-            f"{type(error).__name__}: {error}"
-        ) from error
-    if target.eks is not None:
-        http.auth = EksTokenAuth(target.eks)
-    return node_client(target.config, http, policy=policy, description=target.describe())
+    """A ``NodeClient`` for an already selected target. Credentials that take time to get (an exec plugin, an
+    EKS token from STS) are fetched within the client's deadline (``NodeClient.deadline``)."""
+    http, slow = credentialed_http(target, timeout)
+    client = node_client(target.config, http, policy=policy, description=target.describe())
+    if slow is not None:
+        slow.deadline_of = client.transport.current_deadline
+    return client
 
 
 def node_client(
     config: SingleConfig, http: httpx2.Client, *, policy: RetryPolicy | None = None, description: str = "the cluster"
 ) -> NodeClient:
     """A ``NodeClient`` whose lightkube ``Client`` sends through ``http`` (which carries TLS and credentials)."""
-    transport = AttemptTransport(http, policy or RetryPolicy(), server=config.cluster.server, target=description)
+    server = redact_url(config.cluster.server)
+    transport = AttemptTransport(http, policy or RetryPolicy(), server=server, target=description)
     anonymous = config._replace(user=User())  # the credentials are applied once, by ``http``
     kube = lightkube.Client(anonymous, timeout=http.timeout, trust_env=False, transport=transport)
     return NodeClient(kube, transport, description)

@@ -1,8 +1,9 @@
 """Bounded retries with exponential backoff and jitter, honouring ``Retry-After``.
 
 Which failures are retried (client-go's defaults, narrowed): 429 and 5xx for idempotent reads (GET, LIST,
-WATCH) and for the label PATCH, which also retries 409 (a merge patch of labels is idempotent, so sending
-it again is safe). Connection resets and timeouts are retried; a refused connection is not (kubectl fails
+WATCH) and for the label PATCH (a merge patch of labels conditioned on a resourceVersion: sending it again is
+safe). A 409 is not retried here: the node changed, so the label command re-reads it and decides again.
+Connection resets and timeouts are retried; a refused connection is not (kubectl fails
 at once too). 401/403 never are. ``transport.AttemptTransport`` applies the policy to every HTTP attempt
 lightkube's ``Client`` makes (lightkube itself retries nothing).
 """
@@ -16,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 RETRYABLE_READ_STATUS: frozenset[int] = frozenset({429, 500, 502, 503, 504})
-RETRYABLE_PATCH_STATUS: frozenset[int] = RETRYABLE_READ_STATUS | {409}
+RETRYABLE_PATCH_STATUS: frozenset[int] = RETRYABLE_READ_STATUS
+"""Not 409: every PATCH is conditioned on the resourceVersion read, so sending it again cannot succeed; the
+caller re-reads the node and decides again (``cli.label_command``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ in-process EKS token, proxies from the environment), and wraps that send in the 
 
 * each attempt counts in ``calls`` under its verb: ``list`` (GET), ``watch`` (GET with ``watch``), ``patch``;
 * 429 (``Retry-After`` honoured), 5xx, timeouts, dropped connections and malformed success bodies (truncated
-  or invalid JSON, an HTML page, another content type) are retried (PATCH also retries 409);
+  or invalid JSON, an HTML page, another content type) are retried (a 409 is not: PATCHes are conditioned);
 * the command's ``deadline`` bounds it all: each attempt's timeouts are cut to the time left, and a backoff or
   ``Retry-After`` that would end past the deadline is not slept: ``DeadlineError`` at once;
   a page of a LIST is retried with the same ``continue`` token, because retrying happens per request;
@@ -27,7 +27,7 @@ layer adds it, so quiet watches keep a fresh resourceVersion to resume from.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx2
@@ -43,6 +43,7 @@ from components.kube.errors import (
     KubeUnreachableError,
     MalformedResponseError,
 )
+from components.kube.redaction import scrub
 from components.kube.retry import RETRYABLE_PATCH_STATUS, RETRYABLE_READ_STATUS, RetryPolicy, parse_retry_after
 
 _decode = msgspec.json.Decoder().decode
@@ -58,15 +59,12 @@ class WatchWindowClosed(KubeError):
 class AttemptTransport(httpx2.BaseTransport):
     """Sends lightkube's requests through ``http`` with bounded retries, counting every attempt per verb."""
 
-    def __init__(
-        self, http: httpx2.Client, policy: RetryPolicy, *, server: str, target: str, resource: str = "nodes"
-    ) -> None:
+    def __init__(self, http: httpx2.Client, policy: RetryPolicy, *, server: str, target: str) -> None:
         self.http = http
         self.policy = policy
         self.server = server or "the API server"
         self.target = target
         """Who we are, for error messages (``KubeTarget.describe()``)."""
-        self.resource = resource
         self.calls: Counter[str] = Counter()
         self._watch_slots = 0
         self._watch_read_timeout: float | None = None
@@ -97,7 +95,7 @@ class AttemptTransport(httpx2.BaseTransport):
         if stream:
             self._prepare_watch(request)
         retryable = RETRYABLE_PATCH_STATUS if verb == "patch" else RETRYABLE_READ_STATUS
-        what = f"{verb} {self.resource}"
+        what = f"{verb} {resource_of(request)}"
         last, last_status = "", 0
         retry_after: float | None = None
         for attempt in range(self.policy.attempts):
@@ -109,7 +107,7 @@ class AttemptTransport(httpx2.BaseTransport):
             self.calls[verb] += 1
             self._bound_timeouts(request)
             try:
-                response = self.http.send(request, stream=stream)
+                response = self._send(request, stream=stream)
                 if response.status_code in retryable:
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     last_status, last = response.status_code, _describe(response)
@@ -135,6 +133,16 @@ class AttemptTransport(httpx2.BaseTransport):
         if last_status:
             raise KubeApiError(gave_up, last_status, transient=last_status in RETRYABLE_READ_STATUS)
         raise KubeUnreachableError(gave_up)
+
+    def _send(self, request: httpx2.Request, *, stream: bool) -> httpx2.Response:
+        """One attempt whose body, however slowly it trickles in, ends by the deadline (httpx's read timeout
+        bounds only the gap between two reads): the body is read through ``DeadlineStream``."""
+        response = self.http.send(request, stream=True)
+        if self.deadline.seconds is not None and isinstance(response.stream, httpx2.SyncByteStream):
+            response.stream = DeadlineStream(response.stream, self.deadline, f"{_verb(request)} {resource_of(request)}")
+        if not stream:
+            _read(response)
+        return response
 
     def _wait_before_retry(self, what: str, attempt: int, retry_after: float | None, last: str) -> None:
         """Sleep before retry ``attempt``, or raise ``DeadlineError`` when the wait would outlast the deadline."""
@@ -174,9 +182,44 @@ class AttemptTransport(httpx2.BaseTransport):
         timeout["read"] = self._watch_read_timeout  # lightkube leaves watches without one; stop at the deadline
         request.extensions = {**request.extensions, "timeout": timeout}
 
+    def current_deadline(self) -> Deadline:
+        """The deadline now in force (credential plugins and STS run within it)."""
+        return self.deadline
+
     def close(self) -> None:
         self.close_watch()
         self.http.close()
+
+
+class DeadlineStream(httpx2.SyncByteStream):
+    """A response body that stops at the deadline: one clock reading per network chunk (tens of KB), so a body
+    trickled in 64-byte pieces cannot outlast ``--timeout``."""
+
+    def __init__(self, inner: httpx2.SyncByteStream, deadline: Deadline, what: str) -> None:
+        self._inner = inner
+        self._deadline = deadline
+        self._what = what
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._inner:
+            if self._deadline.expired:
+                raise DeadlineError(
+                    f"{self._what}: {self._deadline.describe()} passed while the response was still arriving",
+                    "the response body arrived too slowly",
+                )
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _read(response: httpx2.Response) -> None:
+    """The whole body, or the response closed (and the error raised): a half-read response is never kept."""
+    try:
+        response.read()
+    except BaseException:
+        response.close()
+        raise
 
 
 def _verb(request: httpx2.Request) -> str:
@@ -185,10 +228,21 @@ def _verb(request: httpx2.Request) -> str:
     return request.method.lower()
 
 
+def resource_of(request: httpx2.Request) -> str:
+    """The resource a request is about, for messages: ``nodes`` for ``/api/v1/nodes/x``, ``resourceslices`` for
+    ``/apis/resource.k8s.io/v1/resourceslices`` (the segment after the version, or after ``watch``)."""
+    parts = [p for p in request.url.path.split("/") if p]
+    start = 2 if parts[:1] == ["api"] else 3 if parts[:1] == ["apis"] else 0
+    rest = parts[start:]
+    if rest[:1] == ["watch"]:
+        rest = rest[1:]
+    return rest[0] if rest else request.url.path or "the API"
+
+
 def _describe(response: httpx2.Response) -> str:
     """``<code> <reason>: <message>`` of an error response."""
     body = status_body(response)
-    return f"{response.status_code} {body.get('reason', '')}: {body.get('message', '')}".strip()
+    return scrub(f"{response.status_code} {body.get('reason', '')}: {body.get('message', '')}".strip())
 
 
 def malformed(response: httpx2.Response) -> str:

@@ -13,6 +13,7 @@ naming the component's input instead of the stack key.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, Protocol, cast
@@ -28,7 +29,7 @@ from components.core.config_model.problems import rebased
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.pool_config import parse_pools
 from components.core.specs import GpuPoolSpec
-from components.errors import ConfigError
+from components.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
@@ -84,7 +85,13 @@ class GpuReadyProvider(Provider):
     """Hosts every gpuready component under the type token its Python class registers."""
 
     def __init__(self) -> None:
-        super().__init__(VERSION, schema_text())
+        text = schema_text()
+        super().__init__(VERSION, text)
+        resources = json.loads(text)["resources"]
+        self._required: dict[str, tuple[str, ...]] = {
+            key: tuple(entry.get("requiredInputs") or ()) for key, entry in resources.items()
+        }
+        """Component token -> the inputs its schema requires (checked before anything registers)."""
         self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
             **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
             **{token(component): _elastic_builder(component, *made_by) for component, made_by in ELASTIC_POOLS.items()},
@@ -98,14 +105,25 @@ class GpuReadyProvider(Provider):
     def construct(
         self, name: str, resource_type: str, inputs: Mapping[str, Any], options: pulumi.ResourceOptions | None = None
     ) -> ConstructResult:
+        """Build the component. Every refusal of gpuready (a config problem, a rule of the GPU stack, missing
+        wiring) answers INVALID_ARGUMENT with the stack program's wording, raised before the component registers
+        (inputs are parsed and plans made first); only a bug of gpuready itself is UNKNOWN."""
         build = self._builders.get(resource_type)
         if build is None:
             raise ValueError(f"gpuready has no component {resource_type}; known: {', '.join(sorted(self._builders))}")
+        missing = [key for key in self._required.get(resource_type, ()) if inputs.get(key) is None]
         try:
+            if missing:
+                raise ConfigError([
+                    Problem(key, f"is required by {resource_type.rsplit(':', 1)[-1]}", None, (), "set it")
+                    for key in missing
+                ])  # fmt: skip
             component, state = build(name, inputs, options or pulumi.ResourceOptions())
-        except ConfigError as error:
+        except SpecError as error:
             errors = [{"property_path": p.path, "reason": str(p).removeprefix(f"{p.path}: ")} for p in error.problems]
             raise InputPropertiesError(str(error), errors) from None  # type: ignore[arg-type]
+        except GpuReadyError as error:
+            raise InputPropertiesError(bounded_text(str(error)), []) from None
         return ConstructResult(urn=component.urn, state=state)
 
 

@@ -87,6 +87,9 @@ class AuditReport:
     """Nodes the pools expect that have not joined yet."""
     elastic_pools: tuple[ElasticPoolNodes, ...] = ()
     """The stack's elastic pools, by name, with the nodes each has."""
+    slices_unchecked: str = ""
+    """Why the DRA nodes' ResourceSlices could not be checked (deadline, 403, ...); "" when they were or none
+    were needed. The node report stands; the DRA nodes are not converged as far as anyone can tell."""
 
     @property
     def idle_pools(self) -> list[ElasticPoolNodes]:
@@ -115,7 +118,7 @@ class AuditReport:
     @property
     def done(self) -> bool:
         """Every expected node is present and converged."""
-        return self.converged == self.expected and not self.pool_findings
+        return self.converged == self.expected and not self.pool_findings and not self.slices_unchecked
 
     def severity_counts(self) -> Counter[str]:
         """Findings per severity."""

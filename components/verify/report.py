@@ -47,8 +47,15 @@ def render_report(report: AuditReport, *, only_findings: bool = False) -> str:
         parts.append("\n\n".join(details))
     if report.idle_pools:
         parts.append(idle_pools_text(report))
+    if report.slices_unchecked:
+        parts.append(slices_unchecked_text(report))
     parts.append(summary_line(report))
     return "\n\n".join(parts)
+
+
+def slices_unchecked_text(report: AuditReport) -> str:
+    """``slices not checked: <why>``: the DRA nodes' devices are unknown, the rest of the report stands."""
+    return f"slices not checked: {report.slices_unchecked}"
 
 
 def idle_pools_text(report: AuditReport) -> str:
@@ -91,6 +98,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         ],
         "findings": [x.to_json() for x in report.findings],
         **_elastic_json(report),
+        **({"slicesNotChecked": report.slices_unchecked} if report.slices_unchecked else {}),
     }
 
 

@@ -135,6 +135,8 @@ def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
     found: list[Finding] = []
     advertised = advertised_gpu_resources(view)
     expected = dict(expectation.allocatable)
+    if not expected and expectation.replicas and not expectation.mig:
+        return _shared_by_divisibility(view, expectation, advertised)
     mig_expected = {k: v for k, v in expected.items() if k.startswith(MIG_RESOURCE_PREFIX)}
     mig_advertised = {k: v for k, v in advertised.items() if k.startswith(MIG_RESOURCE_PREFIX)}
     if expected and mig_expected != mig_advertised and (mig_expected or mig_advertised):
@@ -153,6 +155,29 @@ def _counts(view: NodeView, expectation: Expectation) -> list[Finding]:
             continue
         found.append(_count_finding(view, expectation, name, have, want))
     return found
+
+
+def _shared_by_divisibility(view: NodeView, expectation: Expectation, advertised: dict[str, int]) -> list[Finding]:
+    """Shared GPUs whose count is unknown (GKE N1 with attached GPUs: the machine type does not say how many):
+    applied time-sharing advertises ``GPUs x clients per GPU``, so a count that is not a multiple of the clients
+    per GPU means it is not applied (a multiple may still be one unshared GPU per client: not provable here)."""
+    replicas = expectation.replicas or 1
+    shared = {k: v for k, v in advertised.items() if not k.startswith(MIG_RESOURCE_PREFIX) and v}
+    bad = {name: have for name, have in sorted(shared.items()) if have % replicas}
+    if not bad:
+        return []
+    name, have = next(iter(bad.items()))
+    evidence = expectation.sharing_evidence
+    return [_finding(
+        view, f.SHARING_NOT_APPLIED,
+        f"allocatable {name}: not a multiple of the {replicas} clients per GPU; got {have}",
+        f"the node's labels ask for sharing ({evidence}), but it advertises a count that sharing cannot give "
+        f"(each GPU advertises {replicas} units when sharing is applied); the GPU count is not in the machine type, "
+        "so the count is judged by divisibility",
+        f"look at the node pool's GPU sharing config: kubectl get node {view.name} -o yaml, and recreate the pool's "
+        "nodes if the setting was added after they were made",
+        reproduce=_labels_and_allocatable(view),
+    )]  # fmt: skip
 
 
 def _count_finding(view: NodeView, expectation: Expectation, name: str, have: int, want: int) -> Finding:

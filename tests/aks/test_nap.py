@@ -154,6 +154,7 @@ def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
         ({"min_size": 1}, "minSize", "must be 0 for an elastic pool"),
         ({"desired_size": 0}, "desiredSize", "an elastic pool has no desired size"),
         ({"name": "GPU_pool"}, "name", "names the NodePool"),
+        ({"name": "g" * 64}, "name", "a value must be at most 63 characters (got 64)"),
         ({"instance_type": "Standard_NC24ads_A100_v4", "sharing": MigPartitioning(profile="1g.10gb")}, "driver",
          "AKS partitions MIG GPUs only in agent pools"),
         ({"labels": {"karpenter.azure.com/team": "ml"}}, "labels['karpenter.azure.com/team']", "Karpenter refuses"),

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +95,48 @@ def test_matrix_rows_match_the_documented_platform_facts() -> None:
     assert rows[("aks", "nap", "ubuntu", "operator", "gpu-operator")].sharing[mig] == "MIG manager"
     assert rows[("gke", "compute-class", "cos", "cloud", "none")].sharing == ("cloud", "cloud", "cloud")
     assert rows[("eks", "eks-auto-mode", "-", "cloud", "none")].sharing == ("no (pool rules)",) * 3
+
+
+def stale_readme(tmp_path: Path) -> tuple[Path, str]:
+    """A copy of the README (tens of kB) whose matrix block is stale."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8").replace(support_matrix.render_markdown(), "")
+    stale = text.replace(support_matrix.START, f"{support_matrix.START}\nold rows\n" + support_matrix.END, 1)
+    doc = tmp_path / "README.md"
+    doc.write_text(stale if stale != text else f"{text}\n{support_matrix.START}\nold\n{support_matrix.END}\n")
+    return doc, doc.read_text(encoding="utf-8")
+
+
+def test_a_full_disk_leaves_the_target_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc, before = stale_readme(tmp_path)
+    real_write = os.write
+
+    def full_after_4096(fd: int, data: bytes | memoryview) -> int:
+        if fd > 2 and os.fstat(fd).st_size >= 4096:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, bytes(data)[: 4096 - os.fstat(fd).st_size] if fd > 2 else data)
+
+    monkeypatch.setattr(os, "write", full_after_4096)
+    assert main(["support-matrix", "--write", str(doc)]) == 2
+    monkeypatch.undo()
+    assert doc.read_text(encoding="utf-8") == before  # was cut off at 4,096 bytes, its other lines gone
+    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]  # no temporary file left behind
+    assert "No space left on device" in capsys.readouterr().err
+
+
+def test_a_file_size_limit_in_a_real_process_leaves_the_target_whole(tmp_path: Path) -> None:
+    doc, before = stale_readme(tmp_path)
+    assert len(before.encode()) > 4096
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("gpuready")), "support-matrix", "--write", str(doc)],
+        preexec_fn=limit, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "the file is unchanged" in done.stderr
+    assert doc.read_text(encoding="utf-8") == before

@@ -3,6 +3,7 @@ a node without slices is reported with its likely cause, and a cluster without r
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -60,12 +61,57 @@ def test_check_lists_no_slices_without_dra_nodes(kube_standin: KubeStandin, gpur
     assert kube_standin.requests.count("GET", SLICES) == 0
 
 
-def test_check_names_the_missing_permission(kube_standin: KubeStandin, gpuready: Cli) -> None:
+def test_check_without_list_resourceslices_reports_the_nodes_and_says_why_slices_were_not_checked(
+    kube_standin: KubeStandin, gpuready: Cli
+) -> None:
     kube_standin.store.add(dra_node())
-    kube_standin.faults.fail(403, path=SLICES)
+    kube_standin.store.add(make_node("l4", instance_type="g6.xlarge", capacity={"nvidia.com/gpu": "1"}))
+    kube_standin.faults.fail(403, path=SLICES, times=100)
     result = gpuready("check")
-    assert result.code == 2
-    assert "'list' on 'resourceslices'" in result.err
+    assert result.code == 0, result.err  # was 2 and nothing printed
+    assert "2 GPU nodes" in result.out and "dra-a" in result.out and "l4" in result.out
+    assert "slices not checked: list resourceslices: 403" in result.out
+    assert "'list' on 'resourceslices'" in result.out
+    assert kube_standin.requests.count("GET", SLICES) == 1  # a 403 is never retried
+    strict = gpuready("check", "--strict")
+    assert strict.code == 1
+
+
+def test_check_retries_failing_slices_like_nodes_then_reports_the_nodes(
+    kube_standin: KubeStandin, gpuready: Cli
+) -> None:
+    kube_standin.store.add(dra_node())
+    kube_standin.faults.fail(500, path=SLICES, times=1000)
+    result = gpuready("check", "--timeout", "4", "-o", "json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["summary"]["gpuNodes"] == 1
+    assert report["slicesNotChecked"].startswith("list resourceslices: ")  # not "list nodes"
+    assert "500" in report["slicesNotChecked"]
+    assert kube_standin.requests.count("GET", SLICES) > 5  # more than one round of the transport's 5 attempts
+    assert "list nodes" not in result.err
+
+
+def test_verify_of_a_dra_stack_that_misses_its_deadline_reports_its_findings(
+    kube_standin: KubeStandin, gpuready: Cli, dra_stack: Path
+) -> None:
+    kube_standin.store.add(dra_node())  # never publishes slices: the node watch would use the whole deadline
+    result = gpuready("verify", "--config", str(dra_stack), "--timeout", "2.5")
+    assert result.code == 1, result.err  # was 2: "list nodes: the 4s deadline passed; last error: none"
+    assert "dra-slices-missing" in result.out
+    assert "deadline passed" not in result.err
+    assert kube_standin.requests.count("GET", SLICES) >= 1
+
+
+def test_verify_whose_slices_are_forbidden_reports_the_nodes_unconverged(
+    kube_standin: KubeStandin, gpuready: Cli, dra_stack: Path
+) -> None:
+    kube_standin.store.add(dra_node())
+    kube_standin.store.add(make_resource_slice("dra-a", 4))
+    kube_standin.faults.fail(403, path=SLICES, times=100)
+    result = gpuready("verify", "--config", str(dra_stack), "--timeout", "5")
+    assert result.code == 1, result.err
+    assert "slices not checked: list resourceslices: 403" in result.out
 
 
 @pytest.fixture

@@ -55,7 +55,21 @@ def test_ctrl_c_ends_with_130_and_one_line(monkeypatch: pytest.MonkeyPatch, caps
     with pytest.raises(Exited) as exited:
         cli_main.entry()
     assert exited.value.code == 130
-    assert capsys.readouterr().err == "interrupted\n"
+    assert capsys.readouterr().err == "interrupted by SIGINT\n"
+
+
+@pytest.mark.parametrize(
+    ("redirect", "reason"),
+    [("> /dev/full", "No space left on device (ENOSPC)"), (">&-", "Bad file descriptor (EBADF)")],
+    ids=["dev-full", "closed-at-start"],
+)
+def test_an_stdout_that_cannot_be_written_gives_one_line_and_exit_2(redirect: str, reason: str) -> None:
+    done = subprocess.run(
+        f"{GPUREADY} support-matrix {redirect}", shell=True, cwd=ROOT, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr  # was 1, the "violations" code, with a traceback
+    assert done.stderr == f"error: cannot write the output: {reason}\n"
 
 
 def test_plan_json_piped_into_head_ends_quietly() -> None:

@@ -7,11 +7,16 @@ Deadlines are 2-4 s and the bounds generous (deadline + 2 s) so a busy CI machin
 
 from __future__ import annotations
 
+import json
+import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli_audit.conftest import Cli, Result, seed_mixed_cluster
-from tests.kube_standin import KubeStandin
+from tests.kube_standin import KubeStandin, make_node
+from tests.kube_standin.faults import RequestInfo
 
 SLACK = 2.0
 
@@ -134,9 +139,41 @@ def test_label_names_the_node_that_keeps_conflicting_and_labels_the_rest(
     assert result.code == 2
     no_traceback(result)
     assert result.out.rstrip().endswith("labeled 2 of 3; not done: gfd-a100")
-    assert "patch node/gfd-a100: still 409 Conflict after 5 attempts" in result.err
+    assert "patch node/gfd-a100: still 409 Conflict after 5 attempts, each on the node read again" in result.err
     assert "re-run gpuready label --yes" in result.err
     assert kube_standin.requests.per_path("PATCH", "/api/v1/nodes/") == {"eks-p5": 1, "gfd-a100": 5, "gke-l4": 1}
+    assert kube_standin.requests.count("GET", "/api/v1/nodes/gfd-a100") == 4  # re-read before each new decision
+
+
+def test_label_never_overrules_a_false_set_between_its_list_and_its_patch(
+    kube_standin: KubeStandin, gpuready: Cli
+) -> None:
+    for name in ("gke-a", "gke-b", "gke-c", "gke-d"):
+        kube_standin.store.add(make_node(name, instance_type="g2-standard-8",
+                                         labels={"cloud.google.com/gke-accelerator": "nvidia-l4"}))  # fmt: skip
+    raced: set[str] = set()
+
+    def another_writer(info: RequestInfo) -> bool:  # runs as each PATCH arrives, before it is applied
+        name = info.path.rsplit("/", 1)[-1]
+        if info.method == "PATCH" and name not in raced:
+            raced.add(name)
+            kube_standin.store.label("Node", name, {"nvidia.com/gpu.present": "false"})
+        return False
+
+    kube_standin.faults.delay(0.01, 1, where=another_writer)
+    result = gpuready("label", "--yes")
+    assert result.code == 0, result.err
+    no_traceback(result)
+    assert result.out.rstrip().endswith("labeled 4 of 4")
+    for name in ("gke-a", "gke-b", "gke-c", "gke-d"):
+        node = kube_standin.store.get("Node", name)
+        assert node is not None
+        labels = node["metadata"]["labels"]
+        assert labels["nvidia.com/gpu.present"] == "false"  # was "true" on 4 of 4 nodes
+        assert labels["gpuready.io/accelerator"] == "l4"  # the labels its rules do set still land
+    patches = kube_standin.requests.find("PATCH")
+    assert len(patches) == 8  # each node: one PATCH refused with 409, one after reading it again
+    assert all(p.json()["metadata"].get("resourceVersion") for p in patches)  # every PATCH is conditioned
 
 
 def test_label_stopped_by_its_deadline_says_how_far_it_got(kube_standin: KubeStandin, gpuready: Cli) -> None:
@@ -149,3 +186,85 @@ def test_label_stopped_by_its_deadline_says_how_far_it_got(kube_standin: KubeSta
     assert result.out.rstrip().endswith("labeled 1 of 3; not done: gfd-a100, gke-l4")
     assert "stopped after 1 of 3 nodes" in result.err
     assert kube_standin.requests.per_path("PATCH", "/api/v1/nodes/") == {"eks-p5": 1, "gfd-a100": 1}
+
+
+def test_check_ends_at_its_deadline_while_the_list_body_trickles_in(kube_standin: KubeStandin, gpuready: Cli) -> None:
+    seed_mixed_cluster(kube_standin)  # a NodeList of ~4 KB: 64 bytes every 0.3 s is ~20 s
+    kube_standin.faults.trickle(64, 0.3, 1000, method="GET")
+    result, took = timed(gpuready, "check", "--timeout", "3")
+    no_traceback(result)
+    assert took < 3 + SLACK  # was the whole trickle (38.7 s for --timeout 3), then exit 0
+    assert result.code == 2
+    assert "3s deadline passed while the response was still arriving" in result.err
+
+
+def _exec_user(kube: KubeStandin, path: Path, command: str, args: list[str]) -> Path:
+    """Rewrite the stand-in's kubeconfig (the one ``gpuready`` passes) with an exec-plugin user."""
+    document = kube.kubeconfig()
+    exec_block = {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": command, "args": args}
+    document["users"][0]["user"] = {"exec": exec_block}
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_check_kills_a_slow_credential_plugin_at_its_deadline(
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path
+) -> None:
+    seed_mixed_cluster(kube_standin)
+    slow = tmp_path / "slow-plugin"
+    slow.write_text("#!/bin/sh\nsleep 60\n")
+    slow.chmod(0o755)
+    _exec_user(kube_standin, kubeconfig_path, str(slow), [])
+    result, took = timed(gpuready, "check", "--timeout", "3")
+    no_traceback(result)
+    assert took < 3 + SLACK  # was 62.3 s: the plugin ran without a timeout
+    assert result.code == 2
+    assert "still running when the 3s deadline passed; killed" in result.err
+    assert len(kube_standin.requests) == 0
+
+
+def test_check_stops_waiting_for_a_silent_sts_at_its_deadline(
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)  # accepts connections (the kernel does) and never answers
+    monkeypatch.setenv("AWS_ENDPOINT_URL_STS", f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "example-secret")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    args = ["eks", "get-token", "--cluster-name", "ml", "--region", "us-east-1", "--role-arn",
+            "arn:aws:iam::123456789012:role/eks-admin"]  # fmt: skip
+    _exec_user(kube_standin, kubeconfig_path, "aws", args)
+    try:
+        result, took = timed(gpuready, "check", "--timeout", "3")
+    finally:
+        silent.close()
+    no_traceback(result)
+    assert took < 3 + SLACK  # was still running at 150 s with --timeout 5
+    assert result.code == 2
+    assert "EKS cluster 'ml'" in result.err and "3s deadline" in result.err
+
+
+@pytest.mark.parametrize(
+    ("prints", "says"),
+    [
+        ("Please log in first", "its output is not JSON"),
+        ('{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", "status": {}}',
+         "has no status.token and no client certificate"),
+        ('{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", '
+         '"status": {"clientKeyData": "k"}}', "only one of clientCertificateData and clientKeyData"),
+    ],
+    ids=["not-json", "no-token", "key-without-certificate"],
+)  # fmt: skip
+def test_check_with_an_unusable_credential_plugin_output_says_what_is_wrong(  # noqa: PLR0917  # fixtures and the table
+    kube_standin: KubeStandin, gpuready: Cli, tmp_path: Path, kubeconfig_path: Path, prints: str, says: str
+) -> None:
+    plugin = tmp_path / "plugin"
+    plugin.write_text(f"#!/bin/sh\ncat <<'EOF'\n{prints}\nEOF\n")
+    plugin.chmod(0o755)
+    _exec_user(kube_standin, kubeconfig_path, str(plugin), [])
+    result = gpuready("check", "--timeout", "5")
+    no_traceback(result)  # was a KeyError / JSONDecodeError traceback
+    assert result.code == 2
+    assert says in result.err and result.err.count("\n") == 1

@@ -54,6 +54,7 @@ def test_yes_patches_each_gpu_node_once_and_a_rerun_patches_nothing(kube_standin
     for untouched in ("cpu-1", "cpu-2", "nfd-only"):
         node = kube_standin.store.get("Node", untouched)
         assert node is not None and "gpuready.io/accelerator" not in node["metadata"]["labels"]
+    assert all(p.json()["metadata"]["resourceVersion"] for p in patches)  # conditioned on what was read
     # Only node reads and node patches: no pods, jobs or other objects.
     assert {(r.method, r.path.rsplit("/", 1)[0] if r.method == "PATCH" else r.path) for r in kube_standin.requests} == {
         ("GET", "/api/v1/nodes"),

@@ -75,6 +75,8 @@ FAULTS: dict[str, Callable[[KubeStandin], object]] = {
     "html": lambda kube: kube.faults.html_page(10),
     "retry-after-beyond-deadline": lambda kube: kube.faults.throttle(10, retry_after=3600),
     "patch-conflicts": lambda kube: kube.faults.conflict(100),
+    "401-quoting-the-token": lambda kube: kube.faults.fail(401, 10, message=f"invalid bearer token {MARKER}"),
+    "500-quoting-the-token": lambda kube: kube.faults.fail(500, 100, message=f"Authorization: Bearer {MARKER}"),
 }
 """Server faults met with a kubeconfig whose token is the marker."""
 
@@ -188,3 +190,28 @@ def test_why_pulumi_yaml_cannot_declare_the_optional_kubeconfig_secret(tmp_path:
     (tmp_path / "stacks" / "Pulumi.test.yaml").write_text(STACK, encoding="utf-8")
     with pytest.raises(OfflineProjectError, match="'kubeconfig' must be encrypted as it's secret"):
         load_stack_config(load_project(tmp_path), "test")
+
+
+def test_a_password_in_the_server_url_is_never_printed(kube_standin: KubeStandin, tmp_path: Path) -> None:
+    document = kubeconfig(kube_standin)
+    document["clusters"][0]["cluster"]["server"] = kube_standin.url.replace("://", f"://admin:{MARKER}@")
+    path = write(tmp_path / "kubeconfig", document)
+    kube_standin.faults.fail(500, 100)
+    text = run("check", "--timeout", "20", "--kubeconfig", str(path))
+    assert MARKER not in text  # was printed in "gave up after 5 attempts on http://admin:...@127.0.0.1"
+    assert "gave up after 5 attempts on http://***@127.0.0.1" in text
+
+
+@pytest.mark.parametrize("command", ["check", "label", "verify"])
+def test_a_credential_plugins_stderr_never_shows_a_token(
+    kube_standin: KubeStandin, tmp_path: Path, command: str
+) -> None:
+    plugin = tmp_path / "plugin"
+    plugin.write_text(f"#!/bin/sh\necho 'refreshing failed: token={MARKER}' >&2\necho 'Bearer {MARKER}' >&2\nexit 1\n")
+    plugin.chmod(0o755)
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": str(plugin)}}
+    path = write(tmp_path / "kubeconfig", kubeconfig(kube_standin, user))
+    extra = ("--yes",) if command == "label" else ("-l", "a=b") if command == "verify" else ()
+    text = run(command, *extra, "--timeout", "2", "--kubeconfig", str(path))
+    assert MARKER not in text
+    assert "refreshing failed: token=<redacted>" in text

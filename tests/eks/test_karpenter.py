@@ -216,6 +216,7 @@ def test_capacity_reads_a_planned_node_pool_back() -> None:
         ({"desired_size": 0}, "desiredSize", "an elastic pool has no desired size"),
         ({"name": "GPU_pool"}, "name", "lowercase DNS subdomain"),
         ({"disk_size_gb": 0}, "diskSizeGb", "must be between 1 and 16384"),
+        ({"name": "g" * 64}, "name", "also a node label value, and a value must be at most 63 characters (got 64)"),
         ({"release_version": "1.31.0-20250101"}, "releaseVersion", "not supported by the karpenter provisioner"),
         ({"image_version": "20260714"}, "imageVersion", "is not an amazon-eks-ami release"),
         ({"image": "bottlerocket", "image_version": "v20260714"}, "imageVersion", "is not a Bottlerocket release"),
@@ -232,3 +233,11 @@ def test_what_karpenter_cannot_do_is_refused(fields: dict[str, Any], path: str, 
     with pytest.raises(SpecError) as raised:
         build_spec("eks", provisioner="karpenter", **fields)
     assert any(p.path == path and words in str(p) for p in raised.value.problems), raised.value.problems
+
+
+def test_the_63_character_bound_on_pool_names_is_the_node_pool_crds() -> None:
+    longest = karpenter.node_pool(build_spec("eks", provisioner="karpenter", name="g" * 63))
+    assert crd_problems(NODE_POOL_CRD, longest) == []
+    one_more = karpenter.node_pool(build_spec("eks", provisioner="karpenter", name="g" * 63))
+    one_more["spec"]["template"]["metadata"]["labels"][scheduling.LABEL_POOL] = "g" * 64
+    assert any("spec.template.metadata.labels" in p for p in crd_problems(NODE_POOL_CRD, one_more))

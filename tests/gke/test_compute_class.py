@@ -170,6 +170,7 @@ def test_capacity_reads_a_planned_compute_class_back() -> None:
         ({"min_size": 1}, "minSize", "must be 0 for an elastic pool"),
         ({"desired_size": 0}, "desiredSize", "an elastic pool has no desired size"),
         ({"name": "GPU_pool"}, "name", "names the ComputeClass"),
+        ({"name": "g" * 64}, "name", "a value must be at most 63 characters (got 64)"),
         ({"driver": "operator"}, "driver", "no INSTALLATION_DISABLED"),
         ({"instance_type": "a2-highgpu-1g", "sharing": MigPartitioning(layout="all-balanced")}, "sharing.layout",
          "one size (gpuPartitionSize)"),

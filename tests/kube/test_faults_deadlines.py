@@ -185,3 +185,15 @@ def test_a_refused_first_list_ends_the_wait_at_once(kubeconfig_path: Path, kube_
             wait_for_nodes(client, "", count, lambda n: n == 1, timeout=30)
     assert raised.value.refused
     assert time.monotonic() - start < SLACK
+
+
+def test_a_trickled_body_is_cut_at_the_deadline(kube_standin: KubeStandin, real: NodeClient) -> None:
+    for index in range(20):
+        kube_standin.store.add(make_node(f"gpu-{index}"))
+    kube_standin.faults.trickle(64, 0.2, 10, method="GET")
+    real.deadline = Deadline(1.5)
+    start = time.monotonic()
+    with pytest.raises(DeadlineError, match="still arriving"):
+        real.list_nodes()
+    assert time.monotonic() - start < 1.5 + SLACK
+    assert kube_standin.requests.count("GET") == 1  # not retried: the deadline is spent

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from components.kube.errors import KubeApiError, KubeAuthError, KubeUnreachableError
+from components.kube.errors import ConflictError, KubeApiError, KubeAuthError, KubeUnreachableError
 from components.kube.nodes_api import NodeClient, connect
 from components.kube.retry import RetryPolicy
 from tests.kube.conftest import Sleeps
@@ -114,15 +114,24 @@ def test_retries_are_bounded(kube_standin: KubeStandin, client: NodeClient) -> N
     assert client.calls["list"] == 5
 
 
-def test_conflict_on_patch_is_retried(kube_standin: KubeStandin, client: NodeClient) -> None:
-    kube_standin.store.add(make_node("gpu-1"))
-    kube_standin.faults.conflict(2)
-    node = client.patch_node_labels("gpu-1", {"skypilot.co/accelerator": "h100"})
-    assert node["metadata"]["labels"]["skypilot.co/accelerator"] == "h100"
+def test_a_patch_is_conditioned_and_a_conflict_is_handed_back_not_retried(
+    kube_standin: KubeStandin, client: NodeClient
+) -> None:
+    node = kube_standin.store.add(make_node("gpu-1"))
+    read_at = node["metadata"]["resourceVersion"]
+    kube_standin.store.label("Node", "gpu-1", {"nvidia.com/gpu.present": "false"})  # another writer
+    with pytest.raises(ConflictError, match="the node changed since it was read"):
+        client.patch_node_labels("gpu-1", {"skypilot.co/accelerator": "h100"}, read_at)
     patches = kube_standin.requests.find("PATCH", "/api/v1/nodes/gpu-1")
-    assert [p.status for p in patches] == [409, 409, 200]
-    assert {p.content_type for p in patches} == {"application/merge-patch+json"}
-    assert patches[-1].json() == {"metadata": {"labels": {"skypilot.co/accelerator": "h100"}}}
+    assert [p.status for p in patches] == [409]  # sending the same conditioned body again cannot succeed
+    assert patches[0].json() == {
+        "metadata": {"labels": {"skypilot.co/accelerator": "h100"}, "resourceVersion": read_at}
+    }
+    now = client.get_node("gpu-1")
+    updated = client.patch_node_labels("gpu-1", {"skypilot.co/accelerator": "h100"}, now["metadata"]["resourceVersion"])
+    assert updated["metadata"]["labels"]["skypilot.co/accelerator"] == "h100"
+    assert updated["metadata"]["labels"]["nvidia.com/gpu.present"] == "false"
+    assert {p.content_type for p in kube_standin.requests.find("PATCH")} == {"application/merge-patch+json"}
 
 
 def test_conflict_on_a_read_is_not_retried(kube_standin: KubeStandin, client: NodeClient) -> None:

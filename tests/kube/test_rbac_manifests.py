@@ -34,14 +34,16 @@ def _rules(name: str) -> dict[str, list[dict[str, Any]]]:
 def test_check_grants_only_reading_nodes_and_resource_slices() -> None:
     assert _rules("check.yaml") == {
         "gpuready-check": [
-            {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["nodes"], "verbs": ["list", "watch"]},
             {"apiGroups": ["resource.k8s.io"], "resources": ["resourceslices"], "verbs": ["list"]},
         ]
     }
 
 
-def test_label_adds_only_patching_nodes() -> None:
-    assert _rules("label.yaml") == {"gpuready-label": [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["patch"]}]}
+def test_label_adds_only_patching_nodes_and_reading_one_again() -> None:
+    assert _rules("label.yaml") == {
+        "gpuready-label": [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "patch"]}]
+    }
 
 
 @pytest.mark.parametrize("name", ["check.yaml", "label.yaml"])

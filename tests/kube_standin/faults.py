@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 MAX_DELAY_SECONDS = 60.0
-KINDS = ("status", "drop", "delay", "body", "watch-error")
+KINDS = ("status", "drop", "delay", "body", "watch-error", "trickle")
 TRUNCATED_NODE_LIST = (
     b'{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"na'
 )
@@ -54,6 +54,8 @@ class Fault:
     where: Predicate | None = None
     body: bytes = b""
     content_type: str = "application/json"
+    piece: int = 64
+    """For "trickle": bytes written per piece (``seconds`` apart)."""
     hits: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -87,6 +89,8 @@ class Fault:
             return f"status {self.status}"
         if self.kind == "delay":
             return f"delay {self.seconds}s"
+        if self.kind == "trickle":
+            return f"trickle {self.piece}B/{self.seconds}s"
         if self.kind in ("body", "watch-error"):
             return f"{self.kind} {self.status}"
         return self.kind
@@ -225,9 +229,33 @@ class Faults:
             times, body=HTML_ERROR_PAGE, content_type="text/html", status=status, method=method, path=path
         )
 
+    def trickle(
+        self,
+        piece: int = 64,
+        every: float = 0.5,
+        times: int = 1,
+        *,
+        method: str | Iterable[str] | None = None,
+        path: PathMatch | None = None,
+        where: Predicate | None = None,
+    ) -> Fault:
+        """Answer the next `times` matching requests normally, but write the body `piece` bytes at a time, `every`
+        seconds apart (a slow proxy or an overloaded apiserver): each read is quick, the whole body is not."""
+        if piece < 1 or not 0 < every <= MAX_DELAY_SECONDS:
+            raise ValueError("a trickle needs piece >= 1 and a pause in (0, MAX_DELAY_SECONDS]")
+        fault = Fault("trickle", times, seconds=every, methods=_methods(method), path=path, where=where)
+        fault.piece = piece
+        return self.add(fault)
+
     def watch_error(self, status: int = 410, times: int = 1, *, message: str | None = None) -> Fault:
         """Answer the next `times` WATCH requests with 200 and one in-band ERROR event carrying `status`."""
         return self.add(Fault("watch-error", times, status, None, message, where=lambda info: info.is_watch))
+
+    def take_trickle(self, info: RequestInfo) -> Fault | None:
+        """The trickle fault that applies to this request's response body, if any (consumed)."""
+        with self._lock:
+            faults = list(self._faults)
+        return next((f for f in faults if f.kind == "trickle" and f.try_consume(info)), None)
 
     def clear(self) -> None:
         with self._lock:
@@ -248,5 +276,5 @@ class Faults:
         with self._lock:
             faults = list(self._faults)
         delays = [f for f in faults if f.kind == "delay" and f.try_consume(info)]
-        answer = next((f for f in faults if f.kind != "delay" and f.try_consume(info)), None)
+        answer = next((f for f in faults if f.kind not in ("delay", "trickle") and f.try_consume(info)), None)
         return sum(f.seconds for f in delays), delays, answer

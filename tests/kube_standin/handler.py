@@ -68,6 +68,7 @@ class StandinHandler(BaseHTTPRequestHandler):
     server: StandinHTTPServer
     record: RequestRecord
     body: bytes
+    trickle: Fault | None = None
 
     # ------------------------------------------------------------ plumbing
 
@@ -112,6 +113,14 @@ class StandinHandler(BaseHTTPRequestHandler):
         if delays:
             self.record.fault = ", ".join(f.label() for f in delays)
             time.sleep(seconds)
+        self.trickle = (
+            None
+            if answer is not None
+            else self.server.faults.take_trickle(RequestInfo(self.command, url.path, query, content_type, headers))
+        )
+        if self.trickle is not None:
+            label = self.trickle.label()
+            self.record.fault = f"{self.record.fault}, {label}" if self.record.fault else label
         try:
             if answer is not None:
                 self._inject(answer, url.path)
@@ -149,7 +158,14 @@ class StandinHandler(BaseHTTPRequestHandler):
         for key, value in (headers or {}).items():
             self.send_header(key, value)
         self.end_headers()
-        self.wfile.write(data)
+        trickle = getattr(self, "trickle", None)
+        if trickle is None:
+            self.wfile.write(data)
+            return
+        for start in range(0, len(data), trickle.piece):
+            self.wfile.write(data[start : start + trickle.piece])
+            self.wfile.flush()
+            time.sleep(trickle.seconds)
 
     def _send_json(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         # Exactly "application/json": lightkube only maps errors to ApiError for that Content-Type.

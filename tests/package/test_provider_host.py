@@ -17,7 +17,7 @@ from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.pool_config import parse_pools
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.errors import ConfigError
+from components.errors import ConfigError, SpecError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
@@ -199,3 +199,42 @@ def test_the_host_serves_the_committed_schema(host: Host) -> None:
 
     assert host.schema() == SCHEMA_FILE.read_text()
     assert pulumi.__name__ == "pulumi"
+
+
+DRA_POOL = {"name": "dra", "instanceType": "g6.12xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+
+
+def _device_plugin_refusal() -> list[str]:
+    from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs  # noqa: PLC0415
+    from components.gpu_stack.release_component import make_plan  # noqa: PLC0415
+
+    pools = parse_pools([DRA_POOL], "eks")
+    with pytest.raises(SpecError) as caught:
+        make_plan(pools, NvidiaDevicePluginArgs(pools=pools).spec())
+    return [str(p) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("token", "name", "inputs", "expected"),
+    [
+        ("gpuready:index:NvidiaDevicePlugin", "dra-to-plugin", {"pools": [DRA_POOL], "cloud": "eks"},
+         _device_plugin_refusal),
+        ("gpuready:index:EksGpuNodePool", "no-wiring", {"pool": EKS_POOL},
+         lambda: ["clusterName: is required by EksGpuNodePool", "nodeRoleArn: is required by EksGpuNodePool",
+                  "subnetIds: is required by EksGpuNodePool"]),
+        ("gpuready:index:GpuOperator", "no-cloud", {"pools": [EKS_POOL]},
+         lambda: ["cloud: is required by GpuOperator"]),
+    ],
+    ids=["dra-pool-to-device-plugin", "missing-wiring", "missing-cloud"],
+)  # fmt: skip
+def test_every_refusal_is_invalid_argument_with_the_stack_programs_words_and_registers_nothing(
+    host: Host, token: str, name: str, inputs: Mapping[str, Any], expected: Callable[[], list[str]]
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        host.construct(token, name, inputs)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # was UNKNOWN, with a Python traceback
+    details = str(caught.value.details())
+    assert "Traceback" not in details and 'File "' not in details
+    for problem in expected():
+        assert problem in details
+    assert not [r for r in host.monitor.registrations if r.name.startswith(name)]

@@ -358,3 +358,24 @@ def test_a_machine_type_with_built_in_gpus_outranks_a_hand_edited_gke_label() ->
                              "cloud.google.com/gke-accelerator": "nvidia-tesla-t4"})  # fmt: skip
     inference = infer_accelerator(node)
     assert inference is not None and (inference.model.key, inference.source) == ("l4", "instance-type")
+
+
+@pytest.mark.parametrize(("advertised", "codes"), [(1, ["sharing-not-applied"]), (6, ["sharing-not-applied"]),
+                                                    (4, []), (8, [])])  # fmt: skip
+def test_a_gke_n1_nodes_time_sharing_is_judged_by_divisibility(advertised: int, codes: list[str]) -> None:
+    labels = {
+        "node.kubernetes.io/instance-type": "n1-standard-8",  # attached GPUs: the count is not in the machine type
+        "cloud.google.com/gke-accelerator": "nvidia-tesla-t4",
+        "cloud.google.com/gke-gpu-sharing-strategy": "time-sharing",
+        "cloud.google.com/gke-max-shared-clients-per-gpu": "4",
+        "nvidia.com/gpu.present": "true",
+        "gpuready.io/accelerator": "t4",
+        "skypilot.co/accelerator": "T4",
+    }
+    node = view("n1-t4", labels=labels, capacity={"nvidia.com/gpu": advertised}, taints=(GPU_TAINT,))
+    found = _foreign(node)
+    assert [x.code for x in found if x.code.startswith("sharing")] == codes  # was "ok" with 1 of 4
+    messages = [x.message for x in found if x.code.startswith("sharing")]
+    assert messages == [f"allocatable nvidia.com/gpu: not a multiple of the 4 clients per GPU; got {advertised}"] * len(
+        codes
+    )

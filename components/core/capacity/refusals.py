@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.k8s_syntax import object_name_problem, prefix_is_under
+from components.core.k8s_syntax import label_value_problem, object_name_problem, prefix_is_under
 from components.errors import Problem
 
 
 def object_name_problems(name: object, kind: str) -> list[Problem]:
-    """The pool's ``name`` as the name of its ``kind`` object (a lowercase DNS subdomain)."""
-    reason = object_name_problem(name) if isinstance(name, str) else None
+    """The pool's ``name`` as the name of its ``kind`` object (a lowercase DNS subdomain) and, bound by the tightest
+    place it lands, as a label value: the ``gpuready.io/pool`` label of the object's node template and the
+    provisioner's own node label naming the object (``karpenter.sh/nodepool``, ``cloud.google.com/compute-class``).
+    A label value has at most 63 characters; the NodePool CRD checks its template labels so
+    (kubernetes-sigs/karpenter v1.14.1 karpenter.sh_nodepools.yaml ``spec.template.metadata.labels``
+    ``maxLength: 63``; in ../shared as karpenter-aws/karpenter.sh_nodepools.v1.14.1.yaml L210-214)."""
+    if not isinstance(name, str):
+        return []
+    reason = object_name_problem(name)
+    if reason is None and (value := label_value_problem(name)) is not None:
+        reason = f"it is also a node label value, and {value} (got {len(name)})"
     return [Problem("name", f"names the {kind}: {reason}", name, (), "use lowercase and '-'")] if reason else []
 
 
