@@ -19,11 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool, refusals
+from components.core.capacity import karpenter_nodepool, node_overlay, refusals
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import ResourceTable
+from components.core.scale_path.karpenter import KarpenterDecider
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.errors import Problem
 
@@ -121,8 +123,16 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     key: ClassVar[str] = "karpenter"
     cloud: ClassVar[str] = "eks"
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
-    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
+    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS, node_overlay.NODE_OVERLAY_TABLE)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(
+        "Karpenter",
+        "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349 (computeCapacity), "
+        "pkg/apis/v1/labels.go L86-99",
+        overlay_gate=True,
+        overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
+        "renameByDefault), or provisioner: node-group",
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="Karpenter (EKS)", object_type=NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
         pool_label=NODE_POOL_LABEL, marker="karpenter.k8s.aws/", gpu_name_label="karpenter.k8s.aws/instance-gpu-name",
