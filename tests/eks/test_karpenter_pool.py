@@ -53,7 +53,7 @@ def test_the_pool_registers_the_builder_s_objects_on_the_cluster_provider(mocked
     assert node_class.urn in pool.dependencies
     expected_pool = karpenter.node_pool(spec)
     assert _object(pool) == expected_pool
-    assert pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "12"}
+    assert pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "12", "nodes": "3"}
     wiring = karpenter.KarpenterWiring(
         cluster_name="ml-cluster", node_role=ROLE_ARN, subnet_ids=("subnet-a", "subnet-b")
     )
