@@ -26,7 +26,7 @@ from components.core.config_model.settings_model import KUBECONFIG_HINT, NS, SEC
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
-from components.core.pool_config import parse_pools
+from components.core.pool_config import parse_pools, pool_scale_problems
 from components.core.scale_path.model import KARPENTER_GATES, ClusterFacts
 from components.core.specs import GpuPoolSpec
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
@@ -113,13 +113,14 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     cluster = _cluster(model.karpenter_feature_gates if model else [], problems)
     if cloud and raw_pools is not None:
         try:
-            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", cluster)
+            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None)
         except ConfigError as error:
             problems.extend(error.problems)
     if profile is not None and pools and model is not None:
         problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     plan = _plan(cloud, pools, gpu_stack, problems)
+    problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
     known = {p.name for p in pools}
     for index, name in enumerate(model.verify_skip_pools if model else ()):

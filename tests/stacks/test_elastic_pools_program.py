@@ -53,5 +53,6 @@ def test_a_karpenter_pool_is_built_by_the_stack_program_on_the_one_provider() ->
     (node_class,) = [r for r in run.resources if r.type == "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"]
     assert node_pool.provider is not None and node_pool.provider.startswith(provider.urn)
     assert node_class.provider is not None and node_class.provider.startswith(provider.urn)
-    assert node_pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "8"}  # maxSize 2 x 4 GPUs of a g6.12xlarge
+    # maxSize 2 nodes, each reporting 4 GPUs x 4 shares (issue #24: the limit counts what nodes report)
+    assert node_pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "32", "nodes": "2"}
     assert [r for r in run.resources if r.type == "aws:eks/nodeGroup:NodeGroup"] == []
