@@ -43,8 +43,9 @@ class PoolOutputs:
     provisioner: str
     """How the nodes are made: the provisioner's key (``node-group``, ``karpenter``, ``compute-class``...)."""
     gpu_limit: int
-    """The GPU limit the provisioner's object sets (a NodePool's ``nvidia.com/gpu``: ``gpuLimit`` or ``maxSize`` x
-    GPUs per node); 0 when it sets none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
+    """The pool's GPU bound in physical GPUs where its provisioner's object has a limit (``gpuLimit`` or ``maxSize``
+    x GPUs per node; the NodePool counts it as its nodes report: ``scale_path.karpenter_limits``); 0 when it sets
+    none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
     requirements: str
     """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
     ``gpuRequirements`` with the catalog's types that meet them."""

@@ -125,8 +125,9 @@ class Provisioner(ABC):
         return cloud_name_problems(spec)
 
     def gpu_limit(self, spec: GpuPoolSpec) -> int | None:
-        """The GPU limit the provisioner's object sets (``gpuLimit``, else ``maxSize`` x GPUs per node), None when
-        it has none (``limits_gpus``); call on a validated spec."""
+        """The pool's GPU bound in physical GPUs (``gpuLimit``, else ``maxSize`` x GPUs per node), None when the
+        provisioner's object has no limit (``limits_gpus``); a NodePool sets it as limits counted the way its nodes
+        report (``scale_path.karpenter_limits``). Call on a validated spec."""
         if not self.limits_gpus:
             return None
         return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpus
