@@ -37,6 +37,17 @@ POLICIES: list[Policy] = [
         "device plugin.",
     ),
     ScopedResourcePolicy(
+        name="gpu-dra-node-group-keeps-a-node",
+        description="A DRA node group keeps at least one node: the cluster autoscaler cannot scale it up from zero.",
+        rules=[scale_path.dra_node_group_problems],
+        resource_types=scale_path.NODE_GROUP_TYPES,
+        enforcement_level=EnforcementLevel.MANDATORY,
+        severity=Severity.HIGH,
+        url="https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/docs/dra_support.md",
+        remediation_steps="Set the node group's autoscaling minimum to 1 (EKS scalingConfig.minSize, AKS minCount, "
+        "GKE autoscaling.minNodeCount).",
+    ),
+    ScopedResourcePolicy(
         name="gpu-workload-requests-what-karpenter-makes",
         description="Pods that select a Karpenter NodePool request resources Karpenter can make a node for "
         "(nvidia.com/gpu; no ResourceClaims).",

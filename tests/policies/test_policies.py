@@ -47,6 +47,7 @@ MANDATORY = {
     "gpu-cluster-keeps-off-device-plugin-pools",
     "gpu-nodepool-limit-counts-reported-gpus",
     "gpu-nodepool-not-dra",
+    "gpu-dra-node-group-keeps-a-node",
     "gpu-compute-class-selected",
 }
 ADVISORY = {

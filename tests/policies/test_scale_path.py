@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from tests.policies.builders import COMPUTE_CLASS, NODE_POOL, compute_class, node_pool
+from tests.policies.builders import AKS, COMPUTE_CLASS, EKS, GKE, NODE_POOL, aks, compute_class, eks, gke, node_pool
 from tests.policies.harness import messages
 
 LIMIT = "gpu-nodepool-limit-counts-reported-gpus"
 DRA = "gpu-nodepool-not-dra"
+DRA_GROUP = "gpu-dra-node-group-keeps-a-node"
 WORKLOAD = "gpu-workload-requests-what-karpenter-makes"
 SELECTED = "gpu-compute-class-selected"
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
@@ -101,3 +102,27 @@ def test_an_unselected_compute_class(selector: dict[str, str], refused: bool) ->
     found = messages(SELECTED, [(COMPUTE_CLASS, compute_class()), (DEPLOYMENT, _deployment(WHOLE, selector))])
     assert (found != []) is refused
     assert all(f"{CLASS_LABEL}: l4" in m for m in found), found
+
+
+DRA_LABELS = {"nvidia.com/gpu.present": "true", "gpuready.io/advertise": "dra"}
+# kubernetes/autoscaler@55c37cd docs/dra_support.md L70-73: no DRA scale-up from zero without the provider's support
+DRA_GROUPS: list[tuple[str, str, dict[str, Any], str]] = [
+    ("eks-at-zero", EKS, eks(labels=DRA_LABELS), "scalingConfig.minSize: 0"),
+    ("eks-with-a-node", EKS, eks(labels=DRA_LABELS, scalingConfig={"minSize": 1, "maxSize": 2}), ""),
+    ("eks-device-plugin-at-zero", EKS, eks(), ""),
+    ("aks-at-zero", AKS, aks(nodeLabels=DRA_LABELS, enableAutoScaling=True, minCount=0, maxCount=2), "minCount: 0"),
+    ("aks-fixed", AKS, aks(nodeLabels=DRA_LABELS), ""),
+    (
+        "gke-at-zero",
+        GKE,
+        {**gke(labels=DRA_LABELS), "autoscaling": {"minNodeCount": 0, "maxNodeCount": 2}},
+        "autoscaling.minNodeCount: 0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "props", "words"), [r[1:] for r in DRA_GROUPS], ids=[r[0] for r in DRA_GROUPS])
+def test_a_dra_node_group_at_zero(kind: str, props: dict[str, Any], words: str) -> None:
+    found = messages(DRA_GROUP, [(kind, props)])
+    assert (found != []) is (words != "")
+    assert all(words in m and "dra_support.md" in m for m in found), found

@@ -14,6 +14,10 @@ raw NodePools, workloads and ComputeClasses (issue #24). Pure.
   ``pkg/providers/instancetype/types.go`` L336-349; Azure/karpenter-provider-azure v1.14.2 ``instancetype.go``
   L269-278): a pod that selects a NodePool and requests ``nvidia.com/mig-<profile>`` or ``nvidia.com/gpu.shared``
   gets a node only through a NodeOverlay with Karpenter's ``NodeOverlay`` gate on.
+- The cluster autoscaler scales a DRA node group up from zero only where its cloud provider builds templates with
+  ResourceSlices, which the AWS, Azure and GCE providers do not (kubernetes/autoscaler@55c37cd
+  ``cluster-autoscaler/docs/dra_support.md`` L70-73): a DRA node group (``gpuready.io/advertise=dra``) at zero
+  nodes never gets one.
 - GKE makes nodes of a ComputeClass only for pods that select ``cloud.google.com/compute-class`` (GKE docs, "About
   custom ComputeClasses"): a workload that selects a class's node labels but not the class stays Pending.
 """
@@ -28,12 +32,14 @@ from components.core.advertisers.registry import advertiser_for_labels
 from components.core.capacity.karpenter_nodepool import GPU_LIMIT, NODE_POOL_LABEL
 from components.core.catalog import lookup
 from components.core.catalog.mig_profiles import mig_config_name
+from components.core.clouds.registry import cloud_profile
 from components.core.node_names import GPU_RESOURCE
 from components.core.props import as_list, as_mapping, as_text, dig, text_map
 from components.core.scale_path.karpenter_limits import NODES, nodes_within
 from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG
 from components.errors import SpecError
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES, NODE_POOL_TYPES, ElasticPool, elastic_pools
+from policies.gpu_conventions.rules.gpu_pools import POOL_TYPES, gpu_pools
 from policies.gpu_conventions.rules.stack import Finding, StackResource
 from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS
 
@@ -46,6 +52,7 @@ RESOURCES_CITE = (
     "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349; "
     "Azure/karpenter-provider-azure v1.14.2 pkg/providers/instancetype/instancetype.go L269-278"
 )
+DRA_DOC = "kubernetes/autoscaler@55c37cd cluster-autoscaler/docs/dra_support.md L70-73"
 MOST = 1000
 
 
@@ -84,6 +91,23 @@ def dra_node_pool_problems(resource_type: str, props: Mapping[str, Any], config:
                 "spec.template.metadata.labels mark DRA nodes, but Karpenter ignores pods with ResourceClaims, so no "
                 f"node of this NodePool is ever made for them ({DRA_CITE}). Serve DRA from a node group with at "
                 "least one node, or advertise these GPUs through the device plugin"
+            )
+    return problems
+
+
+def dra_node_group_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """A DRA node group keeps at least one node: the cluster autoscaler cannot scale it up from zero."""
+    problems = []
+    for pool in gpu_pools(resource_type, props):
+        if advertiser_for_labels(pool.labels).slice_driver is None:
+            continue
+        fields = cloud_profile(pool.cloud).policy_min_size_fields
+        found = next(((f, v) for f in fields if (v := dig(pool.props, *f.split("."))) is not None), None)
+        if found is not None and _whole(found[1]) == 0:
+            problems.append(
+                f"{pool.where}{found[0]}: 0, but the pool's nodes are DRA nodes and the cluster autoscaler builds a "
+                "group at zero from a template without ResourceSlices, so pods claiming its devices never scale it "
+                f"up ({DRA_DOC}). Set {found[0]} to 1"
             )
     return problems
 
@@ -144,6 +168,7 @@ def compute_class_selection_findings(resources: Sequence[StackResource], config:
 
 COMPUTE_CLASS_STACK_TYPES = frozenset({*ELASTIC_TYPES, *POD_SPEC_PATHS})
 NODE_POOL_RESOURCE_TYPES = NODE_POOL_TYPES
+NODE_GROUP_TYPES = POOL_TYPES
 
 
 def _instance_gpus(pool: ElasticPool) -> int | None:
@@ -191,5 +216,10 @@ def _requested(spec: Mapping[str, Any]) -> set[str]:
 
 
 def _whole(value: object) -> int | None:
-    text = as_text(value) if not isinstance(value, int) else str(value)
+    """A whole number given as a number (the engine's are floats) or as digits, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float) and float(value).is_integer() and value >= 0:
+        return int(value)
+    text = as_text(value)
     return int(text) if text is not None and text.isdigit() else None
