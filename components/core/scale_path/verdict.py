@@ -79,8 +79,24 @@ class PoolVerdict:
         return found
 
 
+_DECIDED: dict[tuple[int, ClusterFacts], tuple[GpuPoolSpec, PoolVerdict]] = {}
+_DECIDED_LIMIT = 4096
+
+
 def pool_verdict(spec: GpuPoolSpec, cluster: ClusterFacts = DEFAULT_CLUSTER) -> PoolVerdict:
-    """The scale path of every shape ``spec``'s pool advertises, on a cluster as ``cluster`` declares it."""
+    """The scale path of every shape ``spec``'s pool advertises, on a cluster as ``cluster`` declares it; decided
+    once per spec object (the stack settings decide it, the pool's outputs show it)."""
+    seen = _DECIDED.get((id(spec), cluster))
+    if seen is not None and seen[0] is spec:
+        return seen[1]
+    verdict = _decide(spec, cluster)
+    if len(_DECIDED) >= _DECIDED_LIMIT:
+        _DECIDED.clear()
+    _DECIDED[(id(spec), cluster)] = (spec, verdict)
+    return verdict
+
+
+def _decide(spec: GpuPoolSpec, cluster: ClusterFacts) -> PoolVerdict:
     decider = provisioner_for(spec).scale_decider
     node = new_node(spec, decider)
     verdicts = []
