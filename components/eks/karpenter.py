@@ -102,7 +102,8 @@ NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API
 def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
-        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}); "
+        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}, counted as "
+        f"nodes report: {karpenter_nodepool.limits_text(spec, gpu_limit(spec))}); "
         f"empty nodes removed after {CONSOLIDATE_AFTER}; at most {DISRUPTION_BUDGET} node disrupted at a time"
     )
 

@@ -96,6 +96,11 @@ def node_pool(
     }
 
 
+def limits_text(spec: GpuPoolSpec, gpu_limit: int) -> str:
+    """The NodePool's limits in one line (``nvidia.com/gpu=64, nodes=4``), for the plan's lifecycle line."""
+    return ", ".join(f"{k}={v}" for k, v in node_pool_limits(spec, gpu_limit).items())
+
+
 def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
     """The first value of the requirement ``key`` of a planned NodePool (its inputs), if it has exactly one such
     requirement (gpuready's pools list types of one GPU model and count only)."""
