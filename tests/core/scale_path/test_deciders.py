@@ -113,3 +113,40 @@ def test_the_model_answers_as_upstream_decides(
             "v1.14" in problem.problem or "@55c37cd" in problem.problem or "GKE" in problem.problem
         ), problem.problem
         assert problem.hint
+
+
+FIXES: list[tuple[str, str, dict[str, Any], dict[str, Any], ClusterFacts, str]] = [
+    # id, cloud, refused pool, the change its hint names, the cluster after it, words of the hint
+    ("declare-node-overlay", "eks",
+     {"name": "h100", "provisioner": "karpenter", "instanceType": "p5.48xlarge", "maxSize": 1,
+      "sharing": {"mode": "mig", "profile": "1g.10gb", "strategy": "mixed"}}, {}, OVERLAY,
+     "gpuready:karpenterFeatureGates: [NodeOverlay]"),
+    ("mig-single-on-nap", "aks",
+     {"name": "a100", "provisioner": "nap", "instanceType": "Standard_NC24ads_A100_v4", "maxSize": 2,
+      "driver": "operator", "sharing": {"mode": "mig", "profile": "1g.10gb", "strategy": "mixed"}},
+     {"sharing": {"mode": "mig", "profile": "1g.10gb", "strategy": "single"}}, DEFAULT_CLUSTER, "MIG strategy: single"),
+    ("dra-node-group-keeps-a-node", "eks",
+     {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"},
+     {"minSize": 1}, DEFAULT_CLUSTER, "set minSize: 1"),
+    ("dra-on-karpenter-becomes-a-node-group", "eks",
+     {"name": "h100", "provisioner": "karpenter", "instanceType": "p5.48xlarge", "maxSize": 1, "advertise": "dra"},
+     {"provisioner": None, "minSize": 1}, DEFAULT_CLUSTER, "use a node group with advertise: dra"),
+    ("gke-renamed-keeps-a-node", "gke",
+     {"name": "l4", "instanceType": "g2-standard-24", "image": "ubuntu", "driver": "operator", "minSize": 0,
+      "maxSize": 4, "sharing": {"mode": "time-slicing", "replicas": 4, "renameByDefault": True}}, {"minSize": 1},
+     DEFAULT_CLUSTER, "set minSize: 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("cloud", "pool", "change", "after", "hint"), [r[1:] for r in FIXES], ids=[r[0] for r in FIXES]
+)
+def test_the_hint_of_a_refusal_works(
+    cloud: str, pool: dict[str, Any], change: dict[str, Any], after: ClusterFacts, hint: str
+) -> None:
+    (refused,) = parse_pools([{"minSize": 0, **pool}], cloud, cluster=None)  # type: ignore[arg-type]
+    problems = pool_verdict(refused).problems()
+    assert problems and any(hint in (p.hint or "") for p in problems), [p.hint for p in problems]
+    fixed = {k: v for k, v in {"minSize": 0, **pool, **change}.items() if v is not None}
+    (spec,) = parse_pools([fixed], cloud, cluster=after)  # type: ignore[arg-type]
+    assert pool_verdict(spec, after).text == f"yes {spec.min_size}->{spec.max_size} nodes"
