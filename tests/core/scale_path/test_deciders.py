@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
+from components.core.clouds.registry import Cloud
 from components.core.pool_config import parse_pools
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import pool_verdict
 
 OVERLAY = ClusterFacts(karpenter_feature_gates=frozenset({"NodeOverlay"}))
 
-ROWS: list[tuple[str, str, dict[str, Any], ClusterFacts, str]] = [
+ROWS: list[tuple[str, Cloud, dict[str, Any], ClusterFacts, str]] = [
     # id, cloud, pool, cluster, expected SCALES text (or its start); the rule it encodes follows each row.
     ("karpenter-time-sliced-limit-counts-shares", "eks",
      {"name": "l4", "provisioner": "karpenter", "instanceType": "g6.12xlarge", "maxSize": 4,
@@ -101,9 +102,9 @@ ROWS: list[tuple[str, str, dict[str, Any], ClusterFacts, str]] = [
 
 @pytest.mark.parametrize(("cloud", "pool", "cluster", "expected"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
 def test_the_model_answers_as_upstream_decides(
-    cloud: str, pool: dict[str, Any], cluster: ClusterFacts, expected: str
+    cloud: Cloud, pool: dict[str, Any], cluster: ClusterFacts, expected: str
 ) -> None:
-    (spec,) = parse_pools([{"minSize": 0, **pool}], cloud, cluster=None)  # type: ignore[arg-type]
+    (spec,) = parse_pools([{"minSize": 0, **pool}], cloud, cluster=None)
     verdict = pool_verdict(spec, cluster)
     assert verdict.text.startswith(expected), verdict.text
     assert verdict.scales == expected.startswith("yes")
@@ -115,7 +116,7 @@ def test_the_model_answers_as_upstream_decides(
         assert problem.hint
 
 
-FIXES: list[tuple[str, str, dict[str, Any], dict[str, Any], ClusterFacts, str]] = [
+FIXES: list[tuple[str, Cloud, dict[str, Any], dict[str, Any], ClusterFacts, str]] = [
     # id, cloud, refused pool, the change its hint names, the cluster after it, words of the hint
     ("declare-node-overlay", "eks",
      {"name": "h100", "provisioner": "karpenter", "instanceType": "p5.48xlarge", "maxSize": 1,
@@ -142,11 +143,11 @@ FIXES: list[tuple[str, str, dict[str, Any], dict[str, Any], ClusterFacts, str]] 
     ("cloud", "pool", "change", "after", "hint"), [r[1:] for r in FIXES], ids=[r[0] for r in FIXES]
 )
 def test_the_hint_of_a_refusal_works(
-    cloud: str, pool: dict[str, Any], change: dict[str, Any], after: ClusterFacts, hint: str
+    cloud: Cloud, pool: dict[str, Any], change: dict[str, Any], after: ClusterFacts, hint: str
 ) -> None:
-    (refused,) = parse_pools([{"minSize": 0, **pool}], cloud, cluster=None)  # type: ignore[arg-type]
+    (refused,) = parse_pools([{"minSize": 0, **pool}], cloud, cluster=None)
     problems = pool_verdict(refused).problems()
     assert problems and any(hint in (p.hint or "") for p in problems), [p.hint for p in problems]
     fixed = {k: v for k, v in {"minSize": 0, **pool, **change}.items() if v is not None}
-    (spec,) = parse_pools([fixed], cloud, cluster=after)  # type: ignore[arg-type]
+    (spec,) = parse_pools([fixed], cloud, cluster=after)
     assert pool_verdict(spec, after).text == f"yes {spec.min_size}->{spec.max_size} nodes"

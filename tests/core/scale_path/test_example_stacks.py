@@ -11,14 +11,14 @@ import pytest
 import yaml
 
 from components.core.scale_path.verdict import pool_verdict
-from components.core.stack_settings import parse_stack_settings
+from components.core.stack_settings import StackSettings, parse_stack_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
 GOLDEN = ROOT / "tests" / "golden" / "data"
 
 
-def _settings(stack: str):  # type: ignore[no-untyped-def]
+def _settings(stack: str) -> StackSettings:
     config = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text("utf-8"))["config"]
     values = {k.split(":", 1)[1]: v for k, v in config.items() if k.startswith("gpuready:")}
     return parse_stack_settings({k: json.dumps(v) if isinstance(v, list) else v for k, v in values.items()})
