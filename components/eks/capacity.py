@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from components.core.capacity.interface import Provisioner
 from components.core.lifecycle import PoolCapacity, ResourceTable
-from components.core.scale_path.cluster_autoscaler import NodeGroupDecider
+from components.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
 from components.eks import lifecycle
@@ -23,8 +23,9 @@ class EksNodeGroup(Provisioner):
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
-        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305 and L441-470",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go L417-428",
+        TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}/", "/"),
     )
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:

@@ -13,11 +13,13 @@ kubernetes/autoscaler#7799).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from components.core.node_names import GPU_RESOURCE
 from components.core.scale_path.model import ClusterFacts, Decision, NewNode, PendingPod, ScaleDecider
 from components.core.scale_path.scheduler_fit import fit
+from components.core.taints import Taint
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -25,22 +27,49 @@ if TYPE_CHECKING:
 DRA_DOC = "kubernetes/autoscaler@55c37cd cluster-autoscaler/docs/dra_support.md L70-73"
 
 
+class TemplateTags:
+    """How one cloud's node-template tags read: the tags gpuready writes for a pool, their prefix (up to the kind),
+    the separator after the kind, and how a key is decoded."""
+
+    def __init__(
+        self, tags: Callable[[GpuPoolSpec], Mapping[str, str]], prefix: str, separator: str,
+        decode: Callable[[str, str], str] = lambda kind, name: name,
+    ) -> None:  # fmt: skip
+        self.tags = tags
+        self.prefix = prefix
+        self.separator = separator
+        self.decode = decode
+
+    def template(self, spec: GpuPoolSpec, gpus: int) -> NewNode:
+        """The node the autoscaler builds for the pool's group at zero: the instance type's ``nvidia.com/gpu``,
+        then the labels, taints (``<value>:<Effect>``) and resources of the tags; no devices."""
+        labels: dict[str, str] = {}
+        taints: list[Taint] = []
+        resources = {GPU_RESOURCE: gpus}
+        for key, value in self.tags(spec).items():
+            kind, _, name = key.removeprefix(self.prefix).partition(self.separator)
+            name = self.decode(kind, name)
+            if kind == "label":
+                labels[name] = value
+            elif kind == "taint":
+                taint_value, _, effect = value.partition(":")
+                taints.append(Taint(key=name, value=taint_value, effect=effect))  # type: ignore[arg-type]
+            elif kind == "resources" and value.isdigit():
+                resources[name] = int(value)
+        return NewNode(labels=labels, taints=tuple(taints), allocatable=resources, gpus=gpus)
+
+
 class NodeGroupDecider(ScaleDecider):
     """The cluster autoscaler of one cloud, deciding for a sized node group with node-template tags."""
 
-    def __init__(self, title: str, template_cite: str, dra_cite: str) -> None:
+    def __init__(self, title: str, template_cite: str, dra_cite: str, tags: TemplateTags) -> None:
         self.title = title
         self.template_cite = template_cite
         """Where the provider builds a zero-node group's template from the instance type and the tags."""
         self.dra_cite = dra_cite
         """Where the provider builds that template without ResourceSlices."""
-
-    def template(self, node: NewNode) -> NewNode:
-        """The node the autoscaler imagines for a group at zero: the instance type's GPUs, then the tags (gpuready
-        writes every label, taint and extended resource of the pool's nodes: ``core.lifecycle.node_template``); no
-        devices."""
-        allocatable = {GPU_RESOURCE: node.gpus, **node.allocatable}
-        return NewNode(labels=node.labels, taints=node.taints, allocatable=allocatable, gpus=node.gpus)
+        self.tags = tags
+        """The node-template tags gpuready writes on the group, read as the provider reads them."""
 
     def decide(self, spec: GpuPoolSpec, pod: PendingPod, node: NewNode, cluster: ClusterFacts) -> Decision:
         if spec.min_size > 0:
@@ -52,7 +81,7 @@ class NodeGroupDecider(ScaleDecider):
                 "set minSize: 1 (the autoscaler then copies a real node's devices)",
                 key="minSize",
             )
-        found = fit(pod, self.template(node))
+        found = fit(pod, self.tags.template(spec, node.gpus))
         if not found.ok:
             return Decision.no(
                 f"{self.title}'s template of the group at zero nodes refuses the pod: {found.reason}",
