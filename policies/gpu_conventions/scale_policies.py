@@ -6,7 +6,6 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
 from policies.gpu_conventions.rules import scale_path
-from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
 from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPolicy
 
 _README = "https://github.com/gpuready/gpuready#how-a-pending-gpu-pod-becomes-a-node"
@@ -47,12 +46,12 @@ POLICIES: list[Policy] = [
         remediation_steps="Set the node group's autoscaling minimum to 1 (EKS scalingConfig.minSize, AKS minCount, "
         "GKE autoscaling.minNodeCount).",
     ),
-    ScopedResourcePolicy(
+    ScopedStackPolicy(
         name="gpu-workload-requests-what-karpenter-makes",
-        description="Pods that select a Karpenter NodePool request resources Karpenter can make a node for "
-        "(nvidia.com/gpu; no ResourceClaims).",
-        rules=[scale_path.workload_problems],
-        resource_types=WORKLOAD_TYPES,
+        description="Pods on a Karpenter NodePool request resources Karpenter can make a node for (nvidia.com/gpu, "
+        "or what a NodeOverlay of the stack adds; no ResourceClaims).",
+        rules=[scale_path.workload_findings],
+        resource_types=scale_path.WORKLOAD_STACK_TYPES,
         enforcement_level=EnforcementLevel.ADVISORY,
         severity=Severity.HIGH,
         url=_README,

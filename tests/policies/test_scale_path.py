@@ -79,6 +79,9 @@ WORKLOADS: list[tuple[str, dict[str, Any], str]] = [
     ("whole-gpu-on-a-node-pool", _deployment(WHOLE, ON_NODE_POOL), ""),
     ("mig-on-a-node-group", _deployment(MIG, {"gpuready.io/pool": "h100"}), ""),
 ]  # fmt: skip
+OVERLAY_TYPE = "kubernetes:karpenter.sh/v1alpha1:NodeOverlay"
+MIG_OVERLAY = {"spec": {"requirements": [{"key": "karpenter.sh/nodepool", "operator": "In", "values": ["l4"]}],
+                        "capacity": {"nvidia.com/mig-1g.10gb": "56"}}}  # fmt: skip
 
 
 @pytest.mark.parametrize(("props", "words"), [r[1:] for r in WORKLOADS], ids=[r[0] for r in WORKLOADS])
@@ -126,3 +129,16 @@ def test_a_dra_node_group_at_zero(kind: str, props: dict[str, Any], words: str) 
     found = messages(DRA_GROUP, [(kind, props)])
     assert (found != []) is (words != "")
     assert all(words in m and "dra_support.md" in m for m in found), found
+
+
+@pytest.mark.parametrize(
+    ("others", "words"),
+    [([(NODE_POOL, node_pool())], "on NodePool 'l4'"), ([(NODE_POOL, node_pool()), (OVERLAY_TYPE, MIG_OVERLAY)], ""),
+     ([], "")],
+    ids=["by-the-node-pool-labels", "the-stack-adds-a-node-overlay", "no-node-pool"],
+)  # fmt: skip
+def test_a_pod_on_a_node_pool_by_its_labels(others: list[tuple[str, dict[str, Any]]], words: str) -> None:
+    # the builders' NodePool carries gpuready.io/gpu-pool=true: a pod selecting it lands on the NodePool
+    found = messages(WORKLOAD, [*others, (DEPLOYMENT, _deployment(MIG, {"gpuready.io/gpu-pool": "true"}))])
+    assert (found != []) is (words != "")
+    assert all(words in m for m in found), found

@@ -112,24 +112,41 @@ def dra_node_group_problems(resource_type: str, props: Mapping[str, Any], config
     return problems
 
 
-def workload_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
-    """A pod that selects a NodePool asks only for what Karpenter can make a node for."""
-    path = POD_SPEC_PATHS.get(resource_type)
-    spec = as_mapping(dig(props, *path)) if path else None
-    if spec is None or path is None:
-        return []
-    where = ".".join(path)
-    selector = text_map(spec.get("nodeSelector"))
-    node_pool = selector.get(NODE_POOL_LABEL)
-    if node_pool is None:
-        return []
+def workload_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """A pod on a NodePool (selected by ``karpenter.sh/nodepool``, or by labels only one of the stack's GPU
+    NodePools' nodes carry) asks only for what Karpenter can make a node for: no ResourceClaims, and no GPU resource
+    but ``nvidia.com/gpu`` unless one of the stack's NodeOverlays adds it."""
+    pools: list[tuple[str, Mapping[str, str]]] = []
+    overlaid: set[str] = set()
+    for resource in resources:
+        if resource.type == NODE_OVERLAY_TYPE:
+            overlaid.update(str(k) for k in as_mapping(dig(resource.props, "spec", "capacity")) or {})
+        for pool in elastic_pools(resource.type, resource.props) if resource.type in NODE_POOL_TYPES else ():
+            pools.append((pool.name, text_map(dig(resource.props, "spec", "template", "metadata", "labels"))))
+    findings: list[Finding] = []
+    for resource in resources:
+        path = POD_SPEC_PATHS.get(resource.type)
+        spec = as_mapping(dig(resource.props, *path)) if path else None
+        if spec is None or path is None:
+            continue
+        selector = text_map(spec.get("nodeSelector"))
+        target = selector.get(NODE_POOL_LABEL) or next(
+            (name for name, labels in pools if selector and all(labels.get(k) == v for k, v in selector.items())),
+            None,
+        )  # fmt: skip
+        if target is not None:
+            findings.extend(Finding(resource.urn, m) for m in _pod_problems(".".join(path), spec, target, overlaid))
+    return findings
+
+
+def _pod_problems(where: str, spec: Mapping[str, Any], node_pool: str, overlaid: set[str]) -> list[str]:
     problems = []
     if as_list(spec.get("resourceClaims")):
         problems.append(
-            f"{where}.resourceClaims: the pod selects NodePool {node_pool!r}, and Karpenter ignores pods with "
+            f"{where}.resourceClaims: the pod runs on NodePool {node_pool!r}, and Karpenter ignores pods with "
             f"ResourceClaims: it stays Pending ({DRA_CITE}). Run it on a DRA node group instead"
         )
-    for name in sorted(_requested(spec)):
+    for name in sorted(_requested(spec) - overlaid):
         if name != GPU_RESOURCE and name.startswith("nvidia.com/"):
             problems.append(
                 f"{where}: requests {name} on NodePool {node_pool!r}, but Karpenter's instance types have "
@@ -167,6 +184,8 @@ def compute_class_selection_findings(resources: Sequence[StackResource], config:
 
 
 COMPUTE_CLASS_STACK_TYPES = frozenset({*ELASTIC_TYPES, *POD_SPEC_PATHS})
+NODE_OVERLAY_TYPE = "kubernetes:karpenter.sh/v1alpha1:NodeOverlay"
+WORKLOAD_STACK_TYPES = frozenset({*NODE_POOL_TYPES, *POD_SPEC_PATHS, NODE_OVERLAY_TYPE})
 NODE_POOL_RESOURCE_TYPES = NODE_POOL_TYPES
 NODE_GROUP_TYPES = POOL_TYPES
 
