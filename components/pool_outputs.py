@@ -17,6 +17,7 @@ from components.core.capacity.interface import Provisioner
 from components.core.capacity.registry import default_provisioner, provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.pool_summary import PoolOutputs, pool_outputs
+from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.specs import GpuPoolSpec
 from components.errors import SpecError
 
@@ -31,11 +32,15 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     values: PoolOutputs
     """The plain (known at construction) values behind the outputs below, one field per output."""
 
-    def _publish(self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str, lifecycle: str) -> None:
-        """Set the outputs from the spec and register them; the last call of every pool component."""
+    def _publish(
+        self, spec: GpuPoolSpec, node_pool_name: pulumi.Output[str], driver: str, lifecycle: str,
+        cluster: ClusterFacts = DEFAULT_CLUSTER,
+    ) -> None:  # fmt: skip
+        """Set the outputs from the spec and register them; the last call of every pool component (``cluster``:
+        what the stack declares of the cluster's autoscaler, for the ``scales`` output)."""
         self.spec = spec
         self.node_pool_name = node_pool_name
-        self.values = pool_outputs(spec, driver, lifecycle)
+        self.values = pool_outputs(spec, driver, lifecycle, cluster)
         self._outputs: dict[str, pulumi.Output[Any]] = {}
         self.register_outputs({"node_pool_name": node_pool_name, **self.values.as_dict()})
         self._report_offering(spec)

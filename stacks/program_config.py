@@ -13,7 +13,7 @@ STRING_KEYS = (
     "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "eksNodeRoleArn", "aksResourceGroup",
     "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount",
 )  # fmt: skip
-ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")
+ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools", "karpenterFeatureGates")
 SCALAR_KEYS = ("verify", "verifyTimeoutSeconds")
 """Boolean and integer keys: the engine passes them as text; ``parse_stack_settings`` checks and converts."""
 

@@ -8,6 +8,8 @@ from typing import Any, ClassVar
 from components.aks import lifecycle
 from components.core.capacity.interface import Provisioner
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
 
 
@@ -19,6 +21,13 @@ class AksAgentPool(Provisioner):
     adapter: ClassVar[str] = "components.aks.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
+    scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
+        "cluster-autoscaler (AKS)",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_template.go L277, L385, "
+        "L443-488 and L591-607",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_scale_set.go L940-957",
+        TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
+    )
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)

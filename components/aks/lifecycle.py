@@ -96,6 +96,14 @@ def _tag_key(key: str) -> str:
     return key.replace("_", "~2").replace("/", "_")
 
 
+def tag_key_name(kind: str, encoded: str) -> str:
+    """The key a node-template tag of ``kind`` names, as the autoscaler decodes it: ``_`` -> ``/``, then ``~2`` ->
+    ``_`` for labels and taints but ``/`` for resources (kubernetes/autoscaler@55c37cd
+    ``cloudprovider/azure/azure_template.go`` L449-450, L472-473, L600-601)."""
+    name = encoded.replace("_", "/")
+    return name.replace("~2", "/" if kind == "resources" else "_")
+
+
 IRREGULAR_NAMES = {"os_sku": "osSKU", "vnet_subnet_id": "vnetSubnetID", "os_disk_size_gb": "osDiskSizeGB"}
 """azure-native 3.29.0 arguments whose wire names are not plain camelCase (``agent_pool.py`` property getters)."""
 

@@ -23,6 +23,8 @@ from components.core.capacity import karpenter_nodepool, node_disk, node_disrupt
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import ResourceTable
+from components.core.scale_path.karpenter import KarpenterDecider
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
 from components.errors import Problem
 
@@ -101,6 +103,14 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
     adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    # AKS runs NAP's Karpenter: its settings (IGNORE_DRA_REQUESTS, feature gates such as NodeOverlay) are AKS's.
+    scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(
+        "AKS node auto-provisioning",
+        "Azure/karpenter-provider-azure v1.14.2 pkg/providers/instancetype/instancetype.go L269-278 (computeCapacity)",
+        overlay_gate=False,
+        overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
+        "renameByDefault), or provisioner: node-pool",
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="AKS node auto-provisioning", object_type=NODE_POOL.type,
         node_class_group=NODE_CLASS_API[0].split("/")[0], pool_label=karpenter_nodepool.NODE_POOL_LABEL,

@@ -64,6 +64,7 @@ class AksProfile(CloudProfile):
     owned_inputs = OWNED_INPUTS
 
     policy_fields = ("nodeTaints", "nodeLabels")
+    policy_min_size_fields = ("minCount",)
     policy_taints_as_text = True
     policy_untainted_note = "AKS never taints GPU pools and has no ExtendedResourceToleration (Azure/AKS#1449)"
     policy_driver_hand_over = "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)"

@@ -8,9 +8,11 @@ from typing import Any
 POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
 """Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
 HEADERS = (
-    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
+    "DRIVER", "SCALES",
 )  # fmt: skip
-"""``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); each pool's requirements (its instance
+"""``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); ``SCALES`` whether a pending pod of every
+shape the pool advertises becomes a node it runs on (``core.scale_path``); each pool's requirements (its instance
 types, or its GPU requirements and the types meeting them) follow the table."""
 SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
 
@@ -38,6 +40,7 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
                 f"{taint.get('key', '')}={taint.get('value', '')}:{taint.get('effect', '')}",
                 str(outputs.get("sharing", "")),
                 str(outputs.get("driver", "")),
+                str(outputs.get("scales", "")),
             )
         )
     return rows
@@ -55,6 +58,7 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
             "gpusPerNode": outputs.get("gpus_per_node"),
             "gpuLimit": outputs.get("gpu_limit") or None,
             "requirements": outputs.get("requirements"),
+            "scales": outputs.get("scales"),
         }
         for name, outputs in sorted(pools, key=lambda item: item[0])
     ]

@@ -7,20 +7,27 @@ every problem of every pool is reported, and nothing is built unless everything 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from components.core.clouds.registry import CLOUDS, Cloud
 from components.core.config_model.all_problems import OMIT, StandIn, validated
 from components.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
 from components.core.config_model.suggest import closest
+from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
+from components.core.scale_path.verdict import scale_problems
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, Problem, SpecError
 
 __all__ = ["POOL_KEYS", "parse_pools"]
 
 
-def parse_pools(raw: object, cloud: Cloud, path: str = "nodePools") -> tuple[GpuPoolSpec, ...]:
-    """Parse and validate every pool in ``raw`` (a list of mappings); raise ``ConfigError`` listing all problems."""
+def parse_pools(
+    raw: object, cloud: Cloud, path: str = "nodePools", cluster: ClusterFacts | None = DEFAULT_CLUSTER
+) -> tuple[GpuPoolSpec, ...]:
+    """Parse and validate every pool in ``raw`` (a list of mappings); raise ``ConfigError`` listing all problems.
+    A valid pool must also scale: a pending pod of every shape it advertises becomes a node it runs on, in a
+    cluster as ``cluster`` declares it (``pool_scale_problems``; None: the caller checks that itself, as the stack
+    settings do after the pools' other stack-level checks)."""
     if cloud not in CLOUDS:
         raise ConfigError.one("cloud", "unknown cloud", cloud, CLOUDS)
     if not isinstance(raw, list) or not raw:
@@ -36,9 +43,21 @@ def parse_pools(raw: object, cloud: Cloud, path: str = "nodePools") -> tuple[Gpu
     names = [str(e["name"]) for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(Problem(path, "pool names must be unique", name))
+    if not problems and cluster is not None:
+        problems.extend(pool_scale_problems(pools, cluster, path))
     if problems:
         raise ConfigError(problems)
     return tuple(pools)
+
+
+def pool_scale_problems(pools: Sequence[GpuPoolSpec], cluster: ClusterFacts, path: str) -> list[Problem]:
+    """Why pending pods of some shape of each pool never run there, under ``path[index]``."""
+    problems: list[Problem] = []
+    for index, spec in enumerate(pools):
+        found = scale_problems(spec, cluster)
+        if found:
+            problems.extend(SpecError(found).under(f"{path}[{index}]").problems)
+    return problems
 
 
 def _builder(cloud: Cloud, where: str) -> Callable[[PoolConfig], GpuPoolSpec]:

@@ -9,6 +9,8 @@ from components.core import scheduling, sharing_plan
 from components.core.advertisers.registry import advertiser_for
 from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
+from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
+from components.core.scale_path.verdict import pool_verdict
 from components.core.specs import GpuPoolSpec
 
 
@@ -41,26 +43,35 @@ class PoolOutputs:
     provisioner: str
     """How the nodes are made: the provisioner's key (``node-group``, ``karpenter``, ``compute-class``...)."""
     gpu_limit: int
-    """The GPU limit the provisioner's object sets (a NodePool's ``nvidia.com/gpu``: ``gpuLimit`` or ``maxSize`` x
-    GPUs per node); 0 when it sets none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
+    """The pool's GPU bound in physical GPUs where its provisioner's object has a limit (``gpuLimit`` or ``maxSize``
+    x GPUs per node; the NodePool counts it as its nodes report: ``scale_path.karpenter_limits``); 0 when it sets
+    none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
     requirements: str
     """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
     ``gpuRequirements`` with the catalog's types that meet them."""
+    scales: str
+    """Whether a pending pod of every shape the pool advertises becomes a node it runs on (``scale_path``):
+    ``yes 0->4 nodes``, or ``no: <shape>: <reason>``."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
-    """The outputs of a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries."""
+def pool_outputs(
+    spec: GpuPoolSpec, driver: str, lifecycle: str, cluster: ClusterFacts = DEFAULT_CLUSTER
+) -> PoolOutputs:
+    """The outputs of a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries, ``cluster`` what the
+    stack declares of the cluster's autoscaler."""
     advertised = advertiser_for(spec).summary(spec)
     provisioner = provisioner_for(spec)
     return PoolOutputs(
-        node_selector=scheduling.node_selector(spec),
+        node_selector={**scheduling.node_selector(spec), **provisioner.selection_labels(spec)},
         node_labels=scheduling.pool_labels(spec),
         taint=scheduling.to_k8s_taint(scheduling.GPU_TAINT),
-        tolerations=[scheduling.toleration_for(t) for t in scheduling.pool_taints(spec)],
+        tolerations=[
+            scheduling.toleration_for(t) for t in (*scheduling.pool_taints(spec), *provisioner.selection_taints(spec))
+        ],
         resource_name=advertised.resource_name,
         allocatable=dict(advertised.allocatable),
         gpus_per_node=spec.resolved.gpus,
@@ -72,6 +83,7 @@ def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
         provisioner=provisioner.key,
         gpu_limit=provisioner.gpu_limit(spec) or 0,
         requirements=requirements_text(spec),
+        scales=pool_verdict(spec, cluster).text,
     )
 
 

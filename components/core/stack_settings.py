@@ -26,7 +26,8 @@ from components.core.config_model.settings_model import KUBECONFIG_HINT, NS, SEC
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
-from components.core.pool_config import parse_pools
+from components.core.pool_config import parse_pools, pool_scale_problems
+from components.core.scale_path.model import KARPENTER_GATES, ClusterFacts
 from components.core.specs import GpuPoolSpec
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import ConfigError, Problem, SpecError
@@ -65,6 +66,8 @@ class StackSettings:
     gke_location: str = ""
     gke_node_locations: tuple[str, ...] = ()
     gke_service_account: str = ""
+    cluster: ClusterFacts = field(default_factory=ClusterFacts)
+    """What the stack declares of the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
     verify: bool = False
     """Verify every pool during ``pulumi up`` (``gpuready:verify``)."""
     verify_timeout_seconds: int = 900
@@ -107,15 +110,17 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
     if cloud and isinstance(raw_pools, list):
         problems.extend(pool_count_problems(cloud, len(raw_pools), f"{NS}:nodePools"))
+    cluster = _cluster(model.karpenter_feature_gates if model else [], problems)
     if cloud and raw_pools is not None:
         try:
-            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools")
+            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None)
         except ConfigError as error:
             problems.extend(error.problems)
     if profile is not None and pools and model is not None:
         problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     plan = _plan(cloud, pools, gpu_stack, problems)
+    problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
     known = {p.name for p in pools}
     for index, name in enumerate(model.verify_skip_pools if model else ()):
@@ -140,12 +145,23 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         gke_location=model.gke_location,
         gke_node_locations=tuple(model.gke_node_locations),
         gke_service_account=model.gke_service_account,
+        cluster=cluster,
         verify=model.verify,
         verify_timeout_seconds=model.verify_timeout_seconds,
         verify_skip_pools=tuple(model.verify_skip_pools),
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,
     )
+
+
+def _cluster(gates: Sequence[str], problems: list[Problem]) -> ClusterFacts:
+    """``karpenterFeatureGates``: the gates Karpenter's ``--feature-gates`` knows, spelled as it spells them."""
+    for index, gate in enumerate(gates):
+        if gate not in KARPENTER_GATES:
+            hint = "spell it as Karpenter's --feature-gates does, e.g. NodeOverlay"
+            path = f"{NS}:karpenterFeatureGates[{index}]"
+            problems.append(Problem(path, "is not a Karpenter feature gate", gate, KARPENTER_GATES, hint))
+    return ClusterFacts(karpenter_feature_gates=frozenset(g for g in gates if g in KARPENTER_GATES))
 
 
 def _settings_model(values: Mapping[str, object], problems: list[Problem]) -> StackSettingsConfig | None:

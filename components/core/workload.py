@@ -28,6 +28,7 @@ from components.core.advertisers.device_selectors import DeviceSelector
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.interface import GpuRequest
 from components.core.advertisers.registry import advertiser_for, advertiser_named
+from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import object_name_problem
 from components.core.scheduling import node_selector, pool_taints, toleration_for
@@ -119,13 +120,14 @@ def gpu_workload(
     unknown device attributes, and profiles or selectors on a pool that cannot choose devices so."""
     advertiser = advertiser_for(pool)
     request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
-    taints = pool_taints(pool)
+    provisioner = provisioner_for(pool)
+    taints = (*pool_taints(pool), *provisioner.selection_taints(pool))
     cloud = cloud_profile(pool.cloud)
     return GpuWorkload(
         pool=pool.name,
         resource=request.resource,
         count=request.count,
-        node_selector={**node_selector(pool), **cloud.workload_node_labels(pool)},
+        node_selector={**node_selector(pool), **provisioner.selection_labels(pool), **cloud.workload_node_labels(pool)},
         tolerations=tuple(toleration_for(t) for t in taints),
         placement=placement or Placement(),
         advertiser=advertiser.key,

@@ -31,6 +31,8 @@ from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProv
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
 from components.core.lifecycle import ResourceTable
+from components.core.scale_path.karpenter import KarpenterDecider
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.eks import karpenter
 from components.errors import Problem
@@ -111,6 +113,13 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
         "EKS Auto Mode chooses and updates the node image itself: its NodeClass has no image field (schema: role, "
         "subnets, security groups, ephemeralStorage, network policy, tags); remove imageVersion, or use provisioner: "
         "karpenter to pin the AMI"
+    )
+    # AWS runs Auto Mode's Karpenter: its settings (IGNORE_DRA_REQUESTS, feature gates) are not the cluster's to set.
+    scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(
+        "EKS Auto Mode",
+        "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349 (computeCapacity)",
+        overlay_gate=False,
+        overlay_fix=INSTEAD,
     )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="EKS Auto Mode", object_type=karpenter.NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],

@@ -7,6 +7,8 @@ from typing import Any, ClassVar
 
 from components.core.capacity.interface import Provisioner
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
 from components.eks import lifecycle
 
@@ -19,6 +21,12 @@ class EksNodeGroup(Provisioner):
     adapter: ClassVar[str] = "components.eks.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
+        "cluster-autoscaler (EKS)",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go L417-428",
+        TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}/", "/"),
+    )
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY

@@ -19,11 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from components.core.capacity import karpenter_nodepool, node_disruption, refusals
+from components.core.capacity import karpenter_nodepool, node_disruption, node_overlay, refusals
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import ResourceTable
+from components.core.scale_path.karpenter import KarpenterDecider
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.eks import ec2_node_class
 from components.errors import Problem
@@ -98,7 +100,8 @@ NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API
 def lifecycle_summary(spec: GpuPoolSpec) -> str:
     """The pool's lifecycle in one line, for the plan table."""
     return (
-        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}); "
+        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}, counted as "
+        f"nodes report: {karpenter_nodepool.limits_text(spec, gpu_limit(spec))}); "
         f"empty nodes removed after {CONSOLIDATE_AFTER}; {node_disruption.summary(spec)}; "
         f"{ec2_node_class.summary(spec)}"
     )
@@ -121,8 +124,16 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     cloud: ClassVar[str] = "eks"
     image_version_refusal: ClassVar[str] = ""
     adapter: ClassVar[str] = "components.eks.karpenter_pool:build_pool"
-    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
+    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS, node_overlay.NODE_OVERLAY_TABLE)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(
+        "Karpenter",
+        "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349 (computeCapacity), "
+        "pkg/apis/v1/labels.go L86-99",
+        overlay_gate=True,
+        overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
+        "renameByDefault), or provisioner: node-group",
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="Karpenter (EKS)", object_type=NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
         pool_label=NODE_POOL_LABEL, marker="karpenter.k8s.aws/", gpu_name_label="karpenter.k8s.aws/instance-gpu-name",

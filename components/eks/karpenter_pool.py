@@ -16,7 +16,9 @@ from typing import Any, cast
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.core.capacity import node_overlay
 from components.core.clouds.registry import Cloud
+from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.specs import GpuPoolSpec
 from components.core.stack_settings import StackSettings
 from components.eks import ec2_node_class, karpenter, plan
@@ -38,6 +40,9 @@ class EksKarpenterGpuPoolArgs:
     security_group_ids: pulumi.Input[Sequence[pulumi.Input[str]]] = ()
     """Empty: the EKS cluster security group."""
     tags: Mapping[str, str] = field(default_factory=dict)
+    cluster: ClusterFacts = DEFAULT_CLUSTER
+    """What the stack declares of the cluster's Karpenter (``gpuready:karpenterFeatureGates``): with the
+    ``NodeOverlay`` gate, a pool whose GPUs Karpenter cannot see gets its NodeOverlay."""
 
 
 class EksKarpenterGpuPool(GpuNodePoolBase):
@@ -47,6 +52,8 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
     """The ``karpenter.sh/v1`` NodePool (escape hatch)."""
     node_class: k8s.apiextensions.CustomResource
     """The ``karpenter.k8s.aws/v1`` EC2NodeClass (escape hatch)."""
+    node_overlay: k8s.apiextensions.CustomResource | None
+    """The ``karpenter.sh/v1alpha1`` NodeOverlay of the pool's other GPU resources, if it needs one."""
 
     def __init__(self, name: str, args: EksKarpenterGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
@@ -80,8 +87,15 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
         warning = ec2_node_class.latest_warning(spec)
         if warning:
             pulumi.log.warn(warning, resource=self)
+        overlay = node_overlay.node_overlay(spec) if args.cluster.node_overlay else None
+        self.node_overlay = None if overlay is None else k8s.apiextensions.CustomResource(
+            f"{name}-node-overlay", api_version=overlay["apiVersion"], kind=overlay["kind"],
+            metadata=overlay["metadata"], spec=overlay["spec"], opts=child,
+        )  # fmt: skip
         node_pool_name = pulumi.Output.from_input(spec.name)
-        self._publish(spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec))
+        self._publish(
+            spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec), cluster=args.cluster
+        )
 
 
 PACKAGE_CLOUD: Cloud = "eks"
@@ -106,4 +120,5 @@ def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.Prov
     return EksKarpenterGpuPool(spec.name, EksKarpenterGpuPoolArgs(
         pool=spec, provider=cast("k8s.Provider", provider), cluster_name=settings.cluster_name,
         node_role=settings.eks_node_role_arn, subnet_ids=settings.eks_subnet_ids, tags=settings.tags,
+        cluster=settings.cluster,
     ))  # fmt: skip

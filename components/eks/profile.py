@@ -101,6 +101,7 @@ class EksProfile(CloudProfile):
         return found
 
     policy_fields = ("taints", "labels")
+    policy_min_size_fields = ("scalingConfig.minSize",)
     policy_untainted_note = "EKS never taints GPU node groups, so CPU pods fill the GPU nodes"
     policy_driver_hand_over = "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)"
     policy_plugin_fix = (

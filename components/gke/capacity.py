@@ -7,8 +7,10 @@ from typing import Any, ClassVar
 
 from components.core.capacity.interface import Provisioner
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
 from components.gke import lifecycle
+from components.gke.scale_path import GkeNodePoolDecider
 
 
 class GkeNodePool(Provisioner):
@@ -19,6 +21,7 @@ class GkeNodePool(Provisioner):
     adapter: ClassVar[str] = "components.gke.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
+    scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY

@@ -29,17 +29,19 @@ from components.core.capacity import gpu_choice, node_disk, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
+from components.core.taints import Taint
 from components.errors import Problem
 from components.gke import lifecycle, plan
+from components.gke.scale_path import CLASS_LABEL, ComputeClassDecider, class_taint
 
 API = ("cloud.google.com/v1", "ComputeClass")
 TAINT_VALUE = re.compile(r"^([a-z0-9][-A-Za-z0-9_.]{1,61})?[A-Za-z0-9]$")
 """``nodePoolConfig.taints[].value`` in the schema: stricter than Kubernetes (a lowercase or digit first, and one or
 at least three characters: ``ml`` is refused)."""
-CLASS_LABEL = "cloud.google.com/compute-class"
-"""The node label naming a node's ComputeClass, which workloads select the class by (GKE docs, "About custom
-ComputeClasses")."""
+# CLASS_LABEL (``gke.scale_path``): the node label naming a node's ComputeClass, which workloads select the class by
+# (GKE docs, "About custom ComputeClasses").
 WHEN_UNSATISFIABLE = "DoNotScaleUp"
 """No GPU machine of the class available: leave the pods pending rather than scale up other machines."""
 
@@ -164,6 +166,7 @@ class GkeComputeClass(Provisioner):
     adapter: ClassVar[str] = "components.gke.compute_class_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
+    scale_decider: ClassVar[ScaleDecider] = ComputeClassDecider()
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
         taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
@@ -173,6 +176,14 @@ class GkeComputeClass(Provisioner):
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return refusals.object_name_problems(spec.name, API[1])
+
+    def selection_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """``cloud.google.com/compute-class=<class>``: GKE makes nodes of the class only for pods selecting it."""
+        return {CLASS_LABEL: spec.name}
+
+    def selection_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """The class taint GKE puts on the nodes it creates for the class (``gke.scale_path``)."""
+        return (class_taint(spec),)
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []

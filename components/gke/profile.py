@@ -100,6 +100,7 @@ class GkeProfile(CloudProfile):
     owned_inputs = OWNED_INPUTS
 
     policy_fields = ("nodeConfig.taints", "nodeConfig.labels")
+    policy_min_size_fields = ("autoscaling.minNodeCount", "autoscaling.totalMinNodeCount")
     policy_untainted_note = (
         "GKE adds it only when the cluster already has a non-GPU pool (terraform-google-kubernetes-engine#703), "
         "and a pool that declares other taints but not this one is replaced on every apply "

@@ -56,7 +56,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
             "kubernetes.io/arch": "amd64",
             "karpenter.sh/capacity-type": "on-demand",
         },
-        "4",
+        "28",  # 4 nodes x 7 MIG devices, each reported as nvidia.com/gpu
         {"imageFamily": "Ubuntu", "gpu": {"mode": "None"}, "osDiskSizeGB": 200},
     ),
     (
@@ -69,7 +69,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, dict[str, Any]]] = [
             "kubernetes.io/arch": "amd64",
             "karpenter.sh/capacity-type": "on-demand",
         },
-        "5",
+        "20",  # 5 nodes x 4 shares
         {"imageFamily": "Ubuntu", "gpu": {"mode": "Driver"}, "osDiskSizeGB": 200},
     ),
 ]  # fmt: skip
@@ -88,7 +88,7 @@ def test_spec_to_node_pool_and_node_class(
     assert template["spec"]["taints"] == [scheduling.to_k8s_taint(t) for t in scheduling.pool_taints(spec)]
     assert template["spec"]["taints"][0] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
     assert template["spec"]["nodeClassRef"] == {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "gpu"}
-    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit}
+    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit, "nodes": str(spec.max_size)}
     assert pool["spec"]["disruption"]["consolidationPolicy"] == "WhenEmpty"
     assert (template["spec"]["expireAfter"], template["spec"]["terminationGracePeriod"]) == ("Never", "168h")
     node_class = nap.node_class(spec)

@@ -32,7 +32,8 @@ STACKS = ("eks-dev", "aks-dev", "gke-dev")
 GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 TABLE_HEADERS = (
-    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING", "DRIVER"
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
+    "DRIVER", "SCALES",
 )  # fmt: skip
 PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations", "pools"}
 RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
@@ -279,6 +280,7 @@ def test_table_plan_shows_the_tree_the_pool_table_and_the_labels(
         assert f"requirements {pool}: {instance}" in out.splitlines()
         assert all(word in row["SHARING"] for word in sharing_words), row["SHARING"]
         assert all(word in row["DRIVER"] for word in driver_words), row["DRIVER"]
+        assert row["SCALES"].startswith("yes 0->"), row["SCALES"]  # every example pool scales (issue #24)
 
     # The labels lines, one per pool.
     label_lines = {line.split(":", 1)[0].removeprefix("labels "): line for line in tree if line.startswith("labels ")}

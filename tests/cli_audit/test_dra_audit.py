@@ -19,7 +19,7 @@ DRA_LABELS = {**pool_labels(build_spec("eks", name="dra", instance_type="g6.12xl
               "feature.node.kubernetes.io/pci-10de.present": "true"}  # fmt: skip
 DRA_STACK = STACK.replace(
     "    - name: spare\n      instanceType: g6e.xlarge\n      minSize: 0\n      maxSize: 2\n",
-    "    - name: dra\n      instanceType: g6.12xlarge\n      minSize: 0\n      maxSize: 2\n      desiredSize: 1\n"
+    "    - name: dra\n      instanceType: g6.12xlarge\n      minSize: 1\n      maxSize: 2\n      desiredSize: 1\n"
     "      advertise: dra\n",
 ).replace("desiredSize: 2", "desiredSize: 0")
 

@@ -57,7 +57,7 @@ def test_spec_to_node_pool_and_node_class(fields: dict[str, Any], wanted: dict[s
     assert template["spec"]["nodeClassRef"] == {"group": "eks.amazonaws.com", "kind": "NodeClass", "name": "gpu"}
     assert template["metadata"]["labels"] == scheduling.pool_labels(spec)
     assert template["spec"]["taints"][0] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit}
+    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit, "nodes": str(spec.max_size)}
     node_class = auto_mode.node_class(spec, WIRING)
     assert (node_class["apiVersion"], node_class["kind"]) == ("eks.amazonaws.com/v1", "NodeClass")
     assert node_class["spec"] == {

@@ -38,7 +38,7 @@ STORAGE: dict[tuple[str, bool], dict[str, Any]] = {
 }
 
 CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
-    # id, spec fields, requirement key -> value, GPU limit, AMI alias
+    # id, spec fields, requirement key -> value, GPU limit (in the units the nodes report), AMI alias
     (
         "g5-12xlarge-spot",
         {"instance_type": "g5.12xlarge", "max_size": 3, "capacity": "spot"},
@@ -72,7 +72,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "kubernetes.io/arch": "amd64",
             "karpenter.sh/capacity-type": "on-demand",
         },
-        "16",
+        "112",  # 2 nodes x 8 GPUs x 7 MIG devices, each reported as nvidia.com/gpu (MIG single)
         "al2023@v20260714",
     ),
     (
@@ -90,7 +90,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "kubernetes.io/arch": "amd64",
             "karpenter.sh/capacity-type": "on-demand",
         },
-        "4",
+        "16",  # 4 nodes x 4 shares
         "al2023@v20260714",
     ),
 ]
@@ -111,7 +111,7 @@ def test_spec_to_node_pool_and_node_class(
     assert template["spec"]["taints"] == [scheduling.to_k8s_taint(t) for t in scheduling.pool_taints(spec)]
     assert template["spec"]["taints"][0] == {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
     assert template["spec"]["nodeClassRef"] == {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpu"}
-    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit}
+    assert pool["spec"]["limits"] == {"nvidia.com/gpu": limit, "nodes": str(spec.max_size)}
     assert pool["spec"]["disruption"] == {
         "consolidationPolicy": "WhenEmpty",
         "consolidateAfter": "10m",

@@ -10,8 +10,10 @@ import pytest
 
 from components.core import scheduling
 from components.core.capacity import registry
+from components.core.pool_summary import pool_outputs
 from components.core.specs import GpuSharing, MigPartitioning
 from components.core.taints import Taint
+from components.core.workload import gpu_workload
 from components.errors import SpecError
 from components.gke import compute_class
 from tests.core.conftest import build_spec
@@ -204,3 +206,19 @@ def test_the_schema_cel_rules_are_evaluated_on_the_class() -> None:
     obj["spec"]["priorities"][0]["machineFamily"] = "g2"
     problems = schema_problems(SCHEMA, obj)
     assert len(problems) == 1 and problems[0].startswith("spec.priorities[0]:"), problems
+
+
+def test_pods_select_the_class_and_tolerate_its_taint() -> None:
+    # GKE docs, "About custom ComputeClasses": GKE creates a class's nodes only for pods that select it, tainted
+    # cloud.google.com/compute-class=<class>:NoSchedule (issue #24: nothing selected the class before).
+    spec = build_spec("gke", name="l4", provisioner="compute-class", instance_type="g2-standard-8")
+    selected = {scheduling.LABEL_POOL: "l4", "cloud.google.com/compute-class": "l4"}
+    toleration = {"key": "cloud.google.com/compute-class", "operator": "Exists", "effect": "NoSchedule"}
+    pod = gpu_workload(spec).pod_spec()
+    assert pod["nodeSelector"] == selected
+    assert toleration in pod["tolerations"]
+    outputs = pool_outputs(spec, driver="d", lifecycle="l")
+    assert outputs.node_selector == selected and toleration in outputs.tolerations
+    assert outputs.scales == "yes 0->2 nodes"
+    node_pool = build_spec("gke", name="l4", instance_type="g2-standard-8")  # a node pool is selected by its label
+    assert gpu_workload(node_pool).pod_spec()["nodeSelector"] == {scheduling.LABEL_POOL: "l4"}

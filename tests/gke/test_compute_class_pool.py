@@ -47,7 +47,8 @@ def test_the_component_registers_the_built_compute_class_on_the_provider(mocked:
     assert [p["spot"] for p in resource.inputs["spec"]["priorities"]] == [True, False]
     outputs = mocked.outputs_of(component)
     assert outputs["node_pool_name"] == "gpu"
-    assert outputs["node_selector"] == {scheduling.LABEL_POOL: "gpu"}
+    # The class is selected (GKE makes its nodes only for pods that select it: issue #24).
+    assert outputs["node_selector"] == {scheduling.LABEL_POOL: "gpu", "cloud.google.com/compute-class": "gpu"}
 
 
 def test_a_pool_of_another_provisioner_is_refused_before_anything_registers(mocked: CapturingMonitor) -> None:

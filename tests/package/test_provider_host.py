@@ -116,7 +116,7 @@ def test_the_gpu_operator_registers_what_the_python_component_registers(host: Ho
 
 
 def test_the_dra_driver_registers_what_the_python_component_registers(host: Host) -> None:
-    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 1, "maxSize": 2, "advertise": "dra"}
     pools = parse_pools([dra_pool], "eks")
     settings = {"clusterVersion": "1.34", "namespace": "dra"}
     response = _same_as_python(
@@ -128,7 +128,7 @@ def test_the_dra_driver_registers_what_the_python_component_registers(host: Host
 
 
 def test_the_gpu_cluster_operator_registers_what_the_python_component_registers(host: Host) -> None:
-    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+    dra_pool = {"name": "h100", "instanceType": "p5.48xlarge", "minSize": 1, "maxSize": 2, "advertise": "dra"}
     pools = parse_pools([dra_pool], "eks")
     settings = {"clusterVersion": "1.34", "monitoring": True}
     response = _same_as_python(

@@ -45,6 +45,10 @@ MANDATORY = {
     "gpu-nodepool-requires-gpu-limit",
     "gpu-workload-matches-pool-advertiser",
     "gpu-cluster-keeps-off-device-plugin-pools",
+    "gpu-nodepool-limit-counts-reported-gpus",
+    "gpu-nodepool-not-dra",
+    "gpu-dra-node-group-keeps-a-node",
+    "gpu-compute-class-selected",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -55,6 +59,7 @@ ADVISORY = {
     "gpu-node-pool-count-owned-by-autoscaler",
     "gpu-node-pool-never-deleted-first",
     "gpu-nodepool-consolidation-spares-running-pods",
+    "gpu-workload-requests-what-karpenter-makes",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",

@@ -53,5 +53,17 @@ def test_a_karpenter_pool_is_built_by_the_stack_program_on_the_one_provider() ->
     (node_class,) = [r for r in run.resources if r.type == "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"]
     assert node_pool.provider is not None and node_pool.provider.startswith(provider.urn)
     assert node_class.provider is not None and node_class.provider.startswith(provider.urn)
-    assert node_pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "8"}  # maxSize 2 x 4 GPUs of a g6.12xlarge
+    # maxSize 2 nodes, each reporting 4 GPUs x 4 shares (issue #24: the limit counts what nodes report)
+    assert node_pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "32", "nodes": "2"}
     assert [r for r in run.resources if r.type == "aws:eks/nodeGroup:NodeGroup"] == []
+
+
+def test_a_declared_node_overlay_gate_plans_a_mig_mixed_karpenter_pool_with_its_overlay() -> None:
+    pools = [{"name": "h100-mixed", "instanceType": "p5.48xlarge", "maxSize": 1, "provisioner": "karpenter",
+              "sharing": {"mode": "mig", "profile": "1g.10gb", "strategy": "mixed"}}]  # fmt: skip
+    settings = [f"gpuready:nodePools={json.dumps(pools)}", 'gpuready:karpenterFeatureGates=["NodeOverlay"]']
+    run = run_stack("eks-dev", config_bag("eks-dev", settings))
+    (overlay,) = [r for r in run.resources if r.type == "kubernetes:karpenter.sh/v1alpha1:NodeOverlay"]
+    assert overlay.inputs["spec"]["capacity"] == {"nvidia.com/mig-1g.10gb": "56"}
+    (node_pool,) = [r for r in run.resources if r.type == "kubernetes:karpenter.sh/v1:NodePool"]
+    assert overlay.provider == node_pool.provider

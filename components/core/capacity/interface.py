@@ -24,7 +24,9 @@ from components.errors import Problem
 
 if TYPE_CHECKING:
     from components.core.clouds.profile import PlatformAdvertiser
+    from components.core.scale_path.model import ScaleDecider
     from components.core.specs import GpuPoolSpec
+    from components.core.taints import Taint
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -91,6 +93,9 @@ class Provisioner(ABC):
     node_facts: ClassVar[NodeFacts | None] = None
     """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
     (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
+    scale_decider: ClassVar[ScaleDecider]
+    """The autoscaler that makes the pool's nodes, as the scale-path model asks it (``core.scale_path``): whether a
+    pending pod of a shape makes it create a node, and up to how many."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""
@@ -110,6 +115,16 @@ class Provisioner(ABC):
         """The pool's scaling bounds; a sized group by default."""
         return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic)
 
+    def selection_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
+        """Node labels a pod must select, besides the pool's, for this provisioner to make nodes for it (a GKE
+        ComputeClass's); none by default."""
+        return {}
+
+    def selection_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """Taints the provisioner itself puts on the nodes, which the pool's workloads must tolerate; none by
+        default."""
+        return ()
+
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         """What this provisioner cannot do with ``spec`` (run by ``capacity.rules`` while the spec is validated:
         ``spec.resolved`` is not set yet); the elastic size rules are common to all and not repeated here."""
@@ -121,8 +136,9 @@ class Provisioner(ABC):
         return cloud_name_problems(spec)
 
     def gpu_limit(self, spec: GpuPoolSpec) -> int | None:
-        """The GPU limit the provisioner's object sets (``gpuLimit``, else ``maxSize`` x GPUs per node), None when
-        it has none (``limits_gpus``); call on a validated spec."""
+        """The pool's GPU bound in physical GPUs (``gpuLimit``, else ``maxSize`` x GPUs per node), None when the
+        provisioner's object has no limit (``limits_gpus``); a NodePool sets it as limits counted the way its nodes
+        report (``scale_path.karpenter_limits``). Call on a validated spec."""
         if not self.limits_gpus:
             return None
         return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpus

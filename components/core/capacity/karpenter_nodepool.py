@@ -18,13 +18,15 @@ from components.core.capacity import gpu_choice, node_disruption
 from components.core.catalog import lookup
 from components.core.clouds.registry import Cloud
 from components.core.lifecycle import PoolCapacity, ResourceTable
+from components.core.scale_path.karpenter_limits import NODES, node_pool_limits
 from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
 from components.errors import SpecError
 
 API = ("karpenter.sh/v1", "NodePool")
 GPU_LIMIT = "nvidia.com/gpu"
-"""The NodePool limit on GPUs (physical: ``maxSize`` x GPUs per node, whatever the sharing)."""
+"""The NodePool limit on GPUs, in the units its nodes report (``scale_path.karpenter_limits``), beside a ``nodes``
+limit of as many whole nodes as the pool's GPU bound holds."""
 CAPACITY_TYPE = "karpenter.sh/capacity-type"
 """kubernetes-sigs/karpenter's well-known label: ``on-demand`` or ``spot``, as the spec's ``capacity``."""
 ARCH = "kubernetes.io/arch"
@@ -73,6 +75,7 @@ def node_pool(
     max_lifetime_hours: int | None = None,
 ) -> dict[str, Any]:
     """The NodePool of the pool (named as the pool) on the node class ``(apiVersion, kind)`` of the same name;
+    ``gpu_limit`` is the pool's bound in physical GPUs, set as limits its nodes count against as they report;
     ``max_lifetime_hours``: the provisioner's cap on a node's lifetime (``Provisioner.max_node_lifetime_hours``)."""
     api_version, kind = API
     taints: tuple[Taint, ...] = scheduling.pool_taints(spec)
@@ -88,7 +91,7 @@ def node_pool(
         "metadata": {"name": spec.name},
         "spec": {
             "template": {"metadata": {"labels": scheduling.pool_labels(spec)}, "spec": template_spec},
-            "limits": {GPU_LIMIT: str(gpu_limit)},
+            "limits": node_pool_limits(spec, gpu_limit),
             # Only empty GPU nodes are consolidated: a running job is never moved to save money.
             "disruption": {
                 "consolidationPolicy": "WhenEmpty",
@@ -97,6 +100,11 @@ def node_pool(
             },
         },
     }
+
+
+def limits_text(spec: GpuPoolSpec, gpu_limit: int) -> str:
+    """The NodePool's limits in one line (``nvidia.com/gpu=64, nodes=4``), for the plan's lifecycle line."""
+    return ", ".join(f"{k}={v}" for k, v in node_pool_limits(spec, gpu_limit).items())
 
 
 def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
@@ -114,15 +122,20 @@ def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
 
 def gpu_limit_of(inputs: Mapping[str, Any]) -> int | None:
     """The ``nvidia.com/gpu`` limit of a planned NodePool, if it has one."""
+    return limit_of(inputs, GPU_LIMIT)
+
+
+def limit_of(inputs: Mapping[str, Any], resource: str) -> int | None:
+    """The ``resource`` limit of a planned NodePool, if it has one (a whole number)."""
     spec = inputs.get("spec")
     limits = spec.get("limits") if isinstance(spec, Mapping) else None
-    limit = limits.get(GPU_LIMIT) if isinstance(limits, Mapping) else None
+    limit = limits.get(resource) if isinstance(limits, Mapping) else None
     return int(limit) if isinstance(limit, int | str) and str(limit).isdigit() else None
 
 
 def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """A planned NodePool's GPUs on ``cloud``: the (first) instance type of its requirements, its ``nvidia.com/gpu``
-    limit as whole nodes; None when it names no instance type gpuready knows."""
+    """A planned NodePool's GPUs on ``cloud``: the (first) instance type of its requirements, its ``nodes`` limit
+    (else its ``nvidia.com/gpu`` limit as whole nodes); None when it names no instance type gpuready knows."""
     instance_type = requirement_value(inputs, INSTANCE_TYPE)
     if instance_type is None:
         return None
@@ -130,5 +143,8 @@ def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | 
         gpu = lookup.resolve_instance_type(cloud, instance_type, None)
     except SpecError:
         return None
+    nodes = limit_of(inputs, NODES)
     limit = gpu_limit_of(inputs)
-    return PoolCapacity(gpu.model.key, gpu.gpus, None if limit is None else limit // gpu.gpus)
+    if nodes is None and limit is not None:
+        nodes = limit // gpu.gpus
+    return PoolCapacity(gpu.model.key, gpu.gpus, nodes)

@@ -180,6 +180,9 @@ class CloudProfile(ABC):
 
     policy_fields: ClassVar[tuple[str, str]]
     """Dotted paths of the taints and the labels inside the pool resource (``nodeConfig.taints``)."""
+    policy_min_size_fields: ClassVar[tuple[str, ...]] = ()
+    """Dotted paths of the pool resource's autoscaling minimum, the first one set wins (the scale-path rules: a DRA
+    pool at zero nodes never scales up)."""
     policy_taints_as_text: ClassVar[bool] = False
     """Whether the resource spells taints as ``key=value:Effect`` text (else API objects with ``NO_SCHEDULE``)."""
     policy_untainted_note: ClassVar[str]

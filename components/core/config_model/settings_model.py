@@ -106,6 +106,8 @@ class StackSettingsConfig(ConfigModel):
     verify: Annotated[bool, BeforeValidator(_flag)] = False
     verify_timeout_seconds: Annotated[int, BeforeValidator(_seconds)] = 900
     verify_skip_pools: Strings = []
+    karpenter_feature_gates: Strings = []
+    """Karpenter feature gates the cluster's controller runs with on (``scale_path.model.KARPENTER_GATES``)."""
     kubeconfig: Annotated[str, BeforeValidator(_secret_text)] = ""
     kube_context: str = ""
 
@@ -116,6 +118,6 @@ class StackSettingsConfig(ConfigModel):
         return {k: _array(v) if k in ARRAY_KEYS else v for k, v in values.items() if v != ""}
 
 
-ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")
+ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools", "karpenterFeatureGates")
 """Keys of Pulumi type ``array`` (``Pulumi.yaml``)."""
 SETTINGS_KEYS = tuple(field.alias or name for name, field in StackSettingsConfig.model_fields.items())

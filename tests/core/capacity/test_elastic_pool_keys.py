@@ -75,7 +75,8 @@ def test_elastic_keys_reach_the_object(
         assert (gpu.model, gpu.gpus) == (spec.resolved.model, spec.resolved.gpus)
     if obj["kind"] == "NodePool":
         assert _requirement(obj, "node.kubernetes.io/instance-type") == list(types)
-        assert obj["spec"]["limits"] == {"nvidia.com/gpu": str(limit)}
+        nodes = (limit if limit is not None else spec.max_size * spec.resolved.gpus) // spec.resolved.gpus
+        assert obj["spec"]["limits"] == {"nvidia.com/gpu": str(nodes * spec.resolved.gpus), "nodes": str(nodes)}
     else:  # a ComputeClass: one priority per machine (spot ones first), no limit field
         machines = [p["machineType"] for p in obj["spec"]["priorities"]]
         assert machines == list(types) * (2 if spec.capacity == "spot" else 1)
@@ -88,7 +89,7 @@ def test_elastic_keys_reach_the_object(
 
 def test_without_gpu_limit_the_limit_is_max_size_nodes() -> None:
     spec = build_spec("eks", provisioner="karpenter", instance_type="p5.48xlarge", max_size=3)
-    assert karpenter.node_pool(spec)["spec"]["limits"] == {"nvidia.com/gpu": "24"}
+    assert karpenter.node_pool(spec)["spec"]["limits"] == {"nvidia.com/gpu": "24", "nodes": "3"}
 
 
 def test_a_fixed_pool_has_no_gpu_limit() -> None:
