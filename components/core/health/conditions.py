@@ -1,11 +1,12 @@
 """The node conditions that report GPU (and GPU node) health, in one table, each with its source. Pure data.
 
-| reporter | condition types | a problem when |
-|---|---|---|
-| EKS node monitoring agent | ``AcceleratedHardwareReady`` (GPU), ``KernelReady``, ``NetworkingReady``, ``StorageReady``, ``ContainerRuntimeReady`` | status ``False`` |
-| AKS Node Problem Detector | ``GPUMissing``, ``NVLinkStatusInactive``, ``XIDErrors``, ``IBLinkFlapping``, ``GPUClockThrottling``, ``UnhealthyNvidiaDevicePlugin`` | status ``True`` |
-| NVIDIA NVSentinel | ``GpuInforomWatch``, ``GpuMemWatch``, ``GpuNvlinkWatch``, ``GpuPcieWatch``, ``GpuPowerWatch``, ``GpuThermalWatch``, ``SysLogsXIDError``, ``SysLogsSXIDError``, ``SysLogsGPUFallenOff`` | status ``True`` |
-| GKE | none: GKE auto-repair judges ``Ready`` and boot disk space only, and publishes no GPU condition | - |
+* the EKS node monitoring agent: ``AcceleratedHardwareReady`` (the GPUs), ``KernelReady``, ``NetworkingReady``,
+  ``StorageReady``, ``ContainerRuntimeReady``; a problem when ``False``;
+* AKS Node Problem Detector: ``GPUMissing``, ``NVLinkStatusInactive``, ``XIDErrors``, ``IBLinkFlapping``,
+  ``GPUClockThrottling``, ``UnhealthyNvidiaDevicePlugin``; a problem when ``True``;
+* NVIDIA NVSentinel: ``GpuInforomWatch``, ``GpuMemWatch``, ``GpuNvlinkWatch``, ``GpuPcieWatch``, ``GpuPowerWatch``,
+  ``GpuThermalWatch``, ``SysLogsXIDError``, ``SysLogsSXIDError``, ``SysLogsGPUFallenOff``; a problem when ``True``;
+* GKE: none. GKE auto-repair judges ``Ready`` and boot disk space only, and publishes no GPU condition.
 
 Sources:
 # aws/eks-node-monitoring-agent v1.7.0 (c399089d) pkg/conditions/conditions.go L12-46 (condition types),
@@ -63,7 +64,7 @@ HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
     HealthCondition("XIDErrors", _AKS, "True", True, "XID errors in the kernel log"),
     HealthCondition("IBLinkFlapping", _AKS, "True", True, "an InfiniBand link keeps going down and up"),
     HealthCondition("GPUClockThrottling", _AKS, "True", True, "GPU clocks are throttled", "warning"),
-    HealthCondition("UnhealthyNvidiaDevicePlugin", _AKS, "True", True, "the managed NVIDIA device plugin is not running"),
+    HealthCondition("UnhealthyNvidiaDevicePlugin", _AKS, "True", True, "the managed device plugin is not running"),
     HealthCondition("GpuInforomWatch", _NVS, "True", True, "DCGM: InfoROM corrupt"),
     HealthCondition("GpuMemWatch", _NVS, "True", True, "DCGM: GPU memory errors (ECC, retired or remapped pages)"),
     HealthCondition("GpuNvlinkWatch", _NVS, "True", True, "DCGM: NVLink errors or a link down"),
