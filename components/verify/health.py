@@ -56,8 +56,12 @@ def _condition_finding(view: NodeView, condition: ReportedCondition, fact: Healt
     shown = f"{condition.type}={condition.status}" + (f" ({condition.reason})" if condition.reason else "")
     cause = f"{reporter} reports {fact.meaning}"
     reason = eks_reason(condition.reason) if fact.reporter == "eks-node-monitoring-agent" else None
+    severity = fact.severity
     if reason is not None:
         cause += f": {reason.meaning}"
+        if not reason.condition:  # the agent reports it as an event only: not a reason to repair the node
+            severity = "warning"
+            cause += " (the agent reports this as an event, not as a repair-worthy condition)"
     xid = xid_in(condition.reason) or xid_in(condition.message)
     if xid is not None:
         cause += f"; {describe_xid(xid)}"
@@ -75,7 +79,7 @@ def _condition_finding(view: NodeView, condition: ReportedCondition, fact: Healt
             f"--field-selector spec.nodeName={view.name}"
         )
     return Finding(
-        node=view.name, severity=fact.severity, code=f.GPU_UNHEALTHY if fact.gpu else f.NODE_UNHEALTHY,
+        node=view.name, severity=severity, code=f.GPU_UNHEALTHY if fact.gpu else f.NODE_UNHEALTHY,
         message=f"health condition {condition.type}: reports a problem; got {shown}",
         cause=cause, fix=fix,
         reproduce=show_node(view.name, f'{{.status.conditions[?(@.type=="{condition.type}")]}}'),
