@@ -61,8 +61,8 @@ def health_nodes(expectations: dict[str, Expectation]) -> list[Obj]:
         nodes.append(with_conditions(
             pool_node(a10g, f"a10g-cond-{_slug(kind)}", A10G), condition(kind, fact.problem_status, reason)
         ))  # fmt: skip
-    for fact in EKS_GPU_REASONS:
-        reason = fact.pattern.replace("[Code]", str(CODES.get(fact.pattern, "")))
+    for reason_fact in EKS_GPU_REASONS:
+        reason = reason_fact.pattern.replace("[Code]", str(CODES.get(reason_fact.pattern, "")))
         nodes.append(with_conditions(
             pool_node(a10g, f"a10g-reason-{_slug(reason)}", A10G),
             condition("AcceleratedHardwareReady", "False", reason, f"{reason} on the instance"),

@@ -49,9 +49,9 @@ class HealthCondition:
     severity: Severity = "error"
 
 
-_EKS = "eks-node-monitoring-agent"
-_AKS = "aks-npd"
-_NVS = "nvsentinel"
+_EKS: Reporter = "eks-node-monitoring-agent"
+_AKS: Reporter = "aks-npd"
+_NVS: Reporter = "nvsentinel"
 
 HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
     HealthCondition("AcceleratedHardwareReady", _EKS, "False", True, "GPU (or Neuron) hardware failed"),
