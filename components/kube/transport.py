@@ -114,7 +114,7 @@ class AttemptTransport(httpx2.BaseTransport):
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     last_status, last = response.status_code, _describe(response)
                     continue
-                if not stream and response.status_code < 300 and (bad := malformed(response)):
+                if not stream and response.status_code < 300 and _json_body(request) and (bad := malformed(response)):
                     last_status, last = response.status_code, f"malformed response: {bad}"
                     continue
             except httpx2.ConnectError as error:  # refused or unresolvable: kubectl does not retry either
@@ -183,6 +183,11 @@ def _verb(request: httpx2.Request) -> str:
     if request.method == "GET":
         return "watch" if request.url.params.get("watch") in ("true", "1") else "list"
     return request.method.lower()
+
+
+def _json_body(request: httpx2.Request) -> bool:
+    """Whether a success answers JSON: everything but a pod's log (``.../pods/NAME/log``, plain text)."""
+    return not request.url.path.endswith("/log")
 
 
 def _describe(response: httpx2.Response) -> str:
