@@ -30,7 +30,7 @@ def controller(kube: KubeStandin, phase: str, log: str, stop: threading.Event) -
                 continue
             seen.add(name)
             template = job["spec"]["template"]
-            pod = {"apiVersion": "v1", "kind": "Pod",
+            pod: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod",
                    "metadata": {"name": f"{name}-abcde", "namespace": namespace,
                                 "labels": {**template["metadata"]["labels"], "job-name": name}},
                    "spec": {**template["spec"], "nodeName": "l4-1"},
