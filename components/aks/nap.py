@@ -18,9 +18,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.aks import plan
+from components.aks.capacity import AKS_REPAIR
 from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, MigPartitioning, UpgradePolicy
 from components.errors import Problem
@@ -93,6 +95,7 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
     adapter: ClassVar[str] = "components.aks.nap_pool:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
+    repair: ClassVar[RepairFacts | None] = AKS_REPAIR
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="AKS node auto-provisioning", object_type=NODE_POOL.type,
         node_class_group=NODE_CLASS_API[0].split("/")[0], pool_label=karpenter_nodepool.NODE_POOL_LABEL,

@@ -9,6 +9,7 @@ from components.core import scheduling, sharing_plan
 from components.core.advertisers.registry import advertiser_for
 from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
+from components.core.health.repair import repair_summary
 from components.core.specs import GpuPoolSpec
 
 
@@ -43,6 +44,8 @@ class PoolOutputs:
     gpu_limit: int
     """The GPU limit the provisioner's object sets (a NodePool's ``nvidia.com/gpu``: ``gpuLimit`` or ``maxSize`` x
     GPUs per node); 0 when it sets none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
+    repair: str
+    """The pool's node auto repair policy in one line (its provisioner's ``repair`` facts)."""
     requirements: str
     """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
     ``gpuRequirements`` with the catalog's types that meet them."""
@@ -71,6 +74,7 @@ def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
         lifecycle=lifecycle,
         provisioner=provisioner.key,
         gpu_limit=provisioner.gpu_limit(spec) or 0,
+        repair=repair_summary(spec, provisioner.repair),
         requirements=requirements_text(spec),
     )
 

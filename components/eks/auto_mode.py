@@ -30,6 +30,7 @@ from components.core.capacity import karpenter_nodepool, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import ResourceTable
 from components.core.specs import GpuPoolSpec, UpgradePolicy
 from components.eks import karpenter
@@ -101,6 +102,12 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="built into EKS Auto Mode: its node monitoring agent reports GPU health and Auto Mode replaces an unhealthy "
+        "node (AcceleratedHardwareReady after 10 min; Replace only)",
+        off=None,
+        source="docs.aws.amazon.com/eks/latest/userguide/node-repair.html (enabled by default in EKS Auto Mode)",
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="EKS Auto Mode", object_type=karpenter.NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
         pool_label=karpenter_nodepool.NODE_POOL_LABEL, marker="eks.amazonaws.com/compute-type=auto",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.registry import cloud_profile
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
 from components.errors import Problem
 
@@ -91,6 +92,8 @@ class Provisioner(ABC):
     node_facts: ClassVar[NodeFacts | None] = None
     """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
     (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
+    repair: ClassVar[RepairFacts | None] = None
+    """What the platform does about unhealthy nodes of this provisioner (the ``repair`` pool key)."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""

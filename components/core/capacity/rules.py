@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from components.core.capacity.registry import default_provisioner, provisioner_named
 from components.core.clouds.registry import CLOUDS, cloud_profile
 from components.core.config_model.suggest import did_you_mean
+from components.core.health.repair import repair_problems
 from components.errors import Problem
 
 if TYPE_CHECKING:
@@ -35,7 +36,13 @@ def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Pro
     if chosen.limits_gpus and resolved is not None:
         found.extend(_gpu_limit_problems(spec, resolved.gpus))
     found.extend(chosen.spec_problems(spec))
+    found.extend(repair_problems(spec, chosen.repair, _title(chosen)))
     return found
+
+
+def _title(provisioner: Provisioner) -> str:
+    facts = provisioner.node_facts
+    return facts.title if facts is not None else f"the {cloud_profile(provisioner.cloud).title} {provisioner.key}"
 
 
 def is_elastic(spec: GpuPoolSpec) -> bool:
