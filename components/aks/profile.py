@@ -48,6 +48,10 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "components.aks.stack_adapter"
+    health_agents = {
+        "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
+        "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
+    }
     provisioners = {"node-pool": "components.aks.capacity", "nap": "components.aks.nap"}
     required_settings = ("aksResourceGroup",)
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
