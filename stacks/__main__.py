@@ -98,6 +98,8 @@ def main() -> None:
             context=settings.kube_context or None,
             timeout=settings.verify_timeout_seconds,
             skip=settings.verify_skip_pools,
+            smoke=settings.verify_smoke,
+            smoke_image=settings.verify_smoke_image or None,
             depends_on=[r for r in (gpu_stack, health_agent) if r is not None],
         )
     pulumi.export("cloud", settings.cloud)

@@ -7,6 +7,7 @@ The Job bounds itself (``activeDeadlineSeconds``, ``backoffLimit: 0``) and is co
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -71,3 +72,19 @@ def smoke_job(
     }
     extra = [{**o, "metadata": {**o.get("metadata", {}), "namespace": namespace}} for o in workload.objects(namespace)]
     return SmokeJob(pool.name, namespace, name, (*extra, job))
+
+
+def rerun(planned: SmokeJob, run: str, deadline_seconds: int) -> SmokeJob:
+    """``planned`` (made with any run id, e.g. when a stack program planned it) for run ``run`` with a deadline of
+    ``deadline_seconds``: the Job's name, run labels and ``activeDeadlineSeconds`` replaced."""
+    if deadline_seconds < 1:
+        raise SpecError.one("timeout", "leaves the smoke Job less than 1 second", deadline_seconds,
+                            hint="give the verification a longer timeout")  # fmt: skip
+    old = str(planned.job["metadata"]["labels"][LABEL_SMOKE_RUN])
+    name = planned.name.removesuffix(old) + run
+    job = copy.deepcopy(planned.job)
+    job["metadata"]["name"] = name
+    job["metadata"]["labels"][LABEL_SMOKE_RUN] = run
+    job["spec"]["template"]["metadata"]["labels"][LABEL_SMOKE_RUN] = run
+    job["spec"]["activeDeadlineSeconds"] = deadline_seconds
+    return SmokeJob(planned.pool, planned.namespace, name, (*planned.objects[:-1], job))

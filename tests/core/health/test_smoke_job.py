@@ -50,3 +50,17 @@ def test_the_image_is_a_parameter_and_checked() -> None:
         smoke_job(build_spec("eks"), image="not an image", namespace="x", run="r", deadline_seconds=9)
     with pytest.raises(SpecError, match="--timeout: leaves the smoke Job less than 1 second"):
         smoke_job(build_spec("eks"), namespace="x", run="r", deadline_seconds=0)
+
+
+def test_a_planned_job_is_rerun_with_its_own_id_and_deadline() -> None:
+    from components.core.health.smoke_job import LABEL_SMOKE_RUN, rerun  # noqa: PLC0415
+
+    planned = smoke_job(build_spec("eks"), namespace="default", run="planned", deadline_seconds=1)
+    job = rerun(planned, "a1b2c3", 300)
+    assert job.name == "gpuready-smoke-gpu-a1b2c3" == job.job["metadata"]["name"]
+    assert job.job["metadata"]["labels"][LABEL_SMOKE_RUN] == "a1b2c3"
+    assert job.job["spec"]["template"]["metadata"]["labels"][LABEL_SMOKE_RUN] == "a1b2c3"
+    assert job.job["spec"]["activeDeadlineSeconds"] == 300
+    assert planned.job["spec"]["activeDeadlineSeconds"] == 1  # the plan is left as it was
+    with pytest.raises(SpecError, match="less than 1 second"):
+        rerun(planned, "x", 0)
