@@ -83,6 +83,17 @@ class AksProfile(CloudProfile):
         driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
         return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
 
+    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
+        # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
+        if as_text(dig(props, "gpuProfile", "driver")) != "None":
+            return ""
+        return (
+            f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
+            "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
+            "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
+            "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
+        )
+
     def policy_mig_problems(
         self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
     ) -> list[str]:

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
-from policies.gpu_conventions import dra_policies, elastic_policies, lifecycle_policies, placement_policies
+from policies.gpu_conventions import (
+    dra_policies,
+    elastic_policies,
+    health_policies,
+    lifecycle_policies,
+    placement_policies,
+)
 from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
@@ -279,5 +285,6 @@ POLICIES: list[Policy] = [
     *elastic_policies.POLICIES,
     *lifecycle_policies.POLICIES,
     *dra_policies.POLICIES,
+    *health_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -45,6 +45,8 @@ MANDATORY = {
     "gpu-nodepool-requires-gpu-limit",
     "gpu-workload-matches-pool-advertiser",
     "gpu-cluster-keeps-off-device-plugin-pools",
+    "gpu-health-agent-tolerates-gpu-taint",
+    "gpu-stack-single-dcgm-owner",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -55,6 +57,7 @@ ADVISORY = {
     "gpu-node-pool-count-owned-by-autoscaler",
     "gpu-node-pool-never-deleted-first",
     "gpu-nodepool-consolidation-spares-running-pods",
+    "gpu-pool-has-cloud-health-checks",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",

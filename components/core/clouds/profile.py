@@ -207,6 +207,10 @@ class CloudProfile(ABC):
         """Who runs a device plugin on a pool resource outside the GPU stack, or ``""``."""
         return ""
 
+    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
+        """Why the cloud runs no GPU health checks on a pool resource (with the alternative), or ``""``."""
+        return ""
+
     def policy_mig_problems(
         self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
     ) -> list[str]:
