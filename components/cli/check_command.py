@@ -72,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
         scope = f" matching {args.selector!r}" if args.selector else ""
         print(f"no GPU nodes among {report.other_nodes} nodes{scope}")
     else:
-        print(render_report(report))
-        print(health_text(report))
+        body, _, summary = render_report(report).rpartition("\n\n")  # the summary line stays last
+        print(f"{body}\n\n{health_text(report)}\n\n{summary}" if body else f"{health_text(report)}\n\n{summary}")
     return EXIT_FINDINGS if args.strict and report.findings else EXIT_OK
