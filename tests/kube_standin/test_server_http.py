@@ -272,3 +272,20 @@ def test_health_endpoints(kube_standin: KubeStandin, path: str) -> None:
     status, headers, body = call(kube_standin, "GET", path)
     assert (status, body) == (200, b"ok")
     assert headers["content-type"].startswith("text/plain")
+
+
+def test_jobs_and_pods_are_created_read_deleted_and_a_pod_has_a_log(kube_standin: KubeStandin) -> None:
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "smoke"}, "spec": {}}
+    status, _, created = call(kube_standin, "POST", "/apis/batch/v1/namespaces/default/jobs", job)
+    assert status == 201 and created["metadata"]["namespace"] == "default"
+    assert_status(call(kube_standin, "POST", "/apis/batch/v1/namespaces/default/jobs", job), 409, "AlreadyExists")
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "smoke-1", "namespace": "default"}, "spec": {}}
+    kube_standin.store.add(pod)
+    kube_standin.store.logs[("default", "smoke-1")] = "GPU 0: NVIDIA L4\n"
+    status, headers, body = call(kube_standin, "GET", "/api/v1/namespaces/default/pods/smoke-1/log")
+    assert (status, headers["content-type"], body) == (200, "text/plain", b"GPU 0: NVIDIA L4\n")
+    assert call(kube_standin, "GET", "/apis/batch/v1/namespaces/default/jobs/smoke")[0] == 200
+    for path in ("/apis/batch/v1/namespaces/default/jobs/smoke", "/api/v1/namespaces/default/pods/smoke-1"):
+        assert call(kube_standin, "DELETE", path)[0] == 200
+    assert kube_standin.store.objects("jobs") == [] and kube_standin.store.objects("pods") == []
+    assert_status(call(kube_standin, "DELETE", "/apis/batch/v1/namespaces/default/jobs/smoke"), 404, "NotFound")
