@@ -56,3 +56,15 @@ def build_pool(
     if not isinstance(pool, GpuNodePoolBase):
         raise TypeError(f"{module}:{name} built {type(pool).__name__}, not a GPU node pool component")
     return pool
+
+
+def build_health_agent(settings: StackSettings, depends_on: list[pulumi.Resource]) -> pulumi.Resource | None:
+    """The health agent the stack installs (``gpuStack.health``), by its cloud's adapter; None when it installs none
+    (the cloud's own reporter, or no agent)."""
+    values = settings.planned_gpu_stack.agent_values
+    adapter_path = cloud_profile(settings.cloud).health_agent_adapter
+    if values is None or adapter_path is None:
+        return None
+    module, _, name = adapter_path.partition(":")
+    adapter = getattr(importlib.import_module(module), name)
+    return cast("pulumi.Resource", adapter(settings, values, depends_on))

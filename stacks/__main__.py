@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 import program_config
 import pulumi
 
+from components.core.health.agent import HealthSpec
 from components.core.stack_settings import StackSettings
 from components.errors import GpuReadyError
 from components.pool_outputs import GpuNodePoolBase
-from components.stack_adapters import build_pool
+from components.stack_adapters import build_health_agent, build_pool
 
 if TYPE_CHECKING:
     from components.gpu_stack.release_component import GpuStackRelease
@@ -87,6 +88,7 @@ def main() -> None:
     cluster = stack_cluster(settings)
     pools = build_pools(settings, cluster)
     gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
+    health_agent = build_health_agent(settings, list(pools))
     if settings.verify:
         from components.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -96,7 +98,9 @@ def main() -> None:
             context=settings.kube_context or None,
             timeout=settings.verify_timeout_seconds,
             skip=settings.verify_skip_pools,
-            depends_on=[gpu_stack] if gpu_stack is not None else [],
+            smoke=settings.verify_smoke,
+            smoke_image=settings.verify_smoke_image or None,
+            depends_on=[r for r in (gpu_stack, health_agent) if r is not None],
         )
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
@@ -114,6 +118,7 @@ def main() -> None:
         {
             "kind": settings.gpu_stack.kind,
             "pools": {service.pool: service.summary for service in plan.pools},
+            **({"health": plan.health} if settings.gpu_stack.health != HealthSpec() else {}),
             **(
                 {"release": release.name, "chart": release.chart.name, "version": release.version,
                  "namespace": release.namespace}

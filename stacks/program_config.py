@@ -11,10 +11,10 @@ STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
     "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "eksNodeRoleArn", "aksResourceGroup",
-    "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount",
+    "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount", "verifySmokeImage",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools", "karpenterFeatureGates")
-SCALAR_KEYS = ("verify", "verifyTimeoutSeconds")
+SCALAR_KEYS = ("verify", "verifyTimeoutSeconds", "verifySmoke")
 """Boolean and integer keys: the engine passes them as text; ``parse_stack_settings`` checks and converts."""
 
 

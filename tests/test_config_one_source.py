@@ -29,6 +29,11 @@ PER_CHART = {"gfd", "mig_reboot", "cluster_version"}
 cluster version)."""
 
 
+STACK_ONLY = {"health"}
+"""GPU stack settings of the stack program, not of a chart component: ``health`` also installs the EKS node monitoring
+agent add-on beside the release (``components.stack_adapters.build_health_agent``)."""
+
+
 def _spec_fields(spec: type) -> set[str]:
     return {f.name for f in fields(spec) if f.init}
 
@@ -48,5 +53,5 @@ def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_
 @pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs, NvidiaDraDriverArgs])
 def test_chart_args_are_gpu_stack_settings(args: type) -> None:
     settings = {f.name for f in fields(args)} - WIRING
-    assert settings <= _spec_fields(GpuStackSpec) - {"kind"}
-    assert _spec_fields(GpuStackSpec) - {"kind"} - settings <= PER_CHART
+    assert settings <= _spec_fields(GpuStackSpec) - {"kind"} - STACK_ONLY
+    assert _spec_fields(GpuStackSpec) - {"kind"} - STACK_ONLY - settings <= PER_CHART

@@ -7,10 +7,20 @@ from typing import Any, ClassVar
 
 from components.aks import lifecycle
 from components.core.capacity.interface import Provisioner
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
+
+AKS_REPAIR = RepairFacts(
+    on="AKS node auto-repair, preconfigured on every cluster: a node that stays NotReady is rebooted, then reimaged, "
+    "then redeployed; NPD's GPU conditions (GPUMissing, XIDErrors, ...) are reported on the node for gpuready check "
+    "and verify, and not on pools with driver: operator (--gpu-driver none)",
+    off=None,
+    source="learn.microsoft.com/azure/aks/node-auto-repair; learn.microsoft.com/azure/aks/gpu-health-monitoring",
+)
+"""What AKS does about unhealthy nodes, whatever makes them."""
 
 
 class AksAgentPool(Provisioner):
@@ -28,6 +38,7 @@ class AksAgentPool(Provisioner):
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_scale_set.go L940-957",
         TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
     )
+    repair: ClassVar[RepairFacts | None] = AKS_REPAIR
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)

@@ -19,9 +19,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.aks import plan
+from components.aks.capacity import AKS_REPAIR
 from components.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import ResourceTable
 from components.core.scale_path.karpenter import KarpenterDecider
 from components.core.scale_path.model import ScaleDecider
@@ -111,6 +113,7 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
         overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
         "renameByDefault), or provisioner: node-pool",
     )
+    repair: ClassVar[RepairFacts | None] = AKS_REPAIR
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="AKS node auto-provisioning", object_type=NODE_POOL.type,
         node_class_group=NODE_CLASS_API[0].split("/")[0], pool_label=karpenter_nodepool.NODE_POOL_LABEL,

@@ -48,6 +48,10 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "components.aks.stack_adapter"
+    health_agents = {
+        "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
+        "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
+    }
     provisioners = {"node-pool": "components.aks.capacity", "nap": "components.aks.nap"}
     required_settings = ("aksResourceGroup",)
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
@@ -79,6 +83,17 @@ class AksProfile(CloudProfile):
     def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
         return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
+
+    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
+        # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
+        if as_text(dig(props, "gpuProfile", "driver")) != "None":
+            return ""
+        return (
+            f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
+            "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
+            "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
+            "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
+        )
 
     def policy_mig_problems(
         self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]

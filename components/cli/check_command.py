@@ -21,6 +21,7 @@ from components.kube.node_record import list_views as node_views
 from components.kube.nodes_api import NodeClient, connect
 from components.kube.resource_slices import audit_slices
 from components.verify.audit import AuditReport, audit
+from components.verify.health_summary import health_text, pool_health
 from components.verify.report import render_report, report_json
 
 
@@ -66,10 +67,12 @@ def run(args: argparse.Namespace) -> int:
     except GpuReadyError as error:
         return fail(error, args)
     if args.output == "json":
-        print(json.dumps(report_json(report), indent=2 if sys.stdout.isatty() else None))
+        document = {**report_json(report), "gpuHealth": [p.to_json() for p in pool_health(report.results)]}
+        print(json.dumps(document, indent=2 if sys.stdout.isatty() else None))
     elif not report.results:
         scope = f" matching {args.selector!r}" if args.selector else ""
         print(f"no GPU nodes among {report.other_nodes} nodes{scope}")
     else:
-        print(render_report(report))
+        body, _, summary = render_report(report).rpartition("\n\n")  # the summary line stays last
+        print(f"{body}\n\n{health_text(report)}\n\n{summary}" if body else f"{health_text(report)}\n\n{summary}")
     return EXIT_FINDINGS if args.strict and (report.findings or report.slices_unchecked) else EXIT_OK

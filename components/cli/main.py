@@ -16,7 +16,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from components.cli.smoke_step import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 
@@ -85,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    add_smoke_arguments(verify)
     diff = commands.add_parser(
         "diff",
         help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPUs at risk",

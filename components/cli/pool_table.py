@@ -48,7 +48,7 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
 
 def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
     """The plan file's ``pools``: per pool (sorted by name) what the table shows of its capacity, ``gpuLimit`` null
-    where the provisioner sets none."""
+    where the provisioner sets none, and its node auto repair policy."""
     return [
         {
             "name": name,
@@ -59,6 +59,7 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
             "gpuLimit": outputs.get("gpu_limit") or None,
             "requirements": outputs.get("requirements"),
             "scales": outputs.get("scales"),
+            "repair": outputs.get("repair") or None,
         }
         for name, outputs in sorted(pools, key=lambda item: item[0])
     ]
@@ -85,4 +86,7 @@ def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     for name, outputs in sorted(pools, key=lambda item: item[0]):
         if outputs.get("lifecycle"):
             lines.append(f"lifecycle {name}: {outputs['lifecycle']}")
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("repair"):
+            lines.append(f"repair {name}: {outputs['repair']}")
     return "\n".join(lines)

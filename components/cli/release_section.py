@@ -3,6 +3,7 @@ and the config maps beside it. Pure (reads the planned resources' inputs)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from components.offline.plan import PlannedResource
 RELEASE = "kubernetes:helm.sh/v3:Release"
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 QUOTA = "kubernetes:core/v1:ResourceQuota"
+ADDON = "aws:eks/addon:Addon"
 
 
 def render_releases(resources: Sequence[PlannedResource]) -> str:
@@ -22,6 +24,8 @@ def render_releases(resources: Sequence[PlannedResource]) -> str:
     for resource in resources:
         if resource.type == RELEASE:
             blocks.append(_release(resource.name, resource.inputs))
+        elif resource.type == ADDON and resource.inputs.get("configurationValues"):
+            blocks.append(_addon(resource.inputs))
     for resource in resources:
         if resource.type == CONFIG_MAP:
             blocks.append(_config_map(resource.inputs))
@@ -46,6 +50,16 @@ def _release(name: str, inputs: Mapping[str, Any]) -> str:
     if note is not None:
         head += "\n  note: " + note
     return head + "\n" + _indent(_yaml(values), "  values: ")
+
+
+def _addon(inputs: Mapping[str, Any]) -> str:
+    """An EKS add-on with configuration values (the health agent): name, version and the values as YAML."""
+    head = f"EKS add-on {inputs.get('addonName')!r} {inputs.get('addonVersion') or '(version not pinned)'}"
+    try:
+        values: object = json.loads(str(inputs["configurationValues"]))
+    except json.JSONDecodeError:
+        values = inputs["configurationValues"]
+    return head + "\n" + _indent(_yaml(values), "  configuration values: ")
 
 
 def _config_map(inputs: Mapping[str, Any]) -> str:

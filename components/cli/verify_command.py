@@ -21,7 +21,9 @@ from components.cli.check_command import command_deadline, fail, open_client, pr
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.cli.interruption import Interrupted, as_interrupted
+from components.cli.smoke_step import run_smoke_step, smoke_json, smoke_passed, smoke_plan, smoke_text
 from components.core.scheduling import LABEL_POOL
+from components.core.specs import GpuPoolSpec
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
 from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
@@ -37,10 +39,9 @@ def run(args: argparse.Namespace) -> int:
     """Wait for convergence; 0 when converged, 1 with findings on timeout, 2 on bad input."""
     from_stack = bool(args.stack or args.config)
     try:
-        if args.config:
-            expectations = config_expectations(Path(args.config), args.project_dir)
-        else:
-            expectations = stack_expectations(args.stack, args.project_dir) if args.stack else {}
+        pools = _pools(args) if from_stack else []
+        expectations = {spec.name: expectation_for(spec) for spec in pools}
+        smoke = smoke_plan(args, pools)  # refused before anything is watched: --smoke needs a stack's pools
     except GpuReadyError as error:  # OfflineProjectError included
         return fail(error, args)
     if from_stack and not expectations:
@@ -70,20 +71,27 @@ def run(args: argparse.Namespace) -> int:
                 outcome = replace(outcome, converged=report.done)
             else:
                 report = audit_slices(client, report)
+            with_nodes = {r.pool for r in report.results if r.pool}
+            smoke_results = run_smoke_step(
+                client, smoke, deadline, converged=outcome.converged, pools_with_nodes=with_nodes
+            )
     except GpuReadyError as error:
         return fail(error, args)
     except (KeyboardInterrupt, Interrupted) as error:
         return _interrupted(as_interrupted(error), watching, args)
     if args.output == "json":
-        print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
+        document = {**report_json(report), "converged": outcome.converged, **smoke_json(smoke, smoke_results)}
+        print(json.dumps(document, indent=None))
     elif outcome.converged:
         print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
         if report.idle_pools:
             print(idle_pools_text(report))
     else:
         print(render_report(report, only_findings=True))
+    if smoke and args.output != "json":
+        print(smoke_text(smoke, smoke_results))
     if outcome.converged:
-        return EXIT_OK
+        return EXIT_OK if smoke_passed(smoke, smoke_results) else EXIT_FINDINGS
     if outcome.problem:
         print(f"error: the cluster kept failing until the deadline: {outcome.problem}", file=sys.stderr)
     try:
@@ -105,24 +113,40 @@ def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespac
     return stop.exit_code
 
 
+def _pools(args: argparse.Namespace) -> list[GpuPoolSpec]:
+    if args.config:
+        return config_pools(Path(args.config), args.project_dir)
+    return stack_pool_specs(args.stack, args.project_dir)
+
+
 def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
     """Pool name -> expectation for every pool in the stack's config (no Pulumi import)."""
+    return {spec.name: expectation_for(spec) for spec in stack_pool_specs(stack, project_dir)}
+
+
+def stack_pool_specs(stack: str, project_dir: str | None) -> list[GpuPoolSpec]:
+    """The pool specs of ``stacks/Pulumi.<stack>.yaml`` (no Pulumi import)."""
     project = load_project(Path(project_dir) if project_dir else _find_project_dir())
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
-    return _expectations(project, stack, None)
+    return stack_pools(project, stack, None)
 
 
 def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expectation]:
-    """Pool name -> expectation for every pool in a stack config file of any program: read through the same
-    project and config loading as ``--stack`` (the engine's rules: project defaults, declared types), for the stack
-    the file name says (``Pulumi.prod.yaml``: ``prod``)."""
+    """Pool name -> expectation for every pool in a stack config file of any program (see ``config_pools``)."""
+    return {spec.name: expectation_for(spec) for spec in config_pools(path, project_dir)}
+
+
+def config_pools(path: Path, project_dir: str | None) -> list[GpuPoolSpec]:
+    """The pool specs of a stack config file of any program: read through the same project and config loading as
+    ``--stack`` (the engine's rules: project defaults, declared types), for the stack the file name says
+    (``Pulumi.prod.yaml``: ``prod``)."""
     if not path.is_file():
         raise OfflineProjectError(f"--config: file not found; got '{path}'", "pass the path of a Pulumi.<stack>.yaml")
     _require_stack_document(path)
     project = load_project(Path(project_dir) if project_dir else _find_project_dir(path.resolve().parent))
     stack = path.name.removeprefix("Pulumi.").rsplit(".", 1)[0] or path.stem
-    return _expectations(project, stack, path)
+    return stack_pools(project, stack, path)
 
 
 def _require_stack_document(path: Path) -> None:
@@ -145,7 +169,8 @@ def _require_stack_document(path: Path) -> None:
         )
 
 
-def _expectations(project: Project, stack: str, config_file: Path | None) -> dict[str, Expectation]:
+def stack_pools(project: Project, stack: str, config_file: Path | None) -> list[GpuPoolSpec]:
+    """The pool specs of a stack config (the stack file, or ``config_file``), read without Pulumi."""
     # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
     from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
     from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
@@ -161,8 +186,7 @@ def _expectations(project: Project, stack: str, config_file: Path | None) -> dic
         namespace, _, key = full_key.partition(":")
         if namespace == NS:
             values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
-    settings = parse_stack_settings(values)
-    return {spec.name: expectation_for(spec) for spec in settings.pools}
+    return list(parse_stack_settings(values).pools)
 
 
 def pool_selector(expectations: Mapping[str, Expectation]) -> str:

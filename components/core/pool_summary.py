@@ -11,6 +11,7 @@ from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import pool_verdict
+from components.core.health.repair import repair_summary
 from components.core.specs import GpuPoolSpec
 
 
@@ -46,6 +47,8 @@ class PoolOutputs:
     """The pool's GPU bound in physical GPUs where its provisioner's object has a limit (``gpuLimit`` or ``maxSize``
     x GPUs per node; the NodePool counts it as its nodes report: ``scale_path.karpenter_limits``); 0 when it sets
     none (a fixed pool, bounded by ``maxSize``; a GKE ComputeClass)."""
+    repair: str
+    """The pool's node auto repair policy in one line (its provisioner's ``repair`` facts)."""
     requirements: str
     """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
     ``gpuRequirements`` with the catalog's types that meet them."""
@@ -82,6 +85,7 @@ def pool_outputs(
         lifecycle=lifecycle,
         provisioner=provisioner.key,
         gpu_limit=provisioner.gpu_limit(spec) or 0,
+        repair=repair_summary(spec, provisioner.repair),
         requirements=requirements_text(spec),
         scales=pool_verdict(spec, cluster).text,
     )

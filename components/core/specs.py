@@ -13,6 +13,7 @@ from typing import Any
 from components.core import pool_rules, resource_inputs
 from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
 from components.core.clouds.registry import Cloud, cloud_profile
+from components.core.health.repair import RepairPolicy
 from components.core.pool_parts import (
     CAPACITIES,
     DEFAULT_ADVERTISE,
@@ -95,6 +96,9 @@ class GpuPoolSpec:
     """Extra taints, besides the GPU taint every pool gets."""
     upgrade: UpgradePolicy = field(default_factory=UpgradePolicy)
     """How node upgrades roll (``upgrade`` in the stack config)."""
+    repair: RepairPolicy = field(default_factory=RepairPolicy)
+    """Node auto repair (``repair`` in the stack config): what each provisioner does with it is its ``repair``
+    facts (``components.core.health.repair``)."""
     release_version: str | None = None
     """EKS only: pin the AMI release version (``releaseVersion``); None takes the latest at creation."""
     fixed_name: bool | None = None

@@ -71,6 +71,10 @@ class StackSettings:
     verify: bool = False
     """Verify every pool during ``pulumi up`` (``gpuready:verify``)."""
     verify_timeout_seconds: int = 900
+    verify_smoke: bool = False
+    """Also run each pool's GPU smoke Job once it converged (``gpuready:verifySmoke``)."""
+    verify_smoke_image: str = ""
+    """The smoke Job's image; "" for the pinned default."""
     verify_skip_pools: tuple[str, ...] = ()
     kubeconfig: str = ""
     """Kubeconfig content or path for the verification; empty uses KUBECONFIG / ~/.kube/config."""
@@ -148,6 +152,8 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         cluster=cluster,
         verify=model.verify,
         verify_timeout_seconds=model.verify_timeout_seconds,
+        verify_smoke=model.verify_smoke,
+        verify_smoke_image=model.verify_smoke_image,
         verify_skip_pools=tuple(model.verify_skip_pools),
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,

@@ -30,6 +30,7 @@ from components.core.capacity import karpenter_nodepool, node_disk, node_disrupt
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.profile import PlatformAdvertiser
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import ResourceTable
 from components.core.scale_path.karpenter import KarpenterDecider
 from components.core.scale_path.model import ScaleDecider
@@ -120,6 +121,12 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
         "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349 (computeCapacity)",
         overlay_gate=False,
         overlay_fix=INSTEAD,
+    )
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="built into EKS Auto Mode: its node monitoring agent reports GPU health and Auto Mode replaces an unhealthy "
+        "node (AcceleratedHardwareReady after 10 min; Replace only)",
+        off=None,
+        source="docs.aws.amazon.com/eks/latest/userguide/node-repair.html (enabled by default in EKS Auto Mode)",
     )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="EKS Auto Mode", object_type=karpenter.NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.core.capacity.interface import Provisioner
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from components.core.scale_path.model import ScaleDecider
@@ -26,6 +27,16 @@ class EksNodeGroup(Provisioner):
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go L417-428",
         TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}/", "/"),
+    )
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="EKS node auto repair (nodeRepairConfig) on the node monitoring agent's conditions, with gpuready's GPU "
+        "actions: reboot for GPU resets (XID 48, 74, 119, double bit errors), replace for a GPU off the bus, a power "
+        "or fabric fault (XID 79, 54), nothing for DCGMError (the agent cannot reach DCGM)",
+        off="nodeRepairConfig.enabled false: EKS leaves unhealthy nodes in place",
+        tunable=True,
+        # botocore eks 2017-11-01 NodeRepairConfig, NodeRepairConfigOverrides;
+        # https://docs.aws.amazon.com/eks/latest/userguide/node-repair.html
+        source="botocore eks NodeRepairConfig; docs.aws.amazon.com/eks/latest/userguide/node-repair.html",
     )
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:

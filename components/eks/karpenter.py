@@ -23,6 +23,7 @@ from components.core.capacity import karpenter_nodepool, node_disruption, node_o
 from components.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from components.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from components.core.capacity.node_facts import NodeFacts
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import ResourceTable
 from components.core.scale_path.karpenter import KarpenterDecider
 from components.core.scale_path.model import ScaleDecider
@@ -117,6 +118,12 @@ UNSUPPORTED: Mapping[str, str] = {
 """Pool keys a Karpenter pool refuses (they configure a node group), with what to do instead."""
 
 
+KARPENTER_NODE_REPAIR_GATE = "NodeRepair (Helm settings.featureGates.nodeRepair=true)"
+"""The feature gate behind Karpenter's node repair.
+# aws/karpenter-provider-aws v1.14.1 charts/karpenter/values.yaml L230-233 (settings.featureGates.nodeRepair,
+# "ALPHA and is disabled by default"); checked against ../shared by tests/eks/test_repair.py"""
+
+
 class EksKarpenter(KarpenterNodePoolProvisioner):
     """A Karpenter NodePool: nodes made when pods need them, none kept."""
 
@@ -133,6 +140,13 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
         overlay_gate=True,
         overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
         "renameByDefault), or provisioner: node-group",
+    )
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on=f"Karpenter NodeRepair replaces a node whose health conditions stay unhealthy, once the feature gate "
+        f"{KARPENTER_NODE_REPAIR_GATE} is on in the cluster's Karpenter (alpha, off by default; gpuready does not "
+        "install Karpenter); all AcceleratedHardwareReady repairs are Replace",
+        off=None,
+        source="aws/karpenter-provider-aws v1.14.1 charts/karpenter/values.yaml settings.featureGates.nodeRepair",
     )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="Karpenter (EKS)", object_type=NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],

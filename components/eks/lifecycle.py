@@ -45,6 +45,7 @@ NODE_GROUP = ResourceTable(
         FieldRule("launchTemplate.version", "update", _ng(125, 129), "version: UpdateNodegroupVersion"),
         FieldRule("nodeGroupName", "replace", _ng(133, 140), "node_group_name: ForceNew"),
         FieldRule("nodeGroupNamePrefix", "replace", _ng(141, 148), "node_group_name_prefix: ForceNew"),
+        FieldRule("nodeRepairConfig", "update", _ng(149, 163), "node_repair_config: UpdateNodegroupConfig"),
         FieldRule("nodeRoleArn", "replace", _ng(164, 169), "node_role_arn: ForceNew"),
         FieldRule("releaseVersion", "update", _ng(170, 174), "release_version: UpdateNodegroupVersion"),
         FieldRule("remoteAccess", "replace", _ng(175, 195), "remote_access: ForceNew"),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core import pool_hatches, scheduling
+from components.core.health.repair import eks_node_repair_config
 from components.core.lifecycle_rules import eks_max_unavailable
 from components.core.specs import GpuPoolSpec
 
@@ -44,11 +45,12 @@ OWNED_INPUTS: Mapping[str, str] = {
     "clusterName": "gpuready:clusterName",
     "nodeRoleArn": "gpuready:eksNodeRoleArn",
     "tags": "gpuready:tags",
+    "nodeRepairConfig": "repair",
 }
 """``aws.eks.NodeGroup`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
 ``overrides`` (``tests/eks/test_overrides.py`` checks every input ``node_group_args`` sets is here). Free:
 ``subnetIds`` (a pool's own subnets, hence its zones), ``launchTemplate``, ``remoteAccess``, ``version``,
-``forceUpdateVersion``, ``nodeRepairConfig``..."""
+``forceUpdateVersion``..."""
 
 
 def ami_type(spec: GpuPoolSpec) -> str:
@@ -76,6 +78,8 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         },
         "labels": scheduling.pool_labels(spec),
         "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
+        # GPU-suited node auto repair (components.core.health.repair), or explicitly off
+        "node_repair_config": eks_node_repair_config(spec),
         **({"release_version": spec.release_version} if spec.release_version else {}),
         # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
         # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.

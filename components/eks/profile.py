@@ -56,6 +56,12 @@ class EksProfile(CloudProfile):
     instance_types = EKS_INSTANCE_TYPES
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "components.eks.stack_adapter"
+    health_agents = {
+        "eks-node-monitoring-agent": "the EKS node monitoring agent add-on (AcceleratedHardwareReady and the node "
+        "health conditions EKS auto repair acts on)",
+        "platform": "EKS Auto Mode's own node monitoring agent (Auto Mode pools only; other pools report nothing)",
+    }
+    health_agent_adapter = "components.eks.health_agent:build_health_agent"
     provisioners = {
         "node-group": "components.eks.capacity",
         "karpenter": "components.eks.karpenter",

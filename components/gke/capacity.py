@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from components.core.capacity.interface import Provisioner
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec
@@ -22,6 +23,13 @@ class GkeNodePool(Provisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
     scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="GKE node auto-repair (management.autoRepair, set explicitly): GKE recreates a node that stays NotReady "
+        "about 10 min or runs out of boot disk; it publishes no GPU condition, so a broken GPU on a Ready node is "
+        "gpuready check's to find",
+        off="management.autoRepair false: GKE leaves unhealthy nodes in place",
+        source="cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair",
+    )
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY

@@ -28,6 +28,7 @@ from components.core import scheduling
 from components.core.capacity import gpu_choice, node_disk, refusals
 from components.core.capacity.interface import Provisioner
 from components.core.capacity.node_facts import NodeFacts
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import PoolCapacity, ResourceTable
 from components.core.scale_path.model import ScaleDecider
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
@@ -95,6 +96,7 @@ def compute_class(spec: GpuPoolSpec, service_account: str | None = None, zones: 
         "imageType": plan.IMAGE_TYPES[spec.image_family].lower(),
         "nodeLabels": scheduling.pool_labels(spec),
         "taints": [scheduling.to_k8s_taint(taint) for taint in scheduling.pool_taints(spec)],
+        "autoRepair": spec.repair.enabled,
     }
     if service_account:
         config["serviceAccount"] = service_account
@@ -167,6 +169,12 @@ class GkeComputeClass(Provisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
     scale_decider: ClassVar[ScaleDecider] = ComputeClassDecider()
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="GKE node auto-repair on the node pools GKE creates for the class (nodePoolConfig.autoRepair true): a node "
+        "that stays NotReady about 10 min is recreated",
+        off="nodePoolConfig.autoRepair false on the ComputeClass",
+        source="cloud.google.com/v1 ComputeClass schema nodePoolConfig.autoRepair",
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
         taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",

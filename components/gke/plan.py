@@ -44,6 +44,7 @@ OWNED_INPUTS: Mapping[str, str] = {
     "nodeConfig.bootDisk.sizeGb": "diskSizeGb",
     "nodeConfig.serviceAccount": "gpuready:gkeServiceAccount",
     "nodeConfig.resourceLabels": "gpuready:tags",
+    "management.autoRepair": "repair",
 }
 """``container.NodePool`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
 ``overrides`` (``tests/gke/test_overrides.py`` checks every input ``node_pool_args`` sets is here or a default).
@@ -115,7 +116,7 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
             "total_max_node_count": spec.max_size,
             "location_policy": "ANY" if spec.capacity == "spot" else "BALANCED",
         },
-        "management": {"auto_repair": True, "auto_upgrade": True},
+        "management": {"auto_repair": spec.repair.enabled, "auto_upgrade": True},
         "upgrade_settings": upgrade_settings(spec),
         "node_config": {
             "machine_type": spec.resolved.instance_type,

@@ -84,6 +84,10 @@ class GkeProfile(CloudProfile):
         "list --filter=zone:<zone>`)"
     )
     stack_adapter = "components.gke.stack_adapter"
+    health_agents = {
+        "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
+        "GKE's managed DCGM exporter when the cluster enables it)",
+    }
     provisioners = {"node-pool": "components.gke.capacity", "compute-class": "components.gke.compute_class"}
     required_settings = ("gkeLocation",)
     cluster_target_setting = ("gkeLocation", "gke_location")

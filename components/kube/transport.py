@@ -112,7 +112,7 @@ class AttemptTransport(httpx2.BaseTransport):
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     last_status, last = response.status_code, _describe(response)
                     continue
-                if not stream and response.status_code < 300 and (bad := malformed(response)):
+                if not stream and response.status_code < 300 and _json_body(request) and (bad := malformed(response)):
                     last_status, last = response.status_code, f"malformed response: {bad}"
                     continue
             except httpx2.ConnectError as error:  # refused or unresolvable: kubectl does not retry either
@@ -237,6 +237,11 @@ def resource_of(request: httpx2.Request) -> str:
     if rest[:1] == ["watch"]:
         rest = rest[1:]
     return rest[0] if rest else request.url.path or "the API"
+
+
+def _json_body(request: httpx2.Request) -> bool:
+    """Whether a success answers JSON: everything but a pod's log (``.../pods/NAME/log``, plain text)."""
+    return not request.url.path.endswith("/log")
 
 
 def _describe(response: httpx2.Response) -> str:

@@ -16,7 +16,7 @@ from typing import Literal
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_POOL
 from components.verify import findings as f
 from components.verify.checks import check_node
-from components.verify.errors import LabelMismatchError, NodesNotReadyError
+from components.verify.errors import GpuHealthError, LabelMismatchError, NodesNotReadyError
 from components.verify.expectations import Expectation, infer_expectation
 from components.verify.findings import Finding
 from components.verify.inference import Inference, infer_accelerator, is_gpu_node
@@ -204,8 +204,9 @@ def _missing_nodes(pool: str, expectation: Expectation, missing: int) -> Finding
 
 
 def check_converged(report: AuditReport, selector: str) -> None:
-    """Raise unless every expected node converged: ``NodesNotReadyError`` when only transient findings
-    remain (waiting may help), ``LabelMismatchError`` otherwise. Messages end with a kubectl command."""
+    """Raise unless every expected node converged: ``GpuHealthError`` when nodes report broken GPUs (``verify``
+    fails their pool), ``NodesNotReadyError`` when only transient findings remain (waiting may help),
+    ``LabelMismatchError`` otherwise. Messages end with a kubectl command."""
     if report.done and report.expected:
         return
     errors = [x for x in report.findings if x.severity == "error"]
@@ -213,6 +214,9 @@ def check_converged(report: AuditReport, selector: str) -> None:
     codes = ", ".join(sorted({x.code for x in errors})) or "no nodes matched"
     command = f"kubectl get nodes -l '{selector}' -L {LABEL_POOL} -L {LABEL_GPU_PRESENT} -L {LABEL_ACCELERATOR}"
     message = f"{report.converged} of {report.expected} nodes converged; failing: {', '.join(names) or '-'} ({codes})"
+    broken = sorted({x.node for x in errors if x.code in f.HEALTH_CODES})
+    if broken:
+        raise GpuHealthError(f"{message}; broken GPUs on {', '.join(broken)}", names, command)
     if all(x.transient for x in errors):  # also when no node matched yet
         raise NodesNotReadyError(message, names, command)
     raise LabelMismatchError(message, names, command)

@@ -1,7 +1,7 @@
 """Check one GPU node against its expectation: readiness, taints, labels and GFD's product. Pure: no I/O.
 
-Resource checks (GPUs advertised, sharing, MIG) belong to the node's advertiser (``advertised``);
-``check_node`` runs both.
+Resource checks (GPUs advertised, sharing, MIG) belong to the node's advertiser (``advertised``), health checks
+(conditions, unhealthy devices, driver upgrades) to ``health``; ``check_node`` runs them all.
 On a gpuready pool every mismatch is an error; on a foreign node, missing conventions are warnings.
 """
 
@@ -20,6 +20,7 @@ from components.verify import findings as f
 from components.verify.advertised import check_advertised
 from components.verify.expectations import Expectation
 from components.verify.findings import Finding, Severity, show_node
+from components.verify.health import check_health, merge_health
 from components.verify.inference import catalog_instance_type
 from components.verify.node_labels import LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR, LABEL_INSTANCE_TYPE
 from components.verify.nodes import NodeView
@@ -37,8 +38,7 @@ def check_node(view: NodeView, expectation: Expectation, origin: NodeOrigin | No
     found += _labels(view, expectation, origin)
     found += _accelerator_conflict(view, expectation)
     found += _product(view, expectation)
-    found += check_advertised(view, expectation)
-    return found
+    return found + merge_health(check_advertised(view, expectation), check_health(view, expectation))
 
 
 def _severity(expectation: Expectation) -> Severity:

@@ -24,3 +24,8 @@ class NodesNotReadyError(VerificationError):
 
 class LabelMismatchError(VerificationError):
     """Permanent: labels, taints or resources contradict the pool; waiting will not fix it."""
+
+
+class GpuHealthError(VerificationError):
+    """Permanent: nodes report broken GPUs (health conditions, unhealthy devices, a failed driver upgrade, a flapping
+    health condition); the pool fails until they are repaired."""

@@ -35,11 +35,24 @@ DRA_NODE_HAS_DEVICE_PLUGIN = "dra-node-has-device-plugin"
 DRA_SLICES_MISSING = "dra-slices-missing"
 DRA_DEVICES_MISSING = "dra-devices-missing"
 DEVICE_PLUGIN_NODE_HAS_DRA_PLUGIN = "device-plugin-node-has-dra-plugin"
+GPU_UNHEALTHY = "gpu-unhealthy"
+NODE_UNHEALTHY = "node-unhealthy"
+GPU_DEVICES_UNHEALTHY = "gpu-devices-unhealthy"
+GPU_HEALTH_FLAPPED = "gpu-health-flapped"
+DRIVER_UPGRADE_FAILED = "driver-upgrade-failed"
+DRIVER_UPGRADE_ACTIVE = "driver-upgrade-active"
+DRIVER_UPGRADE_QUEUED = "driver-upgrade-queued"
 
 TRANSIENT_CODES: frozenset[str] = frozenset(
-    {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING, DRA_SLICES_MISSING}
-)
+    {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING, DRA_SLICES_MISSING,
+     DRIVER_UPGRADE_ACTIVE}
+)  # fmt: skip
 """Findings that usually clear by themselves while new nodes converge; the others need a change."""
+
+HEALTH_CODES: frozenset[str] = frozenset(
+    {GPU_UNHEALTHY, NODE_UNHEALTHY, GPU_DEVICES_UNHEALTHY, GPU_HEALTH_FLAPPED, DRIVER_UPGRADE_FAILED}
+)
+"""Findings that say a node's GPUs (or the node around them) are broken: ``verify`` fails their pool."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

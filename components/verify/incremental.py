@@ -23,6 +23,7 @@ from components.verify.audit import (
     pool_shortfalls,
 )
 from components.verify.expectations import Expectation
+from components.verify.health_watch import HealthMemory
 from components.verify.nodes import NodeView, mapping_of, node_view
 
 
@@ -40,6 +41,8 @@ class AuditState:
         self._unconverged = 0
         self._missing = missing_nodes(self._per_pool, self._expectations)
         self._short_pools = sum(1 for e in self._expectations.values() if e.expected_nodes > 0)
+        self.health = HealthMemory()
+        """GPU health problems seen during the watch (a node that recovers from one has flapped)."""
 
     # ---------------------------------------------------------------- changes
 
@@ -50,6 +53,7 @@ class AuditState:
         if result is None:
             self._other.add(view.name)
             return
+        result = self.health.observe(result)
         self._results[view.name] = result
         self._unconverged += not result.converged
         pool = counted_pool(result, self._expectations)
@@ -134,6 +138,7 @@ class WatchedAudit:
         if raw is None:
             self._versions.pop(name, None)
             self.state.remove(name)
+            self.state.health.forget(name)
             return self.state
         version = str(mapping_of(raw.get("metadata")).get("resourceVersion", ""))
         if version and self._versions.get(name) == version:

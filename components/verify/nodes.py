@@ -1,8 +1,9 @@
 """A slim, typed view of a Kubernetes Node, built from the raw API object. Pure: no I/O.
 
 Only what verification reads is kept: labels, taints, extended resources (integers, as the API server
-requires for them) and the Ready condition. Anything malformed degrades to "absent" instead of raising,
-because a node is evidence to report on, not input to reject.
+requires for them), the Ready condition and the health conditions of ``components.core.health.conditions``.
+Anything malformed degrades to "absent" instead of raising, because a node is evidence to report on, not input to
+reject.
 """
 
 from __future__ import annotations
@@ -11,9 +12,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from components.core.health.conditions import HEALTH_CONDITIONS
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
 from components.core.quantities import whole_count
 from components.core.taints import Taint
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedCondition:
+    """A health condition as the node reports it (only the types gpuready's health table knows are kept)."""
+
+    type: str
+    status: str
+    reason: str = ""
+    message: str = ""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -33,6 +45,8 @@ class NodeView:
     """The node is cordoned (``spec.unschedulable``)."""
     not_ready_reason: str = ""
     """Reason and message of a Ready condition that is not True."""
+    health: tuple[ReportedCondition, ...] = ()
+    """The node's health conditions (EKS node monitoring agent, AKS NPD, NVSentinel), whatever their status."""
 
 
 def node_view(raw: Mapping[str, Any]) -> NodeView:
@@ -75,6 +89,7 @@ def view_of(
         ready=ready,
         unschedulable=bool(unschedulable),
         not_ready_reason=reason,
+        health=_health(conditions),
     )
 
 
@@ -122,3 +137,15 @@ def _readiness(conditions: object) -> tuple[bool, str]:
             message = str(item.get("message") or "")
             return False, f"{reason}: {message}" if message else reason
     return False, "no Ready condition reported yet"
+
+
+def _health(conditions: object) -> tuple[ReportedCondition, ...]:
+    found: list[ReportedCondition] = []
+    for condition in _list(conditions):
+        item = mapping_of(condition)
+        kind = item.get("type")
+        if isinstance(kind, str) and kind in HEALTH_CONDITIONS:
+            found.append(ReportedCondition(
+                kind, str(item.get("status") or ""), str(item.get("reason") or ""), str(item.get("message") or "")
+            ))  # fmt: skip
+    return tuple(found)

@@ -36,16 +36,18 @@ from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, 
 from components.errors import GpuReadyError
 
 if TYPE_CHECKING:
+    from components.kube.deadline import Deadline
     from components.kube.nodes_api import NodeClient
+    from components.kube.smoke_api import SmokeResult
 
 KUBECONFIG_SOURCE = "the verification's kubeconfig (gpuready:kubeconfig)"
 """How errors name kubeconfig content passed in: by where it came from, never by what it holds."""
 
-RE_VERIFY_ON = ("pool", "expectation", "context", "triggers")
+RE_VERIFY_ON = ("pool", "expectation", "context", "triggers", "smoke")
 """Inputs whose change makes ``diff`` report an update (so ``update`` verifies again). A rotated kubeconfig or
 a new timeout alone does not re-verify."""
 
-OUTPUT_KEYS = ("pool", "expectation", "context", "triggers", "timeout")
+OUTPUT_KEYS = ("pool", "expectation", "context", "triggers", "timeout", "smoke")
 """Inputs copied into the outputs (``diff`` compares against them). The kubeconfig is never stored."""
 
 
@@ -104,6 +106,9 @@ class GpuPoolVerificationProvider(ResourceProvider):
                 report = outcome.state.report()
                 if outcome.converged:  # a DRA pool's nodes converge on their ResourceSlices too
                     report = wait_for_slices(client, report, deadline, client.policy.sleep)
+                smoke = None
+                if props.get("smoke") and outcome.converged and report.done and report.results:
+                    smoke = _smoke(client, props["smoke"], deadline)
         except GpuReadyError as error:
             # ``from None``: the engine prints the whole traceback (pulumi/dynamic/__main__.py aborts with
             # ``traceback.format_exc()``), chained causes included; gpuready's message is the safe summary.
@@ -116,7 +121,17 @@ class GpuPoolVerificationProvider(ResourceProvider):
                 f"{failing}{render_report(report, only_findings=True)}\n\n"
                 f"Fix the findings and run `pulumi up` again, or watch with: gpuready verify -l '{selector}'"
             )
+        if smoke is not None and (smoke.status != "passed" or smoke.left_behind):
+            raise PoolNotConvergedError(
+                f"pool {pool}: its nodes converged but the GPU smoke Job {smoke.job} {smoke.status} "
+                f"(node {smoke.node or '-'}): {smoke.detail}"
+                + "".join(f"\n  log: {line}" for line in smoke.log)
+                + "".join(f"\n  left behind: {item}" for item in smoke.left_behind)
+                + "\n\nFix the node and run `pulumi up` again; by hand: gpuready verify --stack <stack> --smoke"
+            )
         outs = {key: props.get(key) for key in OUTPUT_KEYS}
+        if smoke is not None:
+            outs["smokeStatus"] = smoke.status
         outs.update(
             converged=True,
             nodes=report.expected,
@@ -124,6 +139,21 @@ class GpuPoolVerificationProvider(ResourceProvider):
             waited=round(outcome.waited, 3),
         )
         return outs
+
+
+def _smoke(client: NodeClient, data: Mapping[str, Any], deadline: Deadline) -> SmokeResult:
+    """Run the pool's smoke Job (planned by the stack program) within what is left of ``deadline``."""
+    import secrets  # noqa: PLC0415 - imported in the provider process
+
+    from components.core.health.smoke_job import rerun  # noqa: PLC0415 - imported in the provider process
+    from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
+    from components.kube.smoke_api import run_smoke  # noqa: PLC0415 - imported in the provider process
+    from components.verify_hook.wire import smoke_from_data  # noqa: PLC0415 - imported in the provider process
+
+    margin = 5.0
+    job = rerun(smoke_from_data(data), secrets.token_hex(3), int(deadline.remaining() - margin))
+    [result] = run_smoke(client, [job], Deadline(max(0.0, deadline.remaining() - margin)), client.policy.sleep)
+    return result
 
 
 def _client(kubeconfig: str, context: str | None) -> NodeClient:

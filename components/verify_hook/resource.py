@@ -31,7 +31,7 @@ from components.core.specs import GpuPoolSpec
 from components.pool_outputs import GpuNodePoolBase
 from components.verify.expectations import expectation_for
 from components.verify_hook.provider import GpuPoolVerificationProvider
-from components.verify_hook.wire import expectation_to_data
+from components.verify_hook.wire import expectation_to_data, smoke_to_data
 
 DEFAULT_TIMEOUT = 900.0
 """Seconds to wait for a pool's nodes: new GPU nodes take minutes to boot, install drivers and advertise GPUs."""
@@ -55,11 +55,16 @@ class GpuPoolVerificationArgs:
     """Values whose change re-verifies (e.g. the cloud node pool name, a Helm release revision)."""
     depends_on: Sequence[pulumi.Resource] = field(default_factory=list)
     """Resources that must be in place first: the pool component and, when there is one, the GPU stack."""
+    smoke: Mapping[str, Any] | None = None
+    """``wire.smoke_to_data(...)``: the pool's GPU smoke Job, run once the nodes converged (None: no smoke run)."""
 
     @classmethod
-    def for_spec(cls, spec: GpuPoolSpec, **fields: Any) -> GpuPoolVerificationArgs:
-        """Args for ``spec``'s pool; ``fields`` sets the other attributes."""
-        return cls(pool=spec.name, expectation=expectation_to_data(expectation_for(spec)), **fields)
+    def for_spec(cls, spec: GpuPoolSpec, *, smoke: bool = False, smoke_image: str | None = None,
+                 **fields: Any) -> GpuPoolVerificationArgs:  # fmt: skip
+        """Args for ``spec``'s pool (``smoke``: with its smoke Job, of ``smoke_image`` or the pinned default);
+        ``fields`` sets the other attributes."""
+        data = smoke_to_data(spec, smoke_image) if smoke else None
+        return cls(pool=spec.name, expectation=expectation_to_data(expectation_for(spec)), smoke=data, **fields)
 
 
 class GpuPoolVerification(pulumi.dynamic.Resource):
@@ -85,6 +90,7 @@ class GpuPoolVerification(pulumi.dynamic.Resource):
             "context": args.context if args.context is not None else "",
             "timeout": float(args.timeout),
             "triggers": list(args.triggers),
+            **({"smoke": dict(args.smoke)} if args.smoke is not None else {}),
             "converged": None,
             "nodes": None,
             "findings": None,
@@ -102,10 +108,13 @@ def verify_pools(
     timeout: float = DEFAULT_TIMEOUT,
     skip: Collection[str] = (),
     depends_on: Sequence[pulumi.Resource] = (),
+    smoke: bool = False,
+    smoke_image: str | None = None,
     opts: pulumi.ResourceOptions | None = None,
 ) -> dict[str, GpuPoolVerification]:
     """One ``GpuPoolVerification`` (named ``<pool>-verify``) per pool not named in ``skip``, each depending on
-    its pool component and on ``depends_on`` (e.g. the GPU stack). Pool name -> verification."""
+    its pool component and on ``depends_on`` (e.g. the GPU stack); with ``smoke``, each also runs the pool's GPU
+    smoke Job once its nodes converged. Pool name -> verification."""
     names = {p.spec.name for p in pools}
     unknown = sorted(set(skip) - names)
     if unknown:
@@ -117,6 +126,8 @@ def verify_pools(
             continue
         args = GpuPoolVerificationArgs.for_spec(
             spec,
+            smoke=smoke,
+            smoke_image=smoke_image,
             kubeconfig=kubeconfig,
             context=context,
             timeout=timeout,

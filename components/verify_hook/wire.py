@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from components.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, SmokeJob, smoke_job
+from components.core.specs import GpuPoolSpec
 from components.core.taints import Taint
 from components.verify.expectations import Expectation
 
@@ -75,3 +77,32 @@ def _int(value: Any) -> int | None:
 
 def _str(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+SMOKE_NAMESPACE = "default"
+PLANNED_RUN = "planned"
+"""The run id of a smoke Job planned by the stack program; the provider gives each run its own (``rerun``)."""
+
+
+def smoke_to_data(spec: GpuPoolSpec, image: str | None) -> dict[str, Any]:
+    """The pool's smoke Job as plain data for the provider process (its run id and deadline set when it runs)."""
+    planned = smoke_job(spec, image=image or DEFAULT_SMOKE_IMAGE, namespace=SMOKE_NAMESPACE, run=PLANNED_RUN,
+                        deadline_seconds=1)  # fmt: skip
+    return {"pool": planned.pool, "namespace": planned.namespace, "name": planned.name,
+            "objects": [dict(o) for o in planned.objects]}  # fmt: skip
+
+
+def smoke_from_data(data: Mapping[str, Any]) -> SmokeJob:
+    """The inverse of ``smoke_to_data`` (whole floats back to ints: Pulumi's wire format)."""
+    return SmokeJob(str(data["pool"]), str(data["namespace"]), str(data["name"]),
+                    tuple(_ints(o) for o in data.get("objects") or ()))  # fmt: skip
+
+
+def _ints(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {str(k): _ints(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_ints(v) for v in value]
+    return value

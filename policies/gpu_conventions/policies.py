@@ -12,6 +12,7 @@ from pulumi_policy import EnforcementLevel, Policy, Severity
 from policies.gpu_conventions import (
     dra_policies,
     elastic_policies,
+    health_policies,
     lifecycle_policies,
     placement_policies,
     scale_policies,
@@ -286,5 +287,6 @@ POLICIES: list[Policy] = [
     *lifecycle_policies.POLICIES,
     *dra_policies.POLICIES,
     *scale_policies.POLICIES,
+    *health_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

@@ -71,3 +71,19 @@ def test_a_gpu_cluster_release_carries_its_lifecycle_note() -> None:
     assert lines[2] == "  values:"
     plain = render_releases([_resource("kubernetes:helm.sh/v3:Release", "gpu-stack-release", RELEASE_INPUTS)])
     assert "note:" not in plain
+
+
+def test_the_health_agent_add_on_shows_its_configuration_values() -> None:
+    inputs: dict[str, JsonValue] = {
+        "addonName": "eks-node-monitoring-agent",
+        "addonVersion": "v1.7.0-eksbuild.1",
+        "configurationValues": '{"dcgmAgent":{"tolerations":[{"key":"nvidia.com/gpu","operator":"Exists"}]}}',
+    }
+    text = render_releases([_resource("aws:eks/addon:Addon", "eks-node-monitoring-agent", inputs)])
+    assert text.splitlines()[:4] == [
+        "EKS add-on 'eks-node-monitoring-agent' v1.7.0-eksbuild.1",
+        "  configuration values:",
+        "    dcgmAgent:",
+        "      tolerations:",
+    ]
+    assert render_releases([_resource("aws:eks/addon:Addon", "vpc-cni", {"addonName": "vpc-cni"})]) == ""

@@ -10,6 +10,7 @@ from typing import Any
 import pulumi
 import pytest
 
+from components.core.health.repair import EKS_GPU_OVERRIDES
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
@@ -60,7 +61,21 @@ def wiring(tags: dict[str, str] | None = None) -> dict[str, Any]:
         "subnetIds": ["subnet-a", "subnet-b"],
         "tags": tags or {},
         "updateConfig": {"maxUnavailable": 1.0, "updateStrategy": "MINIMAL"},
+        "nodeRepairConfig": REPAIR_ON,
     }
+
+
+REPAIR_ON: dict[str, Any] = {
+    "enabled": True,
+    "maxParallelNodesRepairedCount": 1.0,
+    "maxUnhealthyNodeThresholdPercentage": 50.0,
+    "nodeRepairConfigOverrides": [
+        {"nodeMonitoringCondition": o.condition, "nodeUnhealthyReason": o.reason, "repairAction": o.action,
+         "minRepairWaitTimeMins": float(o.wait_minutes)}
+        for o in EKS_GPU_OVERRIDES
+    ],
+}  # fmt: skip
+"""What every pool gets by default: GPU-suited node auto repair (components.core.health.repair)."""
 
 
 def test_al2023_l4_time_slicing_spot(mocked: CapturingMonitor) -> None:

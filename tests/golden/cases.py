@@ -21,7 +21,7 @@ from typing import Any
 
 from components.cli.main import main
 from components.cli.verify_command import stack_expectations
-from tests.golden import node_sets
+from tests.golden import health_nodes, node_sets
 from tests.kube_standin import KubeStandin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,6 +72,10 @@ def _against(nodes: list[Obj], argv: Sequence[str], *, json_out: bool) -> Obj:
         result = run_cli([*argv, "--kubeconfig", str(kubeconfig)], json_out=json_out)
     result["argv"] = [a.replace(tmp, "<tmp>") for a in result["argv"]]
     return result
+
+
+def _health_cluster() -> list[Obj]:
+    return health_nodes.health_nodes(_expectations())
 
 
 def _audit_case(argv: Sequence[str], *, json_out: bool, nodes: Callable[[], list[Obj]] = _cluster) -> Case:
@@ -151,6 +155,9 @@ CASES: dict[str, Case] = {
         ["verify", "-l", "nvidia.com/gpu.present=true", "--timeout", ONCE, "-o", "json"], json_out=True
     ),
     "verify-missing": verify_missing,
+    "check-health-json": _audit_case(["check", "-o", "json"], json_out=True, nodes=_health_cluster),
+    "check-health-table": _audit_case(["check"], json_out=False, nodes=_health_cluster),
+    "verify-health-json": _audit_case([*VERIFY, "--timeout", ONCE, "-o", "json"], json_out=True, nodes=_health_cluster),
     "verify-watch": verify_watch,
     "plan-eks-dev": _plan("--stack", "eks-dev", "--project-dir", str(ROOT)),
     "plan-aks-dev": _plan("--stack", "aks-dev", "--project-dir", str(ROOT)),

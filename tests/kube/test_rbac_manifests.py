@@ -61,3 +61,18 @@ def test_error_hint_names_files_that_exist() -> None:
         assert f"deploy/rbac/{name}" in RBAC_HINT
         assert (RBAC / name).is_file()
     assert "kubectl auth can-i" in (RBAC / "README.md").read_text()
+
+
+def test_smoke_grants_only_what_the_smoke_run_does_in_its_namespace() -> None:
+    objects = documents("smoke.yaml")
+    for obj in objects:
+        kubernetes_validate.validate(obj, "1.32.0", strict=True)
+    [role] = [o for o in objects if o["kind"] == "Role"]
+    assert role["rules"] == [
+        {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "get", "delete"]},
+        {"apiGroups": [""], "resources": ["pods"], "verbs": ["list", "delete"]},
+        {"apiGroups": [""], "resources": ["pods/log"], "verbs": ["get"]},
+        {"apiGroups": ["resource.k8s.io"], "resources": ["resourceclaimtemplates"], "verbs": ["create", "delete"]},
+    ]
+    [binding] = [o for o in objects if o["kind"] == "RoleBinding"]
+    assert binding["roleRef"]["name"] == role["metadata"]["name"] and binding["subjects"] == [SERVICE_ACCOUNT]

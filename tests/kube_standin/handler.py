@@ -194,8 +194,18 @@ class StandinHandler(BaseHTTPRequestHandler):
             self._watch(target, query)
         elif method == "GET" and name is None:
             self._list(target, query)
+        elif method == "GET" and name is not None and target.subresource == "log":
+            self._log(target, name)
         elif method == "GET" and name is not None:
             self._get(target, name, query)
+        elif method == "POST" and name is None and target.rt.namespaced:
+            created = json.loads(self.body or b"{}")
+            if not isinstance(created, dict):
+                raise errors.bad_request("the object is not a JSON object")
+            created.setdefault("metadata", {})["namespace"] = target.namespace
+            self._send_json(201, self.server.store.create(target.rt, created))
+        elif method == "DELETE" and name is not None and target.subresource is None and target.rt.namespaced:
+            self._send_json(200, self.server.store.delete(target.rt, name, target.namespace))
         elif method == "PATCH" and name is not None and target.subresource is None:
             content_type, body = self.headers.get("Content-Type"), self.body
 
@@ -217,6 +227,12 @@ class StandinHandler(BaseHTTPRequestHandler):
             self._send_json(200, table(target.rt, [obj], meta, first(query, "includeObject")))
         else:
             self._send_json(200, obj)
+
+    def _log(self, target: Target, name: str) -> None:
+        if self.server.store.get(target.rt, name, target.namespace) is None:
+            raise errors.not_found(target.rt, name)
+        text = self.server.store.logs.get((target.namespace or "", name), "")
+        self._send_bytes(200, text.encode(), "text/plain")
 
     def _list(self, target: Target, query: Query) -> None:
         labels = label_selector(query)

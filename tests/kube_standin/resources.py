@@ -44,9 +44,15 @@ RESOURCE_SLICES = ResourceType(
     "resource.k8s.io", "v1", "resourceslices", "resourceslice", "ResourceSlice", False, has_status=False
 )
 
+JOBS = ResourceType("batch", "v1", "jobs", "job", "Job", True)
+PODS = ResourceType("", "v1", "pods", "pod", "Pod", True, ("po",))
+
 # Nodes are what the product reads and labels; namespaces exist so kubeconfig contexts name a real one;
-# ResourceSlices are what DRA verification lists (a cluster without resource.k8s.io: inject a 404 on their path).
-RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, RESOURCE_SLICES)
+# ResourceSlices are what DRA verification lists (a cluster without resource.k8s.io: inject a 404 on their path);
+# Jobs and Pods (and a pod's log) are what the GPU smoke test creates, reads and deletes. Nothing runs them: a test
+# plays the Job controller and the kubelet (``Store.put`` of a Pod, ``Store.logs``), or leaves a Job never starting.
+RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, RESOURCE_SLICES, JOBS, PODS)
+SUBRESOURCES: dict[str, tuple[str, ...]] = {"pods": ("status", "log"), "jobs": ("status",)}
 
 # (group, version) -> plural -> type
 _BY_GROUP_VERSION: dict[tuple[str, str], dict[str, ResourceType]] = {}
@@ -124,6 +130,6 @@ def parse_resource_path(path: str) -> Target | None:
         return None
     name = rest[1] if len(rest) >= 2 else None
     sub = rest[2] if len(rest) == 3 else None
-    if sub is not None and (sub != "status" or not rt.has_status):
+    if sub is not None and sub not in SUBRESOURCES.get(rt.plural, ("status",) if rt.has_status else ()):
         return None
     return Target(rt, namespace, name, sub, legacy_watch)

@@ -65,6 +65,8 @@ class Store:
         self._snapshots: OrderedDict[int, tuple[int, list[Obj]]] = OrderedDict()
         self._snapshot_seq = 0
         self._closed = False
+        self.logs: dict[tuple[str, str], str] = {}
+        """A pod's log by (namespace, name), as ``GET .../pods/NAME/log`` answers it."""
 
     # ------------------------------------------------------------ test-facing API
 
@@ -86,7 +88,7 @@ class Store:
                 return self.create(rt, copy.deepcopy(obj))
             fresh = copy.deepcopy(obj)
             meta_of(fresh).pop("resourceVersion", None)
-            return self.update(rt, None, meta["name"], lambda _old: fresh)
+            return self.update(rt, meta.get("namespace"), meta["name"], lambda _old: fresh)
 
     def modify(self, kind: str | ResourceType, name: str, fn: Mutation, namespace: str | None = None) -> Obj:
         """Apply fn to a copy of the stored object (mutate it or return a new one) and store the result."""
@@ -131,12 +133,15 @@ class Store:
         with self._cond:
             meta = meta_of(obj)
             obj["apiVersion"], obj["kind"] = rt.api_version, rt.kind
-            meta.pop("namespace", None)  # both served kinds are cluster-scoped
+            if not rt.namespaced:
+                meta.pop("namespace", None)
+            elif not meta.get("namespace"):
+                raise errors.bad_request("the namespace of the object does not match the namespace on the request")
             if not meta.get("name"):
                 raise errors.invalid(
                     rt, "", [("metadata.name", "FieldValueRequired", "Required value: name is required")]
                 )
-            key = _key(rt, None, meta["name"])
+            key = _key(rt, meta.get("namespace"), meta["name"])
             if key in self._objects[rt.plural]:
                 raise errors.already_exists(rt, meta["name"])
             meta.setdefault("uid", str(uuid.uuid4()))

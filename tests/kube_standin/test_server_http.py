@@ -80,9 +80,12 @@ def test_discovery_documents(kube_standin: KubeStandin) -> None:
         ["no"],
     )
     assert nodes["verbs"] == ["get", "list", "patch", "watch"]
-    assert {r["name"] for r in core["resources"]} == {"nodes", "nodes/status", "namespaces", "namespaces/status"}
-    (group,) = call(kube_standin, "GET", "/apis")[2]["groups"]  # DRA's ResourceSlices, listed by verification
-    assert (group["name"], group["preferredVersion"]["groupVersion"]) == ("resource.k8s.io", "resource.k8s.io/v1")
+    assert {r["name"] for r in core["resources"]} == {
+        "nodes", "nodes/status", "namespaces", "namespaces/status", "pods", "pods/status"
+    }  # fmt: skip
+    # DRA's ResourceSlices, listed by verification; Jobs, created by the GPU smoke test
+    groups = {g["name"]: g["preferredVersion"]["groupVersion"] for g in call(kube_standin, "GET", "/apis")[2]["groups"]}
+    assert groups == {"resource.k8s.io": "resource.k8s.io/v1", "batch": "batch/v1"}
     _, _, dra = call(kube_standin, "GET", "/apis/resource.k8s.io/v1")
     assert [(r["name"], r["kind"], r["namespaced"]) for r in dra["resources"]] == [
         ("resourceslices", "ResourceSlice", False)
@@ -90,7 +93,7 @@ def test_discovery_documents(kube_standin: KubeStandin) -> None:
     assert_status(call(kube_standin, "GET", "/apis/apps/v1/daemonsets"), 404, "NotFound")
     assert call(kube_standin, "GET", "/api")[2]["versions"] == ["v1"]
     assert call(kube_standin, "GET", "/version")[2]["minor"] == "32"
-    assert_status(call(kube_standin, "GET", "/apis/batch/v1/jobs"), 404, "NotFound")
+    assert_status(call(kube_standin, "GET", "/apis/apps/v1/deployments"), 404, "NotFound")
 
 
 def test_lists_are_typed_and_paginate_over_a_snapshot(kube_standin: KubeStandin) -> None:
@@ -269,3 +272,20 @@ def test_health_endpoints(kube_standin: KubeStandin, path: str) -> None:
     status, headers, body = call(kube_standin, "GET", path)
     assert (status, body) == (200, b"ok")
     assert headers["content-type"].startswith("text/plain")
+
+
+def test_jobs_and_pods_are_created_read_deleted_and_a_pod_has_a_log(kube_standin: KubeStandin) -> None:
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "smoke"}, "spec": {}}
+    status, _, created = call(kube_standin, "POST", "/apis/batch/v1/namespaces/default/jobs", job)
+    assert status == 201 and created["metadata"]["namespace"] == "default"
+    assert_status(call(kube_standin, "POST", "/apis/batch/v1/namespaces/default/jobs", job), 409, "AlreadyExists")
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "smoke-1", "namespace": "default"}, "spec": {}}
+    kube_standin.store.add(pod)
+    kube_standin.store.logs[("default", "smoke-1")] = "GPU 0: NVIDIA L4\n"
+    status, headers, body = call(kube_standin, "GET", "/api/v1/namespaces/default/pods/smoke-1/log")
+    assert (status, headers["content-type"], body) == (200, "text/plain", b"GPU 0: NVIDIA L4\n")
+    assert call(kube_standin, "GET", "/apis/batch/v1/namespaces/default/jobs/smoke")[0] == 200
+    for path in ("/apis/batch/v1/namespaces/default/jobs/smoke", "/api/v1/namespaces/default/pods/smoke-1"):
+        assert call(kube_standin, "DELETE", path)[0] == 200
+    assert kube_standin.store.objects("jobs") == [] and kube_standin.store.objects("pods") == []
+    assert_status(call(kube_standin, "DELETE", "/apis/batch/v1/namespaces/default/jobs/smoke"), 404, "NotFound")

@@ -59,10 +59,11 @@ def release(**values: Any) -> dict[str, Any]:
         # an input without a row is taken to replace (the safe assumption for a CI gate).
         (node_group(diskSize=200, nodeGroupName="l4-9f8e7d"), "replace", ("diskSize", "nodeGroupName")),
         (node_group(launchTemplate={"id": "lt-1", "version": "1"}), "replace", ("launchTemplate",)),
-        (node_group(nodeRepairConfig={"enabled": True}), "replace", ("nodeRepairConfig",)),
+        (node_group(forceUpdateVersion=True), "replace", ("forceUpdateVersion",)),
+        (node_group(nodeRepairConfig={"enabled": True}), "update", ("nodeRepairConfig",)),
     ],
     ids=["desired-ignored", "max-size", "label", "instance-type", "desired-without-ignore", "disk-size",
-         "launch-template-added", "override-without-a-row"],
+         "launch-template-added", "override-without-a-row", "repair-in-place"],
 )  # fmt: skip
 def test_a_changed_node_group_is_classified_with_the_table(
     after: dict[str, Any], action: str | None, fields: tuple[str, ...]

@@ -49,6 +49,8 @@ MANDATORY = {
     "gpu-nodepool-not-dra",
     "gpu-dra-node-group-keeps-a-node",
     "gpu-compute-class-selected",
+    "gpu-health-agent-tolerates-gpu-taint",
+    "gpu-stack-single-dcgm-owner",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -60,6 +62,7 @@ ADVISORY = {
     "gpu-node-pool-never-deleted-first",
     "gpu-nodepool-consolidation-spares-running-pods",
     "gpu-workload-requests-what-karpenter-makes",
+    "gpu-pool-has-cloud-health-checks",
 }
 TUNABLES = {
     "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",

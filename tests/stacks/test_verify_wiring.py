@@ -90,3 +90,26 @@ def test_bad_verify_settings_are_refused(values: dict[str, object], path: str, t
     with pytest.raises(ConfigError) as caught:
         parse_stack_settings({**BASE, **values})
     assert any(p.path == path and text in str(p) for p in caught.value.problems), str(caught.value)
+
+
+def test_verify_smoke_plans_each_pools_smoke_job(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    extra = (
+        "  gpuready:verify: true\n  gpuready:verifySmoke: true\n"
+        "  gpuready:verifySmokeImage: registry.example.com/cuda:12\n"
+    )
+    code, plan, _ = _plan(capsys, _stack_file(tmp_path, extra))
+    assert code == 0
+    resources = plan["resources"]
+    assert isinstance(resources, list)
+    checks = [r for r in resources if r["type"] == "pulumi-python:dynamic:Resource"]
+    assert checks and all(r["inputs"]["smoke"]["pool"] == r["name"].removesuffix("-verify") for r in checks)
+    job = checks[0]["inputs"]["smoke"]["objects"][-1]
+    assert job["spec"]["template"]["spec"]["containers"][0]["image"] == "registry.example.com/cuda:12"
+
+
+def test_verify_smoke_is_off_by_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, plan, _ = _plan(capsys, _stack_file(tmp_path, "  gpuready:verify: true\n"))
+    assert code == 0
+    resources = plan["resources"]
+    assert isinstance(resources, list)
+    assert not [r for r in resources if "smoke" in r.get("inputs", {})]

@@ -49,7 +49,8 @@ POOL_CASES: list[tuple[str, NodeView, list[str]]] = [
     ("product-matches", l4_node(extra={"nvidia.com/gpu.product": "NVIDIA-L4"}), []),
     ("not-advertised", l4_node(capacity={}), ["gpus-not-advertised"]),
     ("advertised-zero", l4_node(capacity={"nvidia.com/gpu": 0}), ["gpus-not-advertised"]),
-    ("unhealthy", l4_node(capacity={"nvidia.com/gpu": 1}, allocatable={"nvidia.com/gpu": 0}), ["gpus-not-advertised"]),
+    ("unhealthy", l4_node(capacity={"nvidia.com/gpu": 1}, allocatable={"nvidia.com/gpu": 0}),
+     ["gpu-devices-unhealthy"]),
     ("count-mismatch", l4_node(capacity={"nvidia.com/gpu": 2}), ["allocatable-mismatch"]),
     ("not-ready", l4_node(ready=False), ["node-not-ready"]),
     ("mig-state-failed", l4_node(extra={"nvidia.com/mig.config.state": "failed"}), ["mig-config-failed"]),
@@ -105,7 +106,8 @@ REASON_CASES = [
     ("plugin-disabled", l4_node(capacity={}, extra={"nvidia.com/gpu.deploy.device-plugin": "false"}),
      "disables the GPU Operator's device plugin"),
     ("plugin-not-registered", l4_node(capacity={}), "the driver is not ready or the device plugin has not registered"),
-    ("unhealthy", l4_node(allocatable={"nvidia.com/gpu": 0}), "marked the GPUs unhealthy"),
+    ("unhealthy-other-count", l4_node(capacity={"nvidia.com/gpu": 2}, allocatable={"nvidia.com/gpu": 0}),
+     "marked the GPUs unhealthy"),
 ]
 # fmt: on
 
@@ -254,9 +256,12 @@ def test_foreign_node_with_fewer_gpus_than_its_instance_type() -> None:
         capacity={"nvidia.com/gpu": 8},
         allocatable={"nvidia.com/gpu": 7},
     )
-    finding = only(_foreign(node), "allocatable-mismatch")
-    assert finding.message == "allocatable nvidia.com/gpu: wrong count; got 7, expected 8"
+    finding = only(_foreign(node), "gpu-devices-unhealthy")  # one finding: it replaces allocatable-mismatch
+    assert finding.message == (
+        "allocatable nvidia.com/gpu: devices marked unhealthy; got 7 allocatable of 8 in capacity"
+    )
     assert finding.severity == "error"
+    assert "withdrew 1 of them as unhealthy" in finding.cause
 
 
 def test_foreign_time_sliced_node_expects_replicas_times_gpus() -> None:

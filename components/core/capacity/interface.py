@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from components.core.capacity.node_facts import NodeFacts
 from components.core.clouds.registry import cloud_profile
+from components.core.health.repair import RepairFacts
 from components.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
 from components.errors import Problem
 
@@ -96,6 +97,8 @@ class Provisioner(ABC):
     scale_decider: ClassVar[ScaleDecider]
     """The autoscaler that makes the pool's nodes, as the scale-path model asks it (``core.scale_path``): whether a
     pending pod of a shape makes it create a node, and up to how many."""
+    repair: ClassVar[RepairFacts | None] = None
+    """What the platform does about unhealthy nodes of this provisioner (the ``repair`` pool key)."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""

@@ -18,6 +18,7 @@ from components.core.capacity import node_disruption
 from components.core.capacity.registry import default_provisioner, provisioner_named
 from components.core.clouds.registry import CLOUDS, cloud_profile
 from components.core.config_model.suggest import did_you_mean
+from components.core.health.repair import repair_problems
 from components.errors import Problem
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Pro
         found.extend(_gpu_limit_problems(spec, resolved.gpus))
     found.extend(_node_class_problems(spec, chosen))
     found.extend(chosen.spec_problems(spec))
+    found.extend(repair_problems(spec, chosen.repair, _title(chosen)))
     return found
 
 
@@ -57,6 +59,11 @@ def _node_pool_keys(spec: GpuPoolSpec) -> str:
     profile = cloud_profile(spec.cloud)
     keys = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).node_lifetime]
     return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
+
+
+def _title(provisioner: Provisioner) -> str:
+    facts = provisioner.node_facts
+    return facts.title if facts is not None else f"the {cloud_profile(provisioner.cloud).title} {provisioner.key}"
 
 
 def is_elastic(spec: GpuPoolSpec) -> bool:

@@ -56,6 +56,10 @@ class CloudProfile(ABC):
     """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
     matrix_types: ClassVar[tuple[str, str]]
     """A plain GPU type and a MIG-capable one, for the generated support matrix."""
+    health_agents: ClassVar[Mapping[str, str]] = {}
+    """Health agents the cloud offers (``gpuStack.health.agent``) and what each reports, for the plan."""
+    health_agent_adapter: ClassVar[str | None] = None
+    """``module:function`` installing the cloud's installable health agent (``health.agent.INSTALLED_AGENT``)."""
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``components.stack_adapters`` loads it only for the stack's cloud)."""
@@ -204,6 +208,10 @@ class CloudProfile(ABC):
 
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         """Who runs a device plugin on a pool resource outside the GPU stack, or ``""``."""
+        return ""
+
+    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
+        """Why the cloud runs no GPU health checks on a pool resource (with the alternative), or ``""``."""
         return ""
 
     def policy_mig_problems(

@@ -13,6 +13,7 @@ from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import rebased
 from components.core.gpu_stack.charts import STACK_KINDS, StackKind
 from components.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
+from components.core.health.agent import HealthSpec
 from components.errors import ConfigError, SpecError
 
 KIND_HINT = (
@@ -20,6 +21,18 @@ KIND_HINT = (
     "advertise: dra); none relies on the cloud's own stack (GKE, "
     "Bottlerocket); external means you install NVIDIA's stack yourself"
 )
+
+
+class HealthConfig(ConfigModel):
+    """``gpuStack.health``: who reports GPU health (``agent``) and who runs DCGM on the pools (``dcgm``)."""
+
+    agent: str = "none"
+    """none, eks-node-monitoring-agent (EKS add-on) or platform (the cloud's own reporter)."""
+    dcgm: str | None = None
+    """gpu-operator, health-agent or none; unset: the GPU Operator's when it is installed."""
+
+    def to_spec(self) -> HealthSpec:
+        return HealthSpec(agent=self.agent, dcgm=self.dcgm)
 
 
 class GpuStackConfig(ConfigModel):
@@ -53,11 +66,15 @@ class GpuStackConfig(ConfigModel):
     """GPU Operator: the DCGM exporter's ServiceMonitor on or off; unset keeps the chart's default."""
     cluster_version: str | None = None
     """DRA driver: the cluster's Kubernetes version (at least 1.34), as kubectl version prints it."""
+    health: HealthConfig | None = None
+    """Who reports GPU health and who runs DCGM on the pools (see README "GPU health")."""
 
     def spec(self, path: str = "gpuStack") -> GpuStackSpec:
         """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""
         try:
-            return GpuStackSpec(**dict(self))
+            given = dict(self)
+            given["health"] = self.health.to_spec() if self.health is not None else HealthSpec()
+            return GpuStackSpec(**given)
         except SpecError as error:
             raise ConfigError(rebased(error.problems, "gpuStack", path)) from None
 

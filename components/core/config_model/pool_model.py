@@ -16,6 +16,7 @@ from components.core.catalog.lookup import ExplicitGpu
 from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import CONFIG_ERROR, config_error
+from components.core.health.repair import RepairPolicy
 from components.core.k8s_syntax import TaintEffect
 from components.core.specs import (
     GpuPoolSpec,
@@ -169,6 +170,27 @@ class UpgradeConfig(ConfigModel):
         return UpgradePolicy(**self.model_dump(exclude_none=True))
 
 
+class RepairConfig(ConfigModel):
+    """``repair``: node auto repair, ``true`` / ``false`` or a mapping; the values are checked by the provisioner's
+    repair rules (``components.core.health.repair``)."""
+
+    enabled: bool = True
+    max_parallel: int | None = None
+    max_unhealthy_percent: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            return {"enabled": value}
+        if not isinstance(value, Mapping):
+            raise config_error("must be true, false or a mapping", "repair: {enabled: true, maxParallel: 1}")
+        return value
+
+    def to_spec(self) -> RepairPolicy:
+        return RepairPolicy(**self.model_dump())
+
+
 class PoolConfig(ConfigModel):
     """One pool entry as a user writes it."""
 
@@ -220,6 +242,8 @@ class PoolConfig(ConfigModel):
     """Extra taints on the pool's nodes (mappings, or ``key=value:Effect`` text)."""
     upgrade: UpgradeConfig | None = None
     """How node upgrades roll."""
+    repair: RepairConfig | None = None
+    """Node auto repair: on (default) or off, and how many GPU nodes at once (see README "GPU health")."""
     release_version: str | None = None
     """Node image release version to pin."""
     fixed_name: bool | None = None

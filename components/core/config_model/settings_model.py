@@ -105,6 +105,8 @@ class StackSettingsConfig(ConfigModel):
     gke_service_account: str = ""
     verify: Annotated[bool, BeforeValidator(_flag)] = False
     verify_timeout_seconds: Annotated[int, BeforeValidator(_seconds)] = 900
+    verify_smoke: Annotated[bool, BeforeValidator(_flag)] = False
+    verify_smoke_image: str = ""
     verify_skip_pools: Strings = []
     karpenter_feature_gates: Strings = []
     """Karpenter feature gates the cluster's controller runs with on (``scale_path.model.KARPENTER_GATES``)."""

@@ -15,6 +15,7 @@ from typing import Any
 from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.gpu_stack import mig_manager_config, ownership, placement, plugin_configs, stack_rules
 from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.health.agent import operator_dcgm_values
 from components.core.specs import GpuPoolSpec
 
 WITH_REBOOT_ENV = [{"name": "WITH_REBOOT", "value": "true"}]
@@ -63,6 +64,7 @@ def operator_values(
         values["mig"] = {"strategy": strategy}
     values["migManager"] = _mig_manager(pools, spec, mig_config_name)
     values.update(monitoring_values(spec))
+    values.update(operator_dcgm_values(spec.health, spec.kind))
     return values
 
 

@@ -25,6 +25,8 @@ from components.core.gpu_stack.dra_values import dra_driver_values
 from components.core.gpu_stack.gpu_cluster_values import gpu_cluster_values
 from components.core.gpu_stack.operator_values import operator_values
 from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.health.agent import INSTALLED_AGENT, agent_values, health_problems
+from components.core.health.agent import describe as describe_health
 from components.core.specs import GpuPoolSpec
 from components.errors import Problem, SpecError
 
@@ -71,6 +73,10 @@ class GpuStackPlan:
     release: HelmRelease | None = None
     config_data: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Config map name -> its data, for display."""
+    health: str = ""
+    """Who reports GPU health and runs DCGM, in one line (``gpuStack.health``)."""
+    agent_values: Mapping[str, Any] | None = None
+    """The EKS node monitoring agent's chart values (its add-on's configuration values), when it is installed."""
 
 
 def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
@@ -79,8 +85,13 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}") for p in pools if p.cloud != cloud
     ]
     problems.extend(stack_rules.stack_problems(pools, spec))
+    agents = cloud_profile(cloud).health_agents
+    problems.extend(health_problems(spec.health, stack_kind=spec.kind, monitoring=spec.monitoring, cloud_agents=agents,
+                                    pools=pools))  # fmt: skip
     if problems:
         raise SpecError(problems)
+    health = describe_health(spec.health, spec.kind, agents)
+    agent = _agent_values(pools, spec)
     services = tuple(
         PoolService(
             pool=p.name,
@@ -90,7 +101,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         for p in pools
     )
     if not spec.installs_chart:
-        return GpuStackPlan(spec=spec, cloud=cloud, pools=services)
+        return GpuStackPlan(spec=spec, cloud=cloud, pools=services, health=health, agent_values=agent)
     ns = spec.effective_namespace
     objects: list[stack_objects.ReleaseObject] = []
     if spec.kind == "dra-driver":
@@ -121,7 +132,15 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         objects=tuple(objects),
         release=release,
         config_data={o.name: o.data for o in objects if isinstance(o, stack_objects.ConfigMapObject)},
+        health=health,
+        agent_values=agent,
     )
+
+
+def _agent_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict[str, Any] | None:
+    if spec.health.agent != INSTALLED_AGENT:
+        return None
+    return agent_values(pools, spec.health.dcgm_owner(spec.kind))
 
 
 def _device_plugin_stack_values(

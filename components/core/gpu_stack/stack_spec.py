@@ -18,6 +18,7 @@ from components.core import namespaces
 from components.core.gpu_stack import extra_values
 from components.core.gpu_stack.charts import STACK_KINDS, Chart, StackKind, chart_of, serves_dra
 from components.core.gpu_stack.dra_stack_spec import dra_stack_problems
+from components.core.health.agent import HealthSpec
 from components.errors import Problem, SpecError
 
 NfdMode = Literal["deploy", "existing"]
@@ -58,6 +59,8 @@ class GpuStackSpec:
     gpuready decides (``owned_values``)."""
     cluster_version: str | None = None
     """DRA driver: the cluster's Kubernetes version (``1.34``, ``v1.34.1-eks-...``), at least 1.34."""
+    health: HealthSpec = field(default_factory=HealthSpec)
+    """Who reports GPU health and who runs DCGM on the pools (``components.core.health.agent``)."""
     monitoring: bool | None = None
     """GPU Operator: the DCGM exporter's Prometheus ServiceMonitor (``dcgmExporter.serviceMonitor.enabled``) on
     (true) or off (false); None keeps the chart's default (on in v26.7.0, values.yaml L326-327)."""

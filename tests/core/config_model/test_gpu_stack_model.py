@@ -12,6 +12,7 @@ import yaml
 from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
 from components.core.gpu_stack import stack_rules
 from components.core.gpu_stack.stack_spec import GpuStackSpec
+from components.core.health.agent import HealthSpec
 from components.core.stack_settings import parse_stack_settings
 from components.errors import ConfigError, Problem
 
@@ -129,6 +130,7 @@ def test_long_form_operator() -> None:
         "migReboot": False,
         "values": {"operator": {"repository": "registry.example.com/nvidia"}},
         "monitoring": False,
+        "health": {"agent": "eks-node-monitoring-agent", "dcgm": "gpu-operator"},
     }
     assert set(raw) == set(GPU_STACK_KEYS) - {"clusterVersion"}  # the DRA driver's only (next test)
     assert parse_gpu_stack(raw) == GpuStackSpec(
@@ -143,6 +145,7 @@ def test_long_form_operator() -> None:
         mig_reboot=False,
         values={"operator": {"repository": "registry.example.com/nvidia"}},
         monitoring=False,
+        health=HealthSpec(agent="eks-node-monitoring-agent", dcgm="gpu-operator"),
     )
 
 

@@ -9,6 +9,7 @@ import botocore.session  # type: ignore[import-untyped]
 import pytest
 
 from components.core.catalog.lookup import ExplicitGpu
+from components.core.health.repair import eks_node_repair_config
 from components.core.specs import GpuPoolSpec, GpuSharing, UpgradePolicy
 from components.core.taints import Taint
 from components.eks import plan
@@ -80,6 +81,7 @@ def test_node_group_args(make_spec: SpecFactory) -> None:
             {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"},
             {"key": "example.com/dedicated", "effect": "NO_EXECUTE"},
         ],
+        "node_repair_config": eks_node_repair_config(spec),
     }
 
 

@@ -1,0 +1,62 @@
+"""The verification resource's smoke opt-in: after the pool converges its smoke Job runs and is deleted; a failing or
+never-starting Job fails the update; without the opt-in no Job is created."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from components.verify_hook.provider import GpuPoolVerificationProvider, PoolNotConvergedError
+from components.verify_hook.wire import smoke_from_data, smoke_to_data
+from tests.cli_audit.test_smoke import controller
+from tests.kube_standin import KubeStandin
+from tests.verify_hook.conftest import pool_node, pool_spec, props
+
+
+def run(kube: KubeStandin, kubeconfig: Path, phase: str | None, timeout: float, smoke: bool = True) -> dict[str, Any]:
+    spec = pool_spec(nodes=1)
+    kube.store.add(pool_node(spec, "gpu-1"))
+    stop = threading.Event()
+    thread = threading.Thread(target=controller, args=(kube, phase, "GPU 0: NVIDIA L4\n", stop)) if phase else None
+    if thread:
+        thread.start()
+    try:
+        extra = {"smoke": smoke_to_data(spec, None)} if smoke else {}
+        return GpuPoolVerificationProvider().verify(props(spec, str(kubeconfig), timeout=timeout, **extra))
+    finally:
+        stop.set()
+        if thread:
+            thread.join()
+        assert kube.store.objects("jobs") == [] and kube.store.objects("pods") == []
+
+
+def test_a_passing_smoke_job_is_recorded(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    outs = run(kube_standin, kubeconfig_path, "Succeeded", 20)
+    assert outs["converged"] and outs["smokeStatus"] == "passed"
+
+
+def test_a_failing_smoke_job_fails_the_update_with_its_log(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    with pytest.raises(PoolNotConvergedError, match=r"smoke Job gpuready-smoke-gpu-\w+ failed") as error:
+        run(kube_standin, kubeconfig_path, "Failed", 20)
+    assert "log: GPU 0: NVIDIA L4" in str(error.value)
+
+
+def test_a_smoke_job_that_never_starts_fails_at_the_deadline(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    with pytest.raises(PoolNotConvergedError, match="not-started"):
+        run(kube_standin, kubeconfig_path, None, 8)
+
+
+def test_without_the_opt_in_no_job_is_created(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    outs = run(kube_standin, kubeconfig_path, None, 5, smoke=False)
+    assert "smokeStatus" not in outs
+    assert not kube_standin.requests.find("POST", "/apis/batch/v1/namespaces/default/jobs")
+
+
+def test_the_planned_job_survives_the_wire_with_floats() -> None:
+    data = smoke_to_data(pool_spec(), "registry.example.com/cuda:12")
+    wire = json.loads(json.dumps(data), parse_int=float)
+    assert smoke_from_data(wire).objects == smoke_from_data(data).objects
