@@ -9,9 +9,9 @@ from components.core import scheduling, sharing_plan
 from components.core.advertisers.registry import advertiser_for
 from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
+from components.core.health.repair import repair_summary
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import pool_verdict
-from components.core.health.repair import repair_summary
 from components.core.specs import GpuPoolSpec
 
 
