@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from components.ci_report import CI_FORMATS
 from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -47,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="set one item of a list or mapping config value (pulumi config set --path syntax), after --set",
     )  # fmt: skip
     plan.add_argument("--debug", action="store_true", help="show the whole traceback when the program fails")
-    plan.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    plan.add_argument(
+        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
+        help="output format; sarif, junit and github (workflow annotations) report the policy violations for CI",
+    )  # fmt: skip
     plan.add_argument("--preview", action="store_true", help="run as a preview (unknown outputs stay unknown)")
     plan.add_argument("--no-policy", action="store_true", help="skip the GPU conventions policy gate")
     plan.add_argument(
@@ -85,14 +89,24 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     diff = commands.add_parser(
         "diff",
-        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPUs at risk",
-        description="Classify each resource's change with the replacement tables; exit 1 when a GPU pool would be "
-        "replaced or deleted, unless --allow-replace.",
+        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPU capacity at risk",
+        description="Classify each resource's change with the replacement tables and compare each GPU pool's "
+        "schedulable capacity; exit 1 when GPU capacity is at risk, unless --allow-capacity-loss.",
     )
     diff.add_argument("old", metavar="OLD.json", help="the plan before the change")
     diff.add_argument("new", metavar="NEW.json", help="the plan after the change")
-    diff.add_argument("--allow-replace", action="store_true", help="exit 0 even when GPU pools are replaced or deleted")
-    diff.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    diff.add_argument(
+        "--allow-capacity-loss", "--allow-replace", dest="allow_replace", action="store_true",
+        help="exit 0 even when GPU capacity is at risk (a GPU pool replaced, deleted or reduced)",
+    )  # fmt: skip
+    diff.add_argument(
+        "--force", action="store_true",
+        help="compare plans of different stacks, projects or plan formats (a warning instead of exit 2)",
+    )  # fmt: skip
+    diff.add_argument(
+        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
+        help="output format; sarif, junit and github (workflow annotations) for CI",
+    )  # fmt: skip
     matrix = commands.add_parser(
         "support-matrix",
         help="print the GPU stack support matrix: cloud x provisioner x image x driver x stack x sharing",

@@ -9,6 +9,7 @@ from components.core import scheduling, sharing_plan
 from components.core.advertisers.registry import advertiser_for
 from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
+from components.core.pool_capacity import schedulable_capacity
 from components.core.specs import GpuPoolSpec
 
 
@@ -46,6 +47,12 @@ class PoolOutputs:
     requirements: str
     """The instance types the nodes may be, as the pool gives them: ``g6.xlarge``, a list, or its
     ``gpuRequirements`` with the catalog's types that meet them."""
+    schedulable: dict[str, int]
+    """Resource name or DRA DeviceClass -> units each node offers workloads (whole GPUs, shares, MIG devices)."""
+    min_nodes: int
+    """Nodes the pool keeps warm (its minimum)."""
+    max_nodes: int
+    """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -56,6 +63,7 @@ def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
     """The outputs of a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries."""
     advertised = advertiser_for(spec).summary(spec)
     provisioner = provisioner_for(spec)
+    capacity = schedulable_capacity(spec)
     return PoolOutputs(
         node_selector=scheduling.node_selector(spec),
         node_labels=scheduling.pool_labels(spec),
@@ -72,6 +80,9 @@ def pool_outputs(spec: GpuPoolSpec, driver: str, lifecycle: str) -> PoolOutputs:
         provisioner=provisioner.key,
         gpu_limit=provisioner.gpu_limit(spec) or 0,
         requirements=requirements_text(spec),
+        schedulable=dict(capacity.per_node),
+        min_nodes=capacity.min_nodes,
+        max_nodes=capacity.max_nodes,
     )
 
 
