@@ -149,11 +149,12 @@ def _policy_gate(args: argparse.Namespace, captured: CapturedRun) -> tuple[list[
     if getattr(args, "no_policy", False):
         return [], None
     from components.offline import analyzer, analyzer_requests  # noqa: PLC0415 - pulumi_policy loads only when the gate runs
+    from components.offline.conventions_config import gate_config  # noqa: PLC0415 - with the gate
     from components.offline.gate_summary import gate_summary  # noqa: PLC0415 - with the gate
 
     try:
         path = getattr(args, "policy_config", None)
-        config = analyzer.load_policy_config(Path(path)) if path else None
+        config = gate_config(captured, analyzer.load_policy_config(Path(path)) if path else None)
         found: list[JsonValue] = [
             dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)
         ]

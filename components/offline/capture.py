@@ -81,6 +81,8 @@ class CapturedRun:
     transformed: tuple[str, ...] = ()
     """URNs of resources whose options carry transforms (``ResourceOptions(transforms=...)``), which the mock
     monitor does not run: the plan shows them, and their children, before the transforms."""
+    stack_config: Mapping[str, str] = field(default_factory=dict)
+    """The stack's config values that are not secret (``run_stack``), e.g. ``gpuready:conventions`` for the gate."""
     after_stack_transform: tuple[str, ...] = ()
     """URNs registered after the program registered a stack transform (``register_stack_transform``), which the
     mock monitor does not run either."""

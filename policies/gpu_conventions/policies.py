@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
+from components.core.conventions import GPU_TAINT_PROPERTY, GPU_TAINT_SCHEMA, SKYPILOT_PROPERTY, SKYPILOT_SCHEMA
 from policies.gpu_conventions import dra_policies, elastic_policies, lifecycle_policies, placement_policies
 from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
 from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
@@ -40,6 +41,7 @@ POLICIES: list[Policy] = [
         "nodeConfig.taints {key, value: present, effect: NO_SCHEDULE}; Karpenter NodePool "
         "spec.template.spec.taints and GKE ComputeClass spec.nodePoolConfig.taints {key, value: present, "
         "effect: NoSchedule}.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-node-pool-requires-gpu-labels",
@@ -52,11 +54,12 @@ POLICIES: list[Policy] = [
         remediation_steps="Add the labels in requiredLabelKeys to the pool's node labels (EKS labels, AKS "
         "nodeLabels, GKE nodeConfig.labels), e.g. nvidia.com/gpu.present=true and gpuready.io/accelerator=<gpu>.",
         config={
+            SKYPILOT_PROPERTY: SKYPILOT_SCHEMA,
             "requiredLabelKeys": {
                 **_STRING_LIST,
                 "default": list(pools.DEFAULT_REQUIRED_LABELS),
                 "description": "Label keys every GPU pool must set.",
-            }
+            },
         },
     ),
     ScopedResourcePolicy(
@@ -183,6 +186,7 @@ POLICIES: list[Policy] = [
         "daemonsets.tolerations "
         "and node-feature-discovery.worker.tolerations (gpu-operator), tolerations and nfd.worker.tolerations "
         "(nvidia-device-plugin).",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-workload-gpu-limits-whole",
@@ -204,6 +208,7 @@ POLICIES: list[Policy] = [
         severity=Severity.HIGH,
         url="https://github.com/Azure/AKS/issues/1449",
         remediation_steps="Add {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule} to the pod's tolerations.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-workload-mig-resource-exists",
@@ -224,6 +229,7 @@ POLICIES: list[Policy] = [
         severity=Severity.LOW,
         url="https://github.com/terraform-google-modules/terraform-google-kubernetes-engine/issues/703",
         remediation_steps="Remove the nvidia.com/gpu (or catch-all) toleration from pods that do not use GPUs.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedStackPolicy(
         name="gpu-stack-single-driver-owner",
