@@ -10,9 +10,15 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
 from components.core.conventions import GPU_TAINT_PROPERTY, GPU_TAINT_SCHEMA, SKYPILOT_PROPERTY, SKYPILOT_SCHEMA
-from policies.gpu_conventions import dra_policies, elastic_policies, lifecycle_policies, placement_policies
+from policies.gpu_conventions import (
+    cross_policies,
+    dra_policies,
+    elastic_policies,
+    lifecycle_policies,
+    placement_policies,
+)
 from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
-from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
+from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, INSTALL_TYPES, RELEASE
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
 from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
@@ -25,7 +31,7 @@ MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 _DEVICE_PLUGIN_README = "https://github.com/NVIDIA/k8s-device-plugin#quick-start"
-_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | {RELEASE}
+_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | INSTALL_TYPES
 
 POLICIES: list[Policy] = [
     ScopedResourcePolicy(
@@ -237,7 +243,7 @@ POLICIES: list[Policy] = [
         "cloud and GPU stack.",
         rules=[stack.driver_owner_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/NVIDIA/gpu-operator/issues/525",
@@ -262,7 +268,7 @@ POLICIES: list[Policy] = [
         description="GPU-stack DaemonSets tolerate every NoSchedule/NoExecute taint of the GPU pools they serve.",
         rules=[stack.taint_toleration_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/eksctl-io/eksctl/issues/5277",
@@ -274,7 +280,7 @@ POLICIES: list[Policy] = [
         "are served.",
         rules=[stack.mig_manager_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/gpu-operator/issues/652",
@@ -285,5 +291,6 @@ POLICIES: list[Policy] = [
     *elastic_policies.POLICIES,
     *lifecycle_policies.POLICIES,
     *dra_policies.POLICIES,
+    *cross_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

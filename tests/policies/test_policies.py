@@ -46,6 +46,9 @@ MANDATORY = {
     "gpu-nodepool-requires-gpu-limit",
     "gpu-workload-matches-pool-advertiser",
     "gpu-cluster-keeps-off-device-plugin-pools",
+    "gpu-pool-one-device-plugin",
+    "gpu-sharing-config-map-within-bounds",
+    "gpu-nfd-deployed-once",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -56,11 +59,14 @@ ADVISORY = {
     "gpu-node-pool-count-owned-by-autoscaler",
     "gpu-node-pool-never-deleted-first",
     "gpu-nodepool-consolidation-spares-running-pods",
+    "gpu-helm-chart-readable",
+    "gpu-nfd-chart-restricted",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {
     "gpu-node-pool-requires-gpu-taint": ("gpuTaint",),
     "gpu-node-pool-requires-gpu-labels": ("skypilotLabels", "requiredLabelKeys"),
     "gpu-sharing-replicas-within-bounds": ("maxReplicas",),
+    "gpu-sharing-config-map-within-bounds": ("maxReplicas",),
     "gpu-helm-release-version-pinned": ("allowedVersions",),
     "gpu-helm-release-timeout": ("minTimeoutSeconds",),
     "gpu-helm-release-tolerations-use-exists": ("gpuTaint",),
