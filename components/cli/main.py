@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from components.ci_report import CI_FORMATS
+from components.cli.convention_flags import add_flags as add_convention_flags
 from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -63,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="List GPU nodes (found even without labels) and print findings with suggested fixes.",
     )
     check.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
+    check.add_argument(
+        "--fail-on", choices=("error", "warning"), default=None,
+        help="exit 1 when there are findings of this severity or worse (--strict: any finding)",
+    )  # fmt: skip
     check.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     label = commands.add_parser(
         "label",
@@ -121,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
             "--timeout", metavar="S", type=float, default=default,
             help=f"deadline in seconds for every request, retry and wait (default {default:g})",
         )  # fmt: skip
+    for command in (check, verify):
+        add_convention_flags(command)
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")

@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from components.cli.check_command import command_deadline, fail, open_client, progress
+from components.cli.convention_flags import conventions_from
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
@@ -40,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
             expectations = config_expectations(Path(args.config), args.project_dir)
         else:
             expectations = stack_expectations(args.stack, args.project_dir) if args.stack else {}
+        conventions = conventions_from(args)
     except GpuReadyError as error:  # OfflineProjectError included
         return fail(error, args)
     if from_stack and not expectations:
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = follow_nodes(
                 client,
                 selector,
-                WatchedAudit(expectations),
+                WatchedAudit(expectations, conventions),
                 watching.done,
                 timeout=deadline,
                 on_change=watching.show,
