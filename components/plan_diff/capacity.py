@@ -46,7 +46,7 @@ class CapacityChange:
     losses: tuple[str, ...]
 
 
-def pool_views(document: Mapping[str, Any], pool_of: Mapping[str, str]) -> dict[str, PoolView]:
+def pool_views(document: Mapping[str, Any], pool_of: Mapping[str, str], which: str) -> dict[str, PoolView]:
     """Pool name -> view: gpuready's pools from ``pools``, other programs' GPU pools from their cloud resources
     (``pool_of``: URN -> the pool name the resource belongs to)."""
     views: dict[str, PoolView] = {}
@@ -65,7 +65,7 @@ def pool_views(document: Mapping[str, Any], pool_of: Mapping[str, str]) -> dict[
         name = pool_of[resource["urn"]]
         if name in views:
             continue
-        capacity = registry.read_capacity(resource)
+        capacity = registry.read_capacity(resource, which)
         if capacity is None:
             continue
         gpus = capacity.max_gpus
@@ -129,10 +129,10 @@ def _label_losses(was: Mapping[str, str], now: Mapping[str, str], skip: Sequence
     lost = [f"{k}={v}" for k, v in sorted(was.items()) if now.get(k) != v and k not in skip]
     if not lost:
         return []
-    verb = "stop" if len(lost) > 1 else "stops"
+    many = len(lost) > 1
     return [
-        f"node label{'s' if len(lost) > 1 else ''} {', '.join(lost)} {verb} matching this pool's nodes: pods "
-        "selecting on them stop scheduling here"
+        f"node label{'s' if many else ''} {', '.join(lost)} {'stop' if many else 'stops'} matching this pool's "
+        f"nodes: pods selecting on {'them' if many else 'it'} stop scheduling here"
     ]
 
 

@@ -94,8 +94,8 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
                     if risk is not None:
                         risks.setdefault(risk.pool, risk)
     views = (
-        pool_views(old, {u: _pool_name(r) for u, r in before.items()}),
-        pool_views(new, {u: _pool_name(r) for u, r in after.items()}),
+        pool_views(old, {u: _pool_name(r) for u, r in before.items()}, "old"),
+        pool_views(new, {u: _pool_name(r) for u, r in after.items()}, "new"),
     )
     capacity = compare(*views)
     for moved in capacity:
@@ -183,8 +183,8 @@ def _risk(
 ) -> CapacityAtRisk | None:
     if was["type"] not in registry.GPU_POOL_TYPES:
         return None
-    old = registry.read_capacity(was) or PoolCapacity(None, None, None)
-    new = registry.read_capacity(now) if now is not None else None
+    old = registry.read_capacity(was, "old") or PoolCapacity(None, None, None)
+    new = registry.read_capacity(now, "new") if now is not None else None
     if action == "delete":
         meanwhile = "every GPU of the pool is removed"
     elif note.startswith("deleted before"):

@@ -38,7 +38,7 @@ OTHER = ResourceTable(type="*", rules=(), unlisted="update")
 """Types gpuready has no facts for: shown as updates; ``pulumi preview`` tells their replacements."""
 
 
-def read_capacity(resource: Mapping[str, Any]) -> PoolCapacity | None:
+def read_capacity(resource: Mapping[str, Any], which: str) -> PoolCapacity | None:
     """The GPU capacity of a planned resource, None when it holds no GPU nodes; inputs that do not have the shape
     its type gives them are a ``PlanFormatError`` naming the resource."""
     reader = GPU_POOL_TYPES.get(resource["type"])
@@ -48,7 +48,8 @@ def read_capacity(resource: Mapping[str, Any]) -> PoolCapacity | None:
         return reader(resource.get("inputs") or {})
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
         raise PlanFormatError(
-            f"resource {resource['urn']}: its inputs do not have the shape {resource['type']} gives them ({error}); "
+            f"the {which} plan's resource {resource['urn']}: its inputs do not have the shape {resource['type']} gives "
+            f"them ({type(error).__name__}: {error}); "
             "make both plans with gpuready plan -o json"
         ) from None
 

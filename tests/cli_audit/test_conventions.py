@@ -31,7 +31,7 @@ def codes(gpuready: Cli, *flags: str) -> tuple[int, set[str]]:
     ],
     ids=["sku-unsaid", "sku-said", "said-but-node-has-nvidia", "skypilot-expected", "skypilot-off"],
 )
-def test_check_expects_the_conventions_it_is_told(
+def test_check_expects_the_conventions_it_is_told(  # noqa: PLR0917 - pytest passes fixtures and parameters by position
     kube_standin: KubeStandin, gpuready: Cli, taint: str, labels: dict[str, str], flags: tuple[str, ...],
     expected: set[str],
 ) -> None:  # fmt: skip
