@@ -29,7 +29,8 @@ def transform_warnings(run: CapturedRun) -> list[str]:
         )
         warnings.append(
             f"the program registers a stack transform, which the offline plan does not run: the {len(urns)} "
-            f"resources registered after it are shown (and judged) before it: {named}"
+            f"resource{'s' if len(urns) > 1 else ''} registered after it {'are' if len(urns) > 1 else 'is'} shown "
+            f"(and judged) before it: {named}"
         )
     return warnings
 
