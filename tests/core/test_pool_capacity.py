@@ -14,7 +14,6 @@ from components.core.sharing_rules import MAX_REPLICAS
 from components.errors import SpecError
 from tests.core.conftest import build_spec
 
-
 SLICED_X20 = GpuSharing(mode="time-slicing", replicas=20)
 RENAMED_X4 = GpuSharing(mode="time-slicing", replicas=4, rename_by_default=True)
 
