@@ -16,11 +16,13 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.convention_flags import conventions_from
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.core.conventions import Conventions
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
@@ -38,10 +40,11 @@ def run(args: argparse.Namespace) -> int:
     from_stack = bool(args.stack or args.config)
     try:
         if args.config:
-            expectations = config_expectations(Path(args.config), args.project_dir)
+            view = config_view(Path(args.config), args.project_dir)
         else:
-            expectations = stack_expectations(args.stack, args.project_dir) if args.stack else {}
-        conventions = conventions_from(args)
+            view = stack_view(args.stack, args.project_dir) if args.stack else StackView({}, None)
+        expectations = view.expectations
+        conventions = conventions_from(args, view.conventions)  # the flags over the stack's gpuready:conventions
     except GpuReadyError as error:  # OfflineProjectError included
         return fail(error, args)
     if from_stack and not expectations:
@@ -88,16 +91,33 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS
 
 
+class StackView(NamedTuple):
+    """What ``verify`` takes from a stack: each pool's expectation, and the team's conventions (None: no stack)."""
+
+    expectations: dict[str, Expectation]
+    conventions: Conventions | None
+
+
 def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
     """Pool name -> expectation for every pool in the stack's config (no Pulumi import)."""
+    return stack_view(stack, project_dir).expectations
+
+
+def stack_view(stack: str, project_dir: str | None) -> StackView:
+    """The stack's pool expectations and conventions (no Pulumi import)."""
     project = load_project(Path(project_dir) if project_dir else _find_project_dir())
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
-    return _expectations(project, stack, None)
+    return _view(project, stack, None)
 
 
 def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expectation]:
-    """Pool name -> expectation for every pool in a stack config file of any program: read through the same
+    """Pool name -> expectation for every pool in a stack config file of any program (``config_view``)."""
+    return config_view(path, project_dir).expectations
+
+
+def config_view(path: Path, project_dir: str | None) -> StackView:
+    """The pool expectations and conventions of a stack config file of any program: read through the same
     project and config loading as ``--stack`` (the engine's rules: project defaults, declared types), for the stack
     the file name says (``Pulumi.prod.yaml``: ``prod``)."""
     if not path.is_file():
@@ -105,7 +125,7 @@ def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expect
     _require_stack_document(path)
     project = load_project(Path(project_dir) if project_dir else _find_project_dir(path.resolve().parent))
     stack = path.name.removeprefix("Pulumi.").rsplit(".", 1)[0] or path.stem
-    return _expectations(project, stack, path)
+    return _view(project, stack, path)
 
 
 def _require_stack_document(path: Path) -> None:
@@ -128,7 +148,7 @@ def _require_stack_document(path: Path) -> None:
         )
 
 
-def _expectations(project: Project, stack: str, config_file: Path | None) -> dict[str, Expectation]:
+def _view(project: Project, stack: str, config_file: Path | None) -> StackView:
     # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
     from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
     from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
@@ -145,7 +165,7 @@ def _expectations(project: Project, stack: str, config_file: Path | None) -> dic
         if namespace == NS:
             values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
     settings = parse_stack_settings(values)
-    return {spec.name: expectation_for(spec) for spec in settings.pools}
+    return StackView({spec.name: expectation_for(spec) for spec in settings.pools}, settings.conventions)
 
 
 def pool_selector(expectations: Mapping[str, Expectation]) -> str:

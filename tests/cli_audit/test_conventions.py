@@ -62,3 +62,16 @@ def test_fail_on_sets_which_findings_fail(
     code, found = codes(gpuready, *flags)
     assert "gpus-not-advertised" in found  # an error
     assert code == with_error
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"), [((), {"gpu-taint-missing"}), (("--gpu-taint", "sku=gpu:NoSchedule"), set())]
+)
+def test_verify_by_selector_uses_the_conventions_too(
+    kube_standin: KubeStandin, gpuready: Cli, flags: tuple[str, ...], expected: set[str]
+) -> None:
+    kube_standin.store.add(make_node("n1", instance_type="g6.xlarge", labels=LABELS, taints=["sku=gpu:NoSchedule"],
+                                     capacity={"nvidia.com/gpu": "1"}))  # fmt: skip
+    result = gpuready("verify", "-l", "nvidia.com/gpu.present=true", "--timeout", "5", "-o", "json", *flags)
+    assert result.code == 0, result.err
+    assert {f["code"] for f in json.loads(result.out)["findings"]} == expected
