@@ -10,7 +10,8 @@ from components.core.stack_settings import NS, StackSettings, parse_stack_settin
 STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
-    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "eksNodeRoleArn", "aksResourceGroup",
+    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "conventions", "eksNodeRoleArn",
+    "aksResourceGroup",
     "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools")

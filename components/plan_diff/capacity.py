@@ -102,7 +102,7 @@ def _losses(was: PoolView, now: PoolView | None) -> list[str]:
         selecting = " or ".join(f"{k}={was.labels[k]}" for k in model_keys) or f"{LABEL_ACCELERATOR}={was.accelerator}"
         found.append(
             f"GPU model changes from {was.accelerator} to {now.accelerator}: pods that select {selecting} stop "
-            f"scheduling on this pool; retarget them to {now.accelerator}, or keep a {was.accelerator} pool for them"
+            f"scheduling on this pool; retarget them to {now.accelerator}, or keep a pool of {was.accelerator} for them"
         )
     gone = sorted(set(was.at_max or {}) - set(now.at_max or {})) if now.at_max is not None else []
     if gone:
