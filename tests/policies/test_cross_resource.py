@@ -192,3 +192,25 @@ def test_microsofts_sku_gpu_convention_plans_clean_once_said(tmp_path: Path) -> 
     config = {name: {"gpuTaint": taint} for name in SKU_POLICIES}
     after = judge(tmp_path / "said", body, config, pool=False)
     assert [v for v in after if v.level == "mandatory"] == []
+
+
+@pytest.mark.parametrize(
+    ("props", "policy", "said"),
+    [
+        ("version=None", "gpu-helm-release-version-pinned", "version: not set"),
+        ("namespace='default'", "gpu-helm-release-not-in-default-namespace", "namespace: 'default'"),
+        ("values={**OFF, 'daemonsets': {'tolerations': []}}", "gpu-helm-release-tolerations-use-exists",
+         "does not tolerate nvidia.com/gpu"),
+    ],
+    ids=["version", "namespace", "tolerations"],
+)  # fmt: skip
+def test_v4_chart_values_are_judged_like_a_releases(tmp_path: Path, props: str, policy: str, said: str) -> None:
+    """Version pin, namespace and tolerations are read from a v4 Chart as from a Release (a Chart has no Helm
+    timeout: that rule stays with Releases)."""
+    settings = {"version": "'v26.7.0'", "namespace": "'gpu-operator'", "values": "OFF"}
+    key, _, value = props.partition("=")
+    settings[key] = value
+    arguments = ", ".join(f"{k}={v}" for k, v in settings.items())
+    found = judge(tmp_path, f'k8s.helm.v4.Chart("op", chart="gpu-operator", {arguments})')
+    assert any(said in m for m in of(found, policy)), found
+    assert of(found, "gpu-helm-release-timeout") == []
