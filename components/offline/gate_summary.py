@@ -22,20 +22,28 @@ from components.offline.policy_run import may_report, reads
 
 @dataclass(frozen=True, slots=True)
 class GateSummary:
-    """The rules that ran (name -> description) and how many resources they judged, of how many."""
+    """The rules that are on and the ones that ran, and how many resources they judged, of how many."""
 
     rules: Mapping[str, str]
+    """Every rule that is on (not ``disabled``): name -> description."""
+    applied: int
+    """Rules that ran on this plan: a resource rule with a resource of its types, a stack rule whose needs are met."""
     judged: int
     resources: int
 
     def line(self) -> str:
         return (
-            f"Policy gate: {len(self.rules)} rules of gpuready-gpu-conventions ran over {self.judged} of the plan's "
-            f"{self.resources} resources (the others are of types no rule reads)"
+            f"Policy gate: {self.applied} of the {len(self.rules)} rules of gpuready-gpu-conventions ran, over "
+            f"{self.judged} of the plan's {self.resources} resources (the others are of types no rule reads)"
         )
 
     def as_json(self) -> dict[str, Any]:
-        return {"rules": len(self.rules), "resourcesJudged": self.judged, "resources": self.resources}
+        return {
+            "rules": self.applied,
+            "rulesOn": len(self.rules),
+            "resourcesJudged": self.judged,
+            "resources": self.resources,
+        }
 
 
 def gate_summary(run: CapturedRun, config: Mapping[str, Any] | None) -> GateSummary:
@@ -44,9 +52,18 @@ def gate_summary(run: CapturedRun, config: Mapping[str, Any] | None) -> GateSumm
     request = configure_request(InProcessAnalyzer(name, policies).info(), config)
     running = [p for p in policies if request.policyConfig[p.name].enforcementLevel != analyzer_pb2.DISABLED]
     present = {r.type for r in run.resources}
-    judging = [p for p in running if not isinstance(p, StackValidationPolicy) or may_report(p, present)]
-    judged = sum(1 for r in run.resources if any(reads(p, r.type) for p in judging))
-    return GateSummary({p.name: _description(p) for p in running}, judged, len(run.resources))
+    applied = [
+        p
+        for p in running
+        if (may_report(p, present) if isinstance(p, StackValidationPolicy) else any(reads(p, t) for t in present))
+    ]
+    judged = sum(1 for r in run.resources if any(reads(p, r.type) for p in applied))
+    return GateSummary(
+        rules={p.name: _description(p) for p in running},
+        applied=len(applied),
+        judged=judged,
+        resources=len(run.resources),
+    )
 
 
 def _description(policy: Policy) -> str:
