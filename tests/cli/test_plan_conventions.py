@@ -5,6 +5,7 @@ the stack plans clean; a bad conventions value is invalid input."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,3 +51,32 @@ def test_a_bad_conventions_value_is_invalid_input() -> None:
     assert code == 2
     problems = document["error"]["problems"]
     assert [p["path"] for p in problems] == ["gpuready:conventions.gpuTaint"]
+
+
+RAW_SKU_PROGRAM = """
+import pulumi_azure_native.containerservice as aks
+import pulumi_kubernetes as k8s
+
+SKU = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
+aks.AgentPool("t4", resource_group_name="rg", resource_name_="aks", agent_pool_name="t4",
+    vm_size="Standard_NC4as_T4_v3", node_taints=["sku=gpu:NoSchedule"],
+    node_labels={"nvidia.com/gpu.present": "true", "gpuready.io/accelerator": "t4"})
+k8s.helm.v3.Release("nvidia-device-plugin", chart="nvidia-device-plugin", version="0.20.0",
+    namespace="nvidia-device-plugin", create_namespace=True, timeout=900, values={"tolerations": [SKU]})
+"""
+
+
+def test_policy_config_sets_the_gpu_taint_of_a_raw_program(tmp_path: Path) -> None:
+    (tmp_path / "Pulumi.yaml").write_text("name: sku\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(RAW_SKU_PROGRAM)
+    taint = {"key": "sku", "value": "gpu", "effect": "NoSchedule"}
+    config = tmp_path / "policy.json"
+    policies = ("gpu-node-pool-requires-gpu-taint", "gpu-helm-release-tolerations-use-exists")
+    config.write_text(json.dumps({name: {"gpuTaint": taint} for name in policies}))
+    unsaid = run_cli("plan", "--program", str(tmp_path), "--stack", "dev", "-o", "json")
+    said = run_cli("plan", "--program", str(tmp_path), "--stack", "dev", "-o", "json", "--policy-config", str(config))
+    assert unsaid.code == 1
+    assert (said.code, [v for v in json.loads(said.out)["violations"] if v["level"] == "mandatory"]) == (0, [])
+    config.write_text(json.dumps({"gpu-node-pool-requires-gpu-taint": {"gpuTaint": "sku=gpu:NoSchedule"}}))
+    wrong = run_cli("plan", "--program", str(tmp_path), "--stack", "dev", "--policy-config", str(config))
+    assert wrong.code == 2 and "gpuTaint" in wrong.err
