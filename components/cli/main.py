@@ -2,8 +2,8 @@
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
 Exit codes (``exit_codes``; README "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
---strict / --fail-on; ``verify``: not converged by the deadline; ``diff``: GPU capacity at risk), 2 invalid input or an unusable
-cluster, 3 the planned program itself failed, 130 interrupted, 141 stdout closed early (``| head``).
+--strict / --fail-on; ``verify``: not converged by the deadline; ``diff``: GPU capacity at risk), 2 invalid input
+or an unusable cluster, 3 the planned program itself failed, 130 interrupted, 141 stdout closed early (``| head``).
 """
 
 from __future__ import annotations
