@@ -10,8 +10,8 @@ from components.core.stack_settings import NS, StackSettings, parse_stack_settin
 STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
-    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "eksNodeRoleArn", "aksResourceGroup",
-    "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount", "verifySmokeImage",
+    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "conventions", "eksNodeRoleArn",
+    "aksResourceGroup", "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount", "verifySmokeImage",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools", "karpenterFeatureGates")
 SCALAR_KEYS = ("verify", "verifyTimeoutSeconds", "verifySmoke")

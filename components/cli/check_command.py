@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from components.cli.convention_flags import conventions_from
 from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
@@ -52,10 +53,15 @@ def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
     return EXIT_INVALID
 
 
+FAILING: dict[str, frozenset[str]] = {"error": frozenset({"error"}), "warning": frozenset({"error", "warning"})}
+"""``--fail-on`` -> the finding severities that fail the command."""
+
+
 def audited(args: argparse.Namespace) -> AuditReport:
-    """The selected nodes audited, DRA nodes with what their ResourceSlices publish."""
+    """The selected nodes audited with the team's conventions, DRA nodes with what their ResourceSlices publish."""
+    conventions = conventions_from(args)
     with open_client(args) as client:
-        return audit_slices(client, audit(node_views(client, args.selector), {}))
+        return audit_slices(client, audit(node_views(client, args.selector), {}, conventions))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,4 +81,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         body, _, summary = render_report(report).rpartition("\n\n")  # the summary line stays last
         print(f"{body}\n\n{health_text(report)}\n\n{summary}" if body else f"{health_text(report)}\n\n{summary}")
-    return EXIT_FINDINGS if args.strict and (report.findings or report.slices_unchecked) else EXIT_OK
+    fail_on = getattr(args, "fail_on", None)
+    failing = [f for f in report.findings if fail_on is not None and f.severity in FAILING[fail_on]]
+    return EXIT_FINDINGS if (args.strict and (report.findings or report.slices_unchecked)) or failing else EXIT_OK

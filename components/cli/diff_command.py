@@ -1,36 +1,44 @@
-"""``gpuready diff OLD.json NEW.json``: compare two plans; exit 1 when a GPU pool would be replaced or deleted."""
+"""``gpuready diff OLD.json NEW.json``: compare two plans; exit 1 when GPU capacity is at risk (a GPU pool replaced,
+deleted, or left with fewer schedulable units, another GPU model, resource names or labels), 2 for a file that is
+not a plan or plans of different stacks, projects or formats (unless ``--force``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
 
 from components.cli.error_report import INVALID_INPUT, ErrorReport, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
-from components.plan_diff.diff import PlanFormatError, diff_plans
+from components.plan_diff.diff import diff_plans
+from components.plan_diff.plan_file import PlanFormatError, PlanMismatchError, PlanReadError, comparable, load_plan
 from components.plan_diff.report import to_json, to_text
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        old, new = _load(args.old), _load(args.new)
+        old, new = load_plan(args.old, "old"), load_plan(args.new, "new")
+        warnings = comparable(old, new, force=args.force)
         diff = diff_plans(old, new)
-    except (OSError, ValueError) as error:  # unreadable file, bad JSON, not a plan (PlanFormatError)
-        kind = "not a gpuready plan" if isinstance(error, PlanFormatError) else "cannot read the plans"
-        report = ErrorReport(INVALID_INPUT, f"{kind}: {error}")
-        emit(report, json_output=args.output == "json")
+    except (PlanFormatError, PlanMismatchError) as error:
+        kind = (
+            "cannot read the plans"
+            if isinstance(error, PlanReadError)
+            else "not a gpuready plan"
+            if isinstance(error, PlanFormatError)
+            else "plans that cannot be compared"
+        )
+        emit(ErrorReport(INVALID_INPUT, f"{kind}: {error}"), json_output=args.output == "json")
         return EXIT_INVALID
-    if args.output == "json":
-        print(json.dumps(to_json(diff, allowed=args.allow_replace), indent=2 if sys.stdout.isatty() else None))
+    allowed = args.allow_replace
+    output = args.output
+    if output == "json":
+        print(json.dumps(to_json(diff, allowed=allowed, warnings=warnings), indent=2 if sys.stdout.isatty() else None))
+    elif output == "table":
+        print(to_text(diff, allowed=allowed, warnings=warnings))
     else:
-        print(to_text(diff, allowed=args.allow_replace))
-    return EXIT_AT_RISK if diff.at_risk and not args.allow_replace else EXIT_OK
+        from components.ci_report import formats  # noqa: PLC0415 - only for CI formats
 
-
-def _load(path: str) -> Any:
-    with Path(path).open("rb") as handle:
-        return json.load(handle)
+        print(formats.render(output, formats.diff_findings(diff, args.new, allowed=allowed)), end="")
+    return EXIT_AT_RISK if diff.at_risk and not allowed else EXIT_OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 """A result that fails the gate: mandatory policy violations (``plan``), findings with ``--strict`` (``check``),
-not converged by the deadline (``verify``), GPU pools at risk (``diff``), a stale generated block
+not converged by the deadline (``verify``), GPU capacity at risk (``diff``), a stale generated block
 (``support-matrix --check``)."""
 EXIT_INVALID = 2
 """Invalid input, credentials, RBAC, an unreachable or misbehaving cluster: nothing was decided."""

@@ -2,9 +2,9 @@
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
 Exit codes (``exit_codes``; README "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
---strict; ``verify``: not converged by the deadline; ``diff``: GPU pools at risk), 2 invalid input or an unusable
-cluster (or an output that cannot be written), 3 the planned program itself failed, 130 SIGINT, 143 SIGTERM (after
-the command's summary so far), 141 stdout closed early (``| head``).
+--strict / --fail-on; ``verify``: not converged by the deadline; ``diff``: GPU capacity at risk), 2 invalid input
+or an unusable cluster (or an output that cannot be written), 3 the planned program itself failed, 130 SIGINT, 143
+SIGTERM (after the command's summary so far), 141 stdout closed early (``| head``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from components.ci_report import CI_FORMATS
+from components.cli.convention_flags import add_flags as add_convention_flags
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OUTPUT_FAILED
 from components.cli.smoke_step import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -50,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="set one item of a list or mapping config value (pulumi config set --path syntax), after --set",
     )  # fmt: skip
     plan.add_argument("--debug", action="store_true", help="show the whole traceback when the program fails")
-    plan.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    plan.add_argument(
+        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
+        help="output format; sarif, junit and github (workflow annotations) report the policy violations for CI",
+    )  # fmt: skip
     plan.add_argument("--preview", action="store_true", help="run as a preview (unknown outputs stay unknown)")
     plan.add_argument("--no-policy", action="store_true", help="skip the GPU conventions policy gate")
     plan.add_argument(
@@ -62,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="List GPU nodes (found even without labels) and print findings with suggested fixes.",
     )
     check.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
+    check.add_argument(
+        "--fail-on", choices=("error", "warning"), default=None,
+        help="exit 1 when there are findings of this severity or worse (--strict: any finding)",
+    )  # fmt: skip
     check.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
     label = commands.add_parser(
         "label",
@@ -89,14 +98,24 @@ def build_parser() -> argparse.ArgumentParser:
     add_smoke_arguments(verify)
     diff = commands.add_parser(
         "diff",
-        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPUs at risk",
-        description="Classify each resource's change with the replacement tables; exit 1 when a GPU pool would be "
-        "replaced or deleted, unless --allow-replace.",
+        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPU capacity at risk",
+        description="Classify each resource's change with the replacement tables and compare each GPU pool's "
+        "schedulable capacity; exit 1 when GPU capacity is at risk, unless --allow-capacity-loss.",
     )
     diff.add_argument("old", metavar="OLD.json", help="the plan before the change")
     diff.add_argument("new", metavar="NEW.json", help="the plan after the change")
-    diff.add_argument("--allow-replace", action="store_true", help="exit 0 even when GPU pools are replaced or deleted")
-    diff.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
+    diff.add_argument(
+        "--allow-capacity-loss", "--allow-replace", dest="allow_replace", action="store_true",
+        help="exit 0 even when GPU capacity is at risk (a GPU pool replaced, deleted or reduced)",
+    )  # fmt: skip
+    diff.add_argument(
+        "--force", action="store_true",
+        help="compare plans of different stacks, projects or plan formats (a warning instead of exit 2)",
+    )  # fmt: skip
+    diff.add_argument(
+        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
+        help="output format; sarif, junit and github (workflow annotations) for CI",
+    )  # fmt: skip
     matrix = commands.add_parser(
         "support-matrix",
         help="print the GPU stack support matrix: cloud x provisioner x image x driver x stack x sharing",
@@ -111,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
             "--timeout", metavar="S", type=float, default=default,
             help=f"deadline in seconds for every request, retry and wait (default {default:g})",
         )  # fmt: skip
+    for command in (check, verify):
+        add_convention_flags(command)
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import logging
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from components.ci_report import CI_FORMATS
 from components.cli import error_report
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
 from components.cli.pool_table import is_pool_component, pool_json, render_pool_table
@@ -21,6 +23,10 @@ from components.offline.capture import CapturedRun
 from components.offline.plan import JsonValue, Plan, build_plan, render_tree, to_json_value
 from components.offline.project import OfflineProjectError, load_project
 from components.offline.runner import is_config_error, run_stack
+from components.offline.transforms import transform_warnings
+
+if TYPE_CHECKING:
+    from components.offline.gate_summary import GateSummary
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,18 +61,35 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - whatever the program raises is reported: exit 2 or 3
         report, code = _program_error(error, args)
         return _fail(args, report, code)
-    violations = _policy_violations(args, captured)
-    if violations is None:
+    for warning in transform_warnings(captured):
+        log.add(logging.WARNING, warning)
+    gate = _policy_gate(args, captured)
+    if gate is None:
         return EXIT_INVALID
+    violations, summary = gate
     plan = build_plan(captured, violations=violations)
     if json_output:
         # Indented for a person at a terminal; compact (the C encoder, ~5x faster) for pipes and files.
-        document = {**plan.to_json_dict(), "pools": pool_json(_pool_outputs(captured))}
+        document = {
+            **plan.to_json_dict(),
+            "pools": pool_json(_pool_outputs(captured)),
+            "warnings": sorted(log.warnings),
+            "policyGate": summary.as_json() if summary is not None else None,
+        }
         print(json.dumps(document, indent=2 if sys.stdout.isatty() else None))
         for line in log.stderr_lines():
             print(line, file=sys.stderr)
+    elif args.output in CI_FORMATS:
+        from components.ci_report import formats  # noqa: PLC0415 - only for CI formats
+
+        rules = dict(summary.rules) if summary is not None else {}
+        findings = formats.plan_findings(plan.violations, rules, _stack_file(args))
+        print(formats.render(args.output, findings), end="")
+        for line in log.stderr_lines():
+            print(line, file=sys.stderr)
     else:
-        print(render_text(plan, captured, log))
+        gate_line = summary.line() if summary is not None else "Policy gate: not run (--no-policy)"
+        print(render_text(plan, captured, log) + "\n\n" + gate_line)
     mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
     return EXIT_VIOLATIONS if mandatory else EXIT_OK
 
@@ -119,20 +142,39 @@ def _pool_outputs(captured: CapturedRun) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def _policy_violations(args: argparse.Namespace, captured: CapturedRun) -> list[JsonValue] | None:
+def _policy_gate(args: argparse.Namespace, captured: CapturedRun) -> tuple[list[JsonValue], GateSummary | None] | None:
     """The gpuready-gpu-conventions pack's violations on the run, evaluated through the engine's Analyzer
-    protocol (issue #5); ``[]`` with ``--no-policy``; None, after reporting it, when the policy config is bad."""
+    protocol (issue #5), and what the gate ran over; ``([], None)`` with ``--no-policy``; None, after reporting
+    it, when the policy config is bad."""
     if getattr(args, "no_policy", False):
-        return []
+        return [], None
     from components.offline import analyzer, analyzer_requests  # noqa: PLC0415 - pulumi_policy loads only when the gate runs
+    from components.offline.conventions_config import gate_config  # noqa: PLC0415 - with the gate
+    from components.offline.gate_summary import gate_summary  # noqa: PLC0415 - with the gate
 
     try:
         path = getattr(args, "policy_config", None)
-        config = analyzer.load_policy_config(Path(path)) if path else None
-        return [dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)]
+        config = gate_config(captured, analyzer.load_policy_config(Path(path)) if path else None)
+        found: list[JsonValue] = [
+            dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)
+        ]
+        return found, gate_summary(captured, config)
     except analyzer_requests.PolicyConfigError as error:
         _fail(args, error_report.ErrorReport(error_report.INVALID_POLICY_CONFIG, str(error)), EXIT_INVALID)
         return None
+
+
+def _stack_file(args: argparse.Namespace) -> str:
+    """The stack config file a person edits to fix a violation, relative to the working directory when inside it."""
+    if args.config:
+        path = Path(args.config)
+    else:
+        project_dir = Path(args.program) if args.program else _find_project_dir(args.project_dir)
+        path = load_project(project_dir).stack_file(args.stack or args.stack_name or "dev")
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _program_dir(args: argparse.Namespace) -> Path:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from components.core.pool_capacity import capacity_at
+
 POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
 """Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
 HEADERS = (
@@ -60,6 +62,7 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
             "requirements": outputs.get("requirements"),
             "scales": outputs.get("scales"),
             "repair": outputs.get("repair") or None,
+            **capacity_json(outputs),
         }
         for name, outputs in sorted(pools, key=lambda item: item[0])
     ]
@@ -90,3 +93,21 @@ def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
         if outputs.get("repair"):
             lines.append(f"repair {name}: {outputs['repair']}")
     return "\n".join(lines)
+
+
+def capacity_json(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``gpuready diff`` compares of a pool: its schedulable units per node and at its smallest and largest
+    size (resource name or DRA DeviceClass -> units), the labels and taint workloads select it by."""
+    per_node = {str(k): int(v) for k, v in (outputs.get("schedulable") or {}).items()}
+    least, most = int(outputs.get("min_nodes") or 0), int(outputs.get("max_nodes") or 0)
+    return {
+        "minNodes": least,
+        "maxNodes": most,
+        "schedulablePerNode": dict(sorted(per_node.items())),
+        "schedulableAtMinSize": capacity_at(per_node, least),
+        "schedulableAtMaxSize": capacity_at(per_node, most),
+        "resourceName": outputs.get("resource_name"),
+        "nodeSelector": dict(sorted((outputs.get("node_selector") or {}).items())),
+        "nodeLabels": dict(sorted((outputs.get("node_labels") or {}).items())),
+        "taint": outputs.get("taint") or {},
+    }

@@ -16,12 +16,15 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from components.cli.check_command import command_deadline, fail, open_client, progress
+from components.cli.convention_flags import conventions_from
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.cli.interruption import Interrupted, as_interrupted
 from components.cli.smoke_step import run_smoke_step, smoke_json, smoke_passed, smoke_plan, smoke_text
+from components.core.conventions import Conventions
 from components.core.scheduling import LABEL_POOL
 from components.core.specs import GpuPoolSpec
 from components.errors import GpuReadyError, kind_of
@@ -39,9 +42,13 @@ def run(args: argparse.Namespace) -> int:
     """Wait for convergence; 0 when converged, 1 with findings on timeout, 2 on bad input."""
     from_stack = bool(args.stack or args.config)
     try:
-        pools = _pools(args) if from_stack else []
-        expectations = {spec.name: expectation_for(spec) for spec in pools}
-        smoke = smoke_plan(args, pools)  # refused before anything is watched: --smoke needs a stack's pools
+        if args.config:
+            view = config_view(Path(args.config), args.project_dir)
+        else:
+            view = stack_view(args.stack, args.project_dir) if args.stack else StackView([], None)
+        expectations = view.expectations
+        conventions = conventions_from(args, view.conventions)  # the flags over the stack's gpuready:conventions
+        smoke = smoke_plan(args, list(view.pools))  # refused before anything is watched: --smoke needs a stack's pools
     except GpuReadyError as error:  # OfflineProjectError included
         return fail(error, args)
     if from_stack and not expectations:
@@ -57,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = follow_nodes(
                 client,
                 selector,
-                WatchedAudit(expectations),
+                WatchedAudit(expectations, conventions),
                 watching.done,
                 timeout=nodes_deadline,
                 on_change=watching.show,
@@ -113,40 +120,46 @@ def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespac
     return stop.exit_code
 
 
-def _pools(args: argparse.Namespace) -> list[GpuPoolSpec]:
-    if args.config:
-        return config_pools(Path(args.config), args.project_dir)
-    return stack_pool_specs(args.stack, args.project_dir)
+class StackView(NamedTuple):
+    """What ``verify`` takes from a stack: its pools, and the team's conventions (None: no stack)."""
+
+    pools: list[GpuPoolSpec]
+    conventions: Conventions | None
+
+    @property
+    def expectations(self) -> dict[str, Expectation]:
+        """Pool name -> what its nodes must show."""
+        return {spec.name: expectation_for(spec) for spec in self.pools}
 
 
 def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
     """Pool name -> expectation for every pool in the stack's config (no Pulumi import)."""
-    return {spec.name: expectation_for(spec) for spec in stack_pool_specs(stack, project_dir)}
+    return stack_view(stack, project_dir).expectations
 
 
-def stack_pool_specs(stack: str, project_dir: str | None) -> list[GpuPoolSpec]:
-    """The pool specs of ``stacks/Pulumi.<stack>.yaml`` (no Pulumi import)."""
+def stack_view(stack: str, project_dir: str | None) -> StackView:
+    """The stack's pool expectations and conventions (no Pulumi import)."""
     project = load_project(Path(project_dir) if project_dir else _find_project_dir())
     if not project.stack_file(stack).is_file():
         raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
-    return stack_pools(project, stack, None)
+    return _view(project, stack, None)
 
 
 def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expectation]:
-    """Pool name -> expectation for every pool in a stack config file of any program (see ``config_pools``)."""
-    return {spec.name: expectation_for(spec) for spec in config_pools(path, project_dir)}
+    """Pool name -> expectation for every pool in a stack config file of any program (``config_view``)."""
+    return config_view(path, project_dir).expectations
 
 
-def config_pools(path: Path, project_dir: str | None) -> list[GpuPoolSpec]:
-    """The pool specs of a stack config file of any program: read through the same project and config loading as
-    ``--stack`` (the engine's rules: project defaults, declared types), for the stack the file name says
-    (``Pulumi.prod.yaml``: ``prod``)."""
+def config_view(path: Path, project_dir: str | None) -> StackView:
+    """The pool expectations and conventions of a stack config file of any program: read through the same
+    project and config loading as ``--stack`` (the engine's rules: project defaults, declared types), for the stack
+    the file name says (``Pulumi.prod.yaml``: ``prod``)."""
     if not path.is_file():
         raise OfflineProjectError(f"--config: file not found; got '{path}'", "pass the path of a Pulumi.<stack>.yaml")
     _require_stack_document(path)
     project = load_project(Path(project_dir) if project_dir else _find_project_dir(path.resolve().parent))
     stack = path.name.removeprefix("Pulumi.").rsplit(".", 1)[0] or path.stem
-    return stack_pools(project, stack, path)
+    return _view(project, stack, path)
 
 
 def _require_stack_document(path: Path) -> None:
@@ -169,8 +182,7 @@ def _require_stack_document(path: Path) -> None:
         )
 
 
-def stack_pools(project: Project, stack: str, config_file: Path | None) -> list[GpuPoolSpec]:
-    """The pool specs of a stack config (the stack file, or ``config_file``), read without Pulumi."""
+def _view(project: Project, stack: str, config_file: Path | None) -> StackView:
     # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
     from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
     from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
@@ -186,7 +198,8 @@ def stack_pools(project: Project, stack: str, config_file: Path | None) -> list[
         namespace, _, key = full_key.partition(":")
         if namespace == NS:
             values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
-    return list(parse_stack_settings(values).pools)
+    settings = parse_stack_settings(values)
+    return StackView(list(settings.pools), settings.conventions)
 
 
 def pool_selector(expectations: Mapping[str, Expectation]) -> str:

@@ -12,6 +12,7 @@ from components.core.capacity.registry import provisioner_for
 from components.core.health.repair import repair_summary
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import pool_verdict
+from components.core.pool_capacity import schedulable_capacity
 from components.core.specs import GpuPoolSpec
 
 
@@ -55,6 +56,12 @@ class PoolOutputs:
     scales: str
     """Whether a pending pod of every shape the pool advertises becomes a node it runs on (``scale_path``):
     ``yes 0->4 nodes``, or ``no: <shape>: <reason>``."""
+    schedulable: dict[str, int]
+    """Resource name or DRA DeviceClass -> units each node offers workloads (whole GPUs, shares, MIG devices)."""
+    min_nodes: int
+    """Nodes the pool keeps warm (its minimum)."""
+    max_nodes: int
+    """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -68,6 +75,7 @@ def pool_outputs(
     stack declares of the cluster's autoscaler."""
     advertised = advertiser_for(spec).summary(spec)
     provisioner = provisioner_for(spec)
+    capacity = schedulable_capacity(spec)
     return PoolOutputs(
         node_selector={**scheduling.node_selector(spec), **provisioner.selection_labels(spec)},
         node_labels=scheduling.pool_labels(spec),
@@ -88,6 +96,9 @@ def pool_outputs(
         repair=repair_summary(spec, provisioner.repair),
         requirements=requirements_text(spec),
         scales=pool_verdict(spec, cluster).text,
+        schedulable=dict(capacity.per_node),
+        min_nodes=capacity.min_nodes,
+        max_nodes=capacity.max_nodes,
     )
 
 

@@ -21,6 +21,9 @@ GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
 """GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
 GKE_MAX_SHARED_CLIENTS = 48
 """GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
+MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
+"""Most time-slicing / MPS replicas per GPU on any pool: the same bound the policy pack's ``maxReplicas`` defaults to
+(``gpu_configs.DEFAULT_MAX_REPLICAS``), so a gpuready stack and a raw program are held to one limit."""
 
 
 def check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:
@@ -54,6 +57,16 @@ def _check_replicas(sharing: GpuSharing, where: str, problems: list[Problem]) ->
             )
         )
     if where != "cloud":
+        if sharing.replicas > MAX_REPLICAS:
+            problems.append(
+                Problem(
+                    "sharing.replicas",
+                    f"must be at most {MAX_REPLICAS} (gpuready's bound, the policy pack's maxReplicas default)",
+                    sharing.replicas,
+                    (),
+                    f"use {MAX_REPLICAS} or fewer clients per GPU; past that each gets a sliver of a GPU",
+                )
+            )
         return
     if sharing.replicas > GKE_MAX_SHARED_CLIENTS:
         problems.append(Problem("sharing.replicas", f"GKE allows at most {GKE_MAX_SHARED_CLIENTS}", sharing.replicas))

@@ -23,6 +23,8 @@ from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import problems_of
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions, parse_conventions
 from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
@@ -58,6 +60,8 @@ class StackSettings:
 
     binpack_scheduler: BinPackSchedulerSpec | None = None
     """The GPU bin-packing scheduler (``gpuready:binpackScheduler``); None deploys none."""
+    conventions: Conventions = DEFAULT_CONVENTIONS
+    """The team's GPU taint and labels (``gpuready:conventions``), for the policy gate, ``check`` and ``verify``."""
     tags: Mapping[str, str] = field(default_factory=dict)
     eks_node_role_arn: str = ""
     eks_subnet_ids: tuple[str, ...] = ()
@@ -126,6 +130,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     plan = _plan(cloud, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
+    conventions = stack_conventions(values.get("conventions"), problems)
     known = {p.name for p in pools}
     for index, name in enumerate(model.verify_skip_pools if model else ()):
         if pools and name not in known:
@@ -141,6 +146,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         gpu_stack=gpu_stack,
         gpu_stack_plan=plan,
         binpack_scheduler=binpack,
+        conventions=conventions,
         tags=tags,
         eks_node_role_arn=model.eks_node_role_arn,
         eks_subnet_ids=tuple(model.eks_subnet_ids),
@@ -217,6 +223,17 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     except ConfigError as error:
         problems.extend(error.problems)
         return None
+
+
+def stack_conventions(raw: object, problems: list[Problem]) -> Conventions:
+    """``gpuready:conventions`` (YAML text or data), the defaults when absent; problems reported."""
+    path = f"{NS}:conventions"
+    data = None if raw is None or raw == "" else _yaml_text(raw, path, problems, "e.g. {gpuTaint: sku=gpu:NoSchedule}")
+    try:
+        return parse_conventions(data, path)
+    except SpecError as error:
+        problems.extend(error.problems)
+        return DEFAULT_CONVENTIONS
 
 
 def _yaml_text(raw: object, path: str, problems: list[Problem], hint: str) -> object:

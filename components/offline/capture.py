@@ -78,6 +78,14 @@ class CapturedRun:
     much as 15% of the run, so it is released with this object, not before (the CLI exits without it)."""
     component_output_structs: Mapping[str, ProtoStruct] = field(default_factory=dict)
     """URN -> the raw outputs each component registered with ``register_outputs``; see ``component_outputs``."""
+    transformed: tuple[str, ...] = ()
+    """URNs of resources whose options carry transforms (``ResourceOptions(transforms=...)``), which the mock
+    monitor does not run: the plan shows them, and their children, before the transforms."""
+    stack_config: Mapping[str, str] = field(default_factory=dict)
+    """The stack's config values that are not secret (``run_stack``), e.g. ``gpuready:conventions`` for the gate."""
+    after_stack_transform: tuple[str, ...] = ()
+    """URNs registered after the program registered a stack transform (``register_stack_transform``), which the
+    mock monitor does not run either."""
 
     def component_outputs(self, urn: str) -> Mapping[str, Any]:
         """The outputs the component ``urn`` registered, decoded like the inputs (decoded on demand)."""
@@ -156,6 +164,9 @@ class CaptureMonitor(MockMonitor):
         self._stack_urn = ""
         self._stack_outputs: ProtoStruct | None = None
         self._component_outputs: dict[str, ProtoStruct] = {}
+        self._transformed: list[str] = []
+        self._stack_transform_at: int | None = None
+        """How many resources were registered when the first stack transform was."""
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The base class keeps only the last parent type and adds the stack's; the engine does neither.
@@ -184,7 +195,15 @@ class CaptureMonitor(MockMonitor):
         )
         with self._lock:
             self._registered.append(record)
+            if len(request.transforms):
+                self._transformed.append(record.urn)
         return response
+
+    def RegisterStackTransform(self, request: Any) -> Any:  # the gRPC method name
+        with self._lock:
+            if self._stack_transform_at is None:
+                self._stack_transform_at = len(self._registered)
+        return super().RegisterStackTransform(request)  # type: ignore[no-untyped-call]
 
     def _decoded_inputs(self, request: Any) -> Mapping[str, Any]:
         # The base monitor already decoded the inputs for the mocks; reuse them (half the decoding time
@@ -217,6 +236,8 @@ class CaptureMonitor(MockMonitor):
             self._registered.clear()
             self._requested.clear()
             self._component_outputs.clear()
+            self._transformed.clear()
+            self._stack_transform_at = None
 
     def requested(self) -> list[str]:
         """The type of every RegisterResource call so far, the root stack's included."""
@@ -235,6 +256,9 @@ class CaptureMonitor(MockMonitor):
             resources = tuple(sorted(self._registered, key=lambda r: r.urn))
             raw_outputs, urn = self._stack_outputs, self._stack_urn
             raw_components = dict(self._component_outputs)
+            transformed = tuple(sorted(self._transformed))
+            start = self._stack_transform_at
+            after = tuple(sorted(r.urn for r in self._registered[start:])) if start is not None else ()
         outputs = rpc.deserialize_properties(raw_outputs, keep_unknowns=True) if raw_outputs else {}
         component_outputs = dict(sorted(raw_components.items()))
         return CapturedRun(
@@ -245,4 +269,6 @@ class CaptureMonitor(MockMonitor):
             resources=resources,
             outputs=outputs,
             component_output_structs=component_outputs,
+            transformed=transformed,
+            after_stack_transform=after,
         )

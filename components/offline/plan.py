@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
+from components.core.plan_format import PLAN_FORMAT
 from components.offline.capture import STACK_TYPE, CapturedRun
 
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
@@ -71,6 +72,7 @@ class Plan:
         """The plan as plain JSON data, with exactly the keys of the plan file format."""
         resources: list[JsonValue] = [r.to_json_dict() for r in self.resources]
         return {
+            "formatVersion": PLAN_FORMAT,
             "stack": self.stack,
             "project": self.project,
             "resources": resources,

@@ -116,7 +116,7 @@ def run_stack(
     config = load_stack_config(
         project, stack, config_file=config_file, overrides=overrides, path_overrides=path_overrides
     )
-    return run_program(
+    run = run_program(
         project.program_dir,
         project=project.name,
         stack=stack,
@@ -125,6 +125,8 @@ def run_stack(
         preview=preview,
         root_directory=root_directory or project.program_dir,
     )
+    plain = {k: v for k, v in config.values.items() if k not in set(config.secret_keys)}
+    return dataclasses.replace(run, stack_config=plain)
 
 
 class _LogEngine:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from components.core.lifecycle import PoolCapacity, ResourceTable
-from components.errors import GpuReadyError
 from components.plan_diff import registry
+from components.plan_diff.capacity import CapacityChange, PoolView, compare, pool_views
+from components.plan_diff.plan_file import PlanFormatError
 
 ChangeAction = Literal["create", "update", "replace", "delete"]
 POOL_COMPONENT = "gpuready:index:"
@@ -36,7 +37,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class CapacityAtRisk:
-    """A GPU pool that a change replaces or deletes."""
+    """A GPU pool that a change replaces or deletes, or leaves with less schedulable capacity."""
 
     pool: str
     type: str
@@ -47,6 +48,11 @@ class CapacityAtRisk:
     gpus_after: int | None
     meanwhile: str
     """What happens to the pool's GPUs while the change runs."""
+    accelerator_after: str | None = None
+    before: PoolView | None = None
+    after: PoolView | None = None
+    losses: tuple[str, ...] = ()
+    """Each loss in words a person acts on (model change, resource renamed, selector lost, fewer units)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,20 +61,21 @@ class PlanDiff:
     at_risk: tuple[CapacityAtRisk, ...]
     delete_order: tuple[str, ...]
     """URNs of deleted resources in the order the engine deletes them: dependents and children first."""
+    capacity: tuple[CapacityChange, ...] = ()
+    """Every GPU pool whose schedulable capacity, model or labels differ, gains included."""
 
     def count(self, action: ChangeAction) -> int:
         return sum(1 for c in self.changes if c.action == action)
 
 
-class PlanFormatError(GpuReadyError, ValueError):
-    """The input is not a ``gpuready plan -o json`` document."""
+__all__ = ["CapacityAtRisk", "Change", "PlanDiff", "PlanFormatError", "changed_paths", "delete_order", "diff_plans"]
 
 
 def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
     """The changes from ``old`` to ``new`` (both ``gpuready plan -o json`` documents)."""
     before, after = _resources(old, "old"), _resources(new, "new")
     changes: list[Change] = []
-    at_risk: list[CapacityAtRisk] = []
+    risks: dict[str, CapacityAtRisk] = {}
     for urn in sorted(before.keys() | after.keys()):
         was, now = before.get(urn), after.get(urn)
         if was is None and now is not None:
@@ -77,7 +84,7 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
             changes.append(Change(was["type"], was["name"], urn, "delete"))
             risk = _risk(was, None, "delete", "")
             if risk is not None:
-                at_risk.append(risk)
+                risks.setdefault(risk.pool, risk)
         elif was is not None and now is not None:
             change = _compare(urn, was, now)
             if change is not None:
@@ -85,20 +92,59 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
                 if change.action == "replace":
                     risk = _risk(was, now, "replace", change.note)
                     if risk is not None:
-                        at_risk.append(risk)
+                        risks.setdefault(risk.pool, risk)
+    views = (
+        pool_views(old, {u: _pool_name(r) for u, r in before.items()}, "old"),
+        pool_views(new, {u: _pool_name(r) for u, r in after.items()}, "new"),
+    )
+    capacity = compare(*views)
+    for moved in capacity:
+        risk = risks.get(moved.pool)
+        if risk is None and not moved.losses:
+            continue
+        risks[moved.pool] = _with_losses(risk, moved, views[0].get(moved.pool), views[1].get(moved.pool))
     deleted = {c.urn for c in changes if c.action == "delete"}
-    return PlanDiff(tuple(changes), tuple(at_risk), delete_order(before, deleted))
+    at_risk = tuple(risks[name] for name in sorted(risks))
+    return PlanDiff(tuple(changes), at_risk, delete_order(before, deleted), tuple(capacity))
+
+
+def _with_losses(
+    risk: CapacityAtRisk | None, change: CapacityChange, was: PoolView | None, now: PoolView | None
+) -> CapacityAtRisk:
+    """The pool's entry with what its capacity loses; an update's own entry when no replace or delete made one."""
+    if risk is None:
+        risk = CapacityAtRisk(
+            pool=change.pool,
+            type="",
+            urn="",
+            action="update" if now is not None else "delete",
+            accelerator=was.accelerator if was else None,
+            gpus_before=None,
+            gpus_after=None,
+            meanwhile="updated in place: the pool keeps serving, with less capacity once the update lands",
+        )
+    return replace(
+        risk,
+        accelerator_after=now.accelerator if now else None,
+        before=was,
+        after=now,
+        losses=change.losses or risk.losses,
+    )
 
 
 def _resources(plan: Mapping[str, Any], which: str) -> dict[str, Mapping[str, Any]]:
+    """URN -> resource of a plan (``plan_file.check_document`` checked its shape when it came from a file)."""
     resources = plan.get("resources") if isinstance(plan, Mapping) else None
     if not isinstance(resources, list):
         raise PlanFormatError(f"the {which} plan has no 'resources' list; make it with gpuready plan -o json")
     found: dict[str, Mapping[str, Any]] = {}
     for index, resource in enumerate(resources):
-        if not isinstance(resource, Mapping) or not all(isinstance(resource.get(k), str) for k in ("urn", "type")):
+        if not isinstance(resource, Mapping) or not all(
+            isinstance(resource.get(k), str) for k in ("urn", "type", "name")
+        ):
             raise PlanFormatError(
-                f"the {which} plan's resources[{index}] has no urn and type; make both plans with this gpuready version"
+                f"the {which} plan's resources[{index}] has no urn, type and name; make both plans with this "
+                "gpuready version"
             )
         found[resource["urn"]] = resource
     return found
@@ -135,11 +181,10 @@ def _replace_note(table: ResourceTable, fields: Sequence[str], options: Mapping[
 def _risk(
     was: Mapping[str, Any], now: Mapping[str, Any] | None, action: ChangeAction, note: str
 ) -> CapacityAtRisk | None:
-    reader = registry.GPU_POOL_TYPES.get(was["type"])
-    if reader is None:
+    if was["type"] not in registry.GPU_POOL_TYPES:
         return None
-    old = reader(was.get("inputs") or {}) or PoolCapacity(None, None, None)
-    new = reader(now.get("inputs") or {}) if now is not None else None
+    old = registry.read_capacity(was, "old") or PoolCapacity(None, None, None)
+    new = registry.read_capacity(now, "new") if now is not None else None
     if action == "delete":
         meanwhile = "every GPU of the pool is removed"
     elif note.startswith("deleted before"):

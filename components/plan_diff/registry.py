@@ -14,6 +14,7 @@ from typing import Any
 
 from components.core.capacity.registry import provisioners
 from components.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
+from components.plan_diff.plan_file import PlanFormatError
 
 CapacityReader = Callable[[Mapping[str, Any]], PoolCapacity | None]
 
@@ -35,6 +36,22 @@ KUBERNETES = ResourceTable(
 )
 OTHER = ResourceTable(type="*", rules=(), unlisted="update")
 """Types gpuready has no facts for: shown as updates; ``pulumi preview`` tells their replacements."""
+
+
+def read_capacity(resource: Mapping[str, Any], which: str) -> PoolCapacity | None:
+    """The GPU capacity of a planned resource, None when it holds no GPU nodes; inputs that do not have the shape
+    its type gives them are a ``PlanFormatError`` naming the resource."""
+    reader = GPU_POOL_TYPES.get(resource["type"])
+    if reader is None:
+        return None
+    try:
+        return reader(resource.get("inputs") or {})
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
+        raise PlanFormatError(
+            f"the {which} plan's resource {resource['urn']}: its inputs do not have the shape {resource['type']} gives "
+            f"them ({type(error).__name__}: {error}); "
+            "make both plans with gpuready plan -o json"
+        ) from None
 
 
 def table_for(type_token: str) -> ResourceTable:

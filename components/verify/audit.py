@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_POOL
 from components.verify import findings as f
 from components.verify.checks import check_node
@@ -125,13 +127,17 @@ class AuditReport:
         return Counter(x.severity for x in self.findings)
 
 
-def audit(nodes: Iterable[NodeView], expectations_by_pool: Mapping[str, Expectation]) -> AuditReport:
-    """Check every GPU node in ``nodes`` against its pool's expectation (or an inferred one)."""
+def audit(
+    nodes: Iterable[NodeView],
+    expectations_by_pool: Mapping[str, Expectation],
+    conventions: Conventions = DEFAULT_CONVENTIONS,
+) -> AuditReport:
+    """Check every GPU node in ``nodes`` against its pool's expectation (or one inferred with ``conventions``)."""
     results: list[NodeResult] = []
     other = 0
     per_pool: Counter[str] = Counter()
     for view in sorted(nodes, key=lambda v: v.name):
-        result = node_result(view, expectations_by_pool)
+        result = node_result(view, expectations_by_pool, conventions)
         if result is None:
             other += 1
             continue
@@ -145,7 +151,9 @@ def audit(nodes: Iterable[NodeView], expectations_by_pool: Mapping[str, Expectat
     )
 
 
-def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation]) -> NodeResult | None:
+def node_result(
+    view: NodeView, expectations_by_pool: Mapping[str, Expectation], conventions: Conventions = DEFAULT_CONVENTIONS
+) -> NodeResult | None:
     """One node checked against its pool's expectation (or an inferred one); None for a node without GPUs."""
     if not is_gpu_node(view):
         return None
@@ -153,7 +161,7 @@ def node_result(view: NodeView, expectations_by_pool: Mapping[str, Expectation])
     inference = infer_accelerator(view)
     expectation = expectations_by_pool.get(pool) if pool else None
     if expectation is None:
-        expectation = infer_expectation(view, inference)
+        expectation = infer_expectation(view, inference, conventions)
     origin = node_origin(view.labels)
     return NodeResult(view, expectation, inference, tuple(check_node(view, expectation, origin)), origin)
 

@@ -68,11 +68,12 @@ def _readiness(view: NodeView) -> list[Finding]:
 
 def _taints(view: NodeView, expectation: Expectation, origin: NodeOrigin | None) -> list[Finding]:
     found: list[Finding] = []
+    gpu_key = expectation.taints[0].key if expectation.taints else GPU_TAINT_KEY  # the GPU taint comes first
     for want in expectation.taints:
         same_key = [t for t in view.taints if t.key == want.key]
         if any(_taint_ok(t, want, expectation.exact_taint_values) for t in same_key):
             continue
-        is_gpu = want.key == GPU_TAINT_KEY
+        is_gpu = want.key == gpu_key
         spelled = to_aks_taint(want)
         if same_key:
             got = ", ".join(to_aks_taint(t) for t in same_key)

@@ -17,9 +17,10 @@ from components.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from components.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
 from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import cloud_profile
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.core.quantities import whole_count
 from components.core.scheduling import (
-    GPU_TAINT,
     LABEL_ACCELERATOR,
     LABEL_GPU_PRESENT,
     LABEL_SKYPILOT_ACCELERATOR,
@@ -117,9 +118,12 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     )
 
 
-def infer_expectation(view: NodeView, inference: Inference | None) -> Expectation:
+def infer_expectation(
+    view: NodeView, inference: Inference | None, conventions: Conventions = DEFAULT_CONVENTIONS
+) -> Expectation:
     """The expectation for a GPU node that no known gpuready pool owns: what its own labels ask for
-    (``node_sharing``: device-plugin config, MIG layout, GKE sharing, GFD) on the GPUs it has."""
+    (``node_sharing``: device-plugin config, MIG layout, GKE sharing, GFD) on the GPUs it has, with the team's GPU
+    taint and labels (``conventions``)."""
     labels = view.labels
     listed = catalog_instance_type(view)
     advertiser = advertiser_for_node(view.capacity, labels)
@@ -135,7 +139,8 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
     expected_labels = {LABEL_GPU_PRESENT: "true"}
     if inference is not None:
         expected_labels[LABEL_ACCELERATOR] = inference.model.key
-        expected_labels[LABEL_SKYPILOT_ACCELERATOR] = inference.model.skypilot
+        if conventions.skypilot_labels:
+            expected_labels[LABEL_SKYPILOT_ACCELERATOR] = inference.model.skypilot
     replicas = None if mig else sharing.replicas
     allocatable = advertiser.inferred_allocatable(
         view.capacity, gpus, replicas, mig=mig, renamed=sharing.renamed,
@@ -146,7 +151,7 @@ def infer_expectation(view: NodeView, inference: Inference | None) -> Expectatio
         accelerator=model.key if model is not None else None,
         gpus_per_node=gpus or None,
         labels=expected_labels,
-        taints=(GPU_TAINT,),
+        taints=(conventions.gpu_taint,),
         allocatable=allocatable,
         replicas=replicas,
         mig=mig,

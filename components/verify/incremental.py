@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.verify.audit import (
     AuditReport,
     NodeResult,
@@ -30,8 +32,11 @@ from components.verify.nodes import NodeView, mapping_of, node_view
 class AuditState:
     """Per-node results and per-pool counts under the pools' expectations, updated by ``put`` and ``remove``."""
 
-    def __init__(self, expectations_by_pool: Mapping[str, Expectation]) -> None:
+    def __init__(
+        self, expectations_by_pool: Mapping[str, Expectation], conventions: Conventions = DEFAULT_CONVENTIONS
+    ) -> None:
         self._expectations = dict(expectations_by_pool)
+        self._conventions = conventions
         self._results: dict[str, NodeResult] = {}
         """GPU nodes by name."""
         self._pool_of: dict[str, str] = {}
@@ -49,7 +54,7 @@ class AuditState:
     def put(self, view: NodeView) -> None:
         """A node appeared or changed: re-check it alone."""
         self.remove(view.name)
-        result = node_result(view, self._expectations)
+        result = node_result(view, self._expectations, self._conventions)
         if result is None:
             self._other.add(view.name)
             return
@@ -121,8 +126,10 @@ class WatchedAudit:
     event) is not checked again.
     """
 
-    def __init__(self, expectations_by_pool: Mapping[str, Expectation]) -> None:
-        self.state = AuditState(expectations_by_pool)
+    def __init__(
+        self, expectations_by_pool: Mapping[str, Expectation], conventions: Conventions = DEFAULT_CONVENTIONS
+    ) -> None:
+        self.state = AuditState(expectations_by_pool, conventions)
         self._versions: dict[str, str] = {}
 
     def reset(self, nodes: Mapping[str, Mapping[str, Any]]) -> AuditState:

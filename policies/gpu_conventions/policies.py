@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
+from components.core.conventions import GPU_TAINT_PROPERTY, GPU_TAINT_SCHEMA, SKYPILOT_PROPERTY, SKYPILOT_SCHEMA
 from policies.gpu_conventions import (
+    cross_policies,
     dra_policies,
     elastic_policies,
     health_policies,
@@ -18,7 +20,7 @@ from policies.gpu_conventions import (
     scale_policies,
 )
 from policies.gpu_conventions.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
-from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, RELEASE
+from policies.gpu_conventions.rules.charts import DEFAULT_ALLOWED_VERSIONS, INSTALL_TYPES, RELEASE
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES
 from policies.gpu_conventions.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
 from policies.gpu_conventions.rules.workloads import WORKLOAD_TYPES
@@ -31,7 +33,7 @@ MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 _DEVICE_PLUGIN_README = "https://github.com/NVIDIA/k8s-device-plugin#quick-start"
-_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | {RELEASE}
+_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | INSTALL_TYPES
 
 POLICIES: list[Policy] = [
     ScopedResourcePolicy(
@@ -47,6 +49,7 @@ POLICIES: list[Policy] = [
         "nodeConfig.taints {key, value: present, effect: NO_SCHEDULE}; Karpenter NodePool "
         "spec.template.spec.taints and GKE ComputeClass spec.nodePoolConfig.taints {key, value: present, "
         "effect: NoSchedule}.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-node-pool-requires-gpu-labels",
@@ -59,11 +62,12 @@ POLICIES: list[Policy] = [
         remediation_steps="Add the labels in requiredLabelKeys to the pool's node labels (EKS labels, AKS "
         "nodeLabels, GKE nodeConfig.labels), e.g. nvidia.com/gpu.present=true and gpuready.io/accelerator=<gpu>.",
         config={
+            SKYPILOT_PROPERTY: SKYPILOT_SCHEMA,
             "requiredLabelKeys": {
                 **_STRING_LIST,
                 "default": list(pools.DEFAULT_REQUIRED_LABELS),
                 "description": "Label keys every GPU pool must set.",
-            }
+            },
         },
     ),
     ScopedResourcePolicy(
@@ -81,7 +85,7 @@ POLICIES: list[Policy] = [
         name="gpu-mig-profiles-valid",
         description="MIG profiles and layouts exist on the GPU they target.",
         rules=[pools.pool_mig_problems, gpu_configs.mig_parted_problems],
-        resource_types=POOL_TYPES | {RELEASE},
+        resource_types=POOL_TYPES | INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html",
@@ -93,7 +97,7 @@ POLICIES: list[Policy] = [
         name="gpu-sharing-replicas-within-bounds",
         description="GPU time-slicing / MPS replicas are whole numbers from 2 to maxReplicas.",
         rules=[pools.pool_sharing_problems, gpu_configs.plugin_config_problems],
-        resource_types=[GKE_NODE_POOL, RELEASE],
+        resource_types={GKE_NODE_POOL} | INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/k8s-device-plugin/blob/main/README.md#shared-access-to-gpus",
@@ -112,7 +116,7 @@ POLICIES: list[Policy] = [
         name="gpu-helm-release-version-pinned",
         description="GPU Operator and device-plugin Helm releases pin an allowed chart version.",
         rules=[helm_releases.version_problems],
-        resource_types=[RELEASE],
+        resource_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/gpu-operator/releases",
@@ -131,7 +135,7 @@ POLICIES: list[Policy] = [
         name="gpu-helm-release-not-in-default-namespace",
         description="GPU Operator and device-plugin Helm releases install into their own namespace.",
         rules=[helm_releases.namespace_problems],
-        resource_types=[RELEASE],
+        resource_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/k8s-device-plugin/blob/main/deployments/helm/nvidia-device-plugin/values.yaml",
@@ -160,7 +164,7 @@ POLICIES: list[Policy] = [
         description="NFD settings use the chart's key (node-feature-discovery.* in gpu-operator, nfd.* in the "
         "device plugin); the other spelling is silently ignored.",
         rules=[helm_releases.nfd_key_problems],
-        resource_types=[RELEASE],
+        resource_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/NVIDIA/gpu-operator/blob/main/deployments/gpu-operator/values.yaml",
@@ -171,7 +175,7 @@ POLICIES: list[Policy] = [
         name="gpu-helm-release-nfd-worker-restricted",
         description="The NFD worker of a GPU release is restricted to GPU pools by a label they carry from creation.",
         rules=[helm_releases.nfd_selector_problems],
-        resource_types=[RELEASE],
+        resource_types=INSTALL_TYPES,
         enforcement_level=ADVISORY,
         severity=Severity.LOW,
         url="https://github.com/NVIDIA/gpu-operator/issues/728",
@@ -182,7 +186,7 @@ POLICIES: list[Policy] = [
         name="gpu-helm-release-tolerations-use-exists",
         description="GPU-stack DaemonSets tolerate nvidia.com/gpu with operator Exists, whatever the taint's value.",
         rules=[helm_releases.toleration_problems],
-        resource_types=[RELEASE],
+        resource_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/NVIDIA/k8s-device-plugin/issues/1934",
@@ -190,6 +194,7 @@ POLICIES: list[Policy] = [
         "daemonsets.tolerations "
         "and node-feature-discovery.worker.tolerations (gpu-operator), tolerations and nfd.worker.tolerations "
         "(nvidia-device-plugin).",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-workload-gpu-limits-whole",
@@ -211,6 +216,7 @@ POLICIES: list[Policy] = [
         severity=Severity.HIGH,
         url="https://github.com/Azure/AKS/issues/1449",
         remediation_steps="Add {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule} to the pod's tolerations.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedResourcePolicy(
         name="gpu-workload-mig-resource-exists",
@@ -231,6 +237,7 @@ POLICIES: list[Policy] = [
         severity=Severity.LOW,
         url="https://github.com/terraform-google-modules/terraform-google-kubernetes-engine/issues/703",
         remediation_steps="Remove the nvidia.com/gpu (or catch-all) toleration from pods that do not use GPUs.",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
     ScopedStackPolicy(
         name="gpu-stack-single-driver-owner",
@@ -238,7 +245,7 @@ POLICIES: list[Policy] = [
         "cloud and GPU stack.",
         rules=[stack.driver_owner_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/NVIDIA/gpu-operator/issues/525",
@@ -263,7 +270,7 @@ POLICIES: list[Policy] = [
         description="GPU-stack DaemonSets tolerate every NoSchedule/NoExecute taint of the GPU pools they serve.",
         rules=[stack.taint_toleration_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/eksctl-io/eksctl/issues/5277",
@@ -275,7 +282,7 @@ POLICIES: list[Policy] = [
         "are served.",
         rules=[stack.mig_manager_findings],
         resource_types=_STACK_TYPES,
-        requires_types=[RELEASE],
+        requires_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/gpu-operator/issues/652",
@@ -288,5 +295,6 @@ POLICIES: list[Policy] = [
     *dra_policies.POLICIES,
     *scale_policies.POLICIES,
     *health_policies.POLICIES,
+    *cross_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

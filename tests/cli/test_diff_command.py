@@ -54,6 +54,12 @@ def diff(plans: dict[str, Path], new: str, *flags: str) -> tuple[int, dict[str, 
     return result.code, document
 
 
+def torn_down(path: Path) -> dict[str, Any]:
+    """The plan at ``path`` with every resource gone: what tearing the stack down plans."""
+    document = json.loads(path.read_text("utf-8"))
+    return {**document, "resources": [], "pools": []}
+
+
 def by_name(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["name"]: c for c in document["changes"]}
 
@@ -122,7 +128,7 @@ def test_a_pool_removed_is_deleted_with_its_gpus_at_risk_after_the_gpu_stack(pla
 
 def test_teardown_deletes_the_gpu_stack_and_scheduler_before_the_pools(plans: dict[str, Path], tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
-    empty.write_text(json.dumps({"resources": []}), "utf-8")
+    empty.write_text(json.dumps(torn_down(plans["base"])), "utf-8")
     result = run_cli("diff", str(plans["base"]), str(empty), "-o", "json")
     assert result.code == 1
     order = json.loads(result.out)["deleteOrder"]
@@ -154,7 +160,7 @@ def test_teardown_of_the_training_example_deletes_workloads_then_the_stack_then_
         planned = run_cli("plan", "--program", "examples/training_job", "--stack", "dev", "--no-policy", "-o", "json")
     assert planned.code == 0, planned.err
     (tmp_path / "before.json").write_text(planned.out, "utf-8")
-    (tmp_path / "after.json").write_text(json.dumps({"resources": []}), "utf-8")
+    (tmp_path / "after.json").write_text(json.dumps(torn_down(tmp_path / "before.json")), "utf-8")
     result = run_cli("diff", str(tmp_path / "before.json"), str(tmp_path / "after.json"), "-o", "json")
     order = [urn.rsplit("::", 1)[-1] for urn in json.loads(result.out)["deleteOrder"]]
     groups = [i for i, name in enumerate(order) if name.endswith("-node-group")]

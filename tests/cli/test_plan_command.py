@@ -35,7 +35,17 @@ TABLE_HEADERS = (
     "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
     "DRIVER", "SCALES",
 )  # fmt: skip
-PLAN_KEYS = {"stack", "project", "resources", "outputs", "violations", "pools"}
+PLAN_KEYS = {
+    "formatVersion",
+    "stack",
+    "project",
+    "resources",
+    "outputs",
+    "violations",
+    "pools",
+    "warnings",
+    "policyGate",
+}
 RESOURCE_KEYS = {"type", "name", "urn", "parent", "custom", "inputs"}
 OPTIONAL_RESOURCE_KEYS = {"provider", "dependencies", "options"}
 """Present when set: the provider reference, the URNs the resource depends on, its lifecycle options."""

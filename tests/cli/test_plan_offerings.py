@@ -42,6 +42,8 @@ def test_json_plan_keeps_stdout_json_and_puts_the_warnings_on_stderr() -> None:
     lines = result.err.splitlines()
     assert [line.split(":", 2)[1].strip() for line in lines] == ["pool h100-mig", "pool l4-shared"]
     assert all(line.startswith("warning: ") for line in lines)
+    # The same warnings are part of the JSON document (issue #27).
+    assert json.loads(result.out)["warnings"] == [line.removeprefix("warning: ") for line in lines]
 
 
 def test_an_offered_region_plans_without_warnings() -> None:

@@ -92,7 +92,7 @@ def test_plan_json_piped_into_head_ends_quietly() -> None:
         process.stdout.close()  # what `head -c 100` does
         err = process.stderr.read().decode()
         code = process.wait(timeout=60)
-    assert head.startswith(b'{"stack": "eks-dev"')
+    assert head.startswith(b'{"formatVersion": 1, "stack": "eks-dev"')
     assert code == 141, err
     assert "Traceback" not in err and "BrokenPipeError" not in err
 

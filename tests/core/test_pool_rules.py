@@ -65,7 +65,7 @@ ACCEPTED = [
     pytest.param("gke", {"instance_type": "g4-standard-48", "gpu": ExplicitGpu("l4", 1)}, id="gke-unlisted-l4"),
     # time-slicing / MPS
     pytest.param("eks", {"sharing": GpuSharing(mode="time-slicing", replicas=2)}, id="ts-replicas-2"),
-    pytest.param("eks", {"sharing": GpuSharing(mode="mps", replicas=64, rename_by_default=True)}, id="eks-mps-rename"),
+    pytest.param("eks", {"sharing": GpuSharing(mode="mps", replicas=48, rename_by_default=True)}, id="eks-mps-rename"),
     pytest.param(
         "aks",
         {"sharing": GpuSharing(mode="time-slicing", replicas=8, fail_requests_greater_than_one=True)},
@@ -78,7 +78,7 @@ ACCEPTED = [
         {
             "driver": "operator",
             "image": "ubuntu",
-            "sharing": GpuSharing(mode="time-slicing", replicas=64, rename_by_default=True),
+            "sharing": GpuSharing(mode="time-slicing", replicas=48, rename_by_default=True),
         },
         id="gke-operator-rename-and-many-replicas",
     ),

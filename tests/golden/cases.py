@@ -22,6 +22,7 @@ from typing import Any
 from components.cli.main import main
 from components.cli.verify_command import stack_expectations
 from tests.golden import health_nodes, node_sets
+from tests.golden.diff_cases import DIFF_CASES
 from tests.kube_standin import KubeStandin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,6 +172,8 @@ CASES: dict[str, Case] = {
     "plan-training-job": _plan("--program", str(ROOT / "examples" / "training_job"), "--stack", "dev"),
     "plan-wrong-program": _plan("--program", str(ROOT / "examples" / "wrong_program"), "--stack", "dev"),
 }
+
+CASES.update(DIFF_CASES)
 
 
 def path_of(name: str) -> Path:

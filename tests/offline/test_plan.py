@@ -141,7 +141,7 @@ def test_build_plan_does_not_depend_on_registration_order() -> None:
 def test_to_json_dict_has_exactly_the_plan_file_keys() -> None:
     violation: JsonValue = {"policy": "gpu-taint", "urn": NODE_GROUP, "message": "missing taint"}
     document = build_plan(GPU_RUN, violations=[violation]).to_json_dict()
-    assert list(document) == ["stack", "project", "resources", "outputs", "violations"]
+    assert list(document) == ["formatVersion", "stack", "project", "resources", "outputs", "violations"]
     resources = document["resources"]
     assert isinstance(resources, list)
     assert all(isinstance(r, dict) and list(r)[:4] == ["type", "name", "urn", "parent"] for r in resources)

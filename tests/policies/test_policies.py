@@ -18,6 +18,7 @@ from pulumi_policy import (
     ResourceValidationPolicy,
 )
 
+from components.core.conventions import GPU_TAINT_SCHEMA
 from components.offline.analyzer import analyze_run
 from policies.gpu_conventions.policies import PACK_NAME, POLICIES
 from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPolicy
@@ -51,6 +52,9 @@ MANDATORY = {
     "gpu-compute-class-selected",
     "gpu-health-agent-tolerates-gpu-taint",
     "gpu-stack-single-dcgm-owner",
+    "gpu-pool-one-device-plugin",
+    "gpu-sharing-config-map-within-bounds",
+    "gpu-nfd-deployed-once",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -63,14 +67,23 @@ ADVISORY = {
     "gpu-nodepool-consolidation-spares-running-pods",
     "gpu-workload-requests-what-karpenter-makes",
     "gpu-pool-has-cloud-health-checks",
+    "gpu-helm-chart-readable",
+    "gpu-nfd-chart-restricted",
 }
-TUNABLES = {
-    "gpu-node-pool-requires-gpu-labels": "requiredLabelKeys",
-    "gpu-sharing-replicas-within-bounds": "maxReplicas",
-    "gpu-helm-release-version-pinned": "allowedVersions",
-    "gpu-helm-release-timeout": "minTimeoutSeconds",
-    "gpu-workload-scheduler-exists": "externalSchedulers",
+TUNABLES: dict[str, tuple[str, ...]] = {
+    "gpu-node-pool-requires-gpu-taint": ("gpuTaint",),
+    "gpu-node-pool-requires-gpu-labels": ("skypilotLabels", "requiredLabelKeys"),
+    "gpu-sharing-replicas-within-bounds": ("maxReplicas",),
+    "gpu-sharing-config-map-within-bounds": ("maxReplicas",),
+    "gpu-helm-release-version-pinned": ("allowedVersions",),
+    "gpu-helm-release-timeout": ("minTimeoutSeconds",),
+    "gpu-helm-release-tolerations-use-exists": ("gpuTaint",),
+    "gpu-workload-tolerates-gpu-taint": ("gpuTaint",),
+    "non-gpu-workload-avoids-gpu-taint": ("gpuTaint",),
+    "gpu-workload-scheduler-exists": ("externalSchedulers",),
 }
+"""Each policy's config properties; ``gpuTaint`` and ``skypilotLabels`` are the team conventions
+(``components.core.conventions``), the same schema wherever they appear."""
 
 
 def test_pack_name_is_valid_and_policy_names_are_unique_kebab_case() -> None:
@@ -100,8 +113,10 @@ def test_config_schema_where_there_is_a_tunable(policy: Any) -> None:
         assert policy.config_schema is None
         return
     schema = policy.config_schema.properties
-    assert list(schema) == [TUNABLES[policy.name]]
-    assert "default" in schema[TUNABLES[policy.name]]
+    assert tuple(schema) == TUNABLES[policy.name]
+    assert all("default" in schema[key] for key in schema)
+    if "gpuTaint" in schema:
+        assert schema["gpuTaint"] == GPU_TAINT_SCHEMA
     json.dumps(schema)  # the engine receives it as a protobuf Struct
 
 

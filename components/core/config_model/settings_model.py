@@ -95,6 +95,8 @@ class StackSettingsConfig(ConfigModel):
     """YAML text (or data): ``config_model.gpu_stack_model``."""
     binpack_scheduler: object = None
     """YAML text (or data): ``config_model.scheduler_model``."""
+    conventions: object = None
+    """YAML text (or data): ``conventions.parse_conventions``."""
     tags: Strings = []
     eks_node_role_arn: str = ""
     eks_subnet_ids: Strings = []

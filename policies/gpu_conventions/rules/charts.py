@@ -17,6 +17,12 @@ from components.core.gpu_stack import charts
 from components.core.props import as_flag, as_list, as_mapping, as_text, dig
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
+CHART_V3 = "kubernetes:helm.sh/v3:Chart"
+CHART_V4 = "kubernetes:helm.sh/v4:Chart"
+INSTALL_TYPES = frozenset({RELEASE, CHART_V3, CHART_V4})
+"""Resources that install a Helm chart: a Release (Helm on the cluster), a v4 Chart (rendered by the provider, its
+``chart``, ``values``, ``namespace`` and ``version`` are inputs: pulumi-kubernetes ``helm/v4/Chart.py``) and a v3
+Chart (rendered by the SDK in the program: its inputs are empty in Python, ``helm/v3/helm.py`` passes ``{}``)."""
 OPERATOR: Literal["gpu-operator"] = "gpu-operator"
 DEVICE_PLUGIN: Literal["nvidia-device-plugin"] = "nvidia-device-plugin"
 ChartName = Literal["gpu-operator", "nvidia-device-plugin"]
@@ -135,9 +141,16 @@ def chart_name(chart: str) -> ChartName | None:
     return None
 
 
+def unreadable_chart(resource_type: str, props: Mapping[str, Any]) -> bool:
+    """A Helm chart resource whose chart and values are not among its inputs (a v3 Chart of the Python SDK): no rule
+    can tell what it installs."""
+    return resource_type in INSTALL_TYPES and not as_text(props.get("chart"))
+
+
 def gpu_release(resource_type: str, props: Mapping[str, Any]) -> GpuRelease | None:
-    """The release when ``props`` belong to a Helm release of one of the NVIDIA charts, else None."""
-    if resource_type != RELEASE:
+    """The release when ``props`` belong to a Helm release (or v3 / v4 Chart resource, read the same way) of one of
+    the NVIDIA charts, else None."""
+    if resource_type not in INSTALL_TYPES:
         return None
     chart = chart_name(as_text(props.get("chart")) or "")
     if chart is None:

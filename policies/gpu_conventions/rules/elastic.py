@@ -27,6 +27,7 @@ from typing import Any
 
 from components.core import scheduling
 from components.core.capacity.karpenter_nodepool import GPU_LIMIT
+from components.core.conventions import gpu_taint_of
 from components.core.k8s_syntax import TAINT_EFFECTS
 from components.core.props import as_list, as_mapping, as_text, dig, show
 from policies.gpu_conventions.rules.elastic_pools import ElasticPool, elastic_pools
@@ -55,17 +56,19 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
                     f"{API_EFFECTS.get(effect, 'NoSchedule')!r}"
                 )
         taints = [t for t in (api_taint(e) for e in pool.raw_taints) if t is not None]
-        gpu = [t for t in taints if t.key == GPU_TAINT.key]
+        wanted = gpu_taint_of(config)
+        fix = scheduling.to_k8s_taint(wanted)
+        gpu = [t for t in taints if t.key == wanted.key]
         field = pool.taints_field
         if not gpu:
             problems.append(
-                f"{field}: GPU {pool.kind} ({pool.why}) has no {GPU_TAINT.key} NoSchedule taint, so "
-                f"{_untainted_note(pool)}; got {show(pool.raw_taints)}. Add {K8S_GPU_TAINT!r} to {field}"
+                f"{field}: GPU {pool.kind} ({pool.why}) has no {wanted.key} NoSchedule taint, so "
+                f"{_untainted_note(pool)}; got {show(pool.raw_taints)}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
-                f"{field}: the {GPU_TAINT.key} taint has effect {gpu[0].effect!r}, which does not keep other pods off "
-                f"the GPU nodes (effects are spelt as in Kubernetes here: NoSchedule). Use {K8S_GPU_TAINT!r}"
+                f"{field}: the {wanted.key} taint has effect {gpu[0].effect!r}, which does not keep other pods off "
+                f"the GPU nodes (effects are spelt as in Kubernetes here: NoSchedule). Use {fix!r}"
             )
     return problems
 

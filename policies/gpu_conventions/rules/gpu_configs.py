@@ -22,10 +22,10 @@ from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX, 
 from components.core.catalog import mig_profiles
 from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
 from components.core.props import as_flag, as_list, as_mapping, as_number, as_text
-from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
+from components.core.sharing_rules import MAX_REPLICAS
 from policies.gpu_conventions.rules.charts import DEVICE_PLUGIN, OPERATOR, GpuRelease, gpu_release
 
-DEFAULT_MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
+DEFAULT_MAX_REPLICAS = MAX_REPLICAS
 """Default bound on time-slicing / MPS replicas per GPU: GKE's own maximum, a sane ceiling anywhere."""
 MIG_RESOURCES = frozenset(mig_resource_name(p) for t in MIG_TABLES.values() for p in t.profiles)
 """Every ``nvidia.com/mig-<profile>`` resource some MIG table yields under the ``mixed`` strategy."""
@@ -90,10 +90,17 @@ def plugin_config_problems(resource_type: str, props: Mapping[str, Any], config:
                     f"{field}: flags.{flag} is ignored there (NVIDIA/k8s-device-plugin#1433). "
                     f"Move it to sharing.timeSlicing.{flag}"
                 )
-        sharing = as_mapping(document.get("sharing")) or {}
-        for mode in ("timeSlicing", "mps"):
-            for index, resource in enumerate(as_list(_get(as_mapping(sharing.get(mode)), "resources"))):
-                problems += _replica_problems(f"{field}: sharing.{mode}.resources[{index}]", resource, limit)
+        problems += sharing_problems(field, document, limit)
+    return problems
+
+
+def sharing_problems(field: str, document: Mapping[str, Any], limit: float) -> list[str]:
+    """The replica bounds and resource names of one device-plugin config document (``version: v1``)."""
+    problems: list[str] = []
+    sharing = as_mapping(document.get("sharing")) or {}
+    for mode in ("timeSlicing", "mps"):
+        for index, resource in enumerate(as_list(_get(as_mapping(sharing.get(mode)), "resources"))):
+            problems += _replica_problems(f"{field}: sharing.{mode}.resources[{index}]", resource, limit)
     return problems
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from components.core import namespaces, scheduling
+from components.core.conventions import gpu_taint_of
 from components.core.props import as_flag, as_list, as_mapping, as_number, as_text, show
 from policies.gpu_conventions.rules.charts import (
     DEFAULT_ALLOWED_VERSIONS,
@@ -17,7 +18,7 @@ from policies.gpu_conventions.rules.charts import (
     OPERATOR,
     gpu_release,
 )
-from policies.gpu_conventions.rules.k8s import tolerates_every_value
+from policies.gpu_conventions.rules.k8s import any_tolerates, tolerates_every_value
 
 DEFAULT_MIN_TIMEOUT_SECONDS = 900
 """The chart rolls NFD workers and operands across every GPU node; Helm's 300 s default is too short on
@@ -26,7 +27,6 @@ HELM_DEFAULT_TIMEOUT = 300
 NFD_LABEL_PREFIX = "feature.node.kubernetes.io/"
 _OPERATOR_NFD_KEYS = frozenset({"enabled", "nodefeaturerules"})
 """The only ``nfd.*`` values the GPU Operator chart reads (GO values L8-10); its NFD subchart is not aliased."""
-_GPU_EXISTS_TOLERATION = {"key": scheduling.GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}
 
 
 def version_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
@@ -135,22 +135,23 @@ def toleration_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     if release is None:
         return []
     problems = []
+    taint = gpu_taint_of(config)
+    fix = scheduling.toleration_for(taint)
     for path, tolerations, overridden in release.daemonset_tolerations():
-        if tolerates_every_value(tolerations, scheduling.GPU_TAINT_KEY):
+        if tolerates_every_value(tolerations, taint.key, taint.effect):
             continue
+        if taint != scheduling.GPU_TAINT and any_tolerates(tolerations, taint):
+            continue  # the team's own convention names the value: an Equal toleration of it is the convention
         source = "" if overridden else " (the chart default)"
-        equal = [t for t in tolerations if as_text(_key(t)) == scheduling.GPU_TAINT_KEY and not _exists(t)]
+        equal = [t for t in tolerations if as_text(_key(t)) == taint.key and not _exists(t)]
         why = (
-            f"tolerates {scheduling.GPU_TAINT_KEY} only with value {as_text(_value(equal[0]))!r}, so a pool tainted "
+            f"tolerates {taint.key} only with value {as_text(_value(equal[0]))!r}, so a pool tainted "
             "with any other value gets no pod and its GPUs are never advertised"
             if equal
-            else f"does not tolerate {scheduling.GPU_TAINT_KEY} (a Helm list replaces the chart default), so no pod "
-            "runs on tainted GPU nodes"
+            else f"does not tolerate {taint.key} (a Helm list replaces the chart default), so none of "
+            f"its pods runs on nodes tainted {taint.key}"
         )
-        problems.append(
-            f"values.{path}{source}: {why}; got {show(tolerations)}. Include {_GPU_EXISTS_TOLERATION!r} "
-            f"in values.{path}"
-        )
+        problems.append(f"values.{path}{source}: {why}; got {show(tolerations)}. Include {fix!r} in values.{path}")
     return problems
 
 

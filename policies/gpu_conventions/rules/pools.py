@@ -11,6 +11,7 @@ from typing import Any
 
 from components.core import scheduling, sharing_plan
 from components.core.clouds.registry import cloud_profile
+from components.core.conventions import gpu_taint_of, skypilot_labels_of
 from components.core.props import as_list, as_number, as_text, dig, show
 from components.eks.plan import AMI_TYPES
 from components.eks.profile import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
@@ -21,7 +22,7 @@ from policies.gpu_conventions.rules.gpu_pools import (
     first,
     gpu_pools,
 )
-from policies.gpu_conventions.rules.k8s import API_EFFECTS, GPU_TAINT
+from policies.gpu_conventions.rules.k8s import API_EFFECTS
 
 DEFAULT_REQUIRED_LABELS: tuple[str, ...] = (scheduling.LABEL_GPU_PRESENT, scheduling.LABEL_ACCELERATOR)
 """``nvidia.com/gpu.present`` lets the device plugin's required node affinity match before NFD runs
@@ -34,19 +35,20 @@ API_EFFECTS_BY_K8S = {k8s: api for api, k8s in API_EFFECTS.items()}
 def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """Every GPU pool carries ``nvidia.com/gpu`` with effect NoSchedule, encoded the way its API wants it."""
     problems: list[str] = []
+    taint = gpu_taint_of(config)
     for pool in gpu_pools(resource_type, props):
         profile = cloud_profile(pool.cloud)
-        field, fix = pool.taints_field, profile.encoded_taint(GPU_TAINT)
+        field, fix = pool.taints_field, profile.encoded_taint(taint)
         problems += _effect_spelling(pool)
-        gpu = [t for t in pool.taints if t.key == GPU_TAINT.key]
+        gpu = [t for t in pool.taints if t.key == taint.key]
         if not gpu:
             problems.append(
-                f"{field}: GPU pool on {first(pool.instance_types) or 'GPU nodes'} has no {GPU_TAINT.key} NoSchedule "
+                f"{field}: GPU pool on {first(pool.instance_types) or 'GPU nodes'} has no {taint.key} NoSchedule "
                 f"taint ({profile.policy_untainted_note}); got {show(_raw_taints(pool))}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
-                f"{field}: the {GPU_TAINT.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
+                f"{field}: the {taint.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
                 f"the GPU nodes. Use {fix!r}"
             )
         elif any(profile.taint_value_problems(field, t) for t in gpu):
@@ -59,7 +61,7 @@ def gpu_label_problems(resource_type: str, props: Mapping[str, Any], config: Map
     required = [k for k in as_list(config.get("requiredLabelKeys", DEFAULT_REQUIRED_LABELS)) if isinstance(k, str)]
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        expected = _expected_labels(pool)
+        expected = _expected_labels(pool, skypilot_labels_of(config))
         missing = [k for k in required if k not in pool.labels]
         if missing:
             fix = {k: expected.get(k, "<value>") for k in missing}
@@ -157,11 +159,12 @@ def _raw_taints(pool: GpuPool) -> Any:
     return dig(pool.props, *cloud_profile(pool.cloud).policy_fields[0].split(".")) or []
 
 
-def _expected_labels(pool: GpuPool) -> dict[str, str]:
+def _expected_labels(pool: GpuPool, skypilot: bool) -> dict[str, str]:
     expected = {scheduling.LABEL_GPU_PRESENT: "true"}
     if pool.model is not None:
         expected[scheduling.LABEL_ACCELERATOR] = pool.model.key
-        expected[scheduling.LABEL_SKYPILOT_ACCELERATOR] = pool.model.skypilot
+        if skypilot:
+            expected[scheduling.LABEL_SKYPILOT_ACCELERATOR] = pool.model.skypilot
     return expected
 
 

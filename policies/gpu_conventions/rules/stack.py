@@ -16,7 +16,7 @@ from components.core.clouds.registry import cloud_profile
 from components.core.gpu_stack.charts import DRA_DRIVER
 from components.core.props import as_flag, as_mapping, as_text, dig, text_map
 from components.core.taints import Taint
-from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, RELEASE, GpuRelease, gpu_release
+from policies.gpu_conventions.rules.charts import NFD_KEY, OPERATOR, RELEASE, GpuRelease, gpu_release, unreadable_chart
 from policies.gpu_conventions.rules.elastic_pools import elastic_pools
 from policies.gpu_conventions.rules.gpu_configs import custom_mig_configs
 from policies.gpu_conventions.rules.gpu_pools import GpuPool, describe, gpu_pools
@@ -116,6 +116,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
     pools, releases = collect(resources)
     dra_driver = any(r.type == RELEASE and as_text(r.props.get("chart")) == DRA_DRIVER.name for r in resources)
     dra_driver = dra_driver or any(r.release.deploys_gpu_cluster for r in releases)
+    unreadable = [f"Chart {r.name!r}" for r in resources if unreadable_chart(r.type, r.props)]
     findings = []
     for p in pools:
         if p.pool.labels.get(scheduling.LABEL_ADVERTISE) == DYNAMIC_RESOURCES.pool_value:
@@ -131,6 +132,14 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
         if _own_device_plugin(p.pool):
             continue
         if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):
+            continue
+        if unreadable:
+            message = (
+                f"GPU pool {p.label}: no release here runs a device plugin on it, and {', '.join(unreadable)} cannot "
+                "be read (a helm.sh/v3 Chart renders inside the program), so whether anything advertises its GPUs "
+                "cannot be told. Use a helm.sh/v4 Chart or a Release for the GPU stack"
+            )
+            findings.append(Finding(p.urn, message))
             continue
         message = (
             f"GPU pool {p.label}: nothing in this stack advertises its GPUs: "
@@ -242,6 +251,10 @@ def _own_device_plugin(pool: GpuPool) -> str:
     return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
 
 
+own_device_plugin = _own_device_plugin
+"""Who runs a device plugin on the pool outside the GPU stack, or ``""`` (for the cross-resource rules)."""
+
+
 def _opted_out(pool: GpuPool, operand: str) -> bool:
     labels = pool.labels
     return "false" in (
@@ -256,6 +269,10 @@ def _targets(release: GpuRelease, pool: GpuPool, operand: str) -> bool:
     if release.chart == OPERATOR:
         return not _opted_out(pool, operand)
     return selector_matches(release.node_selector(), pool.labels)
+
+
+targets = _targets
+"""Whether a release's GPU DaemonSets land on a pool (for the cross-resource rules)."""
 
 
 def _nfd_targets(release: GpuRelease, pool: GpuPool, path: str) -> bool:

@@ -15,9 +15,10 @@ from typing import Any
 
 from components.core import scheduling
 from components.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX
+from components.core.conventions import gpu_taint_of
 from components.core.props import as_list, as_mapping, as_text, dig, show
 from policies.gpu_conventions.rules.gpu_configs import MIG_RESOURCES
-from policies.gpu_conventions.rules.k8s import GPU_TAINT, any_tolerates, parse_quantity, tolerates
+from policies.gpu_conventions.rules.k8s import any_tolerates, parse_quantity, tolerates
 
 POD_SPEC_PATHS: Mapping[str, tuple[str, ...]] = {
     "kubernetes:core/v1:Pod": ("spec",),
@@ -33,7 +34,6 @@ WORKLOAD_TYPES = frozenset(POD_SPEC_PATHS)
 NODE_AGENT_TYPES = frozenset({"kubernetes:apps/v1:DaemonSet"})
 """Node agents (logging, monitoring, GPU stack) legitimately run on GPU nodes without requesting GPUs."""
 _CONTAINER_LISTS = ("initContainers", "containers")
-_TOLERATION_FIX = scheduling.toleration_for(scheduling.GPU_TAINT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +98,13 @@ def toleration_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     if not requests_gpus(resource_type, props):
         return []
     field, tolerations = _tolerations(resource_type, props)
-    if any_tolerates(tolerations, GPU_TAINT):
+    taint = gpu_taint_of(config)
+    if any_tolerates(tolerations, taint):
         return []
     return [
-        f"{field}: the pod requests GPUs but does not tolerate the GPU taint {GPU_TAINT}, so it stays Pending on "
+        f"{field}: the pod requests GPUs but does not tolerate the GPU taint {taint}, so it stays Pending on "
         f"tainted GPU pools (AKS adds no toleration: Azure/AKS#1449); got {show(tolerations)}. "
-        f"Add {_TOLERATION_FIX!r} to {field}"
+        f"Add {scheduling.toleration_for(taint)!r} to {field}"
     ]
 
 
@@ -128,7 +129,7 @@ def non_gpu_toleration_problems(resource_type: str, props: Mapping[str, Any], co
     if requests_gpus(resource_type, props) or claims_devices(resource_type, props):
         return []
     field, tolerations = _tolerations(resource_type, props)
-    matching = [t for t in tolerations if tolerates(t, GPU_TAINT)]
+    matching = [t for t in tolerations if tolerates(t, gpu_taint_of(config))]
     if not matching:
         return []
     return [
