@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from components.ci_report import CI_FORMATS
 from components.cli.convention_flags import add_flags as add_convention_flags
-from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
 from components.cli.smoke_step import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.convention_flags import conventions_from
@@ -28,10 +28,10 @@ from components.core.conventions import Conventions
 from components.core.scheduling import LABEL_POOL
 from components.core.specs import GpuPoolSpec
 from components.errors import GpuReadyError, kind_of
-from components.kube.convergence import follow_nodes
+from components.kube.convergence import Outcome, follow_nodes
 from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
-from components.verify.audit import check_converged
+from components.verify.audit import AuditReport, check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for
 from components.verify.incremental import AuditState, WatchedAudit
@@ -86,17 +86,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(error, args)
     except (KeyboardInterrupt, Interrupted) as error:
         return _interrupted(as_interrupted(error), watching, args)
-    if args.output == "json":
-        document = {**report_json(report), "converged": outcome.converged, **smoke_json(smoke, smoke_results)}
-        print(json.dumps(document, indent=None))
-    elif outcome.converged:
-        print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
-        if report.idle_pools:
-            print(idle_pools_text(report))
-    else:
-        print(render_report(report, only_findings=True))
-    if smoke and args.output != "json":
-        print(smoke_text(smoke, smoke_results))
+    _show(args, report, outcome, smoke_text(smoke, smoke_results) if smoke else None, smoke_json(smoke, smoke_results))
     if outcome.converged:
         return EXIT_OK if smoke_passed(smoke, smoke_results) else EXIT_FINDINGS
     if outcome.problem:
@@ -106,6 +96,27 @@ def run(args: argparse.Namespace) -> int:
     except VerificationError as error:
         print(f"error: not converged after {args.timeout:g}s: {error}", file=sys.stderr)
     return EXIT_FINDINGS
+
+
+def _show(
+    args: argparse.Namespace,
+    report: AuditReport,
+    outcome: Outcome[AuditState],
+    smoke: str | None,
+    smoke_doc: dict[str, Any],
+) -> None:
+    """The outcome on stdout: the JSON document, or the convergence line / the findings, then the smoke run's."""
+    if args.output == "json":
+        print(json.dumps({**report_json(report), "converged": outcome.converged, **smoke_doc}, indent=None))
+        return
+    if outcome.converged:
+        print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
+        if report.idle_pools:
+            print(idle_pools_text(report))
+    else:
+        print(render_report(report, only_findings=True))
+    if smoke is not None:
+        print(smoke)
 
 
 def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespace) -> int:

@@ -10,9 +10,9 @@ from components.core.advertisers.registry import advertiser_for
 from components.core.capacity import gpu_choice
 from components.core.capacity.registry import provisioner_for
 from components.core.health.repair import repair_summary
+from components.core.pool_capacity import schedulable_capacity
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import pool_verdict
-from components.core.pool_capacity import schedulable_capacity
 from components.core.specs import GpuPoolSpec
 
 

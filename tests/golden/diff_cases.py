@@ -56,7 +56,7 @@ CHANGES: dict[str, Changes] = {
     },
     "aks-nap": {
         "t4shared": {"sharing": {"mode": "time-slicing", "replicas": 2}},
-        "a100mig": {"sharing": {"mode": "mig", "profile": "3g.40gb", "strategy": "mixed"}, "maxSize": 1},
+        "a100mig": {"sharing": {"mode": "mig", "profile": "3g.40gb", "strategy": "single"}, "maxSize": 1},
         "h100spot": {"instanceType": "Standard_NC24ads_A100_v4"},
     },
     "eks-dra": {
@@ -65,7 +65,7 @@ CHANGES: dict[str, Changes] = {
     },
     "aks-dra-operator": {
         "a100dra": {"instanceType": "Standard_NC40ads_H100_v5", "maxSize": 1},
-        "t4dra": {"instanceType": "Standard_NC64as_T4_v3", "minSize": 0},
+        "t4dra": {"instanceType": "Standard_NC64as_T4_v3", "maxSize": 2},  # a DRA pool keeps its warm node (#24)
     },
 }
 
