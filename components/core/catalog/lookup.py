@@ -18,7 +18,7 @@ from components.errors import SpecError, UnknownGpuModelError
 
 """Every listed GPU instance type, per cloud."""
 
-_ARM64_MODELS = frozenset({"t4g", "gh200"})
+_ARM64_MODELS = frozenset({"t4g", "gh200", "gb200"})  # Graviton / Grace hosts
 
 
 @dataclass(frozen=True, slots=True)
