@@ -170,7 +170,7 @@ def test_gke_n1_without_gpu_lists_allowed_counts_and_a_hint() -> None:
         ("eks", "custom.metal", ExplicitGpu("h100", 8, "arm64"), "arm64"),
         ("eks", "custom.metal", ExplicitGpu("gh200", 1, "x86_64"), "x86_64"),
         ("aks", "Standard_NV36ads_A10_v5", ExplicitGpu("a10", 1), "x86_64"),
-        ("gke", "g4-standard-48", ExplicitGpu("l4", 1), "x86_64"),
+        ("gke", "g9-standard-12", ExplicitGpu("l4", 1), "x86_64"),
     ],
 )
 def test_unlisted_type_with_explicit_gpu_is_accepted(
