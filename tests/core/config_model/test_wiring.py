@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import botocore
+import botocore  # type: ignore[import-untyped]  # no stubs installed
 import pytest
 
 from components.core.config_model import wiring
