@@ -8,12 +8,12 @@ shares one deadline (``--timeout``); a retry that would end past it is not start
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.cli.habits import is_document, print_document, table_style
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.deadline import Deadline
@@ -64,11 +64,12 @@ def run(args: argparse.Namespace) -> int:
             report = audited(args)
     except GpuReadyError as error:
         return fail(error, args)
-    if args.output == "json":
-        print(json.dumps(report_json(report), indent=2 if sys.stdout.isatty() else None))
+    wide, headers = table_style(args)
+    if is_document(args):
+        print_document(args, report_json(report))
     elif not report.results:
         scope = f" matching {args.selector!r}" if args.selector else ""
         print(f"no GPU nodes among {report.other_nodes} nodes{scope}")
     else:
-        print(render_report(report))
+        print(render_report(report, wide=wide, headers=headers))
     return EXIT_FINDINGS if args.strict and report.findings else EXIT_OK

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from components.cli.error_report import INVALID_INPUT, ErrorReport, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
+from components.cli.habits import is_document, print_document
 from components.plan_diff.diff import PlanFormatError, diff_plans
 from components.plan_diff.report import to_json, to_text
 
@@ -24,8 +24,8 @@ def run(args: argparse.Namespace) -> int:
         report = ErrorReport(INVALID_INPUT, f"{kind}: {error}")
         emit(report, json_output=args.output == "json")
         return EXIT_INVALID
-    if args.output == "json":
-        print(json.dumps(to_json(diff, allowed=args.allow_replace), indent=2 if sys.stdout.isatty() else None))
+    if is_document(args):
+        print_document(args, to_json(diff, allowed=args.allow_replace))
     else:
         print(to_text(diff, allowed=args.allow_replace))
     return EXIT_AT_RISK if diff.at_risk and not args.allow_replace else EXIT_OK

@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from components.cli import habits
 from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_INVALID
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
         command.add_argument("--context", metavar="NAME", default=None, help="kubeconfig context to use")
+    habits.extend(parser)
     return parser
 
 
@@ -150,6 +152,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from components.cli import matrix_command  # noqa: PLC0415 - each command loads only what it runs
 
         return matrix_command.run(args)
+    if args.command == "completion":
+        from components.cli import completion  # noqa: PLC0415 - each command loads only what it runs
+
+        return completion.run(args, parser)
     raise AssertionError(f"unhandled command {args.command}")
 
 

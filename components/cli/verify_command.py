@@ -2,7 +2,8 @@
 
 ``--stack NAME`` builds each pool's expectation from ``stacks/Pulumi.NAME.yaml`` (read without Pulumi) and
 watches ``gpuready.io/pool in (...)``; ``--config FILE`` does the same from a stack config file of any program
-(its project is the ``Pulumi.yaml`` beside the file or above it, or ``--project-dir``); ``-l SELECTOR`` watches
+(its project is the ``Pulumi.yaml`` beside the file or above it, else the working directory's as for
+``plan --config``, or ``--project-dir``); ``-l SELECTOR`` watches
 those nodes with inferred expectations and needs at least one. Progress goes to stderr as ``nodes converged N/M``
 (and each retry with the time left); at the deadline, even one reached while the API server keeps failing, the
 findings so far are printed and the exit code is 1. Bad input, credentials or permissions exit 2.
@@ -11,7 +12,6 @@ findings so far are printed and the exit code is 1. Bad input, credentials or pe
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -20,6 +20,8 @@ from pathlib import Path
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.cli.habits import is_document, print_document, table_style
+from components.cli.heartbeat import Heartbeat
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
@@ -46,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'stack ' + repr(args.stack) if args.stack else args.config} declares no GPU pools; nothing to verify")
         return EXIT_OK
     selector = pool_selector(expectations) if from_stack else args.selector
-    watching = _Progress(require_nodes=not from_stack)
     try:
         deadline = command_deadline(args)
-        with open_client(args, deadline) as client:
+        with open_client(args, deadline) as client, Heartbeat(deadline) as heartbeat:
+            watching = _Progress(require_nodes=not from_stack, heartbeat=heartbeat)
             outcome = follow_nodes(
                 client,
                 selector,
@@ -67,14 +69,15 @@ def run(args: argparse.Namespace) -> int:
                 report = audit_slices(client, report)
     except GpuReadyError as error:
         return fail(error, args)
-    if args.output == "json":
-        print(json.dumps({**report_json(report), "converged": outcome.converged}, indent=None))
+    wide, headers = table_style(args)
+    if is_document(args):
+        print_document(args, {**report_json(report), "converged": outcome.converged})
     elif outcome.converged:
         print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
         if report.idle_pools:
             print(idle_pools_text(report))
     else:
-        print(render_report(report, only_findings=True))
+        print(render_report(report, only_findings=True, wide=wide, headers=headers))
     if outcome.converged:
         return EXIT_OK
     if outcome.problem:
@@ -101,7 +104,7 @@ def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expect
     if not path.is_file():
         raise OfflineProjectError(f"--config: file not found; got '{path}'", "pass the path of a Pulumi.<stack>.yaml")
     _require_stack_document(path)
-    project = load_project(Path(project_dir) if project_dir else _find_project_dir(path.resolve().parent))
+    project = load_project(Path(project_dir) if project_dir else _config_project_dir(path.resolve().parent))
     stack = path.name.removeprefix("Pulumi.").rsplit(".", 1)[0] or path.stem
     return _expectations(project, stack, path)
 
@@ -151,6 +154,21 @@ def pool_selector(expectations: Mapping[str, Expectation]) -> str:
     return f"{LABEL_POOL} in ({','.join(sorted(expectations))})"
 
 
+def _config_project_dir(beside: Path) -> Path:
+    """The project of a ``--config`` file: the ``Pulumi.yaml`` beside it or above it, else the one ``plan --config``
+    uses (the working directory's, or above), so a stack file kept outside the project verifies as it plans."""
+    try:
+        return _find_project_dir(beside)
+    except OfflineProjectError:
+        try:
+            return _find_project_dir()
+        except OfflineProjectError:
+            raise OfflineProjectError(
+                f"no Pulumi.yaml in {beside}, {Path.cwd()} or above either",
+                "run from the project or pass --project-dir",
+            ) from None
+
+
 def _find_project_dir(start: Path | None = None) -> Path:
     here = start or Path.cwd()
     for candidate in (here, *here.parents):
@@ -162,8 +180,9 @@ def _find_project_dir(start: Path | None = None) -> Path:
 class _Progress:
     """When waiting is over, and ``nodes converged N/M`` on stderr whenever N or M changes."""
 
-    def __init__(self, require_nodes: bool) -> None:
+    def __init__(self, require_nodes: bool, heartbeat: Heartbeat) -> None:
         self._require_nodes = require_nodes
+        self._heartbeat = heartbeat
         self._last: tuple[int, int] | None = None
 
     def done(self, state: AuditState) -> bool:
@@ -171,6 +190,7 @@ class _Progress:
 
     def show(self, state: AuditState) -> None:
         now = (state.converged, state.expected)
+        self._heartbeat.update(state.pool_progress(), *now)
         if now != self._last:
             self._last = now
             print(f"nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)
