@@ -60,16 +60,16 @@ def _bash_function(parser: argparse.ArgumentParser) -> str:
         values: list[str] = []
         for option, action in _flags(sub):
             if action.choices:
-                values.append(f"{option}) COMPREPLY=($(compgen -W {_quote(action.choices)} -- \"$cur\")); return;;")
+                values.append(f'{option}) COMPREPLY=($(compgen -W {_quote(action.choices)} -- "$cur")); return;;')
             elif action.metavar in _FILE_METAVARS:
-                values.append(f"{option}) COMPREPLY=($(compgen -f -- \"$cur\")); return;;")
+                values.append(f'{option}) COMPREPLY=($(compgen -f -- "$cur")); return;;')
             elif action.nargs != 0 and action.option_strings:
                 values.append(f"{option}) return;;")
         value_case = "\n".join(f"        {v}" for v in values)
         cases.append(
             f"    {shlex.quote(name)})\n"
-            f"      case \"$prev\" in\n{value_case}\n      esac\n"
-            f"      COMPREPLY=($(compgen -W {_quote([*options.split(), *words.split()])} -- \"$cur\"));;"
+            f'      case "$prev" in\n{value_case}\n      esac\n'
+            f'      COMPREPLY=($(compgen -W {_quote([*options.split(), *words.split()])} -- "$cur"));;'
         )
     return "\n".join(
         [
@@ -84,7 +84,7 @@ def _bash_function(parser: argparse.ArgumentParser) -> str:
             "  done",
             '  case "$command" in',
             "    '')",
-            f"      COMPREPLY=($(compgen -W {_quote([*commands, *top.split()])} -- \"$cur\"));;",
+            f'      COMPREPLY=($(compgen -W {_quote([*commands, *top.split()])} -- "$cur"));;',
             *cases,
             "  esac",
             "}",

@@ -43,7 +43,10 @@ COMMAND_EXITS: Mapping[str, Mapping[int, str]] = {
     },
     "verify": {
         EXIT_OK: "every node converged",
-        EXIT_VIOLATIONS: "not converged by the deadline (the findings so far are printed)",
+        EXIT_VIOLATIONS: (
+            "not converged by the deadline, also when the API server kept failing until then; "
+            "the findings so far are printed"
+        ),
         EXIT_INVALID: "bad input, credentials, RBAC, a bad selector",
         **_EVERY_COMMAND,
     },
@@ -78,5 +81,7 @@ def render_markdown() -> str:
     ]
     for code in codes:
         cells = [COMMAND_EXITS[c].get(code, "-").replace("|", "\\|") for c in commands]
+        if len(set(cells)) == 1:  # the same for every command: said once
+            cells = [f"{cells[0]} (every command)"] + [""] * (len(cells) - 1)
         lines.append(f"| {code} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """``gpuready label``: add the missing accelerator labels to GPU nodes, one merge PATCH per node, no pods.
 
-Without ``--yes`` nothing is written: ``--dry-run`` shows the plan; neither flag shows it with a hint on stderr
-that ``--yes`` applies it. Both exit 0: the plan was shown (``exit_table``). A rerun after ``--yes`` finds nothing to do. CPU nodes are never touched.
+Without ``--yes`` nothing is written: ``--dry-run`` shows the plan; neither flag shows it with a hint on
+stderr that ``--yes`` applies it. Both exit 0: the plan was shown (``exit_table``). A rerun after ``--yes`` finds
+nothing to do. CPU nodes are never touched.
 
 Applying always ends with ``labeled N of M`` and, when not all were, ``not done: <nodes>``. A node whose PATCH
 fails on its own (409 after retries, 404 gone, 422 refused) is skipped and the others go on; anything that

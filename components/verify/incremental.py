@@ -104,9 +104,7 @@ class AuditState:
 
     def pool_progress(self) -> list[tuple[str, int, int]]:
         """(pool, converged nodes, expected nodes) per stack pool, in name order: what a waiting line shows."""
-        converged: Counter[str] = Counter(
-            pool for name, pool in self._pool_of.items() if self._results[name].converged
-        )
+        converged: Counter[str] = Counter(pool for name, pool in self._pool_of.items() if self._results[name].converged)
         return [
             (pool, converged[pool], max(expectation.expected_nodes, self._per_pool[pool]))
             for pool, expectation in sorted(self._expectations.items())

@@ -36,9 +36,7 @@ def summary_line(report: AuditReport) -> str:
     )
 
 
-def render_report(
-    report: AuditReport, *, only_findings: bool = False, wide: bool = False, headers: bool = True
-) -> str:
+def render_report(report: AuditReport, *, only_findings: bool = False, wide: bool = False, headers: bool = True) -> str:
     """The node table, then every finding with its cause and fix, then a summary line.
 
     ``wide`` (``-o wide``) adds the instance type, zone and GPU product columns; ``headers=False`` (``--no-headers``)

@@ -1,0 +1,42 @@
+"""The one exit-code table: every command of the parser has a row, the rows use the codes of ``exit_codes``, and
+the README's table is the rendered one (so adding a command without a row, or a row without the README, fails)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from components.cli import exit_codes
+from components.cli.exit_table import COMMAND_EXITS, render_markdown
+from components.cli.main import build_parser
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+CODES = {v for k, v in vars(exit_codes).items() if k.startswith("EXIT_")}
+
+
+def parser_commands() -> set[str]:
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return set(commands.choices)
+
+
+def test_every_command_has_a_row_and_every_row_a_command() -> None:
+    assert parser_commands() == set(COMMAND_EXITS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_EXITS))
+def test_rows_use_the_shared_codes_and_say_what_each_means(command: str) -> None:
+    row = COMMAND_EXITS[command]
+    assert set(row) <= CODES
+    assert {exit_codes.EXIT_OK, exit_codes.EXIT_INVALID, exit_codes.EXIT_INTERRUPTED} <= set(row)
+    assert all(text.strip() for text in row.values())
+
+
+def test_label_shows_its_plan_with_exit_0() -> None:
+    assert "plan shown" in COMMAND_EXITS["label"][exit_codes.EXIT_OK]
+
+
+def test_the_readme_prints_the_table() -> None:
+    assert render_markdown() in README.read_text(encoding="utf-8")
