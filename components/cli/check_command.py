@@ -14,9 +14,11 @@ from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.cli.habits import is_document, print_document, table_style
+from components.cli.next_step import with_next_step
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.deadline import Deadline
+from components.kube.errors import KubeUnreachableError
 from components.kube.node_record import list_views as node_views
 from components.kube.nodes_api import NodeClient, connect
 from components.kube.resource_slices import audit_slices
@@ -47,6 +49,8 @@ def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
     """Report a gpuready error (the README's error contract: ``error: ...`` on stderr, and with ``-o json`` the
     error object on stdout) and return the 'invalid input / unreachable' exit code."""
     json_output = args is not None and getattr(args, "output", "") == "json"
+    if args is not None and isinstance(error, KubeUnreachableError):  # still a cluster error, now with what to do
+        error = with_next_step(error, getattr(args, "kubeconfig", None), getattr(args, "context", None))
     emit(command_error(error), json_output=json_output)
     return EXIT_INVALID
 
