@@ -12,7 +12,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack schema
+.PHONY: demo test lint typecheck contracts unit bench install clean policy-pack schema try
 
 install: $(BIN)/gpuready
 
@@ -49,6 +49,11 @@ contracts: install
 
 unit: install
 	$(BIN)/pytest
+
+# gpuready check / label / verify against a local Kubernetes API stand-in with seeded GPU nodes (no cluster);
+# prints the kubeconfig and the commands to run; Ctrl-C stops it (README "Try it without a cluster").
+try: install
+	$(BIN)/python -m tools.try_cluster
 
 test: lint typecheck contracts unit
 
