@@ -30,7 +30,20 @@ def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> N
     """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise), bound by
     ``deadline`` (default: ``--timeout`` from now) and telling stderr about long retry waits."""
     deadline = deadline if deadline is not None else command_deadline(args)
-    return connect(args.kubeconfig, args.context, deadline=deadline, progress=progress)
+    return connect(args.kubeconfig, one_context(args), deadline=deadline, progress=progress)
+
+
+def one_context(args: argparse.Namespace) -> str | None:
+    """The one ``--context`` of a single-cluster command (``check`` takes several: ``fleet``)."""
+    given = args.context
+    if not isinstance(given, list):
+        return given  # type: ignore[no-any-return]
+    if len(set(given)) > 1:
+        raise GpuReadyError(
+            f"--context: given {len(given)} times; {args.command} works on one cluster at a time "
+            "(check takes several); run it once per context"
+        )
+    return given[0] if given else None
 
 
 def command_deadline(args: argparse.Namespace) -> Deadline:
@@ -55,14 +68,22 @@ def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
     return EXIT_INVALID
 
 
-def audited(args: argparse.Namespace) -> AuditReport:
+def audited(args: argparse.Namespace, deadline: Deadline | None = None) -> AuditReport:
     """The selected nodes audited, DRA nodes with what their ResourceSlices publish."""
-    with open_client(args) as client:
+    with open_client(args, deadline) as client:
         return audit_slices(client, audit(node_views(client, args.selector), {}))
 
 
 def run(args: argparse.Namespace) -> int:
-    """Audit the selected nodes; exit 1 with --strict when anything was found."""
+    """Audit the selected nodes; exit 1 with --strict when anything was found. Several contexts: ``fleet``."""
+    from components.cli import fleet  # noqa: PLC0415 - the fleet's thread pool loads only for a fleet
+
+    try:
+        contexts = fleet.contexts_of(args)
+    except GpuReadyError as error:
+        return fail(error, args)
+    if contexts is not None:
+        return fleet.run_check(args, contexts)
     try:
         with paused_gc():
             report = audited(args)

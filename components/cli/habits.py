@@ -1,5 +1,6 @@
 """What makes ``gpuready`` fit kubectl habits, added to the parser in one place: ``--version``, ``-o yaml`` wherever
-``-o json`` exists, ``-o wide`` and ``--no-headers`` on the node tables, and ``gpuready completion bash|zsh``.
+``-o json`` exists, ``-o wide`` and ``--no-headers`` on the node tables, ``check --all-contexts`` (with ``--context``
+repeated: a fleet, ``fleet.py``), and ``gpuready completion bash|zsh``.
 
 Only the standard library loads here (the CLI starts fast); the version is read when ``--version`` is asked.
 """
@@ -45,6 +46,9 @@ def extend(parser: argparse.ArgumentParser) -> None:
         description="Print a bash or zsh completion script generated from gpuready's own parser.",
     )
     completion.add_argument("shell", choices=SHELLS, help="the shell: bash, or zsh")
+    commands.choices["check"].add_argument(
+        "--all-contexts", action="store_true", help="audit every context of the kubeconfig at once (a fleet)"
+    )
     for name, sub in commands.choices.items():
         output = next((a for a in sub._actions if "--output" in a.option_strings), None)
         if output is None or output.choices is None:

@@ -111,7 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
-        command.add_argument("--context", metavar="NAME", default=None, help="kubeconfig context to use")
+        command.add_argument(
+            "--context", metavar="NAME", action="append", default=None,
+            help="kubeconfig context to use" + ("; repeat it to check several clusters at once" if command is check
+                                                else ""),
+        )  # fmt: skip
     habits.extend(parser)
     return parser
 
