@@ -41,7 +41,7 @@ def one_context(args: argparse.Namespace) -> str | None:
     if len(set(given)) > 1:
         raise GpuReadyError(
             f"--context: given {len(given)} times; {args.command} works on one cluster at a time "
-            "(check takes several); run it once per context"
+            "(check and verify take several); run it once per context"
         )
     return given[0] if given else None
 

@@ -1,10 +1,12 @@
-"""``check`` over several clusters at once: ``--context`` repeated or ``--all-contexts``.
+"""``check`` and ``verify`` over several clusters at once: ``--context`` repeated or ``--all-contexts``.
 
 Every cluster is audited concurrently (one thread each) under the command's one deadline; a cluster that cannot
 be used (unreachable, refused credentials, the deadline) is a finding of its own (``cluster-unreachable``), never
 the end of the run. The table shows each cluster's report under its context, then the fleet's summary; ``-o json``
 (or yaml) gives each cluster's report with its context, every finding carrying its ``context``, and the fleet
-summary. Exit: 2 when no cluster could be audited; otherwise 1 with ``--strict`` when anything was found; else 0.
+summary. ``check`` exits 2 when no cluster could be audited; otherwise 1 with ``--strict`` when anything was found;
+else 0. ``verify`` watches every cluster at once (progress lines carry the context) and exits 0 when all converged,
+1 when any did not (an unreachable one included), 2 when none could be watched.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import argparse
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from components.cli.check_command import audited, command_deadline, fail
 from components.cli.error_report import command_error
@@ -27,6 +29,9 @@ from components.kube.errors import KubeUnreachableError
 from components.kube.kubeconfig import context_names
 from components.verify.audit import AuditReport
 from components.verify.report import render_report, report_json, summary_line
+
+if TYPE_CHECKING:
+    from components.cli.verify_command import Watch
 
 UNREACHABLE = "cluster-unreachable"
 MAX_PARALLEL = 16
@@ -135,3 +140,60 @@ def fleet_json(results: Sequence[ClusterResult]) -> dict[str, Any]:
             "findings": len(findings),
         },
     }
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterWait:
+    """One cluster of a fleet ``verify``: whether it converged and its report, or why it could not be watched."""
+
+    context: str
+    converged: bool = False
+    report: AuditReport | None = None
+    error: str = ""
+
+
+def run_verify(args: argparse.Namespace, contexts: Sequence[str], watch: Watch, deadline: Deadline) -> int:
+    """``verify`` on every context at once under ``deadline``: 0 when every cluster converged, 1 when any did not
+    (an unreachable cluster included), 2 when none could be watched."""
+    from components.cli.verify_command import watch_one  # noqa: PLC0415 - verify_command imports this module
+
+    def one(context: str) -> ClusterWait:
+        single = argparse.Namespace(**{**vars(args), "context": context})
+        try:
+            outcome, report = watch_one(single, watch, deadline, label=f"context {context}: ")
+        except GpuReadyError as error:
+            text = (
+                with_next_step(error, args.kubeconfig, context)
+                if isinstance(error, KubeUnreachableError)
+                else command_error(error).message
+            )
+            return ClusterWait(context, error=text)
+        return ClusterWait(context, outcome.converged, report)
+
+    with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(contexts)), thread_name_prefix="fleet") as pool:
+        waits = list(pool.map(one, contexts))
+    results = [ClusterResult(w.context, w.report, w.error) for w in waits]
+    if is_document(args):
+        document = fleet_json(results)
+        for cluster, wait in zip(document["clusters"], waits, strict=True):
+            cluster["converged"] = wait.converged
+        document["summary"]["converged"] = sum(1 for w in waits if w.converged)
+        print_document(args, document)
+    else:
+        lines = [
+            f"context {w.context}: "
+            + (
+                "converged"
+                if w.converged
+                else f"error {UNREACHABLE}: {w.error}"
+                if w.report is None
+                else "not converged"
+            )
+            for w in waits
+        ]
+        failing = [r for r, w in zip(results, waits, strict=True) if r.report is not None and not w.converged]
+        details = render_fleet(failing, *table_style(args)).rsplit("\n\n", 1)[0] if failing else ""
+        print("\n\n".join(p for p in ("\n".join(lines), details, fleet_summary(results)) if p))
+    if all(w.report is None for w in waits):
+        return EXIT_INVALID
+    return EXIT_OK if all(w.converged for w in waits) else EXIT_FINDINGS

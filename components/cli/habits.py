@@ -46,9 +46,10 @@ def extend(parser: argparse.ArgumentParser) -> None:
         description="Print a bash or zsh completion script generated from gpuready's own parser.",
     )
     completion.add_argument("shell", choices=SHELLS, help="the shell: bash, or zsh")
-    commands.choices["check"].add_argument(
-        "--all-contexts", action="store_true", help="audit every context of the kubeconfig at once (a fleet)"
-    )
+    for fleet_command in ("check", "verify"):
+        commands.choices[fleet_command].add_argument(
+            "--all-contexts", action="store_true", help="every context of the kubeconfig at once (a fleet)"
+        )
     for name, sub in commands.choices.items():
         output = next((a for a in sub._actions if "--output" in a.option_strings), None)
         if output is None or output.choices is None:

@@ -28,7 +28,9 @@ def waiting_line(progress: Sequence[tuple[str, int, int]], converged: int, expec
 class Heartbeat:
     """A context manager printing ``waiting_line`` every ``interval`` seconds while the command waits."""
 
-    def __init__(self, deadline: Deadline, interval: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(self, deadline: Deadline, interval: float = HEARTBEAT_SECONDS, *, label: str = "") -> None:
+        self._label = label
+        """Put after ``gpuready: `` (``context prod: `` in a fleet)."""
         self._deadline = deadline
         self._interval = interval
         self._summary: tuple[tuple[tuple[str, int, int], ...], int, int] = ((), 0, 0)
@@ -56,4 +58,5 @@ class Heartbeat:
                 return
             with self._lock:
                 progress, converged, expected = self._summary
-            print(waiting_line(progress, converged, expected, self._deadline.remaining()), file=sys.stderr, flush=True)
+            line = waiting_line(progress, converged, expected, self._deadline.remaining())
+            print(line.replace("gpuready: ", f"gpuready: {self._label}", 1), file=sys.stderr, flush=True)

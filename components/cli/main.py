@@ -113,8 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
         command.add_argument(
             "--context", metavar="NAME", action="append", default=None,
-            help="kubeconfig context to use" + ("; repeat it to check several clusters at once" if command is check
-                                                else ""),
+            help="kubeconfig context to use" + ("" if command is label else "; repeat it for several clusters at once"),
         )  # fmt: skip
     habits.extend(parser)
     return parser

@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from components.cli import fleet
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.exit_codes import EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
@@ -24,10 +25,11 @@ from components.cli.habits import is_document, print_document, table_style
 from components.cli.heartbeat import Heartbeat
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
-from components.kube.convergence import follow_nodes
+from components.kube.convergence import Outcome, follow_nodes
+from components.kube.deadline import Deadline
 from components.kube.resource_slices import audit_slices, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
-from components.verify.audit import check_converged
+from components.verify.audit import AuditReport, check_converged
 from components.verify.errors import VerificationError
 from components.verify.expectations import Expectation, expectation_for
 from components.verify.incremental import AuditState, WatchedAudit
@@ -49,24 +51,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     selector = pool_selector(expectations) if from_stack else args.selector
     try:
+        contexts = fleet.contexts_of(args)
         deadline = command_deadline(args)
-        with open_client(args, deadline) as client, Heartbeat(deadline) as heartbeat:
-            watching = _Progress(require_nodes=not from_stack, heartbeat=heartbeat)
-            outcome = follow_nodes(
-                client,
-                selector,
-                WatchedAudit(expectations),
-                watching.done,
-                timeout=deadline,
-                on_change=watching.show,
-                on_retry=progress,
-            )
-            report = outcome.state.report()
-            if outcome.converged:  # DRA nodes converge on their ResourceSlices too
-                report = wait_for_slices(client, report, deadline, client.policy.sleep)
-                outcome = replace(outcome, converged=outcome.converged and report.done)
-            else:
-                report = audit_slices(client, report)
+        if contexts is not None:
+            return fleet.run_verify(args, contexts, Watch(expectations, selector, not from_stack), deadline)
+        outcome, report = watch_one(args, Watch(expectations, selector, not from_stack), deadline)
     except GpuReadyError as error:
         return fail(error, args)
     wide, headers = table_style(args)
@@ -87,6 +76,41 @@ def run(args: argparse.Namespace) -> int:
     except VerificationError as error:
         print(f"error: not converged after {args.timeout:g}s: {error}", file=sys.stderr)
     return EXIT_FINDINGS
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """What ``verify`` waits for on each cluster: the pools' expectations, the node selector, whether a selector
+    (not a stack) must find at least one node."""
+
+    expectations: Mapping[str, Expectation]
+    selector: str
+    require_nodes: bool
+
+
+def watch_one(
+    args: argparse.Namespace, watch: Watch, deadline: Deadline, label: str = ""
+) -> tuple[Outcome[AuditState], AuditReport]:
+    """Watch one cluster (``args.context``) until it converges or ``deadline`` passes; ``label`` prefixes the
+    progress lines (the context, in a fleet)."""
+    with open_client(args, deadline) as client, Heartbeat(deadline, label=label) as heartbeat:
+        watching = _Progress(require_nodes=watch.require_nodes, heartbeat=heartbeat, label=label)
+        outcome = follow_nodes(
+            client,
+            watch.selector,
+            WatchedAudit(watch.expectations),
+            watching.done,
+            timeout=deadline,
+            on_change=watching.show,
+            on_retry=progress,
+        )
+        report = outcome.state.report()
+        if outcome.converged:  # DRA nodes converge on their ResourceSlices too
+            report = wait_for_slices(client, report, deadline, client.policy.sleep)
+            outcome = replace(outcome, converged=outcome.converged and report.done)
+        else:
+            report = audit_slices(client, report)
+    return outcome, report
 
 
 def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
@@ -180,9 +204,10 @@ def _find_project_dir(start: Path | None = None) -> Path:
 class _Progress:
     """When waiting is over, and ``nodes converged N/M`` on stderr whenever N or M changes."""
 
-    def __init__(self, require_nodes: bool, heartbeat: Heartbeat) -> None:
+    def __init__(self, require_nodes: bool, heartbeat: Heartbeat, label: str = "") -> None:
         self._require_nodes = require_nodes
         self._heartbeat = heartbeat
+        self._label = label
         self._last: tuple[int, int] | None = None
 
     def done(self, state: AuditState) -> bool:
@@ -193,4 +218,4 @@ class _Progress:
         self._heartbeat.update(state.pool_progress(), *now)
         if now != self._last:
             self._last = now
-            print(f"nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)
+            print(f"{self._label}nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)

@@ -77,3 +77,18 @@ def test_one_cluster_commands_refuse_several_contexts(
     result = gpuready(*args, "--kubeconfig", str(fleet), kubeconfig=False)
     assert result.code == 2
     assert message in result.err
+
+
+def test_verify_watches_every_context_at_once(gpuready: Cli, fleet: Path) -> None:
+    args = ["verify", "-l", "gpuready.io/pool=l4", "--kubeconfig", str(fleet), "--timeout", "2"]
+    result = gpuready(*args, "--context", "dev", "--context", "gone", kubeconfig=False)
+    assert result.code == 1  # gone never converges
+    assert result.out.startswith("context dev: converged\ncontext gone: error cluster-unreachable: cannot connect")
+    assert "context dev: nodes converged 1/1" in result.err
+    both = json.loads(gpuready(*args, "--all-contexts", "-o", "json", kubeconfig=False).out)
+    assert [(c["context"], c["converged"]) for c in both["clusters"]] == [
+        ("prod", False), ("dev", True), ("gone", False),
+    ]  # fmt: skip
+    assert both["summary"]["converged"] == 1
+    clean = gpuready(*args, "--context", "dev", "--context", "dev", kubeconfig=False)
+    assert clean.code == 0
