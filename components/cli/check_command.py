@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from components.cli import fleet
 from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
@@ -76,14 +77,12 @@ def audited(args: argparse.Namespace, deadline: Deadline | None = None) -> Audit
 
 def run(args: argparse.Namespace) -> int:
     """Audit the selected nodes; exit 1 with --strict when anything was found. Several contexts: ``fleet``."""
-    from components.cli import fleet  # noqa: PLC0415 - the fleet's thread pool loads only for a fleet
-
     try:
         contexts = fleet.contexts_of(args)
+        if contexts is not None:
+            return fleet.run_check(args, contexts, audited, command_deadline(args))
     except GpuReadyError as error:
         return fail(error, args)
-    if contexts is not None:
-        return fleet.run_check(args, contexts)
     try:
         with paused_gc():
             report = audited(args)

@@ -12,12 +12,11 @@ else 0. ``verify`` watches every cluster at once (progress lines carry the conte
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from components.cli.check_command import audited, command_deadline, fail
 from components.cli.error_report import command_error
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
@@ -29,9 +28,6 @@ from components.kube.errors import KubeUnreachableError
 from components.kube.kubeconfig import context_names
 from components.verify.audit import AuditReport
 from components.verify.report import render_report, report_json, summary_line
-
-if TYPE_CHECKING:
-    from components.cli.verify_command import Watch
 
 UNREACHABLE = "cluster-unreachable"
 MAX_PARALLEL = 16
@@ -53,22 +49,25 @@ def contexts_of(args: argparse.Namespace) -> list[str] | None:
     if getattr(args, "all_contexts", False):
         if given:
             raise GpuReadyError("--all-contexts: cannot be combined with --context; pass one or the other")
-        return context_names(args.kubeconfig)
+        names = context_names(args.kubeconfig)
+        if not names:
+            raise GpuReadyError("--all-contexts: the kubeconfig has no contexts", "kubectl config get-contexts")
+        return names
     if len(given) > 1:
         return list(dict.fromkeys(given))
     args.context = given[0] if given else None
     return None
 
 
-def run_check(args: argparse.Namespace, contexts: Sequence[str]) -> int:
-    try:
-        deadline = command_deadline(args)
-    except GpuReadyError as error:
-        return fail(error, args)
-    if not contexts:
-        return fail("--all-contexts: the kubeconfig has no contexts", args)
+Audit = Callable[[argparse.Namespace, Deadline], AuditReport]
+"""``check_command.audited``: one cluster (``args.context``) audited under the deadline."""
+Watch = Callable[[argparse.Namespace, Deadline, str], tuple[bool, AuditReport]]
+"""``verify_command``'s watch of one cluster: (converged, report); the string prefixes its progress lines."""
+
+
+def run_check(args: argparse.Namespace, contexts: Sequence[str], audit: Audit, deadline: Deadline) -> int:
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(contexts)), thread_name_prefix="fleet") as pool:
-        results = list(pool.map(lambda c: _audit_one(args, c, deadline), contexts))
+        results = list(pool.map(lambda c: _audit_one(args, c, audit, deadline), contexts))
     if is_document(args):
         print_document(args, fleet_json(results))
     else:
@@ -79,10 +78,10 @@ def run_check(args: argparse.Namespace, contexts: Sequence[str]) -> int:
     return EXIT_FINDINGS if args.strict and found else EXIT_OK
 
 
-def _audit_one(args: argparse.Namespace, context: str, deadline: Deadline) -> ClusterResult:
+def _audit_one(args: argparse.Namespace, context: str, audit: Audit, deadline: Deadline) -> ClusterResult:
     one = argparse.Namespace(**{**vars(args), "context": context})
     try:
-        return ClusterResult(context, report=audited(one, deadline))
+        return ClusterResult(context, report=audit(one, deadline))
     except GpuReadyError as error:
         if isinstance(error, KubeUnreachableError):
             return ClusterResult(context, error=with_next_step(error, args.kubeconfig, context))
@@ -155,12 +154,11 @@ class ClusterWait:
 def run_verify(args: argparse.Namespace, contexts: Sequence[str], watch: Watch, deadline: Deadline) -> int:
     """``verify`` on every context at once under ``deadline``: 0 when every cluster converged, 1 when any did not
     (an unreachable cluster included), 2 when none could be watched."""
-    from components.cli.verify_command import watch_one  # noqa: PLC0415 - verify_command imports this module
 
     def one(context: str) -> ClusterWait:
         single = argparse.Namespace(**{**vars(args), "context": context})
         try:
-            outcome, report = watch_one(single, watch, deadline, label=f"context {context}: ")
+            converged, report = watch(single, deadline, f"context {context}: ")
         except GpuReadyError as error:
             text = (
                 with_next_step(error, args.kubeconfig, context)
@@ -168,7 +166,7 @@ def run_verify(args: argparse.Namespace, contexts: Sequence[str], watch: Watch, 
                 else command_error(error).message
             )
             return ClusterWait(context, error=text)
-        return ClusterWait(context, outcome.converged, report)
+        return ClusterWait(context, converged, report)
 
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(contexts)), thread_name_prefix="fleet") as pool:
         waits = list(pool.map(one, contexts))

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         contexts = fleet.contexts_of(args)
         deadline = command_deadline(args)
         if contexts is not None:
-            return fleet.run_verify(args, contexts, Watch(expectations, selector, not from_stack), deadline)
+            watch = Watch(expectations, selector, not from_stack)
+            return fleet.run_verify(args, contexts, watch.converged_on, deadline)
         outcome, report = watch_one(args, Watch(expectations, selector, not from_stack), deadline)
     except GpuReadyError as error:
         return fail(error, args)
@@ -86,6 +87,11 @@ class Watch:
     expectations: Mapping[str, Expectation]
     selector: str
     require_nodes: bool
+
+    def converged_on(self, args: argparse.Namespace, deadline: Deadline, label: str) -> tuple[bool, AuditReport]:
+        """Watch the cluster of ``args.context`` (a fleet's member): whether it converged, and its report."""
+        outcome, report = watch_one(args, self, deadline, label)
+        return outcome.converged, report
 
 
 def watch_one(
