@@ -4,6 +4,7 @@ the README's table is the rendered one (so adding a command without a row, or a 
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,30 @@ def test_label_shows_its_plan_with_exit_0() -> None:
 
 def test_the_readme_prints_the_table() -> None:
     assert render_markdown() in README.read_text(encoding="utf-8")
+
+
+COMMAND_MODULES = {
+    "plan": ("plan_command",),
+    "check": ("check_command", "fleet"),
+    "label": ("label_command",),
+    "verify": ("verify_command", "fleet"),
+    "diff": ("diff_command",),
+    "support-matrix": ("matrix_command",),
+    "completion": ("completion",),
+}
+"""Where each command's exit codes are returned (``main`` dispatches to these)."""
+
+
+def test_every_command_module_is_named() -> None:
+    assert set(COMMAND_MODULES) == set(COMMAND_EXITS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_MODULES))
+def test_a_command_returns_only_the_codes_of_its_row(command: str) -> None:
+    """The exit-code constants a command's modules hold (aliases included) are all in its row."""
+    used: set[int] = set()
+    for name in COMMAND_MODULES[command]:
+        module = importlib.import_module(f"components.cli.{name}")
+        used |= {v for k, v in vars(module).items() if k.startswith("EXIT_") and isinstance(v, int)}
+    assert used, command
+    assert used <= set(COMMAND_EXITS[command]), command

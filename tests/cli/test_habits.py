@@ -122,6 +122,6 @@ def test_heartbeat_prints_at_a_bounded_rate_and_stops(capsys: pytest.CaptureFixt
         time.sleep(0.32)
     lines = capsys.readouterr().err.splitlines()
     time.sleep(0.1)
-    assert 3 <= len(lines) <= 7
+    assert 2 <= len(lines) <= 7  # one line per 0.05 s at most; a loaded machine may wake the thread late
     assert all(line.startswith("gpuready: waiting: pool l4 0/2 converged (0/2 nodes); ") for line in lines)
     assert capsys.readouterr().err == ""  # nothing after it stopped

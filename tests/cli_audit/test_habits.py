@@ -71,6 +71,6 @@ def test_verify_heartbeat_names_the_pools_and_the_time_left(
     result = gpuready("verify", "--stack", "test", "--project-dir", str(project), "--timeout", "1.1")
     assert result.code == 1
     beats = [line for line in result.err.splitlines() if line.startswith("gpuready: waiting: ")]
-    assert 2 <= len(beats) <= 6
+    assert 1 <= len(beats) <= 6  # at most one per 0.2 s over 1.1 s
     assert "pool l4 1/2, pool spare 0/0 converged (1/2 nodes); " in beats[0]
     assert beats[0].endswith("s left")
