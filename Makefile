@@ -14,7 +14,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 VENV_LOWEST := .venv-lowest
 
-.PHONY: demo test test-lowest lint typecheck contracts unit bench install clean policy-pack schema
+.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema
 
 install: $(BIN)/gpuready
 
@@ -51,6 +51,11 @@ contracts: install
 
 unit: install
 	$(BIN)/pytest
+
+# gpuready check / label / verify against a local Kubernetes API stand-in with seeded GPU nodes (no cluster);
+# prints the kubeconfig and the commands to run; Ctrl-C stops it (README "Try it without a cluster").
+try: install
+	$(BIN)/python -m tools.try_cluster
 
 test: lint typecheck contracts unit
 

@@ -8,16 +8,19 @@ shares one deadline (``--timeout``); a retry that would end past it is not start
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from components.cli import fleet
 from components.cli.convention_flags import conventions_from
 from components.cli.error_report import command_error, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.cli.habits import is_document, print_document, table_style
+from components.cli.next_step import with_next_step
 from components.errors import GpuReadyError
 from components.gc_pause import paused_gc
 from components.kube.deadline import Deadline
+from components.kube.errors import KubeUnreachableError
 from components.kube.node_record import list_views as node_views
 from components.kube.nodes_api import NodeClient, connect
 from components.kube.resource_slices import audit_slices
@@ -30,7 +33,20 @@ def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> N
     """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise), bound by
     ``deadline`` (default: ``--timeout`` from now) and telling stderr about long retry waits."""
     deadline = deadline if deadline is not None else command_deadline(args)
-    return connect(args.kubeconfig, args.context, deadline=deadline, progress=progress)
+    return connect(args.kubeconfig, one_context(args), deadline=deadline, progress=progress)
+
+
+def one_context(args: argparse.Namespace) -> str | None:
+    """The one ``--context`` of a single-cluster command (``check`` takes several: ``fleet``)."""
+    given = args.context
+    if not isinstance(given, list):
+        return given  # type: ignore[no-any-return]
+    if len(set(given)) > 1:
+        raise GpuReadyError(
+            f"--context: given {len(given)} times; {args.command} works on one cluster at a time "
+            "(check and verify take several); run it once per context"
+        )
+    return given[0] if given else None
 
 
 def command_deadline(args: argparse.Namespace) -> Deadline:
@@ -49,6 +65,8 @@ def fail(error: Exception | str, args: argparse.Namespace | None = None) -> int:
     """Report a gpuready error (the README's error contract: ``error: ...`` on stderr, and with ``-o json`` the
     error object on stdout) and return the 'invalid input / unreachable' exit code."""
     json_output = args is not None and getattr(args, "output", "") == "json"
+    if args is not None and isinstance(error, KubeUnreachableError):  # still a cluster error, now with what to do
+        error = with_next_step(error, getattr(args, "kubeconfig", None), getattr(args, "context", None))
     emit(command_error(error), json_output=json_output)
     return EXIT_INVALID
 
@@ -57,29 +75,35 @@ FAILING: dict[str, frozenset[str]] = {"error": frozenset({"error"}), "warning": 
 """``--fail-on`` -> the finding severities that fail the command."""
 
 
-def audited(args: argparse.Namespace) -> AuditReport:
+def audited(args: argparse.Namespace, deadline: Deadline | None = None) -> AuditReport:
     """The selected nodes audited with the team's conventions, DRA nodes with what their ResourceSlices publish."""
     conventions = conventions_from(args)
-    with open_client(args) as client:
+    with open_client(args, deadline) as client:
         return audit_slices(client, audit(node_views(client, args.selector), {}, conventions))
 
 
 def run(args: argparse.Namespace) -> int:
     """Audit the selected nodes; exit 1 with --strict when anything was found (or the ResourceSlices of DRA nodes
-    could not be checked: the report then says why)."""
+    could not be checked: the report then says why). Several contexts: ``fleet``."""
+    try:
+        contexts = fleet.contexts_of(args)
+        if contexts is not None:
+            return fleet.run_check(args, contexts, audited, command_deadline(args))
+    except GpuReadyError as error:
+        return fail(error, args)
     try:
         with paused_gc():
             report = audited(args)
     except GpuReadyError as error:
         return fail(error, args)
-    if args.output == "json":
-        document = {**report_json(report), "gpuHealth": [p.to_json() for p in pool_health(report.results)]}
-        print(json.dumps(document, indent=2 if sys.stdout.isatty() else None))
+    wide, headers = table_style(args)
+    if is_document(args):
+        print_document(args, {**report_json(report), "gpuHealth": [p.to_json() for p in pool_health(report.results)]})
     elif not report.results:
         scope = f" matching {args.selector!r}" if args.selector else ""
         print(f"no GPU nodes among {report.other_nodes} nodes{scope}")
     else:
-        body, _, summary = render_report(report).rpartition("\n\n")  # the summary line stays last
+        body, _, summary = render_report(report, wide=wide, headers=headers).rpartition("\n\n")  # summary stays last
         print(f"{body}\n\n{health_text(report)}\n\n{summary}" if body else f"{health_text(report)}\n\n{summary}")
     fail_on = getattr(args, "fail_on", None)
     failing = [f for f in report.findings if fail_on is not None and f.severity in FAILING[fail_on]]

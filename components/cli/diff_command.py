@@ -5,12 +5,11 @@ not a plan or plans of different stacks, projects or formats (unless ``--force``
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from components.cli.error_report import INVALID_INPUT, ErrorReport, emit
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
+from components.cli.habits import is_document, print_document
 from components.plan_diff.diff import diff_plans
 from components.plan_diff.plan_file import PlanFormatError, PlanMismatchError, PlanReadError, comparable, load_plan
 from components.plan_diff.report import to_json, to_text
@@ -33,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     allowed = args.allow_replace
     output = args.output
-    if output == "json":
-        print(json.dumps(to_json(diff, allowed=allowed, warnings=warnings), indent=2 if sys.stdout.isatty() else None))
+    if is_document(args):
+        print_document(args, to_json(diff, allowed=allowed, warnings=warnings))
     elif output == "table":
         print(to_text(diff, allowed=allowed, warnings=warnings))
     else:

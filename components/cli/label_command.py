@@ -1,7 +1,8 @@
 """``gpuready label``: add the missing accelerator labels to GPU nodes, one merge PATCH per node, no pods.
 
-Without ``--yes`` nothing is written: ``--dry-run`` shows the plan (exit 0); neither flag shows it and exits 2
-with a hint. A rerun after ``--yes`` finds nothing to do. CPU nodes are never touched.
+Without ``--yes`` nothing is written: ``--dry-run`` shows the plan; neither flag shows it with a hint on
+stderr that ``--yes`` applies it. Both exit 0: the plan was shown (``exit_table``). A rerun after ``--yes`` finds
+nothing to do. CPU nodes are never touched.
 
 Every PATCH is conditioned on the node as it was listed (its ``resourceVersion``): when another writer changed
 the node in between (set ``nvidia.com/gpu.present=false``, say), the API server answers 409 and the node is read
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                     "(or --dry-run to only show them)",
                     file=sys.stderr,
                 )
-                return EXIT_INVALID
+                return EXIT_OK
             return apply(client, patches, versions)
     except GpuReadyError as error:
         return fail(error, args)

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from components.ci_report import CI_FORMATS
+from components.cli import habits
 from components.cli.convention_flags import add_flags as add_convention_flags
 from components.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
 from components.cli.smoke_step import add_smoke_arguments
@@ -135,7 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command, selector in ((check, check), (label, label), (verify, target)):
         selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
         command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
-        command.add_argument("--context", metavar="NAME", default=None, help="kubeconfig context to use")
+        command.add_argument(
+            "--context", metavar="NAME", action="append", default=None,
+            help="kubeconfig context to use" + ("" if command is label else "; repeat it for several clusters at once"),
+        )  # fmt: skip
+    habits.extend(parser)
     return parser
 
 
@@ -175,6 +180,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from components.cli import matrix_command  # noqa: PLC0415 - each command loads only what it runs
 
         return matrix_command.run(args)
+    if args.command == "completion":
+        from components.cli import completion  # noqa: PLC0415 - each command loads only what it runs
+
+        return completion.run(args, parser)
     raise AssertionError(f"unhandled command {args.command}")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import logging
 import sys
 from collections.abc import Mapping
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from components.ci_report import CI_FORMATS
 from components.cli import error_report
 from components.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
+from components.cli.habits import is_document, print_document
 from components.cli.pool_table import is_pool_component, pool_json, render_pool_table
 from components.cli.program_log import ProgramLog, collected
 from components.cli.release_section import render_releases
@@ -50,7 +50,7 @@ _UNTIL_EXIT: list[object] = []
 
 
 def _run(args: argparse.Namespace) -> int:
-    json_output = args.output == "json"
+    json_output = is_document(args)
     try:
         with collected() as log:
             captured = _capture(args)
@@ -76,7 +76,7 @@ def _run(args: argparse.Namespace) -> int:
             "warnings": sorted(log.warnings),
             "policyGate": summary.as_json() if summary is not None else None,
         }
-        print(json.dumps(document, indent=2 if sys.stdout.isatty() else None))
+        print_document(args, document)
         for line in log.stderr_lines():
             print(line, file=sys.stderr)
     elif args.output in CI_FORMATS:

@@ -2,40 +2,45 @@
 
 ``--stack NAME`` builds each pool's expectation from ``stacks/Pulumi.NAME.yaml`` (read without Pulumi) and
 watches ``gpuready.io/pool in (...)``; ``--config FILE`` does the same from a stack config file of any program
-(its project is the ``Pulumi.yaml`` beside the file or above it, or ``--project-dir``); ``-l SELECTOR`` watches
-those nodes with inferred expectations and needs at least one. Progress goes to stderr as ``nodes converged N/M``
-(and each retry with the time left); at the deadline, even one reached while the API server keeps failing, the
-findings so far are printed and the exit code is 1. Bad input, credentials or permissions exit 2.
+(``verify_stack``); ``-l SELECTOR`` watches those nodes with inferred expectations and needs at least one. Several
+``--context`` (or ``--all-contexts``): every cluster at once under the one deadline (``fleet``). Progress goes to
+stderr as ``nodes converged N/M`` with a heartbeat (and each retry with the time left); at the deadline, even one
+reached while the API server keeps failing, the findings so far are printed and the exit code is 1. Bad input,
+credentials or permissions exit 2; SIGINT / SIGTERM print the findings so far and exit 130 / 143.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from components.cli import fleet
 from components.cli.check_command import command_deadline, fail, open_client, progress
 from components.cli.convention_flags import conventions_from
-from components.cli.exit_codes import EXIT_OK
+from components.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
+from components.cli.habits import is_document, print_document, table_style
+from components.cli.heartbeat import Heartbeat
 from components.cli.interruption import Interrupted, as_interrupted
-from components.cli.smoke_step import run_smoke_step, smoke_json, smoke_passed, smoke_plan, smoke_text
-from components.core.conventions import Conventions
-from components.core.scheduling import LABEL_POOL
-from components.core.specs import GpuPoolSpec
-from components.errors import GpuReadyError, kind_of
+from components.cli.smoke_step import SmokePlan, run_smoke_step, smoke_json, smoke_passed, smoke_plan, smoke_text
+from components.cli.verify_stack import NO_STACK, config_view, pool_selector, stack_view
+from components.errors import GpuReadyError
 from components.kube.convergence import Outcome, follow_nodes
+from components.kube.deadline import Deadline
 from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
-from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
 from components.verify.audit import AuditReport, check_converged
 from components.verify.errors import VerificationError
-from components.verify.expectations import Expectation, expectation_for
+from components.verify.expectations import Expectation
 from components.verify.incremental import AuditState, WatchedAudit
 from components.verify.report import idle_pools_text, render_report, report_json
+
+if TYPE_CHECKING:
+    from components.core.conventions import Conventions
+    from components.kube.smoke_api import SmokeResult
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         if args.config:
             view = config_view(Path(args.config), args.project_dir)
         else:
-            view = stack_view(args.stack, args.project_dir) if args.stack else StackView([], None)
+            view = stack_view(args.stack, args.project_dir) if args.stack else NO_STACK
         expectations = view.expectations
         conventions = conventions_from(args, view.conventions)  # the flags over the stack's gpuready:conventions
         smoke = smoke_plan(args, list(view.pools))  # refused before anything is watched: --smoke needs a stack's pools
@@ -55,33 +60,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'stack ' + repr(args.stack) if args.stack else args.config} declares no GPU pools; nothing to verify")
         return EXIT_OK
     selector = pool_selector(expectations) if from_stack else args.selector
+    watch = Watch(expectations, selector, not from_stack, conventions)
     watching = _Progress(require_nodes=not from_stack)
     try:
+        contexts = fleet.contexts_of(args)
         deadline = command_deadline(args)
-        dra = may_need_slices([e.advertiser for e in expectations.values()] if from_stack else None)
-        nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
-        with open_client(args, deadline) as client:
-            outcome = follow_nodes(
-                client,
-                selector,
-                WatchedAudit(expectations, conventions),
-                watching.done,
-                timeout=nodes_deadline,
-                on_change=watching.show,
-                on_retry=progress,
-            )
-            report = outcome.state.report()
-            # DRA nodes converge on their ResourceSlices too; the slice audit has the rest of the deadline
-            client.deadline = deadline
-            if outcome.converged:
-                report = wait_for_slices(client, report, deadline, client.policy.sleep)
-                outcome = replace(outcome, converged=report.done)
-            else:
-                report = audit_slices(client, report)
-            with_nodes = {r.pool for r in report.results if r.pool}
-            smoke_results = run_smoke_step(
-                client, smoke, deadline, converged=outcome.converged, pools_with_nodes=with_nodes
-            )
+        if contexts is not None:
+            if smoke is not None:
+                print("error: --smoke runs on one cluster: drop --smoke or give one --context", file=sys.stderr)
+                return EXIT_INVALID
+            return fleet.run_verify(args, contexts, watch.converged_on, deadline)
+        outcome, report, smoke_results = watch_one(args, watch, deadline, watching=watching, smoke=smoke)
     except GpuReadyError as error:
         return fail(error, args)
     except (KeyboardInterrupt, Interrupted) as error:
@@ -98,6 +87,62 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS
 
 
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """What ``verify`` waits for on each cluster: the pools' expectations, the node selector, whether a selector
+    (not a stack) must find at least one node, and the team's conventions the nodes are judged by."""
+
+    expectations: Mapping[str, Expectation]
+    selector: str
+    require_nodes: bool
+    conventions: Conventions
+
+    def converged_on(self, args: argparse.Namespace, deadline: Deadline, label: str) -> tuple[bool, AuditReport]:
+        """Watch the cluster of ``args.context`` (a fleet's member): whether it converged, and its report."""
+        outcome, report, _ = watch_one(args, self, deadline, label)
+        return outcome.converged, report
+
+
+def watch_one(
+    args: argparse.Namespace,
+    watch: Watch,
+    deadline: Deadline,
+    label: str = "",
+    *,
+    watching: _Progress | None = None,
+    smoke: SmokePlan | None = None,
+) -> tuple[Outcome[AuditState], AuditReport, list[SmokeResult]]:
+    """Watch one cluster (``args.context``) until it converges or ``deadline`` passes, then run the smoke Jobs;
+    ``label`` prefixes the progress lines (the context, in a fleet). DRA nodes converge on their ResourceSlices
+    too: the node watch leaves the slice audit a share of the deadline (``slice_reserve``)."""
+    progress_of = watching if watching is not None else _Progress(require_nodes=watch.require_nodes)
+    dra = may_need_slices(None if watch.require_nodes else [e.advertiser for e in watch.expectations.values()])
+    nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
+    with open_client(args, deadline) as client, Heartbeat(deadline, label=label) as heartbeat:
+        progress_of.attach(heartbeat, label)
+        outcome = follow_nodes(
+            client,
+            watch.selector,
+            WatchedAudit(watch.expectations, watch.conventions),
+            progress_of.done,
+            timeout=nodes_deadline,
+            on_change=progress_of.show,
+            on_retry=progress,
+        )
+        report = outcome.state.report()
+        client.deadline = deadline  # the slice audit has the rest of the deadline
+        if outcome.converged:
+            report = wait_for_slices(client, report, deadline, client.policy.sleep)
+            outcome = replace(outcome, converged=report.done)
+        else:
+            report = audit_slices(client, report)
+        with_nodes = {r.pool for r in report.results if r.pool}
+        smoke_results = run_smoke_step(
+            client, smoke, deadline, converged=outcome.converged, pools_with_nodes=with_nodes
+        )
+    return outcome, report, smoke_results
+
+
 def _show(
     args: argparse.Namespace,
     report: AuditReport,
@@ -105,16 +150,17 @@ def _show(
     smoke: str | None,
     smoke_doc: dict[str, Any],
 ) -> None:
-    """The outcome on stdout: the JSON document, or the convergence line / the findings, then the smoke run's."""
-    if args.output == "json":
-        print(json.dumps({**report_json(report), "converged": outcome.converged, **smoke_doc}, indent=None))
+    """The outcome on stdout: the document, or the convergence line / the findings, then the smoke run's."""
+    if is_document(args):
+        print_document(args, {**report_json(report), "converged": outcome.converged, **smoke_doc})
         return
+    wide, headers = table_style(args)
     if outcome.converged:
         print(f"all {report.expected} nodes converged in {outcome.waited:.1f}s")
         if report.idle_pools:
             print(idle_pools_text(report))
     else:
-        print(render_report(report, only_findings=True))
+        print(render_report(report, only_findings=True, wide=wide, headers=headers))
     if smoke is not None:
         print(smoke)
 
@@ -122,8 +168,8 @@ def _show(
 def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespace) -> int:
     """SIGINT or SIGTERM while waiting: the findings so far, as at the deadline, then 130 or 143."""
     report = watching.last.report() if watching.last is not None else None
-    if report is not None and args.output == "json":
-        print(json.dumps({**report_json(report), "converged": False, "interrupted": stop.name}, indent=None))
+    if report is not None and is_document(args):
+        print_document(args, {**report_json(report), "converged": False, "interrupted": stop.name})
     elif report is not None:
         print(render_report(report, only_findings=True))
     seen = f"{report.converged} of {report.expected} nodes converged" if report is not None else "no nodes listed yet"
@@ -131,109 +177,20 @@ def _interrupted(stop: Interrupted, watching: _Progress, args: argparse.Namespac
     return stop.exit_code
 
 
-class StackView(NamedTuple):
-    """What ``verify`` takes from a stack: its pools, and the team's conventions (None: no stack)."""
-
-    pools: list[GpuPoolSpec]
-    conventions: Conventions | None
-
-    @property
-    def expectations(self) -> dict[str, Expectation]:
-        """Pool name -> what its nodes must show."""
-        return {spec.name: expectation_for(spec) for spec in self.pools}
-
-
-def stack_expectations(stack: str, project_dir: str | None) -> dict[str, Expectation]:
-    """Pool name -> expectation for every pool in the stack's config (no Pulumi import)."""
-    return stack_view(stack, project_dir).expectations
-
-
-def stack_view(stack: str, project_dir: str | None) -> StackView:
-    """The stack's pool expectations and conventions (no Pulumi import)."""
-    project = load_project(Path(project_dir) if project_dir else _find_project_dir())
-    if not project.stack_file(stack).is_file():
-        raise OfflineProjectError(f"stack {stack!r} has no config file {project.stack_file(stack)}")
-    return _view(project, stack, None)
-
-
-def config_expectations(path: Path, project_dir: str | None) -> dict[str, Expectation]:
-    """Pool name -> expectation for every pool in a stack config file of any program (``config_view``)."""
-    return config_view(path, project_dir).expectations
-
-
-def config_view(path: Path, project_dir: str | None) -> StackView:
-    """The pool expectations and conventions of a stack config file of any program: read through the same
-    project and config loading as ``--stack`` (the engine's rules: project defaults, declared types), for the stack
-    the file name says (``Pulumi.prod.yaml``: ``prod``)."""
-    if not path.is_file():
-        raise OfflineProjectError(f"--config: file not found; got '{path}'", "pass the path of a Pulumi.<stack>.yaml")
-    _require_stack_document(path)
-    project = load_project(Path(project_dir) if project_dir else _find_project_dir(path.resolve().parent))
-    stack = path.name.removeprefix("Pulumi.").rsplit(".", 1)[0] or path.stem
-    return _view(project, stack, path)
-
-
-def _require_stack_document(path: Path) -> None:
-    """Refuse a file that is not a Pulumi stack config file (a mapping with a ``config:`` mapping).
-
-    The offline loader reads a file without ``config:`` as empty config, as the engine does for a stack; a file
-    passed by name that has none is a mistake (the project's Pulumi.yaml, a Helm values file)."""
-    document = read_yaml(path.read_text("utf-8-sig"), str(path))
-    if isinstance(document, dict) and "runtime" in document:
-        raise OfflineProjectError(
-            f"--config: {path} is a Pulumi project file (it has 'runtime:'), not a stack config file",
-            "pass the Pulumi.<stack>.yaml beside it; the project is found from there (or pass --project-dir)",
-        )
-    config = document.get("config") if isinstance(document, dict) else None
-    if not isinstance(config, dict):
-        has = "a mapping without 'config:'" if isinstance(document, dict) else kind_of(document)
-        raise OfflineProjectError(
-            f"--config: {path} is not a Pulumi stack config file: it holds {has}",
-            "pass a Pulumi.<stack>.yaml whose 'config:' maps keys such as gpuready:cloud to values",
-        )
-
-
-def _view(project: Project, stack: str, config_file: Path | None) -> StackView:
-    # The stack config and its model (pydantic, ~150 ms) load only when a stack is verified: ``verify -l`` stays fast.
-    from components.core.stack_settings import NS, parse_stack_settings  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
-    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415 - pydantic and the stack config load only when a stack is verified
-
-    config = load_stack_config(project, stack, config_file=config_file)
-    if config_file is not None and not any(key.startswith(f"{NS}:") for key in config.values):
-        raise OfflineProjectError(
-            f"--config: {config_file} has no {NS}:* settings, so no GPU pools to verify",
-            f"pass the stack file of a program whose pools are configured with {NS}:nodePools, or use -l SELECTOR",
-        )
-    values: dict[str, object] = {}
-    for full_key, text in config.values.items():
-        namespace, _, key = full_key.partition(":")
-        if namespace == NS:
-            values[key] = text  # as the engine passes them (arrays JSON-encoded): the settings model decodes them
-    settings = parse_stack_settings(values)
-    return StackView(list(settings.pools), settings.conventions)
-
-
-def pool_selector(expectations: Mapping[str, Expectation]) -> str:
-    """``gpuready.io/pool in (a,b)``: exactly the stack's pools."""
-    return f"{LABEL_POOL} in ({','.join(sorted(expectations))})"
-
-
-def _find_project_dir(start: Path | None = None) -> Path:
-    here = start or Path.cwd()
-    for candidate in (here, *here.parents):
-        if (candidate / "Pulumi.yaml").is_file() or (candidate / "Pulumi.yml").is_file():
-            return candidate
-    raise OfflineProjectError(f"no Pulumi.yaml in {here} or above", "run from the project or pass --project-dir")
-
-
 class _Progress:
-    """When waiting is over, and ``nodes converged N/M`` on stderr whenever N or M changes."""
+    """When waiting is over, and ``nodes converged N/M`` on stderr whenever N or M changes (with the heartbeat)."""
 
     def __init__(self, require_nodes: bool) -> None:
         self._require_nodes = require_nodes
+        self._heartbeat: Heartbeat | None = None
+        self._label = ""
         self._last: tuple[int, int] | None = None
         self.last: AuditState | None = None
         """The latest state, for the findings so far when a signal stops the wait."""
+
+    def attach(self, heartbeat: Heartbeat, label: str) -> None:
+        """Report through ``heartbeat``, each line prefixed with ``label`` (the context, in a fleet)."""
+        self._heartbeat, self._label = heartbeat, label
 
     def done(self, state: AuditState) -> bool:
         return state.done and (state.expected > 0 or not self._require_nodes)
@@ -241,6 +198,8 @@ class _Progress:
     def show(self, state: AuditState) -> None:
         self.last = state
         now = (state.converged, state.expected)
+        if self._heartbeat is not None:
+            self._heartbeat.update(state.pool_progress(), *now)
         if now != self._last:
             self._last = now
-            print(f"nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)
+            print(f"{self._label}nodes converged {now[0]}/{now[1]}", file=sys.stderr, flush=True)

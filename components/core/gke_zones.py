@@ -55,13 +55,16 @@ def initial_size_problem(spec: GpuPoolSpec, zones: int) -> Problem | None:
     lower = size - size % zones
     upper = lower + zones
     choices = [str(n) for n in (lower, upper) if spec.min_size <= n <= spec.max_size]
+    unset = spec.desired_size is None  # the pool starts minSize nodes; the fix is desiredSize, not the floor
     return Problem(
-        "desiredSize" if spec.desired_size is not None else "minSize",
-        f"GKE starts the same number of nodes in each of the pool's {zones} zones, so the initial size must be a "
-        f"multiple of {zones}",
+        "desiredSize",
+        f"GKE starts the same number of nodes in each of the pool's {zones} zones, so the initial size "
+        + ("(minSize, as desiredSize is not set) " if unset else "")
+        + f"must be a multiple of {zones}",
         size,
         tuple(choices),
-        "or name fewer zones (the pool's zones or gkeNodeLocations)",
+        ("set desiredSize to one of these (minSize stays the floor), " if unset else "")
+        + "or name fewer zones (the pool's zones or gkeNodeLocations)",
     )
 
 

@@ -2,8 +2,9 @@
 
 Source: EC2 DescribeInstanceTypes ``GpuInfo`` and ``ProcessorInfo`` as bundled by moto 5.2.5
 (``moto/ec2/resources/instance_types.json.gz``); ``tests/core/catalog/test_eks_fidelity.py`` checks every
-entry (GPU name, count, memory, architecture) against that file. p3 sizes other than p3dn are absent
-from that data and are not listed.
+entry (GPU name, count, memory, architecture) against that file, and that every NVIDIA GPU type in it is
+listed here or in ``catalog_exclusions.EXCLUDED`` with a reason. p3 sizes other than p3dn are absent from
+that data and are not listed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from components.core.catalog.instance_types import InstanceType, family_table
+from components.eks.catalog_exclusions import FRACTIONAL_L4
 
 _SRC = "EC2 DescribeInstanceTypes via moto 5.2.5 instance_types.json.gz"
 
@@ -47,5 +49,13 @@ EKS_INSTANCE_TYPES: Mapping[str, InstanceType] = {
     **family_table("eks", "h200", "x86_64", f"{_SRC} p5e", {"p5e.48xlarge": 8}),
     **family_table("eks", "h200", "x86_64", f"{_SRC} p5en", {"p5en.48xlarge": 8}),
     **family_table("eks", "b200", "x86_64", f"{_SRC} p6-b200", {"p6-b200.48xlarge": 8}),
+    **family_table("eks", "b300", "x86_64", f"{_SRC} p6-b300", {"p6-b300.48xlarge": 8}),
+    **family_table("eks", "rtxpro4500", "x86_64", f"{_SRC} g7", _sizes("g7", {
+        "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "12xlarge": 2, "24xlarge": 4, "48xlarge": 8,
+    })),
+    **family_table("eks", "rtxpro6000", "x86_64", f"{_SRC} g7e", _sizes("g7e", {
+        "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "12xlarge": 2, "24xlarge": 4, "48xlarge": 8,
+    })),
+    **FRACTIONAL_L4,
 }  # fmt: skip
 """EKS GPU instance types by name."""

@@ -3,8 +3,9 @@
 Source: GKE how-to/gpus (https://docs.cloud.google.com/kubernetes-engine/docs/how-to/gpus) and GCE GPU
 machine types (https://cloud.google.com/compute/docs/gpus), shared reference clouds.md 4.1: G2 carries L4
 (1 GPU up to g2-standard-32, 2/4/8 on -24/-48/-96), A2 High/Mega A100 40 GB and A2 Ultra A100 80 GB (the
-suffix is the GPU count), A3 High/Mega H100 80 GB, A3 Ultra H200, A4 B200; N1 takes attached T4 (1, 2
-or 4) or V100 (1, 2, 4 or 8).
+suffix is the GPU count), A3 High/Mega H100 80 GB, A3 Ultra H200, A4 B200, G4 RTX PRO 6000 (g4-standard-48
+has 1, -384 has 8; the fractional -6/-12/-24 and the other whole-GPU sizes are not listed: describe them with
+``gpu:``); N1 takes attached T4 (1, 2 or 4) or V100 (1, 2, 4 or 8).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ GKE_MACHINE_TYPES: Mapping[str, InstanceType] = {
     **family_table("gke", "h100-mega", "x86_64", f"{_SRC} A3 Mega", {"a3-megagpu-8g": 8}),
     **family_table("gke", "h200", "x86_64", f"{_SRC} A3 Ultra", {"a3-ultragpu-8g": 8}),
     **family_table("gke", "b200", "x86_64", f"{_SRC} A4", {"a4-highgpu-8g": 8}),
+    **family_table("gke", "rtxpro6000", "x86_64", f"{_SRC} G4", {"g4-standard-48": 1, "g4-standard-384": 8}),
 }  # fmt: skip
 """GKE machine types with built-in GPUs, by name."""
 

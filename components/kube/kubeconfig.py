@@ -137,6 +137,14 @@ def load_target(
     return _select(documents, ", ".join(str(p) for p in paths), context)
 
 
+def context_names(kubeconfig: str | None = None, env: Mapping[str, str] | None = None) -> list[str]:
+    """Every context of the kubeconfig(s) kubectl would read, in file order (``--all-contexts``)."""
+    environ = os.environ if env is None else env
+    paths = kubeconfig_paths(kubeconfig, environ, Path(environ.get("HOME", str(Path.home()))))
+    merged = merge_kubeconfigs([(p, _read(p)) for p in paths])
+    return [str(c["name"]) for c in merged["contexts"]]
+
+
 def load_target_from_text(text: str, context: str | None = None, *, source: str = "the kubeconfig") -> KubeTarget:
     """Select ``context`` from kubeconfig *content* held in memory (never written to disk). ``source`` names it
     in errors (e.g. the config key it came from); relative file paths in it resolve against the working directory."""

@@ -111,6 +111,14 @@ class AuditState:
         """Every expected node is present and converged (``AuditReport.done``)."""
         return self._unconverged == 0 and self._short_pools == 0
 
+    def pool_progress(self) -> list[tuple[str, int, int]]:
+        """(pool, converged nodes, expected nodes) per stack pool, in name order: what a waiting line shows."""
+        converged: Counter[str] = Counter(pool for name, pool in self._pool_of.items() if self._results[name].converged)
+        return [
+            (pool, converged[pool], max(expectation.expected_nodes, self._per_pool[pool]))
+            for pool, expectation in sorted(self._expectations.items())
+        ]
+
     def report(self) -> AuditReport:
         """The full report over the current nodes, as ``audit`` would build it."""
         results = tuple(self._results[name] for name in sorted(self._results))

@@ -12,10 +12,11 @@ from components.verify.labeling import LabelPatch
 from components.verify.nodes import NodeView
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A left-aligned, space-padded text table, kubectl style."""
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, show_headers: bool = True) -> str:
+    """A left-aligned, space-padded text table, kubectl style (``show_headers=False``: ``--no-headers``)."""
     widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
-    lines = ["   ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [headers, *rows]]
+    shown = [headers, *rows] if show_headers else list(rows)
+    lines = ["   ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in shown]
     return "\n".join(lines)
 
 
@@ -35,13 +36,17 @@ def summary_line(report: AuditReport) -> str:
     )
 
 
-def render_report(report: AuditReport, *, only_findings: bool = False) -> str:
-    """The node table, then every finding with its cause and fix, then a summary line."""
+def render_report(report: AuditReport, *, only_findings: bool = False, wide: bool = False, headers: bool = True) -> str:
+    """The node table, then every finding with its cause and fix, then a summary line.
+
+    ``wide`` (``-o wide``) adds the instance type, zone and GPU product columns; ``headers=False`` (``--no-headers``)
+    drops the table's header row."""
     results = [r for r in report.results if r.findings] if only_findings else list(report.results)
     parts: list[str] = []
     if results:
-        rows = [_row(r) for r in results]
-        parts.append(table(("NODE", "POOL", "GPU", "READY", "GPUS", "FINDINGS"), rows))
+        rows = [(*_row(r), *_wide_row(r)) if wide else _row(r) for r in results]
+        columns = NODE_COLUMNS + WIDE_COLUMNS if wide else NODE_COLUMNS
+        parts.append(table(columns, rows, show_headers=headers))
     details = [_detail(x) for x in report.findings]
     if details:
         parts.append("\n\n".join(details))
@@ -161,6 +166,17 @@ def _row(result: NodeResult) -> tuple[str, ...]:
         f"{have}/{want if want is not None else '?'}",
         status or "ok",
     )
+
+
+NODE_COLUMNS = ("NODE", "POOL", "GPU", "READY", "GPUS", "FINDINGS")
+WIDE_COLUMNS = ("INSTANCE-TYPE", "ZONE", "PRODUCT")
+"""``-o wide``: the well-known ``node.kubernetes.io/instance-type`` and ``topology.kubernetes.io/zone`` labels and
+GPU Feature Discovery's ``nvidia.com/gpu.product``."""
+_WIDE_LABELS = ("node.kubernetes.io/instance-type", "topology.kubernetes.io/zone", "nvidia.com/gpu.product")
+
+
+def _wide_row(result: NodeResult) -> tuple[str, ...]:
+    return tuple(result.view.labels.get(label, "<none>") for label in _WIDE_LABELS)
 
 
 def _detail(finding: Finding) -> str:

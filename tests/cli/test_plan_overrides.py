@@ -25,26 +25,28 @@ def _subnets(plan: dict[str, Any]) -> set[tuple[str, ...]]:
 
 
 def test_a_json_list_through_set_reaches_every_node_group(capsys: pytest.CaptureFixture[str]) -> None:
-    code, plan, err = _plan(capsys, "--stack", "eks-dev", "--set", 'gpuready:eksSubnetIds=["subnet-a","subnet-b"]')
+    code, plan, err = _plan(
+        capsys, "--stack", "eks-dev", "--set", 'gpuready:eksSubnetIds=["subnet-0aaaaaaa","subnet-0bbbbbbb"]'
+    )
     assert code == 0, err
-    assert _subnets(plan) == {("subnet-a", "subnet-b")}
+    assert _subnets(plan) == {("subnet-0aaaaaaa", "subnet-0bbbbbbb")}
 
 
 def test_set_path_appends_to_the_stack_file_list(capsys: pytest.CaptureFixture[str]) -> None:
-    code, plan, err = _plan(capsys, "--stack", "eks-dev", "--set-path", "gpuready:eksSubnetIds[2]=subnet-c")
+    code, plan, err = _plan(capsys, "--stack", "eks-dev", "--set-path", "gpuready:eksSubnetIds[2]=subnet-0ccccccc")
     assert code == 0, err
-    assert _subnets(plan) == {("subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788", "subnet-c")}
+    assert _subnets(plan) == {("subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788", "subnet-0ccccccc")}
 
 
 def test_set_path_after_set(capsys: pytest.CaptureFixture[str]) -> None:
     code, plan, err = _plan(
         capsys,
         "--stack", "eks-dev",
-        "--set-path", "gpuready:eksSubnetIds[0]=subnet-z",
-        "--set", 'gpuready:eksSubnetIds=["subnet-a"]',
+        "--set-path", "gpuready:eksSubnetIds[0]=subnet-0fffffff",
+        "--set", 'gpuready:eksSubnetIds=["subnet-0aaaaaaa"]',
     )  # fmt: skip
     assert code == 0, err
-    assert _subnets(plan) == {("subnet-z",)}
+    assert _subnets(plan) == {("subnet-0fffffff",)}
 
 
 def test_keys_of_other_namespaces_are_left_to_their_owners(capsys: pytest.CaptureFixture[str]) -> None:

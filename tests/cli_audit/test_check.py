@@ -83,6 +83,10 @@ def test_missing_kubeconfig_and_unreachable_cluster_exit_2(gpuready: Cli, tmp_pa
     unreachable = gpuready("check", "--kubeconfig", str(config), kubeconfig=False)
     assert unreachable.code == 2
     assert unreachable.err.startswith("error: cannot connect to http://127.0.0.1:")
+    assert f"Next: run kubectl cluster-info --kubeconfig {config} (same kubeconfig and context); is the address" in (
+        unreachable.err
+    )
+    assert "VPN or bastion" in unreachable.err and "gcloud container clusters get-credentials" in unreachable.err
 
 
 def test_forbidden_exits_2_pointing_at_rbac(kube_standin: KubeStandin, gpuready: Cli) -> None:

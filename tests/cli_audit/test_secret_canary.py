@@ -147,7 +147,13 @@ def test_verify_never_shows_a_kubeconfig_from_the_stack_file(canary_stacks: dict
 
 
 def test_the_mapping_error_says_how_to_pass_the_kubeconfig() -> None:
-    base = {"cloud": "eks", "clusterName": "c", "eksNodeRoleArn": "arn", "eksSubnetIds": ["s"], "gpuStack": "external"}
+    base = {
+        "cloud": "eks",
+        "clusterName": "c",
+        "eksNodeRoleArn": "arn:aws:iam::123456789012:role/n",
+        "eksSubnetIds": ["subnet-0a1b2c3d"],
+        "gpuStack": "external",
+    }
     pools = "- {name: gpu, instanceType: g6.xlarge, minSize: 0, maxSize: 1}"
     with pytest.raises(GpuReadyError) as raised:
         parse_stack_settings({**base, "nodePools": pools, "kubeconfig": {"users": [{"token": MARKER}]}})

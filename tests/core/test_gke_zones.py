@@ -30,6 +30,17 @@ def pool(**extra: Any) -> Any:
             [pool(desired_size=1, zones=("us-central1-a", "us-central1-b"))],
             ["gpuready:nodePools[0].desiredSize: GKE starts the same number of nodes in each of the pool's 2 zones"],
         ),
+        # Without desiredSize the pool starts minSize nodes: the fix named is desiredSize, not minSize.
+        (
+            "us-central1",
+            ["us-central1-a", "us-central1-b"],
+            [pool(min_size=1, max_size=4)],
+            [
+                "gpuready:nodePools[0].desiredSize: GKE starts the same number of nodes in each of the pool's 2 zones, "
+                "so the initial size (minSize, as desiredSize is not set) must be a multiple of 2; got 1. Allowed: 2. "
+                "Hint: set desiredSize to one of these (minSize stays the floor)"
+            ],
+        ),
         # The pool's own zone wins: one zone splits any size, though the stack names two.
         ("us-central1", ["us-central1-a", "us-central1-b"], [pool(desired_size=1, zones=("us-central1-c",))], []),
         # A ComputeClass (elastic) starts no nodes: a regional cluster needs no gkeNodeLocations for it ...

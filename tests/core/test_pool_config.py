@@ -32,7 +32,7 @@ def test_every_key_is_parsed() -> None:
         [
             {
                 "name": "train",
-                "instanceType": "g7e.2xlarge",
+                "instanceType": "g9.2xlarge",
                 "minSize": 1,
                 "maxSize": 4,
                 "desiredSize": 2,
@@ -52,7 +52,7 @@ def test_every_key_is_parsed() -> None:
         ],
         "eks",
     )
-    assert (spec.cloud, spec.name, spec.instance_type) == ("eks", "train", "g7e.2xlarge")
+    assert (spec.cloud, spec.name, spec.instance_type) == ("eks", "train", "g9.2xlarge")
     assert (spec.min_size, spec.max_size, spec.desired_size) == (1, 4, 2)
     assert (spec.capacity, spec.image, spec.driver, spec.driver_version) == ("spot", "al2023", "cloud", None)
     assert spec.gpu == ExplicitGpu("l4", 2, "x86_64")

@@ -62,7 +62,7 @@ ACCEPTED = [
     pytest.param("gke", {"driver_version": "latest"}, id="gke-latest-cos"),
     pytest.param("gke", {"driver_version": "default", "image": "ubuntu"}, id="gke-default-ubuntu"),
     # cloud offers
-    pytest.param("gke", {"instance_type": "g4-standard-48", "gpu": ExplicitGpu("l4", 1)}, id="gke-unlisted-l4"),
+    pytest.param("gke", {"instance_type": "g9-standard-48", "gpu": ExplicitGpu("l4", 1)}, id="gke-unlisted-l4"),
     # time-slicing / MPS
     pytest.param("eks", {"sharing": GpuSharing(mode="time-slicing", replicas=2)}, id="ts-replicas-2"),
     pytest.param("eks", {"sharing": GpuSharing(mode="mps", replicas=48, rename_by_default=True)}, id="eks-mps-rename"),

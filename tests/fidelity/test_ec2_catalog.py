@@ -8,7 +8,9 @@ Sources:
   botocore's EC2 model, in batches of at most 100 types (the API's limit per call).
 
 For every ``EKS_INSTANCE_TYPES`` entry: the GPU name (and, for V100/A100, memory) maps to the catalog
-model, the GPU count equals ``gpus``, the memory per GPU equals the model's ``memory_mib``, and
+model, the device count (``LogicalGpuCount``) equals ``gpus``, the partition size equals ``gpu_fraction``
+(fractional G6f/Gr6f report ``Count: 0``), the memory per device is the model's ``memory_mib`` times the
+fraction, and
 ``ProcessorInfo.SupportedArchitectures`` contains the catalog architecture.
 """
 
@@ -28,6 +30,7 @@ from moto.server import ThreadedMotoServer
 from components.core.catalog.gpus import GPU_MODELS
 from components.core.catalog.instance_types import InstanceType
 from components.eks.catalog import EKS_INSTANCE_TYPES
+from components.eks.catalog_exclusions import EXCLUDED
 
 BUNDLED_PATH = Path(moto.__file__).parent / "ec2" / "resources" / "instance_types.json.gz"
 BUNDLED: Mapping[str, Any] = json.loads(gzip.decompress(BUNDLED_PATH.read_bytes()))
@@ -42,6 +45,9 @@ GPU_NAME_TO_MODEL: Mapping[str, str] = {
     "H100": "h100",
     "H200": "h200",
     "B200": "b200",
+    "B300": "b300",
+    "RTX PRO 4500": "rtxpro4500",
+    "RTX PRO Server 6000": "rtxpro6000",
 }
 GPU_NAME_AND_MIB_TO_MODEL: Mapping[tuple[str, int], str] = {
     ("V100", 32768): "v100-32gb",
@@ -68,11 +74,16 @@ def problems(entry: InstanceType, info: Mapping[str, Any]) -> list[str]:
         found.append(f"manufacturer {gpu['Manufacturer']}")
     if catalog_model(gpu) != entry.gpu:
         found.append(f"GPU {gpu['Name']} {gpu['MemoryInfo']['SizeInMiB']} MiB is {catalog_model(gpu)}, not {entry.gpu}")
-    if gpu["Count"] != entry.gpus:
-        found.append(f"{gpu['Count']} GPUs, catalog says {entry.gpus}")
-    if gpu["MemoryInfo"]["SizeInMiB"] != GPU_MODELS[entry.gpu].memory_mib:
+    if gpu["LogicalGpuCount"] != entry.gpus:
+        found.append(f"{gpu['LogicalGpuCount']} GPU devices, catalog says {entry.gpus}")
+    if gpu["Count"] != (entry.gpus if entry.gpu_fraction == 1.0 else 0):
+        found.append(f"Count {gpu['Count']} for {entry.gpus} x {entry.gpu_fraction} GPU")
+    if gpu.get("GpuPartitionSize", 1.0) != entry.gpu_fraction:
+        found.append(f"partition {gpu.get('GpuPartitionSize')}, catalog says {entry.gpu_fraction}")
+    expected_mib = round(GPU_MODELS[entry.gpu].memory_mib * entry.gpu_fraction)
+    if gpu["MemoryInfo"]["SizeInMiB"] != expected_mib:
         found.append(
-            f"{gpu['MemoryInfo']['SizeInMiB']} MiB per GPU, {entry.gpu} says {GPU_MODELS[entry.gpu].memory_mib}"
+            f"{gpu['MemoryInfo']['SizeInMiB']} MiB per GPU, {entry.gpu} x {entry.gpu_fraction} says {expected_mib}"
         )
     if entry.arch not in info["ProcessorInfo"]["SupportedArchitectures"]:
         found.append(f"architectures {info['ProcessorInfo']['SupportedArchitectures']} lack {entry.arch}")
@@ -143,14 +154,41 @@ def test_describe_instance_types_agrees_with_the_bundled_data(described: dict[st
         )
 
 
-def test_the_catalog_lists_every_nvidia_gpu_type_of_the_listed_families() -> None:
-    """No size of a family gpuready carries is missing (fractional-GPU sizes excepted: they report Count 0)."""
-    families = {name.split(".")[0] for name in EKS_INSTANCE_TYPES}
-    missing = sorted(
+def nvidia_gpu_types(data: Mapping[str, Any]) -> set[str]:
+    """Every instance type of ``data`` with an NVIDIA GPU, whole or fractional."""
+    return {
         name
-        for name, info in BUNDLED.items()
-        if name.split(".")[0] in families
-        and any(g["Manufacturer"] == "NVIDIA" and g["Count"] > 0 for g in info.get("GpuInfo", {}).get("Gpus", []))
-        and name not in EKS_INSTANCE_TYPES
-    )
-    assert missing == []
+        for name, info in data.items()
+        if any(g["Manufacturer"] == "NVIDIA" for g in info.get("GpuInfo", {}).get("Gpus", []))
+    }
+
+
+def test_every_nvidia_gpu_type_in_the_locked_data_is_listed_or_excluded_with_a_reason() -> None:
+    """Fails when a moto upgrade brings a new NVIDIA GPU type: list it in the catalog or exclude it, saying why."""
+    unaccounted = nvidia_gpu_types(BUNDLED) - set(EKS_INSTANCE_TYPES) - set(EXCLUDED)
+    assert sorted(unaccounted) == []
+    assert all(reason.strip() for reason in EXCLUDED.values())
+    assert not set(EXCLUDED) & set(EKS_INSTANCE_TYPES)
+    assert set(EXCLUDED) <= nvidia_gpu_types(BUNDLED), "an exclusion for a type the data no longer has"
+
+
+def test_the_completeness_check_sees_a_new_type() -> None:
+    """The check above over data with one more NVIDIA type than the catalog knows."""
+    g6 = BUNDLED["g6.xlarge"]
+    grown = {**BUNDLED, "g9z.xlarge": g6}
+    assert nvidia_gpu_types(grown) - set(EKS_INSTANCE_TYPES) - set(EXCLUDED) == {"g9z.xlarge"}
+
+
+@pytest.mark.parametrize(
+    ("name", "fraction", "mib"),
+    [
+        ("g6f.large", 0.125, 2861),
+        ("g6f.2xlarge", 0.25, 5722),
+        ("g6f.4xlarge", 0.5, 11444),
+        ("gr6f.4xlarge", 0.5, 11444),
+    ],
+)
+def test_fractional_l4_types_are_one_device_of_a_share_of_an_l4(name: str, fraction: float, mib: int) -> None:
+    entry = EKS_INSTANCE_TYPES[name]
+    assert (entry.gpu, entry.gpus, entry.gpu_fraction) == ("l4", 1, fraction)
+    assert BUNDLED[name]["GpuInfo"]["Gpus"][0]["MemoryInfo"]["SizeInMiB"] == mib

@@ -44,28 +44,24 @@ COMMENT_NAMES: Mapping[str, frozenset[str]] = {
     "H100-NVL/H800-NVL (94GB)": frozenset({"H100 NVL", "H800 NVL"}),
     "H100-96GB/GH200-96GB/PG506-96GB/H20": frozenset({"H100-96GB", "GH200", "PG506-96GB", "H20"}),
     "H200-141GB": frozenset({"H200-141GB", "H200 141GB", "H200 NVL"}),
+    # The file's "H200-141GB" comments name the 141 GB geometry, which H200 NVL shares.
+    "H200-NVL": frozenset({"H200-141GB", "H200 141GB", "H200 NVL"}),
     "B200": frozenset({"B200"}),
+    "A30-24GB": frozenset({"A30-24GB"}),
+    "GB200": frozenset({"GB200", "GB200 HGX"}),
+    "B300": frozenset({"B300"}),
+    "RTX-PRO-6000-Blackwell": frozenset({"RTX PRO 6000 Blackwell"}),
 }
 """gpuready table family -> how mig-parted's comments name its GPUs (``GH200 144G HBM3e`` is another GPU)."""
 
 UNMATCHED_LAYOUTS = frozenset(
     {
-        # A30-24GB (4 compute slices)
-        "all-1g.6gb", "all-1g.6gb.me", "all-2g.12gb", "all-2g.12gb.me", "all-4g.24gb",
-        # RTX PRO 6000 Blackwell (4 compute slices)
-        "all-1g.24gb.gfx", "all-1g.24gb.me.all", "all-1g.24gb-me", "all-2g.48gb", "all-2g.48gb.gfx",
-        "all-2g.48gb.me.all", "all-2g.48gb-me", "all-4g.96gb", "all-4g.96gb.gfx",
-        # GB200 HGX (186 GB)
-        "all-1g.47gb", "all-2g.47gb", "all-3g.93gb", "all-4g.93gb", "all-7g.186gb",
         # GH200 144G HBM3e
         "all-1g.36gb", "all-2g.36gb", "all-3g.72gb", "all-4g.72gb", "all-7g.144gb",
-        # B300 (269 GB) and GB300 (278 GB)
-        "all-1g.34gb", "all-1g.34gb.me", "all-1g.67gb", "all-2g.67gb", "all-3g.135gb", "all-4g.135gb",
-        "all-7g.269gb", "all-1g.70gb", "all-2g.70gb", "all-3g.139gb", "all-4g.139gb", "all-7g.278gb",
-        # Not attributable to one GPU: a +me profile at the 2-memory-slice size (follows the
-        # "H100 NVL, H800 NVL, GH200" comment only after a double blank line), the GB300-sized 1g +me,
-        # and the 95/189 GB layouts that no comment names.
-        "all-1g.24gb.me", "all-1g.35gb.me", "all-3g.95gb", "all-4g.95gb", "all-7g.189gb",
+        # GB300 (278 GB)
+        "all-1g.70gb", "all-2g.70gb", "all-3g.139gb", "all-4g.139gb", "all-7g.278gb",
+        # Not attributable to one GPU: the GB300-sized 1g +me, and the 95/189 GB layouts that no comment names.
+        "all-1g.35gb.me", "all-3g.95gb", "all-4g.95gb", "all-7g.189gb",
     }
 )  # fmt: skip
 """Single-profile upstream layouts that belong to none of gpuready's tables, and why."""
@@ -153,7 +149,7 @@ UPSTREAM = load_upstream()
 
 
 def _family_memory_gb(table: MigTable) -> int:
-    whole = [p for p in table.profiles if p.startswith("7g.")]
+    whole = [p for p in table.profiles if p.startswith(f"{table.compute_slices}g.") and p.endswith("gb")]
     assert len(whole) == 1, f"{table.family}: expected one 7g profile, got {whole}"
     match = _PROFILE.match(whole[0])
     assert match is not None
@@ -161,7 +157,9 @@ def _family_memory_gb(table: MigTable) -> int:
 
 
 def _fits_geometry(profile: str, table: MigTable) -> bool:
-    """Whether ``profile`` is one of the 7-slice MIG profiles of a GPU with the table's memory."""
+    """Whether ``profile`` is one of the MIG profiles of a GPU with the table's memory and slices."""
+    if table.compute_slices == 4:
+        return _fits_four_slice_geometry(profile, table)
     match = _PROFILE.match(profile)
     if match is None or match["suffix"] not in ("", "+me"):
         return False
@@ -174,6 +172,14 @@ def _fits_geometry(profile: str, table: MigTable) -> bool:
         slices = _MEMORY_SLICES.get(compute, ())
     whole = _family_memory_gb(table)
     return any(memory == (whole * s + 4) // 8 for s in slices)  # whole * s / 8, rounded half up
+
+
+def _fits_four_slice_geometry(profile: str, table: MigTable) -> bool:
+    """4-slice GPUs (A30, RTX PRO 6000): an Ng profile has N of 4 memory slices; any suffix may apply."""
+    match = _PROFILE.match(profile)
+    if match is None or int(match["compute"]) not in (1, 2, 4):
+        return False
+    return int(match["memory"]) == _family_memory_gb(table) * int(match["compute"]) // 4
 
 
 def _belongs(layout: Layout, table: MigTable) -> bool:
@@ -202,7 +208,11 @@ def _params(cases: list[tuple[MigTable, str]], known: Mapping[tuple[str, str], s
 
 
 KNOWN_COUNT_MISMATCHES: Mapping[tuple[str, str], str] = {}
-KNOWN_MISSING_LAYOUTS: Mapping[tuple[str, str], str] = {}
+KNOWN_MISSING_LAYOUTS: Mapping[tuple[str, str], str] = {
+    ("RTX-PRO-6000-Blackwell", "all-1g.24gb.me"): (
+        "1g.24gb+me sits under the H100 NVL comment; the RTX PRO 6000 layouts use +me.all, not +me"
+    ),
+}
 
 PROFILE_CASES = [(t, p) for t in MIG_TABLES.values() for p in t.profiles]
 UPSTREAM_CASES = [(t, name) for t in MIG_TABLES.values() for name, lay in UPSTREAM.items() if _belongs(lay, t)]

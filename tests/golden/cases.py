@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from components.cli.main import main
-from components.cli.verify_command import stack_expectations
+from components.cli.verify_stack import stack_expectations
 from tests.golden import health_nodes, node_sets
 from tests.golden.diff_cases import DIFF_CASES
 from tests.kube_standin import KubeStandin

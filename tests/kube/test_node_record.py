@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from components.cli.verify_command import stack_expectations
+from components.cli.verify_stack import stack_expectations
 from components.kube.node_record import NodeRecord, list_views, record_view
 from components.kube.nodes_api import NodeClient
 from components.verify.nodes import node_view

@@ -25,11 +25,11 @@ def test_overrides_and_paths_reach_the_settings() -> None:
     settings = load_settings(
         PROJECT,
         "eks-dev",
-        overrides=["gpuready:clusterName=ml-prod", 'gpuready:eksSubnetIds=["subnet-a","subnet-b"]'],
-        path_overrides=["gpuready:eksSubnetIds[2]=subnet-c", "gpuready:verifySkipPools[0]=a10g-br"],
+        overrides=["gpuready:clusterName=ml-prod", 'gpuready:eksSubnetIds=["subnet-0aaaaaaa","subnet-0bbbbbbb"]'],
+        path_overrides=["gpuready:eksSubnetIds[2]=subnet-0ccccccc", "gpuready:verifySkipPools[0]=a10g-br"],
     )
     assert settings.cluster_name == "ml-prod"
-    assert settings.eks_subnet_ids == ("subnet-a", "subnet-b", "subnet-c")
+    assert settings.eks_subnet_ids == ("subnet-0aaaaaaa", "subnet-0bbbbbbb", "subnet-0ccccccc")
     assert settings.verify_skip_pools == ("a10g-br",)
 
 

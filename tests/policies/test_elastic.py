@@ -38,7 +38,7 @@ NO_TAINT = {"taints": None}
 
 RECOGNISED = [
     ([req("node.kubernetes.io/instance-type", "In", "m5.large", "p5.48xlarge")], {}, "p5.48xlarge"),
-    ([req("node.kubernetes.io/instance-type", "In", "p6-b300.48xlarge")], {}, "p6-b300"),  # family not in catalog
+    ([req("node.kubernetes.io/instance-type", "In", "p6e-gb200.36xlarge")], {}, "p6e-gb200"),  # family not in catalog
     ([req("karpenter.k8s.aws/instance-gpu-count", "Gt", "0")], {}, "instance-gpu-count Gt"),
     ([req("karpenter.k8s.aws/instance-gpu-count", "In", "1", "2")], {}, "instance-gpu-count In"),
     ([req("karpenter.k8s.aws/instance-gpu-name", "In", "l4")], {}, "instance-gpu-name In"),

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from components.cli.verify_command import stack_expectations
+from components.cli.verify_stack import stack_expectations
 from components.verify import audit as audit_module
 from components.verify.audit import audit
 from components.verify.checks import check_node

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.core.catalog import lookup
+from components.core.catalog.instance_types import InstanceType
 from components.core.catalog.lookup import ResolvedGpu
 from components.core.clouds.registry import cloud_profile
 from components.errors import Problem, SpecError
@@ -44,7 +45,7 @@ def instance_types(spec: GpuPoolSpec) -> tuple[str, ...]:
         return given_types(spec)
     model = lookup.lookup_gpu_model(wanted.model)
     table = cloud_profile(spec.cloud).instance_types
-    return tuple(sorted(n for n, t in table.items() if t.gpu == model.key and t.gpus == wanted.count))
+    return tuple(sorted(n for n, t in table.items() if _whole(t) and t.gpu == model.key and t.gpus == wanted.count))
 
 
 def resolve(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]) -> ResolvedGpu | None:
@@ -64,7 +65,15 @@ def resolve(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]) -> Resolv
                     "name one type, or choose an elastic provisioner (which picks among several)")
         )  # fmt: skip
         return None
-    return _agreeing(spec, types, problems)
+    resolved = _agreeing(spec, types, problems)
+    if resolved is not None and elastic and resolved.fraction != 1.0:
+        problems.append(
+            Problem("instanceType", "a fractional-GPU type is for fixed node pools", resolved.instance_type, (),
+                    "drop provisioner (EC2 reports GpuInfo Count 0 for it, so a provisioner's GPU-count "
+                    "requirement would not select it), or pick a whole-GPU type")
+        )  # fmt: skip
+        return None
+    return resolved
 
 
 def _resolved_at(spec: GpuPoolSpec, name: str, path: str, problems: list[Problem]) -> ResolvedGpu | None:
@@ -87,10 +96,10 @@ def _agreeing(spec: GpuPoolSpec, types: tuple[str, ...], problems: list[Problem]
         assert gpu is not None
         if types.index(types[index]) != index:
             problems.append(Problem(f"instanceType[{index}]", "is named twice", types[index], (), "remove it"))
-        elif (gpu.model, gpu.gpus, gpu.arch) != (first.model, first.gpus, first.arch):
+        elif (gpu.model, gpu.gpus, gpu.arch, gpu.fraction) != (first.model, first.gpus, first.arch, first.fraction):
             problems.append(
-                Problem(f"instanceType[{index}]", f"has {gpu.gpus} x {gpu.model.key} ({gpu.arch}), the pool's first "
-                        f"type {first.instance_type} {first.gpus} x {first.model.key} ({first.arch})", types[index],
+                Problem(f"instanceType[{index}]", f"has {_kind(gpu)}, the pool's first type {first.instance_type} "
+                        f"{_kind(first)}", types[index],
                         (), "a pool holds one GPU model and count: list types alike, or make one pool per kind")
             )  # fmt: skip
     return first
@@ -114,7 +123,7 @@ def _from_requirements(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]
         problems.extend(error.problems)
         return None
     table = cloud_profile(spec.cloud).instance_types
-    offered = sorted({t.gpus for t in table.values() if t.gpu == model.key})
+    offered = sorted({t.gpus for t in table.values() if _whole(t) and t.gpu == model.key})
     if not offered:
         problems.append(
             Problem("gpuRequirements.model", f"no {spec.cloud} instance type in gpuready's catalog has it", model.key,
@@ -136,3 +145,13 @@ def _from_requirements(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]
         )  # fmt: skip
         return None
     return lookup.resolve_instance_type(spec.cloud, types[0], None)
+
+
+def _whole(listed: InstanceType) -> bool:
+    """Whether the type carries whole GPUs: ``gpuRequirements`` asks for GPUs, never fractions of one (G6f)."""
+    return listed.gpu_fraction == 1.0
+
+
+def _kind(gpu: ResolvedGpu) -> str:
+    share = "" if gpu.fraction == 1.0 else f" ({gpu.fraction:g} of a GPU each)"
+    return f"{gpu.gpus} x {gpu.model.key}{share} ({gpu.arch})"

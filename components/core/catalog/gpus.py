@@ -1,8 +1,9 @@
 """NVIDIA GPU models gpuready knows: memory, architecture, MIG, and the names other tools use.
 
 ``key`` is gpuready's canonical lowercase accelerator name. It matches SkyPilot's canonical names
-lowercased (skypilot ``sky/utils/gpu_names.py`` 0.14.1: ``A100-80GB`` -> ``a100-80gb``) except where one
-SkyPilot name covers two GPUs with different MIG tables (``h100-nvl``: SkyPilot calls it ``h100``), so
+lowercased (skypilot ``sky/utils/gpu_names.py`` 0.14.1: ``A100-80GB`` -> ``a100-80gb``; ``RTXPRO6000`` ->
+``rtxpro6000``) except where one SkyPilot name covers two GPUs with different MIG tables (``h100-nvl``,
+``h200-nvl``: SkyPilot calls them ``h100``, ``h200``), so
 ``skypilot`` holds the value SkyPilot's ``skypilot.co/accelerator`` label expects.
 
 Memory is MiB per GPU as EC2 DescribeInstanceTypes reports it where AWS sells the GPU (moto 5.2.5
@@ -125,7 +126,7 @@ GPU_MODELS: Mapping[str, GpuModel] = {
         ),
         GpuModel(
             key="h200", display="H200", memory_mib=144384, architecture="hopper", mig=mig_profiles.H200_141GB,
-            skypilot="h200", gke_accelerator="nvidia-h200-141gb", product_pattern=r"\bH200\b",
+            skypilot="h200", gke_accelerator="nvidia-h200-141gb", product_pattern=r"\bH200\b(?!.*NVL)",
             source=f"{_EC2} p5e/p5en; {_MIG}; {_GKE}",
         ),
         GpuModel(
@@ -137,6 +138,36 @@ GPU_MODELS: Mapping[str, GpuModel] = {
             key="gh200", display="GH200", memory_mib=98304, architecture="hopper",
             mig=mig_profiles.H100_96GB_GH200, skypilot="gh200", gke_accelerator=None,
             product_pattern=r"\bGH200\b", source=f"NVIDIA GH200 Grace Hopper (96 GB HBM3); {_MIG}",
+        ),
+        GpuModel(
+            key="h200-nvl", display="H200-NVL", memory_mib=144384, architecture="hopper",
+            mig=mig_profiles.H200_NVL_141GB, skypilot="h200", gke_accelerator=None,
+            product_pattern=r"\bH200\b.*NVL", source=f"NVIDIA H200 NVL (141 GB HBM3e, as H200 SXM); {_MIG}",
+        ),
+        GpuModel(
+            key="a30", display="A30", memory_mib=24576, architecture="ampere", mig=mig_profiles.A30_24GB,
+            skypilot="a30", gke_accelerator=None, product_pattern=r"\bA30\b", source=f"NVIDIA A30 (24 GB HBM2); {_MIG}",
+        ),
+        GpuModel(
+            key="b300", display="B300", memory_mib=275040, architecture="blackwell", mig=mig_profiles.B300_269GB,
+            skypilot="b300", gke_accelerator=None, product_pattern=r"\bB300\b",
+            source=f"{_EC2} p6-b300; {_MIG}; MIG from driver R580 (MIG user guide 620, deployment considerations)",
+        ),
+        GpuModel(
+            key="gb200", display="GB200", memory_mib=190464, architecture="blackwell", mig=mig_profiles.GB200_186GB,
+            skypilot="gb200", gke_accelerator="nvidia-gb200", product_pattern=r"\bGB200\b",
+            source=f"NVIDIA GB200 (186 GB HBM3e per GPU, mig-parted's whole-GPU 7g.186gb); {_MIG}; {_GKE} (A4X)",
+        ),
+        GpuModel(
+            key="rtxpro6000", display="RTX PRO 6000", memory_mib=98304, architecture="blackwell",
+            mig=mig_profiles.RTX_PRO_6000_96GB, skypilot="rtxpro6000", gke_accelerator="nvidia-rtx-pro-6000",
+            product_pattern=r"\bRTX[- ]PRO[- ](Server[- ])?6000\b",
+            source=f"{_EC2} g7e ('RTX PRO Server 6000'); {_MIG} (max 4); {_GKE} (G4)",
+        ),
+        GpuModel(
+            key="rtxpro4500", display="RTX PRO 4500", memory_mib=32768, architecture="blackwell", mig=None,
+            skypilot="rtxpro4500", gke_accelerator=None, product_pattern=r"\bRTX[- ]PRO[- ](Server[- ])?4500\b",
+            source=f"{_EC2} g7; no mig-parted v0.15.0 layout and not in the MIG user guide's supported GPUs",
         ),
     )
 }  # fmt: skip

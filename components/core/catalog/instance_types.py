@@ -28,6 +28,12 @@ class InstanceType:
     arch: Arch
     """CPU architecture of the node."""
     source: str
+    gpu_fraction: float = 1.0
+    """Share of one physical GPU each of the ``gpus`` devices is (EC2 ``GpuPartitionSize``); 1.0 for whole GPUs.
+
+    Below 1.0 the cloud partitions the GPU before the node boots (EC2 G6f/Gr6f: a fixed slice of an L4's
+    compute and memory); the node still shows one device, which Kubernetes counts as ``nvidia.com/gpu: 1``.
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from components.errors import SpecError, UnknownGpuModelError
 
 """Every listed GPU instance type, per cloud."""
 
-_ARM64_MODELS = frozenset({"t4g", "gh200"})
+_ARM64_MODELS = frozenset({"t4g", "gh200", "gb200"})  # Graviton / Grace hosts
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,8 @@ class ResolvedGpu:
     arch: Arch
     listed: bool
     """True when the instance type came from the catalog."""
+    fraction: float = 1.0
+    """Share of a physical GPU each device is (below 1.0 on fractional types such as EC2 G6f)."""
 
 
 def lookup_gpu_model(key: str, path: str = "gpu.model") -> GpuModel:
@@ -72,7 +74,7 @@ def resolve_instance_type(
     if listed is not None:
         if explicit is not None:
             _check_agrees(listed, explicit, path)
-        return ResolvedGpu(listed.name, GPU_MODELS[listed.gpu], listed.gpus, listed.arch, True)
+        return ResolvedGpu(listed.name, GPU_MODELS[listed.gpu], listed.gpus, listed.arch, True, listed.gpu_fraction)
     if explicit is None:
         table = cloud_profile(cloud).instance_types
         known = sorted(table)

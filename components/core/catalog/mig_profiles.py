@@ -165,7 +165,7 @@ H100_96GB_GH200 = MigTable(
     balanced={"1g.12gb": 2, "2g.24gb": 1, "3g.48gb": 1},
 )
 H200_141GB = MigTable(
-    # H200 SXM only: mig-parted gives 1g.35gb to 0x2335 alone, so H200 NVL (0x233B) would need its own table.
+    # H200 SXM only: mig-parted gives 1g.35gb to 0x2335 alone, so H200 NVL (0x233B) has its own table below.
     family="H200-141GB",
     pci_device_ids=("0x233510DE",),
     profiles={
@@ -195,7 +195,56 @@ B200_180GB = MigTable(
     inferred=True,
 )
 
+H200_NVL_141GB = MigTable(
+    # all-1g.35gb's device-filter lists 0x2335 (H200 SXM) only, so H200 NVL has no 1g.35gb layout.
+    family="H200-NVL",
+    pci_device_ids=("0x233B10DE",),
+    profiles={"1g.18gb": 7, "1g.18gb+me": 1, "2g.35gb": 3, "3g.71gb": 2, "4g.71gb": 1, "7g.141gb": 1},
+    balanced={"1g.18gb": 2, "2g.35gb": 1, "3g.71gb": 1},
+)
+A30_24GB = MigTable(
+    # Four compute and four memory slices (the file's "A30-24GB" layouts).
+    family="A30-24GB",
+    pci_device_ids=("0x20B710DE",),
+    profiles={"1g.6gb": 4, "1g.6gb+me": 1, "2g.12gb": 2, "2g.12gb+me": 1, "4g.24gb": 1},
+    balanced={"1g.6gb": 2, "2g.12gb": 1},
+    compute_slices=4,
+    memory_slices=4,
+)
+GB200_186GB = MigTable(
+    # "GB200 HGX" layouts; 1g.23gb and 1g.23gb+me sit under the "GB200, B200" comments.
+    family="GB200",
+    pci_device_ids=("0x294110DE",),
+    profiles={"1g.23gb": 7, "1g.23gb+me": 1, "1g.47gb": 4, "2g.47gb": 3, "3g.93gb": 2, "4g.93gb": 1, "7g.186gb": 1},
+    balanced={"1g.23gb": 2, "2g.47gb": 1, "3g.93gb": 1},
+)
+B300_269GB = MigTable(
+    # The 269 GB layouts are uncommented; assigned by memory size like B200 (the all-balanced B300 entry agrees).
+    family="B300",
+    pci_device_ids=("0x318210DE",),
+    profiles={"1g.34gb": 7, "1g.34gb+me": 1, "1g.67gb": 4, "2g.67gb": 3, "3g.135gb": 2, "4g.135gb": 1, "7g.269gb": 1},
+    balanced={"1g.34gb": 2, "2g.67gb": 1, "3g.135gb": 1},
+    inferred=True,
+)
+RTX_PRO_6000_96GB = MigTable(
+    # "RTX PRO 6000 Blackwell": four slices; +gfx adds graphics, -me drops the media engines, +me.all takes all.
+    family="RTX-PRO-6000-Blackwell",
+    pci_device_ids=("0x2BB510DE",),
+    profiles={
+        "1g.24gb": 4, "1g.24gb+gfx": 4, "1g.24gb-me": 4, "1g.24gb+me.all": 1,
+        "2g.48gb": 2, "2g.48gb+gfx": 2, "2g.48gb-me": 2, "2g.48gb+me.all": 1,
+        "4g.96gb": 1, "4g.96gb+gfx": 1,
+    },
+    balanced={"1g.24gb": 2, "2g.48gb": 1},
+    compute_slices=4,
+    memory_slices=4,
+)  # fmt: skip
+
 MIG_TABLES: Mapping[str, MigTable] = {
-    t.family: t for t in (A100_40GB, A100_80GB_H100_80GB, H100_NVL_94GB, H100_96GB_GH200, H200_141GB, B200_180GB)
-}
+    t.family: t
+    for t in (
+        A100_40GB, A100_80GB_H100_80GB, H100_NVL_94GB, H100_96GB_GH200, H200_141GB, H200_NVL_141GB, B200_180GB,
+        A30_24GB, GB200_186GB, B300_269GB, RTX_PRO_6000_96GB,
+    )
+}  # fmt: skip
 """Every MIG table gpuready carries, by family."""

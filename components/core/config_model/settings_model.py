@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BeforeValidator
 
 from components.core.clouds.registry import Cloud
+from components.core.config_model import wiring
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import config_error
 from components.errors import kind_of
@@ -98,13 +99,13 @@ class StackSettingsConfig(ConfigModel):
     conventions: object = None
     """YAML text (or data): ``conventions.parse_conventions``."""
     tags: Strings = []
-    eks_node_role_arn: str = ""
-    eks_subnet_ids: Strings = []
-    aks_resource_group: str = ""
-    aks_vnet_subnet_id: str = ""
-    gke_location: str = ""
+    eks_node_role_arn: wiring.IamRoleArn = ""
+    eks_subnet_ids: Annotated[list[wiring.SubnetId], BeforeValidator(_strings)] = []
+    aks_resource_group: wiring.ResourceGroupName = ""
+    aks_vnet_subnet_id: wiring.AzureSubnetId = ""
+    gke_location: wiring.GceLocation = ""
     gke_node_locations: Strings = []
-    gke_service_account: str = ""
+    gke_service_account: wiring.GcpServiceAccount = ""
     verify: Annotated[bool, BeforeValidator(_flag)] = False
     verify_timeout_seconds: Annotated[int, BeforeValidator(_seconds)] = 900
     verify_smoke: Annotated[bool, BeforeValidator(_flag)] = False

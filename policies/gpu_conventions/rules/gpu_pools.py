@@ -26,7 +26,7 @@ AKS_MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 POOL_TYPES = frozenset({EKS_NODE_GROUP, AKS_AGENT_POOL, AKS_MANAGED_CLUSTER, GKE_NODE_POOL})
 
-EKS_EXTRA_GPU_FAMILIES = frozenset({"p3", "p6-b300", "p6e-gb200", "g6f", "g7e"})
+EKS_EXTRA_GPU_FAMILIES = frozenset({"p3", "p6e-gb200"})
 """NVIDIA EC2 families the catalog does not list yet (shared reference nvidia.md 5, clouds.md 8)."""
 GKE_EXTRA_GPU_PREFIXES = ("g4-", "a4x-")
 """GCE GPU machine families the catalog does not list yet (G4 RTX PRO 6000, A4X GB200; clouds.md 4.1)."""

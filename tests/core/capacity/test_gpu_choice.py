@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
+from components.core.capacity import gpu_choice
+from components.core.clouds.registry import Cloud, cloud_profile
 from components.core.pool_config import parse_pools
 from components.errors import ConfigError
 
@@ -23,6 +24,8 @@ ACCEPTED: list[tuple[str, Cloud, dict[str, Any], tuple[str, int, int]]] = [
     ("elastic-gpu-limit", "eks", {"instanceType": "g6.12xlarge", "provisioner": "karpenter", "gpuLimit": 4},
      ("l4", 4, 0)),
     ("fixed-as-today", "eks", {"instanceType": "g6.xlarge", "minSize": 1}, ("l4", 1, 1)),
+    ("fixed-fractional-l4", "eks", {"instanceType": "g6f.large", "minSize": 0}, ("l4", 1, 0)),
+    ("fixed-b300", "eks", {"instanceType": "p6-b300.48xlarge", "minSize": 0}, ("b300", 8, 0)),
 ]  # fmt: skip
 
 REFUSED: list[tuple[str, Cloud, dict[str, Any], str, str]] = [
@@ -40,6 +43,10 @@ REFUSED: list[tuple[str, Cloud, dict[str, Any], str, str]] = [
      "instanceType[1]", "one GPU model and count"),
     ("list-with-a-typo", "eks", {"instanceType": ["g6.xlarge", "g6.xlarg"], "provisioner": "karpenter"},
      "instanceType[1]", "did you mean g6.xlarge"),
+    ("elastic-fractional", "eks", {"instanceType": "g6f.xlarge", "provisioner": "karpenter"},
+     "instanceType", "a fractional-GPU type is for fixed node pools"),
+    ("list-whole-and-fractional", "eks", {"instanceType": ["g6.xlarge", "g6f.large"], "provisioner": "karpenter"},
+     "instanceType[1]", "has 1 x l4 (0.125 of a GPU each)"),
     ("list-twice", "eks", {"instanceType": ["g6.xlarge", "g6.xlarge"], "provisioner": "karpenter"},
      "instanceType[1]", "is named twice"),
     ("neither-type-nor-requirements", "eks", {"provisioner": "karpenter"}, "instanceType",
@@ -114,3 +121,17 @@ def test_broken_gpu_requirements_do_not_say_the_instance_type_is_missing() -> No
         ("nodePools[0].gpuRequirements.count", "is required"),
         ("nodePools[0].minSize", "must be 0 for an elastic pool (karpenter makes nodes on demand)"),
     ]
+
+
+@pytest.mark.parametrize(("model", "count"), [("l4", 1), ("l4", 8), ("rtxpro6000", 2), ("b300", 8)])
+def test_gpu_requirements_select_whole_gpus_only(model: str, count: int) -> None:
+    """Fractional types (EC2 G6f: a share of one L4) never satisfy a request for whole GPUs."""
+    (spec,) = parse_pools(
+        [{"name": "p", "gpuRequirements": {"model": model, "count": count}, "provisioner": "karpenter", "maxSize": 2}],
+        "eks",
+    )
+    chosen = gpu_choice.instance_types(spec)
+    table = cloud_profile("eks").instance_types
+    assert chosen
+    assert all(table[name].gpu_fraction == 1.0 and table[name].gpus == count for name in chosen)
+    assert not any(name.startswith(("g6f.", "gr6f.")) for name in chosen)

@@ -9,7 +9,10 @@ import pytest
 from components.core.catalog import mig_profiles
 from components.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 
-MIG_CAPABLE = {"a100", "a100-80gb", "h100", "h100-mega", "h100-nvl", "h200", "b200", "gh200"}
+MIG_CAPABLE = {
+    "a100", "a100-80gb", "a30", "h100", "h100-mega", "h100-nvl", "h200", "h200-nvl", "b200", "b300", "gb200", "gh200",
+    "rtxpro6000",
+}  # fmt: skip
 ARCHITECTURES = {"volta", "turing", "ampere", "ada-lovelace", "hopper", "blackwell"}
 
 
@@ -58,6 +61,11 @@ def test_mig_capable_model_uses_a_known_mig_table(key: str) -> None:
         ("h200", "H200-141GB"),
         ("b200", "B200"),
         ("gh200", "H100-96GB/GH200-96GB/PG506-96GB/H20"),
+        ("h200-nvl", "H200-NVL"),
+        ("a30", "A30-24GB"),
+        ("b300", "B300"),
+        ("gb200", "GB200"),
+        ("rtxpro6000", "RTX-PRO-6000-Blackwell"),
     ],
 )
 def test_mig_table_matches_the_gpu_memory_size(key: str, family: str) -> None:
@@ -120,12 +128,12 @@ def test_gke_accelerator_names_are_unique() -> None:
     assert len(names) == len(set(names))
 
 
-def test_only_h100_nvl_shares_a_skypilot_name() -> None:
+def test_only_the_nvl_parts_share_a_skypilot_name() -> None:
     by_skypilot: dict[str, list[str]] = {}
     for model in GPU_MODELS.values():
         by_skypilot.setdefault(model.skypilot, []).append(model.key)
     shared = {name: sorted(keys) for name, keys in by_skypilot.items() if len(keys) > 1}
-    assert shared == {"h100": ["h100", "h100-nvl"]}
+    assert shared == {"h100": ["h100", "h100-nvl"], "h200": ["h200", "h200-nvl"]}
 
 
 # GPU Feature Discovery ``nvidia.com/gpu.product`` values as nodes carry them, and every catalog model that claims
@@ -150,7 +158,15 @@ PRODUCTS = [
     ("NVIDIA-H100-80GB-HBM3", {"h100", "h100-mega"}),
     ("NVIDIA-H100-80GB-HBM3-MIG-1g.10gb", {"h100", "h100-mega"}),
     ("NVIDIA-H200", {"h200"}),
-    ("NVIDIA-H200-NVL", {"h200"}),
+    ("NVIDIA-H200-NVL", {"h200-nvl"}),
+    ("NVIDIA-H200-NVL-MIG-1g.18gb", {"h200-nvl"}),
+    ("NVIDIA-A30", {"a30"}),
+    ("NVIDIA-B300-SXM6-AC", {"b300"}),
+    ("NVIDIA-GB200", {"gb200"}),
+    ("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", {"rtxpro6000"}),
+    ("NVIDIA RTX PRO Server 6000", {"rtxpro6000"}),
+    ("NVIDIA-RTX-PRO-4500-Blackwell-Server-Edition", {"rtxpro4500"}),
+    ("NVIDIA-RTX-6000-Ada-Generation", set()),
     ("NVIDIA-GH200-480GB", {"gh200"}),
     ("NVIDIA-B200", {"b200"}),
     ("nvidia-l40s", {"l40s"}),

@@ -163,14 +163,14 @@ def test_gke_n1_without_gpu_lists_allowed_counts_and_a_hint() -> None:
 @pytest.mark.parametrize(
     ("cloud", "instance_type", "explicit", "arch"),
     [
-        ("eks", "g7e.2xlarge", ExplicitGpu("l4", 1), "x86_64"),
+        ("eks", "g9.2xlarge", ExplicitGpu("l4", 1), "x86_64"),
         ("eks", "g5g.32xlarge", ExplicitGpu("t4g", 4), "arm64"),
         ("eks", "p6e-gb200.36xlarge", ExplicitGpu("gh200", 4), "arm64"),
         ("eks", "g7.xlarge", ExplicitGpu("L40S", 2), "x86_64"),
         ("eks", "custom.metal", ExplicitGpu("h100", 8, "arm64"), "arm64"),
         ("eks", "custom.metal", ExplicitGpu("gh200", 1, "x86_64"), "x86_64"),
         ("aks", "Standard_NV36ads_A10_v5", ExplicitGpu("a10", 1), "x86_64"),
-        ("gke", "g4-standard-48", ExplicitGpu("l4", 1), "x86_64"),
+        ("gke", "g9-standard-12", ExplicitGpu("l4", 1), "x86_64"),
     ],
 )
 def test_unlisted_type_with_explicit_gpu_is_accepted(
@@ -189,7 +189,7 @@ def test_unlisted_type_with_explicit_gpu_is_accepted(
 @pytest.mark.parametrize("count", [0, -1])
 def test_unlisted_type_needs_at_least_one_gpu(count: int) -> None:
     with pytest.raises(SpecError) as info:
-        lookup.resolve_instance_type("eks", "g7e.2xlarge", ExplicitGpu("l4", count))
+        lookup.resolve_instance_type("eks", "g9.2xlarge", ExplicitGpu("l4", count))
     assert [p.path for p in info.value.problems] == ["gpu.count"]
 
 

@@ -41,7 +41,7 @@ def test_one_more_than_the_maximum_is_refused(table: MigTable) -> None:
 
 @pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
 def test_whole_gpu_profile_takes_every_slice(table: MigTable) -> None:
-    whole = next(p for p in table.profiles if p.startswith("7g."))
+    whole = next(p for p in table.profiles if p.startswith(f"{table.compute_slices}g.") and p.endswith("gb"))
     assert mig_profiles.compute_slices_of(whole) == table.compute_slices
     assert table.memory_slices_of(whole) == table.memory_slices
 
@@ -198,8 +198,11 @@ def test_table_is_well_formed(table: MigTable) -> None:
     assert all(count >= 1 for count in table.profiles.values())
     assert set(table.balanced) <= set(table.profiles)
     assert all(pci.endswith("10DE") for pci in table.pci_device_ids)
-    assert sum(1 for p in table.profiles if mig_profiles.is_media_extension(p)) <= 1
+    assert all(count == 1 for p, count in table.profiles.items() if mig_profiles.is_media_extension(p))
+    assert sum(1 for p in table.profiles if mig_profiles.is_media_extension(p)) <= (
+        2 if table.compute_slices == 4 else 1
+    )
 
 
-def test_only_b200_layouts_are_inferred() -> None:
-    assert {t.family for t in TABLES if t.inferred} == {"B200"}
+def test_only_b200_and_b300_layouts_are_inferred() -> None:
+    assert {t.family for t in TABLES if t.inferred} == {"B200", "B300"}

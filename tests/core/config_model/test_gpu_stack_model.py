@@ -24,7 +24,7 @@ EKS = {
     "cloud": "eks",
     "clusterName": "ml",
     "eksNodeRoleArn": "arn:aws:iam::123456789012:role/n",
-    "eksSubnetIds": ["subnet-1"],
+    "eksSubnetIds": ["subnet-0123456789abcdef0"],
     "nodePools": "- {name: l4, instanceType: g6.xlarge, minSize: 0, maxSize: 1}",
 }
 """Valid EKS stack settings with one AL2023 pool; each test sets ``gpuStack``."""

@@ -87,7 +87,7 @@ BASE = {
     "cloud": "eks",
     "clusterName": "ml",
     "eksNodeRoleArn": "arn:aws:iam::123456789012:role/n",
-    "eksSubnetIds": ["subnet-1"],
+    "eksSubnetIds": ["subnet-0123456789abcdef0"],
     "gpuStack": "device-plugin",
     "nodePools": "- {name: l4, instanceType: g6.xlarge, minSize: 0, maxSize: 1}",
 }

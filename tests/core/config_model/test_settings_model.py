@@ -25,9 +25,11 @@ def _problems(**extra: Any) -> tuple[Problem, ...]:
 
 
 def test_engine_text_is_decoded() -> None:
-    model = _given(verify="true", verifyTimeoutSeconds="1200", eksSubnetIds='["subnet-a","subnet-b"]', tags="[]")
+    model = _given(
+        verify="true", verifyTimeoutSeconds="1200", eksSubnetIds='["subnet-0aaaaaaa","subnet-0bbbbbbb"]', tags="[]"
+    )
     assert (model.verify, model.verify_timeout_seconds) == (True, 1200)
-    assert model.eks_subnet_ids == ["subnet-a", "subnet-b"]
+    assert model.eks_subnet_ids == ["subnet-0aaaaaaa", "subnet-0bbbbbbb"]
     assert set(ARRAY_KEYS) <= set(SETTINGS_KEYS)
 
 
@@ -45,7 +47,7 @@ def test_empty_values_are_unset() -> None:
         ({"verify": "yes"}, Problem("gpuready:verify", "must be true or false", "yes")),
         ({"verifyTimeoutSeconds": "0"}, Problem("gpuready:verifyTimeoutSeconds",
                                                 "must be a whole number of seconds, at least 1", "0", (), "e.g. 900")),
-        ({"eksSubnetIds": "subnet-a"}, Problem("gpuready:eksSubnetIds", "must be a list", "subnet-a")),
+        ({"eksSubnetIds": "subnet-0aaaaaaa"}, Problem("gpuready:eksSubnetIds", "must be a list", "subnet-0aaaaaaa")),
         ({"tags": {"a": "b"}}, Problem("gpuready:tags", "must be a list of key=value strings", {"a": "b"})),
         ({"cloud": "ecs"}, Problem("gpuready:cloud", "unknown cloud", "ecs", ("eks", "aks", "gke"),
                                    "did you mean 'eks'? pulumi config set gpuready:cloud eks|aks|gke")),

@@ -34,7 +34,7 @@ EKS_NVIDIA_AMI_TYPES = {
         ({"instance_type": "g5.xlarge", "image": "bottlerocket"}, "BOTTLEROCKET_x86_64_NVIDIA"),
         ({"instance_type": "g5g.xlarge", "image": "bottlerocket"}, "BOTTLEROCKET_ARM_64_NVIDIA"),
         ({"instance_type": "p6e-gb200.36xlarge", "gpu": ExplicitGpu("gh200", 4)}, "AL2023_ARM_64_NVIDIA"),
-        ({"instance_type": "g7e.2xlarge", "gpu": ExplicitGpu("l4", 1)}, "AL2023_x86_64_NVIDIA"),
+        ({"instance_type": "g9.2xlarge", "gpu": ExplicitGpu("l4", 1)}, "AL2023_x86_64_NVIDIA"),
     ],
 )
 def test_ami_type_follows_image_and_architecture(
