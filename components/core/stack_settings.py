@@ -29,7 +29,7 @@ from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from components.core.gpu_stack.stack_spec import GpuStackSpec
 from components.core.k8s_syntax import label_value_problem
 from components.core.pool_config import parse_pools, pool_scale_problems
-from components.core.scale_path.model import KARPENTER_GATES, ClusterFacts
+from components.core.scale_path.model import ClusterFacts, karpenter_cluster
 from components.core.specs import GpuPoolSpec
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import ConfigError, Problem, SpecError
@@ -118,7 +118,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
     if cloud and isinstance(raw_pools, list):
         problems.extend(pool_count_problems(cloud, len(raw_pools), f"{NS}:nodePools"))
-    cluster = _cluster(model.karpenter_feature_gates if model else [], problems)
+    cluster = karpenter_cluster(model.karpenter_feature_gates if model else [], f"{NS}:karpenterFeatureGates", problems)
     if cloud and raw_pools is not None:
         try:
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None)
@@ -164,16 +164,6 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,
     )
-
-
-def _cluster(gates: Sequence[str], problems: list[Problem]) -> ClusterFacts:
-    """``karpenterFeatureGates``: the gates Karpenter's ``--feature-gates`` knows, spelled as it spells them."""
-    for index, gate in enumerate(gates):
-        if gate not in KARPENTER_GATES:
-            hint = "spell it as Karpenter's --feature-gates does, e.g. NodeOverlay"
-            path = f"{NS}:karpenterFeatureGates[{index}]"
-            problems.append(Problem(path, "is not a Karpenter feature gate", gate, KARPENTER_GATES, hint))
-    return ClusterFacts(karpenter_feature_gates=frozenset(g for g in gates if g in KARPENTER_GATES))
 
 
 def _settings_model(values: Mapping[str, object], problems: list[Problem]) -> StackSettingsConfig | None:

@@ -6,9 +6,10 @@ GPU instance Karpenter resolves the family's NVIDIA variant (``pkg/providers/ami
 ``bottlerocket.go`` L44-78). With ``latest`` every AMI release drifts every node, which Karpenter then replaces
 (``website/content/en/docs/tasks/managing-amis.md`` L44: version pins "strongly recommend[ed]" in production). So
 gpuready pins: al2023 to ``PINNED`` (awslabs/amazon-eks-ami ``CHANGELOG.md`` at tag ``v20260724``, "AMI Release
-v20260714": AL2023 x86_64 and ARM_64 NVIDIA AMIs for Kubernetes 1.30 to 1.36). gpuready knows no Bottlerocket
-release to cite, so a Bottlerocket pool follows ``latest`` until it sets ``imageVersion`` (the plan says so and what
-it costs); ``imageVersion: latest`` follows every release on purpose, a version pins another release.
+v20260714": AL2023 x86_64 and ARM_64 NVIDIA AMIs for Kubernetes 1.30 to 1.36) and Bottlerocket to its release
+``v1.61.0`` (bottlerocket-os/bottlerocket release ``v1.61.0``, 2026-05-18: adds the Kubernetes 1.36 variants, among
+them ``aws-k8s-1.36-nvidia``; Bottlerocket releases are ``v<major>.<minor>.<patch>`` tags). ``imageVersion: latest``
+follows every release on purpose, a version pins another release.
 
 Disks: an EC2NodeClass without ``blockDeviceMappings`` gets the family's defaults, a 20 GiB gp3 volume for the
 kubelet and images (``pkg/providers/amifamily/resolver.go`` L40-44 ``DefaultEBS``; AL2023 ``/dev/xvda``,
@@ -32,13 +33,12 @@ if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
 
 LATEST = "latest"
-PINNED: Mapping[str, str | None] = {"al2023": "v20260714", "bottlerocket": None}
-"""Image family -> the AMI release gpuready pins by default (None: no release to cite; ``latest`` until the pool
-sets ``imageVersion``)."""
+PINNED: Mapping[str, str] = {"al2023": "v20260714", "bottlerocket": "v1.61.0"}
+"""Image family -> the AMI release gpuready pins by default (cited in the module docstring)."""
 VERSIONS: Mapping[str, tuple[re.Pattern[str], str]] = {
     "al2023": (re.compile(r"^v\d{8}\Z"), "an amazon-eks-ami release, e.g. v20260714"),
     # Bottlerocket versions are tagged with a v on GitHub, not in SSM; Karpenter takes both (bottlerocket.go L46).
-    "bottlerocket": (re.compile(r"^v?\d+\.\d+\.\d+\Z"), "a Bottlerocket release, e.g. v1.46.0"),
+    "bottlerocket": (re.compile(r"^v?1\.\d+\.\d+\Z"), "a Bottlerocket release, e.g. v1.61.0"),
 }
 """Image family -> what a pinned ``imageVersion`` looks like, with an example."""
 OS_VOLUME_GIB = 4
@@ -49,10 +49,10 @@ RAID0 = "RAID0"
 
 
 def image_version(spec: GpuPoolSpec) -> str:
-    """The alias version the pool's nodes run: ``imageVersion``, else the family's pin, else ``latest``."""
+    """The alias version the pool's nodes run: ``imageVersion``, else the family's pin."""
     if spec.image_version is not None:
         return spec.image_version
-    return PINNED[spec.image_family] or LATEST
+    return PINNED[spec.image_family]
 
 
 def alias(spec: GpuPoolSpec) -> str:
@@ -109,14 +109,13 @@ def summary(spec: GpuPoolSpec) -> str:
 
 
 def latest_warning(spec: GpuPoolSpec) -> str | None:
-    """What the plan warns when the pool's nodes follow ``latest`` (on purpose, or a family gpuready cannot pin)."""
+    """What the plan warns when the pool's nodes follow ``latest`` (``imageVersion: latest``, on purpose)."""
     if not follows_latest(spec):
         return None
-    why = "imageVersion: latest" if spec.image_version == LATEST else "gpuready knows no release of it to pin"
     return (
-        f"Karpenter pool {spec.name} follows {alias(spec)} ({why}): every AMI release drifts every node of the pool, "
-        f"and Karpenter replaces them, running GPU jobs included once terminationGracePeriod runs out; pin a release "
-        f"with imageVersion ({VERSIONS[spec.image_family][1]})"
+        f"Karpenter pool {spec.name} follows {alias(spec)} (imageVersion: latest): every AMI release drifts every "
+        "node of the pool, and Karpenter replaces them, running GPU jobs included once terminationGracePeriod runs "
+        f"out; pin a release with imageVersion ({VERSIONS[spec.image_family][1]})"
     )
 
 

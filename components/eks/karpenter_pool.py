@@ -104,13 +104,14 @@ PACKAGE_CLOUD: Cloud = "eks"
 
 def package_pool(
     name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
-    opts: pulumi.ResourceOptions,
+    opts: pulumi.ResourceOptions, *, cluster: ClusterFacts = DEFAULT_CLUSTER,
 ) -> EksKarpenterGpuPool:  # fmt: skip
-    """The component built by the package provider from its schema inputs (camelCase wiring)."""
+    """The component built by the package provider from its schema inputs (camelCase wiring; ``cluster``: the
+    ``karpenterFeatureGates`` input, checked by the provider as the stack key ``gpuready:karpenterFeatureGates``)."""
     return EksKarpenterGpuPool(name, EksKarpenterGpuPoolArgs(
         pool=spec, provider=cast("k8s.Provider", provider), cluster_name=wiring["clusterName"],
         node_role=wiring["nodeRoleArn"], subnet_ids=wiring["subnetIds"],
-        security_group_ids=wiring.get("securityGroupIds") or (), tags=wiring.get("tags") or {},
+        security_group_ids=wiring.get("securityGroupIds") or (), tags=wiring.get("tags") or {}, cluster=cluster,
     ), opts)  # fmt: skip
 
 

@@ -35,7 +35,7 @@ def credentialed_http(
             return http, eks
         if user is not None and user.exec is not None:
             settings = params.httpx_params(target.config._replace(user=User()))  # TLS only: no lightkube exec
-            plugin = ExecCredentialAuth(user.exec, settings["verify"])
+            plugin = ExecCredentialAuth(user.exec, settings["verify"], cluster=target.exec_cluster)
             return httpx2.Client(**{**settings, "auth": plugin}), plugin
         return http_client_for(target.config, params), None
     except (ConfigError, OSError, ValueError) as error:

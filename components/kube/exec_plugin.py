@@ -1,13 +1,17 @@
 """Credential exec plugins (kubeconfig ``users[].user.exec``) run as untrusted programs, within the deadline.
 
 kubectl's contract (client-go ``plugin/pkg/client/auth/exec/exec.go``, kubernetes.io "client-go credential
-plugins"): the plugin gets ``KUBERNETES_EXEC_INFO`` (an ``ExecCredential`` with ``spec.interactive``), prints one
+plugins"): the plugin gets ``KUBERNETES_EXEC_INFO`` (an ``ExecCredential`` with ``spec.interactive``, and
+``spec.cluster`` when the kubeconfig sets ``provideClusterInfo``: ``exec_info``), prints one
 ``ExecCredential`` of the requested ``apiVersion`` whose ``status`` holds a ``token`` or a
 ``clientCertificateData`` + ``clientKeyData`` pair (PEM), optionally ``expirationTimestamp``; a 401 runs it again.
 
 Here the plugin is untrusted input:
 
 * it runs with the time left before the command's deadline and is killed at it (``DeadlineError``);
+* a plugin that is not installed is named with the kubeconfig's ``installHint`` (client-go, kubernetes/kubernetes
+  @cb6ff2d8 ``staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go`` L521-534
+  ``wrapCmdRunErrorLocked``: "executable ... not found", then the hint), cut and scrubbed like stderr;
 * its stdout is read up to ``MAX_OUTPUT`` bytes, its stderr up to ``MAX_STDERR`` (the rest is drained, not kept),
   and stderr is shown cut and scrubbed of token-like strings (``redaction.scrub``);
 * the output is parsed with clear errors: not JSON, not an ExecCredential, the wrong apiVersion, no token and no
@@ -31,7 +35,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx2
 from lightkube.config.models import UserExec
@@ -103,8 +107,9 @@ def _timestamp(value: object) -> float | None:
         return None
 
 
-def run_plugin(command: Sequence[str], env: Mapping[str, str], deadline: Deadline) -> bytes:
-    """The plugin's stdout (at most ``MAX_OUTPUT`` bytes), run with the time left; killed at the deadline."""
+def run_plugin(command: Sequence[str], env: Mapping[str, str], deadline: Deadline, install_hint: str = "") -> bytes:
+    """The plugin's stdout (at most ``MAX_OUTPUT`` bytes), run with the time left; killed at the deadline. A
+    plugin that is not installed is named with ``install_hint`` (the kubeconfig's ``installHint``)."""
     limit = deadline.remaining() if deadline.seconds is not None else UNBOUNDED_RUN_SECONDS
     name = command[0]
     try:
@@ -112,6 +117,12 @@ def run_plugin(command: Sequence[str], env: Mapping[str, str], deadline: Deadlin
             list(command), env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: killed with whatever it started
         )  # fmt: skip
+    except FileNotFoundError:
+        hint = scrub(install_hint).strip()[:MAX_STDERR]
+        raise KubeConfigError(
+            f"exec plugin {name}: executable not found"
+            + (f"; its kubeconfig's installHint says: {hint}" if hint else "; install it or fix the exec command")
+        ) from None
     except OSError as error:
         raise KubeConfigError(f"exec plugin {name}: cannot run it: {error.strerror or error}") from None
     assert process.stdout is not None and process.stderr is not None
@@ -179,7 +190,13 @@ class _Bounded:
 class ExecCredentialAuth(httpx2.Auth):
     """httpx auth for a kubeconfig exec plugin: a bearer token, or a client certificate loaded into ``tls``."""
 
-    def __init__(self, spec: UserExec, tls: ssl.SSLContext | None, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        spec: UserExec,
+        tls: ssl.SSLContext | None,
+        environ: Mapping[str, str] | None = None,
+        cluster: Mapping[str, Any] | None = None,
+    ) -> None:
         if spec.apiVersion not in API_VERSIONS:
             raise KubeConfigError(
                 f"exec plugin {spec.command}: apiVersion {spec.apiVersion!r} is not supported; use one of "
@@ -188,6 +205,8 @@ class ExecCredentialAuth(httpx2.Auth):
         self._spec = spec
         self._tls = tls
         self._environ = os.environ if environ is None else environ
+        self._cluster = cluster
+        """``spec.cluster`` when the kubeconfig's ``provideClusterInfo`` is true (``exec_info``), else None."""
         self._lock = threading.Lock()
         self._credential: Credential | None = None
         self.deadline_of: Callable[[], Deadline] = lambda: UNLIMITED
@@ -196,7 +215,10 @@ class ExecCredentialAuth(httpx2.Auth):
     def _command(self) -> tuple[list[str], dict[str, str]]:
         env = dict(self._environ)
         env.update((var.name, var.value) for var in self._spec.env or ())
-        info = {"apiVersion": self._spec.apiVersion, "kind": "ExecCredential", "spec": {"interactive": False}}
+        spec: dict[str, Any] = {"interactive": False}
+        if self._cluster is not None:
+            spec["cluster"] = dict(self._cluster)
+        info = {"apiVersion": self._spec.apiVersion, "kind": "ExecCredential", "spec": spec}
         env["KUBERNETES_EXEC_INFO"] = json.dumps(info)
         return [self._spec.command, *(self._spec.args or [])], env
 
@@ -206,7 +228,7 @@ class ExecCredentialAuth(httpx2.Auth):
             fresh = current is not None and (current.expires is None or current.expires > time.time() + 10)
             if force or not fresh:
                 command, env = self._command()
-                output = run_plugin(command, env, self.deadline_of())
+                output = run_plugin(command, env, self.deadline_of(), self._spec.installHint or "")
                 current = parse_credential(output, self._spec.apiVersion, self._spec.command)
                 if current.certificate:
                     self._load_certificate(current)

@@ -25,6 +25,7 @@ from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import shown
 from components.kube.eks_token import EksExec, parse_eks_exec
 from components.kube.errors import KubeConfigError
+from components.kube.exec_info import exec_cluster, provides_cluster_info
 from components.kube.redaction import redact_url
 
 _NAMED = ("clusters", "contexts", "users")
@@ -45,6 +46,8 @@ class KubeTarget:
     user_name: str
     eks: EksExec | None
     """Set when the user's exec plugin is ``aws eks get-token``: the token is minted in-process."""
+    exec_cluster: Mapping[str, Any] | None = None
+    """``spec.cluster`` for the exec plugin when its ``provideClusterInfo`` is true (``exec_info``), else None."""
 
     @property
     def context(self) -> str:
@@ -176,7 +179,24 @@ def _select(documents: list[tuple[Path, Mapping[str, Any]]], where: str, context
     if user is not None and user.exec is not None:
         exec_env = {v.name: v.value for v in user.exec.env or ()}
         eks = parse_eks_exec(user.exec.command, user.exec.args or [], exec_env)
-    return KubeTarget(single, tuple(p for p, _ in documents), user_name, eks)
+    cluster_info = _exec_cluster(merged, user_name, single.context.cluster, where)
+    return KubeTarget(single, tuple(p for p, _ in documents), user_name, eks, cluster_info)
+
+
+def _exec_cluster(merged: Mapping[str, Any], user_name: str, cluster_name: str, where: str) -> dict[str, Any] | None:
+    """What the user's exec plugin is told of the cluster, when its ``provideClusterInfo`` asks (``exec_info``)."""
+    user = _entry(merged, "users", user_name, "user")
+    user_exec = user.get("exec")
+    if not isinstance(user_exec, Mapping) or not provides_cluster_info(user_exec):
+        return None
+    return exec_cluster(_entry(merged, "clusters", cluster_name, "cluster"), where)
+
+
+def _entry(merged: Mapping[str, Any], section: str, name: str, inner: str) -> Mapping[str, Any]:
+    for entry in merged[section]:
+        if entry.get("name") == name and isinstance(entry.get(inner), Mapping):
+            return dict(entry[inner])
+    return {}
 
 
 def _read(path: Path) -> Mapping[str, Any]:

@@ -28,6 +28,7 @@ from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import rebased
 from components.core.config_model.scheduler_model import parse_binpack
 from components.core.pool_config import parse_pools
+from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, karpenter_cluster
 from components.core.specs import GpuPoolSpec
 from components.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
@@ -55,6 +56,11 @@ ELASTIC_POOLS = {
 """Elastic pool component (issue #14) -> its module (``PACKAGE_CLOUD``, ``package_pool``), the provisioner it makes
 (which a pool entry may leave out), and whether its wiring must be known values (its Args take plain values; the
 Karpenter pool's take outputs)."""
+FEATURE_GATES = "karpenterFeatureGates"
+"""The input declaring the cluster's Karpenter feature gates (the stack key ``gpuready:karpenterFeatureGates``;
+only the Karpenter pool's schema has it): checked as the stack key is, and the pool is judged, and built, for a
+cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose GPUs Karpenter cannot see gets its
+NodeOverlay instead of a refusal)."""
 KUBERNETES = "kubernetes"
 
 
@@ -71,8 +77,10 @@ class ElasticPoolAdapter(Protocol):
 
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
-        opts: pulumi.ResourceOptions,
+        opts: pulumi.ResourceOptions, *, cluster: ClusterFacts = DEFAULT_CLUSTER,
     ) -> GpuNodePoolBase: ...  # fmt: skip
+
+    """``cluster`` is passed only to the components whose schema takes ``karpenterFeatureGates``."""
 
 
 ReleaseArgs = (
@@ -94,7 +102,12 @@ class GpuReadyProvider(Provider):
         """Component token -> the inputs its schema requires (checked before anything registers)."""
         self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
             **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
-            **{token(component): _elastic_builder(component, *made_by) for component, made_by in ELASTIC_POOLS.items()},
+            **{
+                token(component): _elastic_builder(
+                    component, *made_by, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
+                )
+                for component, made_by in ELASTIC_POOLS.items()
+            },
             GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
             NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
             NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
@@ -161,15 +174,24 @@ def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.Resou
 
 
 def _elastic_builder(
-    component: str, module: str, provisioner: str, known: bool
+    component: str, module: str, provisioner: str, known: bool, *, gated: bool
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
         adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
         entry = plain(inputs.get("pool"), "pool")
         if isinstance(entry, Mapping):
             entry = {"provisioner": provisioner, **entry}  # the component's own unless the entry names one
+        if not gated and inputs.get(FEATURE_GATES) is not None:
+            raise ConfigError.one(
+                FEATURE_GATES, f"{component} takes no Karpenter feature gates (its autoscaler's are not declared)",
+                None, (), "remove it; EksKarpenterGpuPool takes the feature gates of a Karpenter you run",
+            )  # fmt: skip
+        problems: list[Problem] = []
+        cluster = karpenter_cluster(plain(inputs.get(FEATURE_GATES), FEATURE_GATES), FEATURE_GATES, problems)
+        if problems:
+            raise ConfigError(problems)
         try:
-            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool")
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", cluster)
         except ConfigError as error:
             raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
         if spec.provisioner != provisioner:
@@ -177,8 +199,9 @@ def _elastic_builder(
                 "pool.provisioner", f"{component} makes {provisioner} pools", spec.provisioner, (provisioner,),
                 "remove provisioner, or use the component of that provisioner",
             )  # fmt: skip
-        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k != "pool"}
-        pool = adapter.package_pool(name, spec, wiring, _kubernetes_provider(component, opts), opts)
+        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in ("pool", FEATURE_GATES)}
+        provider = _kubernetes_provider(component, opts)
+        pool = adapter.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 

@@ -140,7 +140,16 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "EksKarpenterGpuPool",
         "A Karpenter NodePool of GPU nodes with its EC2NodeClass (provisioner: karpenter): nodes appear when GPU pods "
         f"need them. Karpenter must already run in the cluster. {_K8S}",
-        wiring=_EKS_ELASTIC_WIRING,
+        wiring=(
+            *_EKS_ELASTIC_WIRING,
+            Wire(
+                "karpenterFeatureGates",
+                _STRINGS,
+                "Feature gates the cluster's Karpenter runs with on, as its --feature-gates spells them (as "
+                "gpuready:karpenterFeatureGates): with NodeOverlay, a pool whose GPUs Karpenter cannot see (MIG mixed, "
+                "renamed time-slicing) gets its NodeOverlay instead of a refusal.",
+            ),
+        ),
         outputs=_POOL_OUTPUTS,
     ),
     ComponentSchema(

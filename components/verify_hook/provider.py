@@ -18,7 +18,8 @@ Props (all plain values; ``expectation`` comes from ``wire.expectation_to_data``
   re-verifies.
 
 ``create`` and ``update`` LIST then WATCH the pool's nodes (``components.kube.convergence.follow_nodes``), every
-request, retry and wait bounded by one deadline (``timeout``), and
+request, retry and wait bounded by one deadline (``timeout``), of which a DRA pool's node watch leaves a share to
+the ResourceSlice audit (as ``gpuready verify`` does: ``resource_slices.slice_reserve``), and
 return once ``audit`` reports every expected node converged; otherwise they raise ``PoolNotConvergedError``,
 whose message is the findings table of ``components.verify.report.render_report``. The engine never calls
 them during ``pulumi preview`` (nor during the preview phase of ``pulumi up``): only ``check`` and ``diff``
@@ -86,7 +87,12 @@ class GpuPoolVerificationProvider(ResourceProvider):
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
         from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
-        from components.kube.resource_slices import wait_for_slices  # noqa: PLC0415 - imported in the provider process
+        from components.kube.resource_slices import (  # noqa: PLC0415 - imported in the provider process
+            audit_slices,
+            may_need_slices,
+            slice_reserve,
+            wait_for_slices,
+        )
         from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415 - imported in the provider process
         from components.verify.report import render_report  # noqa: PLC0415 - imported in the provider process
         from components.verify_hook.wire import expectation_from_data  # noqa: PLC0415 - imported in the provider process
@@ -100,12 +106,20 @@ class GpuPoolVerificationProvider(ResourceProvider):
             return state.done
 
         deadline = Deadline(timeout)
+        # The same split as ``gpuready verify``: a DRA pool's node watch leaves ``slice_reserve`` of the deadline
+        # to the ResourceSlice audit, which then runs whether or not the nodes converged (verification degrades:
+        # findings, or "slices not checked: <why>", never a bare deadline error).
+        dra = may_need_slices([expectation.advertiser for expectation in expectations.values()])
+        nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
         try:
             with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
-                outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=deadline)
+                outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=nodes_deadline)
                 report = outcome.state.report()
+                client.deadline = deadline
                 if outcome.converged:  # a DRA pool's nodes converge on their ResourceSlices too
                     report = wait_for_slices(client, report, deadline, client.policy.sleep)
+                else:
+                    report = audit_slices(client, report)
                 smoke = None
                 if props.get("smoke") and outcome.converged and report.done and report.results:
                     smoke = _smoke(client, props["smoke"], deadline)

@@ -11,12 +11,13 @@ from policies.gpu_conventions.scoped import ScopedResourcePolicy, ScopedStackPol
 _README = "https://github.com/gpuready/gpuready#how-a-pending-gpu-pod-becomes-a-node"
 
 POLICIES: list[Policy] = [
-    ScopedResourcePolicy(
+    ScopedStackPolicy(
         name="gpu-nodepool-limit-counts-reported-gpus",
         description="A GPU NodePool's nvidia.com/gpu limit counts the GPUs its nodes report (shares, MIG devices), "
         "so it lets all its nodes launch.",
-        rules=[scale_path.limit_problems],
-        resource_types=scale_path.NODE_POOL_RESOURCE_TYPES,
+        rules=[scale_path.limit_findings],
+        resource_types=scale_path.LIMIT_STACK_TYPES,
+        requires_types=scale_path.NODE_POOL_RESOURCE_TYPES,
         enforcement_level=EnforcementLevel.MANDATORY,
         severity=Severity.HIGH,
         url=_README,

@@ -36,7 +36,10 @@ MOTO_TYPES: dict[str, Any] = json.loads(
         ({"instance_type": "g6.xlarge", "image_version": "v20260625"}, "al2023@v20260625", {"/dev/xvda": "200Gi"},
          True, False),
         ({"instance_type": "g5g.xlarge"}, "al2023@v20260714", {"/dev/xvda": "200Gi"}, False, False),
-        ({"instance_type": "g5g.xlarge", "image": "bottlerocket"}, "bottlerocket@latest",
+        # Bottlerocket pinned by default to release v1.61.0 (bottlerocket-os/bottlerocket release v1.61.0).
+        ({"instance_type": "g5g.xlarge", "image": "bottlerocket"}, "bottlerocket@v1.61.0",
+         {"/dev/xvda": "4Gi", "/dev/xvdb": "200Gi"}, False, False),
+        ({"instance_type": "g5g.xlarge", "image": "bottlerocket", "image_version": "latest"}, "bottlerocket@latest",
          {"/dev/xvda": "4Gi", "/dev/xvdb": "200Gi"}, False, True),
         ({"instance_type": "g5g.xlarge", "image": "bottlerocket", "image_version": "v1.46.0", "disk_size_gb": 300},
          "bottlerocket@v1.46.0", {"/dev/xvda": "4Gi", "/dev/xvdb": "300Gi"}, False, False),
@@ -58,9 +61,17 @@ def test_image_and_disks_of_the_node_class(
     summary = karpenter.lifecycle_summary(spec)
     assert (warning is not None) is latest
     if latest:
-        assert "drifts every node" in summary and warning is not None and "imageVersion" in warning
+        assert "drifts every node" in summary and warning is not None and "imageVersion: latest" in warning
     else:
         assert f"AMI pinned {alias}" in summary
+
+
+@pytest.mark.parametrize(("family", "pin"), [("al2023", "v20260714"), ("bottlerocket", "v1.61.0")])
+def test_every_image_family_is_pinned_by_default_to_a_release_of_its_own_format(family: str, pin: str) -> None:
+    assert ec2_node_class.PINNED[family] == pin
+    assert ec2_node_class.VERSIONS[family][0].match(pin)
+    spec = build_spec("eks", provisioner="karpenter", instance_type="g5g.xlarge", image=family)
+    assert not ec2_node_class.follows_latest(spec) and ec2_node_class.latest_warning(spec) is None
 
 
 KARPENTER_DEFAULT_GIB = 20

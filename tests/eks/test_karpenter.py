@@ -61,7 +61,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, str], str, str]] = [
             "karpenter.sh/capacity-type": "on-demand",
         },
         "5",
-        "bottlerocket@latest",
+        "bottlerocket@v1.61.0",
     ),
     (
         "p4d-mig",
@@ -220,6 +220,9 @@ def test_capacity_reads_a_planned_node_pool_back() -> None:
         ({"release_version": "1.31.0-20250101"}, "releaseVersion", "not supported by the karpenter provisioner"),
         ({"image_version": "20260714"}, "imageVersion", "is not an amazon-eks-ami release"),
         ({"image": "bottlerocket", "image_version": "v20260714"}, "imageVersion", "is not a Bottlerocket release"),
+        ({"image": "bottlerocket", "image_version": "v1.61"}, "imageVersion", "is not a Bottlerocket release"),
+        ({"image": "bottlerocket", "image_version": "v2.0.0"}, "imageVersion", "is not a Bottlerocket release"),
+        ({"image": "bottlerocket", "image_version": "1.61.0-nvidia"}, "imageVersion", "e.g. imageVersion: v1.61.0"),
         ({"expire_after": "30d"}, "expireAfter", "is not a Karpenter lifetime"),
         ({"termination_grace_period": "Never"}, "terminationGracePeriod", "is not a duration"),
         ({"disruption_budgets": {"Expired": "1"}}, "disruptionBudgets['Expired']", "is not a Karpenter disruption"),

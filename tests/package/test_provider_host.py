@@ -201,6 +201,7 @@ def test_the_host_serves_the_committed_schema(host: Host) -> None:
     assert pulumi.__name__ == "pulumi"
 
 
+# minSize 1: a DRA node group cannot scale from zero on EKS (#24), so a pool at 0 would be refused for that instead.
 DRA_POOL = {"name": "dra", "instanceType": "g6.12xlarge", "minSize": 1, "maxSize": 2, "advertise": "dra"}
 
 

@@ -229,3 +229,33 @@ def test_a_dra_pool_converges_on_its_resource_slices(
         return
     with pytest.raises(PoolNotConvergedError, match="dra-slices-missing"):
         GpuPoolVerificationProvider().create(provider_props)
+
+
+SLICES = "/apis/resource.k8s.io/v1/resourceslices"
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [
+        (None, "dra-slices-missing"),  # no slices published: the audit ran on its share of the deadline
+        (403, "slices not checked: list resourceslices: 403"),  # not allowed: the node report stands, says why
+    ],
+)
+def test_a_dra_pool_whose_nodes_never_converge_still_gets_its_slices_audited(
+    kube_standin: KubeStandin, kubeconfig_path: Path, fault: int | None, expected: str
+) -> None:
+    node = pool_node(DRA_SPEC, "dra-a", drop=(LABEL_GPU_PRESENT,))  # never converges: the watch runs to its end
+    node["metadata"]["labels"]["feature.node.kubernetes.io/pci-10de.present"] = "true"
+    kube_standin.store.add(node)
+    if fault is not None:
+        kube_standin.faults.fail(fault, path=SLICES, times=100)
+    started = time.monotonic()
+    with pytest.raises(PoolNotConvergedError) as caught:
+        GpuPoolVerificationProvider().create(props(DRA_SPEC, str(kubeconfig_path), timeout=2.0))
+    assert time.monotonic() - started < 4  # one deadline for the watch and the audit together
+    message = str(caught.value)
+    assert message.startswith("pool dra: 0 of 1 nodes converged after 2s"), message  # a report, not an error
+    assert "cannot verify" not in message and "deadline passed" not in message
+    assert "dra-a: error gpu-present-missing" in message
+    assert expected in message  # before: slices never listed once the node watch had used the deadline
+    assert kube_standin.requests.count("GET", SLICES) >= 1

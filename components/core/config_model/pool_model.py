@@ -251,7 +251,7 @@ class PoolConfig(ConfigModel):
     disk_size_gb: int | None = None
     """Node disk size in GB; elastic pools default to one that holds GPU images (README "Elastic GPU pools")."""
     image_version: str | None = None
-    """Karpenter pools: the AMI alias version to pin (al2023 ``v20260714``, bottlerocket ``v1.46.0``), or
+    """Karpenter pools: the AMI alias version to pin (al2023 ``v20260714``, bottlerocket ``v1.61.0``), or
     ``latest`` to follow every release on purpose (each release then drifts, so replaces, every node)."""
     expire_after: str | None = None
     """NodePool pools: a node's most lifetime (``720h``) or ``Never`` (the default for GPU pools)."""

@@ -107,8 +107,9 @@ class KarpenterDecider(ScaleDecider):
         if not cluster.node_overlay:
             fix = (
                 "turn Karpenter's NodeOverlay feature gate on (chart settings.featureGates.nodeOverlay=true) and "
-                f"declare it: gpuready:karpenterFeatureGates: [NodeOverlay] (gpuready then adds a NodeOverlay for "
-                f"{name}); or {self.overlay_fix}"
+                "declare it: gpuready:karpenterFeatureGates: [NodeOverlay] (the component package's "
+                f"EksKarpenterGpuPool: karpenterFeatureGates; gpuready then adds a NodeOverlay for {name}); or "
+                f"{self.overlay_fix}"
             )
             return Decision.no(
                 reason + " (NodeOverlay is off by default)",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from components.core.taints import Taint
+from components.errors import Problem
 
 if TYPE_CHECKING:
     from components.core.specs import GpuPoolSpec
@@ -48,6 +49,23 @@ class ClusterFacts:
 
 DEFAULT_CLUSTER = ClusterFacts()
 """A cluster whose autoscalers run with their upstream defaults."""
+
+
+def karpenter_cluster(gates: object, path: str, problems: list[Problem]) -> ClusterFacts:
+    """The cluster facts of a declared list of Karpenter feature gates (the stack key
+    ``gpuready:karpenterFeatureGates``, the package's ``karpenterFeatureGates`` input), spelled as Karpenter's
+    ``--feature-gates`` spells them; each problem is added to ``problems`` under ``path``."""
+    if gates is None:
+        return DEFAULT_CLUSTER
+    if not isinstance(gates, list | tuple):
+        problems.append(Problem(path, "must be a list of Karpenter feature gates", gates, KARPENTER_GATES,
+                                "e.g. [NodeOverlay]"))  # fmt: skip
+        return DEFAULT_CLUSTER
+    for index, gate in enumerate(gates):
+        if gate not in KARPENTER_GATES:
+            hint = "spell it as Karpenter's --feature-gates does, e.g. NodeOverlay"
+            problems.append(Problem(f"{path}[{index}]", "is not a Karpenter feature gate", gate, KARPENTER_GATES, hint))
+    return ClusterFacts(karpenter_feature_gates=frozenset(g for g in gates if g in KARPENTER_GATES))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -8,12 +8,14 @@ Rules, each with the upstream code it encodes (the same as the kube-scheduler's 
 - Node selector: every label the pod selects is on the node with that value (``scheduling/corev1/nodeaffinity/
   nodeaffinity.go`` L306-334 ``GetRequiredNodeAffinity`` / ``Match``).
 - Extended resources: each request at most what the node advertises (kubernetes/kubernetes v1.34
-  ``pkg/scheduler/framework/plugins/noderesources/fit.go`` ``fitsRequest``: ``Insufficient <resource>``; requests
-  summed per kubernetes/component-helpers v0.34.10 ``resource/helpers.go`` L144 ``PodRequests``).
+  ``pkg/scheduler/framework/plugins/noderesources/fit.go`` L564-660 ``fitsRequest``, its extended resources
+  L617-657: ``Insufficient <resource>``; requests summed per kubernetes/component-helpers v0.34.10
+  ``resource/helpers.go`` L144 ``PodRequests``).
 - DRA: the claim's DeviceClass has enough devices in the node's ResourceSlices, and every attribute its CEL
-  selectors read is one the pinned driver publishes on such devices (a reference to a missing attribute is a
-  runtime error that aborts allocation: resource.k8s.io/v1 ``CELDeviceSelector``; the attributes are
-  ``advertisers.device_selectors``' table of NVIDIA's DRA driver).
+  selectors read is one the pinned driver publishes on such devices (a reference to an unknown field is an
+  evaluation error that aborts allocation: kubernetes/api v0.34.10 ``resource/v1/types.go`` L1087-1143
+  ``CELDeviceSelector``, L1088-1091 and L1123-1126; the attributes are ``advertisers.device_selectors``' table of
+  NVIDIA's DRA driver).
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from components.core.taints import Taint
 
 TAINTS = "kubernetes/component-helpers v0.34.10 scheduling/corev1/helpers.go L63-87"
 SELECTOR = "kubernetes/component-helpers v0.34.10 scheduling/corev1/nodeaffinity/nodeaffinity.go L306-334"
-RESOURCES = "kubernetes/kubernetes v1.34 pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest"
-DEVICES = "kubernetes/kubernetes v1.34 resource.k8s.io/v1 CELDeviceSelector (missing attribute aborts allocation)"
+RESOURCES = "kubernetes/kubernetes v1.34 pkg/scheduler/framework/plugins/noderesources/fit.go L564-660 (fitsRequest)"
+DEVICES = (
+    "kubernetes/api v0.34.10 resource/v1/types.go L1087-1143 (CELDeviceSelector: a reference to an unknown field "
+    "aborts allocation, L1123-1126)"
+)
 FILTERED_EFFECTS = ("NoSchedule", "NoExecute")
 
 

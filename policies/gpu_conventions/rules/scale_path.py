@@ -4,9 +4,9 @@ raw NodePools, workloads and ComputeClasses (issue #24). Pure.
 - A NodePool's ``nvidia.com/gpu`` limit is spent at what each node *reports* (kubernetes-sigs/karpenter v1.14.1
   ``pkg/controllers/state/statenode.go`` L359-375, ``scheduling/scheduler.go`` L1069-1085): a node whose GPUs are
   time-sliced or MPS-shared (``nvidia.com/device-plugin.config`` ``<mode>-x<N>``, gpuready's and the device plugin's
-  naming) or cut into MIG devices advertised as ``nvidia.com/gpu`` (``nvidia.com/mig.config`` ``all-<profile>`` /
-  ``all-balanced``, mig-parted's names) reports more than its physical GPUs, so a limit of nodes x physical GPUs
-  stops the pool after one node or two.
+  naming, or any other name whose config the stack carries: ``sharing_configs``) or cut into MIG devices advertised
+  as ``nvidia.com/gpu`` (``nvidia.com/mig.config`` ``all-<profile>`` / ``all-balanced``, mig-parted's names) reports
+  more than its physical GPUs, so a limit of nodes x physical GPUs stops the pool after one node or two.
 - Karpenter ignores pods with ResourceClaims (``IGNORE_DRA_REQUESTS``, default true: ``scheduler.go`` L583-586,
   ``pkg/operator/options/options.go`` L133): a NodePool of DRA nodes (``gpuready.io/advertise=dra``) or a pod that
   claims devices and selects a NodePool never gets a node.
@@ -40,6 +40,7 @@ from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CON
 from components.errors import SpecError
 from policies.gpu_conventions.rules.elastic_pools import ELASTIC_TYPES, NODE_POOL_TYPES, ElasticPool, elastic_pools
 from policies.gpu_conventions.rules.gpu_pools import POOL_TYPES, gpu_pools
+from policies.gpu_conventions.rules.sharing_configs import SOURCE_TYPES, Sharing, stack_sharing
 from policies.gpu_conventions.rules.stack import Finding, StackResource
 from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS
 
@@ -56,9 +57,25 @@ DRA_DOC = "kubernetes/autoscaler@55c37cd cluster-autoscaler/docs/dra_support.md 
 MOST = 1000
 
 
-def limit_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+def limit_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """``limit_problems`` of every NodePool of the stack, its nodes' sharing read from the stack's configs."""
+    sharing = stack_sharing(resources)
+    return [
+        Finding(r.urn, f"NodePool {r.name!r}: {message}")
+        for r in resources
+        if r.type in NODE_POOL_TYPES
+        for message in limit_problems(r.type, r.props, config, sharing)
+    ]
+
+
+def limit_problems(
+    resource_type: str,
+    props: Mapping[str, Any],
+    config: Mapping[str, Any],
+    sharing: Mapping[str, Sharing] | None = None,
+) -> list[str]:
     """A GPU NodePool's ``nvidia.com/gpu`` limit lets as many nodes launch as it was meant to, counted as they
-    report."""
+    report (``sharing``: the stack's device-plugin configs by name, for names that are not ``<mode>-x<N>``)."""
     problems = []
     for pool in elastic_pools(resource_type, props):
         gpus = _instance_gpus(pool)
@@ -66,7 +83,7 @@ def limit_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
         limit = _whole(limits.get(GPU_LIMIT))
         if gpus is None or limit is None or pool.kind != "NodePool":
             continue
-        reported, why = _reported(pool, gpus)
+        reported, why = _reported(pool, gpus, sharing or {})
         meant = limit // gpus
         node_limit = _whole(limits.get(NODES))
         if node_limit is not None:
@@ -187,6 +204,7 @@ COMPUTE_CLASS_STACK_TYPES = frozenset({*ELASTIC_TYPES, *POD_SPEC_PATHS})
 NODE_OVERLAY_TYPE = "kubernetes:karpenter.sh/v1alpha1:NodeOverlay"
 WORKLOAD_STACK_TYPES = frozenset({*NODE_POOL_TYPES, *POD_SPEC_PATHS, NODE_OVERLAY_TYPE})
 NODE_POOL_RESOURCE_TYPES = NODE_POOL_TYPES
+LIMIT_STACK_TYPES = frozenset({*NODE_POOL_TYPES, *SOURCE_TYPES})
 NODE_GROUP_TYPES = POOL_TYPES
 
 
@@ -200,15 +218,18 @@ def _instance_gpus(pool: ElasticPool) -> int | None:
         return None
 
 
-def _reported(pool: ElasticPool, gpus: int) -> tuple[int, str]:
+def _reported(pool: ElasticPool, gpus: int, sharing: Mapping[str, Sharing]) -> tuple[int, str]:
     """``nvidia.com/gpu`` one node reports (by its sharing and MIG labels), and why."""
     labels = text_map(dig(pool.props, "spec", "template", "metadata", "labels"))
-    shared = SHARED_CONFIG.match(labels.get(LABEL_DEVICE_PLUGIN_CONFIG, ""))
-    if shared:
-        if shared.group(3):
-            return 0, "its shares are renamed nvidia.com/gpu.shared"
-        replicas = int(shared.group(2))
-        return gpus * replicas, f"{gpus} GPUs x {replicas} {shared.group(1)} shares = {gpus * replicas}"
+    name = labels.get(LABEL_DEVICE_PLUGIN_CONFIG, "")
+    shared = SHARED_CONFIG.match(name)
+    named = Sharing(shared.group(1), int(shared.group(2)), bool(shared.group(3))) if shared else sharing.get(name)
+    if named is not None:
+        source = "" if shared else f" (device-plugin config {name!r} of the stack)"
+        if named.renamed:
+            return 0, f"its shares are renamed away from nvidia.com/gpu{source}"
+        reported = gpus * named.replicas
+        return reported, f"{gpus} GPUs x {named.replicas} {named.mode} shares = {reported}{source}"
     layout = labels.get(LABEL_MIG_CONFIG, "")
     model = pool.pool.model if pool.pool is not None else None
     table = model.mig if model is not None else None

@@ -42,7 +42,7 @@ FITS: list[tuple[str, PendingPod, str]] = [
     ("untolerated", PendingPod(node_selector={}, tolerations=(), requests={}), "is not tolerated"),
     # component-helpers nodeaffinity.go L306-334: every selected label on the node
     ("selector-miss", PendingPod(node_selector={"gpuready.io/pool": "q"}, tolerations=TOLERATE), "does not carry"),
-    # kubernetes v1.34 noderesources/fit.go fitsRequest: Insufficient <resource>
+    # kubernetes v1.34 noderesources/fit.go L617-657 (fitsRequest): Insufficient <resource>
     ("too-many", PendingPod(node_selector={}, tolerations=TOLERATE, requests={"nvidia.com/gpu": 5}), "Insufficient"),
     ("unknown-resource", PendingPod(node_selector={}, tolerations=TOLERATE, requests={"nvidia.com/mig-1g.10gb": 1}),
      "Insufficient nvidia.com/mig-1g.10gb"),
