@@ -23,6 +23,7 @@ from components.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from components.core.scheduling import LABEL_POOL
 from components.errors import GpuReadyError, kind_of
 from components.kube.convergence import follow_nodes
+from components.kube.node_record import NodeRecord
 from components.kube.resource_slices import audit_slices, wait_for_slices
 from components.offline.project import OfflineProjectError, Project, load_project, read_yaml
 from components.verify.audit import check_converged
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
                 timeout=deadline,
                 on_change=watching.show,
                 on_retry=progress,
+                listed_as=NodeRecord,  # compact records, as `check` lists: no node kept whole
             )
             report = outcome.state.report()
             if outcome.converged:  # DRA nodes converge on their ResourceSlices too

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
 from components.core.quantities import whole_count
@@ -33,6 +33,18 @@ class NodeView:
     """The node is cordoned (``spec.unschedulable``)."""
     not_ready_reason: str = ""
     """Reason and message of a Ready condition that is not True."""
+
+
+class DecodedNode(Protocol):
+    """A node decoded into a compact record rather than dicts (``components.kube.node_record.NodeRecord``): what a
+    LIST of many nodes hands on, so no node is kept whole."""
+
+    @property
+    def resource_version(self) -> str: ...
+
+    def view(self) -> NodeView:
+        """The same ``NodeView`` as ``node_view`` of the node's JSON."""
+        ...
 
 
 def node_view(raw: Mapping[str, Any]) -> NodeView:

@@ -84,6 +84,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
         from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
+        from components.kube.node_record import NodeRecord  # noqa: PLC0415 - imported in the provider process
         from components.kube.resource_slices import wait_for_slices  # noqa: PLC0415 - imported in the provider process
         from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415 - imported in the provider process
         from components.verify.report import render_report  # noqa: PLC0415 - imported in the provider process
@@ -100,7 +101,9 @@ class GpuPoolVerificationProvider(ResourceProvider):
         deadline = Deadline(timeout)
         try:
             with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
-                outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=deadline)
+                outcome = follow_nodes(
+                    client, selector, WatchedAudit(expectations), done, timeout=deadline, listed_as=NodeRecord
+                )
                 report = outcome.state.report()
                 if outcome.converged:  # a DRA pool's nodes converge on their ResourceSlices too
                     report = wait_for_slices(client, report, deadline, client.policy.sleep)
