@@ -79,8 +79,9 @@ def test_check_imports_botocore_only_for_eks(kube_standin: KubeStandin, kubeconf
 def test_a_record_names_and_versions_its_node_as_a_list_of_dicts_does(node: dict[str, Any]) -> None:
     data = json.dumps(node).encode()
     record = msgspec.json.decode(data, type=NodeRecord)
-    metadata = node.get("metadata") if isinstance(node.get("metadata"), dict) else {}
-    assert record.name == (str(metadata.get("name", "")) if isinstance(node.get("metadata"), dict) else "")
+    raw = node.get("metadata")
+    metadata: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    assert record.name == (str(metadata.get("name", "")) if isinstance(raw, dict) else "")
     assert record.resource_version == str(metadata.get("resourceVersion", ""))
     assert record.view() == record_view(record)
 
