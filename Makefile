@@ -49,8 +49,12 @@ typecheck: install
 contracts: install
 	$(BIN)/lint-imports
 
+# The suite on every core (pytest-xdist; modules stay whole on one worker, so module fixtures are built once) with
+# the 20 slowest tests printed. Bytecode is written even when the environment says not to: the console-script
+# and pack subprocesses the tests start would otherwise compile every module they import, every time.
+PYTEST_WORKERS ?= auto
 unit: install
-	$(BIN)/pytest
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --durations=20
 
 # gpuready check / label / verify against a local Kubernetes API stand-in with seeded GPU nodes (no cluster);
 # prints the kubeconfig and the commands to run; Ctrl-C stops it (README "Try it without a cluster").

@@ -31,6 +31,7 @@ from components.cli.verify_stack import NO_STACK, config_view, pool_selector, st
 from components.errors import GpuReadyError
 from components.kube.convergence import Outcome, follow_nodes
 from components.kube.deadline import Deadline
+from components.kube.node_record import NodeRecord
 from components.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
 from components.verify.audit import AuditReport, check_converged
 from components.verify.errors import VerificationError
@@ -128,6 +129,7 @@ def watch_one(
             timeout=nodes_deadline,
             on_change=progress_of.show,
             on_retry=progress,
+            listed_as=NodeRecord,  # compact records, as `check` lists: no node kept whole
         )
         report = outcome.state.report()
         client.deadline = deadline  # the slice audit has the rest of the deadline

@@ -12,16 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import ValidationError
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec
 from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from components.core.cluster_quotas import pool_count_problems
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import problems_of
-from components.core.config_model.scheduler_model import parse_binpack
 from components.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
 from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from components.core.conventions import Conventions, parse_conventions
@@ -33,6 +32,9 @@ from components.core.scale_path.model import ClusterFacts, karpenter_cluster
 from components.core.specs import GpuPoolSpec
 from components.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from components.errors import ConfigError, Problem, SpecError
+
+if TYPE_CHECKING:
+    from components.core.binpack.scheduler_config import BinPackSchedulerSpec
 
 __all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
 
@@ -208,6 +210,9 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     data = None if raw is None else _yaml_text(raw, path, problems, "e.g. {kubeSchedulerVersion: v1.33.4}")
     if data is None:
         return None
+    # The scheduler's model and rules load only for a stack that deploys the scheduler (issue #32).
+    from components.core.config_model.scheduler_model import parse_binpack  # noqa: PLC0415
+
     try:
         return parse_binpack(data, pools, path)
     except ConfigError as error:

@@ -1,11 +1,11 @@
 """Wait for nodes to converge: LIST once, then WATCH from the list's resourceVersion. No polling.
 
-``follow_nodes`` hands the caller's tracker the listed nodes (``reset``, raw dicts by name) and then each
-watch event's node (``apply``, None when deleted), so a tracker can do work in proportion to what changed;
-``wait_for_nodes`` is the same for an ``evaluate`` that sees every matching node each time. Waiting ends when
-``done(state)`` or when the deadline passes (the watch's ``timeoutSeconds`` is the time
-left, so the server closes the stream at the deadline). One ``Deadline`` bounds it all: the client's requests,
-their retries and ``Retry-After`` waits, and the waits between watches.
+``follow_nodes`` hands the caller's tracker the listed nodes (``reset``, by name: raw dicts, or the compact
+records of ``listed_as``) and then each watch event's node (``apply``, a dict; None when deleted), so a tracker
+can do work in proportion to what changed; ``wait_for_nodes`` is the same for an ``evaluate`` that sees every
+matching node each time. Waiting ends when ``done(state)`` or when the deadline passes (the watch's
+``timeoutSeconds`` is the time left, so the server closes the stream at the deadline). One ``Deadline`` bounds it
+all: the client's requests, their retries and ``Retry-After`` waits, and the waits between watches.
 
 A broken server never gets more than a few requests a second from here:
 
@@ -30,7 +30,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from components.kube.deadline import Deadline
 from components.kube.errors import DeadlineError, ExpiredError, KubeError, KubeUnreachableError
-from components.kube.nodes_api import NodeClient
+from components.kube.nodes_api import Node, NodeClient
 from components.kube.retry import RetryPolicy
 
 State = TypeVar("State")
@@ -46,7 +46,7 @@ MAX_REQUESTS_PER_MINUTE = 30
 class NodeTracker(Protocol[State_co]):
     """What ``follow_nodes`` feeds: the nodes of each LIST, then one changed node per event."""
 
-    def reset(self, nodes: Nodes) -> State_co: ...
+    def reset(self, nodes: Mapping[str, Any]) -> State_co: ...
     def apply(self, name: str, node: Mapping[str, Any] | None) -> State_co: ...
 
 
@@ -96,11 +96,14 @@ def follow_nodes(
     on_change: Callable[[State], None] | None = None,
     on_retry: Callable[[str], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    listed_as: type[Any] = Node,
 ) -> Outcome[State]:
     """Watch the nodes matching ``selector``, feeding ``tracker``, until ``done`` holds or ``timeout`` seconds (or
     the given deadline) pass.
 
-    ``on_retry`` hears each failed round: what failed, the wait before the next one and the time left."""
+    ``on_retry`` hears each failed round: what failed, the wait before the next one and the time left.
+    ``listed_as``: what a LIST decodes each node into (``NodeClient.list_nodes``): dicts, or a compact record such
+    as ``node_record.NodeRecord`` (with a ``name``), so a LIST of many nodes never holds them all whole."""
     start = clock()
     deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout, clock)
     client.deadline = deadline
@@ -115,7 +118,7 @@ def follow_nodes(
         try:
             if not current:
                 pacer.request()
-                state, version = _relist(client, selector, tracker, on_change)
+                state, version = _relist(client, selector, tracker, on_change, listed_as)
                 current = listed = True
                 problem = ""
                 continue
@@ -237,11 +240,18 @@ class _Pacer:
 
 
 def _relist(
-    client: NodeClient, selector: str, tracker: NodeTracker[State], on_change: Callable[[State], None] | None
+    client: NodeClient,
+    selector: str,
+    tracker: NodeTracker[State],
+    on_change: Callable[[State], None] | None,
+    listed_as: type[Any],
 ) -> tuple[State, str]:
     """LIST and hand the nodes to ``tracker``; the listed objects are not kept here (only the tracker decides)."""
-    listing = client.list_nodes(selector)
-    nodes: dict[str, Mapping[str, Any]] = {str(n.get("metadata", {}).get("name", "")): n for n in listing.items}
+    listing = client.list_nodes(selector, listed_as)
+    if listed_as is Node:
+        nodes: dict[str, Any] = {str(n.get("metadata", {}).get("name", "")): n for n in listing.items}
+    else:
+        nodes = {n.name: n for n in listing.items}
     return _report(tracker.reset(nodes), on_change), listing.resource_version
 
 

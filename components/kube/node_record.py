@@ -61,6 +61,20 @@ class NodeRecord(msgspec.Struct):
     spec: _Spec | Scalar | list[Any] = None
     status: _Status | Scalar | list[Any] = None
 
+    @property
+    def name(self) -> str:
+        """``metadata.name`` as text (``""`` when absent), as a LIST keys nodes by name."""
+        return str(self.metadata.name) if isinstance(self.metadata, _Metadata) else ""
+
+    @property
+    def resource_version(self) -> str:
+        """``metadata.resourceVersion`` as text (``""`` when absent)."""
+        return str(self.metadata.resourceVersion) if isinstance(self.metadata, _Metadata) else ""
+
+    def view(self) -> NodeView:
+        """``record_view`` of this node (``components.verify.nodes.DecodedNode``)."""
+        return record_view(self)
+
 
 def record_view(record: NodeRecord) -> NodeView:
     """The ``NodeView`` of a decoded node: the same as ``node_view`` of the node's JSON as dicts."""

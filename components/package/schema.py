@@ -23,6 +23,7 @@ from components.core.config_model.gpu_stack_model import GpuStackConfig
 from components.core.config_model.pool_model import PoolConfig
 from components.core.config_model.scheduler_model import BinPackSchedulerConfig
 from components.core.pool_summary import PoolOutputs
+from components.package.field_docs import documented
 from components.package.json_types import PACKAGE, Json, TypeWriter, token
 
 VERSION = "0.1.0"
@@ -233,6 +234,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
 
 def package_schema() -> Json:
     """The package schema (https://www.pulumi.com/docs/iac/extending-pulumi/schema/) as a JSON value."""
+    documented(PoolConfig, *(c.model for c in COMPONENTS if c.model is not None))
     pool_schema = PoolConfig.model_json_schema(by_alias=True)
     writer = TypeWriter(pool_schema.get("$defs", {}))
     writer.object_type(POOL_TYPE, pool_schema)

@@ -26,7 +26,7 @@ from components.verify.audit import (
 )
 from components.verify.expectations import Expectation
 from components.verify.health_watch import HealthMemory
-from components.verify.nodes import NodeView, mapping_of, node_view
+from components.verify.nodes import DecodedNode, NodeView, mapping_of, node_view
 
 
 class AuditState:
@@ -128,7 +128,8 @@ class AuditState:
 
 
 class WatchedAudit:
-    """An ``AuditState`` fed with raw Node objects (decoded JSON) from a LIST and then from watch events.
+    """An ``AuditState`` fed with the nodes of a LIST (compact records, ``DecodedNode``, or raw JSON objects) and
+    then with those of watch events.
 
     A node whose ``resourceVersion`` did not change since it was last seen (a LIST after a 410, a repeated
     event) is not checked again.
@@ -140,7 +141,7 @@ class WatchedAudit:
         self.state = AuditState(expectations_by_pool, conventions)
         self._versions: dict[str, str] = {}
 
-    def reset(self, nodes: Mapping[str, Mapping[str, Any]]) -> AuditState:
+    def reset(self, nodes: Mapping[str, Mapping[str, Any] | DecodedNode]) -> AuditState:
         """The nodes of a fresh LIST, by name: drop those gone, re-check those changed."""
         for gone in [name for name in self._versions if name not in nodes]:
             self.apply(gone, None)
@@ -148,16 +149,19 @@ class WatchedAudit:
             self.apply(name, raw)
         return self.state
 
-    def apply(self, name: str, raw: Mapping[str, Any] | None) -> AuditState:
+    def apply(self, name: str, raw: Mapping[str, Any] | DecodedNode | None) -> AuditState:
         """One watch event: the node as it now is, or None when it was deleted."""
         if raw is None:
             self._versions.pop(name, None)
             self.state.remove(name)
             self.state.health.forget(name)
             return self.state
-        version = str(mapping_of(raw.get("metadata")).get("resourceVersion", ""))
+        if isinstance(raw, Mapping):
+            version = str(mapping_of(raw.get("metadata")).get("resourceVersion", ""))
+        else:
+            version = raw.resource_version
         if version and self._versions.get(name) == version:
             return self.state
         self._versions[name] = version
-        self.state.put(node_view(raw))
+        self.state.put(node_view(raw) if isinstance(raw, Mapping) else raw.view())
         return self.state

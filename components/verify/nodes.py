@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from components.core.health.conditions import HEALTH_CONDITIONS
 from components.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
@@ -47,6 +47,18 @@ class NodeView:
     """Reason and message of a Ready condition that is not True."""
     health: tuple[ReportedCondition, ...] = ()
     """The node's health conditions (EKS node monitoring agent, AKS NPD, NVSentinel), whatever their status."""
+
+
+class DecodedNode(Protocol):
+    """A node decoded into a compact record rather than dicts (``components.kube.node_record.NodeRecord``): what a
+    LIST of many nodes hands on, so no node is kept whole."""
+
+    @property
+    def resource_version(self) -> str: ...
+
+    def view(self) -> NodeView:
+        """The same ``NodeView`` as ``node_view`` of the node's JSON."""
+        ...
 
 
 def node_view(raw: Mapping[str, Any]) -> NodeView:

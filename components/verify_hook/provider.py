@@ -87,6 +87,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
         from components.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from components.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
         from components.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process
+        from components.kube.node_record import NodeRecord  # noqa: PLC0415 - imported in the provider process
         from components.kube.resource_slices import (  # noqa: PLC0415 - imported in the provider process
             audit_slices,
             may_need_slices,
@@ -113,7 +114,9 @@ class GpuPoolVerificationProvider(ResourceProvider):
         nodes_deadline = deadline.keeping(slice_reserve(deadline)) if dra else deadline
         try:
             with _client(str(props.get("kubeconfig") or ""), str(props.get("context") or "") or None) as client:
-                outcome = follow_nodes(client, selector, WatchedAudit(expectations), done, timeout=nodes_deadline)
+                outcome = follow_nodes(
+                    client, selector, WatchedAudit(expectations), done, timeout=nodes_deadline, listed_as=NodeRecord
+                )
                 report = outcome.state.report()
                 client.deadline = deadline
                 if outcome.converged:  # a DRA pool's nodes converge on their ResourceSlices too

@@ -13,8 +13,11 @@ import msgspec
 import pytest
 
 from components.cli.verify_stack import stack_expectations
+from components.kube.convergence import follow_nodes
 from components.kube.node_record import NodeRecord, list_views, record_view
-from components.kube.nodes_api import NodeClient
+from components.kube.nodes_api import Node, NodeClient
+from components.verify.audit import audit
+from components.verify.incremental import WatchedAudit
 from components.verify.nodes import node_view
 from tests.golden import node_sets
 from tests.kube_standin import KubeStandin
@@ -70,3 +73,28 @@ def test_check_imports_botocore_only_for_eks(kube_standin: KubeStandin, kubeconf
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split()[-2:] == ["False", "0"], done.stderr
+
+
+@pytest.mark.parametrize("node", [*_golden_nodes(), *ODD], ids=lambda n: str(n.get("metadata", {}))[:40])
+def test_a_record_names_and_versions_its_node_as_a_list_of_dicts_does(node: dict[str, Any]) -> None:
+    data = json.dumps(node).encode()
+    record = msgspec.json.decode(data, type=NodeRecord)
+    raw = node.get("metadata")
+    metadata: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    assert record.name == (str(metadata.get("name", "")) if isinstance(raw, dict) else "")
+    assert record.resource_version == str(metadata.get("resourceVersion", ""))
+    assert record.view() == record_view(record)
+
+
+@pytest.mark.parametrize("listed_as", [Node, NodeRecord], ids=["dicts", "records"])
+def test_verify_lists_records_with_the_same_report_as_dicts(
+    kube_standin: KubeStandin, client: NodeClient, listed_as: type[Any]
+) -> None:
+    expectations = stack_expectations("eks-dev", str(ROOT))
+    for node in _golden_nodes():
+        kube_standin.store.add(node)
+    client.page_size = 7
+    reference = audit([node_view(n) for n in _golden_nodes()], expectations)
+    outcome = follow_nodes(client, "", WatchedAudit(expectations), lambda _: True, timeout=10, listed_as=listed_as)
+    assert outcome.state.report() == reference
+    assert len(kube_standin.requests.find("GET", "/api/v1/nodes", watch=True)) == 0

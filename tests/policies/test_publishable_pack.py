@@ -20,7 +20,6 @@ import pytest
 from components.offline.analyzer import PACK_DIR, analyze_endpoint, analyze_pack, pack_process
 from components.offline.analyzer_requests import configure_request
 from tests.offline.projects import run_project
-from tools import policy_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,12 +49,13 @@ def _uv() -> str:
 
 
 @pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+def published(tmp_path_factory: pytest.TempPathFactory, policy_pack_wheel: Path) -> Iterator[tuple[Path, Path]]:
     """(pack directory copy, its virtualenv's python), outside the repository."""
     home = tmp_path_factory.mktemp("published")
     pack = home / "gpu_conventions"
     shutil.copytree(PACK_DIR, pack, ignore=shutil.ignore_patterns("venv", "wheels", "__pycache__"))
-    policy_pack.build(pack / "wheels")
+    (pack / "wheels").mkdir()
+    shutil.copy2(policy_pack_wheel, pack / "wheels" / policy_pack_wheel.name)  # what `make policy-pack` writes
     env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
     subprocess.run([_uv(), "venv", "--quiet", "--python", sys.executable, str(pack / "venv")], check=True, env=env)
     python = pack / "venv" / "bin" / "python"

@@ -18,8 +18,8 @@ SDKS = {"pulumi", "pulumi_aws", "pulumi_azure_native", "pulumi_gcp", "pulumi_kub
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
-    return zipfile.ZipFile(policy_pack.build(tmp_path_factory.mktemp("wheel")))
+def wheel(policy_pack_wheel: Path) -> zipfile.ZipFile:
+    return zipfile.ZipFile(policy_pack_wheel)
 
 
 def _top_imports(source: str) -> set[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from components.core.specs import GpuPoolSpec
 from components.verify.expectations import expectation_for
 from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from components.verify_hook.wire import expectation_from_data, expectation_to_data
+from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_resource_slice
 from tests.verify_hook.conftest import pool_node, pool_spec, props
 
@@ -53,12 +53,11 @@ def test_converges_when_the_last_label_lands_mid_wait(kube_standin: KubeStandin,
     landed: list[float] = []
 
     def land() -> None:
-        time.sleep(0.5)
         kube_standin.store.label("nodes", "gpu-b", {LABEL_ACCELERATOR: "l4"})
         landed.append(time.monotonic())
 
-    thread = threading.Thread(target=land)
-    thread.start()
+    # Once the watch is open, however long the LIST took on a loaded machine (a fixed sleep raced it).
+    thread = when_watching(kube_standin, land)
     result = GpuPoolVerificationProvider().create(props(SPEC, str(kubeconfig_path), timeout=10))
     returned = time.monotonic()
     thread.join()

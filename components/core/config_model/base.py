@@ -20,7 +20,10 @@ class Words:
 
 class ConfigModel(BaseModel):
     """A mapping of the stack config, validated strictly: no coercion (``"2"`` is not a number, ``"true"`` is not
-    a boolean), keys as users write them (``instanceType``), unknown keys refused."""
+    a boolean), keys as users write them (``instanceType``), unknown keys refused.
+
+    Field docstrings are the package schema's descriptions; the schema reads them when it is generated
+    (``components.package.field_docs``), not every process that imports a model."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -29,7 +32,6 @@ class ConfigModel(BaseModel):
         alias_generator=to_camel,
         validate_by_name=False,
         hide_input_in_errors=False,
-        use_attribute_docstrings=True,  # field docstrings are the package schema's descriptions
     )
     words: ClassVar[Mapping[str, Words]] = {}
     """Field alias -> wording of a value outside its allowed set (``unknown sharing mode``)."""
