@@ -36,7 +36,8 @@ K8S_URN = "urn:pulumi:test::gpuready::pulumi:providers:kubernetes::cluster"
 K8S_REF = f"{K8S_URN}::cluster-id"
 PROVIDERS = {"kubernetes": K8S_REF}
 EKS_WIRING: dict[str, Any] = {
-    "clusterName": "prod", "nodeRoleArn": "arn:aws:iam::123456789012:role/gpu", "subnetIds": ["subnet-1", "subnet-2"],
+    "clusterName": "prod", "nodeRoleArn": "arn:aws:iam::123456789012:role/gpu",
+    "subnetIds": ["subnet-0a1b2c3d", "subnet-0a1b2c3e"],
     "tags": {"team": "ml"},
 }  # fmt: skip
 L4 = {"name": "l4-shared", "instanceType": "g6.12xlarge", "minSize": 0, "maxSize": 4, "capacity": "spot",
