@@ -41,7 +41,7 @@ def _spec_fields(spec: type) -> set[str]:
 @pytest.mark.parametrize(
     ("model", "spec", "not_configured"),
     [
-        (PoolConfig, GpuPoolSpec, {"cloud"}),  # the cloud is the stack's (gpuready:cloud)
+        (PoolConfig, GpuPoolSpec, {"cloud", "conventions"}),  # the stack's (gpuready:cloud, gpuready:conventions)
         (GpuStackConfig, GpuStackSpec, set()),
         (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources"}),  # derived from the stack's pools
     ],
