@@ -201,8 +201,8 @@ class GkeComputeClass(Provisioner):
                         "'latest'; there is no INSTALLATION_DISABLED)", spec.driver, ("cloud",),
                         "use driver: cloud, or provisioner: node-pool for an operator-owned driver")
             )  # fmt: skip
-        given = spec.taints if isinstance(spec.taints, tuple) else ()
-        named = [(f"taints[{i}].value", t) for i, t in enumerate(given)]
+        extra = spec.taints if isinstance(spec.taints, tuple) else ()
+        named = [(f"taints[{i}].value", t) for i, t in enumerate(extra)]
         named.append(("conventions.gpuTaint.value", spec.conventions.gpu_taint))  # the team's, on the class too
         for path, taint in named:
             if taint.value and not TAINT_VALUE.match(taint.value):
