@@ -81,7 +81,8 @@ def pool_outputs(
         node_labels=scheduling.pool_labels(spec),
         taint=scheduling.to_k8s_taint(spec.conventions.gpu_taint),
         tolerations=[
-            scheduling.toleration_for(t) for t in (*scheduling.pool_taints(spec), *provisioner.selection_taints(spec))
+            scheduling.toleration_for(t)
+            for t in (*scheduling.tolerated_taints(spec), *provisioner.selection_taints(spec))
         ],
         resource_name=advertised.resource_name,
         allocatable=dict(advertised.allocatable),

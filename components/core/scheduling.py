@@ -80,6 +80,12 @@ def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     return tuple(taints)
 
 
+def tolerated_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
+    """What gpuready's DaemonSets and workloads tolerate on the pool's nodes: every taint it declares, then those the
+    cloud may add unasked (``CloudProfile.implicit_taints``, e.g. GKE's own GPU taint beside a team's)."""
+    return (*pool_taints(spec), *cloud_profile(spec.cloud).implicit_taints(spec))
+
+
 def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     """Every label gpuready sets on the pool's nodes at creation, extras last."""
     model = spec.resolved.model

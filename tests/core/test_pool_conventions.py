@@ -64,13 +64,15 @@ def test_every_pool_of_every_stack_carries_the_teams_conventions(stack: str) -> 
         assert scheduling.pool_labels(spec)[scheduling.LABEL_ACCELERATOR] == spec.resolved.model.key
         workload = gpu_workload(spec)
         assert SKU_TOLERATION in workload.tolerations
-        assert all(t["key"] != scheduling.GPU_TAINT_KEY for t in workload.tolerations)
+        # nvidia.com/gpu is tolerated only where the cloud adds it unasked (GKE, beside the team's taint)
+        gke_adds = spec.cloud == "gke"
+        assert any(t["key"] == scheduling.GPU_TAINT_KEY for t in workload.tolerations) == gke_adds
         assert pool_verdict(spec, given.cluster).text == f"yes {spec.min_size}->{spec.max_size} nodes"
     release = given.planned_gpu_stack.release
     if release is not None:
         found = tolerations_in(dict(release.values))
         assert SKU_TOLERATION in found
-        assert all(t.get("key") != scheduling.GPU_TAINT_KEY for t in found), found
+        assert any(t.get("key") == scheduling.GPU_TAINT_KEY for t in found) == (given.cloud == "gke"), found
 
 
 @pytest.mark.parametrize("stack", STACKS)
@@ -90,6 +92,22 @@ def test_the_scale_path_model_refuses_pods_that_tolerate_only_gpureadys_taint(cl
     default_only = replace(pod, tolerations=(scheduling.toleration_for(scheduling.GPU_TAINT),))
     refused = scheduler_fit.fit(default_only, node)
     assert not refused.ok and "sku=gpu:NoSchedule is not tolerated" in refused.reason
+
+
+@pytest.mark.parametrize(("cloud", "conventions", "implicit"), [
+    ("gke", Conventions(gpu_taint=SKU), (scheduling.GPU_TAINT,)),  # GKE taints GPU nodes itself (how-to/gpus)
+    ("gke", DEFAULT, ()),  # already declared
+    ("eks", Conventions(gpu_taint=SKU), ()),
+    ("aks", Conventions(gpu_taint=SKU), ()),
+])  # fmt: skip
+def test_taints_the_cloud_adds_unasked_are_tolerated_not_declared(
+    cloud: str, conventions: Conventions, implicit: tuple[Taint, ...]
+) -> None:
+    spec = build_spec(cloud, conventions=conventions)  # type: ignore[arg-type]
+    assert scheduling.tolerated_taints(spec) == (*scheduling.pool_taints(spec), *implicit)
+    assert not set(implicit) & set(scheduling.pool_taints(spec))  # never declared on the pool itself
+    tolerated = gpu_workload(spec).tolerations
+    assert all(scheduling.toleration_for(t) in tolerated for t in implicit)
 
 
 @pytest.mark.parametrize(("dcgm_owner", "tolerated"), [("health-agent", True), ("gpu-operator", False)])
