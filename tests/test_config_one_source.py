@@ -43,7 +43,7 @@ def _spec_fields(spec: type) -> set[str]:
     [
         (PoolConfig, GpuPoolSpec, {"cloud", "conventions"}),  # the stack's (gpuready:cloud, gpuready:conventions)
         (GpuStackConfig, GpuStackSpec, set()),
-        (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources"}),  # derived from the stack's pools
+        (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources", "gpu_taint_keys"}),  # from the stack's pools
     ],
 )
 def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_configured: set[str]) -> None:
