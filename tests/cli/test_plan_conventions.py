@@ -77,6 +77,38 @@ def test_every_cloud_and_provisioner_carries_the_teams_taint(stack: str) -> None
         assert SKU in pool["tolerations"]
 
 
+API_SKU = {"key": "sku", "value": "gpu", "effect": "NO_SCHEDULE"}  # the EKS and GKE API spelling
+K8S_SKU = {"key": "sku", "value": "gpu", "effect": "NoSchedule"}
+
+
+@pytest.mark.parametrize(("stack", "resource_type", "path", "first"), [
+    ("eks-dev", "aws:eks/nodeGroup:NodeGroup", ("taints",), API_SKU),
+    ("gke-dev", "gcp:container/nodePool:NodePool", ("nodeConfig", "taints"), API_SKU),
+    ("eks-karpenter", "kubernetes:karpenter.sh/v1:NodePool", ("spec", "template", "spec", "taints"), K8S_SKU),
+    ("aks-nap", "kubernetes:karpenter.sh/v1:NodePool", ("spec", "template", "spec", "taints"), K8S_SKU),
+    ("gke-compute-class", "kubernetes:cloud.google.com/v1:ComputeClass", ("spec", "nodePoolConfig", "taints"), K8S_SKU),
+])  # fmt: skip
+def test_each_cloud_encodes_the_teams_taint_first(
+    stack: str, resource_type: str, path: tuple[str, ...], first: dict[str, str]
+) -> None:
+    _, document, _ = plan(stack, TEAM)
+    pools = [r["inputs"] for r in document["resources"] if r["type"] == resource_type]
+    assert pools
+    for inputs in pools:
+        taints = inputs
+        for key in path:
+            taints = taints[key]
+        assert taints[0] == first
+
+
+def test_eks_node_template_tags_carry_the_teams_taint() -> None:
+    _, document, _ = plan("eks-dev", TEAM)
+    tags = [r["inputs"]["tag"] for r in document["resources"] if r["type"] == "aws:autoscaling/tag:Tag"]
+    taint_tags = {t["key"]: t["value"] for t in tags if "/node-template/taint/" in t["key"]}
+    assert taint_tags == {"k8s.io/cluster-autoscaler/node-template/taint/sku": "gpu:NoSchedule"}
+    assert sum("/node-template/taint/" in t["key"] for t in tags) == len(inputs_of(document, "nodeGroup:NodeGroup"))
+
+
 def test_the_teams_taint_key_given_again_as_an_extra_taint_is_refused() -> None:
     pools = [{"name": "t4", "instanceType": "Standard_NC4as_T4_v3", "minSize": 0, "maxSize": 1,
               "taints": ["sku=gpu:NoSchedule"]}]  # fmt: skip
