@@ -240,7 +240,8 @@ def test_the_host_serves_the_committed_schema(host: Host) -> None:
     assert pulumi.__name__ == "pulumi"
 
 
-DRA_POOL = {"name": "dra", "instanceType": "g6.12xlarge", "minSize": 0, "maxSize": 2, "advertise": "dra"}
+# minSize 1: a DRA node group does not scale from zero (the scale-path rule), and this case is about the plugin.
+DRA_POOL = {"name": "dra", "instanceType": "g6.12xlarge", "minSize": 1, "maxSize": 2, "advertise": "dra"}
 
 
 def _device_plugin_refusal() -> list[str]:
