@@ -27,7 +27,7 @@ $(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
 	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 demo: install
-	@for stack in eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator; do \
+	@for stack in eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku; do \
 	  echo "=== gpuready plan --stack $$stack"; \
 	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
 	  echo; \

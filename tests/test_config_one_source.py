@@ -41,9 +41,9 @@ def _spec_fields(spec: type) -> set[str]:
 @pytest.mark.parametrize(
     ("model", "spec", "not_configured"),
     [
-        (PoolConfig, GpuPoolSpec, {"cloud"}),  # the cloud is the stack's (gpuready:cloud)
+        (PoolConfig, GpuPoolSpec, {"cloud", "conventions"}),  # the stack's (gpuready:cloud, gpuready:conventions)
         (GpuStackConfig, GpuStackSpec, set()),
-        (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources"}),  # derived from the stack's pools
+        (BinPackSchedulerConfig, BinPackSchedulerSpec, {"gpu_resources", "gpu_taint_keys"}),  # from the stack's pools
     ],
 )
 def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_configured: set[str]) -> None:

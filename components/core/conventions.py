@@ -1,11 +1,15 @@
-"""The conventions a team may set for its GPU nodes, read the same way by the policy pack, ``gpuready plan``,
-``check`` and ``verify``. Pure.
+"""The conventions a team may set for its GPU nodes, read the same way by gpuready's pools, the policy pack,
+``gpuready plan``, ``check`` and ``verify``. Pure.
 
 - ``gpuTaint``: the taint that keeps other pods off GPU nodes. gpuready's pools carry ``nvidia.com/gpu=present:
   NoSchedule``; Microsoft's AKS documentation taints GPU pools ``sku=gpu:NoSchedule`` instead (azure-aks-docs
   ``articles/aks/use-nvidia-gpu.md``, "Create an AKS cluster ... --node-taints sku=gpu:NoSchedule"). Rules then ask
   for that taint on pools and for a toleration of it in GPU pods and GPU-stack DaemonSets.
 - ``skypilotLabels``: whether GPU pools carry SkyPilot's ``skypilot.co/accelerator`` label (on by default).
+
+A stack's conventions are resolved once (``stack_settings``) and carried by every pool spec
+(``GpuPoolSpec.conventions``): its taint, labels, node-template tags, and the tolerations of its workloads and GPU
+stack follow them (``scheduling.pool_taints`` / ``pool_labels`` / ``tolerated_taints``).
 
 In the pack they are policy config properties (``--policy-config``, Pulumi's policy config schema: each policy that
 reads one declares it); a stack says them once in ``gpuready:conventions`` and ``gpuready plan`` hands them to every

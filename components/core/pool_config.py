@@ -13,6 +13,8 @@ from components.core.clouds.registry import CLOUDS, Cloud
 from components.core.config_model.all_problems import OMIT, StandIn, validated
 from components.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
 from components.core.config_model.suggest import closest
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from components.core.scale_path.verdict import scale_problems
 from components.core.specs import GpuPoolSpec
@@ -22,9 +24,14 @@ __all__ = ["POOL_KEYS", "parse_pools"]
 
 
 def parse_pools(
-    raw: object, cloud: Cloud, path: str = "nodePools", cluster: ClusterFacts | None = DEFAULT_CLUSTER
+    raw: object,
+    cloud: Cloud,
+    path: str = "nodePools",
+    cluster: ClusterFacts | None = DEFAULT_CLUSTER,
+    conventions: Conventions = DEFAULT_CONVENTIONS,
 ) -> tuple[GpuPoolSpec, ...]:
-    """Parse and validate every pool in ``raw`` (a list of mappings); raise ``ConfigError`` listing all problems.
+    """Parse and validate every pool in ``raw`` (a list of mappings), each carrying the stack's ``conventions`` (its
+    GPU taint and labels); raise ``ConfigError`` listing all problems.
     A valid pool must also scale: a pending pod of every shape it advertises becomes a node it runs on, in a
     cluster as ``cluster`` declares it (``pool_scale_problems``; None: the caller checks that itself, as the stack
     settings do after the pools' other stack-level checks)."""
@@ -37,7 +44,7 @@ def parse_pools(
     for index, entry in enumerate(raw):
         where = f"{path}[{index}]"
         try:
-            pools.append(validated(PoolConfig, entry, where, _builder(cloud, where), STAND_INS))
+            pools.append(validated(PoolConfig, entry, where, _builder(cloud, where, conventions), STAND_INS))
         except ConfigError as error:
             problems.extend(error.problems)
     names = [str(e["name"]) for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
@@ -60,10 +67,10 @@ def pool_scale_problems(pools: Sequence[GpuPoolSpec], cluster: ClusterFacts, pat
     return problems
 
 
-def _builder(cloud: Cloud, where: str) -> Callable[[PoolConfig], GpuPoolSpec]:
+def _builder(cloud: Cloud, where: str, conventions: Conventions) -> Callable[[PoolConfig], GpuPoolSpec]:
     def build(entry: PoolConfig) -> GpuPoolSpec:
         try:
-            return entry.spec(cloud)
+            return entry.spec(cloud, conventions)
         except SpecError as error:
             raise error.under(where) from None
 

@@ -24,7 +24,7 @@ from components.core.k8s_syntax import (
 from components.core.pool_parts import CAPACITIES, DRIVER_OWNERS
 from components.core.scheduling import (
     AKS_SPOT_TAINT,
-    GPU_TAINT_KEY,
+    GPU_TAINT,
     LABEL_DEPLOY_DRA_DRIVER,
     LABEL_DEPLOY_PREFIX,
     MANAGED_LABEL_KEYS,
@@ -165,13 +165,17 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                     _effect_hint(taint.effect),
                 )
             )
-        if taint.key in (GPU_TAINT_KEY, AKS_SPOT_TAINT.key):
+        if taint.key in (spec.conventions.gpu_taint.key, AKS_SPOT_TAINT.key):
             problems.append(Problem(f"{path}.key", "gpuready sets this taint itself", taint.key, (), "remove it"))
         problems.extend(profile.taint_value_problems(f"{path}.value", taint))
         if (taint.key, taint.effect) in seen:
             problems.append(Problem(path, "duplicate taint key and effect", f"{taint.key}:{taint.effect}"))
         seen.add((taint.key, taint.effect))
     problems.extend(profile.taint_count_problems(spec))
+    gpu = spec.conventions.gpu_taint  # the team's GPU taint (gpuready:conventions) goes on this cloud's pool too
+    if gpu != GPU_TAINT:
+        problems.extend(profile.taint_key_problems("conventions.gpuTaint.key", gpu))
+        problems.extend(profile.taint_value_problems("conventions.gpuTaint.value", gpu))
 
 
 def _effect_hint(effect: str) -> str:

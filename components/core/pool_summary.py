@@ -79,9 +79,10 @@ def pool_outputs(
     return PoolOutputs(
         node_selector={**scheduling.node_selector(spec), **provisioner.selection_labels(spec)},
         node_labels=scheduling.pool_labels(spec),
-        taint=scheduling.to_k8s_taint(scheduling.GPU_TAINT),
+        taint=scheduling.to_k8s_taint(spec.conventions.gpu_taint),
         tolerations=[
-            scheduling.toleration_for(t) for t in (*scheduling.pool_taints(spec), *provisioner.selection_taints(spec))
+            scheduling.toleration_for(t)
+            for t in (*scheduling.tolerated_taints(spec), *provisioner.selection_taints(spec))
         ],
         resource_name=advertised.resource_name,
         allocatable=dict(advertised.allocatable),

@@ -1,6 +1,7 @@
 """GPU node labels and taints, and their per-cloud encodings. Pure.
 
-Every gpuready pool carries the taint ``nvidia.com/gpu=present:NoSchedule``: EKS and AKS never taint GPU
+Every gpuready pool carries a GPU taint, ``nvidia.com/gpu=present:NoSchedule`` unless the stack's conventions name
+the team's own (``conventions.Conventions``, carried by each spec): EKS and AKS never taint GPU
 nodes, and GKE only does when a non-GPU pool already exists (how-to/gpus), so gpuready always declares
 it, which also keeps GKE from showing a perpetual diff (hashicorp/terraform-provider-google#7928).
 Labels set at creation are the ones later layers select on; none of them waits for NFD or GFD.
@@ -71,11 +72,18 @@ _UPPER_SNAKE: Mapping[TaintEffect, str] = {
 
 
 def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
-    """Every taint the pool's nodes carry: the GPU taint, the cloud's own, then the spec's extras."""
-    taints = [GPU_TAINT]
+    """Every taint the pool's nodes carry: the team's GPU taint (``spec.conventions``, ``GPU_TAINT`` by default), the
+    cloud's own, then the spec's extras."""
+    taints = [spec.conventions.gpu_taint]
     taints.extend(cloud_profile(spec.cloud).cloud_taints(spec))
     taints.extend(spec.taints)
     return tuple(taints)
+
+
+def tolerated_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
+    """What gpuready's DaemonSets and workloads tolerate on the pool's nodes: every taint it declares, then those the
+    cloud may add unasked (``CloudProfile.implicit_taints``, e.g. GKE's own GPU taint beside a team's)."""
+    return (*pool_taints(spec), *cloud_profile(spec.cloud).implicit_taints(spec))
 
 
 def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
@@ -89,6 +97,8 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
         LABEL_SKYPILOT_ACCELERATOR: model.skypilot,
         LABEL_SHARING: spec.sharing_mode,
     }
+    if not spec.conventions.skypilot_labels:
+        del labels[LABEL_SKYPILOT_ACCELERATOR]
     sharing = spec.sharing
     where = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
     if where == "device-plugin-config" and isinstance(sharing, GpuSharing):

@@ -13,6 +13,8 @@ from typing import Any
 from components.core import pool_rules, resource_inputs
 from components.core.catalog.lookup import ExplicitGpu, ResolvedGpu
 from components.core.clouds.registry import Cloud, cloud_profile
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.core.health.repair import RepairPolicy
 from components.core.pool_parts import (
     CAPACITIES,
@@ -94,6 +96,9 @@ class GpuPoolSpec:
     """Extra node labels."""
     taints: tuple[Taint, ...] = ()
     """Extra taints, besides the GPU taint every pool gets."""
+    conventions: Conventions = DEFAULT_CONVENTIONS
+    """The team's GPU taint and labels (the stack's ``gpuready:conventions``, resolved once by the stack settings):
+    the pool's nodes carry ``conventions.gpu_taint``, and SkyPilot's label only when ``skypilot_labels``."""
     upgrade: UpgradePolicy = field(default_factory=UpgradePolicy)
     """How node upgrades roll (``upgrade`` in the stack config)."""
     repair: RepairPolicy = field(default_factory=RepairPolicy)

@@ -63,7 +63,8 @@ class StackSettings:
     binpack_scheduler: BinPackSchedulerSpec | None = None
     """The GPU bin-packing scheduler (``gpuready:binpackScheduler``); None deploys none."""
     conventions: Conventions = DEFAULT_CONVENTIONS
-    """The team's GPU taint and labels (``gpuready:conventions``), for the policy gate, ``check`` and ``verify``."""
+    """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
+    its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
     tags: Mapping[str, str] = field(default_factory=dict)
     eks_node_role_arn: str = ""
     eks_subnet_ids: tuple[str, ...] = ()
@@ -121,9 +122,10 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     if cloud and isinstance(raw_pools, list):
         problems.extend(pool_count_problems(cloud, len(raw_pools), f"{NS}:nodePools"))
     cluster = karpenter_cluster(model.karpenter_feature_gates if model else [], f"{NS}:karpenterFeatureGates", problems)
+    conventions = stack_conventions(values.get("conventions"), problems)  # once: every pool carries them
     if cloud and raw_pools is not None:
         try:
-            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None)
+            pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None, conventions)
         except ConfigError as error:
             problems.extend(error.problems)
     if profile is not None and pools and model is not None:
@@ -132,7 +134,6 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     plan = _plan(cloud, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
-    conventions = stack_conventions(values.get("conventions"), problems)
     known = {p.name for p in pools}
     for index, name in enumerate(model.verify_skip_pools if model else ()):
         if pools and name not in known:

@@ -31,7 +31,7 @@ from components.core.advertisers.registry import advertiser_for, advertiser_name
 from components.core.capacity.registry import provisioner_for
 from components.core.clouds.registry import cloud_profile
 from components.core.k8s_syntax import object_name_problem
-from components.core.scheduling import node_selector, pool_taints, toleration_for
+from components.core.scheduling import node_selector, tolerated_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 from components.core.workload_placement import Placement
 from components.errors import Problem, SpecError
@@ -121,7 +121,7 @@ def gpu_workload(
     advertiser = advertiser_for(pool)
     request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
     provisioner = provisioner_for(pool)
-    taints = (*pool_taints(pool), *provisioner.selection_taints(pool))
+    taints = (*tolerated_taints(pool), *provisioner.selection_taints(pool))
     cloud = cloud_profile(pool.cloud)
     return GpuWorkload(
         pool=pool.name,

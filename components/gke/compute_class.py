@@ -201,10 +201,13 @@ class GkeComputeClass(Provisioner):
                         "'latest'; there is no INSTALLATION_DISABLED)", spec.driver, ("cloud",),
                         "use driver: cloud, or provisioner: node-pool for an operator-owned driver")
             )  # fmt: skip
-        for index, taint in enumerate(spec.taints if isinstance(spec.taints, tuple) else ()):
+        extra = spec.taints if isinstance(spec.taints, tuple) else ()
+        named = [(f"taints[{i}].value", t) for i, t in enumerate(extra)]
+        named.append(("conventions.gpuTaint.value", spec.conventions.gpu_taint))  # the team's, on the class too
+        for path, taint in named:
             if taint.value and not TAINT_VALUE.match(taint.value):
                 found.append(
-                    Problem(f"taints[{index}].value", "a ComputeClass taint value starts with a lowercase letter or a "
+                    Problem(path, "a ComputeClass taint value starts with a lowercase letter or a "
                             "digit and has 1 or 3-63 characters", taint.value, (), "pick a longer or lowercase value")
                 )  # fmt: skip
         sharing = spec.sharing

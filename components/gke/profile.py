@@ -19,7 +19,7 @@ from components.core.clouds.profile import CloudProfile, Delivery, PlatformAdver
 from components.core.gke_zones import ZONE, zone_problems
 from components.core.gpu_stack import stack_objects
 from components.core.props import as_list, as_mapping, as_number, as_text, dig, show
-from components.core.scheduling import GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
+from components.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
 from components.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from components.core.taints import Taint
@@ -237,6 +237,13 @@ class GkeProfile(CloudProfile):
 
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         return {LABEL_GKE_NO_DEVICE_PLUGIN: "true"} if spec.driver == "operator" else {}
+
+    def implicit_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """GKE taints GPU nodes ``nvidia.com/gpu=present:NoSchedule`` itself once the cluster has a non-GPU pool
+        (cloud.google.com kubernetes-engine/docs/how-to/gpus, "Tainting GPU nodes"), whatever taint the pool
+        declares: under a team's other GPU taint (``gpuready:conventions``) the nodes may carry both."""
+        gpu = spec.conventions.gpu_taint
+        return () if (gpu.key, gpu.effect) == (GPU_TAINT.key, GPU_TAINT.effect) else (GPU_TAINT,)
 
     def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
         return {"toolkit": {"env": GKE_TOOLKIT_ENV}} if operator_driver else {}

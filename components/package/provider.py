@@ -27,6 +27,8 @@ from components.core.clouds.registry import Cloud
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.problems import rebased
 from components.core.config_model.scheduler_model import parse_binpack
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
 from components.core.pool_config import parse_pools
 from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, karpenter_cluster
 from components.core.specs import GpuPoolSpec
@@ -154,16 +156,33 @@ def plain(value: Any, path: str) -> Any:
     return value
 
 
-def pools_of(raw: Any, cloud: Any, path: str) -> tuple[GpuPoolSpec, ...]:
+def pools_of(
+    raw: Any, cloud: Any, path: str, conventions: Conventions = DEFAULT_CONVENTIONS
+) -> tuple[GpuPoolSpec, ...]:
     """The pool specs of ``raw`` (entries of ``gpuready:nodePools``), checked by the stack program's parser."""
-    return parse_pools(plain(raw, path), plain(cloud, "cloud"), path)
+    return parse_pools(plain(raw, path), plain(cloud, "cloud"), path, conventions=conventions)
+
+
+CONVENTION_INPUTS = (GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY)
+"""The inputs every component with pools takes for the team's conventions (``gpuready:conventions``' keys)."""
+
+
+def conventions_of(inputs: Mapping[str, Any]) -> Conventions:
+    """The team's conventions from the component's ``gpuTaint`` / ``skypilotLabels`` inputs (absent: gpuready's),
+    checked by the stack settings' parser; raises ``SpecError`` naming the input."""
+    given = {k: plain(inputs[k], k) for k in CONVENTION_INPUTS if inputs.get(k) is not None}
+    try:
+        return parse_conventions(given, "conventions")
+    except SpecError as error:
+        raise SpecError(rebased(error.problems, "conventions.", "")) from None
 
 
 def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
         adapter = cast("PoolAdapter", importlib.import_module(module))
         try:
-            (spec,) = parse_pools([plain(inputs.get("pool"), "pool")], adapter.PACKAGE_CLOUD, "pool")
+            entry = plain(inputs.get("pool"), "pool")
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", conventions=conventions_of(inputs))
         except ConfigError as error:
             raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
         pool = adapter.package_pool(name, spec, inputs, opts)
@@ -191,7 +210,7 @@ def _elastic_builder(
         if problems:
             raise ConfigError(problems)
         try:
-            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", cluster)
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", cluster, conventions_of(inputs))
         except ConfigError as error:
             raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
         if spec.provisioner != provisioner:
@@ -199,7 +218,8 @@ def _elastic_builder(
                 "pool.provisioner", f"{component} makes {provisioner} pools", spec.provisioner, (provisioner,),
                 "remove provisioner, or use the component of that provisioner",
             )  # fmt: skip
-        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in ("pool", FEATURE_GATES)}
+        skipped = ("pool", FEATURE_GATES, *CONVENTION_INPUTS)
+        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in skipped}
         provider = _kubernetes_provider(component, opts)
         pool = adapter.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
@@ -228,12 +248,12 @@ def _release_builder(
     keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider"}
 
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud")}
+        given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
         try:
             spec = parse_gpu_stack({**given, "kind": kind}, "gpuStack")
         except ConfigError as error:
             raise ConfigError(rebased(error.problems, "gpuStack.", "")) from None
-        pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools")
+        pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
         args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys})
         release = component(name, args, opts)
         plan = release.plan.release
@@ -249,8 +269,9 @@ def _release_builder(
 
 
 def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools") if inputs.get("pools") else ()
-    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud")}
+    conventions = conventions_of(inputs)
+    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools", conventions) if inputs.get("pools") else ()
+    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
     try:
         spec = parse_binpack(given, pools, "binpackScheduler")
     except ConfigError as error:

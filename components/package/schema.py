@@ -84,6 +84,13 @@ _POOLS = Wire(
     "The pools the stack serves, as entries of gpuready:nodePools (the same as the pool components').",
     True,
 )
+_CONVENTIONS = (
+    Wire("gpuTaint", _STRING, "The team's GPU taint, key=value:Effect (gpuready:conventions' gpuTaint): the pools "
+         "carry it and the GPU stack tolerates it; absent: nvidia.com/gpu=present:NoSchedule."),
+    Wire("skypilotLabels", {"type": "boolean"}, "Whether the pools carry SkyPilot's skypilot.co/accelerator label "
+         "(gpuready:conventions' skypilotLabels); absent: true."),
+)  # fmt: skip
+"""Every component with pools takes the team's conventions, as the stack takes ``gpuready:conventions``."""
 _CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(CLOUDS)}.", True)
 _POOL_OUTPUTS: dict[str, Json] = {
     "nodePoolName": {"type": "string", "description": "The pool's name in the cloud."},
@@ -259,7 +266,8 @@ def _resource(writer: TypeWriter, component: ComponentSchema) -> Json:
         writer.add_defs(schema.get("$defs", {}))
         model_schema = {**schema, "properties": _without(schema["properties"], component.skip)}
         properties, required = writer.properties(component.model.__name__, model_schema)
-    for wire in component.wiring:
+    with_pools = any(wire.name in (_POOL.name, _POOLS.name) for wire in component.wiring)
+    for wire in (*component.wiring, *(_CONVENTIONS if with_pools else ())):
         properties[wire.name] = {**wire.type, "description": wire.description}
         if wire.required:
             required.append(wire.name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, Policy, Severity
 
+from components.core.conventions import GPU_TAINT_PROPERTY, GPU_TAINT_SCHEMA
 from policies.gpu_conventions.rules import health
 from policies.gpu_conventions.rules.charts import RELEASE
 from policies.gpu_conventions.rules.gpu_pools import POOL_TYPES
@@ -14,12 +15,14 @@ POLICIES: list[Policy] = [
     ScopedResourcePolicy(
         name="gpu-health-agent-tolerates-gpu-taint",
         description="Health agents (the EKS node monitoring agent add-on or chart, node-problem-detector, DCGM, "
-        "NVSentinel DaemonSets) tolerate the nvidia.com/gpu taint, so they run on the GPU nodes they watch.",
+        "NVSentinel DaemonSets) tolerate the GPU taint (gpuTaint, nvidia.com/gpu by default), so they run on the "
+        "GPU nodes they watch.",
         rules=[health.agent_taint_problems],
         resource_types=health.HEALTH_TYPES,
         enforcement_level=EnforcementLevel.MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/aws/containers-roadmap/issues/2567",
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
         remediation_steps="Add {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule} to the agent's "
         "tolerations (the EKS agent: dcgmAgent.tolerations in its configuration values), or let the GPU Operator "
         "run DCGM and keep dcgm-server off the GPU pools (gpuStack.health.dcgm: gpu-operator).",
@@ -31,6 +34,7 @@ POLICIES: list[Policy] = [
         rules=[health.dcgm_owner_findings],
         resource_types=health.HEALTH_TYPES,
         requires_types=[RELEASE],
+        config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
         enforcement_level=EnforcementLevel.MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/aws/eks-node-monitoring-agent/issues/256",

@@ -4,9 +4,12 @@ the exit code is (``--fail-on``)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from components.cli.verify_command import stack_expectations
+from components.core.taints import Taint
 from tests.cli_audit.conftest import GPU_TAINT, L4_POOL_LABELS, Cli
 from tests.kube_standin import KubeStandin, make_node
 
@@ -75,3 +78,15 @@ def test_verify_by_selector_uses_the_conventions_too(
     result = gpuready("verify", "-l", "nvidia.com/gpu.present=true", "--timeout", "5", "-o", "json", *flags)
     assert result.code == 0, result.err
     assert {f["code"] for f in json.loads(result.out)["findings"]} == expected
+
+
+def test_verify_expects_the_stacks_conventions_of_its_own_pools() -> None:
+    """The stack's pools carry its conventions, so ``verify --stack`` expects them of the pools' nodes."""
+
+    root = str(Path(__file__).resolve().parents[2])
+    sku = stack_expectations("aks-sku", root)
+    assert set(sku) == {"t4", "a100"}
+    for expectation in sku.values():
+        assert expectation.taints[0] == Taint("sku", "gpu", "NoSchedule")
+        assert "skypilot.co/accelerator" in expectation.labels  # the example keeps SkyPilot's label on
+    assert stack_expectations("aks-dev", root)["t4shared"].taints[0].key == "nvidia.com/gpu"

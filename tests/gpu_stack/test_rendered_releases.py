@@ -73,7 +73,7 @@ CASES = STACK_CASES + SCENARIO_CASES
 def test_the_cases_cover_every_example_stack_with_a_chart_and_both_charts() -> None:
     assert {c.id for c in STACK_CASES} == {
         "stack-eks-dev", "stack-aks-dev", "stack-gke-operator", "stack-eks-karpenter",
-        "stack-aks-nap", "stack-eks-dra", "stack-aks-dra-operator",
+        "stack-aks-nap", "stack-eks-dra", "stack-aks-dra-operator", "stack-aks-sku",
     }  # fmt: skip
     assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"}
     assert len(SCENARIO_CASES) >= 40

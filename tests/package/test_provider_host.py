@@ -15,7 +15,9 @@ from google.protobuf import json_format  # type: ignore[import-untyped]
 from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
 from components.core.config_model.gpu_stack_model import parse_gpu_stack
 from components.core.config_model.scheduler_model import parse_binpack
+from components.core.conventions import Conventions
 from components.core.pool_config import parse_pools
+from components.core.taints import Taint
 from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from components.errors import ConfigError, SpecError
 from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
@@ -102,6 +104,43 @@ def test_a_gke_pool_registers_what_the_python_component_registers(host: Host) ->
         host, "gpuready:index:GkeGpuNodePool", "infer", {"pool": GKE_POOL, **GKE_WIRING},
         lambda: GkeGpuNodePool("infer", GkeGpuNodePoolArgs(pool=spec, cluster_name="prod", location="us-central1-a")),
     )  # fmt: skip
+
+
+SKU = Conventions(gpu_taint=Taint("sku", "gpu", "NoSchedule"), skypilot_labels=False)
+SKU_INPUTS = {"gpuTaint": "sku=gpu:NoSchedule", "skypilotLabels": False}
+
+
+def test_a_pool_takes_the_teams_conventions_as_the_python_component_does(host: Host) -> None:
+    (spec,) = parse_pools([AKS_POOL], "aks", conventions=SKU)
+    _same_as_python(
+        host, "gpuready:index:AksGpuNodePool", "sku-batch", {"pool": AKS_POOL, **AKS_WIRING, **SKU_INPUTS},
+        lambda: AksGpuNodePool("sku-batch", AksGpuNodePoolArgs(pool=spec, resource_group_name="rg",
+                                                               cluster_name="prod")),
+    )  # fmt: skip
+    (agent_pool,) = [r for r in host.monitor.registrations if r.type.endswith(":AgentPool") and "sku" in r.name]
+    assert agent_pool.inputs["nodeTaints"] == ["sku=gpu:NoSchedule"]
+    assert "skypilot.co/accelerator" not in agent_pool.inputs["nodeLabels"]
+
+
+def test_a_release_takes_the_teams_conventions_as_the_python_component_does(host: Host) -> None:
+    pools = parse_pools([EKS_POOL], "eks", conventions=SKU)
+    _same_as_python(
+        host, "gpuready:index:GpuOperator", "sku-operator", {"pools": [EKS_POOL], "cloud": "eks", **SKU_INPUTS},
+        lambda: GpuOperator("sku-operator", GpuOperatorArgs(pools=pools)),
+    )  # fmt: skip
+    (release,) = [r for r in host.monitor.registrations if r.type.endswith(":Release") and "sku" in r.name]
+    assert {"key": "sku", "operator": "Exists", "effect": "NoSchedule"} in release.inputs["values"]["daemonsets"][
+        "tolerations"
+    ]
+
+
+def test_a_bad_gpu_taint_input_is_refused_naming_it(host: Host) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        host.construct("gpuready:index:AksGpuNodePool", "bad-taint", {"pool": AKS_POOL, **AKS_WIRING,
+                                                                       "gpuTaint": "sku=gpu:Sometimes"})  # fmt: skip
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "gpuTaint: is not a taint" in str(caught.value.details())
+    assert not [r for r in host.monitor.registrations if r.name == "bad-taint"]
 
 
 def test_the_gpu_operator_registers_what_the_python_component_registers(host: Host) -> None:

@@ -11,6 +11,7 @@ from components.core.binpack.scheduler_fields import TolerationOperator
 from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, GpuStackConfig
 from components.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
 from components.core.config_model.scheduler_model import BINPACK_KEYS
+from components.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY
 from components.core.gpu_stack.stack_spec import NFD_MODES
 from components.gpu_stack.device_plugin import NvidiaDevicePlugin
 from components.gpu_stack.dra_driver import NvidiaDraDriver
@@ -30,6 +31,7 @@ ELASTIC_COMPONENTS = {
 SCHEMA: dict[str, Any] = json.loads(GpuReadyProvider().schema or "{}")
 RESOURCES: dict[str, Any] = SCHEMA["resources"]
 TYPES: dict[str, Any] = SCHEMA["types"]
+CONVENTIONS = (GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY)
 
 
 def test_the_committed_schema_is_the_generated_one() -> None:
@@ -98,10 +100,10 @@ def test_descriptions_are_the_field_docstrings() -> None:
 @pytest.mark.parametrize(
     ("component", "skipped", "extra"),
     [
-        ("GpuOperator", {"kind", "gfd", "clusterVersion"}, {"pools", "cloud"}),
-        ("NvidiaDevicePlugin", {"kind", "migReboot", "clusterVersion"}, {"pools", "cloud"}),
-        ("NvidiaDraDriver", {"kind", "gfd", "nfd", "migReboot", "monitoring"}, {"pools", "cloud"}),
-        ("GpuOperatorDra", {"kind", "gfd", "migReboot"}, {"pools", "cloud"}),
+        ("GpuOperator", {"kind", "gfd", "clusterVersion"}, {"pools", "cloud", *CONVENTIONS}),
+        ("NvidiaDevicePlugin", {"kind", "migReboot", "clusterVersion"}, {"pools", "cloud", *CONVENTIONS}),
+        ("NvidiaDraDriver", {"kind", "gfd", "nfd", "migReboot", "monitoring"}, {"pools", "cloud", *CONVENTIONS}),
+        ("GpuOperatorDra", {"kind", "gfd", "migReboot"}, {"pools", "cloud", *CONVENTIONS}),
     ],
 )
 def test_chart_components_take_the_gpu_stack_keys(component: str, skipped: set[str], extra: set[str]) -> None:
@@ -112,8 +114,16 @@ def test_chart_components_take_the_gpu_stack_keys(component: str, skipped: set[s
 
 def test_the_scheduler_takes_the_scheduler_keys() -> None:
     resource = RESOURCES["gpuready:index:GpuBinPackingScheduler"]
-    assert set(resource["inputProperties"]) == set(BINPACK_KEYS) | {"pools", "cloud"}
+    assert set(resource["inputProperties"]) == set(BINPACK_KEYS) | {"pools", "cloud", *CONVENTIONS}
     assert resource["requiredInputs"] == []
+
+
+@pytest.mark.parametrize("token", sorted(RESOURCES))
+def test_every_component_with_pools_takes_the_teams_conventions(token: str) -> None:
+    """The keys of ``gpuready:conventions``, optional, typed as the stack setting parses them."""
+    inputs = RESOURCES[token]["inputProperties"]
+    assert {k: inputs[k]["type"] for k in CONVENTIONS} == {"gpuTaint": "string", "skypilotLabels": "boolean"}
+    assert not set(CONVENTIONS) & set(RESOURCES[token]["requiredInputs"])
 
 
 def test_pool_components_publish_the_pool_outputs() -> None:

@@ -214,3 +214,35 @@ def test_v4_chart_values_are_judged_like_a_releases(tmp_path: Path, props: str, 
     found = judge(tmp_path, f'k8s.helm.v4.Chart("op", chart="gpu-operator", {arguments})')
     assert any(said in m for m in of(found, policy)), found
     assert of(found, "gpu-helm-release-timeout") == []
+
+
+def affinity_daemon_set(*expressions: dict[str, Any]) -> str:
+    """The raw plugin DaemonSet kept where one required node affinity term of ``expressions`` says."""
+    terms = [{"matchExpressions": list(expressions)}]
+    return DAEMON_SET.replace(
+        '"tolerations":',
+        f'"affinity": {{"nodeAffinity": {{"requiredDuringSchedulingIgnoredDuringExecution": '
+        f'{{"nodeSelectorTerms": {terms!r}}}}}}}, "tolerations":',
+    )
+
+
+@pytest.mark.parametrize(
+    ("expression", "lands"),
+    [
+        ({"key": "gpuready.io/accelerator", "operator": "In", "values": ["l4"]}, True),
+        ({"key": "gpuready.io/accelerator", "operator": "In", "values": ["h100"]}, False),
+        ({"key": "gpuready.io/accelerator", "operator": "NotIn", "values": ["l4"]}, False),
+        ({"key": "gpuready.io/accelerator", "operator": "NotIn", "values": ["h100"]}, True),
+        ({"key": "nvidia.com/gpu.present", "operator": "Exists"}, True),
+        ({"key": "gpuready.io/gpu-pool", "operator": "DoesNotExist"}, False),
+        ({"key": "example.com/cpu-only", "operator": "DoesNotExist"}, True),
+    ],
+    ids=["in", "in-other", "notin", "notin-other", "exists", "doesnotexist-gpu-pool", "doesnotexist-absent"],
+)
+def test_a_raw_daemon_sets_required_node_affinity_decides_whether_it_lands(
+    tmp_path: Path, expression: dict[str, Any], lands: bool
+) -> None:
+    found = of(judge(tmp_path, "operator()" + affinity_daemon_set(expression)), "gpu-pool-one-device-plugin")
+    assert bool(found) == lands, found
+    if lands:
+        assert "DaemonSet 'plugin'" in found[0]

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from components.core.conventions import Conventions
 from components.core.health.agent import HealthSpec, agent_values
 from components.core.health.agent_chart import AGENT_ADDON
+from components.core.taints import Taint
 from policies.gpu_conventions.rules import health
 from policies.gpu_conventions.rules.stack import StackResource
 from tests.core.conftest import build_spec
@@ -85,3 +87,21 @@ def test_the_planned_health_stack_passes_its_own_policies() -> None:
                       (health.ADDON, "agent", addon(values)))  # fmt: skip
     assert health.dcgm_owner_findings(resources, {}) == []
     assert health.agent_taint_problems(health.ADDON, addon(values), {}) == []
+
+
+SKU = {"gpuTaint": {"key": "sku", "value": "gpu", "effect": "NoSchedule"}}
+SKU_POOLS = [build_spec("eks", conventions=Conventions(gpu_taint=Taint("sku", "gpu", "NoSchedule")))]
+
+
+@pytest.mark.parametrize(("props", "violates"), [
+    (addon(agent_values(SKU_POOLS, "health-agent")), False),  # gpuready plans the team's toleration
+    (addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}), True),  # nvidia.com/gpu is not the team's taint
+])  # fmt: skip
+def test_health_agents_tolerate_the_configured_taint(props: dict[str, Any], violates: bool) -> None:
+    problems = health.agent_taint_problems(health.ADDON, props, SKU)
+    assert bool(problems) == violates, problems
+    if violates:
+        assert "sku=gpu:NoSchedule" in problems[0] and "{key: sku, operator: Exists" in problems[0]
+    sku_agent = [StackResource(health.ADDON, "urn:agent", "agent", props), StackResource(RELEASE, "urn:op", "op",
+                 operator())]  # fmt: skip
+    assert len(health.dcgm_owner_findings(sku_agent, SKU)) == (0 if violates else 1)  # on the pools only if tolerated

@@ -81,6 +81,8 @@ TUNABLES: dict[str, tuple[str, ...]] = {
     "gpu-workload-tolerates-gpu-taint": ("gpuTaint",),
     "non-gpu-workload-avoids-gpu-taint": ("gpuTaint",),
     "gpu-workload-scheduler-exists": ("externalSchedulers",),
+    "gpu-health-agent-tolerates-gpu-taint": ("gpuTaint",),
+    "gpu-stack-single-dcgm-owner": ("gpuTaint",),
 }
 """Each policy's config properties; ``gpuTaint`` and ``skypilotLabels`` are the team conventions
 (``components.core.conventions``), the same schema wherever they appear."""

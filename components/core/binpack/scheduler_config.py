@@ -25,7 +25,7 @@ from components.core.binpack.scheduler_fields import (
     SchedulerToleration,
     TolerationOperator,
 )
-from components.core.scheduling import GPU_RESOURCE
+from components.core.scheduling import GPU_RESOURCE, GPU_TAINT_KEY
 from components.core.specs import GpuPoolSpec
 
 __all__ = [  # the facts moved to scheduler_fields stay importable from here
@@ -101,6 +101,7 @@ class BinPackSchedulerSpec(SchedulerFields):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gpu_resources", tuple(self.gpu_resources))
+        object.__setattr__(self, "gpu_taint_keys", tuple(self.gpu_taint_keys))
         object.__setattr__(self, "node_selector", dict(self.node_selector))
         object.__setattr__(self, "tolerations", tuple(self.tolerations))
         object.__setattr__(self, "version", scheduler_rules.validate(self))
@@ -109,6 +110,12 @@ class BinPackSchedulerSpec(SchedulerFields):
     def image(self) -> str:
         """The kube-scheduler image, e.g. ``registry.k8s.io/kube-scheduler:v1.33.4``."""
         return f"{self.image_repository}:{self.version}"
+
+
+def gpu_taint_keys_of(pools: Iterable[GpuPoolSpec]) -> tuple[str, ...]:
+    """The pools' GPU taint keys besides ``nvidia.com/gpu`` (their conventions'), for ``gpu_taint_keys``."""
+    keys = dict.fromkeys(pool.conventions.gpu_taint.key for pool in pools)
+    return tuple(k for k in keys if k != GPU_TAINT_KEY)
 
 
 def gpu_resources_of(pools: Iterable[GpuPoolSpec]) -> tuple[str, ...]:

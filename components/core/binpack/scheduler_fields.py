@@ -79,7 +79,10 @@ class SchedulerFields:
     node_selector: Mapping[str, str] = field(default_factory=dict)
     """Extra node labels the scheduler pods require (``kubernetes.io/os: linux`` is always set)."""
     tolerations: tuple[SchedulerToleration, ...] = ()
-    """Extra tolerations; none may tolerate the GPU taint."""
+    """Extra tolerations; none may tolerate a GPU taint."""
+    gpu_taint_keys: tuple[str, ...] = ()
+    """The GPU taint keys of the pools besides ``nvidia.com/gpu`` (a team's, ``gpuready:conventions``), which no
+    toleration may name either (``gpu_taint_keys_of``)."""
     image_repository: str = KUBE_SCHEDULER_IMAGE
     """Repository of the kube-scheduler image (a mirror of ``registry.k8s.io/kube-scheduler``), without tag."""
 

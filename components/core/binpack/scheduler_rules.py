@@ -161,17 +161,20 @@ def _check_placement(spec: SchedulerFields, problems: list[Problem]) -> None:
                     "remove it",
                 )
             )
+    gpu_keys = ("", GPU_TAINT_KEY, *spec.gpu_taint_keys)  # "" with Exists tolerates every taint
     for index, toleration in enumerate(spec.tolerations):
-        _check_toleration(f"tolerations[{index}]", toleration, problems)
+        _check_toleration(f"tolerations[{index}]", toleration, gpu_keys, problems)
 
 
-def _check_toleration(path: str, toleration: SchedulerToleration, problems: list[Problem]) -> None:
+def _check_toleration(
+    path: str, toleration: SchedulerToleration, gpu_keys: tuple[str, ...], problems: list[Problem]
+) -> None:
     key, operator, value, effect = toleration.key, toleration.operator, toleration.value, toleration.effect
-    if key in ("", GPU_TAINT_KEY):
+    if key in gpu_keys:
         problems.append(
             Problem(
                 f"{path}.key",
-                "would let the scheduler run on GPU nodes (tolerates the nvidia.com/gpu taint)",
+                f"would let the scheduler run on GPU nodes (tolerates {f'the {key} taint' if key else 'every taint'})",
                 key,
                 ("keys of your system nodes' taints, e.g. CriticalAddonsOnly",),
                 "the scheduler belongs on CPU nodes; remove this toleration",

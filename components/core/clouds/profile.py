@@ -248,6 +248,11 @@ class CloudProfile(ABC):
         """Taints the cloud puts on the pool's nodes itself (after the GPU taint, before the spec's)."""
         return ()
 
+    def implicit_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """Taints the cloud may add to the pool's nodes unasked (not declared on the pool, so not in its inputs):
+        gpuready's GPU stack, workloads and the scale-path model tolerate them too."""
+        return ()
+
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         """Labels gpuready sets on this cloud's nodes because of the platform (before the spec's extras)."""
         return {}

@@ -16,6 +16,8 @@ from components.core.catalog.lookup import ExplicitGpu
 from components.core.clouds.registry import Cloud
 from components.core.config_model.base import ConfigModel, Words
 from components.core.config_model.problems import CONFIG_ERROR, config_error
+from components.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from components.core.conventions import Conventions
 from components.core.health.repair import RepairPolicy
 from components.core.k8s_syntax import TaintEffect
 from components.core.specs import (
@@ -279,8 +281,9 @@ class PoolConfig(ConfigModel):
             raise config_error("must be a string", at="mode", value=mode)
         return value
 
-    def spec(self, cloud: Cloud) -> GpuPoolSpec:
-        """The ``GpuPoolSpec`` (validated by ``pool_rules`` as it is made; raises ``SpecError``).
+    def spec(self, cloud: Cloud, conventions: Conventions = DEFAULT_CONVENTIONS) -> GpuPoolSpec:
+        """The ``GpuPoolSpec`` with the stack's ``conventions`` (validated by ``pool_rules`` as it is made; raises
+        ``SpecError``).
 
         Field for field: every key of the model is the spec's field of the same name (``test_pool_model`` holds
         the two to one list), a sub-model gives its ``to_spec()``, a list of them a tuple; unset keys keep the
@@ -288,10 +291,10 @@ class PoolConfig(ConfigModel):
         given = {name: _to_spec(getattr(self, name)) for name in type(self).model_fields}
         kept = {name: value for name, value in given.items() if value is not None}
         if self.min_size is not None:
-            return GpuPoolSpec(cloud=cloud, **kept)
+            return GpuPoolSpec(cloud=cloud, conventions=conventions, **kept)
         missing = capacity_rules.missing_min_size_problems(cloud, self.provisioner)
         try:  # an absent minSize is 0: what an elastic pool needs, and a stand-in for a fixed one's other rules
-            spec = GpuPoolSpec(cloud=cloud, min_size=0, **kept)
+            spec = GpuPoolSpec(cloud=cloud, conventions=conventions, min_size=0, **kept)
         except SpecError as error:
             raise SpecError([*missing, *error.problems]) from None
         if missing:

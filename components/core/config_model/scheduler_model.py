@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of
+from components.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of, gpu_taint_keys_of
 from components.core.binpack.scheduler_fields import SchedulerToleration, TolerationOperator
 from components.core.config_model.all_problems import validated
 from components.core.config_model.base import ConfigModel, Words
@@ -60,7 +60,9 @@ class BinPackSchedulerConfig(ConfigModel):
             given = {name: getattr(self, name) for name in type(self).model_fields if getattr(self, name) is not None}
             if self.tolerations is not None:
                 given["tolerations"] = tuple(t.to_spec() for t in self.tolerations)
-            return BinPackSchedulerSpec(gpu_resources=gpu_resources_of(pools), **given)
+            return BinPackSchedulerSpec(
+                gpu_resources=gpu_resources_of(pools), gpu_taint_keys=gpu_taint_keys_of(pools), **given
+            )
         except SpecError as error:
             raise ConfigError(error.under(path).problems) from None
 

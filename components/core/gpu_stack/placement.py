@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from components.core.advertisers.dra import DYNAMIC_RESOURCES
-from components.core.scheduling import LABEL_ADVERTISE, LABEL_GPU_POOL, pool_taints, toleration_for
+from components.core.scheduling import LABEL_ADVERTISE, LABEL_GPU_POOL, tolerated_taints, toleration_for
 from components.core.specs import GpuPoolSpec
 
 CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
@@ -23,7 +23,7 @@ def taint_tolerations(pools: Iterable[GpuPoolSpec]) -> list[dict[str, str]]:
     """One ``Exists`` toleration per (taint key, effect) any pool carries, in first-seen order."""
     seen: dict[tuple[str, str], dict[str, str]] = {}
     for pool in pools:
-        for taint in pool_taints(pool):
+        for taint in tolerated_taints(pool):
             seen.setdefault((taint.key, taint.effect), toleration_for(taint))
     return list(seen.values())
 

@@ -122,8 +122,8 @@ def agent_values(pools: Sequence[GpuPoolSpec], dcgm_owner: str) -> dict[str, Any
     pools when it runs DCGM there; it stays off the pools when the GPU Operator runs DCGM (the agent reaches the
     operator's host engine on the node's port, ``agent_chart.DCGM_PORT``)."""
     if dcgm_owner == "health-agent":
-        tolerations = {tuple(sorted(t.items())): t for p in pools for t in map(scheduling.toleration_for,
-                                                                            scheduling.pool_taints(p))}  # fmt: skip
+        every = [scheduling.toleration_for(t) for p in pools for t in scheduling.tolerated_taints(p)]
+        tolerations = {tuple(sorted(t.items())): t for t in every}
         return {"dcgmAgent": {"tolerations": [tolerations[k] for k in sorted(tolerations)]}}
     if dcgm_owner == "gpu-operator":
         # The chart's required affinity is replaced whole (Helm replaces lists): GPU nodes that are not gpuready

@@ -63,7 +63,7 @@ def new_node(spec: GpuPoolSpec, decider: ScaleDecider) -> NewNode:
     cloud = cloud_profile(spec.cloud).workload_node_labels(spec)
     return NewNode(
         labels={**scheduling.pool_labels(spec), **cloud, **decider.node_labels(spec)},
-        taints=(*scheduling.pool_taints(spec), *decider.node_taints(spec)),
+        taints=(*scheduling.tolerated_taints(spec), *decider.node_taints(spec)),  # with those the cloud may add
         allocatable=advertiser.allocatable_per_node(spec),
         devices=advertiser.devices_per_node(spec),
         mig=isinstance(spec.sharing, MigPartitioning),

@@ -38,7 +38,7 @@ from policies.gpu_conventions.rules.charts import (
     unreadable_chart,
 )
 from policies.gpu_conventions.rules.gpu_configs import DEFAULT_MAX_REPLICAS, sharing_problems
-from policies.gpu_conventions.rules.k8s import any_tolerates, schedules_past, selector_matches
+from policies.gpu_conventions.rules.k8s import any_tolerates, pod_lands_on, schedules_past
 from policies.gpu_conventions.rules.stack import CONFIG_MAP, Finding, StackResource, collect, own_device_plugin, targets
 
 DAEMON_SET = "kubernetes:apps/v1:DaemonSet"
@@ -53,8 +53,8 @@ _KIND = {RELEASE: "Release", CHART_V3: "Chart (helm.sh/v3)", CHART_V4: "Chart (h
 @dataclass(frozen=True, slots=True)
 class _PluginDaemonSet:
     name: str
-    node_selector: Mapping[str, str]
-    tolerations: Sequence[Any]
+    pod_spec: Mapping[str, Any]
+    """Its pod template's spec: ``nodeSelector``, ``affinity``, ``tolerations``."""
 
 
 def device_plugin_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
@@ -80,7 +80,7 @@ def device_plugin_findings(resources: Sequence[StackResource], config: Mapping[s
                     f"GPU pool {p.label}: {len(sources) + bool(own)} device plugins run on its nodes ({listed}); they "
                     "advertise the same GPUs twice and fight over the kubelet's device-plugin socket. Keep one: "
                     "set devicePlugin.enabled: false in the gpu-operator release, or drop the nvidia-device-plugin "
-                    "release / DaemonSet, or keep its nodeSelector off this pool",
+                    "release / DaemonSet, or keep its nodeSelector / node affinity off this pool",
                 )
             )
     return findings
@@ -93,15 +93,16 @@ def _plugin_daemon_set(resource: StackResource) -> _PluginDaemonSet | None:
     images = [as_text(dig(c, "image")) or "" for c in as_list(pod.get("containers"))]
     if not any(DEVICE_PLUGIN_IMAGE in image for image in images):
         return None
-    return _PluginDaemonSet(resource.name, text_map(pod.get("nodeSelector")), as_list(pod.get("tolerations")))
+    return _PluginDaemonSet(resource.name, pod)
 
 
 def _lands_on(daemon_set: _PluginDaemonSet, labels: Mapping[str, str], taints: Sequence[Any]) -> bool:
-    """Whether the DaemonSet's pods may run on a node with ``labels`` and ``taints`` (its nodeSelector and
-    tolerations; a required node affinity is not followed, so such a DaemonSet is taken to land)."""
-    if not selector_matches(daemon_set.node_selector, labels):
+    """Whether the DaemonSet's pods may run on a node with ``labels`` and ``taints``: its nodeSelector and required
+    node affinity pick the node (``k8s.pod_lands_on``) and its tolerations cover the taints pods cannot pass."""
+    if not pod_lands_on(daemon_set.pod_spec, labels):
         return False
-    return all(any_tolerates(daemon_set.tolerations, t) for t in taints if schedules_past(t))
+    tolerations = as_list(daemon_set.pod_spec.get("tolerations"))
+    return all(any_tolerates(tolerations, t) for t in taints if schedules_past(t))
 
 
 def unreadable_chart_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:

@@ -19,7 +19,7 @@ from typing import Any
 from components.core.advertisers.registry import ADVERTISERS, advertiser_for_labels
 from components.core.props import as_list, as_mapping, as_text, dig, text_map
 from policies.gpu_conventions.rules.gpu_pools import describe, gpu_pools
-from policies.gpu_conventions.rules.k8s import selector_matches
+from policies.gpu_conventions.rules.k8s import node_selector_term_matches, selector_matches
 from policies.gpu_conventions.rules.stack import Finding, StackResource
 from policies.gpu_conventions.rules.workloads import POD_SPEC_PATHS, gpu_requests
 
@@ -71,23 +71,7 @@ def _aims_at(spec: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
         return False
     if not selector_matches(selector, labels):
         return False
-    return not terms or any(_term_matches(t, labels) for t in terms)
-
-
-def _term_matches(term: Any, labels: Mapping[str, str]) -> bool:
-    for expression in as_list(dig(term, "matchExpressions")):
-        key, operator = as_text(dig(expression, "key")) or "", as_text(dig(expression, "operator"))
-        values = {str(v) for v in as_list(dig(expression, "values"))}
-        have = labels.get(key)
-        matched = {
-            "In": have in values,
-            "NotIn": have not in values,
-            "Exists": have is not None,
-            "DoesNotExist": have is None,
-        }.get(operator or "", False)
-        if not matched:
-            return False
-    return True
+    return not terms or any(node_selector_term_matches(t, labels) for t in terms)
 
 
 def advertiser_mismatch_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.core.clouds.registry import cloud_profile
+from components.core.conventions import gpu_taint_of
 from components.core.health.agent_chart import AGENT_ADDON
 from components.core.props import as_flag, as_list, as_mapping, as_text, dig
-from components.core.scheduling import GPU_TAINT, LABEL_GPU_POOL
+from components.core.scheduling import LABEL_GPU_POOL, to_aks_taint
+from components.core.taints import Taint
 from policies.gpu_conventions.rules.charts import OPERATOR, RELEASE, gpu_release
 from policies.gpu_conventions.rules.gpu_pools import gpu_pools
 from policies.gpu_conventions.rules.k8s import any_tolerates
@@ -27,7 +29,6 @@ ADDON = "aws:eks/addon:Addon"
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 HEALTH_TYPES = frozenset({ADDON, RELEASE, DAEMONSET})
 HEALTH_DAEMONSET_WORDS = ("node-problem-detector", "node-monitoring-agent", "dcgm", "nvsentinel", "gpu-health")
-_GPU = f"{GPU_TAINT.key}={GPU_TAINT.value}:{GPU_TAINT.effect}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +51,9 @@ class AgentConfig:
         items = as_list(terms) or []
         return bool(items) and all(_excludes_pools(term) for term in items)
 
-    @property
-    def dcgm_on_gpu_pools(self) -> bool:
-        return not self.dcgm_kept_off_pools and any_tolerates(self.dcgm_tolerations, GPU_TAINT)
+    def dcgm_on_gpu_pools(self, taint: Taint) -> bool:
+        """The dcgm-server runs on the pools: not kept off them, and tolerating their GPU taint (``taint``)."""
+        return not self.dcgm_kept_off_pools and any_tolerates(self.dcgm_tolerations, taint)
 
 
 def _excludes_pools(term: object) -> bool:
@@ -85,14 +86,16 @@ def agent_config(resource_type: str, props: Mapping[str, Any]) -> AgentConfig | 
 def agent_taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A health agent (add-on, release or DaemonSet) tolerates the GPU taint where it has to run on GPU nodes."""
     agent = agent_config(resource_type, props)
+    taint = gpu_taint_of(config)  # the team's GPU taint (gpuTaint), gpuready's by default
+    shown, toleration = to_aks_taint(taint), f"{{key: {taint.key}, operator: Exists, effect: {taint.effect}}}"
     if agent is not None:
-        if agent.dcgm_kept_off_pools or any_tolerates(agent.dcgm_tolerations, GPU_TAINT):
+        if agent.dcgm_kept_off_pools or any_tolerates(agent.dcgm_tolerations, taint):
             return []
         return [
-            f"{agent.source} dcgmAgent.tolerations: the agent's dcgm-server does not tolerate {_GPU} (its chart's "
+            f"{agent.source} dcgmAgent.tolerations: the agent's dcgm-server does not tolerate {shown} (its chart's "
             "default is none), so it never runs on tainted GPU nodes: the agent cannot reach DCGM, reports DCGMError "
             "and auto repair replaces healthy nodes (aws/containers-roadmap#2567, #2555). Add "
-            f"{{key: {GPU_TAINT.key}, operator: Exists, effect: NoSchedule}}, or let the GPU Operator run DCGM "
+            f"{toleration}, or let the GPU Operator run DCGM "
             "(gpuStack.health.dcgm: gpu-operator)"
         ]
     if resource_type != DAEMONSET:
@@ -101,11 +104,11 @@ def agent_taint_problems(resource_type: str, props: Mapping[str, Any], config: M
     if not any(word in name for word in HEALTH_DAEMONSET_WORDS):
         return []
     tolerations = as_list(dig(props, "spec", "template", "spec", "tolerations")) or []
-    if any_tolerates(tolerations, GPU_TAINT):
+    if any_tolerates(tolerations, taint):
         return []
     return [
-        f"spec.template.spec.tolerations: health agent DaemonSet {name!r} does not tolerate {_GPU}, so it never runs "
-        f"on the GPU nodes it should watch. Add {{key: {GPU_TAINT.key}, operator: Exists, effect: NoSchedule}}"
+        f"spec.template.spec.tolerations: health agent DaemonSet {name!r} does not tolerate {shown}, so it never runs "
+        f"on the GPU nodes it should watch. Add {toleration}"
     ]
 
 
@@ -128,7 +131,7 @@ def dcgm_owner_findings(resources: Sequence[StackResource], config: Mapping[str,
     findings: list[Finding] = []
     for r in resources:
         agent = agent_config(r.type, r.props)
-        if agent is None or not agent.dcgm_on_gpu_pools:
+        if agent is None or not agent.dcgm_on_gpu_pools(gpu_taint_of(config)):
             continue
         for name, engine in engines:
             findings.append(Finding(r.urn, (

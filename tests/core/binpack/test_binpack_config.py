@@ -21,9 +21,14 @@ from components.core.binpack.scheduler_config import (
     BinPackSchedulerSpec,
     configuration_yaml,
     gpu_resources_of,
+    gpu_taint_keys_of,
     scheduler_configuration,
 )
+from components.core.config_model.scheduler_model import parse_binpack
+from components.core.conventions import Conventions
 from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from components.core.taints import Taint
+from components.errors import ConfigError
 
 CONFIGURATION_FIELDS = {
     "apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",
@@ -189,3 +194,19 @@ def test_gpu_resources_of_the_pools() -> None:
         "nvidia.com/gpu",
         *extra,
     )
+
+
+def test_a_teams_gpu_taint_is_refused_in_the_schedulers_tolerations_too() -> None:
+    team = Conventions(gpu_taint=Taint("sku", "gpu", "NoSchedule"))
+    pools = [GpuPoolSpec(cloud="aks", name="t4", instance_type="Standard_NC4as_T4_v3", min_size=0, max_size=2,
+                         conventions=team)]  # fmt: skip
+    assert gpu_taint_keys_of(pools) == ("sku",)
+    assert gpu_taint_keys_of([GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0,
+                                          max_size=1)]) == ()  # fmt: skip
+    raw = {"kubeSchedulerVersion": "v1.33.4", "tolerations": [{"key": "sku", "operator": "Exists"}]}
+    with pytest.raises(ConfigError) as raised:
+        parse_binpack(raw, pools)
+    assert [(p.path, "tolerates the sku taint" in p.problem) for p in raised.value.problems] == [
+        ("binpackScheduler.tolerations[0].key", True)
+    ]
+    assert parse_binpack(raw, ()).tolerations[0].key == "sku"  # no pool of that convention: an ordinary taint

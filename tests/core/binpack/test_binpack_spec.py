@@ -153,7 +153,11 @@ BAD = [
     ),
     pytest.param(
         {"tolerations": (SchedulerToleration(key="", operator="Exists"),)}, "tolerations[0].key",
-        "tolerates the nvidia.com/gpu taint", id="toleration-everything",
+        "tolerates every taint", id="toleration-everything",
+    ),
+    pytest.param(
+        {"tolerations": (SchedulerToleration(key="sku", operator="Exists"),), "gpu_taint_keys": ("sku",)},
+        "tolerations[0].key", "tolerates the sku taint", id="toleration-teams-gpu-taint",
     ),
     pytest.param(
         {"tolerations": (SchedulerToleration(key="dedicated", operator="Exists", value="system"),)},
