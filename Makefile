@@ -82,4 +82,4 @@ clean:
 
 # The component package's schema (schema.json), generated from the config models; tests/package fails when stale.
 schema: install
-	$(BIN)/python -m components.package.schema
+	$(BIN)/python -m gpuready.package.schema

@@ -100,12 +100,12 @@ def realistic(node: dict[str, Any]) -> dict[str, Any]:
 
 def child(side: str, kubeconfig: str) -> None:
     """One side, in a fresh process: print a JSON summary (the report itself is built and serialised)."""
-    from components.gc_pause import paused_gc  # noqa: PLC0415
-    from components.kube.node_record import list_views  # noqa: PLC0415
-    from components.kube.nodes_api import connect  # noqa: PLC0415
-    from components.verify.audit import audit  # noqa: PLC0415
-    from components.verify.nodes import node_view  # noqa: PLC0415
-    from components.verify.report import report_json  # noqa: PLC0415
+    from gpuready.gc_pause import paused_gc  # noqa: PLC0415
+    from gpuready.kube.node_record import list_views  # noqa: PLC0415
+    from gpuready.kube.nodes_api import connect  # noqa: PLC0415
+    from gpuready.verify.audit import audit  # noqa: PLC0415
+    from gpuready.verify.nodes import node_view  # noqa: PLC0415
+    from gpuready.verify.report import report_json  # noqa: PLC0415
 
     wall, cpu = time.perf_counter(), time.process_time()
     with paused_gc(), connect(kubeconfig, env={}) as client:  # as `gpuready check` does

@@ -25,8 +25,8 @@ import argparse
 from placement_model import DEFAULT_SPREADING, ScoringRule, scoring_rule_of
 from placement_replay import Job, NoFit, PoolShape, ReplayResult, job_stream, replay
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
-from components.core.scheduling import GPU_RESOURCE
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
+from gpuready.core.scheduling import GPU_RESOURCE
 
 SEED = 20240611
 NODES = 32

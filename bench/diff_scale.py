@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench_stack  # noqa: E402
 
-from components.plan_diff.diff import diff_plans  # noqa: E402
+from gpuready.plan_diff.diff import diff_plans  # noqa: E402
 
 GPUREADY = ROOT / ".venv" / "bin" / "gpuready"
 

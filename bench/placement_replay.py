@@ -22,7 +22,7 @@ from typing import Literal
 
 from placement_model import NodeLoad, Resources, ScoringRule, select_node
 
-from components.core.scheduling import GPU_RESOURCE
+from gpuready.core.scheduling import GPU_RESOURCE
 
 NoFit = Literal["wait", "reject"]
 

@@ -51,7 +51,7 @@ def child_gpuready(count: int, *, gate: bool = False) -> dict[str, float]:
     import pulumi_aws  # noqa: F401, PLC0415 - import cost outside the clock, as for the bare side
     import pulumi_kubernetes  # noqa: F401, PLC0415
 
-    from components.cli import main as cli  # noqa: PLC0415
+    from gpuready.cli import main as cli  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         stack_file = write_stack_file(Path(tmp), count)
@@ -82,12 +82,12 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi_aws as aws  # noqa: PLC0415
     import pulumi_kubernetes as k8s  # noqa: PLC0415
 
-    from components.core.gpu_stack.stack_objects import ConfigMapObject  # noqa: PLC0415
-    from components.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
-    from components.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
-    from components.core.pool_config import parse_pools  # noqa: PLC0415
-    from components.core.pool_summary import pool_outputs  # noqa: PLC0415
-    from components.eks import lifecycle, plan  # noqa: PLC0415
+    from gpuready.core.gpu_stack.stack_objects import ConfigMapObject  # noqa: PLC0415
+    from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
+    from gpuready.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415
+    from gpuready.core.pool_config import parse_pools  # noqa: PLC0415
+    from gpuready.core.pool_summary import pool_outputs  # noqa: PLC0415
+    from gpuready.eks import lifecycle, plan  # noqa: PLC0415
 
     # Everything gpuready registers, computed before the clock starts: the same child inputs, the same
     # component outputs and the same stack exports. The ratio then isolates gpuready's own work
@@ -172,8 +172,8 @@ def child_program(count: int) -> dict[str, float]:
     import pulumi_aws  # noqa: F401, PLC0415
     import pulumi_kubernetes  # noqa: F401, PLC0415
 
-    from components.offline.project import load_project  # noqa: PLC0415
-    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415
+    from gpuready.offline.project import load_project  # noqa: PLC0415
+    from gpuready.offline.pulumi_config import load_stack_config  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         project = load_project(ROOT)
@@ -209,8 +209,8 @@ def _echo_mocks() -> Any:
     """Mocks that echo inputs as outputs, as the offline planner's do."""
     import pulumi  # noqa: PLC0415
 
-    from components.offline.computed_outputs import computed_outputs  # noqa: PLC0415
-    from components.offline.invoke_results import fake_invoke_result  # noqa: PLC0415
+    from gpuready.offline.computed_outputs import computed_outputs  # noqa: PLC0415
+    from gpuready.offline.invoke_results import fake_invoke_result  # noqa: PLC0415
 
     class Echo(pulumi.runtime.Mocks):
         def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:

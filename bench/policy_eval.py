@@ -40,8 +40,8 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
     """One ``gpuready plan`` run, with or without the gate."""
     import pulumi_aws  # noqa: F401, PLC0415 - SDK import outside the clock, on both sides
 
-    from components.cli import plan_command  # noqa: PLC0415
-    from components.cli.main import build_parser  # noqa: PLC0415
+    from gpuready.cli import plan_command  # noqa: PLC0415
+    from gpuready.cli.main import build_parser  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         stack_file = write_stack_file(Path(tmp), count)
@@ -61,10 +61,10 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
 
 def child_per_resource(count: int) -> dict[str, float]:
     """Evaluation time per resource on one captured run: in-process scoped / unscoped, and over gRPC."""
-    from components.offline import analyzer, analyzer_requests  # noqa: PLC0415
-    from components.offline.project import load_project  # noqa: PLC0415
-    from components.offline.pulumi_config import load_stack_config  # noqa: PLC0415
-    from components.offline.runner import run_program  # noqa: PLC0415
+    from gpuready.offline import analyzer, analyzer_requests  # noqa: PLC0415
+    from gpuready.offline.project import load_project  # noqa: PLC0415
+    from gpuready.offline.pulumi_config import load_stack_config  # noqa: PLC0415
+    from gpuready.offline.runner import run_program  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         stack_file = write_stack_file(Path(tmp), count)

@@ -51,7 +51,7 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 def discover(stack: str) -> list[str]:
     """Child: run the plan in-process; print the SDK modules it executed, in import order."""
     sys.path.insert(0, str(ROOT))
-    from components.cli.main import main  # noqa: PLC0415
+    from gpuready.cli.main import main  # noqa: PLC0415
 
     with contextlib.redirect_stdout(io.StringIO()):
         main(["plan", "--stack", stack, "--project-dir", str(ROOT)])

@@ -34,14 +34,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from components.core.scheduling import LABEL_ACCELERATOR, LABEL_POOL  # noqa: E402
-from components.core.specs import GpuPoolSpec  # noqa: E402
-from components.kube.convergence import NodeTracker, follow_nodes  # noqa: E402
-from components.kube.nodes_api import connect  # noqa: E402
-from components.verify.audit import AuditReport, audit  # noqa: E402
-from components.verify.expectations import Expectation, expectation_for  # noqa: E402
-from components.verify.incremental import WatchedAudit  # noqa: E402
-from components.verify.nodes import NodeView, node_view  # noqa: E402
+from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_POOL  # noqa: E402
+from gpuready.core.specs import GpuPoolSpec  # noqa: E402
+from gpuready.kube.convergence import NodeTracker, follow_nodes  # noqa: E402
+from gpuready.kube.nodes_api import connect  # noqa: E402
+from gpuready.verify.audit import AuditReport, audit  # noqa: E402
+from gpuready.verify.expectations import Expectation, expectation_for  # noqa: E402
+from gpuready.verify.incremental import WatchedAudit  # noqa: E402
+from gpuready.verify.nodes import NodeView, node_view  # noqa: E402
 
 POOL_NODES = 1_000
 BURSTS = (100, 300, 1_000)

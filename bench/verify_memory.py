@@ -57,11 +57,11 @@ def cluster(count: int) -> list[dict[str, Any]]:
 
 def dicts_child(kubeconfig: str) -> None:
     """The baseline: ``verify``'s wait with the LIST decoded into dicts (before issue #32)."""
-    from components.gc_pause import paused_gc  # noqa: PLC0415
-    from components.kube.convergence import follow_nodes  # noqa: PLC0415
-    from components.kube.nodes_api import Node, connect  # noqa: PLC0415
-    from components.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
-    from components.verify.report import report_json  # noqa: PLC0415
+    from gpuready.gc_pause import paused_gc  # noqa: PLC0415
+    from gpuready.kube.convergence import follow_nodes  # noqa: PLC0415
+    from gpuready.kube.nodes_api import Node, connect  # noqa: PLC0415
+    from gpuready.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
+    from gpuready.verify.report import report_json  # noqa: PLC0415
 
     def done(state: AuditState) -> bool:
         return state.gpu_nodes > 0 and state.done

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 import program_config
 import pulumi
 
-from components.core.health.agent import HealthSpec
-from components.core.stack_settings import StackSettings
-from components.errors import GpuReadyError
-from components.pool_outputs import GpuNodePoolBase
-from components.stack_adapters import build_health_agent, build_pool
+from gpuready.core.health.agent import HealthSpec
+from gpuready.core.stack_settings import StackSettings
+from gpuready.errors import GpuReadyError
+from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.stack_adapters import build_health_agent, build_pool
 
 if TYPE_CHECKING:
-    from components.gpu_stack.release_component import GpuStackRelease
+    from gpuready.gpu_stack.release_component import GpuStackRelease
 
 
 def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
@@ -29,8 +29,8 @@ def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResour
     @functools.cache
     def provider() -> pulumi.ProviderResource:
         # Lazy: the Kubernetes SDK loads only for a stack that talks to its cluster.
-        from components.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
-        from components.kube_provider import cluster_provider  # noqa: PLC0415
+        from gpuready.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
+        from gpuready.kube_provider import cluster_provider  # noqa: PLC0415
 
         target = ClusterTarget(
             cloud=settings.cloud,
@@ -60,13 +60,13 @@ def build_cluster_software(
     when the stack asks for none; without either, no provider and no cluster lookup)."""
     if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
         return None, None
-    from components.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
+    from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
 
     provider = (cluster or stack_cluster(settings))()
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:
-        from components.scheduler.binpack_scheduler import (  # noqa: PLC0415
+        from gpuready.scheduler.binpack_scheduler import (  # noqa: PLC0415
             GpuBinPackingScheduler,
             GpuBinPackingSchedulerArgs,
         )
@@ -90,7 +90,7 @@ def main() -> None:
     gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
     if settings.verify:
-        from components.verify_hook import verify_pools  # noqa: PLC0415
+        from gpuready.verify_hook import verify_pools  # noqa: PLC0415
 
         verify_pools(
             pools,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pulumi
 from pulumi.runtime import get_config_env, is_config_secret
 
-from components.core.stack_settings import NS, StackSettings, parse_stack_settings
+from gpuready.core.stack_settings import NS, StackSettings, parse_stack_settings
 
 STRING_KEYS = (
     "kubeconfig",

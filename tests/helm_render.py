@@ -28,8 +28,8 @@ import yaml
 from helm_python import Chart, _native
 from referencing import Registry, Resource
 
-from components.core.gpu_stack.chart_facts import chart_values
-from components.core.gpu_stack.stack_plan import HelmRelease
+from gpuready.core.gpu_stack.chart_facts import chart_values
+from gpuready.core.gpu_stack.stack_plan import HelmRelease
 from tests.upstream import upstream_bytes
 
 Obj = dict[str, Any]

@@ -24,7 +24,7 @@ import pulumi
 import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 
-from components.offline.capture import CaptureMonitor, PlanMocks, RegisteredResource
+from gpuready.offline.capture import CaptureMonitor, PlanMocks, RegisteredResource
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 
@@ -74,7 +74,7 @@ lookups get the offline plan's clearly fake answers: the offline engine's mocks.
 
 
 class CapturingMonitor(CaptureMonitor):
-    """The offline engine's capture monitor (``components.offline.capture.CaptureMonitor``) with the tests'
+    """The offline engine's capture monitor (``gpuready.offline.capture.CaptureMonitor``) with the tests'
     lookups: one implementation records registrations for ``gpuready plan`` and for the tests."""
 
     @property

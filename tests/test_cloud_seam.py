@@ -1,7 +1,7 @@
 """The cloud seam holds: outside a cloud's own package nothing compares, or keys a mapping by, a cloud's name.
 
-What differs by cloud lives in ``components/<cloud>/`` behind ``components.core.clouds.profile.CloudProfile``,
-found through ``components.core.clouds.registry``; everything else asks the profile.
+What differs by cloud lives in ``components/gpuready/<cloud>/`` behind ``gpuready.core.clouds.profile.CloudProfile``,
+found through ``gpuready.core.clouds.registry``; everything else asks the profile.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from components.core.clouds.registry import CLOUDS, ENTRIES, cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import CLOUDS, ENTRIES, cloud_profile, cloud_profiles
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("components", "policies", "stacks")
-CLOUD_PACKAGES = tuple(f"components/{name}/" for name in CLOUDS)
-REGISTRY = "components/core/clouds/registry.py"
+CLOUD_PACKAGES = tuple(f"components/gpuready/{name}/" for name in CLOUDS)
+REGISTRY = "components/gpuready/core/clouds/registry.py"
 """The one place that names every cloud: its entries."""
 
 
@@ -57,7 +57,7 @@ def test_no_code_outside_a_cloud_package_branches_on_the_cloud() -> None:
         if relative.startswith(CLOUD_PACKAGES) or relative == REGISTRY:
             continue
         found += [f"{relative}:{line}: {what}" for line, what in cloud_branches(path.read_text())]
-    assert not found, "ask the cloud profile (components.core.clouds) instead:\n" + "\n".join(found)
+    assert not found, "ask the cloud profile (gpuready.core.clouds) instead:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_an_unknown_cloud_is_a_clear_key_error() -> None:
 
 def test_loading_a_profile_loads_no_pulumi_sdk() -> None:
     code = (
-        "import sys; from components.core.clouds.registry import cloud_profiles; cloud_profiles(); "
+        "import sys; from gpuready.core.clouds.registry import cloud_profiles; cloud_profiles(); "
         "print(sorted(m for m in sys.modules if m == 'pulumi' or m.startswith(('pulumi.', 'pulumi_'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)

@@ -12,15 +12,15 @@ from dataclasses import fields
 import pytest
 from pydantic import BaseModel
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec
-from components.core.config_model.gpu_stack_model import GpuStackConfig
-from components.core.config_model.pool_model import PoolConfig
-from components.core.config_model.scheduler_model import BinPackSchedulerConfig
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec
-from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs
-from components.gpu_stack.dra_driver import NvidiaDraDriverArgs
-from components.gpu_stack.gpu_operator import GpuOperatorArgs
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
+from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
+from gpuready.core.config_model.pool_model import PoolConfig
+from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePluginArgs
+from gpuready.gpu_stack.dra_driver import NvidiaDraDriverArgs
+from gpuready.gpu_stack.gpu_operator import GpuOperatorArgs
 
 WIRING = {"pools", "provider"}
 """Args fields that are not settings: the pools served and the cluster's provider."""
@@ -31,7 +31,7 @@ cluster version)."""
 
 STACK_ONLY = {"health"}
 """GPU stack settings of the stack program, not of a chart component: ``health`` also installs the EKS node monitoring
-agent add-on beside the release (``components.stack_adapters.build_health_agent``)."""
+agent add-on beside the release (``gpuready.stack_adapters.build_health_agent``)."""
 
 
 def _spec_fields(spec: type) -> set[str]:

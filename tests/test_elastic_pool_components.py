@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components import (
+from gpuready import (
     AksNapGpuPool,
     AksNapGpuPoolArgs,
     EksAutoModeGpuPool,
@@ -18,8 +18,8 @@ from components import (
     GkeComputeClassGpuPool,
     GkeComputeClassGpuPoolArgs,
 )
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, install_mocks, runtime_test
 

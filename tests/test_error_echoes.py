@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.cli.error_report import MAX_JSON_PROBLEMS, input_error
-from components.errors import MAX_MESSAGE, Problem, SpecError, bounded_text, printable
+from gpuready.cli.error_report import MAX_JSON_PROBLEMS, input_error
+from gpuready.errors import MAX_MESSAGE, Problem, SpecError, bounded_text, printable
 
 
 def test_ten_thousand_problems_make_a_bounded_message() -> None:

@@ -6,13 +6,13 @@ import importlib
 import inspect
 import pkgutil
 
-import components
-from components.errors import GpuReadyError
+import gpuready
+from gpuready.errors import GpuReadyError
 
 
 def test_every_error_gpuready_defines_is_a_gpuready_error() -> None:
     defined: list[type[BaseException]] = []
-    for info in pkgutil.walk_packages(components.__path__, "components."):
+    for info in pkgutil.walk_packages(gpuready.__path__, "gpuready."):
         module = importlib.import_module(info.name)
         defined += [
             cls

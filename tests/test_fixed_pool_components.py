@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components import (
+from gpuready import (
     AksGpuNodePool,
     AksGpuNodePoolArgs,
     EksGpuNodePool,
@@ -16,7 +16,7 @@ from components import (
     GkeGpuNodePool,
     GkeGpuNodePoolArgs,
 )
-from components.errors import SpecError
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, install_mocks, runtime_test
 

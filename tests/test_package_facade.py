@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import components
+import gpuready
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT_CLASSES = [
@@ -21,8 +21,8 @@ COMPONENT_CLASSES = [
 
 
 def _type_checking_imports() -> dict[str, str]:
-    """Name -> module of every import under ``if TYPE_CHECKING:`` in ``components/__init__.py``."""
-    tree = ast.parse((ROOT / "components" / "__init__.py").read_text(encoding="utf-8"))
+    """Name -> module of every import under ``if TYPE_CHECKING:`` in ``components/gpuready/__init__.py``."""
+    tree = ast.parse((ROOT / "components" / "gpuready" / "__init__.py").read_text(encoding="utf-8"))
     block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
     found: dict[str, str] = {}
     for node in block.body:
@@ -34,22 +34,22 @@ def _type_checking_imports() -> dict[str, str]:
 
 
 def _deep_imports(source: str) -> list[str]:
-    """Imports of ``components.<module>`` (anything past the facade) in a program's source."""
+    """Imports of ``gpuready.<module>`` (anything past the facade) in a program's source."""
     deep: list[str] = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("components."):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gpuready."):
             deep.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Import):
-            deep += [f"import {a.name}" for a in node.names if a.name.startswith("components.")]
+            deep += [f"import {a.name}" for a in node.names if a.name.startswith("gpuready.")]
     return deep
 
 
 def test_all_lists_exactly_the_lazy_exports() -> None:
-    assert sorted(components.__all__) == sorted(components._EXPORTS)
+    assert sorted(gpuready.__all__) == sorted(gpuready._EXPORTS)
 
 
 def test_the_type_checking_imports_match_the_exports() -> None:
-    assert _type_checking_imports() == components._EXPORTS
+    assert _type_checking_imports() == gpuready._EXPORTS
 
 
 @pytest.mark.parametrize("program", sorted((ROOT / "examples").glob("*/__main__.py")), ids=lambda p: p.parent.name)
@@ -60,10 +60,10 @@ def test_examples_import_only_the_facade(program: Path) -> None:
 @pytest.mark.parametrize(
     ("source", "deep"),
     [
-        ("from components import GpuOperator", []),
-        ("from components.core.specs import GpuPoolSpec", ["from components.core.specs import ..."]),
-        ("import components.eks.node_pool", ["import components.eks.node_pool"]),
-        ("import components", []),
+        ("from gpuready import GpuOperator", []),
+        ("from gpuready.core.specs import GpuPoolSpec", ["from gpuready.core.specs import ..."]),
+        ("import gpuready.eks.node_pool", ["import gpuready.eks.node_pool"]),
+        ("import gpuready", []),
     ],
 )
 def test_the_deep_import_check_finds_deep_imports(source: str, deep: list[str]) -> None:
@@ -72,30 +72,30 @@ def test_the_deep_import_check_finds_deep_imports(source: str, deep: list[str]) 
 
 @pytest.mark.parametrize("name", COMPONENT_CLASSES)
 def test_every_component_takes_name_args_opts(name: str) -> None:
-    parameters = list(inspect.signature(getattr(components, name).__init__).parameters)
+    parameters = list(inspect.signature(getattr(gpuready, name).__init__).parameters)
     assert parameters == ["self", "name", "args", "opts"]
-    assert f"{name}Args" in components.__all__
+    assert f"{name}Args" in gpuready.__all__
 
 
-@pytest.mark.parametrize("name", components.__all__)
+@pytest.mark.parametrize("name", gpuready.__all__)
 def test_every_public_name_resolves_to_its_module(name: str) -> None:
-    value = getattr(components, name)
+    value = getattr(gpuready, name)
     assert value.__name__ == name
-    assert value.__module__ == components._EXPORTS[name]
+    assert value.__module__ == gpuready._EXPORTS[name]
 
 
 def test_every_elastic_pool_component_is_public() -> None:
     """Each elastic provisioner's component (its ``adapter`` module) is a public name, with its Args."""
-    from components.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
+    from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
 
     adapters = {p.adapter.split(":")[0] for p in provisioners() if p.elastic}
-    public = {module for name, module in components._EXPORTS.items() if name in COMPONENT_CLASSES}
+    public = {module for name, module in gpuready._EXPORTS.items() if name in COMPONENT_CLASSES}
     assert adapters <= public, sorted(adapters - public)
 
 
 def test_unknown_name_raises_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        _ = components.Nope
+        _ = gpuready.Nope
 
 
 def test_importing_the_package_loads_no_pulumi_sdk() -> None:

@@ -6,14 +6,14 @@ import importlib
 
 import pytest
 
-from components.aks.node_pool import AksGpuNodePool
-from components.core.capacity import registry
-from components.core.clouds.registry import Cloud
-from components.core.stack_settings import StackSettings
-from components.eks.node_pool import EksGpuNodePool
-from components.gke.node_pool import GkeGpuNodePool
-from components.pool_outputs import GpuNodePoolBase
-from components.stack_adapters import build_pool
+from gpuready.aks.node_pool import AksGpuNodePool
+from gpuready.core.capacity import registry
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.stack_settings import StackSettings
+from gpuready.eks.node_pool import EksGpuNodePool
+from gpuready.gke.node_pool import GkeGpuNodePool
+from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import install_mocks
 
@@ -23,7 +23,7 @@ from tests.pulumi_mocks import install_mocks
 )
 def test_each_cloud_default_builds_its_fixed_group(cloud: Cloud, component: type[GpuNodePoolBase]) -> None:
     spec = build_spec(cloud)
-    assert registry.provisioner_for(spec).adapter == f"components.{cloud}.stack_adapter:build_pool"
+    assert registry.provisioner_for(spec).adapter == f"gpuready.{cloud}.stack_adapter:build_pool"
     settings = StackSettings(cloud=cloud, cluster_name="c", pools=(spec,), gke_location="us-central1-a")
     install_mocks()
     assert type(build_pool(spec, settings)) is component

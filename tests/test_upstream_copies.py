@@ -1,7 +1,7 @@
 """The repository keeps no copy of a file taken from another public repository: no tracked file has the sha256 of
 a file of the shared reference snapshot (``../shared/reference/upstream/SHA256SUMS``; the before-stop hook runs the
 same check). Tests read those files from the snapshot (``tests/upstream.py``) and facts needed at run time are
-tables with their citation (``components/core/gpu_stack/chart_facts.json``)."""
+tables with their citation (``components/gpuready/core/gpu_stack/chart_facts.json``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from components.core.catalog import mig_profiles
+from gpuready.core.catalog import mig_profiles
 from tests import upstream
 from tests.upstream import ROOT, sha256sums, upstream_text
 
@@ -38,7 +38,7 @@ def test_no_tracked_file_is_a_byte_copy_of_an_upstream_file() -> None:
 
 def test_the_repository_has_no_folder_of_upstream_files() -> None:
     tracked = _tracked()
-    assert not [n for n in tracked if n.startswith(("tests/data/upstream/", "components/core/gpu_stack/archives/"))]
+    assert not [n for n in tracked if n.startswith(("tests/data/upstream/", "gpuready/core/gpu_stack/archives/"))]
     assert not [n for n in tracked if n.endswith((".tgz", ".tar.gz"))]
 
 

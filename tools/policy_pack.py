@@ -6,7 +6,7 @@ file: this script writes ``gpuready_policy-<version>-py3-none-any.whl`` into the
 (``make policy-pack``), holding the pack's own modules and the pure part of gpuready they import, and nothing
 else: no Pulumi cloud SDK, no Kubernetes client, no CLI.
 
-What goes in is decided by following imports, not by a list: the pack's modules, every ``components`` module
+What goes in is decided by following imports, not by a list: the pack's modules, every ``gpuready`` module
 they import (at module level or inside functions), and the modules the registries load by name (each cloud's
 profile and provisioners, asked from the registries themselves), then theirs. Names of adapters that are only
 loaded to build resources (a profile's ``stack_adapter``, a provisioner's ``adapter``) are not followed: the
@@ -31,6 +31,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "policies" / "gpu_conventions"
+SRC = ROOT / "components"
+"""The source root of the ``gpuready`` package: wheel paths are relative to it."""
+POLICY = SRC / "gpuready" / "policy"
 DISTRIBUTION = "gpuready_policy"
 REQUIRES = ("pulumi-policy", "pulumi", "pydantic", "pyyaml")
 """Distributions the pack's code imports (``pulumi_policy``, ``pydantic``, ``yaml``); pinned as the project pins
@@ -59,10 +62,10 @@ def requirements() -> list[str]:
 
 
 def modules() -> list[Path]:
-    """Every source file the pack needs, relative to the repository root, sorted."""
+    """Every source file the pack needs, relative to the source root, sorted."""
     seen: set[Path] = set()
-    queue = [p for p in PACK.rglob("*.py") if p.name != "__main__.py" and "venv" not in p.parts]
-    queue += [ROOT / "policies" / "__init__.py", ROOT / "components" / "__init__.py"]
+    queue = [p for p in POLICY.rglob("*.py") if "__pycache__" not in p.parts]
+    queue += [SRC / "gpuready" / "__init__.py"]
     queue += [found for name in registered() if (found := _source(name)) is not None]
     while queue:
         path = queue.pop()
@@ -71,23 +74,23 @@ def modules() -> list[Path]:
         seen.add(path)
         queue.extend(_package_inits(path))
         queue.extend(found for name in _imported(path) if (found := _source(name)) is not None)
-    return sorted(p.relative_to(ROOT) for p in seen)
+    return sorted(p.relative_to(SRC) for p in seen)
 
 
 def registered() -> list[str]:
     """The modules the cloud and capacity registries load by name (profiles, provisioners)."""
-    from components.core.clouds.registry import ENTRIES, cloud_profiles  # noqa: PLC0415  # the build's own venv
+    from gpuready.core.clouds.registry import ENTRIES, cloud_profiles  # noqa: PLC0415  # the build's own venv
 
     return [*ENTRIES.values(), *(module for p in cloud_profiles() for module in p.provisioners.values())]
 
 
 def data_files(sources: Iterable[Path]) -> list[Path]:
-    """Non-Python files in the directories of ``sources`` (and their ``data/`` folders), relative to the root."""
+    """Non-Python files in the directories of ``sources`` (and their ``data/`` folders), relative to the source root."""
     found: set[Path] = set()
-    for folder in {(ROOT / s).parent for s in sources}:
+    for folder in {(SRC / s).parent for s in sources}:
         for candidate in [*folder.glob("*"), *folder.glob("data/**/*")]:
             if candidate.is_file() and candidate.suffix not in {".py", ".pyc"} and "__pycache__" not in candidate.parts:
-                found.add(candidate.relative_to(ROOT))
+                found.add(candidate.relative_to(SRC))
     return sorted(found)
 
 
@@ -101,7 +104,7 @@ def build(out_dir: Path) -> Path:
     records: list[str] = []
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as wheel:
         for relative in files:
-            records.append(_write(wheel, relative.as_posix(), (ROOT / relative).read_bytes()))
+            records.append(_write(wheel, relative.as_posix(), (SRC / relative).read_bytes()))
         records.append(_write(wheel, f"{dist_info}/METADATA", _metadata().encode()))
         records.append(_write(wheel, f"{dist_info}/WHEEL", _wheel_file().encode()))
         records.append(f"{dist_info}/RECORD,,")
@@ -133,7 +136,7 @@ def _wheel_file() -> str:
 
 
 def _imported(path: Path) -> list[str]:
-    """``components`` / ``policies`` modules ``path`` imports anywhere but under ``if TYPE_CHECKING``."""
+    """``gpuready`` modules ``path`` imports anywhere but under ``if TYPE_CHECKING``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {
         id(inner)
@@ -150,12 +153,12 @@ def _imported(path: Path) -> list[str]:
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-    return [n for n in names if n.split(".")[0] in {"components", "policies"}]
+    return [n for n in names if n.split(".")[0] == "gpuready"]
 
 
 def _source(module: str) -> Path | None:
     """The file of ``module`` in the repository (a module or a package), or None (e.g. a name, not a module)."""
-    base = ROOT.joinpath(*module.split("."))
+    base = SRC.joinpath(*module.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
@@ -165,7 +168,7 @@ def _source(module: str) -> Path | None:
 def _package_inits(path: Path) -> list[Path]:
     inits = []
     for folder in path.parents:
-        if folder == ROOT:
+        if folder == SRC:
             break
         if (folder / "__init__.py").is_file():
             inits.append(folder / "__init__.py")

@@ -10,7 +10,7 @@
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import (
+from gpuready import (
     BinPackSchedulerSpec,
     EksGpuNodePool,
     EksGpuNodePoolArgs,

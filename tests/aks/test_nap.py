@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from components.aks import nap
-from components.core import scheduling
-from components.core.capacity import registry
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import SpecError
+from gpuready.aks import nap
+from gpuready.core import scheduling
+from gpuready.core.capacity import registry
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, with_field
 

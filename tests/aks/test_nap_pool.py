@@ -7,12 +7,12 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.aks import nap
-from components.aks.nap_pool import AksNapGpuPool, AksNapGpuPoolArgs
-from components.core import scheduling
-from components.core.stack_settings import StackSettings
-from components.errors import SpecError
-from components.stack_adapters import build_pool
+from gpuready.aks import nap
+from gpuready.aks.nap_pool import AksNapGpuPool, AksNapGpuPoolArgs
+from gpuready.core import scheduling
+from gpuready.core.stack_settings import StackSettings
+from gpuready.errors import SpecError
+from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 

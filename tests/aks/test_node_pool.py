@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from pulumi.runtime import mocks as pulumi_mocks
 
-from components.aks import lifecycle
-from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from components.core.specs import GpuPoolSpec, MigPartitioning
-from components.errors import SpecError
+from gpuready.aks import lifecycle
+from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpuready.core.specs import GpuPoolSpec, MigPartitioning
+from gpuready.errors import SpecError
 from tests.pulumi_mocks import CapturingMonitor, RecordingMocks, install_mocks, runtime_test
 
 COMPONENT = "gpuready:index:AksGpuNodePool"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from components.core.specs import GpuPoolSpec, MigPartitioning
+from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from components.aks import lifecycle, plan
-from components.core import resource_inputs
-from components.core.lifecycle import wire_name
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
+from gpuready.aks import lifecycle, plan
+from gpuready.core import resource_inputs
+from gpuready.core.lifecycle import wire_name
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
 from tests.aks.test_node_pool import AGENT_POOL, SUBNET, build
 from tests.fidelity.spec_matrix import valid_specs
 from tests.pulumi_mocks import CapturingMonitor
@@ -61,7 +61,7 @@ def test_owned_override_is_refused_before_anything_registers(mocked: CapturingMo
 
 
 def test_every_input_the_plan_sets_is_owned() -> None:
-    tree = resource_inputs.load("components.aks")
+    tree = resource_inputs.load("gpuready.aks")
     specs = [*valid_specs("aks"), spec(disk_size_gb=100, zones=("1",))]
     planned = {wire_name(k, lifecycle.IRREGULAR_NAMES) for s in specs for k in plan.agent_pool_args(s)}
     assert planned - set(plan.OWNED_INPUTS) == set()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from placement_model import NodeLoad, ScoringRule, node_score, scoring_rule_of
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
 
 SPEC = BinPackSchedulerSpec(kube_scheduler_version="v1.33.4")
 

@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 from sarif_pydantic import Sarif
 
-from components.ci_report.formats import Finding, Report, github, junit, render, sarif
+from gpuready.ci_report.formats import Finding, Report, github, junit, render, sarif
 from tests.cli.test_plan_command import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

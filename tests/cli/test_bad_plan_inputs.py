@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli import error_report
-from components.cli import main as cli
+from gpuready.cli import error_report
+from gpuready.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("bad_plan_inputs.yaml")

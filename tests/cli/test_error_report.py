@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import error_report
-from components.errors import ConfigError, GpuReadyError, Problem
-from components.offline.project import OfflineProjectError
+from gpuready.cli import error_report
+from gpuready.errors import ConfigError, GpuReadyError, Problem
+from gpuready.offline.project import OfflineProjectError
 
 HERE = Path(__file__).resolve().parent
 

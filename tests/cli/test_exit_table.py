@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import exit_codes
-from components.cli.exit_table import COMMAND_EXITS, render_markdown
-from components.cli.main import build_parser
+from gpuready.cli import exit_codes
+from gpuready.cli.exit_table import COMMAND_EXITS, render_markdown
+from gpuready.cli.main import build_parser
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 CODES = {v for k, v in vars(exit_codes).items() if k.startswith("EXIT_")}
@@ -64,7 +64,7 @@ def test_a_command_returns_only_the_codes_of_its_row(command: str) -> None:
     """The exit-code constants a command's modules hold (aliases included) are all in its row."""
     used: set[int] = set()
     for name in COMMAND_MODULES[command]:
-        module = importlib.import_module(f"components.cli.{name}")
+        module = importlib.import_module(f"gpuready.cli.{name}")
         used |= {v for k, v in vars(module).items() if k.startswith("EXIT_") and isinstance(v, int)}
     assert used, command
     assert used <= set(COMMAND_EXITS[command]), command

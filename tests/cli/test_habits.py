@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.completion import script
-from components.cli.heartbeat import Heartbeat, waiting_line
-from components.cli.main import build_parser, main
-from components.kube.deadline import Deadline
+from gpuready.cli.completion import script
+from gpuready.cli.heartbeat import Heartbeat, waiting_line
+from gpuready.cli.main import build_parser, main
+from gpuready.kube.deadline import Deadline
 
 BASH = shutil.which("bash")
 

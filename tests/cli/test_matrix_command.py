@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.main import main
-from components.core.capacity.registry import provisioners
-from components.core.gpu_stack import support_matrix
+from gpuready.cli.main import main
+from gpuready.core.capacity.registry import provisioners
+from gpuready.core.gpu_stack import support_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.cli.next_step import with_next_step
-from components.kube.errors import KubeAuthError, KubeUnreachableError
+from gpuready.cli.next_step import with_next_step
+from gpuready.kube.errors import KubeAuthError, KubeUnreachableError
 
 
 @pytest.mark.parametrize(

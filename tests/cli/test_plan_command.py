@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli import main as cli
+from gpuready.cli import main as cli
 from tests.pulumi_mocks import rotated
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -670,7 +670,7 @@ def test_project_dir_lets_the_plan_run_from_anywhere(
 def test_project_dir_is_found_upwards_from_a_subdirectory(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(ROOT / "components" / "cli")
+    monkeypatch.chdir(ROOT / "components" / "gpuready" / "cli")
     result = plan_with_capsys(capsys, "--stack", "aks-dev", "-o", "json")
     assert result.code == 0, result.err
     assert json.loads(result.out)["outputs"]["cloud"] == "aks"
@@ -874,7 +874,7 @@ def test_a_refused_plan_leaves_nothing_behind_for_the_next_one(json_plans: dict[
 
 def test_cli_imports_no_pulumi_until_a_plan_runs() -> None:
     code = (
-        "import sys; from components.cli import main; main.build_parser(); "
+        "import sys; from gpuready.cli import main; main.build_parser(); "
         "print(any(m == 'pulumi' or m.startswith('pulumi.') or m.startswith('pulumi_') for m in sys.modules))"
     )
     done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
@@ -885,7 +885,7 @@ def test_cli_imports_no_pulumi_until_a_plan_runs() -> None:
 def test_check_label_and_verify_load_no_config_model() -> None:
     """pydantic (the config model, ~150 ms to import) loads only where a stack's config is read."""
     code = (
-        "import sys; from components.cli import check_command, label_command, verify_command, main; "
+        "import sys; from gpuready.cli import check_command, label_command, verify_command, main; "
         "main.build_parser(); print('pydantic' in sys.modules)"
     )
     done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)

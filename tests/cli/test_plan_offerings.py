@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.program_log import ProgramLog
-from components.core import offerings
+from gpuready.cli.program_log import ProgramLog
+from gpuready.core import offerings
 from tests.cli.test_plan_command import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +18,7 @@ STACK = ("plan", "--project-dir", str(ROOT), "--stack")
 
 
 def _offering(instance_type: str) -> str:
-    data = offerings.load("components.eks")
+    data = offerings.load("gpuready.eks")
     return ", ".join(sorted(r for r, types in data.regions.items() if instance_type in types))
 
 

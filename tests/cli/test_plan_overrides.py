@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components.cli import main as cli
+from gpuready.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"

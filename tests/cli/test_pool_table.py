@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from components.cli.pool_table import HEADERS, pool_rows, render_pool_table
-from components.core.pool_summary import pool_outputs
-from components.core.specs import GpuRequirements
+from gpuready.cli.pool_table import HEADERS, pool_rows, render_pool_table
+from gpuready.core.pool_summary import pool_outputs
+from gpuready.core.specs import GpuRequirements
 from tests.core.conftest import build_spec
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from components.cli.release_section import render_releases
-from components.offline.plan import JsonValue, PlannedResource
+from gpuready.cli.release_section import render_releases
+from gpuready.offline.plan import JsonValue, PlannedResource
 
 RELEASE_INPUTS: dict[str, JsonValue] = {
     "name": "gpu-operator",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.cli.violation_table import format_violations, short_resource
+from gpuready.cli.violation_table import format_violations, short_resource
 
 
 def test_table_and_short_resource_names() -> None:

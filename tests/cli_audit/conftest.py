@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.main import main
+from gpuready.cli.main import main
 from tests.kube_standin import KubeStandin, make_node
 from tests.kube_standin.conftest import kube_standin, kubeconfig_path
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.verify_stack import stack_expectations
-from components.core.taints import Taint
+from gpuready.cli.verify_stack import stack_expectations
+from gpuready.core.taints import Taint
 from tests.cli_audit.conftest import GPU_TAINT, L4_POOL_LABELS, Cli
 from tests.kube_standin import KubeStandin, make_node
 

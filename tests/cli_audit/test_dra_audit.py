@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from components.core.scheduling import pool_labels
+from gpuready.core.scheduling import pool_labels
 from tests.cli_audit.conftest import GPU_TAINT, STACK, Cli
 from tests.core.conftest import build_spec
 from tests.kube_standin import KubeStandin, make_node, make_resource_slice

@@ -11,8 +11,8 @@ from typing import NoReturn
 
 import pytest
 
-from components.cli import main as cli_main
-from components.cli.exit_codes import EXIT_BROKEN_PIPE
+from gpuready.cli import main as cli_main
+from gpuready.cli.exit_codes import EXIT_BROKEN_PIPE
 
 ROOT = Path(__file__).resolve().parents[2]
 GPUREADY = Path(sys.executable).with_name("gpuready")

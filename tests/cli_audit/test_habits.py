@@ -65,8 +65,8 @@ def test_verify_config_outside_any_project_uses_the_working_directorys(
 def test_verify_heartbeat_names_the_pools_and_the_time_left(
     kube_standin: KubeStandin, gpuready: Cli, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("components.cli.heartbeat.HEARTBEAT_SECONDS", 0.2)
-    monkeypatch.setattr("components.cli.heartbeat.Heartbeat.__init__.__defaults__", (0.2,))
+    monkeypatch.setattr("gpuready.cli.heartbeat.HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr("gpuready.cli.heartbeat.Heartbeat.__init__.__defaults__", (0.2,))
     kube_standin.store.add(l4_node("l4-a"))  # one of the two l4 nodes: never converges
     result = gpuready("verify", "--stack", "test", "--project-dir", str(project), "--timeout", "1.1")
     assert result.code == 1

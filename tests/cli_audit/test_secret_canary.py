@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli.main import main
-from components.core.stack_settings import parse_stack_settings
-from components.errors import GpuReadyError
-from components.offline.project import OfflineProjectError, load_project
-from components.offline.pulumi_config import load_stack_config
-from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
+from gpuready.cli.main import main
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import GpuReadyError
+from gpuready.offline.project import OfflineProjectError, load_project
+from gpuready.offline.pulumi_config import load_stack_config
+from gpuready.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
 from tests.cli_audit.conftest import ROOT, STACK, seed_mixed_cluster
 from tests.kube_standin import KubeStandin
 from tests.verify_hook.conftest import pool_spec, props

@@ -16,7 +16,7 @@ import pytest
 from tests.cli_audit.conftest import ROOT, STACK, seed_mixed_cluster
 from tests.kube_standin import KubeStandin
 
-ENTRY = "from components.cli.main import entry; entry()"
+ENTRY = "from gpuready.cli.main import entry; entry()"
 
 
 def start(kubeconfig: Path, *args: str) -> subprocess.Popen[str]:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuPoolSpec
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuPoolSpec
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core import pool_config
-from components.errors import ConfigError, SpecError
+from gpuready.core import pool_config
+from gpuready.errors import ConfigError, SpecError
 
 CORPUS = Path(__file__).with_name("bad_inputs.yaml")
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]

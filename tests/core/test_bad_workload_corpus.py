@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core import pool_config
-from components.core.advertisers.device_selectors import DeviceSelector
-from components.core.workload import gpu_workload
-from components.errors import SpecError
+from gpuready.core import pool_config
+from gpuready.core.advertisers.device_selectors import DeviceSelector
+from gpuready.core.workload import gpu_workload
+from gpuready.errors import SpecError
 
 CORPUS = Path(__file__).with_name("bad_workloads.yaml")
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]

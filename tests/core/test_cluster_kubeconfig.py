@@ -12,7 +12,7 @@ import pytest
 import yaml
 from lightkube.config.kubeconfig import KubeConfig
 
-from components.core.cluster_kubeconfig import (
+from gpuready.core.cluster_kubeconfig import (
     GKE_AUTH_PLUGIN,
     ClusterCredentialsError,
     ClusterTarget,
@@ -21,7 +21,7 @@ from components.core.cluster_kubeconfig import (
     eks_kubeconfig,
     gke_kubeconfig,
 )
-from components.errors import ConfigError, GpuReadyError
+from gpuready.errors import ConfigError, GpuReadyError
 
 CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nplaceholder\n-----END CERTIFICATE-----\n").decode()
 EKS_TOKEN = "k8s-aws-v1.aHR0cHM6Ly9zdHMuYW1hem9uYXdzLmNvbS8"

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core.conventions import DEFAULT, Conventions, gpu_taint_of, parse_conventions, skypilot_labels_of
-from components.core.scheduling import GPU_TAINT
-from components.core.taints import Taint
-from components.errors import SpecError
+from gpuready.core.conventions import DEFAULT, Conventions, gpu_taint_of, parse_conventions, skypilot_labels_of
+from gpuready.core.scheduling import GPU_TAINT
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
 
 SKU = Taint("sku", "gpu", "NoSchedule")
 

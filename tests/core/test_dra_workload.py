@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core.advertisers.device_selectors import DeviceSelector
-from components.core.specs import GpuPoolSpec, MigPartitioning
-from components.core.workload import gpu_workload
-from components.errors import SpecError
+from gpuready.core.advertisers.device_selectors import DeviceSelector
+from gpuready.core.specs import GpuPoolSpec, MigPartitioning
+from gpuready.core.workload import gpu_workload
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.helm_render import strict_problems
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.core.gke_zones import zone_problems
+from gpuready.core.gke_zones import zone_problems
 from tests.core.conftest import build_spec
 
 

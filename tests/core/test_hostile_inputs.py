@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli.main import main
+from gpuready.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE: list[dict[str, Any]] = yaml.safe_load((Path(__file__).with_name("bad_inputs.yaml")).read_text("utf-8"))[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.core import k8s_syntax
+from gpuready.core import k8s_syntax
 
 NAME_63 = "a" * 63
 PREFIX_253 = ".".join(["a" * 63, "b" * 63, "c" * 63, "d" * 61])

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.specs import UpgradePolicy
-from components.errors import SpecError
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import UpgradePolicy
+from gpuready.errors import SpecError
 from tests.core.conftest import SpecFactory
 
 

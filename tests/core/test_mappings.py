@@ -1,10 +1,10 @@
-"""Nested config data helpers (``components.core.mappings``)."""
+"""Nested config data helpers (``gpuready.core.mappings``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from components.core.mappings import deep_merge, plain_path
+from gpuready.core.mappings import deep_merge, plain_path
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.core import namespaces
-from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+from gpuready.core import namespaces
+from gpuready.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,12 @@
-"""``components.core.offerings``: the warning when the region does not offer a pool's instance type."""
+"""``gpuready.core.offerings``: the warning when the region does not offer a pool's instance type."""
 
 from __future__ import annotations
 
 import pytest
 
-from components.core import offerings
-from components.core.clouds.registry import cloud_profile
-from components.core.offerings import Offerings
+from gpuready.core import offerings
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.offerings import Offerings
 from tests.core.conftest import SpecFactory
 
 DATA = Offerings(
@@ -70,7 +70,7 @@ def test_vendored_eks_data_warns_for_g6_in_eu_west_1_and_names_the_regions_that_
 ) -> None:
     profile = cloud_profile("eks")
     spec = make_spec("eks", instance_type="g6.xlarge")
-    data = offerings.load("components.eks")
+    data = offerings.load("gpuready.eks")
     offering = [region for region, types in data.regions.items() if "g6.xlarge" in types]
     assert "eu-west-1" in data.regions and "eu-west-1" not in offering and "us-east-1" in offering
     warning = profile.offering_warning(spec, "eu-west-1")

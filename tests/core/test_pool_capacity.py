@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from components.core.advertisers.registry import advertiser_for
-from components.core.pool_capacity import capacity_at, schedulable_capacity
-from components.core.pool_parts import GpuSharing, MigPartitioning
-from components.core.sharing_rules import MAX_REPLICAS
-from components.errors import SpecError
+from gpuready.core.advertisers.registry import advertiser_for
+from gpuready.core.pool_capacity import capacity_at, schedulable_capacity
+from gpuready.core.pool_parts import GpuSharing, MigPartitioning
+from gpuready.core.sharing_rules import MAX_REPLICAS
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 
 SLICED_X20 = GpuSharing(mode="time-slicing", replicas=20)

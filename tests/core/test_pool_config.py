@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from components.core import pool_config
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import ConfigError, Problem
+from gpuready.core import pool_config
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import ConfigError, Problem
 
 
 def _pool(**entry: Any) -> dict[str, Any]:

@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core import scheduling
-from components.core.capacity.registry import provisioner_for
-from components.core.conventions import DEFAULT, Conventions
-from components.core.health.agent import agent_values
-from components.core.scale_path import scheduler_fit
-from components.core.scale_path.shapes import new_node, pending_pod, shapes
-from components.core.scale_path.verdict import pool_verdict
-from components.core.stack_settings import StackSettings, parse_stack_settings
-from components.core.taints import Taint
-from components.core.workload import gpu_workload
-from components.errors import ConfigError, SpecError
+from gpuready.core import scheduling
+from gpuready.core.capacity.registry import provisioner_for
+from gpuready.core.conventions import DEFAULT, Conventions
+from gpuready.core.health.agent import agent_values
+from gpuready.core.scale_path import scheduler_fit
+from gpuready.core.scale_path.shapes import new_node, pending_pod, shapes
+from gpuready.core.scale_path.verdict import pool_verdict
+from gpuready.core.stack_settings import StackSettings, parse_stack_settings
+from gpuready.core.taints import Taint
+from gpuready.core.workload import gpu_workload
+from gpuready.errors import ConfigError, SpecError
 from tests.core.conftest import build_spec
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from components.core import pool_hatches
-from components.core.clouds.registry import Cloud, cloud_profile
-from components.errors import SpecError
+from gpuready.core import pool_hatches
+from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.errors import SpecError
 from tests.core.conftest import SpecFactory, build_spec
 
 ACCEPTED: list[tuple[Cloud, dict[str, Any]]] = [
@@ -83,7 +83,7 @@ def test_every_cloud_states_its_hatch_limits() -> None:
         profile = cloud_profile(cloud)
         low, high, source = profile.disk_size_gb
         assert low >= 0 and (high is None or high > low) and source
-        assert profile.owned_inputs and profile.inputs_package == f"components.{cloud}"
+        assert profile.owned_inputs and profile.inputs_package == f"gpuready.{cloud}"
 
 
 def test_spec_keeps_its_own_copy_of_the_overrides(make_spec: SpecFactory) -> None:

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud, cloud_profiles
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import Problem, SpecError
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud, cloud_profiles
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import Problem, SpecError
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

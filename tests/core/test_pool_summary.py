@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from components.core.pool_summary import PoolOutputs, pool_outputs
+from gpuready.core.pool_summary import PoolOutputs, pool_outputs
 from tests.core.conftest import SpecFactory
 
 OUTPUT_NAMES = [

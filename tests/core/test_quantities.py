@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from components.core.quantities import SUFFIXES, parse_quantity, whole_count
+from gpuready.core.quantities import SUFFIXES, parse_quantity, whole_count
 
 QUANTITIES = [
     ("1", Fraction(1)),

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from components.core import resource_inputs
-from components.core.mappings import deep_merge
-from components.core.resource_inputs import InputNode, InputTree
+from gpuready.core import resource_inputs
+from gpuready.core.mappings import deep_merge
+from gpuready.core.resource_inputs import InputNode, InputTree
 
 TREE = InputTree(
     resource="test.Pool",

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core import resources
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core import resources
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -7,17 +7,17 @@ from typing import Any, Literal
 
 import pytest
 
-from components.core import scheduling
-from components.core.clouds.registry import Cloud
-from components.core.scheduling import (
+from gpuready.core import scheduling
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT,
     LABEL_DEVICE_PLUGIN_CONFIG,
     LABEL_GKE_NO_DEVICE_PLUGIN,
     LABEL_MIG_CONFIG,
 )
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -11,11 +11,11 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from components.core import scheduling
-from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.pool_summary import pool_outputs
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from gpuready.core import scheduling
+from gpuready.core.k8s_syntax import TAINT_EFFECTS
+from gpuready.core.pool_summary import pool_outputs
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
 
 K8S = "1.32.0"
 SPECS = [

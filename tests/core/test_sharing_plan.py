@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from components.core import sharing_plan
-from components.core.catalog.mig_profiles import (
+from gpuready.core import sharing_plan
+from gpuready.core.catalog.mig_profiles import (
     A100_40GB,
     A100_80GB_H100_80GB,
     B200_180GB,
@@ -16,8 +16,8 @@ from components.core.catalog.mig_profiles import (
     H200_141GB,
     MigTable,
 )
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuSharing, MigPartitioning
 
 DELIVERY = [
     ("eks", "cloud", "none", "none"),

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import SpecError
+from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

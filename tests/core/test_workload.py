@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 import kubernetes_validate
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.core.workload import GpuWorkload, gpu_workload
-from components.errors import SpecError
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.core.workload import GpuWorkload, gpu_workload
+from gpuready.errors import SpecError
 
 K8S = "1.32.0"  # as tests/core/test_scheduling_k8s_schema.py
 

@@ -7,10 +7,10 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from components.core.specs import GpuPoolSpec
-from components.core.workload import gpu_workload
-from components.core.workload_placement import BINPACK_SCHEDULER, PACK_GROUP_LABEL, Placement
-from components.errors import SpecError
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.workload import gpu_workload
+from gpuready.core.workload_placement import BINPACK_SCHEDULER, PACK_GROUP_LABEL, Placement
+from gpuready.errors import SpecError
 
 K8S = "1.33"
 POOL = GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.12xlarge", min_size=0, max_size=2)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from components.core import scheduling
-from components.core.capacity import registry
-from components.core.specs import GpuSharing, MigPartitioning
-from components.eks import auto_mode, karpenter
-from components.errors import SpecError
+from gpuready.core import scheduling
+from gpuready.core.capacity import registry
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.eks import auto_mode, karpenter
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, schema_problems, with_field
 

@@ -7,11 +7,11 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core.stack_settings import StackSettings
-from components.eks import auto_mode
-from components.eks.auto_mode_pool import EksAutoModeGpuPool, EksAutoModeGpuPoolArgs
-from components.errors import SpecError
-from components.stack_adapters import build_pool
+from gpuready.core.stack_settings import StackSettings
+from gpuready.eks import auto_mode
+from gpuready.eks.auto_mode_pool import EksAutoModeGpuPool, EksAutoModeGpuPoolArgs
+from gpuready.errors import SpecError
+from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 

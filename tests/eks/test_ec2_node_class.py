@@ -1,4 +1,4 @@
-"""A Karpenter pool's image and disks (``components.eks.ec2_node_class``): the AMI alias pinned by default, ``latest``
+"""A Karpenter pool's image and disks (``gpuready.eks.ec2_node_class``): the AMI alias pinned by default, ``latest``
 on purpose (and the drift it causes, in the plan's lifecycle line and a warning), ``diskSizeGb`` on the data volume,
 RAID0 NVMe where the type has instance storage; every EC2NodeClass validated strictly, CEL rules included."""
 
@@ -12,10 +12,10 @@ from typing import Any
 import moto
 import pytest
 
-from components.core.capacity import node_disk
-from components.eks import ec2_node_class, karpenter
-from components.eks.catalog import EKS_INSTANCE_TYPES
-from components.eks.instance_store import NVME_INSTANCE_STORE_GB
+from gpuready.core.capacity import node_disk
+from gpuready.eks import ec2_node_class, karpenter
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.instance_store import NVME_INSTANCE_STORE_GB
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems
 

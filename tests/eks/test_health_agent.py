@@ -13,9 +13,9 @@ import jsonschema
 import pulumi_aws as aws
 import pytest
 
-from components.cli.main import main
-from components.core.health.agent_chart import AGENT_ADDON, AGENT_ADDON_VERSION
-from components.eks.health_agent import addon_args
+from gpuready.cli.main import main
+from gpuready.core.health.agent_chart import AGENT_ADDON, AGENT_ADDON_VERSION
+from gpuready.eks.health_agent import addon_args
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT.parent / "shared/reference/upstream/eks-node-monitoring-agent/configuration.schema.v1.7.0.json"

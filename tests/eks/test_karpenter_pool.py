@@ -9,12 +9,12 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core.capacity import node_overlay
-from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
-from components.core.specs import GpuSharing, MigPartitioning
-from components.eks import karpenter
-from components.eks.karpenter_pool import EksKarpenterGpuPool, EksKarpenterGpuPoolArgs
-from components.errors import SpecError
+from gpuready.core.capacity import node_overlay
+from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.eks import karpenter
+from gpuready.eks.karpenter_pool import EksKarpenterGpuPool, EksKarpenterGpuPoolArgs
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems
 from tests.pulumi_mocks import CapturingMonitor, runtime_test

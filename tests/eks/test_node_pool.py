@@ -10,11 +10,11 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.core.health.repair import EKS_GPU_OVERRIDES
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.errors import SpecError
+from gpuready.core.health.repair import EKS_GPU_OVERRIDES
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.errors import SpecError
 from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test
 
 COMPONENT = "gpuready:index:EksGpuNodePool"
@@ -75,7 +75,7 @@ REPAIR_ON: dict[str, Any] = {
         for o in EKS_GPU_OVERRIDES
     ],
 }  # fmt: skip
-"""What every pool gets by default: GPU-suited node auto repair (components.core.health.repair)."""
+"""What every pool gets by default: GPU-suited node auto repair (gpuready.core.health.repair)."""
 
 
 def test_al2023_l4_time_slicing_spot(mocked: CapturingMonitor) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from tests.pulumi_mocks import CapturingMonitor, Registration, runtime_test
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"

@@ -11,8 +11,8 @@ import pulumi
 import pytest
 from pulumi.runtime import config as runtime_config
 
-from components.core.specs import GpuPoolSpec
-from components.eks.node_pool import EksGpuNodePool
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.node_pool import EksGpuNodePool
 from tests.eks.test_node_pool import NODE_GROUP, build
 from tests.pulumi_mocks import CapturingMonitor
 

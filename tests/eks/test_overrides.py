@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from components.core import resource_inputs
-from components.core.lifecycle import wire_name
-from components.core.specs import GpuPoolSpec
-from components.eks import lifecycle, plan
-from components.errors import SpecError
+from gpuready.core import resource_inputs
+from gpuready.core.lifecycle import wire_name
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks import lifecycle, plan
+from gpuready.errors import SpecError
 from tests.eks.test_node_pool import NODE_GROUP, build
 from tests.fidelity.spec_matrix import valid_specs
 from tests.pulumi_mocks import CapturingMonitor
@@ -70,7 +70,7 @@ def _leaf_paths(args: dict[str, Any]) -> set[str]:
 
 def test_every_input_the_plan_sets_is_owned() -> None:
     """An input gpuready plans but does not own could be overridden behind the pool key that decides it."""
-    tree = resource_inputs.load("components.eks")
+    tree = resource_inputs.load("gpuready.eks")
     specs = [*valid_specs("eks"), spec(disk_size_gb=100)]
     planned = set().union(*(_leaf_paths(plan.node_group_args(s)) for s in specs))
     assert planned - set(plan.OWNED_INPUTS) == set()

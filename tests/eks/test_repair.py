@@ -10,13 +10,13 @@ import botocore.session  # type: ignore[import-untyped]
 import pytest
 import yaml
 
-from components.core.health.conditions import HEALTH_CONDITIONS, eks_reason
-from components.core.health.repair import EKS_GPU_OVERRIDES, RepairPolicy, eks_node_repair_config
-from components.core.specs import GpuPoolSpec
-from components.eks.plan import node_group_args
-from components.errors import SpecError
-from components.gke.compute_class import compute_class
-from components.gke.plan import node_pool_args
+from gpuready.core.health.conditions import HEALTH_CONDITIONS, eks_reason
+from gpuready.core.health.repair import EKS_GPU_OVERRIDES, RepairPolicy, eks_node_repair_config
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.plan import node_group_args
+from gpuready.errors import SpecError
+from gpuready.gke.compute_class import compute_class
+from gpuready.gke.plan import node_pool_args
 from tests.core.conftest import build_spec
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Generate ``components/core/gpu_stack/chart_facts.json`` from the chart archives gpuready pins.
+"""Generate ``components/gpuready/core/gpu_stack/chart_facts.json`` from the chart archives gpuready pins.
 
 The archives are read from the shared reference snapshot (``../shared/reference/upstream/charts/``, through
 ``tests.upstream``), never from the repository. For each chart version in ``SOURCES`` this reads what
@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from components.core.gpu_stack.chart_facts import FACTS_FILE, ChartCitation
-from components.core.mappings import deep_merge
+from gpuready.core.gpu_stack.chart_facts import FACTS_FILE, ChartCitation
+from gpuready.core.mappings import deep_merge
 from tests.upstream import UPSTREAM, upstream_bytes
 
 CHART_DIR = "charts"

@@ -1,10 +1,10 @@
 """Which AWS regions offer the EKS catalog's GPU instance types, read from the installed moto:
-``components/eks/offerings.json``.
+``components/gpuready/eks/offerings.json``.
 
 moto ships EC2 ``DescribeInstanceTypeOfferings`` (``LocationType=region``) results per region
 (``moto/ec2/resources/instance_type_offerings/region/<region>.json.gz``, gathered by moto's maintainers with
 ``scripts/ec2_get_instance_type_offerings.py`` against real accounts). This module keeps only the instance types of
-``components.eks.catalog`` and records moto's version and the date its release was published (the ``upload-time``
+``gpuready.eks.catalog`` and records moto's version and the date its release was published (the ``upload-time``
 of moto's wheel in ``uv.lock``): the data is no newer than that. ``tests/fidelity/test_eks_offerings.py`` fails when
 the recorded file and the installed moto drift apart.
 
@@ -21,10 +21,10 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-from components.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
-VENDORED = ROOT / "components" / "eks" / "offerings.json"
+VENDORED = ROOT / "components" / "gpuready" / "eks" / "offerings.json"
 MOTO_REGIONS = "ec2/resources/instance_type_offerings/region"
 
 

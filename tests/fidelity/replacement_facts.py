@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from components.core.lifecycle import FieldRule
-from components.plan_diff.registry import TABLES
+from gpuready.core.lifecycle import FieldRule
+from gpuready.plan_diff.registry import TABLES
 
 FACTS = Path(__file__).with_name("replacement_facts.json")
 CITATION = re.compile(

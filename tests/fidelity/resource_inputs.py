@@ -1,6 +1,6 @@
-"""The input trees of the pool resources, read from the installed Pulumi SDKs: ``components/<cloud>/inputs.json``.
+"""The input trees of the pool resources, read from the installed Pulumi SDKs: ``gpuready/<cloud>/inputs.json``.
 
-A pool's ``overrides`` are checked against these trees in the pure core (``components.core.resource_inputs``),
+A pool's ``overrides`` are checked against these trees in the pure core (``gpuready.core.resource_inputs``),
 which cannot import the SDKs; this module introspects them and writes the trees, and
 ``tests/fidelity/test_resource_inputs.py`` fails when the installed SDKs and the recorded trees drift apart.
 
@@ -76,7 +76,7 @@ def resource_inputs(cloud: str) -> dict[str, Any]:
 
 
 def vendored_path(cloud: str) -> Path:
-    return ROOT / "components" / cloud / "inputs.json"
+    return ROOT / "components" / "gpuready" / cloud / "inputs.json"
 
 
 def render(tree: dict[str, Any]) -> str:

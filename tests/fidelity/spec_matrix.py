@@ -12,10 +12,10 @@ import functools
 import itertools
 from collections.abc import Iterator
 
-from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.specs import (
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.specs import (
     CAPACITIES,
     DRIVER_OWNERS,
     GpuPoolSpec,
@@ -23,10 +23,10 @@ from components.core.specs import (
     MigPartitioning,
     Sharing,
 )
-from components.core.taints import Taint
-from components.errors import SpecError
-from components.gke.catalog import GKE_ATTACHABLE
-from components.gke.profile import DRIVER_VERSIONS as GKE_DRIVER_VERSIONS
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
+from gpuready.gke.catalog import GKE_ATTACHABLE
+from gpuready.gke.profile import DRIVER_VERSIONS as GKE_DRIVER_VERSIONS
 
 NAMES: dict[Cloud, str] = {"eks": "gpu-pool", "aks": "gpupool", "gke": "gpu-pool"}
 USER_LABELS = {"example.com/team": "ml"}

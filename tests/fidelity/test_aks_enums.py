@@ -14,10 +14,10 @@ from enum import Enum
 import pytest
 from pulumi_azure_native import containerservice
 
-from components.aks import plan
-from components.core import sharing_plan
-from components.core.clouds.registry import cloud_profile
-from components.core.specs import DRIVER_OWNERS
+from gpuready.aks import plan
+from gpuready.core import sharing_plan
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.specs import DRIVER_OWNERS
 from tests.fidelity.spec_matrix import valid_specs
 
 ENUM_OF_ARG: dict[str, type[Enum]] = {

@@ -1,10 +1,10 @@
-"""``components/core/gpu_stack/chart_facts.json`` is what ``tests/fidelity/chart_facts.py`` reads from the chart
+"""``gpuready/core/gpu_stack/chart_facts.json`` is what ``tests/fidelity/chart_facts.py`` reads from the chart
 archives in the shared reference snapshot today (skipped, with the reason, when the snapshot is absent)."""
 
 from __future__ import annotations
 
-from components.core.gpu_stack import chart_facts as facts
-from components.core.gpu_stack.chart_facts import FACTS_FILE
+from gpuready.core.gpu_stack import chart_facts as facts
+from gpuready.core.gpu_stack.chart_facts import FACTS_FILE
 from tests.fidelity import chart_facts
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from policies.gpu_conventions.rules import charts
+from gpuready.policy.rules import charts
 from tests.upstream import upstream_text
 
 VALUES: dict[str, Any] = {

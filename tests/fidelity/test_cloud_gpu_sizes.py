@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from pulumi_azure_native import compute
 
-from components.aks.catalog import AKS_VM_SIZES
-from components.core.catalog.gpus import GPU_MODELS
-from components.gke.catalog import GKE_MACHINE_TYPES
+from gpuready.aks.catalog import AKS_VM_SIZES
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.gke.catalog import GKE_MACHINE_TYPES
 
 CLOUDS_MD = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "clouds.md"
 

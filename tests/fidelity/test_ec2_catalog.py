@@ -27,10 +27,10 @@ import moto
 import pytest
 from moto.server import ThreadedMotoServer
 
-from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import InstanceType
-from components.eks.catalog import EKS_INSTANCE_TYPES
-from components.eks.catalog_exclusions import EXCLUDED
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.catalog.instance_types import InstanceType
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.catalog_exclusions import EXCLUDED
 
 BUNDLED_PATH = Path(moto.__file__).parent / "ec2" / "resources" / "instance_types.json.gz"
 BUNDLED: Mapping[str, Any] = json.loads(gzip.decompress(BUNDLED_PATH.read_bytes()))

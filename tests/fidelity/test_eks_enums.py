@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from components.core import scheduling
-from components.core.clouds.registry import cloud_profile
-from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
-from components.core.taints import Taint
-from components.eks import plan
-from components.eks.catalog import EKS_INSTANCE_TYPES
-from components.errors import SpecError
+from gpuready.core import scheduling
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.k8s_syntax import TAINT_EFFECTS
+from gpuready.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.eks import plan
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.errors import SpecError
 from tests.fidelity.spec_matrix import valid_specs
 
 _BOTOCORE = importlib.util.find_spec("botocore")

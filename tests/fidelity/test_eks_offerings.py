@@ -1,4 +1,4 @@
-"""The recorded EKS offerings (``components/eks/offerings.json``) are what the installed moto ships.
+"""The recorded EKS offerings (``components/gpuready/eks/offerings.json``) are what the installed moto ships.
 
 After a moto upgrade this test fails until the file is regenerated with ``python -m tests.fidelity.eks_offerings``.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from importlib import metadata
 
-from components.core import offerings
-from components.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.core import offerings
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from tests.fidelity.eks_offerings import VENDORED, installed_offerings, moto_release_date, render
 
 
@@ -27,7 +27,7 @@ def test_the_file_names_motos_version_and_release_date() -> None:
 
 
 def test_only_catalog_types_are_recorded_and_each_is_offered_somewhere() -> None:
-    loaded = offerings.load("components.eks")
+    loaded = offerings.load("gpuready.eks")
     vendored = set().union(*loaded.regions.values())
     assert vendored <= set(EKS_INSTANCE_TYPES)
     assert len(loaded.regions) >= 20

@@ -25,13 +25,13 @@ import pytest
 from pulumi_gcp.container import _inputs as gcp_inputs
 from pulumi_gcp.container import outputs as gcp_outputs
 
-from components.core import scheduling
-from components.core.catalog import mig_profiles
-from components.core.clouds.registry import cloud_profile
-from components.core.k8s_syntax import TAINT_EFFECTS
-from components.core.specs import UpgradePolicy
-from components.core.taints import Taint
-from components.gke import plan
+from gpuready.core import scheduling
+from gpuready.core.catalog import mig_profiles
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.k8s_syntax import TAINT_EFFECTS
+from gpuready.core.specs import UpgradePolicy
+from gpuready.core.taints import Taint
+from gpuready.gke import plan
 from tests.core.conftest import build_spec
 from tests.fidelity.spec_matrix import valid_specs
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack import plugin_configs, stack_objects
-from components.core.specs import GpuPoolSpec, GpuSharing
+from gpuready.core.gpu_stack import plugin_configs, stack_objects
+from gpuready.core.specs import GpuPoolSpec, GpuSharing
 from tests.upstream import upstream_text
 
 QUOTA: dict[str, Any] = yaml.safe_load(upstream_text("cloud-native-docs/google-gke-gpu-operator-quota.yaml"))

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack import extra_values
-from components.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
+from gpuready.core.gpu_stack import extra_values
+from gpuready.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
 from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
 from tests.upstream import upstream_text
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.scale_path.model import KARPENTER_GATES, NODE_OVERLAY_GATE
+from gpuready.core.scale_path.model import KARPENTER_GATES, NODE_OVERLAY_GATE
 
 VALUES = (
     Path(__file__).resolve().parents[2].parent / "shared/reference/upstream/karpenter-aws/chart-values.v1.14.1.yaml"

@@ -2,7 +2,7 @@
 
 Source: ``../shared/reference/upstream/mig-parted/config-default.v0.15.0.yaml`` (NVIDIA/mig-parted@e2d5ad1,
 ``deployments/systemd/config-default.yaml``; provenance in that snapshot's ``SOURCES.md``).
-The file is parsed here, independently of ``components.core.catalog.mig_profiles``.
+The file is parsed here, independently of ``gpuready.core.catalog.mig_profiles``.
 
 How an upstream layout is matched to a gpuready table (``MigTable``):
 
@@ -32,8 +32,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.catalog import mig_profiles
-from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
+from gpuready.core.catalog import mig_profiles
+from gpuready.core.catalog.mig_profiles import MIG_TABLES, MigTable
 from tests.upstream import upstream_text
 
 CONFIG = "mig-parted/config-default.v0.15.0.yaml"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.mig_profiles import MIG_TABLES, MigTable
+from gpuready.core.catalog.mig_profiles import MIG_TABLES, MigTable
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "nvidia-mig-profiles.json"
 

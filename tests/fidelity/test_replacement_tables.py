@@ -1,4 +1,4 @@
-"""The replacement tables (``components/<cloud>/lifecycle.py``) row by row against the sources they cite.
+"""The replacement tables (``components/gpuready/<cloud>/lifecycle.py``) row by row against the sources they cite.
 
 Each row cites ``owner/repo@commit:path#Lfirst-last``. The providers' code is cited, not copied into this
 repository: ``replacement_facts.json`` records what the cited lines say (``replacement_facts.py`` reads them from
@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from components.aks import lifecycle as aks_lifecycle
-from components.aks import plan as aks_plan
-from components.core.clouds.registry import Cloud
-from components.core.lifecycle import FieldRule, ResourceTable, wire_name
-from components.eks import plan as eks_plan
-from components.gke import plan as gke_plan
-from components.plan_diff.registry import TABLES
+from gpuready.aks import lifecycle as aks_lifecycle
+from gpuready.aks import plan as aks_plan
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.lifecycle import FieldRule, ResourceTable, wire_name
+from gpuready.eks import plan as eks_plan
+from gpuready.gke import plan as gke_plan
+from gpuready.plan_diff.registry import TABLES
 from tests.fidelity.replacement_facts import CITATION, FACTS, read_facts
 from tests.fidelity.spec_matrix import valid_specs
 

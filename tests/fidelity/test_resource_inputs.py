@@ -1,4 +1,4 @@
-"""The recorded input trees (``components/<cloud>/inputs.json``) are what the installed Pulumi SDKs declare.
+"""The recorded input trees (``components/gpuready/<cloud>/inputs.json``) are what the installed Pulumi SDKs declare.
 
 The pure core checks a pool's ``overrides`` against these trees; after an SDK upgrade this test fails until they are
 regenerated with ``python -m tests.fidelity.resource_inputs``.
@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from components.core import resource_inputs
-from components.core.clouds.registry import cloud_profile
+from gpuready.core import resource_inputs
+from gpuready.core.clouds.registry import cloud_profile
 from tests.fidelity.resource_inputs import RESOURCES, render, vendored_path
 from tests.fidelity.resource_inputs import resource_inputs as installed_inputs
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from components.core import scheduling
-from components.core.capacity import registry
-from components.core.pool_summary import pool_outputs
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.core.workload import gpu_workload
-from components.errors import SpecError
-from components.gke import compute_class
+from gpuready.core import scheduling
+from gpuready.core.capacity import registry
+from gpuready.core.pool_summary import pool_outputs
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.core.workload import gpu_workload
+from gpuready.errors import SpecError
+from gpuready.gke import compute_class
 from tests.core.conftest import build_spec
 from tests.crd_schemas import schema_problems, with_field
 

@@ -7,13 +7,13 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core import scheduling
-from components.core.specs import GpuPoolSpec, GpuSharing
-from components.core.stack_settings import StackSettings
-from components.errors import SpecError
-from components.gke import compute_class
-from components.gke.compute_class_pool import GkeComputeClassGpuPool, GkeComputeClassGpuPoolArgs
-from components.stack_adapters import build_pool
+from gpuready.core import scheduling
+from gpuready.core.specs import GpuPoolSpec, GpuSharing
+from gpuready.core.stack_settings import StackSettings
+from gpuready.errors import SpecError
+from gpuready.gke import compute_class
+from gpuready.gke.compute_class_pool import GkeComputeClassGpuPool, GkeComputeClassGpuPoolArgs
+from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 

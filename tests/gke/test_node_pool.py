@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import SpecError
-from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
+from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test
 
 COMPONENT = "gpuready:index:GkeGpuNodePool"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from components.core.specs import GpuPoolSpec, UpgradePolicy
-from components.errors import SpecError
-from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
+from gpuready.errors import SpecError
+from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 NODE_POOL = "gcp:container/nodePool:NodePool"

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from components.core import resource_inputs
-from components.core.lifecycle import wire_name
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
-from components.gke import lifecycle, plan
+from gpuready.core import resource_inputs
+from gpuready.core.lifecycle import wire_name
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
+from gpuready.gke import lifecycle, plan
 from tests.fidelity.spec_matrix import valid_specs
 from tests.gke.test_node_pool import NODE_POOL, build
 from tests.pulumi_mocks import CapturingMonitor
@@ -80,7 +80,7 @@ def _paths(value: Mapping[str, Any], prefix: str = "") -> set[str]:
 
 
 def test_every_input_the_plan_sets_is_owned_or_a_default() -> None:
-    tree = resource_inputs.load("components.gke")
+    tree = resource_inputs.load("gpuready.gke")
     specs = [*valid_specs("gke"), spec(disk_size_gb=100, zones=("us-central1-a",))]
     planned = set().union(*(_paths(plan.node_pool_args(s, 1)) for s in specs)) - {"nodeConfig"}
     assert planned - set(plan.OWNED_INPUTS) - set(plan.DEFAULT_INPUTS) == set()

@@ -19,8 +19,8 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
-from components.cli.main import main
-from components.cli.verify_stack import stack_expectations
+from gpuready.cli.main import main
+from gpuready.cli.verify_stack import stack_expectations
 from tests.golden import health_nodes, node_sets
 from tests.golden.diff_cases import DIFF_CASES
 from tests.kube_standin import KubeStandin

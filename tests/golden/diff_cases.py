@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from components.cli.main import main
+from gpuready.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from components.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS
-from components.verify.expectations import Expectation
+from gpuready.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS
+from gpuready.verify.expectations import Expectation
 from tests.golden.node_sets import pool_node
 
 Obj = dict[str, Any]

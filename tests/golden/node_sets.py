@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from components.verify.expectations import Expectation
+from gpuready.verify.expectations import Expectation
 from tests.kube_standin import make_node
 
 Obj = dict[str, Any]

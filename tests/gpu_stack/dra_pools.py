@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuPoolSpec
-from components.core.taints import Taint
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.taints import Taint
 
 
 def dra_pool(name: str, cloud: Cloud, instance_type: str, **extra: Any) -> GpuPoolSpec:

@@ -16,10 +16,10 @@ from typing import Any
 
 import yaml
 
-from components.core.gpu_stack.stack_objects import ConfigMapObject
-from components.core.gpu_stack.stack_plan import GpuStackPlan
-from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG, pool_labels, pool_taints
-from components.core.specs import GpuPoolSpec
+from gpuready.core.gpu_stack.stack_objects import ConfigMapObject
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
+from gpuready.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG, pool_labels, pool_taints
+from gpuready.core.specs import GpuPoolSpec
 from tests.helm_render import K8S, Rendered, crd_problems, is_core, pod_specs, selects, strict_problems, tolerates
 
 __all__ = ["K8S", "pool_labels", "replace", "selects"]

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack.charts import ChartKind
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack.charts import ChartKind
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
 
 DEDICATED = Taint(key="dedicated", value="ml", effect="NoExecute")
 EKS_TS = GpuPoolSpec(

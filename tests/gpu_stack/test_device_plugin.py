@@ -13,14 +13,14 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.errors import SpecError
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.errors import SpecError
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from tests.gpu_stack.conftest import CONFIG_MAP, K8S_PROVIDER, NAMESPACE, RELEASE
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from components.aks import nap
-from components.core.specs import GpuPoolSpec
-from components.eks import auto_mode, karpenter
+from gpuready.aks import nap
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks import auto_mode, karpenter
 from tests.gpu_stack import rendered_checks as checks
 from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
 from tests.helm_render import pod_specs, render_release, selects, tolerates

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from components.core.gpu_stack import chart_facts, owned_values
-from components.core.gpu_stack.charts import STACK_CHARTS, ChartKind
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from gpuready.core.gpu_stack import chart_facts, owned_values
+from gpuready.core.gpu_stack.charts import STACK_CHARTS, ChartKind
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
 from tests.gpu_stack import rendered_checks as checks
 from tests.gpu_stack.conftest import RELEASE
 from tests.gpu_stack.stack_scenarios import AKS_SPOT, AKS_TS, EKS_MIG_CUSTOM, EKS_TS, GKE_OPERATOR_TS, SCENARIOS

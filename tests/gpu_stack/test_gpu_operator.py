@@ -15,16 +15,16 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack.stack_plan import GpuStackPlan, HelmRelease, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.errors import SpecError
-from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
-from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.pool_outputs import GpuNodePoolBase
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, HelmRelease, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.errors import SpecError
+from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from gpuready.pool_outputs import GpuNodePoolBase
 from tests.gpu_stack.conftest import (
     CONFIG_MAP,
     K8S_PROVIDER,

@@ -7,15 +7,15 @@ from __future__ import annotations
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.core.gpu_stack.charts import STACK_CHARTS
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.gpu_stack.gpu_operator_dra import GpuOperatorDra
-from components.gpu_stack.install import STACK_COMPONENTS, install_gpu_stack
-from components.gpu_stack.release_component import GpuStackRelease
+from gpuready.core.gpu_stack.charts import STACK_CHARTS
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
+from gpuready.gpu_stack.install import STACK_COMPONENTS, install_gpu_stack
+from gpuready.gpu_stack.release_component import GpuStackRelease
 from tests.gpu_stack.conftest import K8S_PROVIDER, RELEASE
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from helm_python import HelmError
 
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec
 from tests.gpu_stack import rendered_checks as checks
 from tests.gpu_stack.dra_pools import DRA_POOL_SETS, dra_pool
 from tests.helm_render import Rendered, render, render_release

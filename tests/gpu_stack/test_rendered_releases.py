@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack.charts import GPU_OPERATOR_DRA
-from components.core.gpu_stack.gpu_cluster_values import deploys_gpu_cluster
-from components.core.gpu_stack.stack_objects import ConfigMapObject
-from components.core.gpu_stack.stack_plan import GpuStackPlan
-from components.core.specs import GpuPoolSpec
-from components.core.stack_settings import parse_stack_settings
+from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA
+from gpuready.core.gpu_stack.gpu_cluster_values import deploys_gpu_cluster
+from gpuready.core.gpu_stack.stack_objects import ConfigMapObject
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.stack_settings import parse_stack_settings
 from tests.gpu_stack import rendered_checks as checks
 from tests.gpu_stack.stack_scenarios import SCENARIOS
 from tests.helm_render import Rendered, render, render_release

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from components.kube.nodes_api import NodeClient, connect
-from components.kube.retry import RetryPolicy
+from gpuready.kube.nodes_api import NodeClient, connect
+from gpuready.kube.retry import RetryPolicy
 from tests.kube_standin.conftest import kube_standin, kubeconfig_path
 
 __all__ = ["kube_standin", "kubeconfig_path"]

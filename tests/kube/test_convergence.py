@@ -6,8 +6,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from components.kube.convergence import wait_for_nodes
-from components.kube.nodes_api import NodeClient
+from gpuready.kube.convergence import wait_for_nodes
+from gpuready.kube.nodes_api import NodeClient
 from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_node
 

@@ -12,10 +12,10 @@ import pytest
 import yaml
 from moto import mock_aws
 
-from components.kube.eks_token import EksExec, eks_token, parse_eks_exec
-from components.kube.errors import KubeConfigError
-from components.kube.kubeconfig import load_target
-from components.kube.nodes_api import client_for
+from gpuready.kube.eks_token import EksExec, eks_token, parse_eks_exec
+from gpuready.kube.errors import KubeConfigError
+from gpuready.kube.kubeconfig import load_target
+from gpuready.kube.nodes_api import client_for
 from tests.kube_standin import KubeStandin
 
 AWS = "/usr/local/bin/aws"
@@ -142,7 +142,7 @@ def test_eks_kubeconfig_sends_a_botocore_token_without_running_aws(
 
 
 def test_eks_token_is_reminted_once_on_401(tmp_path: Path) -> None:
-    from components.kube.eks_token import EksTokenAuth  # noqa: PLC0415
+    from gpuready.kube.eks_token import EksTokenAuth  # noqa: PLC0415
 
     minted: list[str] = []
 

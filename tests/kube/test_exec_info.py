@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from components.kube.deadline import Deadline
-from components.kube.errors import KubeConfigError
-from components.kube.exec_info import exec_cluster
-from components.kube.exec_plugin import run_plugin
-from components.kube.kubeconfig import load_target
-from components.kube.nodes_api import connect
+from gpuready.kube.deadline import Deadline
+from gpuready.kube.errors import KubeConfigError
+from gpuready.kube.exec_info import exec_cluster
+from gpuready.kube.exec_plugin import run_plugin
+from gpuready.kube.kubeconfig import load_target
+from gpuready.kube.nodes_api import connect
 from tests.kube.test_exec_plugin import SECRET, V1, credential, plugin
 from tests.kube_standin import KubeStandin, make_node
 

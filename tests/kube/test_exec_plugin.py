@@ -16,10 +16,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from lightkube.config.models import UserExec
 
-from components.kube.deadline import Deadline
-from components.kube.errors import DeadlineError, KubeConfigError
-from components.kube.exec_plugin import MAX_STDERR, ExecCredentialAuth, parse_credential, run_plugin
-from components.kube.nodes_api import connect
+from gpuready.kube.deadline import Deadline
+from gpuready.kube.errors import DeadlineError, KubeConfigError
+from gpuready.kube.exec_plugin import MAX_STDERR, ExecCredentialAuth, parse_credential, run_plugin
+from gpuready.kube.nodes_api import connect
 from tests.kube_standin import KubeStandin, make_node
 
 V1 = "client.authentication.k8s.io/v1"

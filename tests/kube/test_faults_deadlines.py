@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from components.kube.convergence import MAX_REQUESTS_PER_MINUTE, _Pacer, wait_for_nodes
-from components.kube.deadline import Deadline
-from components.kube.errors import DeadlineError, KubeApiError, KubeUnreachableError, MalformedResponseError
-from components.kube.nodes_api import NodeClient, connect
-from components.kube.retry import RetryPolicy
+from gpuready.kube.convergence import MAX_REQUESTS_PER_MINUTE, _Pacer, wait_for_nodes
+from gpuready.kube.deadline import Deadline
+from gpuready.kube.errors import DeadlineError, KubeApiError, KubeUnreachableError, MalformedResponseError
+from gpuready.kube.nodes_api import NodeClient, connect
+from gpuready.kube.retry import RetryPolicy
 from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_node
 from tests.kube_standin.faults import HTML_ERROR_PAGE

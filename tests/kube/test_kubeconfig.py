@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from components.kube.errors import KubeConfigError
-from components.kube.kubeconfig import kubeconfig_paths, load_target, merge_kubeconfigs
-from components.kube.nodes_api import connect
+from gpuready.kube.errors import KubeConfigError
+from gpuready.kube.kubeconfig import kubeconfig_paths, load_target, merge_kubeconfigs
+from gpuready.kube.nodes_api import connect
 from tests.kube_standin import KubeStandin, make_node
 
 

@@ -12,13 +12,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from components.cli.verify_stack import stack_expectations
-from components.kube.convergence import follow_nodes
-from components.kube.node_record import NodeRecord, list_views, record_view
-from components.kube.nodes_api import Node, NodeClient
-from components.verify.audit import audit
-from components.verify.incremental import WatchedAudit
-from components.verify.nodes import node_view
+from gpuready.cli.verify_stack import stack_expectations
+from gpuready.kube.convergence import follow_nodes
+from gpuready.kube.node_record import NodeRecord, list_views, record_view
+from gpuready.kube.nodes_api import Node, NodeClient
+from gpuready.verify.audit import audit
+from gpuready.verify.incremental import WatchedAudit
+from gpuready.verify.nodes import node_view
 from tests.golden import node_sets
 from tests.kube_standin import KubeStandin
 
@@ -67,7 +67,7 @@ def test_list_views_over_http_equals_views_of_listed_dicts(kube_standin: KubeSta
 
 def test_check_imports_botocore_only_for_eks(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
     code = (
-        "import sys; from components.cli.main import main; "
+        "import sys; from gpuready.cli.main import main; "
         f"code = main(['check', '--kubeconfig', {str(kubeconfig_path)!r}]); "
         "print('botocore' in sys.modules, code)"
     )

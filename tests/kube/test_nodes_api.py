@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from components.kube.errors import ConflictError, KubeApiError, KubeAuthError, KubeUnreachableError
-from components.kube.nodes_api import NodeClient, connect
-from components.kube.retry import RetryPolicy
+from gpuready.kube.errors import ConflictError, KubeApiError, KubeAuthError, KubeUnreachableError
+from gpuready.kube.nodes_api import NodeClient, connect
+from gpuready.kube.retry import RetryPolicy
 from tests.kube.conftest import Sleeps
 from tests.kube_standin import KubeStandin, make_node
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from components.kube.errors import ExpiredError, KubeApiError, KubeAuthError
-from components.kube.nodes_api import NodeClient, connect
+from gpuready.kube.errors import ExpiredError, KubeApiError, KubeAuthError
+from gpuready.kube.nodes_api import NodeClient, connect
 from tests.kube.conftest import Sleeps
 from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_node

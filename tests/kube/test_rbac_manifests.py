@@ -9,7 +9,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from components.kube.errors import RBAC_HINT
+from gpuready.kube.errors import RBAC_HINT
 
 RBAC = Path(__file__).resolve().parents[2] / "deploy" / "rbac"
 SERVICE_ACCOUNT = {"kind": "ServiceAccount", "name": "gpuready", "namespace": "gpuready"}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.kube.errors import KubeApiError
-from components.kube.nodes_api import NodeClient
-from components.kube.resource_slices import list_resource_slices
+from gpuready.kube.errors import KubeApiError
+from gpuready.kube.nodes_api import NodeClient
+from gpuready.kube.resource_slices import list_resource_slices
 from tests.kube_standin import KubeStandin, make_resource_slice
 
 SLICES = "/apis/resource.k8s.io/v1/resourceslices"

@@ -9,9 +9,9 @@ import pytest
 from lightkube import KubeConfig
 from lightkube.config.models import Cluster, User
 
-from components.kube.errors import KubeApiError, KubeConfigError
-from components.kube.nodes_api import NodeClient, node_client
-from components.kube.retry import RetryPolicy
+from gpuready.kube.errors import KubeApiError, KubeConfigError
+from gpuready.kube.nodes_api import NodeClient, node_client
+from gpuready.kube.retry import RetryPolicy
 
 Handler = Callable[[httpx2.Request], httpx2.Response]
 NODE_LIST = b'{"kind":"NodeList","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"name":"n1"}}]}'
@@ -70,7 +70,7 @@ def test_a_failing_credential_plugin_is_not_retried() -> None:
 def test_the_generic_node_stays_out_of_lightkubes_resource_registry() -> None:
     from lightkube import codecs  # noqa: PLC0415
 
-    from components.kube.nodes_api import Node  # noqa: PLC0415
+    from gpuready.kube.nodes_api import Node  # noqa: PLC0415
 
     real = codecs.from_dict({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}})
     assert type(real) is not Node and codecs.resource_registry.get("v1", "Node") is not Node

@@ -1,6 +1,6 @@
 """``cluster_provider`` under Pulumi's mock runtime: the invokes it makes and the Provider inputs it registers.
 
-The mocks answer the cluster lookups with ``components.offline.invoke_results`` (server ``https://offline.invalid``,
+The mocks answer the cluster lookups with ``gpuready.offline.invoke_results`` (server ``https://offline.invalid``,
 token ``offline-token``); ``mocked.mocks.invokes`` records every invoke's token and arguments.
 """
 
@@ -16,9 +16,9 @@ import yaml
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 
-from components.core.cluster_kubeconfig import GKE_INSTALL_HINT, ClusterCredentialsError, ClusterTarget
-from components.kube_provider import cluster_provider
-from components.offline.invoke_results import (
+from gpuready.core.cluster_kubeconfig import GKE_INSTALL_HINT, ClusterCredentialsError, ClusterTarget
+from gpuready.kube_provider import cluster_provider
+from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
     EKS_GET_CLUSTER,
     EKS_GET_CLUSTER_AUTH,
@@ -167,7 +167,7 @@ def test_aks_answer_without_kubeconfigs_fails_clearly() -> None:
 def test_cloud_sdks_are_imported_only_when_used() -> None:
     code = (
         "import sys\n"
-        "import components.kube_provider\n"
+        "import gpuready.kube_provider\n"
         "loaded = sorted(m for m in ('pulumi_aws', 'pulumi_azure_native', 'pulumi_gcp') if m in sys.modules)\n"
         "print(','.join(loaded))\n"
     )

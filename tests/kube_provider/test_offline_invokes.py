@@ -11,9 +11,9 @@ import pytest
 import yaml
 from pulumi.runtime import MockCallArgs, rpc
 
-from components.core.cluster_kubeconfig import aks_kubeconfig
-from components.offline.capture import PlanMocks
-from components.offline.invoke_results import (
+from gpuready.core.cluster_kubeconfig import aks_kubeconfig
+from gpuready.offline.capture import PlanMocks
+from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
     EKS_GET_CLUSTER,
     EKS_GET_CLUSTER_AUTH,
@@ -24,7 +24,7 @@ from components.offline.invoke_results import (
     OFFLINE_CLUSTER,
     fake_invoke_result,
 )
-from components.offline.runner import run_program
+from gpuready.offline.runner import run_program
 from tests.pulumi_mocks import RecordingMocks
 
 CALLS = [
@@ -77,8 +77,8 @@ def test_aks_answer_is_a_kubeconfig_shaped_like_azures() -> None:
 
 
 PROGRAM = """\
-from components.core.cluster_kubeconfig import ClusterTarget
-from components.kube_provider import cluster_provider
+from gpuready.core.cluster_kubeconfig import ClusterTarget
+from gpuready.kube_provider import cluster_provider
 
 cluster_provider("eks", ClusterTarget("eks", "ml-eks"))
 cluster_provider("aks", ClusterTarget("aks", "ml-aks", aks_resource_group="rg"))

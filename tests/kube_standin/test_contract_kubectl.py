@@ -1,6 +1,6 @@
 """Contract: the real kubectl against the stand-in, for the wire format of what the product uses.
 
-The product (components/kube, through lightkube) sends paginated LISTs with a label selector, GETs and merge
+The product (components/gpuready/kube, through lightkube) sends paginated LISTs with a label selector, GETs and merge
 PATCHes of node labels; its own tests cover WATCH and the faults over real HTTP. kubectl is an independent client
 of the real API: if it reads the stand-in's discovery, pages, objects and merge-patch answers the way it reads a
 real apiserver's, the stand-in speaks the real wire format for those verbs.

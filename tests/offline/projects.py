@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from components.offline.capture import CapturedRun
-from components.offline.project import load_project
-from components.offline.runner import run_stack
+from gpuready.offline.capture import CapturedRun
+from gpuready.offline.project import load_project
+from gpuready.offline.runner import run_stack
 
 
 def run_project(directory: Path, stack: str = "dev") -> CapturedRun:

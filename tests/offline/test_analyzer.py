@@ -22,18 +22,18 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 
-from components.offline.analyzer import (
+from gpuready.offline.analyzer import (
     InProcessAnalyzer,
     analyze_run,
     load_pack,
     load_policy_config,
 )
-from components.offline.analyzer_requests import PolicyConfigError, configure_request
-from components.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
-from components.offline.policy_run import Violation
-from components.offline.project import load_project
-from components.offline.pulumi_config import load_stack_config
-from components.offline.runner import run_program
+from gpuready.offline.analyzer_requests import PolicyConfigError, configure_request
+from gpuready.offline.capture import CapturedRun, RegisteredResource, engine_urn, stack_urn
+from gpuready.offline.policy_run import Violation
+from gpuready.offline.project import load_project
+from gpuready.offline.pulumi_config import load_stack_config
+from gpuready.offline.runner import run_program
 
 ROOT = Path(__file__).resolve().parents[2]
 STACK_URN = stack_urn("dev", "an")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pulumi.runtime import MockCallArgs, MockResourceArgs
 
-from components.offline.capture import PlanMocks, engine_urn, stack_urn
+from gpuready.offline.capture import PlanMocks, engine_urn, stack_urn
 
 STACK = "urn:pulumi:dev::gp::pulumi:pulumi:Stack::gp-dev"
 POOL = "urn:pulumi:dev::gp::gpuready:Cluster$gpuready:GpuPool::pool"

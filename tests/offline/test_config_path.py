@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.offline.config_path import Segment, parse_path, path_value, set_path
-from components.offline.project import OfflineProjectError
+from gpuready.offline.config_path import Segment, parse_path, path_value, set_path
+from gpuready.offline.project import OfflineProjectError
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
-from components.offline.capture import CapturedRun, RegisteredResource, stack_urn
-from components.offline.plan import (
+from gpuready.offline.capture import CapturedRun, RegisteredResource, stack_urn
+from gpuready.offline.plan import (
     JsonValue,
     Plan,
     PlannedResource,

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
-from components.offline import policy_run
-from components.offline.analyzer import PACK_VERSION, InProcessAnalyzer, analyze_endpoint, load_pack
-from components.offline.analyzer_requests import configure_request
+from gpuready.offline import policy_run
+from gpuready.offline.analyzer import PACK_VERSION, InProcessAnalyzer, analyze_endpoint, load_pack
+from gpuready.offline.analyzer_requests import configure_request
 from tests.offline.projects import run_project
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from components.offline.project import (
+from gpuready.offline.project import (
     SECRET_PLACEHOLDER,
     ConfigDeclaration,
     ItemsType,
@@ -18,7 +18,7 @@ from components.offline.project import (
     parse_project,
     validate_config_value,
 )
-from components.offline.pulumi_config import (
+from gpuready.offline.pulumi_config import (
     StackValue,
     encode_config_value,
     load_stack_config,

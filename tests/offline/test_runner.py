@@ -14,12 +14,12 @@ import pulumi
 import pytest
 from pulumi.runtime import rpc
 
-from components.errors import ConfigError
-from components.offline.capture import CapturedRun
-from components.offline.plan import build_plan, render_tree
-from components.offline.project import OfflineProjectError, load_project
-from components.offline.pulumi_config import load_stack_config
-from components.offline.runner import run_program
+from gpuready.errors import ConfigError
+from gpuready.offline.capture import CapturedRun
+from gpuready.offline.plan import build_plan, render_tree
+from gpuready.offline.project import OfflineProjectError, load_project
+from gpuready.offline.pulumi_config import load_stack_config
+from gpuready.offline.runner import run_program
 from tests.pulumi_mocks import failing_program
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -1,6 +1,6 @@
 """The private Pulumi SDK names the offline engine relies on still exist with the shapes it calls.
 
-Fails with "pulumi X.Y changed <name>: ... see components/offline/sdk_private.py" when an SDK upgrade breaks one.
+Fails with "pulumi X.Y changed <name>: ... see gpuready/offline/sdk_private.py" when an SDK upgrade breaks one.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from pulumi.runtime import Settings, set_mocks
 
-from components.offline import sdk_private
+from gpuready.offline import sdk_private
 
 PULUMI = f"pulumi {version('pulumi')} / pulumi-policy {version('pulumi-policy')}"
 IMPORT_FROM = re.compile(r"^\s*from (pulumi[\w.]*) import (\([^)]*\)|[^\n]+)", re.MULTILINE)
-HINT = "see components/offline/sdk_private.py"
+HINT = "see components/gpuready/offline/sdk_private.py"
 
 
 def _params(func: Callable[..., object]) -> list[str]:
@@ -109,17 +109,17 @@ def test_no_module_but_sdk_private_imports_a_private_sdk_name() -> None:
             names = [n.strip().split(" ")[0] for n in imported.strip("()").replace("\n", " ").split(",") if n.strip()]
             if module in private_modules or any(n.startswith("_") for n in names):
                 offenders.append(f"{path.relative_to(root)}: from {module} import {', '.join(names)}")
-    assert offenders == [], f"private SDK names belong in components/offline/sdk_private.py: {offenders}"
+    assert offenders == [], f"private SDK names belong in components/gpuready/offline/sdk_private.py: {offenders}"
 
 
 def test_a_private_name_gone_fails_the_import_with_the_file_to_mend() -> None:
     script = (
         "import pulumi.runtime.mocks as m\n"
         "del m.MockMonitor\n"  # what an SDK upgrade that drops the name looks like
-        "import components.offline.sdk_private\n"
+        "import gpuready.offline.sdk_private\n"
     )
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
     assert done.returncode != 0
     assert "cannot import name 'MockMonitor'" in done.stderr
-    assert "see components/offline/sdk_private.py" in done.stderr
+    assert "see components/gpuready/offline/sdk_private.py" in done.stderr

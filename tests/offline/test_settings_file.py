@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from components.errors import ConfigError
-from components.offline.project import OfflineProjectError, load_project
-from components.offline.settings_file import gpuready_values, load_settings
+from gpuready.errors import ConfigError
+from gpuready.offline.project import OfflineProjectError, load_project
+from gpuready.offline.settings_file import gpuready_values, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = load_project(ROOT)

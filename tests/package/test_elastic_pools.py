@@ -14,7 +14,7 @@ import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 from pulumi.runtime.mocks import MockMonitor
 
-from components import (
+from gpuready import (
     AksNapGpuPool,
     AksNapGpuPoolArgs,
     EksAutoModeGpuPool,
@@ -25,9 +25,9 @@ from components import (
     GkeComputeClassGpuPoolArgs,
     GpuNodePoolBase,
 )
-from components.core.clouds.registry import Cloud
-from components.core.pool_config import parse_pools
-from components.errors import ConfigError
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.pool_config import parse_pools
+from gpuready.errors import ConfigError
 from tests.package.provider_host import Host, provider_host
 from tests.package.test_provider_host import _same_as_python, _stack_problems
 from tests.pulumi_mocks import install_mocks
@@ -147,7 +147,7 @@ def test_without_a_kubernetes_provider_nothing_registers(host: Host) -> None:
 
 
 def test_wiring_an_auto_mode_pool_needs_known_values() -> None:
-    from components.package.provider import plain  # noqa: PLC0415
+    from gpuready.package.provider import plain  # noqa: PLC0415
 
     with pytest.raises(ConfigError, match="clusterName: must be known"):
         plain(pulumi.Output.from_input("prod"), "clusterName")

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.pool_config import parse_pools
-from components.package.schema import SCHEMA_FILE
+from gpuready.core.pool_config import parse_pools
+from gpuready.package.schema import SCHEMA_FILE
 
 ROOT = SCHEMA_FILE.parent
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())

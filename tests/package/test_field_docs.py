@@ -7,12 +7,12 @@ import json
 import pytest
 from pydantic import ConfigDict
 
-from components.core.config_model.base import ConfigModel
-from components.core.config_model.gpu_stack_model import GpuStackConfig
-from components.core.config_model.pool_model import PoolConfig
-from components.core.config_model.scheduler_model import BinPackSchedulerConfig
-from components.core.config_model.settings_model import StackSettingsConfig
-from components.package.field_docs import documented, field_docstrings
+from gpuready.core.config_model.base import ConfigModel
+from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
+from gpuready.core.config_model.pool_model import PoolConfig
+from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
+from gpuready.core.config_model.settings_model import StackSettingsConfig
+from gpuready.package.field_docs import documented, field_docstrings
 
 
 class _Inner(ConfigModel):
@@ -67,5 +67,5 @@ def test_documented_models_have_the_schema_of_pydantic_option() -> None:
 
 @pytest.mark.parametrize("model", [PoolConfig, GpuStackConfig, BinPackSchedulerConfig, StackSettingsConfig])
 def test_importing_a_model_reads_no_source(model: type[ConfigModel]) -> None:
-    # The plan imports the models; only the schema reads their docstrings (components.package.field_docs).
+    # The plan imports the models; only the schema reads their docstrings (gpuready.package.field_docs).
     assert model.model_config.get("use_attribute_docstrings") is not True

@@ -16,11 +16,11 @@ import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 from pulumi.runtime.mocks import MockMonitor
 
-from components import EksKarpenterGpuPool, EksKarpenterGpuPoolArgs, GpuNodePoolBase
-from components.core.pool_config import parse_pools
-from components.core.scale_path.model import ClusterFacts
-from components.core.stack_settings import parse_stack_settings
-from components.errors import ConfigError
+from gpuready import EksKarpenterGpuPool, EksKarpenterGpuPoolArgs, GpuNodePoolBase
+from gpuready.core.pool_config import parse_pools
+from gpuready.core.scale_path.model import ClusterFacts
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError
 from tests.package.provider_host import Host, provider_host
 from tests.package.test_elastic_pools import EKS_WIRING, K8S_REF, K8S_URN, L40S, PROVIDERS
 from tests.package.test_provider_host import _same_as_python, _stack_problems

@@ -12,19 +12,19 @@ import pulumi
 import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
-from components.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from components.core.config_model.gpu_stack_model import parse_gpu_stack
-from components.core.config_model.scheduler_model import parse_binpack
-from components.core.conventions import Conventions
-from components.core.pool_config import parse_pools
-from components.core.taints import Taint
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.errors import ConfigError, SpecError
-from components.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
-from components.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
-from components.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from components.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
-from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
+from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.conventions import Conventions
+from gpuready.core.pool_config import parse_pools
+from gpuready.core.taints import Taint
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.errors import ConfigError, SpecError
+from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from gpuready.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
+from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
+from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 from tests.package.provider_host import Host, provider_host
 from tests.pulumi_mocks import CapturingMonitor, Registration, install_mocks, runtime_test
 
@@ -234,7 +234,7 @@ def test_an_unknown_component_is_refused_naming_the_known_ones(host: Host) -> No
 
 
 def test_the_host_serves_the_committed_schema(host: Host) -> None:
-    from components.package.schema import SCHEMA_FILE  # noqa: PLC0415
+    from gpuready.package.schema import SCHEMA_FILE  # noqa: PLC0415
 
     assert host.schema() == SCHEMA_FILE.read_text()
     assert pulumi.__name__ == "pulumi"
@@ -245,8 +245,8 @@ DRA_POOL = {"name": "dra", "instanceType": "g6.12xlarge", "minSize": 1, "maxSize
 
 
 def _device_plugin_refusal() -> list[str]:
-    from components.gpu_stack.device_plugin import NvidiaDevicePluginArgs  # noqa: PLC0415
-    from components.gpu_stack.release_component import make_plan  # noqa: PLC0415
+    from gpuready.gpu_stack.device_plugin import NvidiaDevicePluginArgs  # noqa: PLC0415
+    from gpuready.gpu_stack.release_component import make_plan  # noqa: PLC0415
 
     pools = parse_pools([DRA_POOL], "eks")
     with pytest.raises(SpecError) as caught:

@@ -7,19 +7,19 @@ from typing import Any, get_args
 
 import pytest
 
-from components.core.binpack.scheduler_fields import TolerationOperator
-from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, GpuStackConfig
-from components.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
-from components.core.config_model.scheduler_model import BINPACK_KEYS
-from components.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY
-from components.core.gpu_stack.stack_spec import NFD_MODES
-from components.gpu_stack.device_plugin import NvidiaDevicePlugin
-from components.gpu_stack.dra_driver import NvidiaDraDriver
-from components.gpu_stack.gpu_operator import GpuOperator
-from components.gpu_stack.gpu_operator_dra import GpuOperatorDra
-from components.package.provider import GpuReadyProvider
-from components.package.schema import SCHEMA_FILE, package_schema, schema_text
-from components.scheduler.binpack_scheduler import TYPE_TOKEN
+from gpuready.core.binpack.scheduler_fields import TolerationOperator
+from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS, GpuStackConfig
+from gpuready.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
+from gpuready.core.config_model.scheduler_model import BINPACK_KEYS
+from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY
+from gpuready.core.gpu_stack.stack_spec import NFD_MODES
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin
+from gpuready.gpu_stack.dra_driver import NvidiaDraDriver
+from gpuready.gpu_stack.gpu_operator import GpuOperator
+from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
+from gpuready.package.provider import GpuReadyProvider
+from gpuready.package.schema import SCHEMA_FILE, package_schema, schema_text
+from gpuready.scheduler.binpack_scheduler import TYPE_TOKEN
 
 ELASTIC_COMPONENTS = {
     "EksKarpenterGpuPool": ["pool", "clusterName", "nodeRoleArn", "subnetIds"],

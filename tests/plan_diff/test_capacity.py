@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.plan_diff.diff import diff_plans
+from gpuready.plan_diff.diff import diff_plans
 
 STACK = "urn:pulumi:dev::gpuready::pulumi:pulumi:Stack::gpuready-dev"
 LABELS = {"gpuready.io/accelerator": "h100", "skypilot.co/accelerator": "h100", "gpuready.io/pool": "p"}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.plan_diff.diff import PlanFormatError, changed_paths, delete_order, diff_plans
+from gpuready.plan_diff.diff import PlanFormatError, changed_paths, delete_order, diff_plans
 
 STACK = "urn:pulumi:dev::gpuready::pulumi:pulumi:Stack::gpuready-dev"
 POOL = "urn:pulumi:dev::gpuready::gpuready:index:EksGpuNodePool::l4"

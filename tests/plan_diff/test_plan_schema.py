@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from components.core.plan_format import PLAN_FORMAT
+from gpuready.core.plan_format import PLAN_FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "plan.schema.json").read_text("utf-8"))

@@ -10,9 +10,9 @@ import pulumi_kubernetes as k8s
 import pytest
 import yaml
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
-from components.errors import SpecError
-from components.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec, scheduler_configuration
+from gpuready.errors import SpecError
+from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
 
 COMPONENT = "gpuready:index:GpuBinPackingScheduler"

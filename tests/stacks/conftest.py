@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.offline import runner
+from gpuready.offline import runner
 from tests.stacks.program_runs import RecordingMonitor
 
 

@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from components.errors import ConfigError
-from components.offline import runner
-from components.offline.capture import STACK_TYPE, CapturedRun, CaptureMonitor
-from components.offline.project import Project, load_project
-from components.offline.pulumi_config import load_stack_config
+from gpuready.errors import ConfigError
+from gpuready.offline import runner
+from gpuready.offline.capture import STACK_TYPE, CapturedRun, CaptureMonitor
+from gpuready.offline.project import Project, load_project
+from gpuready.offline.pulumi_config import load_stack_config
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT: Project = load_project(ROOT)

@@ -15,8 +15,8 @@ import pulumi
 import pytest
 import yaml
 
-from components.errors import ConfigError
-from components.offline.capture import STACK_TYPE
+from gpuready.errors import ConfigError
+from gpuready.offline.capture import STACK_TYPE
 from tests.stacks.program_runs import (
     ROOT,
     RecordingMonitor,

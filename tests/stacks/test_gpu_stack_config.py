@@ -2,7 +2,7 @@
 before a single resource registers; each example stack installs (or does not install) its GPU stack and exports
 what it did.
 
-The program under ``stacks/`` runs under the mock runtime (``components.offline.runner.run_program``) with an
+The program under ``stacks/`` runs under the mock runtime (``gpuready.offline.runner.run_program``) with an
 example stack's config, ``gpuready:gpuStack`` replaced where a case says so (the same way as
 ``test_bad_input_corpus_program.py``; the pure parser's corpus is ``tests/core/config_model/bad_gpu_stacks.yaml``).
 """
@@ -17,7 +17,7 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.offline.capture import CapturedRun, RegisteredResource
+from gpuready.offline.capture import CapturedRun, RegisteredResource
 from tests.stacks.program_runs import (
     ROOT,
     RecordingMonitor,

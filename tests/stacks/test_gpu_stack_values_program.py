@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from components.offline.capture import RegisteredResource
+from gpuready.offline.capture import RegisteredResource
 from tests.helm_render import render
 from tests.stacks.program_runs import config_bag, run_stack
 

@@ -19,11 +19,11 @@ import pytest
 import yaml
 from pulumi.runtime import set_all_config
 
-from components.core.clouds.registry import cloud_profiles
-from components.core.stack_settings import NS, StackSettings
-from components.errors import ConfigError
-from components.offline.project import ConfigDeclaration, load_project
-from components.offline.pulumi_config import load_stack_config, parse_stack_document
+from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.stack_settings import NS, StackSettings
+from gpuready.errors import ConfigError
+from gpuready.offline.project import ConfigDeclaration, load_project
+from gpuready.offline.pulumi_config import load_stack_config, parse_stack_document
 
 REQUIRED_BY_CLOUD = {p.name: p.required_settings for p in cloud_profiles()}
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from components.cli.main import main
-from components.core.stack_settings import parse_stack_settings
-from components.errors import ConfigError
+from gpuready.cli.main import main
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 POOLS = [

@@ -40,10 +40,11 @@ def test_no_module_in_the_wheel_imports_a_cloud_sdk_or_client(wheel: zipfile.Zip
 
 def test_the_wheel_holds_the_pack_and_the_profiles_the_registry_loads(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
-    assert "policies/gpu_conventions/policies.py" in names
-    assert "policies/gpu_conventions/__main__.py" not in names  # the pack directory's own entry point
-    assert {f"components/{cloud}/profile.py" for cloud in ("eks", "aks", "gke")} <= names  # loaded by name
-    assert {f"components/{cloud}/capacity.py" for cloud in ("eks", "aks", "gke")} <= names
+    assert "gpuready/policy/policies.py" in names
+    assert not {n for n in names if n.endswith("__main__.py")}  # the pack directory's own entry point stays out
+    assert {n.split("/")[0] for n in names if not n.startswith("gpuready_policy-")} == {"gpuready"}  # one package
+    assert {f"gpuready/{cloud}/profile.py" for cloud in ("eks", "aks", "gke")} <= names  # loaded by name
+    assert {f"gpuready/{cloud}/capacity.py" for cloud in ("eks", "aks", "gke")} <= names
     assert not {n for n in names if n.endswith(("node_pool.py", "stack_adapter.py"))}  # adapters stay out
 
 

@@ -11,7 +11,7 @@ from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
 
-from components.cli.main import main
+from gpuready.cli.main import main
 from tools.try_cluster import commands, seed_nodes
 
 ROOT = Path(__file__).resolve().parents[2]

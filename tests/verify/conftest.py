@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.core.taints import Taint
-from components.verify.nodes import NodeView
+from gpuready.core.taints import Taint
+from gpuready.verify.nodes import NodeView
 
 GPU_TAINT = Taint(key="nvidia.com/gpu", value="present", effect="NoSchedule")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.advertisers.registry import ADVERTISERS
-from components.verify import advertised
-from components.verify.expectations import Expectation
-from components.verify.findings import Finding
-from components.verify.nodes import NodeView
+from gpuready.core.advertisers.registry import ADVERTISERS
+from gpuready.verify import advertised
+from gpuready.verify.expectations import Expectation
+from gpuready.verify.findings import Finding
+from gpuready.verify.nodes import NodeView
 
 
 def test_every_registered_advertiser_has_node_checks() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.verify.audit import audit, check_converged
-from components.verify.errors import LabelMismatchError, NodesNotReadyError, VerificationError
-from components.verify.expectations import expectation_for
+from gpuready.verify.audit import audit, check_converged
+from gpuready.verify.errors import LabelMismatchError, NodesNotReadyError, VerificationError
+from gpuready.verify.expectations import expectation_for
 from tests.core.conftest import build_spec
 from tests.verify.conftest import l4_node, view
 

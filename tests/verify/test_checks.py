@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.verify.checks import check_node
-from components.verify.expectations import Expectation, expectation_for, infer_expectation
-from components.verify.findings import Finding
-from components.verify.inference import infer_accelerator
-from components.verify.nodes import NodeView
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.verify.checks import check_node
+from gpuready.verify.expectations import Expectation, expectation_for, infer_expectation
+from gpuready.verify.findings import Finding
+from gpuready.verify.inference import infer_accelerator
+from gpuready.verify.nodes import NodeView
 from tests.core.conftest import build_spec
 from tests.verify.conftest import GPU_TAINT, L4_POOL_LABELS, l4_node, view
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from components.verify import advertised
-from components.verify import findings as f
-from components.verify.expectations import Expectation
-from components.verify.nodes import NodeView
+from gpuready.verify import advertised
+from gpuready.verify import findings as f
+from gpuready.verify.expectations import Expectation
+from gpuready.verify.nodes import NodeView
 
 DRA_POOL = Expectation(pool="dra", accelerator=None, gpus_per_node=4, advertiser="dra")
 

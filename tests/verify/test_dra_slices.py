@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from components.core.scheduling import pool_labels, pool_taints
-from components.core.taints import Taint
-from components.verify import findings as f
-from components.verify.audit import audit
-from components.verify.dra_slices import DeviceSlices, device_slices, needs_slices, with_slices
-from components.verify.expectations import expectation_for
-from components.verify.nodes import NodeView
+from gpuready.core.scheduling import pool_labels, pool_taints
+from gpuready.core.taints import Taint
+from gpuready.verify import findings as f
+from gpuready.verify.audit import audit
+from gpuready.verify.dra_slices import DeviceSlices, device_slices, needs_slices, with_slices
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify.nodes import NodeView
 from tests.core.conftest import build_spec
 from tests.kube_standin import make_resource_slice
 

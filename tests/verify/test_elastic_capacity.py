@@ -8,14 +8,14 @@ from typing import ClassVar
 
 import pytest
 
-from components.core.capacity import registry
-from components.core.clouds.registry import cloud_profile
-from components.eks.capacity import EksNodeGroup
-from components.verify.audit import audit, check_converged
-from components.verify.errors import NodesNotReadyError
-from components.verify.expectations import expectation_for
-from components.verify.report import render_report, report_json
-from components.verify_hook.wire import expectation_from_data, expectation_to_data
+from gpuready.core.capacity import registry
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.eks.capacity import EksNodeGroup
+from gpuready.verify.audit import audit, check_converged
+from gpuready.verify.errors import NodesNotReadyError
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify.report import render_report, report_json
+from gpuready.verify_hook.wire import expectation_from_data, expectation_to_data
 from tests.core.conftest import build_spec
 from tests.verify.conftest import l4_node
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS, eks_reason
-from components.core.health.driver_upgrade import DRIVER_UPGRADE_STATES
-from components.core.health.xid import EKS_FATAL_XIDS, describe_xid, xid_in
-from components.verify.checks import check_node
-from components.verify.expectations import expectation_for
-from components.verify.nodes import ReportedCondition, node_view
+from gpuready.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS, eks_reason
+from gpuready.core.health.driver_upgrade import DRIVER_UPGRADE_STATES
+from gpuready.core.health.xid import EKS_FATAL_XIDS, describe_xid, xid_in
+from gpuready.verify.checks import check_node
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify.nodes import ReportedCondition, node_view
 from tests.core.conftest import build_spec
 from tests.golden.health_nodes import condition
 from tests.kube_standin import make_node

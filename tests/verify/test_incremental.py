@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from components.cli.verify_stack import stack_expectations
-from components.verify import audit as audit_module
-from components.verify.audit import audit
-from components.verify.checks import check_node
-from components.verify.expectations import Expectation, expectation_for
-from components.verify.findings import Finding
-from components.verify.incremental import AuditState, WatchedAudit
-from components.verify.nodes import NodeView, node_view
-from components.verify.provisioned import NodeOrigin
+from gpuready.cli.verify_stack import stack_expectations
+from gpuready.verify import audit as audit_module
+from gpuready.verify.audit import audit
+from gpuready.verify.checks import check_node
+from gpuready.verify.expectations import Expectation, expectation_for
+from gpuready.verify.findings import Finding
+from gpuready.verify.incremental import AuditState, WatchedAudit
+from gpuready.verify.nodes import NodeView, node_view
+from gpuready.verify.provisioned import NodeOrigin
 from tests.core.conftest import build_spec
 from tests.golden import node_sets
 from tests.verify.conftest import l4_node, view

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.catalog.gpus import GPU_MODELS
-from components.verify.inference import gpu_signals, infer_accelerator, is_gpu_node, model_for_product
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.verify.inference import gpu_signals, infer_accelerator, is_gpu_node, model_for_product
 from tests.verify.conftest import view
 
 # fmt: off

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.verify.labeling import LabelPatch, label_plan, unlabelable
-from components.verify.nodes import NodeView
+from gpuready.verify.labeling import LabelPatch, label_plan, unlabelable
+from gpuready.verify.nodes import NodeView
 from tests.verify.conftest import l4_node, view
 
 GFD_H100 = view("h100-1", labels={"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}, capacity={"nvidia.com/gpu": 8})

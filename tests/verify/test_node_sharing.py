@@ -13,15 +13,15 @@ from typing import NamedTuple
 
 import pytest
 
-from components.core.catalog.gpus import GPU_MODELS
-from components.core.pool_parts import GpuSharing
-from components.core.sharing_plan import device_plugin_config_name
-from components.verify.audit import audit
-from components.verify.checks import check_node
-from components.verify.expectations import infer_expectation
-from components.verify.inference import infer_accelerator
-from components.verify.node_sharing import ConfigName, NodeSharing, node_sharing, parse_config_name
-from components.verify.nodes import NodeView
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.pool_parts import GpuSharing
+from gpuready.core.sharing_plan import device_plugin_config_name
+from gpuready.verify.audit import audit
+from gpuready.verify.checks import check_node
+from gpuready.verify.expectations import infer_expectation
+from gpuready.verify.inference import infer_accelerator
+from gpuready.verify.node_sharing import ConfigName, NodeSharing, node_sharing, parse_config_name
+from gpuready.verify.nodes import NodeView
 from tests.verify.conftest import GPU_TAINT, view
 
 A100 = GPU_MODELS["a100"]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from components.core.taints import Taint
-from components.verify.nodes import node_view
+from gpuready.core.taints import Taint
+from gpuready.verify.nodes import node_view
 from tests.kube_standin import make_node
 
 

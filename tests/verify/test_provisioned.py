@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.verify.inference import infer_accelerator, is_gpu_node
-from components.verify.provisioned import gpu_count, gpu_label, node_origin, says_gpu
+from gpuready.verify.inference import infer_accelerator, is_gpu_node
+from gpuready.verify.provisioned import gpu_count, gpu_label, node_origin, says_gpu
 from tests.verify.conftest import view
 
 AWS = "karpenter.k8s.aws/instance-gpu-"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from components.verify.audit import audit
-from components.verify.labeling import label_plan, unlabelable
-from components.verify.report import render_label_plan, render_report, report_json, table
+from gpuready.verify.audit import audit
+from gpuready.verify.labeling import label_plan, unlabelable
+from gpuready.verify.report import render_label_plan, render_report, report_json, table
 from tests.verify.conftest import l4_node, view
 
 

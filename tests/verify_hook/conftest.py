@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.core.specs import GpuPoolSpec
-from components.verify.expectations import expectation_for
-from components.verify_hook.wire import expectation_to_data
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify_hook.wire import expectation_to_data
 from tests.core.conftest import DEFAULT_INSTANCE_TYPES
 from tests.kube_standin import make_node
 from tests.kube_standin.conftest import kube_standin, kubeconfig_path

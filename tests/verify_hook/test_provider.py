@@ -13,11 +13,11 @@ import dill  # type: ignore[import-untyped]
 import pytest
 from pulumi.dynamic.dynamic import serialize_provider
 
-from components.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT
-from components.core.specs import GpuPoolSpec
-from components.verify.expectations import expectation_for
-from components.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
-from components.verify_hook.wire import expectation_from_data, expectation_to_data
+from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify_hook import GpuPoolVerificationProvider, PoolNotConvergedError
+from gpuready.verify_hook.wire import expectation_from_data, expectation_to_data
 from tests.kube.watching import when_watching
 from tests.kube_standin import KubeStandin, make_resource_slice
 from tests.verify_hook.conftest import pool_node, pool_spec, props

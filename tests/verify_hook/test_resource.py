@@ -10,16 +10,16 @@ import pulumi
 import pytest
 from pulumi.runtime import rpc
 
-from components.core.specs import GpuPoolSpec
-from components.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from components.verify.expectations import expectation_for
-from components.verify_hook import (
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.verify.expectations import expectation_for
+from gpuready.verify_hook import (
     GpuPoolVerification,
     GpuPoolVerificationArgs,
     GpuPoolVerificationProvider,
     verify_pools,
 )
-from components.verify_hook.wire import expectation_to_data
+from gpuready.verify_hook.wire import expectation_to_data
 from tests.kube_standin import KubeStandin
 from tests.pulumi_mocks import CapturingMonitor, Registration, install_mocks, runtime_test
 from tests.verify_hook.conftest import pool_spec

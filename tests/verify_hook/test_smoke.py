@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from components.verify_hook.provider import GpuPoolVerificationProvider, PoolNotConvergedError
-from components.verify_hook.wire import smoke_from_data, smoke_to_data
+from gpuready.verify_hook.provider import GpuPoolVerificationProvider, PoolNotConvergedError
+from gpuready.verify_hook.wire import smoke_from_data, smoke_to_data
 from tests.cli_audit.test_smoke import controller
 from tests.kube_standin import KubeStandin
 from tests.verify_hook.conftest import pool_node, pool_spec, props

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from components.core.advertisers.dra import DYNAMIC_RESOURCES, claim_template, claim_template_name
-from components.core.advertisers.interface import GpuRequest
-from components.core.specs import MigPartitioning
-from components.errors import SpecError
+from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES, claim_template, claim_template_name
+from gpuready.core.advertisers.interface import GpuRequest
+from gpuready.core.specs import MigPartitioning
+from gpuready.errors import SpecError
 from tests.core.conftest import SpecFactory
 from tests.helm_render import strict_problems
 

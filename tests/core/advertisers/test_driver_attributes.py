@@ -16,15 +16,15 @@ import pytest
 from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
-from components.core.advertisers.device_selectors import OPERATORS, DeviceSelector, selector_problems
-from components.core.advertisers.driver_attributes import (
+from gpuready.core.advertisers.device_selectors import OPERATORS, DeviceSelector, selector_problems
+from gpuready.core.advertisers.driver_attributes import (
     CONDITIONAL,
     PUBLISHED,
     DeviceKind,
     allowed_names,
     published,
 )
-from components.core.quantities import parse_quantity
+from gpuready.core.quantities import parse_quantity
 
 DRIVER_SOURCE = Path(__file__).resolve().parents[3] / "../shared/reference/upstream/dra-driver-gpu/source-v0.4.0"
 """Where the pinned driver's ``cmd/gpu-kubelet-plugin/`` would be, if the shared reference held it (it holds the

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from components.core.advertisers import registry
-from components.core.advertisers.dra import DYNAMIC_RESOURCES
-from components.core.advertisers.extended_resources import EXTENDED_RESOURCES, ExtendedResources
-from components.core.advertisers.interface import Advertiser, GpuRequest
-from components.core.scheduling import LABEL_ADVERTISE, pool_labels
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.workload import GpuWorkload
-from components.errors import SpecError
+from gpuready.core.advertisers import registry
+from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
+from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES, ExtendedResources
+from gpuready.core.advertisers.interface import Advertiser, GpuRequest
+from gpuready.core.scheduling import LABEL_ADVERTISE, pool_labels
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.workload import GpuWorkload
+from gpuready.errors import SpecError
 from tests.core.conftest import SpecFactory, build_spec
 
 

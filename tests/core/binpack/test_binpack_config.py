@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.binpack.scheduler_config import (
+from gpuready.core.binpack.scheduler_config import (
     SCORING_STRATEGY_TYPES,
     BinPackSchedulerSpec,
     configuration_yaml,
@@ -24,11 +24,11 @@ from components.core.binpack.scheduler_config import (
     gpu_taint_keys_of,
     scheduler_configuration,
 )
-from components.core.config_model.scheduler_model import parse_binpack
-from components.core.conventions import Conventions
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import ConfigError
+from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.conventions import Conventions
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import ConfigError
 
 CONFIGURATION_FIELDS = {
     "apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",

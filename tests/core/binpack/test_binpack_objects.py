@@ -12,13 +12,13 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from components.core.binpack.scheduler_config import (
+from gpuready.core.binpack.scheduler_config import (
     CONFIG_PATH,
     BinPackSchedulerSpec,
     SchedulerToleration,
     scheduler_configuration,
 )
-from components.core.binpack.scheduler_objects import CONFIG_HASH_ANNOTATION, scheduler_objects
+from gpuready.core.binpack.scheduler_objects import CONFIG_HASH_ANNOTATION, scheduler_objects
 
 SPECS = [
     BinPackSchedulerSpec(kube_scheduler_version="v1.33.4"),
@@ -30,7 +30,7 @@ SPECS = [
         memory_limit="1Gi",
         gpu_resources=("nvidia.com/gpu.shared",),
         node_selector={"cloud.google.com/gke-nodepool": "system"},
-        tolerations=(SchedulerToleration(key="components.gke.io/gke-managed-components", operator="Exists"),),
+        tolerations=(SchedulerToleration(key="gpuready.gke.io/gke-managed-components", operator="Exists"),),
     ),
 ]
 ALL = [(spec, key) for spec in SPECS for key in scheduler_objects(spec)]
@@ -111,7 +111,7 @@ def test_deployment_stays_off_gpu_nodes() -> None:
         "nodeSelectorTerms": [{"matchExpressions": [{"key": "gpuready.io/gpu-pool", "operator": "DoesNotExist"}]}]
     }
     assert pod["nodeSelector"] == {"kubernetes.io/os": "linux", "cloud.google.com/gke-nodepool": "system"}
-    assert [t["key"] for t in pod["tolerations"]] == ["components.gke.io/gke-managed-components"]
+    assert [t["key"] for t in pod["tolerations"]] == ["gpuready.gke.io/gke-managed-components"]
     assert "tolerations" not in scheduler_objects(SPECS[0])["deployment"]["spec"]["template"]["spec"]
 
 

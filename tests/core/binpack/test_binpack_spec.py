@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from components.core.binpack.scheduler_config import BinPackSchedulerSpec, SchedulerToleration
-from components.errors import Problem, SpecError
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec, SchedulerToleration
+from gpuready.errors import Problem, SpecError
 
 VERSION: dict[str, Any] = {"kube_scheduler_version": "v1.33.4"}
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from components.aks import nap
-from components.core.capacity import gpu_choice, registry
-from components.core.catalog import lookup
-from components.core.clouds.registry import Cloud
-from components.core.specs import GpuPoolSpec, GpuRequirements
-from components.eks import auto_mode, karpenter
-from components.gke import compute_class
+from gpuready.aks import nap
+from gpuready.core.capacity import gpu_choice, registry
+from gpuready.core.catalog import lookup
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.specs import GpuPoolSpec, GpuRequirements
+from gpuready.eks import auto_mode, karpenter
+from gpuready.gke import compute_class
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, schema_problems
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core.capacity import gpu_choice
-from components.core.clouds.registry import Cloud, cloud_profile
-from components.core.pool_config import parse_pools
-from components.errors import ConfigError
+from gpuready.core.capacity import gpu_choice
+from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.pool_config import parse_pools
+from gpuready.errors import ConfigError
 
 ACCEPTED: list[tuple[str, Cloud, dict[str, Any], tuple[str, int, int]]] = [
     # id, cloud, entry, (resolved model, GPUs per node, min size)

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from components.aks import nap
-from components.core import pool_config
-from components.core.capacity import node_disk, node_disruption
-from components.core.capacity.registry import provisioner_for
-from components.core.clouds.registry import Cloud
-from components.eks import auto_mode, karpenter
-from components.errors import SpecError
+from gpuready.aks import nap
+from gpuready.core import pool_config
+from gpuready.core.capacity import node_disk, node_disruption
+from gpuready.core.capacity.registry import provisioner_for
+from gpuready.core.clouds.registry import Cloud
+from gpuready.eks import auto_mode, karpenter
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems
 

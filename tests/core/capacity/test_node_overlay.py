@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 import yaml
 
-from components.core.capacity.node_overlay import API, node_overlay, overlay_capacity
-from components.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.capacity.node_overlay import API, node_overlay, overlay_capacity
+from gpuready.core.specs import GpuSharing, MigPartitioning
 from tests.core.conftest import build_spec
 from tests.crd_schemas import strict
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from components.aks import lifecycle as aks
-from components.core.capacity import registry
-from components.core.capacity.interface import Provisioner, ScalingBounds
-from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from components.eks import lifecycle as eks
-from components.gke import lifecycle as gke
+from gpuready.aks import lifecycle as aks
+from gpuready.core.capacity import registry
+from gpuready.core.capacity.interface import Provisioner, ScalingBounds
+from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.eks import lifecycle as eks
+from gpuready.gke import lifecycle as gke
 from tests.core.conftest import build_spec
 
 REGISTERED = [
@@ -49,14 +49,14 @@ def test_an_unknown_provisioner_names_the_known_ones() -> None:
 
 def test_a_provisioner_registered_under_another_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     profile = type(cloud_profile("gke"))
-    monkeypatch.setattr(profile, "provisioners", {**profile.provisioners, "compute-class": "components.gke.capacity"})
+    monkeypatch.setattr(profile, "provisioners", {**profile.provisioners, "compute-class": "gpuready.gke.capacity"})
     with pytest.raises(TypeError, match="not the 'gke' provisioner 'compute-class'"):
         registry.provisioner_named("gke", "compute-class")
 
 
 def test_loading_every_provisioner_imports_no_pulumi_sdk() -> None:
     code = (
-        "import sys; from components.core.capacity import registry; registry.provisioners(); "
+        "import sys; from gpuready.core.capacity import registry; registry.provisioners(); "
         "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from components.core.catalog import mig_profiles
-from components.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
+from gpuready.core.catalog import mig_profiles
+from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 
 MIG_CAPABLE = {
     "a100", "a100-80gb", "a30", "h100", "h100-mega", "h100-nvl", "h200", "h200-nvl", "b200", "b300", "gb200", "gh200",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import InstanceType, family_table
-from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from components.gke.catalog import GKE_ATTACHABLE
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.catalog.instance_types import InstanceType, family_table
+from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.gke.catalog import GKE_ATTACHABLE
 
 ALL_TYPES = [t for cloud in CLOUDS for t in cloud_profile(cloud).instance_types.values()]
 TYPE_IDS = [f"{t.cloud}:{t.name}" for t in ALL_TYPES]

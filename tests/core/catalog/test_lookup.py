@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.catalog import lookup
-from components.core.catalog.gpus import GPU_MODELS
-from components.core.catalog.instance_types import Arch
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.clouds.registry import Cloud
-from components.errors import Problem, SpecError, UnknownGpuModelError
+from gpuready.core.catalog import lookup
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.catalog.instance_types import Arch
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.registry import Cloud
+from gpuready.errors import Problem, SpecError, UnknownGpuModelError
 
 LISTED = [
     # EKS: one row per family, plus the multi-GPU sizes.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.advertisers.extended_resources import mig_resource_name
-from components.core.catalog import mig_profiles
-from components.core.catalog.mig_profiles import (
+from gpuready.core.advertisers.extended_resources import mig_resource_name
+from gpuready.core.catalog import mig_profiles
+from gpuready.core.catalog.mig_profiles import (
     A100_40GB,
     A100_80GB_H100_80GB,
     B200_180GB,

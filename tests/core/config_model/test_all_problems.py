@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from components.core import pool_config
-from components.core.config_model.all_problems import top_key
-from components.core.config_model.gpu_stack_model import parse_gpu_stack
-from components.errors import ConfigError
+from gpuready.core import pool_config
+from gpuready.core.config_model.all_problems import top_key
+from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.errors import ConfigError
 
 
 def _pool(**entry: Any) -> dict[str, Any]:

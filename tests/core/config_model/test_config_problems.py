@@ -8,10 +8,10 @@ from typing import Annotated, Any, ClassVar, Literal
 import pytest
 from pydantic import Field, field_validator
 
-from components.core.config_model.base import ConfigModel, Words
-from components.core.config_model.pool_model import PoolConfig
-from components.core.config_model.problems import config_error, rebased, validate
-from components.errors import ConfigError, Problem
+from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.pool_model import PoolConfig
+from gpuready.core.config_model.problems import config_error, rebased, validate
+from gpuready.errors import ConfigError, Problem
 
 
 class Inner(ConfigModel):

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
-from components.core.gpu_stack import stack_rules
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.health.agent import HealthSpec
-from components.core.stack_settings import parse_stack_settings
-from components.errors import ConfigError, Problem
+from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
+from gpuready.core.gpu_stack import stack_rules
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.health.agent import HealthSpec
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError, Problem
 
 CORPUS = Path(__file__).with_name("bad_gpu_stacks.yaml")
 CASES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]

@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from components.core.config_model.pool_model import (
+from gpuready.core.config_model.pool_model import (
     POOL_KEYS,
     MigConfig,
     NoSharingConfig,
     PoolConfig,
     SharedGpuConfig,
 )
-from components.core.config_model.problems import validate
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import ConfigError, SpecError
+from gpuready.core.config_model.problems import validate
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import ConfigError, SpecError
 
 BASE = {"name": "gpu", "instanceType": "g6.xlarge", "minSize": 0, "maxSize": 2}
 

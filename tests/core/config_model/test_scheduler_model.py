@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from components.core.config_model.scheduler_model import parse_binpack
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.stack_settings import parse_stack_settings
-from components.errors import ConfigError
+from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError
 
 POOLS = (
     GpuPoolSpec(

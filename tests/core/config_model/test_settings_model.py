@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from components.core.config_model.problems import validate
-from components.core.config_model.settings_model import ARRAY_KEYS, SETTINGS_KEYS, StackSettingsConfig
-from components.errors import ConfigError, Problem
+from gpuready.core.config_model.problems import validate
+from gpuready.core.config_model.settings_model import ARRAY_KEYS, SETTINGS_KEYS, StackSettingsConfig
+from gpuready.errors import ConfigError, Problem
 
 BASE = {"cloud": "eks", "clusterName": "ml", "nodePools": "- {name: a}"}
 

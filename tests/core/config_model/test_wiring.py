@@ -1,4 +1,4 @@
-"""Wiring settings in their documented formats (``components/core/config_model/wiring.py``): what passes, what is
+"""Wiring settings in their documented formats (``gpuready/core/config_model/wiring.py``): what passes, what is
 refused with its path, and the tables checked against botocore's data."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 import botocore  # type: ignore[import-untyped]  # no stubs installed
 import pytest
 
-from components.core.config_model import wiring
-from components.core.config_model.problems import validate
-from components.core.config_model.settings_model import StackSettingsConfig
-from components.errors import ConfigError
+from gpuready.core.config_model import wiring
+from gpuready.core.config_model.problems import validate
+from gpuready.core.config_model.settings_model import StackSettingsConfig
+from gpuready.errors import ConfigError
 
 BOTOCORE_DATA = Path(botocore.__file__).parent / "data"
 BASE = {"cloud": "eks", "clusterName": "c", "nodePools": "[]"}

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack import chart_facts
-from components.core.gpu_stack.charts import CHARTS, ChartKind
-from components.core.mappings import deep_merge
+from gpuready.core.gpu_stack import chart_facts
+from gpuready.core.gpu_stack.charts import CHARTS, ChartKind
+from gpuready.core.mappings import deep_merge
 from tests.helm_render import archive_bytes
 from tests.upstream import sha256sums, upstream_text
 

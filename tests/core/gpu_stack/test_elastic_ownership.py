@@ -17,15 +17,15 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from components.core.capacity.registry import provisioners
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack import ownership
-from components.core.gpu_stack.charts import STACK_KINDS, StackKind, serves_dra
-from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.scheduling import pool_labels
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
+from gpuready.core.capacity.registry import provisioners
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack import ownership
+from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind, serves_dra
+from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.scheduling import pool_labels
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
 
 TYPES: dict[Cloud, str] = {"eks": "g6.12xlarge", "aks": "Standard_NC8as_T4_v3", "gke": "g2-standard-8"}
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from components.core.gpu_stack import owned_values
-from components.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME, gpu_cluster_values, release_note
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec
-from components.core.taints import Taint
+from gpuready.core.gpu_stack import owned_values
+from gpuready.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME, gpu_cluster_values, release_note
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.taints import Taint
 
 L4 = GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.12xlarge", min_size=0, max_size=2, advertise="dra")
 TEAM = Taint(key="team", value="ml", effect="NoExecute")

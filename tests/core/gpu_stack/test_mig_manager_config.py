@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core import sharing_plan
-from components.core.gpu_stack import mig_manager_config
-from components.core.scheduling import LABEL_MIG_CONFIG, pool_labels
-from components.core.specs import GpuPoolSpec, MigPartitioning, MigStrategy
+from gpuready.core import sharing_plan
+from gpuready.core.gpu_stack import mig_manager_config
+from gpuready.core.scheduling import LABEL_MIG_CONFIG, pool_labels
+from gpuready.core.specs import GpuPoolSpec, MigPartitioning, MigStrategy
 from tests.upstream import upstream_text
 
 A100_40GB_PCI = ["0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE"]

@@ -21,11 +21,11 @@ from typing import NamedTuple
 
 import pytest
 
-from components.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from components.core.gpu_stack import ownership
-from components.core.gpu_stack.charts import STACK_KINDS, StackKind
-from components.core.specs import DRIVER_OWNERS, GpuPoolSpec
-from components.errors import SpecError
+from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.gpu_stack import ownership
+from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec
+from gpuready.errors import SpecError
 
 INSTANCE_TYPES: dict[Cloud, str] = {"eks": "g6.xlarge", "aks": "Standard_NC4as_T4_v3", "gke": "g2-standard-4"}
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from components.core.gpu_stack import plugin_configs
-from components.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, pool_labels
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.gpu_stack import plugin_configs
+from gpuready.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, pool_labels
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 
 
 def _pool(cloud: str = "eks", name: str = "gpu", sharing: Any = None, **fields: Any) -> GpuPoolSpec:

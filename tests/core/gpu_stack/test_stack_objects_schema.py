@@ -14,12 +14,12 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
 
 K8S = "1.32.0"
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
-from components.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
-from components.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.core.taints import Taint
-from components.errors import SpecError
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import SpecError
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 UPGRADE_CRD = {"upgradeCRD": True}

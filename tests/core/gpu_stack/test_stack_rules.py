@@ -6,10 +6,10 @@ from typing import NamedTuple
 
 import pytest
 
-from components.core.gpu_stack import stack_rules
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
-from components.errors import Problem
+from gpuready.core.gpu_stack import stack_rules
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.errors import Problem
 
 EKS_L4 = GpuPoolSpec(cloud="eks", name="l4", instance_type="g6.xlarge", min_size=0, max_size=2)
 EKS_BOTTLEROCKET = GpuPoolSpec(

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from components.core.gpu_stack.charts import (
+from gpuready.core.gpu_stack.charts import (
     CHARTS,
     DEVICE_PLUGIN,
     DRA_DRIVER,
@@ -24,8 +24,8 @@ from components.core.gpu_stack.charts import (
     chart_of,
     serves_dra,
 )
-from components.core.gpu_stack.stack_spec import GpuStackSpec, NfdMode, stack_spec_problems
-from components.errors import SpecError
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec, NfdMode, stack_spec_problems
+from gpuready.errors import SpecError
 
 
 def test_pinned_charts() -> None:

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.health.agent import HealthSpec, health_problems, operator_dcgm_values
-from components.core.specs import GpuPoolSpec
-from components.errors import SpecError
+from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.health.agent import HealthSpec, health_problems, operator_dcgm_values
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.helm_render import crd_problems, render_release
 

@@ -13,13 +13,13 @@ import pytest
 import yaml
 from helm_python import Chart
 
-from components.core.gpu_stack.stack_plan import plan_gpu_stack
-from components.core.gpu_stack.stack_spec import GpuStackSpec
-from components.core.health import agent_chart
-from components.core.health.agent import HealthSpec
-from components.core.scheduling import GPU_TAINT_KEY
-from components.core.specs import GpuPoolSpec
-from components.core.taints import Taint
+from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
+from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.health import agent_chart
+from gpuready.core.health.agent import HealthSpec
+from gpuready.core.scheduling import GPU_TAINT_KEY
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.taints import Taint
 from tests.core.conftest import build_spec
 from tests.helm_render import is_core, selects, strict_problems, tolerates
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, TTL_AFTER_FINISHED, smoke_job
-from components.core.specs import GpuSharing
-from components.core.workload import gpu_workload
-from components.errors import SpecError
+from gpuready.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, TTL_AFTER_FINISHED, smoke_job
+from gpuready.core.specs import GpuSharing
+from gpuready.core.workload import gpu_workload
+from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.helm_render import strict_problems
 
@@ -53,7 +53,7 @@ def test_the_image_is_a_parameter_and_checked() -> None:
 
 
 def test_a_planned_job_is_rerun_with_its_own_id_and_deadline() -> None:
-    from components.core.health.smoke_job import LABEL_SMOKE_RUN, rerun  # noqa: PLC0415
+    from gpuready.core.health.smoke_job import LABEL_SMOKE_RUN, rerun  # noqa: PLC0415
 
     planned = smoke_job(build_spec("eks"), namespace="default", run="planned", deadline_seconds=1)
     job = rerun(planned, "a1b2c3", 300)

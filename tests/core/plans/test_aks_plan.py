@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.aks import plan
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
+from gpuready.aks import plan
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -8,11 +8,11 @@ from typing import Any
 import botocore.session  # type: ignore[import-untyped]
 import pytest
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.health.repair import eks_node_repair_config
-from components.core.specs import GpuPoolSpec, GpuSharing, UpgradePolicy
-from components.core.taints import Taint
-from components.eks import plan
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.health.repair import eks_node_repair_config
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, UpgradePolicy
+from gpuready.core.taints import Taint
+from gpuready.eks import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from components.core.catalog.lookup import ExplicitGpu
-from components.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
-from components.core.taints import Taint
-from components.gke import plan
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
+from gpuready.core.taints import Taint
+from gpuready.gke import plan
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from components.core.scale_path import cluster_autoscaler, karpenter, karpenter_limits, scheduler_fit
+from gpuready.core.scale_path import cluster_autoscaler, karpenter, karpenter_limits, scheduler_fit
 
 CITATIONS = {
     "scheduler taints": scheduler_fit.TAINTS,

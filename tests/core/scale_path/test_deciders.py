@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from components.core.clouds.registry import Cloud
-from components.core.pool_config import parse_pools
-from components.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
-from components.core.scale_path.verdict import pool_verdict
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.pool_config import parse_pools
+from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
+from gpuready.core.scale_path.verdict import pool_verdict
 
 OVERLAY = ClusterFacts(karpenter_feature_gates=frozenset({"NodeOverlay"}))
 

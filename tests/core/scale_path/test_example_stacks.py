@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.core.scale_path.verdict import pool_verdict
-from components.core.stack_settings import StackSettings, parse_stack_settings
+from gpuready.core.scale_path.verdict import pool_verdict
+from gpuready.core.stack_settings import StackSettings, parse_stack_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 import pytest
 
-from components.core.scale_path.karpenter_limits import nodes_within
-from components.core.scale_path.model import NewNode, PendingPod
-from components.core.scale_path.scheduler_fit import fit, tolerates
-from components.core.taints import Taint
+from gpuready.core.scale_path.karpenter_limits import nodes_within
+from gpuready.core.scale_path.model import NewNode, PendingPod
+from gpuready.core.scale_path.scheduler_fit import fit, tolerates
+from gpuready.core.taints import Taint
 
 GPU = Taint(key="nvidia.com/gpu", value="present", effect="NoSchedule")
 

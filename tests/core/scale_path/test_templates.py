@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from components.aks.lifecycle import tag_key_name
-from components.core import scheduling
-from components.core.advertisers.registry import advertiser_for
-from components.core.capacity.registry import provisioner_for
-from components.core.clouds.registry import Cloud
-from components.core.scale_path.cluster_autoscaler import NodeGroupDecider
-from components.core.specs import GpuSharing, MigPartitioning
-from components.core.taints import Taint
+from gpuready.aks.lifecycle import tag_key_name
+from gpuready.core import scheduling
+from gpuready.core.advertisers.registry import advertiser_for
+from gpuready.core.capacity.registry import provisioner_for
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider
+from gpuready.core.specs import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
 from tests.core.conftest import build_spec
 
 POOLS: list[tuple[str, Cloud, dict[str, Any]]] = [

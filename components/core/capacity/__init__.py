@@ -1,2 +1,0 @@
-"""How GPU capacity is made: one interface (``interface.Provisioner``), a registry keyed by (cloud, provisioner)
-(``registry``), and one pure implementation per way, in the cloud's package (``components/<cloud>/capacity.py``)."""

@@ -1,0 +1,51 @@
+"""The AKS agent pool as a provisioner (``node-pool``, the AKS default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from gpuready.aks import lifecycle
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.health.repair import RepairFacts
+from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
+from gpuready.core.scale_path.model import ScaleDecider
+from gpuready.core.specs import GpuPoolSpec
+
+AKS_REPAIR = RepairFacts(
+    on="AKS node auto-repair, preconfigured on every cluster: a node that stays NotReady is rebooted, then reimaged, "
+    "then redeployed; NPD's GPU conditions (GPUMissing, XIDErrors, ...) are reported on the node for gpuready check "
+    "and verify, and not on pools with driver: operator (--gpu-driver none)",
+    off=None,
+    source="learn.microsoft.com/azure/aks/node-auto-repair; learn.microsoft.com/azure/aks/gpu-health-monitoring",
+)
+"""What AKS does about unhealthy nodes, whatever makes them."""
+
+
+class AksAgentPool(Provisioner):
+    """An agent pool of fixed bounds, scaled by the cluster autoscaler when its bounds differ."""
+
+    key: ClassVar[str] = "node-pool"
+    cloud: ClassVar[str] = "aks"
+    adapter: ClassVar[str] = "gpuready.aks.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
+    scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
+        "cluster-autoscaler (AKS)",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_template.go L277, L385, "
+        "L443-488 and L591-607",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_scale_set.go L940-957",
+        TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
+    )
+    repair: ClassVar[RepairFacts | None] = AKS_REPAIR
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.creation_only(spec)
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = AksAgentPool()
+"""The one instance (provisioners hold no state)."""

@@ -1,0 +1,156 @@
+"""AKS: what differs on Azure Kubernetes Service agent pools, as gpuready's cloud profile. Pure.
+
+Sources: the Azure AVM agentpool module (``variables.tf``: Linux pool names 1-12 lowercase letters and digits),
+the AKS quotas page (at most 100 node pools per cluster), azure-native 3.29.0 ``GPUInstanceProfile`` (MIG
+through the pool's ``gpuInstanceProfile``), learn.microsoft.com ``nvidia-gpu-operator`` (AKS installs driver
+and toolkit unless ``gpuProfile.driver=None``), AKS spot node pools (the ``kubernetes.azure.com/scalesetpriority``
+taint).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gpuready.aks.catalog import AKS_VM_SIZES
+from gpuready.aks.plan import OWNED_INPUTS
+from gpuready.core import sharing_plan
+from gpuready.core.catalog.gpus import GpuModel
+from gpuready.core.catalog.mig_profiles import MigTable
+from gpuready.core.clouds.profile import CloudProfile, Delivery
+from gpuready.core.props import as_text, dig
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_taint
+from gpuready.core.specs import GpuPoolSpec, MigPartitioning
+from gpuready.core.taints import Taint
+from gpuready.errors import Problem
+
+AKS_RUNTIME_CLASS = "nvidia-container-runtime"
+"""The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
+(cloud-native-docs ``microsoft-aks.rst``)."""
+
+
+class AksProfile(CloudProfile):
+    name = "aks"
+    title = "AKS"
+    images = ("ubuntu", "azurelinux")
+    # AKS Linux agent pools (Azure AVM agentpool variables.tf:17).
+    name_rule = (re.compile(r"^[a-z][a-z0-9]{0,11}\Z"), "1-12 lowercase letters and digits, starting with a letter")
+    name_max = 12
+    reserved_label_domains = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", GPUREADY_DOMAIN)
+    rotates_names = False
+    instance_types = AKS_VM_SIZES
+    instance_types_fold_case = True
+    matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
+    offerings_unchecked = (
+        "AKS: whether the cluster's location offers a pool's VM size is not checked (gpuready has no offline, "
+        "machine-readable source of Azure VM sizes per region; see `az vm list-skus --location <location> "
+        "--size <vmSize> --output table`)"
+    )
+    stack_adapter = "gpuready.aks.stack_adapter"
+    health_agents = {
+        "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
+        "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
+    }
+    provisioners = {"node-pool": "gpuready.aks.capacity", "nap": "gpuready.aks.nap"}
+    required_settings = ("aksResourceGroup",)
+    cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
+    max_pools = (100, "AKS quotas page: maximum node pools per cluster")
+    image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
+
+    # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
+    # (azure-native 3.29.0 agent_pool.py); the range is the REST spec's ``ContainerServiceOSDisk`` (minimum 0,
+    # maximum 2048; Azure/azure-rest-api-specs, Microsoft.ContainerService managedClusters.json).
+    disk_size_gb = (0, 2048, "AKS REST API Agent Pools - Create Or Update, osDiskSizeGB; 0: the VM size's default")
+    # Azure availability zones are numbered 1-3 in a region (MicrosoftDocs/azure-aks-docs availability-zones.md).
+    zone_rule = (re.compile(r"^[1-3]\Z"), "1, 2 or 3")
+    inputs_package = "gpuready.aks"
+    owned_inputs = OWNED_INPUTS
+
+    policy_fields = ("nodeTaints", "nodeLabels")
+    policy_min_size_fields = ("minCount",)
+    policy_taints_as_text = True
+    policy_untainted_note = "AKS never taints GPU pools and has no ExtendedResourceToleration (Azure/AKS#1449)"
+    policy_driver_hand_over = "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)"
+    policy_plugin_fix = "Remove one of them"
+    policy_why_unserved = "AKS installs the driver but not the device plugin"
+
+    policy_unowned_driver = (
+        "no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator release has driver.enabled: "
+        "false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
+    )
+
+    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+        driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
+        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
+
+    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
+        # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
+        if as_text(dig(props, "gpuProfile", "driver")) != "None":
+            return ""
+        return (
+            f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
+            "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
+            "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
+            "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
+        )
+
+    def policy_mig_problems(
+        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
+    ) -> list[str]:
+        profile = as_text(props.get("gpuInstanceProfile"))
+        field = f"{where}gpuInstanceProfile"
+        if profile is None:
+            return []
+        if profile not in sharing_plan.AKS_MIG_PROFILES:
+            allowed = ", ".join(sharing_plan.AKS_MIG_PROFILES)
+            return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
+        if model is None:
+            return []
+        if model.mig is None:
+            size = instance_types[0] if instance_types else "this VM size"
+            return [
+                f"{field}: {size} carries {model.display} GPUs, which have no MIG; got {profile!r}. "
+                "Remove gpuInstanceProfile or use an A100/H100/H200 VM size"
+            ]
+        offered = {
+            name: p
+            for p in sharing_plan.aks_mig_choices(model.mig)
+            if (name := sharing_plan.aks_gpu_instance_profile(model.mig, p)) is not None
+        }
+        if profile not in offered:
+            allowed = ", ".join(sorted(offered))
+            return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
+        return []
+
+    def encoded_taint(self, taint: Taint) -> object:
+        return to_aks_taint(taint)
+
+    def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
+        if mig.profile is None or sharing_plan.aks_gpu_instance_profile(table, mig.profile) is not None:
+            return []
+        return [
+            Problem(
+                "sharing.profile",
+                "AKS gpuInstanceProfile cannot produce this profile",
+                mig.profile,
+                sharing_plan.aks_mig_choices(table),
+            )
+        ]
+
+    def delivery(self, driver: str, mode: str) -> Delivery:
+        if mode == "mig" and driver == "cloud":
+            return "cloud"
+        return super().delivery(driver, mode)
+
+    def mig_choices(self, table: MigTable) -> list[str]:
+        return sharing_plan.aks_mig_choices(table)
+
+    def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        return (AKS_SPOT_TAINT,) if spec.capacity == "spot" else ()
+
+    def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
+        return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
+
+
+PROFILE = AksProfile()

@@ -1,0 +1,113 @@
+"""Render the per-pool summary of a plan from the outputs gpuready's pool components registered. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpuready.core.pool_capacity import capacity_at
+
+POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
+"""Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
+HEADERS = (
+    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
+    "DRIVER", "SCALES",
+)  # fmt: skip
+"""``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); ``SCALES`` whether a pending pod of every
+shape the pool advertises becomes a node it runs on (``core.scale_path``); each pool's requirements (its instance
+types, or its GPU requirements and the types meeting them) follow the table."""
+SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
+
+
+def is_pool_component(resource_type: str) -> bool:
+    """Whether a resource type token is one of gpuready's GPU node pool components."""
+    return resource_type.startswith("gpuready:index:") and resource_type.endswith(POOL_COMPONENT_SUFFIXES)
+
+
+def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, ...]]:
+    """One row per (component name, registered outputs), sorted by pool name."""
+    rows: list[tuple[str, ...]] = []
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        taint = outputs.get("taint") or {}
+        allocatable = outputs.get("allocatable") or {}
+        rows.append(
+            (
+                name,
+                str(outputs.get("provisioner", "")),
+                str(outputs.get("instance_type", "")),
+                str(outputs.get("accelerator", "")),
+                str(outputs.get("gpus_per_node", "")),
+                str(outputs.get("gpu_limit") or "-"),
+                ", ".join(f"{k}={v}" for k, v in sorted(allocatable.items())),
+                f"{taint.get('key', '')}={taint.get('value', '')}:{taint.get('effect', '')}",
+                str(outputs.get("sharing", "")),
+                str(outputs.get("driver", "")),
+                str(outputs.get("scales", "")),
+            )
+        )
+    return rows
+
+
+def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The plan file's ``pools``: per pool (sorted by name) what the table shows of its capacity, ``gpuLimit`` null
+    where the provisioner sets none, and its node auto repair policy."""
+    return [
+        {
+            "name": name,
+            "provisioner": outputs.get("provisioner"),
+            "instanceType": outputs.get("instance_type"),
+            "accelerator": outputs.get("accelerator"),
+            "gpusPerNode": outputs.get("gpus_per_node"),
+            "gpuLimit": outputs.get("gpu_limit") or None,
+            "requirements": outputs.get("requirements"),
+            "scales": outputs.get("scales"),
+            "repair": outputs.get("repair") or None,
+            **capacity_json(outputs),
+        }
+        for name, outputs in sorted(pools, key=lambda item: item[0])
+    ]
+
+
+def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """A fixed-width table of the pools, then the labels gpuready sets on each pool's nodes."""
+    if not pools:
+        return "(no gpuready GPU node pools in this plan)"
+    rows = pool_rows(pools)
+    widths = [max(len(row[i]) for row in (HEADERS, *rows)) for i in range(len(HEADERS))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+             for row in (HEADERS, *rows)]  # fmt: skip
+    lines.append("")
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        labels = outputs.get("node_labels") or {}
+        shown = {k: v for k, v in labels.items() if k.startswith(SHOWN_LABEL_PREFIXES)}
+        extra = len(labels) - len(shown)
+        text = ", ".join(f"{k}={v}" for k, v in sorted(shown.items()))
+        lines.append(f"labels {name}: {text}" + (f" (+{extra} more)" if extra else ""))
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("requirements"):
+            lines.append(f"requirements {name}: {outputs['requirements']}")
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("lifecycle"):
+            lines.append(f"lifecycle {name}: {outputs['lifecycle']}")
+    for name, outputs in sorted(pools, key=lambda item: item[0]):
+        if outputs.get("repair"):
+            lines.append(f"repair {name}: {outputs['repair']}")
+    return "\n".join(lines)
+
+
+def capacity_json(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``gpuready diff`` compares of a pool: its schedulable units per node and at its smallest and largest
+    size (resource name or DRA DeviceClass -> units), the labels and taint workloads select it by."""
+    per_node = {str(k): int(v) for k, v in (outputs.get("schedulable") or {}).items()}
+    least, most = int(outputs.get("min_nodes") or 0), int(outputs.get("max_nodes") or 0)
+    return {
+        "minNodes": least,
+        "maxNodes": most,
+        "schedulablePerNode": dict(sorted(per_node.items())),
+        "schedulableAtMinSize": capacity_at(per_node, least),
+        "schedulableAtMaxSize": capacity_at(per_node, most),
+        "resourceName": outputs.get("resource_name"),
+        "nodeSelector": dict(sorted((outputs.get("node_selector") or {}).items())),
+        "nodeLabels": dict(sorted((outputs.get("node_labels") or {}).items())),
+        "taint": outputs.get("taint") or {},
+    }

@@ -1,0 +1,110 @@
+"""The parts of a GPU pool spec: capacity, driver owner, sharing, MIG and upgrade settings. Pure.
+
+They live apart from ``specs.GpuPoolSpec`` so that the rules validating a spec can use them without importing the
+spec (which runs those rules when it is made): no import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Capacity = Literal["on-demand", "spot"]
+CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot")
+
+DriverOwner = Literal["cloud", "operator"]
+"""Who installs the NVIDIA driver: the cloud or node image, or the NVIDIA GPU Operator's driver containers."""
+DRIVER_OWNERS: tuple[DriverOwner, ...] = ("cloud", "operator")
+
+SharingMode = Literal["none", "time-slicing", "mps", "mig"]
+SHARING_MODES: tuple[SharingMode, ...] = ("none", "time-slicing", "mps", "mig")
+
+MigStrategy = Literal["single", "mixed"]
+MIG_STRATEGIES: tuple[MigStrategy, ...] = ("single", "mixed")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuSharing:
+    """Time-slicing or MPS: each physical GPU is advertised ``replicas`` times."""
+
+    mode: Literal["time-slicing", "mps"]
+    replicas: int
+    """Shares per GPU; the device plugin refuses fewer than 2."""
+    rename_by_default: bool = False
+    """Advertise ``nvidia.com/gpu.shared`` instead of ``nvidia.com/gpu`` (NVIDIA device plugin only)."""
+    fail_requests_greater_than_one: bool | None = None
+    """Refuse pods asking for more than one share; None keeps the plugin default (false; MPS: true)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MigPartitioning:
+    """Multi-Instance GPU: a single profile on every GPU, or a layout of several profiles."""
+
+    profile: str | None = None
+    """One profile on every GPU, as many as fit, e.g. ``1g.10gb``."""
+    layout: str | Mapping[str, int] | None = None
+    """A mig-parted layout name (``all-balanced``) or profile -> instances per GPU."""
+    strategy: MigStrategy = "single"
+    """How the device plugin advertises MIG devices: all as ``nvidia.com/gpu`` or per profile."""
+
+    @property
+    def mode(self) -> Literal["mig"]:
+        return "mig"
+
+
+Sharing = GpuSharing | MigPartitioning
+
+DEFAULT_ADVERTISE = "device-plugin"
+"""A pool's ``advertise`` when not given (the first of ``advertisers.registry.ADVERTISE_VALUES``)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuRequirements:
+    """``gpuRequirements``: an elastic pool's nodes chosen by their GPUs instead of by named instance types.
+
+    One GPU model and one count per pool, as for ``instanceType``: gpuready labels every node of a pool with its
+    GPU model and configures sharing and MIG per pool (``gpuready.core.capacity.gpu_choice``)."""
+
+    model: str
+    """Key of a GPU model in the catalog, e.g. ``l4``."""
+    count: int
+    """GPUs per node."""
+
+
+UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
+UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UpgradePolicy:
+    """How the cloud rolls the pool's nodes to a new image or version (``gpuready.core.upgrade_rules``).
+
+    ``rolling`` (default) takes ``max_unavailable`` nodes down, then brings their replacements up: no spare GPU
+    needed. ``surge`` brings ``max_surge`` new nodes up first (spare GPU quota needed). ``blue-green`` (GKE)
+    creates a whole second set of nodes, then drains the old set in batches (twice the GPU quota).
+    """
+
+    strategy: UpgradeStrategy = "rolling"
+    max_unavailable: int | None = None
+    """Nodes down at once; None: 1 when rolling, 0 when surging."""
+    max_surge: int | None = None
+    """New nodes before old ones go (``surge`` only); None: 1 when surging."""
+    batch_node_count: int = 1
+    """``blue-green``: old nodes drained per batch."""
+    batch_soak_seconds: int = 0
+    """``blue-green``: wait after each batch."""
+    pool_soak_seconds: int = 3600
+    """``blue-green``: wait after the old nodes are drained, before they are deleted (GKE's default is 1 h)."""
+
+    @property
+    def unavailable(self) -> int:
+        if self.max_unavailable is not None:
+            return self.max_unavailable
+        return 1 if self.strategy == "rolling" else 0
+
+    @property
+    def surge(self) -> int:
+        if self.max_surge is not None:
+            return self.max_surge
+        return 1 if self.strategy == "surge" else 0

@@ -1,0 +1,153 @@
+"""GPU node labels and taints, and their per-cloud encodings. Pure.
+
+Every gpuready pool carries a GPU taint, ``nvidia.com/gpu=present:NoSchedule`` unless the stack's conventions name
+the team's own (``conventions.Conventions``, carried by each spec): EKS and AKS never taint GPU
+nodes, and GKE only does when a non-GPU pool already exists (how-to/gpus), so gpuready always declares
+it, which also keeps GKE from showing a perpetual diff (hashicorp/terraform-provider-google#7928).
+Labels set at creation are the ones later layers select on; none of them waits for NFD or GFD.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
+
+from gpuready.core import node_names, sharing_plan
+from gpuready.core.advertisers.registry import advertiser_for
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.k8s_syntax import TaintEffect
+from gpuready.core.pool_parts import GpuSharing, MigPartitioning
+from gpuready.core.taints import Taint
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
+
+GPU_RESOURCE = node_names.GPU_RESOURCE
+SHARED_GPU_RESOURCE = node_names.SHARED_GPU_RESOURCE
+LABEL_DEPLOY_PREFIX = node_names.LABEL_DEPLOY_PREFIX
+LABEL_DEPLOY_DRA_DRIVER = node_names.LABEL_DEPLOY_DRA_DRIVER
+LABEL_ADVERTISE = node_names.LABEL_ADVERTISE
+GPU_TAINT_KEY = "nvidia.com/gpu"
+GPU_TAINT_VALUE = "present"
+GPU_TAINT = Taint(key=GPU_TAINT_KEY, value=GPU_TAINT_VALUE, effect="NoSchedule")
+
+LABEL_GPU_PRESENT = "nvidia.com/gpu.present"
+LABEL_DEVICE_PLUGIN_CONFIG = "nvidia.com/device-plugin.config"
+LABEL_MIG_CONFIG = "nvidia.com/mig.config"
+LABEL_SKYPILOT_ACCELERATOR = "skypilot.co/accelerator"
+LABEL_GKE_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
+GPUREADY_DOMAIN = "gpuready.io"
+LABEL_POOL = "gpuready.io/pool"
+LABEL_GPU_POOL = "gpuready.io/gpu-pool"
+LABEL_ACCELERATOR = "gpuready.io/accelerator"
+LABEL_SHARING = "gpuready.io/sharing"
+
+AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
+"""AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
+
+BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
+    "driver",
+    "container-toolkit",
+    "device-plugin",
+    "mig-manager",
+)
+"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
+
+MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
+    {
+        LABEL_GPU_PRESENT,
+        LABEL_DEVICE_PLUGIN_CONFIG,
+        LABEL_MIG_CONFIG,
+        LABEL_SKYPILOT_ACCELERATOR,
+        LABEL_GKE_NO_DEVICE_PLUGIN,
+    }
+)
+"""Label keys gpuready sets itself; a pool's extra labels may not set them."""
+
+_UPPER_SNAKE: Mapping[TaintEffect, str] = {
+    "NoSchedule": "NO_SCHEDULE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+}
+
+
+def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
+    """Every taint the pool's nodes carry: the team's GPU taint (``spec.conventions``, ``GPU_TAINT`` by default), the
+    cloud's own, then the spec's extras."""
+    taints = [spec.conventions.gpu_taint]
+    taints.extend(cloud_profile(spec.cloud).cloud_taints(spec))
+    taints.extend(spec.taints)
+    return tuple(taints)
+
+
+def tolerated_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
+    """What gpuready's DaemonSets and workloads tolerate on the pool's nodes: every taint it declares, then those the
+    cloud may add unasked (``CloudProfile.implicit_taints``, e.g. GKE's own GPU taint beside a team's)."""
+    return (*pool_taints(spec), *cloud_profile(spec.cloud).implicit_taints(spec))
+
+
+def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
+    """Every label gpuready sets on the pool's nodes at creation, extras last."""
+    model = spec.resolved.model
+    labels = {
+        LABEL_POOL: spec.name,
+        LABEL_GPU_POOL: "true",
+        LABEL_GPU_PRESENT: "true",
+        LABEL_ACCELERATOR: model.key,
+        LABEL_SKYPILOT_ACCELERATOR: model.skypilot,
+        LABEL_SHARING: spec.sharing_mode,
+    }
+    if not spec.conventions.skypilot_labels:
+        del labels[LABEL_SKYPILOT_ACCELERATOR]
+    sharing = spec.sharing
+    where = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    if where == "device-plugin-config" and isinstance(sharing, GpuSharing):
+        labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
+    if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
+        labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
+    labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
+
+    labels.update(advertiser_for(spec).node_labels(spec))
+    labels.update(spec.labels)
+    return labels
+
+
+def node_selector(spec: GpuPoolSpec) -> dict[str, str]:
+    """The selector that picks exactly this pool's nodes."""
+    return {LABEL_POOL: spec.name}
+
+
+def to_eks_taint(taint: Taint) -> dict[str, str]:
+    """``aws.eks.NodeGroup`` taint: effect in the EKS API spelling (``NO_SCHEDULE``)."""
+    encoded = {"key": taint.key, "effect": _UPPER_SNAKE[taint.effect]}
+    if taint.value:
+        encoded["value"] = taint.value
+    return encoded
+
+
+def to_gke_taint(taint: Taint) -> dict[str, str]:
+    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
+    return {"key": taint.key, "value": taint.value, "effect": _UPPER_SNAKE[taint.effect]}
+
+
+def to_aks_taint(taint: Taint) -> str:
+    """AKS ``nodeTaints`` entry, e.g. ``nvidia.com/gpu=present:NoSchedule``."""
+    if taint.value:
+        return f"{taint.key}={taint.value}:{taint.effect}"
+    return f"{taint.key}:{taint.effect}"
+
+
+def to_k8s_taint(taint: Taint) -> dict[str, str]:
+    """The taint as it appears on a Kubernetes Node."""
+    encoded = {"key": taint.key, "effect": taint.effect}
+    if taint.value:
+        encoded["value"] = taint.value
+    return encoded
+
+
+def toleration_for(taint: Taint, operator: Literal["Exists", "Equal"] = "Exists") -> dict[str, str]:
+    """A toleration of ``taint``; ``Exists`` tolerates any value of the key."""
+    toleration = {"key": taint.key, "operator": operator, "effect": taint.effect}
+    if operator == "Equal":
+        toleration["value"] = taint.value
+    return toleration

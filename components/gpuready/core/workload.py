@@ -1,0 +1,137 @@
+"""The pod-spec fragment that runs a workload on a gpuready pool. Pure.
+
+What the containers ask for, and which requests are valid, belong to the pool's advertiser
+(``advertisers.registry.advertiser_for``): with extended resources the request is a whole number of
+``nvidia.com/gpu``, ``nvidia.com/gpu.shared`` (renamed time-slicing/MPS) or ``nvidia.com/mig-<profile>``
+(MIG ``mixed``), set as both request and limit (``advertisers.extended_resources``). This module adds the
+placement: node selector, tolerations and the placement's scheduling fields, and what the pool's cloud needs of
+the pods (``CloudProfile.workload_pod_fields`` / ``workload_node_labels``): on a GKE pool whose GPUs GKE shares
+with MPS, ``hostIPC: true`` and GKE's MPS node labels, as GKE's "Deploy workloads that use NVIDIA MPS with GPUs"
+does (https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus). MPS by NVIDIA's device plugin
+(EKS, AKS, GKE with the GPU Operator) needs neither: the plugin mounts the MPS daemon's pipe and shm directories
+into each container (NVIDIA/k8s-device-plugin v0.20.0 ``internal/plugin/mps.go``).
+
+On a DRA pool (``advertise: dra``, ``advertisers.dra``) the pod claims devices from a ResourceClaimTemplate that
+``GpuWorkload.objects`` returns for the program to create: a count of whole GPUs (``gpu.nvidia.com``), of MIG
+devices of one profile (``mig.nvidia.com`` with a CEL selector on the ``profile`` attribute), or of devices
+matching CEL selectors on the attributes the driver publishes (``advertisers.device_selectors``); every container
+passed through ``container`` shares the pod's one claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuready.core.advertisers.device_selectors import DeviceSelector
+from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from gpuready.core.advertisers.interface import GpuRequest
+from gpuready.core.advertisers.registry import advertiser_for, advertiser_named
+from gpuready.core.capacity.registry import provisioner_for
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.k8s_syntax import object_name_problem
+from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.workload_placement import Placement
+from gpuready.errors import Problem, SpecError
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuWorkload:
+    """Where and with what a workload runs on one pool."""
+
+    pool: str
+    resource: str
+    """Resource the containers request (as the pool's advertiser names it)."""
+    count: int
+    """Units per container (requests == limits)."""
+    node_selector: Mapping[str, str]
+    tolerations: tuple[Mapping[str, str], ...]
+    placement: Placement = field(default_factory=Placement)
+    advertiser: str = EXTENDED_RESOURCES.key
+    """Registry key of the pool's advertiser, which shapes ``resources``."""
+    cloud_fields: Mapping[str, Any] = field(default_factory=dict)
+    """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
+    mig_profile: str | None = None
+    """The MIG profile the claimed devices have (DRA pools)."""
+    selectors: tuple[DeviceSelector, ...] = ()
+    """Conditions on the claimed devices' attributes (DRA pools)."""
+
+    def pod_spec(self) -> dict[str, Any]:
+        """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
+        pool's cloud or advertiser needs at pod level."""
+        return {
+            "nodeSelector": dict(self.node_selector),
+            "tolerations": [dict(t) for t in self.tolerations],
+            **self.placement.pod_spec(),
+            **dict(self.cloud_fields),
+            **advertiser_named(self.advertiser).pod_fields(self._request()),
+        }
+
+    def pod_labels(self) -> dict[str, str]:
+        """Labels the pod template must carry for the placement (the pack group's)."""
+        return self.placement.pod_labels()
+
+    def resources(self) -> dict[str, Any]:
+        """A container's ``resources`` for the GPU units, as the pool's advertiser asks them."""
+        return advertiser_named(self.advertiser).container_resources(self._request())
+
+    def objects(self, namespace: str) -> list[dict[str, Any]]:
+        """Kubernetes objects to create in the pods' ``namespace`` before them, as the pool's advertiser needs
+        (DRA: the ResourceClaimTemplate their claim names, the same name for the same request, so workloads that
+        ask alike share one); none for extended resources."""
+        if object_name_problem(namespace) is not None or "." in namespace or len(namespace) > 63:
+            raise SpecError([Problem("namespace", "is not a namespace name (a DNS label)", namespace, (), "e.g. ml")])
+        return advertiser_named(self.advertiser).workload_objects(self._request(), namespace)
+
+    def _request(self) -> GpuRequest:
+        return GpuRequest(
+            resource=self.resource, count=self.count, mig_profile=self.mig_profile, selectors=self.selectors
+        )
+
+    def container(self, container: Mapping[str, Any]) -> dict[str, Any]:
+        """``container`` with the GPU units added to its ``resources`` (other resources kept). On a DRA pool every
+        container passed here names the pod's one claim, so they share the same devices."""
+        merged = dict(container)
+        current = dict(merged.get("resources") or {})
+        for key, units in self.resources().items():
+            if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
+                kept = [c for c in current.get(key) or [] if c not in units]
+                current[key] = [*kept, *units]
+            else:
+                current[key] = {**dict(current.get(key) or {}), **units}
+        merged["resources"] = current
+        return merged
+
+
+def gpu_workload(
+    pool: GpuPoolSpec,
+    gpus: object = 1,
+    *,
+    resource: str | None = None,
+    placement: Placement | None = None,
+    mig_profile: str | None = None,
+    selectors: Sequence[DeviceSelector] = (),
+) -> GpuWorkload:
+    """The placement and GPU request for ``gpus`` units of ``resource`` (default: the pool's main one) per
+    container on ``pool``; on a DRA pool, devices of ``mig_profile`` matching every one of ``selectors``. Raises
+    ``SpecError`` for fractions, unknown resources, requests no node can hold, MIG profiles the pool lacks,
+    unknown device attributes, and profiles or selectors on a pool that cannot choose devices so."""
+    advertiser = advertiser_for(pool)
+    request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
+    provisioner = provisioner_for(pool)
+    taints = (*tolerated_taints(pool), *provisioner.selection_taints(pool))
+    cloud = cloud_profile(pool.cloud)
+    return GpuWorkload(
+        pool=pool.name,
+        resource=request.resource,
+        count=request.count,
+        node_selector={**node_selector(pool), **provisioner.selection_labels(pool), **cloud.workload_node_labels(pool)},
+        tolerations=tuple(toleration_for(t) for t in taints),
+        placement=placement or Placement(),
+        advertiser=advertiser.key,
+        cloud_fields=cloud.workload_pod_fields(pool),
+        mig_profile=request.mig_profile,
+        selectors=request.selectors,
+    )

@@ -1,0 +1,50 @@
+"""The EKS managed node group as a provisioner (``node-group``, the EKS default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.health.repair import RepairFacts
+from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
+from gpuready.core.scale_path.model import ScaleDecider
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks import lifecycle
+
+
+class EksNodeGroup(Provisioner):
+    """A managed node group of fixed bounds, scaled by the cluster autoscaler."""
+
+    key: ClassVar[str] = "node-group"
+    cloud: ClassVar[str] = "eks"
+    adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
+        "cluster-autoscaler (EKS)",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
+        "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_cloud_provider.go L417-428",
+        TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}/", "/"),
+    )
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="EKS node auto repair (nodeRepairConfig) on the node monitoring agent's conditions, with gpuready's GPU "
+        "actions: reboot for GPU resets (XID 48, 74, 119, double bit errors), replace for a GPU off the bus, a power "
+        "or fabric fault (XID 79, 54), nothing for DCGMError (the agent cannot reach DCGM)",
+        off="nodeRepairConfig.enabled false: EKS leaves unhealthy nodes in place",
+        tunable=True,
+        # botocore eks 2017-11-01 NodeRepairConfig, NodeRepairConfigOverrides;
+        # https://docs.aws.amazon.com/eks/latest/userguide/node-repair.html
+        source="botocore eks NodeRepairConfig; docs.aws.amazon.com/eks/latest/userguide/node-repair.html",
+    )
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.CREATION_ONLY
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = EksNodeGroup()
+"""The one instance (provisioners hold no state)."""

@@ -1,0 +1,174 @@
+"""Karpenter on EKS as a provisioner (``provisioner: karpenter``): a GPU pool as a ``karpenter.sh/v1`` NodePool and
+its ``karpenter.k8s.aws/v1`` EC2NodeClass, built as plain objects. Pure.
+
+Field names and enums are those of the CRDs in ``../shared/reference/upstream/karpenter-aws/``
+(aws/karpenter-provider-aws tag ``v1.14.1``, ``pkg/apis/crds/``); the well-known labels are that repository's
+``pkg/apis/v1/labels.go`` (``karpenter.k8s.aws/instance-gpu-count``) and kubernetes-sigs/karpenter's
+``karpenter.sh/capacity-type``. What the nodes carry (the GPU taint, gpuready's labels, the sharing and MIG labels
+the GPU stack configures by) is ``gpuready.core.scheduling``'s, as for node groups.
+
+Wiring comes from the stack settings, as for node groups: the node role is ``gpuready:eksNodeRoleArn`` (its role
+name: the EC2NodeClass ``role`` takes a name), the subnets ``gpuready:eksSubnetIds``; the security groups are the
+EKS cluster security group, selected by the ``aws:eks:cluster-name`` tag EKS puts on it (AWS EKS User Guide,
+"View Amazon EKS security group requirements for clusters"), unless security group ids are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from gpuready.core.capacity import karpenter_nodepool, node_disruption, node_overlay, refusals
+from gpuready.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
+from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
+from gpuready.core.capacity.node_facts import NodeFacts
+from gpuready.core.health.repair import RepairFacts
+from gpuready.core.lifecycle import ResourceTable
+from gpuready.core.scale_path.karpenter import KarpenterDecider
+from gpuready.core.scale_path.model import ScaleDecider
+from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
+from gpuready.eks import ec2_node_class
+from gpuready.errors import Problem
+
+CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
+NODE_POOL_API = karpenter_nodepool.API
+NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
+
+CONSOLIDATE_AFTER = karpenter_nodepool.CONSOLIDATE_AFTER
+CLUSTER_SG_TAG = "aws:eks:cluster-name"
+RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
+"""Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
+they let through are Karpenter's own, never a user's)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KarpenterWiring:
+    """What a Karpenter pool takes from the stack (``gpuready:clusterName``, ``eksNodeRoleArn``, ``eksSubnetIds``)."""
+
+    cluster_name: str
+    node_role: str
+    """The nodes' IAM role: an ARN or a role name."""
+    subnet_ids: tuple[str, ...]
+    security_group_ids: tuple[str, ...] = ()
+    """Empty: the EKS cluster security group (by its ``aws:eks:cluster-name`` tag)."""
+    tags: Mapping[str, str] | None = None
+
+
+def role_name(role: str) -> str:
+    """The role name of an IAM role ARN (``arn:aws:iam::1:role/path/Name`` -> ``Name``), a name as is."""
+    return role.rsplit("/", 1)[-1] if role.startswith("arn:") else role
+
+
+def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type."""
+    return karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
+
+
+def gpu_limit(spec: GpuPoolSpec) -> int:
+    """GPUs the pool may hold: ``gpuLimit``, else ``maxSize`` nodes of the instance type's GPUs."""
+    return PROVISIONER.summary(spec).max_gpus
+
+
+def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
+    """The ``karpenter.sh/v1`` NodePool of the pool (named as the pool), on its EC2NodeClass."""
+    return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), gpu_limit(spec))
+
+
+def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
+    """The ``karpenter.k8s.aws/v1`` EC2NodeClass of the pool (named as the pool)."""
+    api_version, kind = NODE_CLASS_API
+    groups: Sequence[dict[str, Any]] = [{"id": group} for group in wiring.security_group_ids] or [
+        {"tags": {CLUSTER_SG_TAG: wiring.cluster_name}}
+    ]
+    body: dict[str, Any] = {
+        "role": role_name(wiring.node_role),
+        "amiSelectorTerms": [{"alias": ec2_node_class.alias(spec)}],
+        "subnetSelectorTerms": [{"id": subnet} for subnet in wiring.subnet_ids],
+        "securityGroupSelectorTerms": list(groups),
+        **ec2_node_class.storage_fields(spec),
+    }
+    if wiring.tags:
+        body["tags"] = dict(wiring.tags)
+    return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
+
+
+NODE_POOL = karpenter_nodepool.NODE_POOL_TABLE
+# The EC2NodeClass updates in place as the NodePool does (``karpenter_nodepool.NODE_POOL_TABLE``).
+NODE_CLASS = ResourceTable(type=f"kubernetes:{NODE_CLASS_API[0]}:{NODE_CLASS_API[1]}", rules=(), unlisted="update")
+
+
+def lifecycle_summary(spec: GpuPoolSpec) -> str:
+    """The pool's lifecycle in one line, for the plan table."""
+    return (
+        f"elastic: Karpenter makes 0-{spec.max_size} nodes on demand (GPU limit {gpu_limit(spec)}, counted as "
+        f"nodes report: {karpenter_nodepool.limits_text(spec, gpu_limit(spec))}); "
+        f"empty nodes removed after {CONSOLIDATE_AFTER}; {node_disruption.summary(spec)}; "
+        f"{ec2_node_class.summary(spec)}"
+    )
+
+
+UNSUPPORTED: Mapping[str, str] = {
+    "releaseVersion": "a Karpenter pool pins its AMI alias with imageVersion (e.g. v20260714, or latest); remove "
+    "releaseVersion",
+    "overrides": "overrides name aws.eks.NodeGroup inputs, which a Karpenter pool does not have; remove them",
+    "upgrade": "Karpenter replaces drifted nodes by its disruption budget; remove upgrade",
+    "fixedName": "a NodePool keeps its name; remove fixedName",
+}
+"""Pool keys a Karpenter pool refuses (they configure a node group), with what to do instead."""
+
+
+KARPENTER_NODE_REPAIR_GATE = "NodeRepair (Helm settings.featureGates.nodeRepair=true)"
+"""The feature gate behind Karpenter's node repair.
+# aws/karpenter-provider-aws v1.14.1 charts/karpenter/values.yaml L230-233 (settings.featureGates.nodeRepair,
+# "ALPHA and is disabled by default"); checked against ../shared by tests/eks/test_repair.py"""
+
+
+class EksKarpenter(KarpenterNodePoolProvisioner):
+    """A Karpenter NodePool: nodes made when pods need them, none kept."""
+
+    key: ClassVar[str] = "karpenter"
+    cloud: ClassVar[str] = "eks"
+    image_version_refusal: ClassVar[str] = ""
+    adapter: ClassVar[str] = "gpuready.eks.karpenter_pool:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS, node_overlay.NODE_OVERLAY_TABLE)
+    pool_table: ClassVar[ResourceTable] = NODE_POOL
+    scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(
+        "Karpenter",
+        "aws/karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go L336-349 (computeCapacity), "
+        "pkg/apis/v1/labels.go L86-99",
+        overlay_gate=True,
+        overlay_fix="advertise the GPUs as nvidia.com/gpu (MIG strategy: single; time-slicing or MPS without "
+        "renameByDefault), or provisioner: node-group",
+    )
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on=f"Karpenter NodeRepair replaces a node whose health conditions stay unhealthy, once the feature gate "
+        f"{KARPENTER_NODE_REPAIR_GATE} is on in the cluster's Karpenter (alpha, off by default; gpuready does not "
+        "install Karpenter); all AcceleratedHardwareReady repairs are Replace",
+        off=None,
+        source="aws/karpenter-provider-aws v1.14.1 charts/karpenter/values.yaml settings.featureGates.nodeRepair",
+    )
+    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
+        title="Karpenter (EKS)", object_type=NODE_POOL.type, node_class_group=NODE_CLASS_API[0].split("/")[0],
+        pool_label=NODE_POOL_LABEL, marker="karpenter.k8s.aws/", gpu_name_label="karpenter.k8s.aws/instance-gpu-name",
+        gpu_count_label="karpenter.k8s.aws/instance-gpu-count",
+        gpu_manufacturer_label="karpenter.k8s.aws/instance-gpu-manufacturer",
+        gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
+        instance_family_label="karpenter.k8s.aws/instance-family",
+    )  # fmt: skip
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        given = {
+            "releaseVersion": spec.release_version,
+            "overrides": spec.overrides or None,
+            "upgrade": None if spec.upgrade == UpgradePolicy() else spec.upgrade,
+            "fixedName": spec.fixed_name,
+        }
+        found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)
+        found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        found.extend(ec2_node_class.image_version_problems(spec))
+        return found
+
+
+PROVISIONER = EksKarpenter()
+"""The one instance (provisioners hold no state)."""

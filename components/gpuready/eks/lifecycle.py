@@ -1,0 +1,115 @@
+"""Lifecycle of an EKS GPU node group: replacement facts, creation-only inputs, scale-from-zero tags. Pure.
+
+Replacement facts: pulumi-aws bridges hashicorp/terraform-provider-aws; a field whose schema says
+``ForceNew: true`` replaces the node group (``internal/service/eks/node_group.go``, ``autoscaling/group_tag.go``),
+anything else updates in place (``UpdateNodegroupConfig``, ``UpdateNodegroupVersion``, tag updates). Each row cites
+its schema block; ``tests/fidelity/test_replacement_tables.py`` checks every row against what those lines say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpuready.core.catalog import lookup
+from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, pool_cloud_name
+from gpuready.core.lifecycle_rules import eks_max_unavailable
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
+
+TF_AWS = "hashicorp/terraform-provider-aws@{commit}:internal/service/{path}#L{lines}"
+NODE_GROUP_COMMIT = "012e0a32f0686212f447447fd3d81c3d0ce256ad"
+GROUP_TAG_COMMIT = "050ac11163cab8cdae5936a7f40b0e528ff780df"
+
+
+def _ng(first: int, last: int) -> str:
+    return TF_AWS.format(commit=NODE_GROUP_COMMIT, path="eks/node_group.go", lines=f"{first}-{last}")
+
+
+def _tag(first: int, last: int) -> str:
+    return TF_AWS.format(commit=GROUP_TAG_COMMIT, path="autoscaling/group_tag.go", lines=f"{first}-{last}")
+
+
+NODE_GROUP = ResourceTable(
+    type="aws:eks/nodeGroup:NodeGroup",
+    name_field="nodeGroupName",
+    rules=(
+        FieldRule("amiType", "replace", _ng(57, 63), "ami_type: ForceNew"),
+        FieldRule("capacityType", "replace", _ng(68, 74), "capacity_type: ForceNew"),
+        FieldRule("clusterName", "replace", _ng(75, 80), "cluster_name: ForceNew"),
+        FieldRule("diskSize", "replace", _ng(81, 86), "disk_size: ForceNew"),
+        FieldRule("instanceTypes", "replace", _ng(91, 97), "instance_types: ForceNew"),
+        FieldRule("labels", "update", _ng(98, 102), "labels: UpdateNodegroupConfig"),
+        FieldRule("launchTemplate.id", "replace", _ng(109, 116), "id: ForceNew"),
+        FieldRule("launchTemplate.name", "replace", _ng(117, 124), "name: ForceNew"),
+        FieldRule("launchTemplate.version", "update", _ng(125, 129), "version: UpdateNodegroupVersion"),
+        FieldRule("nodeGroupName", "replace", _ng(133, 140), "node_group_name: ForceNew"),
+        FieldRule("nodeGroupNamePrefix", "replace", _ng(141, 148), "node_group_name_prefix: ForceNew"),
+        FieldRule("nodeRepairConfig", "update", _ng(149, 163), "node_repair_config: UpdateNodegroupConfig"),
+        FieldRule("nodeRoleArn", "replace", _ng(164, 169), "node_role_arn: ForceNew"),
+        FieldRule("releaseVersion", "update", _ng(170, 174), "release_version: UpdateNodegroupVersion"),
+        FieldRule("remoteAccess", "replace", _ng(175, 195), "remote_access: ForceNew"),
+        FieldRule("scalingConfig", "update", _ng(220, 243), "scaling_config: UpdateNodegroupConfig"),
+        FieldRule("subnetIds", "replace", _ng(248, 254), "subnet_ids: ForceNew"),
+        FieldRule("tags", "update", _ng(255, 255), "tags: tag update"),
+        FieldRule("taints", "update", _ng(257, 280), "taint: UpdateNodegroupConfig"),
+        # The cited commit's block has maxUnavailable(Percentage); pulumi-aws 7.51.1 adds updateStrategy beside them.
+        FieldRule("updateConfig", "update", _ng(281, 308), "update_config: UpdateNodegroupConfig"),
+        FieldRule("version", "update", _ng(309, 313), "version: UpdateNodegroupVersion"),
+    ),
+)
+ASG_TAG = ResourceTable(
+    type="aws:autoscaling/tag:Tag",
+    rules=(
+        FieldRule("autoscalingGroupName", "replace", _tag(27, 31), "autoscaling_group_name: ForceNew"),
+        FieldRule("tag.key", "replace", _tag(38, 42), "key: ForceNew"),
+        FieldRule("tag.value", "update", _tag(43, 46), "value: UpdateTags"),
+        FieldRule("tag.propagateAtLaunch", "update", _tag(47, 50), "propagate_at_launch: UpdateTags"),
+    ),
+)
+TABLES = (NODE_GROUP, ASG_TAG)
+
+CREATION_ONLY = ("scalingConfig.desiredSize",)
+"""Inputs read at creation only: afterwards the cluster autoscaler owns the node count, and a refresh that saw
+it change must not scale the group back (``ignoreChanges``)."""
+
+NODE_TEMPLATE = "k8s.io/cluster-autoscaler/node-template"
+"""Tag prefix the cluster autoscaler's AWS provider reads for a group at zero nodes (kubernetes/autoscaler
+``cluster-autoscaler/cloudprovider/aws/README.md``, "Auto-Discovery Setup")."""
+
+
+def cloud_name(spec: GpuPoolSpec, args: Mapping[str, Any]) -> str:
+    """The node group's name: the pool name, plus a suffix of the replacement-forcing inputs when it rotates."""
+    return pool_cloud_name(spec, NODE_GROUP, args)
+
+
+def autoscaler_tags(spec: GpuPoolSpec) -> dict[str, str]:
+    """Node-template tags for the node group's Auto Scaling group: every label and taint the nodes get and every
+    extended resource they advertise, so the autoscaler scales the group up from zero for pods that need them."""
+    return dict(sorted((f"{NODE_TEMPLATE}/{kind}/{key}", value) for kind, key, value in node_template(spec)))
+
+
+def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
+    """GPU capacity of a planned node group (any program's): GPUs per instance from the catalog, maxSize nodes."""
+    types: Sequence[Any] = inputs.get("instanceTypes") or ()
+    scaling = inputs.get("scalingConfig") or {}
+    max_nodes = scaling.get("maxSize") if isinstance(scaling, Mapping) else None
+    if not types or not isinstance(types[0], str):
+        return None
+    try:
+        gpu = lookup.resolve_instance_type("eks", types[0], None)
+    except SpecError:
+        return None
+    return PoolCapacity(
+        accelerator=gpu.model.key, gpus_per_node=gpu.gpus, max_nodes=max_nodes if isinstance(max_nodes, int) else None
+    )
+
+
+def summary(spec: GpuPoolSpec) -> str:
+    """The pool's lifecycle in one line, for the plan table."""
+    naming = "new name when replaced" if spec.rotates_name else "fixed name: a replacement fails at create"
+    strategy = "MINIMAL: old node first" if spec.upgrade.strategy == "rolling" else "DEFAULT: new nodes first"
+    pin = f", AMI {spec.release_version}" if spec.release_version else ""
+    upgrade = f"upgrade {strategy}, maxUnavailable {eks_max_unavailable(spec)}{pin}"
+    zero = f"scale from zero: {len(autoscaler_tags(spec))} ASG node-template tags"
+    return f"desiredSize at creation only; {naming}; {upgrade}; {zero}"

@@ -1,0 +1,93 @@
+"""GpuPoolSpec -> ``aws.eks.NodeGroup`` arguments. Pure.
+
+Enum values are the EKS API's (botocore ``eks/2017-11-01/service-2.json``: ``AMITypes``, ``TaintEffect``,
+``CapacityTypes``); ``tests/eks/test_plan_fidelity.py`` checks them against the model botocore ships.
+EKS managed node groups have no MIG or sharing fields: those are applied in-cluster by the labels the
+pool carries (``gpuready.core.scheduling``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.core import pool_hatches, scheduling
+from gpuready.core.health.repair import eks_node_repair_config
+from gpuready.core.lifecycle_rules import eks_max_unavailable
+from gpuready.core.specs import GpuPoolSpec
+
+AMI_TYPES: Mapping[tuple[str, str], str] = {
+    ("al2023", "x86_64"): "AL2023_x86_64_NVIDIA",
+    ("al2023", "arm64"): "AL2023_ARM_64_NVIDIA",
+    ("bottlerocket", "x86_64"): "BOTTLEROCKET_x86_64_NVIDIA",
+    ("bottlerocket", "arm64"): "BOTTLEROCKET_ARM_64_NVIDIA",
+}
+"""(image family, CPU architecture) -> EKS NVIDIA AMI type."""
+
+CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
+UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}
+"""botocore eks ``NodegroupUpdateStrategies``: MINIMAL "terminates the old instances before launching the new
+instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
+
+
+OWNED_INPUTS: Mapping[str, str] = {
+    "nodeGroupName": "name",
+    "nodeGroupNamePrefix": "name",
+    "amiType": "image (and the GPU's architecture)",
+    "capacityType": "capacity",
+    "instanceTypes": "instanceType",
+    "scalingConfig": "minSize/maxSize/desiredSize",
+    "updateConfig": "upgrade",
+    "labels": "labels",
+    "taints": "taints",
+    "releaseVersion": "releaseVersion",
+    "diskSize": "diskSizeGb",
+    "clusterName": "gpuready:clusterName",
+    "nodeRoleArn": "gpuready:eksNodeRoleArn",
+    "tags": "gpuready:tags",
+    "nodeRepairConfig": "repair",
+}
+"""``aws.eks.NodeGroup`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
+``overrides`` (``tests/eks/test_overrides.py`` checks every input ``node_group_args`` sets is here). Free:
+``subnetIds`` (a pool's own subnets, hence its zones), ``launchTemplate``, ``remoteAccess``, ``version``,
+``forceUpdateVersion``..."""
+
+
+def ami_type(spec: GpuPoolSpec) -> str:
+    """The NVIDIA AMI type for the pool's image family and the instance's architecture."""
+    return AMI_TYPES[(spec.image_family, spec.resolved.arch)]
+
+
+def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
+    """Keyword arguments of ``aws.eks.NodeGroup`` that follow from the spec (wiring excluded), overrides merged."""
+    args = {
+        "node_group_name": spec.name,
+        "ami_type": ami_type(spec),
+        "capacity_type": CAPACITY_TYPES[spec.capacity],
+        "instance_types": [spec.resolved.instance_type],
+        # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
+        "scaling_config": {
+            "min_size": spec.min_size,
+            "max_size": spec.max_size,
+            "desired_size": spec.initial_size,
+        },
+        # By default GPU nodes are replaced one at a time, old node first: no spare GPU is needed.
+        "update_config": {
+            "max_unavailable": eks_max_unavailable(spec),
+            "update_strategy": UPDATE_STRATEGIES[spec.upgrade.strategy],
+        },
+        "labels": scheduling.pool_labels(spec),
+        "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
+        # GPU-suited node auto repair (gpuready.core.health.repair), or explicitly off
+        "node_repair_config": eks_node_repair_config(spec),
+        **({"release_version": spec.release_version} if spec.release_version else {}),
+        # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
+        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.
+        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}),
+    }
+    return pool_hatches.with_overrides(spec, args)
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it: the NVIDIA AMI on EKS."""
+    return f"{spec.image_family} NVIDIA AMI ({ami_type(spec)})"

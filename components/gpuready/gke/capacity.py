@@ -1,0 +1,42 @@
+"""The GKE node pool as a provisioner (``node-pool``, the GKE default). Pure: delegates to ``lifecycle``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.health.repair import RepairFacts
+from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.scale_path.model import ScaleDecider
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.gke import lifecycle
+from gpuready.gke.scale_path import GkeNodePoolDecider
+
+
+class GkeNodePool(Provisioner):
+    """A node pool of fixed bounds (counted per zone by GKE), scaled by GKE's cluster autoscaler."""
+
+    key: ClassVar[str] = "node-pool"
+    cloud: ClassVar[str] = "gke"
+    adapter: ClassVar[str] = "gpuready.gke.stack_adapter:build_pool"
+    tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
+    pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
+    scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
+    repair: ClassVar[RepairFacts | None] = RepairFacts(
+        on="GKE node auto-repair (management.autoRepair, set explicitly): GKE recreates a node that stays NotReady "
+        "about 10 min or runs out of boot disk; it publishes no GPU condition, so a broken GPU on a Ready node is "
+        "gpuready check's to find",
+        off="management.autoRepair false: GKE leaves unhealthy nodes in place",
+        source="cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair",
+    )
+
+    def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
+        return lifecycle.CREATION_ONLY
+
+    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
+        return lifecycle.capacity(inputs)
+
+
+PROVISIONER = GkeNodePool()
+"""The one instance (provisioners hold no state)."""

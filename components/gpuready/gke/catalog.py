@@ -1,0 +1,45 @@
+"""GCE GPU machine types usable in GKE node pools.
+
+Source: GKE how-to/gpus (https://docs.cloud.google.com/kubernetes-engine/docs/how-to/gpus) and GCE GPU
+machine types (https://cloud.google.com/compute/docs/gpus), shared reference clouds.md 4.1: G2 carries L4
+(1 GPU up to g2-standard-32, 2/4/8 on -24/-48/-96), A2 High/Mega A100 40 GB and A2 Ultra A100 80 GB (the
+suffix is the GPU count), A3 High/Mega H100 80 GB, A3 Ultra H200, A4 B200, G4 RTX PRO 6000 (g4-standard-48
+has 1, -384 has 8; the fractional -6/-12/-24 and the other whole-GPU sizes are not listed: describe them with
+``gpu:``); N1 takes attached T4 (1, 2 or 4) or V100 (1, 2, 4 or 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gpuready.core.catalog.instance_types import AttachableGpus, InstanceType, family_table
+
+_SRC = "GKE how-to/gpus; GCE gpus"
+
+GKE_MACHINE_TYPES: Mapping[str, InstanceType] = {
+    **family_table("gke", "l4", "x86_64", f"{_SRC} G2", {
+        "g2-standard-4": 1, "g2-standard-8": 1, "g2-standard-12": 1, "g2-standard-16": 1,
+        "g2-standard-32": 1, "g2-standard-24": 2, "g2-standard-48": 4, "g2-standard-96": 8,
+    }),
+    **family_table("gke", "a100", "x86_64", f"{_SRC} A2 High/Mega", {
+        "a2-highgpu-1g": 1, "a2-highgpu-2g": 2, "a2-highgpu-4g": 4, "a2-highgpu-8g": 8, "a2-megagpu-16g": 16,
+    }),
+    **family_table("gke", "a100-80gb", "x86_64", f"{_SRC} A2 Ultra", {
+        "a2-ultragpu-1g": 1, "a2-ultragpu-2g": 2, "a2-ultragpu-4g": 4, "a2-ultragpu-8g": 8,
+    }),
+    **family_table("gke", "h100", "x86_64", f"{_SRC} A3 High", {
+        "a3-highgpu-1g": 1, "a3-highgpu-2g": 2, "a3-highgpu-4g": 4, "a3-highgpu-8g": 8,
+    }),
+    **family_table("gke", "h100-mega", "x86_64", f"{_SRC} A3 Mega", {"a3-megagpu-8g": 8}),
+    **family_table("gke", "h200", "x86_64", f"{_SRC} A3 Ultra", {"a3-ultragpu-8g": 8}),
+    **family_table("gke", "b200", "x86_64", f"{_SRC} A4", {"a4-highgpu-8g": 8}),
+    **family_table("gke", "rtxpro6000", "x86_64", f"{_SRC} G4", {"g4-standard-48": 1, "g4-standard-384": 8}),
+}  # fmt: skip
+"""GKE machine types with built-in GPUs, by name."""
+
+GKE_ATTACHABLE = AttachableGpus(
+    machine_prefix="n1-",
+    counts={"t4": (1, 2, 4), "v100": (1, 2, 4, 8)},
+    source=f"{_SRC} N1 + T4/V100",
+)
+"""N1 machines take T4 or V100 GPUs as guest accelerators; the pool spec says which and how many."""

@@ -1,0 +1,141 @@
+"""GpuPoolSpec -> ``gcp.container.NodePool`` arguments. Pure.
+
+Enum strings from pulumi_gcp 10.2.0 (``container/outputs.py``: ``gpu_driver_version``
+DEFAULT / LATEST / INSTALLATION_DISABLED, ``gpu_sharing_strategy`` TIME_SHARING / MPS, taint effects
+NO_SCHEDULE ...). Sizes are totals across the pool's zones (``total_min_node_count`` /
+``total_max_node_count``); ``initial_node_count`` is per zone, as GKE defines it, and read at creation only
+(``gke.lifecycle.CREATION_ONLY``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.core import gke_zones, pool_hatches, scheduling, sharing_plan
+from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+
+IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
+SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
+CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
+"""``gpu_driver_version`` that leaves the driver to another owner (pulumi_gcp 10.2.0 docs)."""
+
+_SIZES = "minSize/maxSize/desiredSize"
+OWNED_INPUTS: Mapping[str, str] = {
+    "name": "name",
+    "namePrefix": "name",
+    "cluster": "gpuready:clusterName",
+    "location": "gpuready:gkeLocation",
+    "initialNodeCount": _SIZES,
+    "nodeCount": _SIZES,
+    "autoscaling": _SIZES,
+    "upgradeSettings": "upgrade",
+    "nodeLocations": "zones",
+    "nodeConfig.machineType": "instanceType",
+    "nodeConfig.imageType": "image",
+    "nodeConfig.spot": "capacity",
+    "nodeConfig.preemptible": "capacity",
+    "nodeConfig.guestAccelerators": "instanceType/gpu/driver/driverVersion/sharing",
+    "nodeConfig.labels": "labels",
+    "nodeConfig.taints": "taints",
+    "nodeConfig.effectiveTaints": "taints",
+    "nodeConfig.diskSizeGb": "diskSizeGb",
+    "nodeConfig.bootDisk.sizeGb": "diskSizeGb",
+    "nodeConfig.serviceAccount": "gpuready:gkeServiceAccount",
+    "nodeConfig.resourceLabels": "gpuready:tags",
+    "management.autoRepair": "repair",
+}
+"""``container.NodePool`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
+``overrides`` (``tests/gke/test_overrides.py`` checks every input ``node_pool_args`` sets is here or a default).
+The rest of ``nodeConfig`` is free (``gvnic``, ``reservationAffinity``, ``localNvmeSsdBlockConfig``,
+``ephemeralStorageLocalSsdConfig``...), as are ``placementPolicy``, ``networkConfig``, ``queuedProvisioning``."""
+DEFAULT_INPUTS = ("management", "nodeConfig.oauthScopes")
+"""Inputs gpuready sets as defaults an override may change (auto repair and upgrade on; the cloud-platform scope,
+access then decided by the nodes' service account's IAM roles)."""
+
+
+def driver_version(spec: GpuPoolSpec) -> str:
+    """``gpu_driver_version``: GKE's driver branch, or INSTALLATION_DISABLED when the operator owns it."""
+    if spec.driver == "operator":
+        return DRIVER_INSTALLATION_DISABLED
+    return (spec.driver_version or "default").upper()
+
+
+def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
+    """The pool's single ``guest_accelerators`` entry."""
+    model = spec.resolved.model
+    if model.gke_accelerator is None:
+        raise ValueError(f"pool {spec.name!r}: {model.key} has no GKE accelerator type")
+    accelerator: dict[str, Any] = {
+        "type": model.gke_accelerator,
+        "count": spec.resolved.gpus,
+        "gpu_driver_installation_config": {"gpu_driver_version": driver_version(spec)},
+    }
+    sharing = spec.sharing
+    if sharing_plan.delivery("gke", spec.driver, spec.sharing_mode) == "cloud":
+        if isinstance(sharing, GpuSharing):
+            accelerator["gpu_sharing_config"] = {
+                "gpu_sharing_strategy": SHARING_STRATEGIES[sharing.mode],
+                "max_shared_clients_per_gpu": sharing.replicas,
+            }
+        elif isinstance(sharing, MigPartitioning):
+            accelerator["gpu_partition_size"] = sharing.profile
+    return accelerator
+
+
+def upgrade_settings(spec: GpuPoolSpec) -> dict[str, Any]:
+    """``upgradeSettings``: by default SURGE with no surge node and one node down at a time (a surge node needs
+    spare GPU quota); BLUE_GREEN only when asked, with its batch and soak settings (durations as ``"<n>s"``)."""
+    policy = spec.upgrade
+    if policy.strategy == "blue-green":
+        return {
+            "strategy": "BLUE_GREEN",
+            "blue_green_settings": {
+                "standard_rollout_policy": {
+                    "batch_node_count": policy.batch_node_count,
+                    "batch_soak_duration": f"{policy.batch_soak_seconds}s",
+                },
+                "node_pool_soak_duration": f"{policy.pool_soak_seconds}s",
+            },
+        }
+    return {"strategy": "SURGE", "max_surge": policy.surge, "max_unavailable": policy.unavailable}
+
+
+def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
+    """Keyword arguments of ``container.NodePool`` that follow from the spec (wiring excluded), overrides merged.
+
+    ``zones`` is the number of zones the pool spans (``gke_zones.zone_count``): GKE applies
+    ``initial_node_count`` per zone, so ``desiredSize`` is split evenly over them (``gke_zones.initial_per_zone``).
+    """
+    args: dict[str, Any] = {
+        "name": spec.name,
+        "initial_node_count": gke_zones.initial_per_zone(spec, zones),
+        "autoscaling": {
+            "total_min_node_count": spec.min_size,
+            "total_max_node_count": spec.max_size,
+            "location_policy": "ANY" if spec.capacity == "spot" else "BALANCED",
+        },
+        "management": {"auto_repair": spec.repair.enabled, "auto_upgrade": True},
+        "upgrade_settings": upgrade_settings(spec),
+        "node_config": {
+            "machine_type": spec.resolved.instance_type,
+            "image_type": IMAGE_TYPES[spec.image_family],
+            "spot": spec.capacity == "spot",
+            "guest_accelerators": [guest_accelerator(spec)],
+            "labels": scheduling.pool_labels(spec),
+            "taints": [scheduling.to_gke_taint(t) for t in scheduling.pool_taints(spec)],
+            "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
+        },
+    }
+    if spec.disk_size_gb is not None:
+        args["node_config"]["disk_size_gb"] = spec.disk_size_gb
+    if spec.zones:
+        args["node_locations"] = list(spec.zones)
+    return pool_hatches.with_overrides(spec, args)
+
+
+def driver_summary(spec: GpuPoolSpec) -> str:
+    """Who owns the driver, as the plan table shows it."""
+    owner = "GKE" if spec.driver == "cloud" else "GPU Operator"
+    return f"{owner} (gpuDriverVersion={driver_version(spec)})"

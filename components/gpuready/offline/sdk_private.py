@@ -1,0 +1,51 @@
+"""Every private name of the Pulumi SDKs the offline engine uses, in one place (tested on pulumi 3.272.0 and
+pulumi-policy 1.21.0: the lower bounds of their ranges, and the lock).
+
+No other module imports a private SDK name; ``tests/offline/test_sdk_private.py`` checks each one's existence and
+signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks it.
+
+- ``pulumi.runtime.settings.SETTINGS`` (``.lock``, ``.outputs``) and ``_get_rpc_manager().rpcs``: the runner waits
+  for the program's pending outputs and RPCs before reading the capture; the SDK only waits inside
+  ``pulumi.runtime.test``/``run_in_stack`` and exposes no public way to list what is still pending.
+- ``pulumi.runtime.mocks.MockMonitor``: the resource monitor of the mock runtime, the type of ``set_mocks``'s
+  ``monitor`` argument, but not exported from ``pulumi.runtime``; the capture subclasses it to record
+  registrations. Everything else the runner needs is public (``pulumi.runtime.Settings``, ``configure``,
+  ``reset_options``, ``run_in_stack``, ``set_all_config``, ``Mocks``). ``set_mocks`` itself is not used for
+  whole programs: it creates the root Stack and finishes it at once (``mocks.py``), which registers empty
+  exports and closes ``pulumi.run``.
+- ``pulumi_policy.policy._PolicyAnalyzerServicer`` and its methods ``_configure_runtime_settings``,
+  ``_get_policy_config``, ``_get_provider_resource``, ``_get_resource_options``: pulumi-policy serves a pack only
+  over gRPC from ``PolicyPack.__init__`` (which blocks in ``serve``); the servicer is the analyzer protocol
+  without the server, and the methods let the in-process run decode each resource once.
+- ``pulumi_policy.policy._NotApplicableError``: what a policy raises through ``args.not_applicable``; the run
+  reports it the way the servicer does.
+"""
+
+from __future__ import annotations
+
+try:
+    from pulumi.runtime.mocks import MockMonitor
+    from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
+    from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
+except ImportError as error:  # an SDK upgrade removed or renamed one: say which file to mend
+    raise ImportError(
+        f"{error}; the installed pulumi / pulumi-policy changed a private name the offline engine uses: "
+        "see components/gpuready/offline/sdk_private.py"
+    ) from error
+
+SERVICER_METHODS = (
+    "_configure_runtime_settings",
+    "_get_policy_config",
+    "_get_provider_resource",
+    "_get_resource_options",
+)
+"""The private ``_PolicyAnalyzerServicer`` methods ``policy_run.py`` calls."""
+
+__all__ = [
+    "SERVICER_METHODS",
+    "SETTINGS",
+    "MockMonitor",
+    "_NotApplicableError",
+    "_PolicyAnalyzerServicer",
+    "_get_rpc_manager",
+]

@@ -1,0 +1,287 @@
+"""The gpuready package provider: serves the generated schema and builds the Python components in ``Construct``.
+
+Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, served by
+``pulumi/provider/server.py:main``) rather than the component host of ``pulumi.provider.experimental``
+(``host.py:component_provider_host``, whose ``analyzer.py`` infers the schema from the type hints of each
+component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
+stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
+those models (``gpuready.package.schema``) and the inputs are checked by the same parsers as the stack
+program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``), so a problem reads the same, the path
+naming the component's input instead of the stack key.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Any, Protocol, cast
+
+import pulumi
+from pulumi.errors import InputPropertiesError
+from pulumi.provider import ConstructResult, Provider
+from pydantic.alias_generators import to_camel
+
+from gpuready.core.clouds.registry import Cloud
+from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.problems import rebased
+from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
+from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
+from gpuready.core.pool_config import parse_pools
+from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, karpenter_cluster
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
+from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
+from gpuready.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
+from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
+from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
+from gpuready.gpu_stack.release_component import GpuStackRelease
+from gpuready.package.json_types import token
+from gpuready.package.schema import VERSION, schema_text
+from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
+
+POOL_ADAPTERS = {
+    "EksGpuNodePool": "gpuready.eks.stack_adapter",
+    "AksGpuNodePool": "gpuready.aks.stack_adapter",
+    "GkeGpuNodePool": "gpuready.gke.stack_adapter",
+}
+"""Pool component -> the cloud's adapter module (``PACKAGE_CLOUD``, ``package_pool``), imported on first use."""
+ELASTIC_POOLS = {
+    "EksKarpenterGpuPool": ("gpuready.eks.karpenter_pool", "karpenter", False),
+    "EksAutoModeGpuPool": ("gpuready.eks.auto_mode_pool", "eks-auto-mode", True),
+    "AksNapGpuPool": ("gpuready.aks.nap_pool", "nap", True),
+    "GkeComputeClassGpuPool": ("gpuready.gke.compute_class_pool", "compute-class", True),
+}
+"""Elastic pool component (issue #14) -> its module (``PACKAGE_CLOUD``, ``package_pool``), the provisioner it makes
+(which a pool entry may leave out), and whether its wiring must be known values (its Args take plain values; the
+Karpenter pool's take outputs)."""
+FEATURE_GATES = "karpenterFeatureGates"
+"""The input declaring the cluster's Karpenter feature gates (the stack key ``gpuready:karpenterFeatureGates``;
+only the Karpenter pool's schema has it): checked as the stack key is, and the pool is judged, and built, for a
+cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose GPUs Karpenter cannot see gets its
+NodeOverlay instead of a refusal)."""
+KUBERNETES = "kubernetes"
+
+
+class PoolAdapter(Protocol):
+    PACKAGE_CLOUD: Cloud
+
+    def package_pool(
+        self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
+    ) -> GpuNodePoolBase: ...
+
+
+class ElasticPoolAdapter(Protocol):
+    PACKAGE_CLOUD: Cloud
+
+    def package_pool(
+        self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
+        opts: pulumi.ResourceOptions, *, cluster: ClusterFacts = DEFAULT_CLUSTER,
+    ) -> GpuNodePoolBase: ...  # fmt: skip
+
+    """``cluster`` is passed only to the components whose schema takes ``karpenterFeatureGates``."""
+
+
+ReleaseArgs = (
+    type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs] | type[GpuOperatorDraArgs]
+)
+Built = tuple[pulumi.ComponentResource, dict[str, Any]]
+
+
+class GpuReadyProvider(Provider):
+    """Hosts every gpuready component under the type token its Python class registers."""
+
+    def __init__(self) -> None:
+        text = schema_text()
+        super().__init__(VERSION, text)
+        resources = json.loads(text)["resources"]
+        self._required: dict[str, tuple[str, ...]] = {
+            key: tuple(entry.get("requiredInputs") or ()) for key, entry in resources.items()
+        }
+        """Component token -> the inputs its schema requires (checked before anything registers)."""
+        self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
+            **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
+            **{
+                token(component): _elastic_builder(
+                    component, *made_by, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
+                )
+                for component, made_by in ELASTIC_POOLS.items()
+            },
+            GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
+            NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
+            NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
+            GpuOperatorDra.TOKEN: _release_builder(GpuOperatorDra, GpuOperatorDraArgs, "gpu-operator-dra"),
+            token("GpuBinPackingScheduler"): _scheduler,
+        }
+
+    def construct(
+        self, name: str, resource_type: str, inputs: Mapping[str, Any], options: pulumi.ResourceOptions | None = None
+    ) -> ConstructResult:
+        """Build the component. Every refusal of gpuready (a config problem, a rule of the GPU stack, missing
+        wiring) answers INVALID_ARGUMENT with the stack program's wording, raised before the component registers
+        (inputs are parsed and plans made first); only a bug of gpuready itself is UNKNOWN."""
+        build = self._builders.get(resource_type)
+        if build is None:
+            raise ValueError(f"gpuready has no component {resource_type}; known: {', '.join(sorted(self._builders))}")
+        missing = [key for key in self._required.get(resource_type, ()) if inputs.get(key) is None]
+        try:
+            if missing:
+                raise ConfigError([
+                    Problem(key, f"is required by {resource_type.rsplit(':', 1)[-1]}", None, (), "set it")
+                    for key in missing
+                ])  # fmt: skip
+            component, state = build(name, inputs, options or pulumi.ResourceOptions())
+        except SpecError as error:
+            errors = [{"property_path": p.path, "reason": str(p).removeprefix(f"{p.path}: ")} for p in error.problems]
+            raise InputPropertiesError(str(error), errors) from None  # type: ignore[arg-type]
+        except GpuReadyError as error:
+            raise InputPropertiesError(bounded_text(str(error)), []) from None
+        return ConstructResult(urn=component.urn, state=state)
+
+
+def plain(value: Any, path: str) -> Any:
+    """A config value as the stack program's parser sees it: known, and whole numbers as ``int`` (the wire
+    carries every number as a double, ``google.protobuf.Struct``)."""
+    if isinstance(value, pulumi.Output):
+        raise ConfigError.one(path, "must be known when the program runs, not another resource's output")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: plain(v, f"{path}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def pools_of(
+    raw: Any, cloud: Any, path: str, conventions: Conventions = DEFAULT_CONVENTIONS
+) -> tuple[GpuPoolSpec, ...]:
+    """The pool specs of ``raw`` (entries of ``gpuready:nodePools``), checked by the stack program's parser."""
+    return parse_pools(plain(raw, path), plain(cloud, "cloud"), path, conventions=conventions)
+
+
+CONVENTION_INPUTS = (GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY)
+"""The inputs every component with pools takes for the team's conventions (``gpuready:conventions``' keys)."""
+
+
+def conventions_of(inputs: Mapping[str, Any]) -> Conventions:
+    """The team's conventions from the component's ``gpuTaint`` / ``skypilotLabels`` inputs (absent: gpuready's),
+    checked by the stack settings' parser; raises ``SpecError`` naming the input."""
+    given = {k: plain(inputs[k], k) for k in CONVENTION_INPUTS if inputs.get(k) is not None}
+    try:
+        return parse_conventions(given, "conventions")
+    except SpecError as error:
+        raise SpecError(rebased(error.problems, "conventions.", "")) from None
+
+
+def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        adapter = cast("PoolAdapter", importlib.import_module(module))
+        try:
+            entry = plain(inputs.get("pool"), "pool")
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", conventions=conventions_of(inputs))
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
+        pool = adapter.package_pool(name, spec, inputs, opts)
+        outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
+        return pool, {"nodePoolName": pool.node_pool_name, **outputs}
+
+    return build
+
+
+def _elastic_builder(
+    component: str, module: str, provisioner: str, known: bool, *, gated: bool
+) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
+        entry = plain(inputs.get("pool"), "pool")
+        if isinstance(entry, Mapping):
+            entry = {"provisioner": provisioner, **entry}  # the component's own unless the entry names one
+        if not gated and inputs.get(FEATURE_GATES) is not None:
+            raise ConfigError.one(
+                FEATURE_GATES, f"{component} takes no Karpenter feature gates (its autoscaler's are not declared)",
+                None, (), "remove it; EksKarpenterGpuPool takes the feature gates of a Karpenter you run",
+            )  # fmt: skip
+        problems: list[Problem] = []
+        cluster = karpenter_cluster(plain(inputs.get(FEATURE_GATES), FEATURE_GATES), FEATURE_GATES, problems)
+        if problems:
+            raise ConfigError(problems)
+        try:
+            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", cluster, conventions_of(inputs))
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
+        if spec.provisioner != provisioner:
+            raise ConfigError.one(
+                "pool.provisioner", f"{component} makes {provisioner} pools", spec.provisioner, (provisioner,),
+                "remove provisioner, or use the component of that provisioner",
+            )  # fmt: skip
+        skipped = ("pool", FEATURE_GATES, *CONVENTION_INPUTS)
+        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in skipped}
+        provider = _kubernetes_provider(component, opts)
+        pool = adapter.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
+        outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
+        return pool, {"nodePoolName": pool.node_pool_name, **outputs}
+
+    return build
+
+
+def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi.ProviderResource:
+    """The cluster's Kubernetes provider the caller passed in the resource options (``providers``)."""
+    given = opts.providers
+    found = given.get(KUBERNETES) if isinstance(given, Mapping) else None
+    if found is None and isinstance(given, list | tuple):
+        found = next((p for p in given if getattr(p, "package", None) == KUBERNETES), None)
+    if found is None:
+        raise ConfigError.one(
+            "providers", f"{component} makes Kubernetes objects on the cluster, and no Kubernetes provider was given",
+            None, (), "pass the cluster's Kubernetes provider in the resource options (providers: [provider])",
+        )  # fmt: skip
+    return found
+
+
+def _release_builder(
+    component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
+) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider"}
+
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
+        try:
+            spec = parse_gpu_stack({**given, "kind": kind}, "gpuStack")
+        except ConfigError as error:
+            raise ConfigError(rebased(error.problems, "gpuStack.", "")) from None
+        pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
+        args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys})
+        release = component(name, args, opts)
+        plan = release.plan.release
+        assert plan is not None  # a chart component's plan installs its chart
+        return release, {
+            "releaseName": release.release.name,
+            "namespace": plan.namespace,
+            "chart": plan.chart.name,
+            "version": plan.version,
+        }
+
+    return build
+
+
+def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+    conventions = conventions_of(inputs)
+    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools", conventions) if inputs.get("pools") else ()
+    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
+    try:
+        spec = parse_binpack(given, pools, "binpackScheduler")
+    except ConfigError as error:
+        raise ConfigError(rebased(error.problems, "binpackScheduler.", "")) from None
+    scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
+    return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+
+
+def main() -> None:
+    """Serve the provider: print the port, then answer the engine (``pulumi.provider.main``)."""
+    import sys  # noqa: PLC0415 - only the entry point reads the command line
+
+    pulumi.provider.main(GpuReadyProvider(), sys.argv[1:])

@@ -1,0 +1,185 @@
+"""Rules on GPU node pools: EKS node groups, AKS agent pools (also inside a ManagedCluster), GKE node pools.
+
+Pure: ``(resource_type, props, config) -> messages``. Each message names the field, what is wrong and
+the fix, in the cloud API's own encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.core import scheduling, sharing_plan
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
+from gpuready.core.props import as_list, as_number, as_text, dig, show
+from gpuready.eks.plan import AMI_TYPES
+from gpuready.eks.profile import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
+from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
+from gpuready.policy.rules.gpu_pools import (
+    EKS_NODE_GROUP,
+    GpuPool,
+    first,
+    gpu_pools,
+)
+from gpuready.policy.rules.k8s import API_EFFECTS
+
+DEFAULT_REQUIRED_LABELS: tuple[str, ...] = (scheduling.LABEL_GPU_PRESENT, scheduling.LABEL_ACCELERATOR)
+"""``nvidia.com/gpu.present`` lets the device plugin's required node affinity match before NFD runs
+(nvidia.md 8 #10); ``gpuready.io/accelerator`` is the canonical lowercase GPU name workloads select on."""
+
+API_EFFECTS_BY_K8S = {k8s: api for api, k8s in API_EFFECTS.items()}
+"""Kubernetes effect spelling -> EKS / GKE API spelling, for fixes."""
+
+
+def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """Every GPU pool carries ``nvidia.com/gpu`` with effect NoSchedule, encoded the way its API wants it."""
+    problems: list[str] = []
+    taint = gpu_taint_of(config)
+    for pool in gpu_pools(resource_type, props):
+        profile = cloud_profile(pool.cloud)
+        field, fix = pool.taints_field, profile.encoded_taint(taint)
+        problems += _effect_spelling(pool)
+        gpu = [t for t in pool.taints if t.key == taint.key]
+        if not gpu:
+            problems.append(
+                f"{field}: GPU pool on {first(pool.instance_types) or 'GPU nodes'} has no {taint.key} NoSchedule "
+                f"taint ({profile.policy_untainted_note}); got {show(_raw_taints(pool))}. Add {fix!r} to {field}"
+            )
+        elif not any(t.effect == "NoSchedule" for t in gpu):
+            problems.append(
+                f"{field}: the {taint.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
+                f"the GPU nodes. Use {fix!r}"
+            )
+        elif any(profile.taint_value_problems(field, t) for t in gpu):
+            problems.append(f"{field}: {profile.title} requires a taint value. Use {fix!r}")
+    return problems
+
+
+def gpu_label_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """Every GPU pool carries the configured label keys, and gpuready's accelerator labels match the GPU."""
+    required = [k for k in as_list(config.get("requiredLabelKeys", DEFAULT_REQUIRED_LABELS)) if isinstance(k, str)]
+    problems: list[str] = []
+    for pool in gpu_pools(resource_type, props):
+        expected = _expected_labels(pool, skypilot_labels_of(config))
+        missing = [k for k in required if k not in pool.labels]
+        if missing:
+            fix = {k: expected.get(k, "<value>") for k in missing}
+            problems.append(
+                f"{pool.labels_field}: GPU pool lacks label(s) {', '.join(missing)}, which GPU workloads and the GPU "
+                f"stack select on. Add {fix!r} to {pool.labels_field}"
+            )
+        for key, want in expected.items():
+            got = pool.labels.get(key)
+            if got is not None and got != want:
+                problems.append(
+                    f"{pool.labels_field}.{key}: does not match the pool's GPU; got {got!r}. Set it to {want!r}"
+                )
+    return problems
+
+
+def eks_ami_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """EKS GPU node groups use a current NVIDIA AMI type for their CPU architecture."""
+    if resource_type != EKS_NODE_GROUP:
+        return []
+    pools = gpu_pools(resource_type, props)
+    if not pools:
+        return []
+    pool = pools[0]
+    want = AMI_TYPES[("al2023", pool.arch or "x86_64")]
+    ami = as_text(props.get("amiType"))
+    types = ", ".join(pool.instance_types) or "its launch template's instance types"
+    if ami is None:
+        if props.get("launchTemplate") is not None:
+            return []  # the AMI comes from the launch template
+        return [
+            f"amiType: not set for GPU instance types {types}; EKS then picks a standard AMI. Set amiType: {want!r}"
+        ]
+    if ami == "CUSTOM":
+        return []
+    if ami == DEPRECATED_GPU_AMI:
+        return [
+            f"amiType: {ami!r} is the deprecated Amazon Linux 2 GPU AMI; EKS stopped publishing AL2 AMIs on "
+            f"2025-11-26 (awslabs/amazon-eks-ami#2545). Use {want!r} (or the BOTTLEROCKET_*_NVIDIA type)"
+        ]
+    if ami not in NVIDIA_AMI_TYPES:
+        return [
+            f"amiType: {ami!r} has no NVIDIA driver, so the GPUs of {types} are never usable. Use {want!r} "
+            f"(allowed: {', '.join(sorted(NVIDIA_AMI_TYPES))})"
+        ]
+    ami_arch = "arm64" if "_ARM_64_" in ami else "x86_64"
+    if pool.arch is not None and ami_arch != pool.arch:
+        return [f"amiType: {ami!r} is for {ami_arch}, but {types} is {pool.arch}. Use {want!r}"]
+    return []
+
+
+def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """MIG settings on pools name profiles the pool's GPU has: AKS ``gpuInstanceProfile``, GKE
+    ``gpuPartitionSize``, and default-table layouts in the ``nvidia.com/mig.config`` label."""
+    problems: list[str] = []
+    for pool in gpu_pools(resource_type, props):
+        problems += cloud_profile(pool.cloud).policy_mig_problems(
+            pool.where, pool.props, pool.model, pool.instance_types
+        )
+        problems += _mig_label(pool)
+    return problems
+
+
+def pool_sharing_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """GKE ``gpuSharingConfig.maxSharedClientsPerGpu`` is a whole number from 2 to ``maxReplicas`` (at most 48)."""
+    limit = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
+    problems: list[str] = []
+    for pool in gpu_pools(resource_type, props):
+        problems += cloud_profile(pool.cloud).policy_sharing_problems(pool.props, limit)
+    return problems
+
+
+def _effect_spelling(pool: GpuPool) -> list[str]:
+    profile = cloud_profile(pool.cloud)
+    if profile.policy_taints_as_text:
+        bad = [str(t) for t in pool.taints if t.effect not in ("NoSchedule", "PreferNoSchedule", "NoExecute")]
+        return (
+            [f"{pool.taints_field}: unknown taint effect in {bad!r}; {profile.title} expects key=value:NoSchedule"]
+            if bad
+            else []
+        )
+    problems = []
+    for index, entry in enumerate(_raw_taints(pool)):
+        effect = as_text(dig(entry, "effect"))
+        if effect is not None and effect not in API_EFFECTS:
+            problems.append(
+                f"{pool.taints_field}[{index}].effect: the {profile.title} API spells effects "
+                f"{', '.join(sorted(API_EFFECTS))}; got {effect!r}. "
+                f"Use {API_EFFECTS_BY_K8S.get(effect, 'NO_SCHEDULE')!r}"
+            )
+    return problems
+
+
+def _raw_taints(pool: GpuPool) -> Any:
+    return dig(pool.props, *cloud_profile(pool.cloud).policy_fields[0].split(".")) or []
+
+
+def _expected_labels(pool: GpuPool, skypilot: bool) -> dict[str, str]:
+    expected = {scheduling.LABEL_GPU_PRESENT: "true"}
+    if pool.model is not None:
+        expected[scheduling.LABEL_ACCELERATOR] = pool.model.key
+        if skypilot:
+            expected[scheduling.LABEL_SKYPILOT_ACCELERATOR] = pool.model.skypilot
+    return expected
+
+
+def _mig_label(pool: GpuPool) -> list[str]:
+    value = pool.labels.get(scheduling.LABEL_MIG_CONFIG)
+    field = f"{pool.labels_field}.{scheduling.LABEL_MIG_CONFIG}"
+    if value is None or value == "all-disabled" or pool.model is None:
+        return []
+    table = pool.model.mig
+    if table is None:
+        return [
+            f"{field}: {pool.model.display} GPUs have no MIG, so the MIG manager never applies {value!r}. "
+            "Remove the label or use a MIG-capable instance type"
+        ]
+    named = [*sharing_plan.named_layouts(table), "all-enabled"]
+    if value.startswith("all-") and value not in named:
+        return [f"{field}: {value!r} is not a layout of {table.family}. Allowed: {', '.join(named)}"]
+    return []
