@@ -53,14 +53,7 @@ POLICIES: list[Policy] = [
         url="https://github.com/NVIDIA/k8s-device-plugin/blob/main/README.md#shared-access-to-gpus",
         remediation_steps="Set sharing.timeSlicing / sharing.mps replicas between 2 and maxReplicas in the ConfigMap "
         "that values.config.name (device plugin) or devicePlugin.config.name (gpu-operator) names.",
-        config={
-            "maxReplicas": {
-                "type": "integer",
-                "minimum": 2,
-                "default": gpu_configs.DEFAULT_MAX_REPLICAS,
-                "description": "Most replicas (clients) per GPU allowed.",
-            }
-        },
+        config=gpu_configs.MAX_REPLICAS_CONFIG,
     ),
     ScopedStackPolicy(
         name="gpu-nfd-deployed-once",

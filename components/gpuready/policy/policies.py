@@ -103,14 +103,7 @@ POLICIES: list[Policy] = [
         url="https://github.com/NVIDIA/k8s-device-plugin/blob/main/README.md#shared-access-to-gpus",
         remediation_steps="Set GKE maxSharedClientsPerGpu and device-plugin sharing replicas between 2 and "
         "maxReplicas; put renameByDefault / failRequestsGreaterThanOne under sharing.timeSlicing.",
-        config={
-            "maxReplicas": {
-                "type": "integer",
-                "minimum": 2,
-                "default": gpu_configs.DEFAULT_MAX_REPLICAS,
-                "description": "Most replicas (clients) per GPU allowed.",
-            }
-        },
+        config=gpu_configs.MAX_REPLICAS_CONFIG,
     ),
     ScopedResourcePolicy(
         name="gpu-helm-release-version-pinned",

@@ -27,6 +27,15 @@ from gpuready.policy.rules.charts import DEVICE_PLUGIN, OPERATOR, GpuRelease, gp
 
 DEFAULT_MAX_REPLICAS = MAX_REPLICAS
 """Default bound on time-slicing / MPS replicas per GPU: GKE's own maximum, a sane ceiling anywhere."""
+MAX_REPLICAS_CONFIG = {
+    "maxReplicas": {
+        "type": "integer",
+        "minimum": 2,
+        "default": DEFAULT_MAX_REPLICAS,
+        "description": "Most replicas (clients) per GPU allowed.",
+    }
+}
+"""The pack config property of every rule bounding sharing replicas (``--policy-config``)."""
 MIG_RESOURCES = frozenset(mig_resource_name(p) for t in MIG_TABLES.values() for p in t.profiles)
 """Every ``nvidia.com/mig-<profile>`` resource some MIG table yields under the ``mixed`` strategy."""
 _SHARING_FLAGS = ("renameByDefault", "failRequestsGreaterThanOne")
