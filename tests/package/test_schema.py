@@ -9,7 +9,8 @@ import pytest
 
 from gpuready.core.binpack.scheduler_fields import TolerationOperator
 from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS, GpuStackConfig
-from gpuready.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
+from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
+from gpuready.core.config_model.pool_parts_model import SHARING_KEYS
 from gpuready.core.config_model.scheduler_model import BINPACK_KEYS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY
 from gpuready.core.gpu_stack.stack_spec import NFD_MODES

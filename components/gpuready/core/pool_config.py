@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud
 from gpuready.core.config_model.all_problems import OMIT, StandIn, validated
-from gpuready.core.config_model.pool_model import POOL_KEYS, SHARING_KEYS, PoolConfig
+from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
+from gpuready.core.config_model.pool_parts_model import SHARING_KEYS
 from gpuready.core.config_model.suggest import closest
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions

@@ -7,13 +7,8 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.config_model.pool_model import (
-    POOL_KEYS,
-    MigConfig,
-    NoSharingConfig,
-    PoolConfig,
-    SharedGpuConfig,
-)
+from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
+from gpuready.core.config_model.pool_parts_model import MigConfig, NoSharingConfig, SharedGpuConfig
 from gpuready.core.config_model.problems import validate
 from gpuready.core.specs import GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint

@@ -1,0 +1,185 @@
+"""The parts of a ``gpuready:nodePools`` entry: the config models of its ``gpu``, ``gpuRequirements``, ``sharing``
+(by ``mode``), ``taints``, ``upgrade`` and ``repair`` keys. Pure; ``pool_model.PoolConfig`` holds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal, cast, get_args
+
+from pydantic import Discriminator, Field, Tag, model_validator
+
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.problems import CONFIG_ERROR, config_error
+from gpuready.core.health.repair import RepairPolicy
+from gpuready.core.k8s_syntax import TaintEffect
+from gpuready.core.specs import (
+    GpuRequirements,
+    GpuSharing,
+    MigPartitioning,
+    MigStrategy,
+    UpgradePolicy,
+)
+from gpuready.core.taints import Taint, parse_taint_text
+
+
+class GpuConfig(ConfigModel):
+    """``gpu``: an explicit GPU description for instance types the catalog does not list."""
+
+    words: ClassVar = {"arch": Words("unknown CPU architecture")}
+
+    model: str
+    count: int
+    arch: Literal["arm64", "x86_64"] | None = None
+
+    def to_spec(self) -> ExplicitGpu:
+        return ExplicitGpu(model=self.model, count=self.count, arch=self.arch)
+
+
+def _types_form(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "one"
+    return "list" if isinstance(value, list) else None
+
+
+InstanceTypes = Annotated[
+    Annotated[str, Tag("one")] | Annotated[list[str], Tag("list")],
+    Discriminator(
+        _types_form,
+        custom_error_type=CONFIG_ERROR,
+        custom_error_message="must be an instance type or (elastic pools) a list of them",
+    ),
+]
+
+
+class GpuRequirementsConfig(ConfigModel):
+    """``gpuRequirements``: an elastic pool's nodes by their GPU model and count (``capacity.gpu_choice``)."""
+
+    model: str
+    count: int
+
+    def to_spec(self) -> GpuRequirements:
+        return GpuRequirements(model=self.model, count=self.count)
+
+
+class NoSharingConfig(ConfigModel):
+    """``sharing: {mode: none}``: the same as no sharing."""
+
+    mode: Literal["none"]
+
+    def to_spec(self) -> None:
+        return None
+
+
+class SharedGpuConfig(ConfigModel):
+    """Time-slicing or MPS."""
+
+    mode: Literal["time-slicing", "mps"]
+    replicas: int
+    rename_by_default: bool = False
+    fail_requests_greater_than_one: bool | None = None
+
+    def to_spec(self) -> GpuSharing:
+        return GpuSharing(
+            mode=self.mode,
+            replicas=self.replicas,
+            rename_by_default=self.rename_by_default,
+            fail_requests_greater_than_one=self.fail_requests_greater_than_one,
+        )
+
+
+def _layout_form(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "name"
+    return "counts" if isinstance(value, Mapping) else None
+
+
+Layout = Annotated[
+    Annotated[str, Tag("name")] | Annotated[dict[str, int], Tag("counts")],
+    Discriminator(
+        _layout_form, custom_error_type=CONFIG_ERROR, custom_error_message="must be a layout name or profile -> count"
+    ),
+]
+
+
+class MigConfig(ConfigModel):
+    """Multi-Instance GPU: one profile on every GPU, or a layout."""
+
+    mode: Literal["mig"]
+    profile: str | None = None
+    layout: Layout | None = None
+    strategy: str = "single"
+
+    def to_spec(self) -> MigPartitioning:
+        strategy = cast("MigStrategy", self.strategy)  # checked by sharing_rules, once, when the spec is made
+        return MigPartitioning(profile=self.profile, layout=self.layout, strategy=strategy)
+
+
+SharingConfig = Annotated[NoSharingConfig | SharedGpuConfig | MigConfig, Field(discriminator="mode")]
+
+SHARING_KEYS: dict[str, frozenset[str]] = {
+    mode: frozenset(f.alias or n for n, f in form.model_fields.items())
+    for form in (NoSharingConfig, SharedGpuConfig, MigConfig)
+    for mode in get_args(form.model_fields["mode"].annotation)
+}
+"""Sharing mode -> the keys its form takes (``mode`` included)."""
+
+
+class TaintConfig(ConfigModel):
+    """A taint, as a mapping or as ``key=value:Effect`` text (``taints.parse_taint_text``)."""
+
+    key: str
+    value: str = ""
+    effect: str
+    """Checked by ``pool_rules`` (once), with the pool's other taint rules."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            parts = parse_taint_text(data)
+            if parts is None:
+                raise config_error("must look like key=value:Effect", "e.g. dedicated=ml:NoSchedule")
+            return {"key": parts[0], "value": parts[1], "effect": parts[2]}
+        if not isinstance(data, Mapping):
+            raise config_error("must be a mapping {key, value, effect} or key=value:Effect")
+        return data
+
+    def to_spec(self) -> Taint:
+        return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
+
+
+class UpgradeConfig(ConfigModel):
+    """``upgrade``: how node upgrades roll; the values are checked by ``pool_rules``."""
+
+    strategy: str | None = None
+    max_unavailable: int | None = None
+    max_surge: int | None = None
+    batch_node_count: int | None = None
+    batch_soak_seconds: int | None = None
+    pool_soak_seconds: int | None = None
+
+    def to_spec(self) -> UpgradePolicy:
+        return UpgradePolicy(**self.model_dump(exclude_none=True))
+
+
+class RepairConfig(ConfigModel):
+    """``repair``: node auto repair, ``true`` / ``false`` or a mapping; the values are checked by the provisioner's
+    repair rules (``gpuready.core.health.repair``)."""
+
+    enabled: bool = True
+    max_parallel: int | None = None
+    max_unhealthy_percent: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            return {"enabled": value}
+        if not isinstance(value, Mapping):
+            raise config_error("must be true, false or a mapping", "repair: {enabled: true, maxParallel: 1}")
+        return value
+
+    def to_spec(self) -> RepairPolicy:
+        return RepairPolicy(**self.model_dump())
