@@ -21,17 +21,14 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.gpu_stack.device_plugin import NvidiaDevicePluginArgs
 from gpuready.gpu_stack.dra_driver import NvidiaDraDriverArgs
 from gpuready.gpu_stack.gpu_operator import GpuOperatorArgs
+from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDraArgs
 
-WIRING = {"pools", "provider"}
-"""Args fields that are not settings: the pools served and the cluster's provider."""
+WIRING = {"pools", "provider", "cluster_name", "tags"}
+"""Args fields that are not settings: the pools served, the cluster's provider, and the cluster's name and tags for
+the health agent add-on ``health`` installs (``gpuready.stack_adapters.install_health_agent``)."""
 PER_CHART = {"gfd", "mig_reboot", "cluster_version"}
 """GPU stack settings of one chart only (the device plugin's GFD switch, the operator's MIG reboot, the DRA driver's
 cluster version)."""
-
-
-STACK_ONLY = {"health"}
-"""GPU stack settings of the stack program, not of a chart component: ``health`` also installs the EKS node monitoring
-agent add-on beside the release (``gpuready.stack_adapters.build_health_agent``)."""
 
 
 def _spec_fields(spec: type) -> set[str]:
@@ -50,8 +47,8 @@ def test_model_keys_are_the_spec_fields(model: type[BaseModel], spec: type, not_
     assert set(model.model_fields) == _spec_fields(spec) - not_configured
 
 
-@pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs, NvidiaDraDriverArgs])
+@pytest.mark.parametrize("args", [GpuOperatorArgs, NvidiaDevicePluginArgs, NvidiaDraDriverArgs, GpuOperatorDraArgs])
 def test_chart_args_are_gpu_stack_settings(args: type) -> None:
     settings = {f.name for f in fields(args)} - WIRING
-    assert settings <= _spec_fields(GpuStackSpec) - {"kind"} - STACK_ONLY
-    assert _spec_fields(GpuStackSpec) - {"kind"} - STACK_ONLY - settings <= PER_CHART
+    assert settings <= _spec_fields(GpuStackSpec) - {"kind"}
+    assert _spec_fields(GpuStackSpec) - {"kind"} - settings <= PER_CHART

@@ -5,12 +5,16 @@ A pool's component comes from its provisioner (``gpuready.core.capacity``): its 
 ``components/gpuready/<cloud>/stack_adapter.py:build_pool``). The cluster's kubeconfig comes from the cloud profile's
 ``stack_adapter`` module (``cluster_kubeconfig(target, invoke_opts)``). These modules import the cloud's Pulumi SDK,
 so they load only for the stack's own cloud (importing all three SDKs costs seconds).
+
+The health agent a GPU stack plan chose (``gpuStack.health``) is registered by one path for the stack program
+(``build_health_agent``) and the chart components (``GpuStackRelease``): the cloud profile's
+``health_agent_adapter`` (EKS: the node monitoring agent add-on, ``gpuready.eks.health_agent``).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, cast
 
 import pulumi
@@ -18,8 +22,11 @@ import pulumi
 from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.cluster_kubeconfig import ClusterTarget
+from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
+from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
+from gpuready.errors import Problem, SpecError
 from gpuready.pool_outputs import GpuNodePoolBase
 
 
@@ -60,11 +67,50 @@ def build_pool(
 
 def build_health_agent(settings: StackSettings, depends_on: list[pulumi.Resource]) -> pulumi.Resource | None:
     """The health agent the stack installs (``gpuStack.health``), by its cloud's adapter; None when it installs none
-    (the cloud's own reporter, or no agent)."""
-    values = settings.planned_gpu_stack.agent_values
-    adapter_path = cloud_profile(settings.cloud).health_agent_adapter
-    if values is None or adapter_path is None:
+    (the cloud's own reporter, or no agent). The chart components register it by the same function."""
+    return install_health_agent(
+        settings.planned_gpu_stack,
+        AGENT_ADDON,
+        cluster_name=settings.cluster_name,
+        tags=settings.tags,
+        opts=pulumi.ResourceOptions(depends_on=depends_on),
+    )
+
+
+def installs_agent(plan: GpuStackPlan) -> bool:
+    """Whether ``plan`` installs a health agent (its values planned, and the cloud has an adapter for it)."""
+    return plan.agent_values is not None and cloud_profile(plan.cloud).health_agent_adapter is not None
+
+
+def cluster_name_problems(plan: GpuStackPlan, cluster_name: str | None, field: str) -> list[Problem]:
+    """A missing cluster name when ``plan`` installs an agent (the add-on goes on a named cluster)."""
+    if not installs_agent(plan) or cluster_name:
+        return []
+    return [Problem(field, f"the health agent {plan.spec.health.agent} is an add-on of a cluster: name the cluster",
+                    cluster_name, (), f"pass the cluster's name as {field}, or set health.agent: none")]  # fmt: skip
+
+
+def install_health_agent(
+    plan: GpuStackPlan,
+    name: str,
+    *,
+    cluster_name: str,
+    tags: Mapping[str, str],
+    opts: pulumi.ResourceOptions,
+) -> pulumi.Resource | None:
+    """The agent ``plan`` installs, registered as ``name``; None when it installs none (the cloud's own reporter,
+    or no agent)."""
+    if not installs_agent(plan):
         return None
-    module, _, name = adapter_path.partition(":")
-    adapter = getattr(importlib.import_module(module), name)
-    return cast("pulumi.Resource", adapter(settings, values, depends_on))
+    adapter_path = cloud_profile(plan.cloud).health_agent_adapter
+    assert adapter_path is not None and plan.agent_values is not None  # installs_agent
+    module, _, function = adapter_path.partition(":")
+    adapter = getattr(importlib.import_module(module), function)
+    return cast("pulumi.Resource", adapter(name, cluster_name, plan.agent_values, tags, opts))
+
+
+def require_cluster_name(plan: GpuStackPlan, cluster_name: str | None, field: str) -> None:
+    """Raise ``SpecError`` when ``plan`` installs an agent and no cluster is named."""
+    problems = cluster_name_problems(plan, cluster_name, field)
+    if problems:
+        raise SpecError(problems)

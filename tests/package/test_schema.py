@@ -98,18 +98,31 @@ def test_descriptions_are_the_field_docstrings() -> None:
     assert all(p.get("description") for p in RESOURCES["gpuready:index:EksGpuNodePool"]["inputProperties"].values())
 
 
+AGENT_WIRING = ("clusterName", "tags")
+"""The health agent add-on's cluster and tags (``gpuStack.health``), optional."""
+
+
 @pytest.mark.parametrize(
     ("component", "skipped", "extra"),
     [
-        ("GpuOperator", {"kind", "gfd", "clusterVersion"}, {"pools", "cloud", *CONVENTIONS}),
-        ("NvidiaDevicePlugin", {"kind", "migReboot", "clusterVersion"}, {"pools", "cloud", *CONVENTIONS}),
-        ("NvidiaDraDriver", {"kind", "gfd", "nfd", "migReboot", "monitoring"}, {"pools", "cloud", *CONVENTIONS}),
-        ("GpuOperatorDra", {"kind", "gfd", "migReboot"}, {"pools", "cloud", *CONVENTIONS}),
+        ("GpuOperator", {"kind", "gfd", "clusterVersion"}, {"pools", "cloud", *CONVENTIONS, *AGENT_WIRING}),
+        (
+            "NvidiaDevicePlugin",
+            {"kind", "migReboot", "clusterVersion"},
+            {"pools", "cloud", *CONVENTIONS, *AGENT_WIRING},
+        ),
+        (
+            "NvidiaDraDriver",
+            {"kind", "gfd", "nfd", "migReboot", "monitoring"},
+            {"pools", "cloud", *CONVENTIONS, *AGENT_WIRING},
+        ),
+        ("GpuOperatorDra", {"kind", "gfd", "migReboot"}, {"pools", "cloud", *CONVENTIONS, *AGENT_WIRING}),
     ],
 )
 def test_chart_components_take_the_gpu_stack_keys(component: str, skipped: set[str], extra: set[str]) -> None:
     resource = RESOURCES[f"gpuready:index:{component}"]
     assert set(resource["inputProperties"]) == (set(GPU_STACK_KEYS) - skipped) | extra
+    assert "health" in resource["inputProperties"]  # gpuStack.health, installed by the component (issue #29)
     assert resource["requiredInputs"] == ["pools", "cloud"]
 
 

@@ -9,14 +9,13 @@ by hand; updates keep what others changed (``PRESERVE``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
 from gpuready.core.health.agent_chart import AGENT_ADDON, AGENT_ADDON_VERSION
-from gpuready.core.stack_settings import StackSettings
 
 
 def addon_args(cluster_name: str, values: Mapping[str, Any], tags: Mapping[str, str]) -> dict[str, Any]:
@@ -33,12 +32,13 @@ def addon_args(cluster_name: str, values: Mapping[str, Any], tags: Mapping[str, 
 
 
 def build_health_agent(
-    settings: StackSettings, values: Mapping[str, Any], depends_on: Sequence[pulumi.Resource]
+    name: str,
+    cluster_name: str,
+    values: Mapping[str, Any],
+    tags: Mapping[str, str],
+    opts: pulumi.ResourceOptions,
 ) -> pulumi.Resource:
-    """The agent's add-on on the stack's cluster, after the pools (its DaemonSets need nodes to land on)."""
-    addon: pulumi.Resource = aws.eks.Addon(
-        AGENT_ADDON,
-        **addon_args(settings.cluster_name, values, settings.tags),
-        opts=pulumi.ResourceOptions(depends_on=list(depends_on)),
-    )
+    """The agent's add-on on ``cluster_name`` (the stack program's and the chart components' one path); ``opts``
+    orders it after the pools (its DaemonSets need nodes to land on)."""
+    addon: pulumi.Resource = aws.eks.Addon(name, **addon_args(cluster_name, values, tags), opts=opts)
     return addon

@@ -37,4 +37,13 @@ class NvidiaDevicePlugin(GpuStackRelease):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
-        super().__init__(self.TOKEN, name, plan, pools=args.pools, provider=args.provider, opts=opts)
+        super().__init__(
+            self.TOKEN,
+            name,
+            plan,
+            pools=args.pools,
+            provider=args.provider,
+            opts=opts,
+            cluster_name=args.cluster_name,
+            tags=args.tags,
+        )

@@ -39,4 +39,13 @@ class GpuOperatorDra(GpuStackRelease):
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         plan = make_plan(args.pools, args.spec())
-        super().__init__(self.TOKEN, name, plan, pools=args.pools, provider=args.provider, opts=opts)
+        super().__init__(
+            self.TOKEN,
+            name,
+            plan,
+            pools=args.pools,
+            provider=args.provider,
+            opts=opts,
+            cluster_name=args.cluster_name,
+            tags=args.tags,
+        )

@@ -20,9 +20,12 @@ from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ReleaseObject, ResourceQuotaObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
+from gpuready.core.health.agent import HealthSpec
+from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.stack_adapters import install_health_agent, require_cluster_name
 
 PoolInput = GpuNodePoolBase | GpuPoolSpec
 """A pool component from this package, or just its spec (pools made elsewhere, with gpuready's labels)."""
@@ -44,8 +47,14 @@ class GpuStackReleaseArgs:
     keys the chart reads, never one gpuready decides (``gpuready.core.gpu_stack.owned_values``)."""
     monitoring: bool | None = None
     """GPU Operator: the DCGM exporter's ServiceMonitor on or off; None keeps the chart's default."""
+    health: HealthSpec = field(default_factory=HealthSpec)
+    """Who reports GPU health and who runs DCGM on the pools (``gpuStack.health``; see docs/health.md)."""
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
+    cluster_name: str | None = None
+    """The cluster's name: required when ``health`` installs an agent add-on (EKS: the node monitoring agent)."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """Tags of the health agent add-on, when one is installed."""
 
     def stack_spec(self, kind: StackKind) -> GpuStackSpec:
         """The validated spec of these arguments (Python users' path; stack programs plan from the settings):
@@ -83,6 +92,8 @@ class GpuStackRelease(pulumi.ComponentResource):
     namespace: k8s.core.v1.Namespace
     release: k8s.helm.v3.Release
     objects: list[pulumi.CustomResource]
+    health_agent: pulumi.Resource | None
+    """The health agent add-on ``plan`` installs (a child), or None (none planned, or the stack program's own)."""
 
     def __init__(
         self,
@@ -93,10 +104,15 @@ class GpuStackRelease(pulumi.ComponentResource):
         pools: Sequence[PoolInput],
         provider: pulumi.ProviderResource | None,
         opts: pulumi.ResourceOptions | None,
+        cluster_name: str | None = None,
+        tags: Mapping[str, str] | None = None,
+        install_agent: bool = True,
     ) -> None:
         release = plan.release
         if release is None or plan.namespace is None:
             raise ValueError(f"{type_token}: the plan installs no chart")
+        if install_agent:
+            require_cluster_name(plan, cluster_name, "clusterName")
         super().__init__(type_token, name, {}, opts)
         self.plan = plan
         child = pulumi.ResourceOptions(parent=self, provider=provider)
@@ -123,6 +139,15 @@ class GpuStackRelease(pulumi.ComponentResource):
                 child, pulumi.ResourceOptions(depends_on=[self.namespace, *self.objects, *components])
             ),
         )
+        self.health_agent = None
+        if install_agent and cluster_name:
+            self.health_agent = install_health_agent(
+                plan,
+                f"{name}-{AGENT_ADDON}",
+                cluster_name=cluster_name,
+                tags=tags or {},
+                opts=pulumi.ResourceOptions(parent=self, depends_on=list(components)),
+            )
         self.register_outputs(
             {
                 "release_name": self.release.name,
@@ -144,9 +169,12 @@ class GpuStackRelease(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
     ) -> Self:
         """The component for a plan made already (the stack program's settings carry it): nothing is planned
-        or checked twice."""
+        or checked twice. The stack program installs the plan's health agent itself (beside the release, also for
+        stacks without a chart), so this component installs none."""
         release = cls.__new__(cls)
-        GpuStackRelease.__init__(release, cls.TOKEN, name, plan, pools=pools, provider=provider, opts=opts)
+        GpuStackRelease.__init__(
+            release, cls.TOKEN, name, plan, pools=pools, provider=provider, opts=opts, install_agent=False
+        )
         return release
 
     @property

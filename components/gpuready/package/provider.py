@@ -242,19 +242,25 @@ def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi
     return found
 
 
+_AGENT_WIRING = {"clusterName": "cluster_name", "tags": "tags"}
+"""Release inputs for the health agent add-on (``gpuStack.health``), not GPU stack settings: input key, Args field."""
+
+
 def _release_builder(
     component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
-    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider"}
+    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider", *_AGENT_WIRING.values()}
 
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
+        wiring = ("pools", "cloud", *CONVENTION_INPUTS, *_AGENT_WIRING)
+        given = {k: plain(v, k) for k, v in inputs.items() if k not in wiring}
+        agent = {arg: plain(inputs[key], key) for key, arg in _AGENT_WIRING.items() if inputs.get(key) is not None}
         try:
             spec = parse_gpu_stack({**given, "kind": kind}, "gpuStack")
         except ConfigError as error:
             raise ConfigError(rebased(error.problems, "gpuStack.", "")) from None
         pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
-        args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys})
+        args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys}, **agent)
         release = component(name, args, opts)
         plan = release.plan.release
         assert plan is not None  # a chart component's plan installs its chart

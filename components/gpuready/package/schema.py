@@ -92,6 +92,11 @@ _CONVENTIONS = (
 )  # fmt: skip
 """Every component with pools takes the team's conventions, as the stack takes ``gpuready:conventions``."""
 _CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(CLOUDS)}.", True)
+_AGENT_WIRING = (
+    Wire("clusterName", _STRING, "Name of the existing cluster: required when health installs an agent add-on (EKS: "
+         "the node monitoring agent)."),
+    Wire("tags", _STRING_MAP, "Tags on the health agent add-on, when health installs one."),
+)  # fmt: skip
 _POOL_OUTPUTS: dict[str, Json] = {
     "nodePoolName": {"type": "string", "description": "The pool's name in the cloud."},
     **{
@@ -191,7 +196,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
         skip=frozenset({"kind", "gfd", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD),
+        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
         outputs=_RELEASE_OUTPUTS,
     ),
     ComponentSchema(
@@ -200,7 +205,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
         skip=frozenset({"kind", "migReboot", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD),
+        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
         outputs=_RELEASE_OUTPUTS,
     ),
     ComponentSchema(
@@ -209,7 +214,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "Kubernetes 1.34+). Pass the cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
         skip=frozenset({"kind", "gfd", "nfd", "migReboot", "monitoring"}),
-        wiring=(_POOLS, _CLOUD),
+        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
         outputs=_RELEASE_OUTPUTS,
     ),
     ComponentSchema(
@@ -219,7 +224,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         "the cluster's Kubernetes provider in the resource options.",
         model=GpuStackConfig,
         skip=frozenset({"kind", "gfd", "migReboot"}),
-        wiring=(_POOLS, _CLOUD),
+        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
         outputs=_RELEASE_OUTPUTS,
     ),
     ComponentSchema(

@@ -5,7 +5,8 @@
 * AKS Node Problem Detector: ``GPUMissing``, ``NVLinkStatusInactive``, ``XIDErrors``, ``IBLinkFlapping``,
   ``GPUClockThrottling``, ``UnhealthyNvidiaDevicePlugin``; a problem when ``True``;
 * NVIDIA NVSentinel: ``GpuInforomWatch``, ``GpuMemWatch``, ``GpuNvlinkWatch``, ``GpuPcieWatch``, ``GpuPowerWatch``,
-  ``GpuThermalWatch``, ``SysLogsXIDError``, ``SysLogsSXIDError``, ``SysLogsGPUFallenOff``; a problem when ``True``;
+  ``GpuThermalWatch``, ``GpuThermalMarginWatch``, ``GpuDcgmConnectivityFailure``, ``SysLogsXIDError``,
+  ``SysLogsSXIDError``, ``SysLogsGPUFallenOff``; a problem when ``True``;
 * GKE: none. GKE auto-repair judges ``Ready`` and boot disk space only, and publishes no GPU condition.
 
 Sources:
@@ -14,8 +15,16 @@ Sources:
 #   (which reasons are conditions and which only events)
 # https://learn.microsoft.com/azure/aks/node-problem-detector ("Node conditions", GPU only rows) and
 #   https://learn.microsoft.com/azure/aks/gpu-health-monitoring (not on pools with --gpu-driver none)
-# NVIDIA/NVSentinel docs/syslog-health-monitor.md (SysLogs* checks) and health-monitors/gpu-health-monitor (DCGM
-#   health watches Gpu*Watch); its platform connector sets one node condition per fatal check, status True
+# NVIDIA/NVSentinel 1abd31ddba1a87412093aa72823dda18bcf15ff5 (main, "chore(fern): register v1.14.0 (#1484)", the
+#   commit after the v1.14.0 release; no tagged snapshot was reachable; these names and rules are the same at every
+#   main commit from 3087506, the v1.13.1 registration, where types.go had 4 lines fewer above them):
+#   health-monitors/syslog-health-monitor/pkg/syslog-monitor/types.go L38-40 (SysLogs* check names);
+#   health-monitors/gpu-health-monitor/gpu_health_monitor/platform_connector/platform_connector.py L81-90 (a DCGM
+#   health watch DCGM_HEALTH_WATCH_<A>_<B> is check Gpu<A><b>Watch, each word capitalised), L377-407
+#   (GpuDcgmConnectivityFailure, fatal); gpu_health_monitor/dcgm_watcher/dcgm.py L50-57 (the THERMAL_MARGIN field
+#   watch), L99-110 and L454 (every DCGM health watch is watched); platform-connectors/pkg/connectors/kubernetes/
+#   process_node_events.go L145-157 (one node condition per fatal check, typed by its name), L185-193 (True when
+#   unhealthy, False when it recovers)
 # https://cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair ("Repair criteria")
 """
 
@@ -53,6 +62,18 @@ _EKS: Reporter = "eks-node-monitoring-agent"
 _AKS: Reporter = "aks-npd"
 _NVS: Reporter = "nvsentinel"
 
+
+def nvsentinel_watch_check(watch: str) -> str:
+    """NVSentinel's check (and node condition) name for a DCGM health watch: ``DCGM_HEALTH_WATCH_NVSWITCH_FATAL`` is
+    ``GpuNvswitchFatalWatch`` (platform_connector.py L81-90, cited above)."""
+    words = watch.removeprefix("DCGM_HEALTH_WATCH_").split("_")
+    return "Gpu" + "".join(w[:1] + w[1:].lower() for w in words) + "Watch"
+
+
+def _dcgm(watch: str) -> str:
+    return nvsentinel_watch_check(f"DCGM_HEALTH_WATCH_{watch}")
+
+
 HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
     HealthCondition("AcceleratedHardwareReady", _EKS, "False", True, "GPU (or Neuron) hardware failed"),
     HealthCondition("KernelReady", _EKS, "False", False, "kernel errors, panics or resource exhaustion"),
@@ -65,12 +86,16 @@ HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
     HealthCondition("IBLinkFlapping", _AKS, "True", True, "an InfiniBand link keeps going down and up"),
     HealthCondition("GPUClockThrottling", _AKS, "True", True, "GPU clocks are throttled", "warning"),
     HealthCondition("UnhealthyNvidiaDevicePlugin", _AKS, "True", True, "the managed device plugin is not running"),
-    HealthCondition("GpuInforomWatch", _NVS, "True", True, "DCGM: InfoROM corrupt"),
-    HealthCondition("GpuMemWatch", _NVS, "True", True, "DCGM: GPU memory errors (ECC, retired or remapped pages)"),
-    HealthCondition("GpuNvlinkWatch", _NVS, "True", True, "DCGM: NVLink errors or a link down"),
-    HealthCondition("GpuPcieWatch", _NVS, "True", True, "DCGM: PCIe errors (replays, a GPU off the bus)"),
-    HealthCondition("GpuPowerWatch", _NVS, "True", True, "DCGM: power outside its limits", "warning"),
-    HealthCondition("GpuThermalWatch", _NVS, "True", True, "DCGM: thermal violation", "warning"),
+    HealthCondition(_dcgm("INFOROM"), _NVS, "True", True, "DCGM: InfoROM corrupt"),
+    HealthCondition(_dcgm("MEM"), _NVS, "True", True, "DCGM: GPU memory errors (ECC, retired or remapped pages)"),
+    HealthCondition(_dcgm("NVLINK"), _NVS, "True", True, "DCGM: NVLink errors or a link down"),
+    HealthCondition(_dcgm("PCIE"), _NVS, "True", True, "DCGM: PCIe errors (replays, a GPU off the bus)"),
+    HealthCondition(_dcgm("POWER"), _NVS, "True", True, "DCGM: power outside its limits", "warning"),
+    HealthCondition(_dcgm("THERMAL"), _NVS, "True", True, "DCGM: thermal violation", "warning"),
+    HealthCondition(_dcgm("THERMAL_MARGIN"), _NVS, "True", True, "GPU temperature margin below its slowdown point",
+                    "warning"),
+    HealthCondition("GpuDcgmConnectivityFailure", _NVS, "True", True,
+                    "DCGM: its GPU health monitor cannot reach the host engine"),
     HealthCondition("SysLogsXIDError", _NVS, "True", True, "a fatal XID in the kernel log"),
     HealthCondition("SysLogsSXIDError", _NVS, "True", True, "an NVSwitch SXID error in the kernel log"),
     HealthCondition("SysLogsGPUFallenOff", _NVS, "True", True, "a GPU fell off the bus"),
