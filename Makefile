@@ -26,8 +26,10 @@ $(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
 	$(PYTHON) -m venv .uv
 	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+DEMO_STACKS := eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku
+
 demo: install
-	@for stack in eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku; do \
+	@for stack in $(DEMO_STACKS); do \
 	  echo "=== gpuready plan --stack $$stack"; \
 	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
 	  echo; \
@@ -38,6 +40,8 @@ demo: install
 	@echo "=== gpuready plan --program examples/wrong_program (a raw Pulumi program; the policy gate must fail it)"
 	@$(BIN)/gpuready plan --program examples/wrong_program --stack dev; code=$$?; \
 	  if [ $$code -ne 1 ]; then echo "expected exit 1 (mandatory violations), got $$code"; exit 1; fi
+	@echo
+	@echo "demo: all $(words $(DEMO_STACKS) x y) plans behaved as expected ($(words $(DEMO_STACKS) x) planned with exit 0; examples/wrong_program refused with exit 1, as intended)"
 
 lint: install
 	$(BIN)/ruff check .
