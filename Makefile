@@ -14,7 +14,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 VENV_LOWEST := .venv-lowest
 
-.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema
+.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema key-docs
 
 install: $(BIN)/gpuready
 
@@ -87,3 +87,8 @@ clean:
 # The component package's schema (schema.json), generated from the config models; tests/package fails when stale.
 schema: install
 	$(BIN)/python -m gpuready.package.schema
+
+# The pool and stack key reference in docs/pool-keys.md and docs/stack-keys.md, generated from the config models;
+# tests/tools/test_key_docs.py fails when stale.
+key-docs: install
+	$(BIN)/python -m tools.key_docs --write
