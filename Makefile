@@ -61,7 +61,7 @@ unit: install
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --durations=20
 
 # gpuready check / label / verify against a local Kubernetes API stand-in with seeded GPU nodes (no cluster);
-# prints the kubeconfig and the commands to run; Ctrl-C stops it (README "Try it without a cluster").
+# prints the kubeconfig and the commands to run; Ctrl-C stops it (docs/cluster-audit.md "Try it without a cluster").
 try: install
 	$(BIN)/python -m tools.try_cluster
 
@@ -74,7 +74,7 @@ test-lowest: | $(UV)
 	VIRTUAL_ENV=$(VENV_LOWEST) $(UV) pip install --quiet --resolution lowest-direct --group dev --editable .
 	$(VENV_LOWEST)/bin/pytest -q
 
-# The publishable policy pack: its wheel into policies/gpu_conventions/wheels (README "Policy pack").
+# The publishable policy pack: its wheel into policies/gpu_conventions/wheels (docs/policies.md "Policy pack").
 policy-pack: install
 	$(BIN)/python tools/policy_pack.py policies/gpu_conventions/wheels
 

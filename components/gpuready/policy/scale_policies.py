@@ -1,5 +1,5 @@
 """The pack's policies on whether GPU pools scale: the scale-path model on any program's NodePools, workloads and
-ComputeClasses (README "How a pending GPU pod becomes a node")."""
+ComputeClasses (docs/scale-path.md "How a pending GPU pod becomes a node")."""
 
 from __future__ import annotations
 
