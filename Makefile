@@ -14,7 +14,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 VENV_LOWEST := .venv-lowest
 
-.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema
+.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema key-docs
 
 install: $(BIN)/gpuready
 
@@ -26,8 +26,10 @@ $(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
 	$(PYTHON) -m venv .uv
 	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+DEMO_STACKS := eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku
+
 demo: install
-	@for stack in eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku; do \
+	@for stack in $(DEMO_STACKS); do \
 	  echo "=== gpuready plan --stack $$stack"; \
 	  $(BIN)/gpuready plan --stack $$stack || exit $$?; \
 	  echo; \
@@ -38,6 +40,8 @@ demo: install
 	@echo "=== gpuready plan --program examples/wrong_program (a raw Pulumi program; the policy gate must fail it)"
 	@$(BIN)/gpuready plan --program examples/wrong_program --stack dev; code=$$?; \
 	  if [ $$code -ne 1 ]; then echo "expected exit 1 (mandatory violations), got $$code"; exit 1; fi
+	@echo
+	@echo "demo: all $(words $(DEMO_STACKS) x y) plans behaved as expected ($(words $(DEMO_STACKS) x) planned with exit 0; examples/wrong_program refused with exit 1, as intended)"
 
 lint: install
 	$(BIN)/ruff check .
@@ -57,7 +61,7 @@ unit: install
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --durations=20
 
 # gpuready check / label / verify against a local Kubernetes API stand-in with seeded GPU nodes (no cluster);
-# prints the kubeconfig and the commands to run; Ctrl-C stops it (README "Try it without a cluster").
+# prints the kubeconfig and the commands to run; Ctrl-C stops it (docs/cluster-audit.md "Try it without a cluster").
 try: install
 	$(BIN)/python -m tools.try_cluster
 
@@ -70,7 +74,7 @@ test-lowest: | $(UV)
 	VIRTUAL_ENV=$(VENV_LOWEST) $(UV) pip install --quiet --resolution lowest-direct --group dev --editable .
 	$(VENV_LOWEST)/bin/pytest -q
 
-# The publishable policy pack: its wheel into policies/gpu_conventions/wheels (README "Policy pack").
+# The publishable policy pack: its wheel into policies/gpu_conventions/wheels (docs/policies.md "Policy pack").
 policy-pack: install
 	$(BIN)/python tools/policy_pack.py policies/gpu_conventions/wheels
 
@@ -83,3 +87,8 @@ clean:
 # The component package's schema (schema.json), generated from the config models; tests/package fails when stale.
 schema: install
 	$(BIN)/python -m gpuready.package.schema
+
+# The pool and stack key reference in docs/pool-keys.md and docs/stack-keys.md, generated from the config models;
+# tests/tools/test_key_docs.py fails when stale.
+key-docs: install
+	$(BIN)/python -m tools.key_docs --write

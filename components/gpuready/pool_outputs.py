@@ -174,5 +174,5 @@ def require_default_provisioner(component: str, spec: GpuPoolSpec) -> None:
             f"{component} makes the cloud's fixed node pool, not a {chosen.key} pool",
             chosen.key,
             (default_provisioner(spec.cloud),),
-            f"build it with the {chosen.key} pool component (README 'Elastic GPU pools'), or drop provisioner",
+            f"build it with the {chosen.key} pool component (docs/elastic-pools.md), or drop provisioner",
         )

@@ -175,3 +175,24 @@ def test_with_json_output_an_unreadable_plan_is_one_error_object(plans: dict[str
     error = json.loads(result.out)["error"]
     assert (error["kind"], error["problems"]) == ("invalid-input", [])
     assert error["message"].startswith("cannot read the plans")
+
+
+def test_wide_adds_urns_node_counts_and_gpus_and_no_headers_drops_the_header_rows(plans: dict[str, Path]) -> None:
+    narrow = run_cli("diff", str(plans["base"]), str(plans["instance"]))
+    wide = run_cli("diff", str(plans["base"]), str(plans["instance"]), "-o", "wide")
+    bare = run_cli("diff", str(plans["base"]), str(plans["instance"]), "-o", "wide", "--no-headers")
+    assert narrow.code == wide.code == bare.code == 1  # the pool is replaced: capacity at risk
+    headers = [line.split() for line in wide.out.splitlines() if line.startswith(("ACTION", "POOL"))]
+    assert headers == [
+        ["ACTION", "TYPE", "NAME", "FIELDS", "URN"],
+        ["POOL", "ACTION", "GPU", "MEANWHILE", "MAX", "GPUS"],
+    ]
+    labeled = run_cli("diff", str(plans["base"]), str(plans["label"]), "-o", "wide").out.splitlines()
+    capacity = labeled.index("GPU capacity, in the units workloads request (before -> after):")
+    assert labeled[capacity + 1].split()[-1] == "NODES"
+    assert labeled[capacity + 2].split()[-1] == "0..2"  # h100-mig: minSize..maxSize, unchanged
+    assert not any(line.startswith(("ACTION", "POOL")) for line in bare.out.splitlines())
+    assert [line for line in wide.out.splitlines() if not line.startswith(("ACTION", "POOL"))] == bare.out.splitlines()
+    replaced = next(line for line in wide.out.splitlines() if line.startswith("replace ") and NODE_GROUP in line)
+    assert replaced.split()[-1].startswith("urn:pulumi:eks-dev::")
+    assert "urn:pulumi:" not in narrow.out

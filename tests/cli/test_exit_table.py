@@ -1,5 +1,5 @@
 """The one exit-code table: every command of the parser has a row, the rows use the codes of ``exit_codes``, and
-the README's table is the rendered one (so adding a command without a row, or a row without the README, fails)."""
+docs/cli.md's table is the rendered one (so adding a command without a row, or a row without the doc, fails)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gpuready.cli import exit_codes
 from gpuready.cli.exit_table import COMMAND_EXITS, render_markdown
 from gpuready.cli.main import build_parser
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CLI_DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 CODES = {v for k, v in vars(exit_codes).items() if k.startswith("EXIT_")}
 
 
@@ -39,8 +39,8 @@ def test_label_shows_its_plan_with_exit_0() -> None:
     assert "plan shown" in COMMAND_EXITS["label"][exit_codes.EXIT_OK]
 
 
-def test_the_readme_prints_the_table() -> None:
-    assert render_markdown() in README.read_text(encoding="utf-8")
+def test_the_cli_doc_prints_the_table() -> None:
+    assert render_markdown() in CLI_DOC.read_text(encoding="utf-8")
 
 
 COMMAND_MODULES = {

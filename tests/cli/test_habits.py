@@ -49,13 +49,16 @@ def _outputs(command: str) -> tuple[str, ...]:
     [
         ("check", ("table", "json", "yaml", "wide")),
         ("verify", ("table", "json", "yaml", "wide")),
-        ("plan", ("table", "json", "yaml")),
-        ("diff", ("table", "json", "yaml")),
+        ("plan", ("table", "json", "yaml", "wide")),
+        ("diff", ("table", "json", "yaml", "wide")),
+        ("label", ("table", "wide")),
     ],
 )
-def test_yaml_wherever_json_and_wide_on_node_tables(command: str, choices: tuple[str, ...]) -> None:
+def test_yaml_wherever_json_and_wide_and_no_headers_on_every_table(command: str, choices: tuple[str, ...]) -> None:
     assert set(choices) <= set(_outputs(command))
-    assert ("wide" in _outputs(command)) == (command in ("check", "verify"))
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert "--no-headers" in commands.choices[command]._option_string_actions
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
@@ -76,6 +79,7 @@ def test_completion_script_is_valid_bash(shell: str, tmp_path: Path) -> None:
         (["gpuready", ""], {"plan", "check", "label", "verify", "diff", "support-matrix", "completion", "--version"}),
         (["gpuready", "check", "-o", ""], {"table", "json", "yaml", "wide"}),
         (["gpuready", "verify", "--no-h"], {"--no-headers"}),
+        (["gpuready", "label", "-o", ""], {"table", "wide"}),
         (["gpuready", "completion", ""], {"bash", "zsh"}),
         (["gpuready", "label", "--"], {"--dry-run", "--yes", "--selector", "--kubeconfig", "--context", "--timeout"}),
     ],

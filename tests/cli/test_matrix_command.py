@@ -1,4 +1,4 @@
-"""``gpuready support-matrix``: the README's matrix is the code's, and --write / --check behave."""
+"""``gpuready support-matrix``: docs/gpu-stack.md's matrix is the code's, and --write / --check behave."""
 
 from __future__ import annotations
 
@@ -19,10 +19,13 @@ from gpuready.core.gpu_stack import support_matrix
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_matrix_is_the_one_the_rules_compute() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert support_matrix.render_markdown() in readme, "run: gpuready support-matrix --write README.md"
-    assert main(["support-matrix", "--check", str(ROOT / "README.md")]) == 0
+GPU_STACK_DOC = ROOT / "docs" / "gpu-stack.md"
+
+
+def test_the_documented_matrix_is_the_one_the_rules_compute() -> None:
+    doc = GPU_STACK_DOC.read_text(encoding="utf-8")
+    assert support_matrix.render_markdown() in doc, "run: gpuready support-matrix --write docs/gpu-stack.md"
+    assert main(["support-matrix", "--check", str(GPU_STACK_DOC)]) == 0
 
 
 def test_print_write_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,10 +101,10 @@ def test_matrix_rows_match_the_documented_platform_facts() -> None:
 
 
 def stale_readme(tmp_path: Path) -> tuple[Path, str]:
-    """A copy of the README (tens of kB) whose matrix block is stale."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8").replace(support_matrix.render_markdown(), "")
+    """A copy of docs/gpu-stack.md (tens of kB) whose matrix block is stale."""
+    text = GPU_STACK_DOC.read_text(encoding="utf-8").replace(support_matrix.render_markdown(), "")
     stale = text.replace(support_matrix.START, f"{support_matrix.START}\nold rows\n" + support_matrix.END, 1)
-    doc = tmp_path / "README.md"
+    doc = tmp_path / "gpu-stack.md"
     doc.write_text(stale if stale != text else f"{text}\n{support_matrix.START}\nold\n{support_matrix.END}\n")
     return doc, doc.read_text(encoding="utf-8")
 
@@ -121,7 +124,7 @@ def test_a_full_disk_leaves_the_target_whole(
     assert main(["support-matrix", "--write", str(doc)]) == 2
     monkeypatch.undo()
     assert doc.read_text(encoding="utf-8") == before  # was cut off at 4,096 bytes, its other lines gone
-    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]  # no temporary file left behind
+    assert [p.name for p in tmp_path.iterdir()] == ["gpu-stack.md"]  # no temporary file left behind
     assert "No space left on device" in capsys.readouterr().err
 
 

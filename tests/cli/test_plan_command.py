@@ -306,6 +306,20 @@ def test_aks_table_shows_gpuready_s_own_gpu_taint_for_the_spot_pool_too(capsys: 
     assert rows["h100spot"]["TAINT"] == GPU_TAINT_TEXT
 
 
+def test_wide_adds_the_pools_node_bounds_resource_and_selector_and_no_headers_drops_the_header(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    narrow = plan_with_capsys(capsys, "--stack", "eks-dev", "--no-policy").out.splitlines()
+    wide = plan_with_capsys(capsys, "--stack", "eks-dev", "--no-policy", "-o", "wide").out.splitlines()
+    bare = plan_with_capsys(capsys, "--stack", "eks-dev", "--no-policy", "-o", "wide", "--no-headers").out.splitlines()
+    header = next(line for line in wide if line.startswith("POOL "))
+    assert header.split() == [*TABLE_HEADERS, "MIN-NODES", "MAX-NODES", "RESOURCE", "SELECTOR"]
+    row = next(line for line in wide if line.startswith("h100-mig "))
+    assert row.split()[-1] == "gpuready.io/pool=h100-mig"
+    assert [line for line in wide if line != header] == bare  # only the header row goes
+    assert len(wide) == len(narrow)
+
+
 # --- the JSON plan -------------------------------------------------------------------------------------------
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gpuready.cli.pool_table import HEADERS, pool_rows, render_pool_table
+import pytest
+
+from gpuready.cli.pool_table import HEADERS, WIDE_HEADERS, pool_rows, render_pool_table
 from gpuready.core.pool_summary import pool_outputs
 from gpuready.core.specs import GpuRequirements
 from tests.core.conftest import build_spec
@@ -32,3 +34,17 @@ def test_requirements_follow_the_table() -> None:
     assert "requirements listed: g6.xlarge, g6.2xlarge" in text
     (wanted,) = [line for line in text if line.startswith("requirements wanted: ")]
     assert wanted.startswith("requirements wanted: gpuRequirements 2 x l4: ") and "g2-standard-24" in wanted
+
+
+@pytest.mark.parametrize(("wide", "columns"), [(False, HEADERS), (True, HEADERS + WIDE_HEADERS)])
+def test_wide_adds_node_bounds_resource_and_selector_and_no_headers_drops_the_header(
+    wide: bool, columns: tuple[str, ...]
+) -> None:
+    full = render_pool_table(_pools(), wide=wide).splitlines()
+    assert full[0].split() == list(columns)
+    bare = render_pool_table(_pools(), wide=wide, headers=False).splitlines()
+    assert bare == full[1:]
+    wanted = next(line for line in full if line.startswith("wanted "))
+    assert ("cloud.google.com/compute-class=wanted,gpuready.io/pool=wanted" in wanted) == wide
+    if wide:
+        assert wanted.split()[-4:-1] == ["0", "2", "nvidia.com/gpu"]  # min and max nodes, the resource name

@@ -74,3 +74,17 @@ def test_verify_heartbeat_names_the_pools_and_the_time_left(
     assert 1 <= len(beats) <= 6  # at most one per 0.2 s over 1.1 s
     assert "pool l4 1/2, pool spare 0/0 converged (1/2 nodes); " in beats[0]
     assert beats[0].endswith("s left")
+
+
+def test_label_wide_adds_the_nodes_columns_and_no_headers_drops_the_header(
+    kube_standin: KubeStandin, gpuready: Cli
+) -> None:
+    seed_mixed_cluster(kube_standin)
+    narrow, wide = gpuready("label"), gpuready("label", "-o", "wide")
+    bare = gpuready("label", "-o", "wide", "--no-headers")
+    assert narrow.code == wide.code == bare.code == 0
+    assert narrow.out.splitlines()[0].split() == ["NODE", "LABEL", "FROM", "TO", "SOURCE"]
+    assert wide.out.splitlines()[0].split()[-3:] == ["INSTANCE-TYPE", "ZONE", "PRODUCT"]
+    eks = next(line for line in wide.out.splitlines() if line.startswith("eks-p5"))
+    assert "p5.48xlarge" in eks.split()
+    assert bare.out.splitlines() == wide.out.splitlines()[1:]

@@ -56,7 +56,7 @@ def test_skipping_an_unknown_pool_is_refused_before_anything_registers(
         capsys, _stack_file(tmp_path, "  gpuready:verify: true\n  gpuready:verifySkipPools: [nope]\n")
     )
     assert code == 2
-    assert set(plan) == {"error"}  # -o json: the error object, never a plan (README "Error contract")
+    assert set(plan) == {"error"}  # -o json: the error object, never a plan (docs/plan.md "Error contract")
     assert "gpuready:verifySkipPools[0]: names no pool of this stack; got 'nope'" in err
     assert "Allowed: a100-mig, l4-ts, t4-mps" in err
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from gpuready.verify.audit import audit
 from gpuready.verify.labeling import label_plan, unlabelable
 from gpuready.verify.report import render_label_plan, render_report, report_json, table
@@ -69,3 +71,20 @@ def test_render_label_plan() -> None:
     ]
     assert "GPU model unknown (no GFD product, cloud accelerator or catalog instance type): m" in text
     assert text.splitlines()[-1] == "1 node to patch (3 labels); 1 GPU node with an unknown model"
+
+
+@pytest.mark.parametrize("headers", [True, False])
+def test_label_plan_wide_adds_instance_type_zone_and_product(headers: bool) -> None:
+    nodes = [
+        view("g", labels={"cloud.google.com/gke-accelerator": "nvidia-l4", "topology.kubernetes.io/zone": "z-a"}),
+        view("m", capacity={"nvidia.com/gpu": 1}),
+    ]
+    narrow = render_label_plan(label_plan(nodes), unlabelable(nodes), headers=headers).splitlines()
+    wide = render_label_plan(label_plan(nodes), unlabelable(nodes), nodes=nodes, wide=True, headers=headers)
+    lines = wide.splitlines()
+    columns = ["NODE", "LABEL", "FROM", "TO", "SOURCE", "INSTANCE-TYPE", "ZONE", "PRODUCT"]
+    assert (lines[0].split() == columns) == headers
+    row = lines[1 if headers else 0].split()
+    assert row[0] == "g" and row[-3:] == ["<none>", "z-a", "<none>"]
+    assert len(lines) == len(narrow)
+    assert (narrow[0].startswith("NODE")) == headers

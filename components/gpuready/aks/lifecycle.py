@@ -4,7 +4,7 @@ azure-native updates an agent pool with a PUT of the whole pool and replaces it 
 properties in its ``forceNewMap`` (``AGENT_POOL``). AKS refuses some changes the provider would try in place
 (``AKS_IMMUTABLE``): gpuready lists them, with the provider's replacements, as ``replaceOnChanges`` and never
 deletes first. AKS pool names are at most 12 characters and stay fixed, so a replacement's create fails on the
-name while the old pool keeps serving; README "Day 2" says how to move to a new pool instead.
+name while the old pool keeps serving; docs/day2.md "Day 2" says how to move to a new pool instead.
 """
 
 from __future__ import annotations

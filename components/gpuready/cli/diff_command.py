@@ -9,7 +9,7 @@ import argparse
 from gpuready.cli.error_report import INVALID_INPUT, ErrorReport, emit
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from gpuready.cli.exit_codes import EXIT_VIOLATIONS as EXIT_AT_RISK
-from gpuready.cli.habits import is_document, print_document
+from gpuready.cli.habits import is_document, print_document, table_style
 from gpuready.plan_diff.diff import diff_plans
 from gpuready.plan_diff.plan_file import PlanFormatError, PlanMismatchError, PlanReadError, comparable, load_plan
 from gpuready.plan_diff.report import to_json, to_text
@@ -34,8 +34,9 @@ def run(args: argparse.Namespace) -> int:
     output = args.output
     if is_document(args):
         print_document(args, to_json(diff, allowed=allowed, warnings=warnings))
-    elif output == "table":
-        print(to_text(diff, allowed=allowed, warnings=warnings))
+    elif output in ("table", "wide"):
+        wide, headers = table_style(args)
+        print(to_text(diff, allowed=allowed, warnings=warnings, wide=wide, headers=headers))
     else:
         from gpuready.ci_report import formats  # noqa: PLC0415 - only for CI formats
 

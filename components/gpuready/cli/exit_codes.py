@@ -1,4 +1,4 @@
-"""The exit codes of every ``gpuready`` command, in one place (README "Error contract" tabulates them)."""
+"""The exit codes of every ``gpuready`` command, in one place (docs/plan.md "Error contract" tabulates them)."""
 
 from __future__ import annotations
 

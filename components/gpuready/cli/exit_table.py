@@ -1,6 +1,6 @@
 """The exit-code table every ``gpuready`` command follows: command -> code -> what it means there.
 
-The codes are ``exit_codes``'s; README "Failure behaviour" prints this table. ``tests/cli/test_exit_table.py`` fails
+The codes are ``exit_codes``'s; docs/cli.md prints this table. ``tests/cli/test_exit_table.py`` fails
 when the parser has a command without a row here (or a row names a command the parser lacks).
 """
 

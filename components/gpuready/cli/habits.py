@@ -1,5 +1,6 @@
 """What makes ``gpuready`` fit kubectl habits, added to the parser in one place: ``--version``, ``-o yaml`` wherever
-``-o json`` exists, ``-o wide`` and ``--no-headers`` on the node tables, ``check --all-contexts`` (with ``--context``
+``-o json`` exists, ``-o wide`` and ``--no-headers`` on every table (check's and verify's nodes, plan's pools,
+label's plan, diff's changes and capacity), ``check --all-contexts`` (with ``--context``
 repeated: a fleet, ``fleet.py``), and ``gpuready completion bash|zsh``.
 
 Only the standard library loads here (the CLI starts fast); the version is read when ``--version`` is asked.
@@ -15,8 +16,9 @@ from typing import Any
 
 from gpuready.cli.completion import SHELLS
 
-WIDE_COMMANDS = frozenset({"check", "verify"})
-"""Commands whose node table has more columns with ``-o wide``, and takes ``--no-headers``."""
+WIDE_COMMANDS = frozenset({"check", "verify", "plan", "label", "diff"})
+"""Commands whose tables have more columns with ``-o wide``, and take ``--no-headers`` (``label``, which printed
+only a table, gets ``-o table|wide`` here)."""
 
 
 class _Version(argparse.Action):
@@ -52,6 +54,8 @@ def extend(parser: argparse.ArgumentParser) -> None:
         )
     for name, sub in commands.choices.items():
         output = next((a for a in sub._actions if "--output" in a.option_strings), None)
+        if output is None and name in WIDE_COMMANDS:
+            output = sub.add_argument("--output", "-o", choices=("table",), default="table", help="output format")
         if output is None or output.choices is None:
             continue
         choices = list(output.choices)
@@ -80,5 +84,5 @@ def print_document(args: argparse.Namespace, document: Any) -> None:
 
 
 def table_style(args: argparse.Namespace) -> tuple[bool, bool]:
-    """(wide, headers) of a node table."""
+    """(wide, headers) of a command's tables."""
     return getattr(args, "output", "") == "wide", not getattr(args, "no_headers", False)

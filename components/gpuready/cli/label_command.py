@@ -23,6 +23,7 @@ from collections.abc import Mapping
 
 from gpuready.cli.check_command import fail, open_client
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from gpuready.cli.habits import table_style
 from gpuready.cli.interruption import Interrupted, deferred, exit_code
 from gpuready.errors import GpuReadyError
 from gpuready.gc_pause import paused_gc
@@ -48,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
             with paused_gc():
                 views, versions = listed_nodes(client, args.selector)
                 patches = label_plan(views)
-            print(render_label_plan(patches, unlabelable(views)))
+            wide, headers = table_style(args)
+            print(render_label_plan(patches, unlabelable(views), nodes=views, wide=wide, headers=headers))
             if not patches:
                 print("nothing to label")
                 return EXIT_OK

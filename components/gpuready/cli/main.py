@@ -1,7 +1,7 @@
 """``gpuready`` entry point: parse arguments, dispatch, map errors to exit codes.
 
 Starts fast: only the standard library loads here; a subcommand imports what it needs when it runs.
-Exit codes (``exit_codes``; README "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
+Exit codes (``exit_codes``; docs/plan.md "Error contract"): 0 fine, 1 mandatory policy violations (or findings with
 --strict / --fail-on; ``verify``: not converged by the deadline; ``diff``: GPU capacity at risk), 2 invalid input
 or an unusable cluster (or an output that cannot be written), 3 the planned program itself failed, 130 SIGINT, 143
 SIGTERM (after the command's summary so far), 141 stdout closed early (``| head``).

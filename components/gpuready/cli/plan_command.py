@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from gpuready.ci_report import CI_FORMATS
 from gpuready.cli import error_report
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
-from gpuready.cli.habits import is_document, print_document
+from gpuready.cli.habits import is_document, print_document, table_style
 from gpuready.cli.pool_table import is_pool_component, pool_json, render_pool_table
 from gpuready.cli.program_log import ProgramLog, collected
 from gpuready.cli.release_section import render_releases
@@ -89,7 +89,8 @@ def _run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
     else:
         gate_line = summary.line() if summary is not None else "Policy gate: not run (--no-policy)"
-        print(render_text(plan, captured, log) + "\n\n" + gate_line)
+        wide, headers = table_style(args)
+        print(render_text(plan, captured, log, wide=wide, headers=headers) + "\n\n" + gate_line)
     mandatory = [v for v in plan.violations if isinstance(v, Mapping) and v.get("level") == "mandatory"]
     return EXIT_VIOLATIONS if mandatory else EXIT_OK
 
@@ -113,16 +114,18 @@ def _fail(args: argparse.Namespace, report: error_report.ErrorReport, code: int)
     return code
 
 
-def render_text(plan: Plan, captured: CapturedRun, log: ProgramLog | None = None) -> str:
-    """The human-readable plan: header, resource tree, per-pool table, releases, the program's warnings and what
-    was not checked (``pulumi.log``), policy violations."""
+def render_text(
+    plan: Plan, captured: CapturedRun, log: ProgramLog | None = None, *, wide: bool = False, headers: bool = True
+) -> str:
+    """The human-readable plan: header, resource tree, per-pool table (``-o wide``: more columns; ``--no-headers``:
+    no header row), releases, the program's warnings and what was not checked (``pulumi.log``), policy violations."""
     pools = _pool_outputs(captured)
     lines = [
         f"Plan of stack {plan.stack!r} (project {plan.project!r}): {len(plan.resources)} resources, offline",
         "",
         render_tree(plan).rstrip(),
         "",
-        render_pool_table(pools),
+        render_pool_table(pools, wide=wide, headers=headers),
     ]
     releases = render_releases(plan.resources)
     if releases:

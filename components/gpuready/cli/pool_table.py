@@ -16,6 +16,9 @@ HEADERS = (
 """``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); ``SCALES`` whether a pending pod of every
 shape the pool advertises becomes a node it runs on (``core.scale_path``); each pool's requirements (its instance
 types, or its GPU requirements and the types meeting them) follow the table."""
+WIDE_HEADERS = ("MIN-NODES", "MAX-NODES", "RESOURCE", "SELECTOR")
+"""``-o wide``: the pool's node count bounds, the resource name its GPU workloads request and the node selector
+they select it by (what ``gpuready diff`` compares)."""
 SHOWN_LABEL_PREFIXES = ("gpuready.io/", "nvidia.com/", "skypilot.co/", "gke-no-default")
 
 
@@ -68,14 +71,36 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
     ]
 
 
-def render_pool_table(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
-    """A fixed-width table of the pools, then the labels gpuready sets on each pool's nodes."""
+def wide_pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, ...]]:
+    """``pool_rows`` with the ``WIDE_HEADERS`` columns after each row."""
+    rows = []
+    for row, (_, outputs) in zip(pool_rows(pools), sorted(pools, key=lambda item: item[0]), strict=True):
+        selector = outputs.get("node_selector") or {}
+        rows.append(
+            (
+                *row,
+                str(outputs.get("min_nodes", "-")),
+                str(outputs.get("max_nodes", "-")),
+                str(outputs.get("resource_name") or "-"),
+                ",".join(f"{k}={v}" for k, v in sorted(selector.items())) or "-",
+            )
+        )
+    return rows
+
+
+def render_pool_table(
+    pools: Sequence[tuple[str, Mapping[str, Any]]], *, wide: bool = False, headers: bool = True
+) -> str:
+    """A fixed-width table of the pools, then the labels gpuready sets on each pool's nodes (``wide``: the
+    ``WIDE_HEADERS`` columns too; ``headers=False``: no header row, ``--no-headers``)."""
     if not pools:
         return "(no gpuready GPU node pools in this plan)"
-    rows = pool_rows(pools)
-    widths = [max(len(row[i]) for row in (HEADERS, *rows)) for i in range(len(HEADERS))]
+    header = HEADERS + WIDE_HEADERS if wide else HEADERS
+    rows = wide_pool_rows(pools) if wide else pool_rows(pools)
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    table_rows = [header, *rows] if headers else rows
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-             for row in (HEADERS, *rows)]  # fmt: skip
+             for row in table_rows]  # fmt: skip
     lines.append("")
     for name, outputs in sorted(pools, key=lambda item: item[0]):
         labels = outputs.get("node_labels") or {}

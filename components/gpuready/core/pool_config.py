@@ -39,7 +39,7 @@ def parse_pools(
     if cloud not in CLOUDS:
         raise ConfigError.one("cloud", "unknown cloud", cloud, CLOUDS)
     if not isinstance(raw, list) or not raw:
-        raise ConfigError.one(path, "must be a non-empty list of pools", raw, (), "see README 'Pool spec'")
+        raise ConfigError.one(path, "must be a non-empty list of pools", raw, (), "see docs/pool-keys.md")
     problems: list[Problem] = []
     pools: list[GpuPoolSpec] = []
     for index, entry in enumerate(raw):

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
 
-POOLS_HINT = "write a YAML list of pools, one '- name: ...' entry per pool (see README 'Pool spec')"
+POOLS_HINT = "write a YAML list of pools, one '- name: ...' entry per pool (see docs/pool-keys.md)"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -31,7 +31,7 @@ class EksGpuNodePoolArgs:
 class EksGpuNodePool(GpuNodePoolBase):
     """A GPU node group on EKS with the NVIDIA AMI, the GPU taint and gpuready's labels.
 
-    Lifecycle (README "Day 2"): ``desiredSize`` is read at creation only; a change that forces replacement
+    Lifecycle (docs/day2.md "Day 2"): ``desiredSize`` is read at creation only; a change that forces replacement
     renames the group (``eks.lifecycle.cloud_name``) so the new group is created before the old one is deleted;
     the group's Auto Scaling group carries the autoscaler's node-template tags for scale from zero.
     """

@@ -60,22 +60,40 @@ def to_json(diff: PlanDiff, *, allowed: bool, warnings: Sequence[str] = ()) -> d
     }
 
 
-def to_text(diff: PlanDiff, *, allowed: bool, warnings: Sequence[str] = ()) -> str:
+def to_text(
+    diff: PlanDiff, *, allowed: bool, warnings: Sequence[str] = (), wide: bool = False, headers: bool = True
+) -> str:
+    """The diff for people: the changes, the GPU capacity before -> after, what is at risk. ``wide`` (``-o wide``)
+    adds each change's URN, each pool's node counts and its largest GPU count; ``headers=False`` (``--no-headers``)
+    drops the tables' header rows."""
     counts = ", ".join(f"{diff.count(a)} to {a}" for a in ACTIONS)
     lines = [*(f"warning: {w}" for w in warnings), f"gpuready diff: {counts}"]
     if diff.changes:
-        rows: list[tuple[str, ...]] = [(c.action, c.type, c.name, ", ".join(c.fields)) for c in diff.changes]
-        lines += ["", *_table(("ACTION", "TYPE", "NAME", "FIELDS"), rows)]
+        rows: list[tuple[str, ...]] = [
+            (c.action, c.type, c.name, ", ".join(c.fields) or ("-" if wide else "")) + ((c.urn,) if wide else ())
+            for c in diff.changes
+        ]
+        header: tuple[str, ...] = ("ACTION", "TYPE", "NAME", "FIELDS") + (("URN",) if wide else ())
+        lines += ["", *_table(header, rows, headers)]
         notes = [f"  {c.name}: {c.note}" for c in diff.changes if c.note]
         if notes:
             lines += ["", "replacements:", *notes]
     if diff.capacity:
-        rows = [row for c in diff.capacity for row in _capacity_rows(c.pool, c.before, c.after)]
-        header = ("POOL", "GPU", "RESOURCE", "WARM (minSize)", "AT maxSize")
-        lines += ["", "GPU capacity, in the units workloads request (before -> after):", *_table(header, rows)]
+        rows = [
+            row + ((_nodes(c.before, c.after),) if wide else ())
+            for c in diff.capacity
+            for row in _capacity_rows(c.pool, c.before, c.after)
+        ]
+        header = ("POOL", "GPU", "RESOURCE", "WARM (minSize)", "AT maxSize") + (("NODES",) if wide else ())
+        lines += ["", "GPU capacity, in the units workloads request (before -> after):", *_table(header, rows, headers)]
     if diff.at_risk:
-        risks = [(r.pool, r.action, _model(r.accelerator, r.accelerator_after), r.meanwhile) for r in diff.at_risk]
-        lines += ["", "GPU capacity at risk:", *_table(("POOL", "ACTION", "GPU", "MEANWHILE"), risks)]
+        risks = [
+            (r.pool, r.action, _model(r.accelerator, r.accelerator_after), r.meanwhile)
+            + ((_gpus(r.gpus_before, r.gpus_after),) if wide else ())
+            for r in diff.at_risk
+        ]
+        header = ("POOL", "ACTION", "GPU", "MEANWHILE") + (("MAX GPUS",) if wide else ())
+        lines += ["", "GPU capacity at risk:", *_table(header, risks, headers)]
         for r in diff.at_risk:
             lines += [f"  {r.pool}: {loss}" for loss in r.losses]
     if diff.delete_order:
@@ -125,6 +143,28 @@ def _model(before: str | None, after: str | None) -> str:
     return f"{before or '?'} -> {after}"
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _nodes(was: PoolView | None, now: PoolView | None) -> str:
+    """``min..max`` node counts, before -> after (``-o wide``)."""
+
+    def one(view: PoolView | None) -> str:
+        if view is None:
+            return "0"
+        return f"{_known(view.min_nodes)}..{_known(view.max_nodes)}"
+
+    before, after = one(was), one(now)
+    return before if before == after else f"{before} -> {after}"
+
+
+def _gpus(before: int | None, after: int | None) -> str:
+    """The pool's largest GPU count, before -> after (``-o wide``)."""
+    return _known(before) if before == after else f"{_known(before)} -> {_known(after)}"
+
+
+def _known(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], headers: bool = True) -> list[str]:
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in (header, *rows)]
+    shown = [header, *rows] if headers else list(rows)
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in shown]

@@ -1,4 +1,4 @@
-"""The pack's policies on elastic GPU pools: Karpenter, EKS Auto Mode and AKS NAP NodePools (README "Policy pack").
+"""The pack's policies on elastic GPU pools: Karpenter, EKS Auto Mode and AKS NAP NodePools (docs/policies.md).
 
 The GPU taint of NodePools and ComputeClasses is checked by ``gpu-node-pool-requires-gpu-taint`` and their device
 plugin by ``gpu-pool-served-by-gpu-stack``, with the other pools'; these are what only a NodePool has.

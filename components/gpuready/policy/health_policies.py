@@ -1,5 +1,5 @@
 """The pack's GPU health policies: health agents that tolerate the GPU taint, one DCGM host engine per GPU node, and
-AKS pools without the cloud's GPU health checks (README "GPU health")."""
+AKS pools without the cloud's GPU health checks (docs/gpu-health.md "GPU health")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pack's lifecycle policies: rules that read a GPU pool's resource options (README "Day 2")."""
+"""The pack's lifecycle policies: rules that read a GPU pool's resource options (docs/day2.md "Day 2")."""
 
 from __future__ import annotations
 

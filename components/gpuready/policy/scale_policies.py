@@ -1,5 +1,5 @@
 """The pack's policies on whether GPU pools scale: the scale-path model on any program's NodePools, workloads and
-ComputeClasses (README "How a pending GPU pod becomes a node")."""
+ComputeClasses (docs/scale-path.md "How a pending GPU pod becomes a node")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pulumi_policy import EnforcementLevel, Policy, Severity
 from gpuready.policy.rules import scale_path
 from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
 
-_README = "https://github.com/gpuready/gpuready#how-a-pending-gpu-pod-becomes-a-node"
+_README = "https://github.com/gpuready/gpuready/blob/main/docs/scale-path.md#how-a-pending-gpu-pod-becomes-a-node"
 
 POLICIES: list[Policy] = [
     ScopedStackPolicy(

@@ -119,16 +119,31 @@ def _elastic_json(report: AuditReport) -> dict[str, Any]:
     return {"elasticPools": pools}
 
 
-def render_label_plan(patches: Sequence[LabelPatch], unknown: Sequence[NodeView]) -> str:
-    """One row per label change, then the GPU nodes left alone because their model is unknown."""
+LABEL_COLUMNS = ("NODE", "LABEL", "FROM", "TO", "SOURCE")
+
+
+def render_label_plan(
+    patches: Sequence[LabelPatch],
+    unknown: Sequence[NodeView],
+    *,
+    nodes: Sequence[NodeView] = (),
+    wide: bool = False,
+    headers: bool = True,
+) -> str:
+    """One row per label change, then the GPU nodes left alone because their model is unknown.
+
+    ``wide`` (``label -o wide``) adds ``WIDE_COLUMNS`` of each patched node, read from ``nodes``; ``headers=False``
+    (``--no-headers``) drops the table's header row."""
     parts: list[str] = []
     if patches:
+        labels = {view.name: view.labels for view in nodes}
         rows = [
             (p.node, key, _shown(p.previous.get(key)), value, p.source)
+            + (tuple(labels.get(p.node, {}).get(w, "<none>") for w in _WIDE_LABELS) if wide else ())
             for p in patches
             for key, value in sorted(p.labels.items())
         ]
-        parts.append(table(("NODE", "LABEL", "FROM", "TO", "SOURCE"), rows))
+        parts.append(table(LABEL_COLUMNS + WIDE_COLUMNS if wide else LABEL_COLUMNS, rows, show_headers=headers))
     if unknown:
         names = ", ".join(v.name for v in unknown)
         parts.append(

@@ -70,5 +70,5 @@ def test_required_keys_say_how_to_set_them() -> None:
     assert [(p.path, p.hint) for p in raised.value.problems] == [
         ("gpuready:cloud", "pulumi config set gpuready:cloud <value>"),
         ("gpuready:clusterName", "pulumi config set gpuready:clusterName <value>"),
-        ("gpuready:nodePools", "a YAML list of pools; see README 'Pool spec'"),
+        ("gpuready:nodePools", "a YAML list of pools; see docs/pool-keys.md"),
     ]

@@ -67,7 +67,7 @@ class GpuStackConfig(ConfigModel):
     cluster_version: str | None = None
     """DRA driver: the cluster's Kubernetes version (at least 1.34), as kubectl version prints it."""
     health: HealthConfig | None = None
-    """Who reports GPU health and who runs DCGM on the pools (see README "GPU health")."""
+    """Who reports GPU health and who runs DCGM on the pools (see docs/gpu-health.md)."""
 
     def spec(self, path: str = "gpuStack") -> GpuStackSpec:
         """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""

@@ -71,7 +71,7 @@ class PoolConfig(ConfigModel):
     image: str | None = None
     """Node image family; unset: the cloud's GPU image."""
     driver: str | None = None
-    """Who installs the NVIDIA driver (see README \"Pool spec\")."""
+    """Who installs the NVIDIA driver (see docs/pool-keys.md)."""
     driver_version: str | None = None
     """NVIDIA driver version, where the cloud lets it be chosen."""
     gpu: GpuConfig | None = None
@@ -84,13 +84,13 @@ class PoolConfig(ConfigModel):
     upgrade: UpgradeConfig | None = None
     """How node upgrades roll."""
     repair: RepairConfig | None = None
-    """Node auto repair: on (default) or off, and how many GPU nodes at once (see README "GPU health")."""
+    """Node auto repair: on (default) or off, and how many GPU nodes at once (see docs/gpu-health.md)."""
     release_version: str | None = None
     """Node image release version to pin."""
     fixed_name: bool | None = None
     """Keep the cloud name fixed: no rename on replacement (a replacement then fails at create)."""
     disk_size_gb: int | None = None
-    """Node disk size in GB; elastic pools default to one that holds GPU images (README "Elastic GPU pools")."""
+    """Node disk size in GB; elastic pools default to one that holds GPU images (docs/elastic-pools.md)."""
     image_version: str | None = None
     """Karpenter pools: the AMI alias version to pin (al2023 ``v20260714``, bottlerocket ``v1.61.0``), or
     ``latest`` to follow every release on purpose (each release then drifts, so replaces, every node)."""

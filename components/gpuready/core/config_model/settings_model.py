@@ -84,7 +84,7 @@ class StackSettingsConfig(ConfigModel):
         "cloud": Words("unknown cloud", f"pulumi config set {NS}:cloud eks|aks|gke"),
         "cloud:missing": Words("is required", f"pulumi config set {NS}:cloud <value>"),
         "clusterName:missing": Words("is required", f"pulumi config set {NS}:clusterName <value>"),
-        "nodePools:missing": Words("is required", "a YAML list of pools; see README 'Pool spec'"),
+        "nodePools:missing": Words("is required", "a YAML list of pools; see docs/pool-keys.md"),
         "tags:list_type": Words("must be a list of key=value strings"),
     }
 

@@ -161,7 +161,7 @@ def _gke_managed(kind: StackKind) -> Fit:
         summary="GKE installs the driver and runs its own device plugin on this pool, so NVIDIA's would fight it",
         hint="set gpuStack.kind none, or give the pool driver: operator and image: ubuntu (GKE driver installation "
         "disabled, on a node pool: a ComputeClass always has GKE install the driver) for NVIDIA's stack; the "
-        "operator over Google's driver installer is not offered (README 'GKE and the GPU Operator')",
+        "operator over Google's driver installer is not offered (docs/gpu-stack.md, 'GKE and the GPU Operator')",
     )
 
 

@@ -16,7 +16,7 @@ cannot be deployed alongside the standard GPU device plugin on the same node"). 
 labels: ``nvidia.com/gpu.deploy.dra-driver``) serve DRA pools only and refuse device-plugin pools, and the
 device-plugin kinds refuse DRA pools (``_advertise_problems``); a cluster that has both runs two stacks, whose
 DaemonSets keep apart by the DRA pools' labels (a device-plugin pool beside a GPUCluster must carry
-``nvidia.com/gpu.deploy.dra-driver=false``, which the operator leaves in place: README "DRA").
+``nvidia.com/gpu.deploy.dra-driver=false``, which the operator leaves in place: docs/gpu-stack.md "DRA").
 
 Two more (each planned with exit 0 before, each refused by the real system):
 

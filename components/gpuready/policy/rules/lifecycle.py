@@ -1,7 +1,7 @@
 """Rules on how GPU pools live on: who owns their node count, and what a replacement does to their GPUs. Pure.
 
 These read the resource options the engine sends with every resource (``ignoreChanges``, ``deleteBeforeReplace``):
-``(resource_type, props, options, config) -> messages``. Facts (README "Day 2"):
+``(resource_type, props, options, config) -> messages``. Facts (docs/day2.md "Day 2"):
 - the initial count of an autoscaled pool is the autoscaler's after creation; without ``ignoreChanges`` the next
   refresh puts it back (EKS ``scalingConfig.desiredSize``, AKS ``count``), and on GKE ``initialNodeCount`` forces
   recreation, which a resize can trigger (pulumi_gcp 10.2.0 ``container/node_pool.py`` docstring);
