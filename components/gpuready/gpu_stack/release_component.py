@@ -48,7 +48,7 @@ class GpuStackReleaseArgs:
     monitoring: bool | None = None
     """GPU Operator: the DCGM exporter's ServiceMonitor on or off; None keeps the chart's default."""
     health: HealthSpec = field(default_factory=HealthSpec)
-    """Who reports GPU health and who runs DCGM on the pools (``gpuStack.health``; see docs/health.md)."""
+    """Who reports GPU health and who runs DCGM on the pools (``gpuStack.health``; see docs/gpu-health.md)."""
     provider: pulumi.ProviderResource | None = None
     """The cluster's ``pulumi_kubernetes.Provider`` (or pass it in ``opts``, as ``provider`` or ``providers``)."""
     cluster_name: str | None = None
