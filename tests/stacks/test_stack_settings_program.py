@@ -34,7 +34,7 @@ DECLARATIONS: dict[str, ConfigDeclaration] = {d.key: d for d in PROJECT.config}
 
 
 def _load_program_config_module() -> ModuleType:
-    """``gpuready.stack_program.config`` under a private name (the program imports it as top-level ``program_config``)."""
+    """``gpuready.stack_program.config`` under a private name (a module of its own, patched freely)."""
     spec = importlib.util.spec_from_file_location(
         "gpuready_tests_program_config", ROOT / "components/gpuready/stack_program/config.py"
     )

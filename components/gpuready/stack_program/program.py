@@ -16,8 +16,8 @@ from gpuready.core.health.agent import HealthSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import GpuReadyError
 from gpuready.pool_outputs import GpuNodePoolBase
-from gpuready.stack_program import config as program_config
 from gpuready.stack_adapters import build_health_agent, build_pool
+from gpuready.stack_program import config as program_config
 
 if TYPE_CHECKING:
     from gpuready.gpu_stack.release_component import GpuStackRelease
