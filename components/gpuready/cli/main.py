@@ -125,6 +125,16 @@ def build_parser() -> argparse.ArgumentParser:
     where = matrix.add_mutually_exclusive_group()
     where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
     where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
+    new = commands.add_parser(
+        "new",
+        help="create a Pulumi project of your own that depends on gpuready and plans offline at once",
+        description="Write Pulumi.yaml, requirements.txt, __main__.py, Pulumi.<stack>.yaml with one example GPU pool, "
+        ".gitignore and a GitHub Actions workflow (plan + diff) into DIR.",
+    )
+    from gpuready.cli.new_command import add_arguments as add_new_arguments  # noqa: PLC0415 - standard library only
+    from gpuready.core.clouds.registry import CLOUDS  # noqa: PLC0415 - the known clouds' names only
+
+    add_new_arguments(new, CLOUDS)
     for command in (check, label):
         default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
         command.add_argument(
@@ -180,6 +190,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from gpuready.cli import matrix_command  # noqa: PLC0415 - each command loads only what it runs
 
         return matrix_command.run(args)
+    if args.command == "new":
+        from gpuready.cli import new_command  # noqa: PLC0415 - each command loads only what it runs
+
+        return new_command.run(args)
     if args.command == "completion":
         from gpuready.cli import completion  # noqa: PLC0415 - each command loads only what it runs
 

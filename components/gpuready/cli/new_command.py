@@ -1,0 +1,85 @@
+"""``gpuready new DIR``: a Pulumi project of one's own that depends on gpuready and runs its stack program."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from gpuready.cli import error_report
+from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from gpuready.errors import GpuReadyError
+from gpuready.new_project.scaffold import LIST_KEYS, WIRING_FLAGS, NewProject, project_files
+
+
+def add_arguments(new: argparse.ArgumentParser, clouds: tuple[str, ...]) -> None:
+    new.add_argument("directory", metavar="DIR", help="the project's directory (created; must be empty if it exists)")
+    new.add_argument("--cloud", required=True, choices=clouds, help="cloud of the existing cluster")
+    new.add_argument("--cluster-name", required=True, metavar="NAME", help="name of the existing cluster")
+    new.add_argument("--stack", default="dev", metavar="NAME", help="stack name of the first stack (default dev)")
+    new.add_argument(
+        "--gpuready", metavar="REQUIREMENT", default=None,
+        help="the requirements.txt line for gpuready (default: where the running gpuready was installed from)",
+    )  # fmt: skip
+    for key, flag in WIRING_FLAGS.items():
+        many = key in LIST_KEYS
+        new.add_argument(
+            flag, dest=f"wiring_{key}", metavar="VALUE", action="append" if many else "store",
+            default=None, help=f"gpuready:{key}" + (" (repeat it for several)" if many else ""),
+        )  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    target = Path(args.directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        what = "is not a directory" if not target.is_dir() else "is not empty"
+        return _refuse(f"{target} {what}; gpuready new writes into a new or empty directory only", "pick another DIR")
+    requirement = args.gpuready or installed_requirement()
+    if requirement is None:
+        return _refuse(
+            "where this gpuready was installed from is unknown",
+            'pass --gpuready "gpuready @ git+REPO@TAG" (or a wheel path), as README "Install" shows',
+        )
+    wiring = {key: getattr(args, f"wiring_{key}") for key in WIRING_FLAGS}
+    request = NewProject(args.cloud, args.cluster_name, args.stack, {k: v for k, v in wiring.items() if v}, requirement)
+    try:
+        files = project_files(request)
+    except GpuReadyError as error:
+        error_report.emit(error_report.input_error(error), json_output=False)
+        return EXIT_INVALID
+    for relative, text in files.items():
+        path = target / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    print(f"Created {target}/ for stack {args.stack!r} ({args.cloud} cluster {args.cluster_name!r}):")
+    for relative in files:
+        print(f"  {relative}")
+    print(f"gpuready requirement: {requirement}")
+    print(f"Next: cd {target} && gpuready plan --program . --stack {args.stack}   (offline, no credentials)")
+    print(f"then: pulumi stack init {args.stack} && pulumi up -s {args.stack}")
+    return EXIT_OK
+
+
+def installed_requirement() -> str | None:
+    """The running gpuready's source as a requirement (PEP 610 ``direct_url.json``: a VCS URL at its commit, a wheel
+    or a directory), or its version when it came from an index; None when nothing says."""
+    try:
+        dist = metadata.distribution("gpuready")
+    except metadata.PackageNotFoundError:
+        return None
+    raw = dist.read_text("direct_url.json")
+    if raw is None:
+        return f"gpuready=={dist.version}"
+    origin = json.loads(raw)
+    url = str(origin.get("url", ""))
+    vcs = origin.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("commit_id"):
+        return f"gpuready @ {vcs.get('vcs', 'git')}+{url}@{vcs['commit_id']}"
+    return f"gpuready @ {url}" if url else None
+
+
+def _refuse(message: str, hint: str) -> int:
+    print(f"error: {message}\n  hint: {hint}", file=sys.stderr)
+    return EXIT_INVALID
