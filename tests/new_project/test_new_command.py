@@ -12,7 +12,7 @@ import yaml
 from gpuready.cli.main import main
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.new_project.declarations import config_block
-from gpuready.new_project.scaffold import WIRING_FLAGS
+from gpuready.new_project.flags import WIRING_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 GPUREADY = Path(sys.executable).with_name("gpuready")
@@ -32,6 +32,12 @@ def required_flags(cloud: str) -> list[str]:
         for value in WIRING_VALUES[key]
         for part in (WIRING_FLAGS[key], value)
     ]
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_every_wiring_setting_of_every_cloud_has_a_flag(cloud: str) -> None:
+    profile = cloud_profile(cloud)
+    assert {*profile.required_settings, *profile.optional_settings} <= set(WIRING_FLAGS)
 
 
 def test_the_repository_project_carries_the_config_block_new_projects_get() -> None:

@@ -20,6 +20,7 @@ from gpuready.ci_report import CI_FORMATS
 from gpuready.cli import habits
 from gpuready.cli.convention_flags import add_flags as add_convention_flags
 from gpuready.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from gpuready.cli.new_flags import add_parser as add_new_parser
 from gpuready.cli.smoke_step import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -125,16 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     where = matrix.add_mutually_exclusive_group()
     where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
     where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
-    new = commands.add_parser(
-        "new",
-        help="create a Pulumi project of your own that depends on gpuready and plans offline at once",
-        description="Write Pulumi.yaml, requirements.txt, __main__.py, Pulumi.<stack>.yaml with one example GPU pool, "
-        ".gitignore and a GitHub Actions workflow (plan + diff) into DIR.",
-    )
-    from gpuready.cli.new_command import add_arguments as add_new_arguments  # noqa: PLC0415 - standard library only
-    from gpuready.core.clouds.registry import CLOUDS  # noqa: PLC0415 - the known clouds' names only
-
-    add_new_arguments(new, CLOUDS)
+    add_new_parser(commands)
     for command in (check, label):
         default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
         command.add_argument(

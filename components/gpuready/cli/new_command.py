@@ -11,24 +11,8 @@ from pathlib import Path
 from gpuready.cli import error_report
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from gpuready.errors import GpuReadyError
-from gpuready.new_project.scaffold import LIST_KEYS, WIRING_FLAGS, NewProject, project_files
-
-
-def add_arguments(new: argparse.ArgumentParser, clouds: tuple[str, ...]) -> None:
-    new.add_argument("directory", metavar="DIR", help="the project's directory (created; must be empty if it exists)")
-    new.add_argument("--cloud", required=True, choices=clouds, help="cloud of the existing cluster")
-    new.add_argument("--cluster-name", required=True, metavar="NAME", help="name of the existing cluster")
-    new.add_argument("--stack", default="dev", metavar="NAME", help="stack name of the first stack (default dev)")
-    new.add_argument(
-        "--gpuready", metavar="REQUIREMENT", default=None,
-        help="the requirements.txt line for gpuready (default: where the running gpuready was installed from)",
-    )  # fmt: skip
-    for key, flag in WIRING_FLAGS.items():
-        many = key in LIST_KEYS
-        new.add_argument(
-            flag, dest=f"wiring_{key}", metavar="VALUE", action="append" if many else "store",
-            default=None, help=f"gpuready:{key}" + (" (repeat it for several)" if many else ""),
-        )  # fmt: skip
+from gpuready.new_project.flags import WIRING_FLAGS
+from gpuready.new_project.scaffold import NewProject, project_files
 
 
 def run(args: argparse.Namespace) -> int:

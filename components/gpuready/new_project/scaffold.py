@@ -16,19 +16,8 @@ from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.stack_settings import NS, parse_stack_settings
 from gpuready.errors import ConfigError, Problem
 from gpuready.new_project.declarations import PROJECT_NAME, config_block
+from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
 from gpuready.new_project.templates import GITIGNORE, MAIN, workflow
-
-WIRING_FLAGS: Mapping[str, str] = {
-    "eksNodeRoleArn": "--eks-node-role-arn",
-    "eksSubnetIds": "--eks-subnet-id",
-    "aksResourceGroup": "--aks-resource-group",
-    "aksVnetSubnetId": "--aks-vnet-subnet-id",
-    "gkeLocation": "--gke-location",
-    "gkeNodeLocations": "--gke-node-location",
-    "gkeServiceAccount": "--gke-service-account",
-}
-"""Stack key -> the ``gpuready new`` flag that sets it (list keys: the flag repeated)."""
-LIST_KEYS = frozenset({"eksSubnetIds", "gkeNodeLocations"})
 
 
 @dataclass(frozen=True)
