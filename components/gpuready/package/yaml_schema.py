@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.errors import Problem, kind_of
+from gpuready.errors import Problem
 
 SCALARS: Mapping[str, tuple[type, ...]] = {
     "string": (str,),
@@ -17,6 +17,7 @@ SCALARS: Mapping[str, tuple[type, ...]] = {
     "number": (int, float),
     "boolean": (bool,),
 }
+ARTICLES: Mapping[str, str] = {"string": "a", "integer": "an", "number": "a", "boolean": "a"}
 
 
 def schema_problems(
@@ -49,16 +50,16 @@ def _value_problems(value: Any, spec: Mapping[str, Any], types: Mapping[str, Any
     kind = str(spec.get("type", ""))
     if kind in SCALARS:
         wrong = not isinstance(value, SCALARS[kind]) or (kind != "boolean" and isinstance(value, bool))
-        return [Problem(path, f"must be {kind}; got {kind_of(value)}", value)] if wrong else []
+        return [Problem(path, f"must be {ARTICLES[kind]} {kind}", value)] if wrong else []
     if kind == "array":
         if not isinstance(value, list):
-            return [Problem(path, f"must be a list; got {kind_of(value)}", value)]
+            return [Problem(path, "must be a list", value)]
         return [
             p for i, v in enumerate(value) for p in _value_problems(v, spec.get("items", {}), types, f"{path}[{i}]")
         ]
     if kind == "object":
         if not isinstance(value, Mapping):
-            return [Problem(path, f"must be a mapping; got {kind_of(value)}", value)]
+            return [Problem(path, "must be a mapping", value)]
         item = spec.get("additionalProperties", {})
         return [p for k, v in value.items() for p in _value_problems(v, item, types, f"{path}.{k}")]
     return []
@@ -69,7 +70,7 @@ def _type_problems(value: Any, declared: Mapping[str, Any], types: Mapping[str, 
         allowed = tuple(str(e["value"]) for e in declared["enum"])
         return [] if str(value) in allowed else [Problem(path, "is not one of the allowed values", value, allowed)]
     if not isinstance(value, Mapping):
-        return [Problem(path, f"must be a mapping; got {kind_of(value)}", value)]
+        return [Problem(path, "must be a mapping", value)]
     properties: Mapping[str, Any] = declared.get("properties", {})
     found = [
         Problem(f"{path}.{key}", "is not a property of this type", None, tuple(properties))
