@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from gpuready.cli.main import main
+from gpuready.cli.new_command import requirement_of
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.new_project.declarations import config_block
 from gpuready.new_project.flags import WIRING_FLAGS
@@ -88,6 +89,44 @@ def test_a_new_project_outside_the_repository_plans_offline(
     assert "gpuready plan --program . --stack prod -o json > plan-new.json" in commands
     assert "gpuready diff plan-old.json plan-new.json" in commands
     assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        (None, "gpuready==0.1.0"),
+        ('{"url": "https://example.com/gpuready.git", "vcs_info": {"vcs": "git", "commit_id": "abc123"}}',
+         "gpuready @ git+https://example.com/gpuready.git@abc123"),
+        ('{"url": "file:///w/dist/gpuready-0.1.0-py3-none-any.whl", "archive_info": {}}',
+         "gpuready @ file:///w/dist/gpuready-0.1.0-py3-none-any.whl"),
+        ('{"url": "file:///w/gpuready", "dir_info": {"editable": true}}', "gpuready @ file:///w/gpuready"),
+        ("{}", None),
+    ],
+)  # fmt: skip
+def test_the_requirement_follows_where_gpuready_was_installed_from(record: str | None, expected: str | None) -> None:
+    assert requirement_of(record, "0.1.0") == expected
+
+
+def test_a_file_in_the_way_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p").write_text("mine")
+    assert main(["new", str(tmp_path / "p"), "--cloud", "gke", "--cluster-name", "ml", *required_flags("gke")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    assert (tmp_path / "p").read_text() == "mine"
+
+
+def test_an_unknown_origin_asks_for_the_requirement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("gpuready.cli.new_command.installed_requirement", lambda: None)
+    assert main(["new", str(tmp_path / "p"), "--cloud", "gke", "--cluster-name", "ml", *required_flags("gke")]) == 2
+    assert "--gpuready" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()
+    given = ["--gpuready", "gpuready @ git+https://example.com/gpuready.git@v0.1.0"]
+    assert (
+        main(["new", str(tmp_path / "p"), "--cloud", "gke", "--cluster-name", "ml", *required_flags("gke"), *given])
+        == 0
+    )
+    assert (tmp_path / "p" / "requirements.txt").read_text() == f"{given[1]}\n"
 
 
 def test_a_non_empty_directory_is_refused_and_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

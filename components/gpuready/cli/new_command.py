@@ -47,19 +47,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def installed_requirement() -> str | None:
-    """The running gpuready's source as a requirement (PEP 610 ``direct_url.json``: a VCS URL at its commit, a wheel
-    or a directory), or its version when it came from an index; None when nothing says."""
+    """The running gpuready's source as a requirement (``requirement_of`` its PEP 610 record); None when unknown."""
     try:
         dist = metadata.distribution("gpuready")
     except metadata.PackageNotFoundError:
         return None
-    raw = dist.read_text("direct_url.json")
-    if raw is None:
-        return f"gpuready=={dist.version}"
-    origin = json.loads(raw)
+    return requirement_of(dist.read_text("direct_url.json"), dist.version)
+
+
+def requirement_of(direct_url: str | None, version: str) -> str | None:
+    """A requirement line from an installed distribution's PEP 610 ``direct_url.json``: a VCS URL at its commit, a
+    wheel or a directory; ``gpuready==version`` when there is no record (installed from an index); None when the
+    record names no URL."""
+    if direct_url is None:
+        return f"gpuready=={version}"
+    origin = json.loads(direct_url)
     url = str(origin.get("url", ""))
     vcs = origin.get("vcs_info")
-    if isinstance(vcs, dict) and vcs.get("commit_id"):
+    if url and isinstance(vcs, dict) and vcs.get("commit_id"):
         return f"gpuready @ {vcs.get('vcs', 'git')}+{url}@{vcs['commit_id']}"
     return f"gpuready @ {url}" if url else None
 
