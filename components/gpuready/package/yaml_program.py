@@ -20,8 +20,7 @@ from typing import Any
 import yaml
 
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, kind_of
-from gpuready.package.input_check import RELEASE_KINDS, SCHEDULER, check_inputs
-from gpuready.package.provider import CONVENTION_INPUTS, FEATURE_GATES
+from gpuready.package.input_check import CONVENTION_INPUTS, FEATURE_GATES, RELEASE_KINDS, SCHEDULER, check_inputs
 from gpuready.package.schema import schema_text
 from gpuready.package.yaml_schema import schema_problems
 
@@ -83,12 +82,12 @@ def check_yaml_program(project_dir: Path, stack: str) -> YamlCheck:
         inputs = {key: resolver.resolve(value) for key, value in properties.items()}
         found = schema_problems(inputs, declared, schema["types"], where)
         if not found:
-            found = _model_problems(kind, inputs, where)
+            found = _model_problems(kind, inputs, where, gated=FEATURE_GATES in declared["inputProperties"])
         problems.extend(found)
     return YamlCheck(project, stack, tuple(checked), tuple(others), tuple(problems))
 
 
-def _model_problems(kind: str, inputs: Mapping[str, Any], where: str) -> list[Problem]:
+def _model_problems(kind: str, inputs: Mapping[str, Any], where: str, *, gated: bool) -> list[Problem]:
     """The component's parsers on its inputs; an unknown model input is a problem of its own."""
     model_inputs = inputs if kind in RELEASE_KINDS or kind == SCHEDULER else {
         k: v for k, v in inputs.items() if k in POOL_MODEL_INPUTS
@@ -101,7 +100,7 @@ def _model_problems(kind: str, inputs: Mapping[str, Any], where: str) -> list[Pr
     if unknown:
         return unknown
     try:
-        check_inputs(kind, model_inputs)
+        check_inputs(kind, model_inputs, gated=gated)
     except SpecError as error:
         return [_rebased(p, where) for p in error.problems]
     except GpuReadyError as error:
