@@ -104,3 +104,9 @@ def test_stack_config_resolves_config_references(tmp_path: Path) -> None:
     ]
     (program / "Pulumi.dev.yaml").write_text("config:\n  gpuready-yaml-eks:poolName: train\n")
     assert check_yaml_program(program, "dev").problems == ()
+
+
+@pytest.mark.parametrize("flags", [["--set", "clusterName=x"], ["-o", "sarif"], ["--preview"]])
+def test_flags_of_the_python_plan_are_refused_not_ignored(flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "--program", str(EXAMPLE), *flags]) == 2
+    assert "not for a Pulumi YAML program" in capsys.readouterr().err

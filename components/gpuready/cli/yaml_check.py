@@ -17,9 +17,22 @@ NOT_PLANNED = (
     "components would create; gpuready plans Python programs only. `pulumi preview` plans the whole program."
 )
 
+UNSUPPORTED = {"--config": "config", "--set": "set", "--set-path": "set_path", "--preview": "preview"}
+"""``plan`` flags of the Python path that mean nothing to the YAML check (refused rather than ignored)."""
+
 
 def run(args: argparse.Namespace, project_dir: Path) -> int:
     """Check the YAML program's gpuready resources; exit 2 when any has a problem, else 0."""
+    unsupported = [flag for flag, given in UNSUPPORTED.items() if getattr(args, given, None)]
+    if args.output not in ("table", "json"):
+        unsupported.append(f"-o {args.output}")
+    if unsupported:
+        print(
+            f"error: {', '.join(unsupported)}: not for a Pulumi YAML program, whose gpuready resources are checked, "
+            "not planned\n  hint: drop it (the check reads Pulumi.<stack>.yaml of --stack; -o table or json)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
     try:
         check = check_yaml_program(project_dir, args.stack or args.stack_name or "dev")
     except GpuReadyError as error:
