@@ -40,3 +40,13 @@ def test_the_wheel_carries_the_policy_rules_and_the_cli_entry_point(wheel: zipfi
 
 def test_the_checkout_imports_gpuready_from_its_source_root() -> None:
     assert Path(gpuready.__file__).resolve().parent == ROOT / "components" / "gpuready"
+
+
+def test_the_wheel_carries_the_stack_program_and_the_config_block_new_projects_use(wheel: zipfile.ZipFile) -> None:
+    """A project ``gpuready new`` writes runs ``gpuready.stack_program`` and gets its ``config:`` block from the
+    package's data file: both must be in the wheel, not only in the checkout."""
+    names = set(wheel.namelist())
+    assert {
+        "gpuready/stack_program/__init__.py", "gpuready/stack_program/program.py", "gpuready/stack_program/config.py",
+        "gpuready/new_project/project_config.yaml", "gpuready/new_project/scaffold.py",
+    } <= names  # fmt: skip

@@ -14,8 +14,8 @@ README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 SCREEN = 45
 """Lines of one terminal screen: the quick start ends within them."""
-PENDING = frozenset({ROOT / "docs" / "new-project.md"})
-"""Linked from the README, written with ``gpuready new`` (#31 item 1) on its own branch: drop once merged."""
+PENDING: frozenset[Path] = frozenset()
+"""Docs files linked before they are written (none now): their links are not followed."""
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 

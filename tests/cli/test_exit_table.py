@@ -50,6 +50,7 @@ COMMAND_MODULES = {
     "verify": ("verify_command", "fleet"),
     "diff": ("diff_command",),
     "support-matrix": ("matrix_command",),
+    "new": ("new_command",),
     "completion": ("completion",),
 }
 """Where each command's exit codes are returned (``main`` dispatches to these)."""

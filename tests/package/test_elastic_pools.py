@@ -147,7 +147,7 @@ def test_without_a_kubernetes_provider_nothing_registers(host: Host) -> None:
 
 
 def test_wiring_an_auto_mode_pool_needs_known_values() -> None:
-    from gpuready.package.provider import plain  # noqa: PLC0415
+    from gpuready.package.input_check import plain  # noqa: PLC0415
 
     with pytest.raises(ConfigError, match="clusterName: must be known"):
         plain(pulumi.Output.from_input("prod"), "clusterName")

@@ -1,4 +1,4 @@
-"""The stack program's config contract: Pulumi.yaml declarations, what ``stacks/program_config.py`` reads, and the
+"""The stack program's config contract: Pulumi.yaml declarations, what ``gpuready.stack_program.config`` reads, and the
 example stacks under ``stacks/``.
 
 The example stacks are read the way ``gpuready plan`` and the engine read them (``load_stack_config``) and
@@ -34,9 +34,9 @@ DECLARATIONS: dict[str, ConfigDeclaration] = {d.key: d for d in PROJECT.config}
 
 
 def _load_program_config_module() -> ModuleType:
-    """``stacks/program_config.py`` under a private name (the program imports it as top-level ``program_config``)."""
+    """``gpuready.stack_program.config`` under a private name (a module of its own, patched freely)."""
     spec = importlib.util.spec_from_file_location(
-        "gpuready_tests_program_config", ROOT / "stacks" / "program_config.py"
+        "gpuready_tests_program_config", ROOT / "components/gpuready/stack_program/config.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

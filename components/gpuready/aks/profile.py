@@ -54,6 +54,12 @@ class AksProfile(CloudProfile):
     }
     provisioners = {"node-pool": "gpuready.aks.capacity", "nap": "gpuready.aks.nap"}
     required_settings = ("aksResourceGroup",)
+    optional_settings = ("aksVnetSubnetId",)
+    example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin
+    example_pool = (
+        "# One T4 per node, whole GPUs, scaled from zero on demand.\n"
+        "- name: t4\n  instanceType: Standard_NC4as_T4_v3\n  minSize: 0\n  maxSize: 2\n"
+    )
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
     image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}

@@ -67,6 +67,11 @@ COMMAND_EXITS: Mapping[str, Mapping[int, str]] = {
         EXIT_INVALID: "unreadable file or no generated block in it",
         **_EVERY_COMMAND,
     },
+    "new": {
+        EXIT_OK: "project written",
+        EXIT_INVALID: "a non-empty DIR, a missing or foreign wiring flag, a value the stack's config model refuses",
+        **_EVERY_COMMAND,
+    },
     "completion": {
         EXIT_OK: "completion script printed",
         EXIT_INVALID: "unknown shell",

@@ -20,6 +20,7 @@ from gpuready.ci_report import CI_FORMATS
 from gpuready.cli import habits
 from gpuready.cli.convention_flags import add_flags as add_convention_flags
 from gpuready.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
+from gpuready.cli.new_flags import add_parser as add_new_parser
 from gpuready.cli.smoke_step import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     where = matrix.add_mutually_exclusive_group()
     where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
     where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
+    add_new_parser(commands)
     for command in (check, label):
         default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
         command.add_argument(
@@ -180,6 +182,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from gpuready.cli import matrix_command  # noqa: PLC0415 - each command loads only what it runs
 
         return matrix_command.run(args)
+    if args.command == "new":
+        from gpuready.cli import new_command  # noqa: PLC0415 - each command loads only what it runs
+
+        return new_command.run(args)
     if args.command == "completion":
         from gpuready.cli import completion  # noqa: PLC0415 - each command loads only what it runs
 

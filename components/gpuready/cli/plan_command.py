@@ -24,6 +24,8 @@ from gpuready.offline.plan import JsonValue, Plan, build_plan, render_tree, to_j
 from gpuready.offline.project import OfflineProjectError, load_project
 from gpuready.offline.runner import is_config_error, run_stack
 from gpuready.offline.transforms import transform_warnings
+from gpuready.offline.yaml_runtime import RUNTIME as YAML_RUNTIME
+from gpuready.offline.yaml_runtime import project_runtime
 
 if TYPE_CHECKING:
     from gpuready.offline.gate_summary import GateSummary
@@ -50,6 +52,10 @@ _UNTIL_EXIT: list[object] = []
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.program and project_runtime(Path(args.program)) == YAML_RUNTIME:
+        from gpuready.cli import yaml_check  # noqa: PLC0415 - only for YAML programs
+
+        return yaml_check.run(args, Path(args.program))
     json_output = is_document(args)
     try:
         with collected() as log:

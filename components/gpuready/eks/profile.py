@@ -68,6 +68,11 @@ class EksProfile(CloudProfile):
         "eks-auto-mode": "gpuready.eks.auto_mode",
     }
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
+    example_pool = (
+        "# One L4 per node, whole GPUs, scaled from zero on demand, on Bottlerocket's NVIDIA variant (driver and\n"
+        "# device plugin built in: no GPU stack to install; gpuStack installs one for AL2023).\n"
+        "- name: l4\n  instanceType: g6.xlarge\n  minSize: 0\n  maxSize: 2\n  diskSizeGb: 100\n  image: bottlerocket\n"
+    )
     surge_needs_new_node = False
     image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
     region_settings = ("aws:region",)

@@ -90,6 +90,11 @@ class GkeProfile(CloudProfile):
     }
     provisioners = {"node-pool": "gpuready.gke.capacity", "compute-class": "gpuready.gke.compute_class"}
     required_settings = ("gkeLocation",)
+    optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
+    example_pool = (
+        "# One L4 per node on GKE's own driver and device plugin, scaled from zero on demand.\n"
+        "- name: l4\n  instanceType: g2-standard-8\n  minSize: 0\n  maxSize: 2\n"
+    )
     cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True
     cloud_driver_serves_nvidia_plugin = False

@@ -6,7 +6,8 @@ Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, ser
 component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
 stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
 those models (``gpuready.package.schema``) and the inputs are checked by the same parsers as the stack
-program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``), so a problem reads the same, the path
+program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``, through ``gpuready.package.input_check``, which
+``gpuready plan`` also runs on Pulumi YAML programs), so a problem reads the same, the path
 naming the component's input instead of the stack key.
 """
 
@@ -24,13 +25,7 @@ from pulumi.provider import ConstructResult, Provider
 from pydantic.alias_generators import to_camel
 
 from gpuready.core.clouds.registry import Cloud
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
-from gpuready.core.config_model.problems import rebased
-from gpuready.core.config_model.scheduler_model import parse_binpack
-from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
-from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
-from gpuready.core.pool_config import parse_pools
-from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, karpenter_cluster
+from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
@@ -38,31 +33,23 @@ from gpuready.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
 from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
 from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
 from gpuready.gpu_stack.release_component import GpuStackRelease
+from gpuready.package.input_check import (
+    AGENT_WIRING,
+    CONVENTION_INPUTS,
+    ELASTIC_POOLS,
+    FEATURE_GATES,
+    POOL_ADAPTERS,
+    binpack_inputs,
+    elastic_pool,
+    fixed_pool,
+    plain,
+    release_inputs,
+)
 from gpuready.package.json_types import token
 from gpuready.package.schema import VERSION, schema_text
 from gpuready.pool_outputs import GpuNodePoolBase
 from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 
-POOL_ADAPTERS = {
-    "EksGpuNodePool": "gpuready.eks.stack_adapter",
-    "AksGpuNodePool": "gpuready.aks.stack_adapter",
-    "GkeGpuNodePool": "gpuready.gke.stack_adapter",
-}
-"""Pool component -> the cloud's adapter module (``PACKAGE_CLOUD``, ``package_pool``), imported on first use."""
-ELASTIC_POOLS = {
-    "EksKarpenterGpuPool": ("gpuready.eks.karpenter_pool", "karpenter", False),
-    "EksAutoModeGpuPool": ("gpuready.eks.auto_mode_pool", "eks-auto-mode", True),
-    "AksNapGpuPool": ("gpuready.aks.nap_pool", "nap", True),
-    "GkeComputeClassGpuPool": ("gpuready.gke.compute_class_pool", "compute-class", True),
-}
-"""Elastic pool component (issue #14) -> its module (``PACKAGE_CLOUD``, ``package_pool``), the provisioner it makes
-(which a pool entry may leave out), and whether its wiring must be known values (its Args take plain values; the
-Karpenter pool's take outputs)."""
-FEATURE_GATES = "karpenterFeatureGates"
-"""The input declaring the cluster's Karpenter feature gates (the stack key ``gpuready:karpenterFeatureGates``;
-only the Karpenter pool's schema has it): checked as the stack key is, and the pool is judged, and built, for a
-cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose GPUs Karpenter cannot see gets its
-NodeOverlay instead of a refusal)."""
 KUBERNETES = "kubernetes"
 
 
@@ -142,49 +129,10 @@ class GpuReadyProvider(Provider):
         return ConstructResult(urn=component.urn, state=state)
 
 
-def plain(value: Any, path: str) -> Any:
-    """A config value as the stack program's parser sees it: known, and whole numbers as ``int`` (the wire
-    carries every number as a double, ``google.protobuf.Struct``)."""
-    if isinstance(value, pulumi.Output):
-        raise ConfigError.one(path, "must be known when the program runs, not another resource's output")
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, Mapping):
-        return {k: plain(v, f"{path}.{k}") for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
-    return value
-
-
-def pools_of(
-    raw: Any, cloud: Any, path: str, conventions: Conventions = DEFAULT_CONVENTIONS
-) -> tuple[GpuPoolSpec, ...]:
-    """The pool specs of ``raw`` (entries of ``gpuready:nodePools``), checked by the stack program's parser."""
-    return parse_pools(plain(raw, path), plain(cloud, "cloud"), path, conventions=conventions)
-
-
-CONVENTION_INPUTS = (GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY)
-"""The inputs every component with pools takes for the team's conventions (``gpuready:conventions``' keys)."""
-
-
-def conventions_of(inputs: Mapping[str, Any]) -> Conventions:
-    """The team's conventions from the component's ``gpuTaint`` / ``skypilotLabels`` inputs (absent: gpuready's),
-    checked by the stack settings' parser; raises ``SpecError`` naming the input."""
-    given = {k: plain(inputs[k], k) for k in CONVENTION_INPUTS if inputs.get(k) is not None}
-    try:
-        return parse_conventions(given, "conventions")
-    except SpecError as error:
-        raise SpecError(rebased(error.problems, "conventions.", "")) from None
-
-
 def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
         adapter = cast("PoolAdapter", importlib.import_module(module))
-        try:
-            entry = plain(inputs.get("pool"), "pool")
-            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", conventions=conventions_of(inputs))
-        except ConfigError as error:
-            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
+        spec = fixed_pool(inputs, adapter.PACKAGE_CLOUD)
         pool = adapter.package_pool(name, spec, inputs, opts)
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
@@ -197,27 +145,7 @@ def _elastic_builder(
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
         adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
-        entry = plain(inputs.get("pool"), "pool")
-        if isinstance(entry, Mapping):
-            entry = {"provisioner": provisioner, **entry}  # the component's own unless the entry names one
-        if not gated and inputs.get(FEATURE_GATES) is not None:
-            raise ConfigError.one(
-                FEATURE_GATES, f"{component} takes no Karpenter feature gates (its autoscaler's are not declared)",
-                None, (), "remove it; EksKarpenterGpuPool takes the feature gates of a Karpenter you run",
-            )  # fmt: skip
-        problems: list[Problem] = []
-        cluster = karpenter_cluster(plain(inputs.get(FEATURE_GATES), FEATURE_GATES), FEATURE_GATES, problems)
-        if problems:
-            raise ConfigError(problems)
-        try:
-            (spec,) = parse_pools([entry], adapter.PACKAGE_CLOUD, "pool", cluster, conventions_of(inputs))
-        except ConfigError as error:
-            raise ConfigError(rebased(error.problems, "pool[0]", "pool")) from None
-        if spec.provisioner != provisioner:
-            raise ConfigError.one(
-                "pool.provisioner", f"{component} makes {provisioner} pools", spec.provisioner, (provisioner,),
-                "remove provisioner, or use the component of that provisioner",
-            )  # fmt: skip
+        spec, cluster = elastic_pool(component, inputs, adapter.PACKAGE_CLOUD, provisioner, gated=gated)
         skipped = ("pool", FEATURE_GATES, *CONVENTION_INPUTS)
         wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in skipped}
         provider = _kubernetes_provider(component, opts)
@@ -242,24 +170,14 @@ def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi
     return found
 
 
-_AGENT_WIRING = {"clusterName": "cluster_name", "tags": "tags"}
-"""Release inputs for the health agent add-on (``gpuStack.health``), not GPU stack settings: input key, Args field."""
-
-
 def _release_builder(
     component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
-    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider", *_AGENT_WIRING.values()}
+    keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider", *AGENT_WIRING.values()}
 
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        wiring = ("pools", "cloud", *CONVENTION_INPUTS, *_AGENT_WIRING)
-        given = {k: plain(v, k) for k, v in inputs.items() if k not in wiring}
-        agent = {arg: plain(inputs[key], key) for key, arg in _AGENT_WIRING.items() if inputs.get(key) is not None}
-        try:
-            spec = parse_gpu_stack({**given, "kind": kind}, "gpuStack")
-        except ConfigError as error:
-            raise ConfigError(rebased(error.problems, "gpuStack.", "")) from None
-        pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
+        spec, pools = release_inputs(kind, inputs)
+        agent = {arg: plain(inputs[key], key) for key, arg in AGENT_WIRING.items() if inputs.get(key) is not None}
         args = args_type(pools=pools, **{k: getattr(spec, k) for k in keys}, **agent)
         release = component(name, args, opts)
         plan = release.plan.release
@@ -275,13 +193,7 @@ def _release_builder(
 
 
 def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-    conventions = conventions_of(inputs)
-    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools", conventions) if inputs.get("pools") else ()
-    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
-    try:
-        spec = parse_binpack(given, pools, "binpackScheduler")
-    except ConfigError as error:
-        raise ConfigError(rebased(error.problems, "binpackScheduler.", "")) from None
+    spec = binpack_inputs(inputs)
     scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
     return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
 

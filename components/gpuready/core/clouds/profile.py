@@ -68,6 +68,12 @@ class CloudProfile(ABC):
     (``gpuready.core.capacity``); the first is the default."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
+    optional_settings: ClassVar[tuple[str, ...]] = ()
+    """Other ``gpuready:*`` wiring keys of this cloud (``gpuready new`` offers a flag for each)."""
+    example_pool: ClassVar[str]
+    """One GPU pool valid on this cloud, as ``gpuready:nodePools`` YAML (the pool a new project starts with)."""
+    example_gpu_stack: ClassVar[str] = ""
+    """The ``gpuready:gpuStack`` the example pool needs (empty: none to install)."""
     cluster_target_setting: ClassVar[tuple[str, str] | None] = None
     """(config key, ``ClusterTarget`` field) the cluster's kubeconfig lookup needs, if any."""
     tags_are_labels: ClassVar[bool] = False

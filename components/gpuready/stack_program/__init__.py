@@ -1,0 +1,6 @@
+"""gpuready's stack program as a library: ``from gpuready.stack_program import run; run()`` is a whole Pulumi
+program (stack config -> GPU pools, GPU stack, scheduler, verification, exports)."""
+
+from gpuready.stack_program.program import run
+
+__all__ = ["run"]

@@ -1,0 +1,148 @@
+"""The gpuready stack program: stack config -> validated pool specs -> GPU node pool components -> exports.
+
+Every pool is validated before the first resource is registered, so bad config changes nothing. ``run`` is the whole
+program: the repository's ``stacks/__main__.py`` and every project ``gpuready new`` writes call it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pulumi
+
+from gpuready.core.health.agent import HealthSpec
+from gpuready.core.stack_settings import StackSettings
+from gpuready.errors import GpuReadyError
+from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.stack_adapters import build_health_agent, build_pool
+from gpuready.stack_program import config as program_config
+
+if TYPE_CHECKING:
+    from gpuready.gpu_stack.release_component import GpuStackRelease
+
+
+def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
+    """The stack's one Kubernetes provider, made on first use: by the first elastic pool (a custom resource in the
+    cluster) or by the cluster software; a stack that needs neither makes no provider and looks no cluster up."""
+
+    @functools.cache
+    def provider() -> pulumi.ProviderResource:
+        # Lazy: the Kubernetes SDK loads only for a stack that talks to its cluster.
+        from gpuready.core.cluster_kubeconfig import ClusterTarget  # noqa: PLC0415
+        from gpuready.kube_provider import cluster_provider  # noqa: PLC0415
+
+        target = ClusterTarget(
+            cloud=settings.cloud,
+            cluster_name=settings.cluster_name,
+            aks_resource_group=settings.aks_resource_group,
+            gke_location=settings.gke_location,
+        )
+        made: pulumi.ProviderResource = cluster_provider(
+            "cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context
+        )
+        return made
+
+    return provider
+
+
+def build_pools(
+    settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource] | None = None
+) -> list[GpuNodePoolBase]:
+    """One component per pool, made by the pool's provisioner (elastic ones on ``cluster``'s provider)."""
+    return [build_pool(spec, settings, cluster) for spec in settings.pools]
+
+
+def build_cluster_software(
+    settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource] | None = None
+) -> tuple[GpuStackRelease | None, pulumi.Resource | None]:
+    """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
+    when the stack asks for none; without either, no provider and no cluster lookup)."""
+    if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
+        return None, None
+    from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
+
+    provider = (cluster or stack_cluster(settings))()
+    gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
+    scheduler = None
+    if settings.binpack_scheduler is not None:
+        from gpuready.scheduler.binpack_scheduler import (  # noqa: PLC0415
+            GpuBinPackingScheduler,
+            GpuBinPackingSchedulerArgs,
+        )
+
+        scheduler = GpuBinPackingScheduler(
+            "gpu-binpack",
+            GpuBinPackingSchedulerArgs(scheduler=settings.binpack_scheduler),
+            opts=pulumi.ResourceOptions(provider=provider),
+        )
+    return gpu_stack, scheduler
+
+
+def run() -> None:
+    """Run the stack program on the running stack's ``gpuready:*`` config (inside a Pulumi program)."""
+    try:
+        settings = program_config.load()
+    except GpuReadyError as error:
+        # A RunError prints the message without a Python traceback.
+        raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
+    cluster = stack_cluster(settings)
+    pools = build_pools(settings, cluster)
+    gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
+    health_agent = build_health_agent(settings, list(pools))
+    if settings.verify:
+        from gpuready.verify_hook import verify_pools  # noqa: PLC0415
+
+        verify_pools(
+            pools,
+            kubeconfig=pulumi.Output.secret(settings.kubeconfig) if settings.kubeconfig else None,
+            context=settings.kube_context or None,
+            timeout=settings.verify_timeout_seconds,
+            skip=settings.verify_skip_pools,
+            smoke=settings.verify_smoke,
+            smoke_image=settings.verify_smoke_image or None,
+            depends_on=[r for r in (gpu_stack, health_agent) if r is not None],
+        )
+    pulumi.export("cloud", settings.cloud)
+    pulumi.export("clusterName", settings.cluster_name)
+    if scheduler is not None and settings.binpack_scheduler is not None:
+        binpack = settings.binpack_scheduler
+        pulumi.export(
+            "binpackScheduler",
+            {"schedulerName": binpack.scheduler_name, "namespace": binpack.namespace, "image": binpack.image},
+        )
+    # Planned once, with the settings (for none / external the plan is only the per-pool summaries).
+    plan = settings.planned_gpu_stack
+    release = plan.release
+    pulumi.export(
+        "gpuStack",
+        {
+            "kind": settings.gpu_stack.kind,
+            "pools": {service.pool: service.summary for service in plan.pools},
+            **({"health": plan.health} if settings.gpu_stack.health != HealthSpec() else {}),
+            **(
+                {"release": release.name, "chart": release.chart.name, "version": release.version,
+                 "namespace": release.namespace}
+                if release is not None
+                else {}
+            ),
+        },
+    )  # fmt: skip
+    # Plain values (known at construction) plus the cloud-reported name: cheap to export at any scale.
+    pulumi.export(
+        "pools",
+        {
+            p.spec.name: {
+                "nodePoolName": p.node_pool_name,
+                "nodeSelector": p.values.node_selector,
+                "taint": p.values.taint,
+                "tolerations": p.values.tolerations,
+                "resourceName": p.values.resource_name,
+                "allocatable": p.values.allocatable,
+                "gpusPerNode": p.values.gpus_per_node,
+                "accelerator": p.values.accelerator,
+            }
+            for p in pools
+        },
+    )
