@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pulumi
 
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
-from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, make_plan
+from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,14 +35,4 @@ class GpuOperator(GpuStackRelease):
         args: GpuOperatorArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        plan = make_plan(args.pools, args.spec())
-        super().__init__(
-            self.TOKEN,
-            name,
-            plan,
-            pools=args.pools,
-            provider=args.provider,
-            opts=opts,
-            cluster_name=args.cluster_name,
-            tags=args.tags,
-        )
+        self._build(name, args, args.spec(), opts)

@@ -158,6 +158,15 @@ class GpuStackRelease(pulumi.ComponentResource):
             }
         )
 
+    def _build(
+        self, name: str, args: GpuStackReleaseArgs, spec: GpuStackSpec, opts: pulumi.ResourceOptions | None
+    ) -> None:
+        """A chart component's constructor: plan ``spec`` for ``args.pools`` and build what the plan holds."""
+        GpuStackRelease.__init__(
+            self, self.TOKEN, name, make_plan(args.pools, spec), pools=args.pools, provider=args.provider, opts=opts,
+            cluster_name=args.cluster_name, tags=args.tags,
+        )  # fmt: skip
+
     @classmethod
     def from_plan(
         cls,
