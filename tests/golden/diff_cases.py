@@ -67,6 +67,10 @@ CHANGES: dict[str, Changes] = {
         "a100dra": {"instanceType": "Standard_NC40ads_H100_v5", "maxSize": 1},
         "t4dra": {"instanceType": "Standard_NC64as_T4_v3", "maxSize": 2},  # a DRA pool keeps its warm node (#24)
     },
+    "aks-sku": {
+        "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
+        "a100": {"maxSize": 1},
+    },
 }
 
 
