@@ -73,7 +73,7 @@ POLICIES: list[Policy] = [
     ScopedResourcePolicy(
         name="eks-gpu-node-group-requires-nvidia-ami",
         description="EKS GPU node groups use a current NVIDIA AMI type (not a standard AMI, not AL2_x86_64_GPU).",
-        rules=[pools.eks_ami_problems],
+        rules=[pools.pool_image_problems],
         resource_types=[EKS_NODE_GROUP],
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,

@@ -17,7 +17,6 @@ from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_text, text_map
 from gpuready.core.taints import Taint
-from gpuready.gke import profile as gke
 from gpuready.policy.rules.k8s import api_taint, parse_aks_taint
 
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -186,8 +185,9 @@ def _aks_pool(props: Mapping[str, Any], where: str, name: str) -> GpuPool | None
 def _gke_pool(props: Mapping[str, Any]) -> GpuPool | None:
     config = as_mapping(props.get("nodeConfig")) or {}
     machine = as_text(config.get("machineType")) or ""
-    accelerators = gke.accelerators(config)
-    listed = cloud_profile("gke").instance_types.get(machine)
+    profile = cloud_profile("gke")
+    accelerators = profile.policy_accelerators(config)
+    listed = profile.instance_types.get(machine)
     if not accelerators and listed is None and not machine.startswith(_GKE_PREFIXES):
         return None
     model = GPU_MODELS[listed.gpu] if listed else None

@@ -13,15 +13,8 @@ from gpuready.core import scheduling, sharing_plan
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
-from gpuready.eks.plan import AMI_TYPES
-from gpuready.eks.profile import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
-from gpuready.policy.rules.gpu_pools import (
-    EKS_NODE_GROUP,
-    GpuPool,
-    first,
-    gpu_pools,
-)
+from gpuready.policy.rules.gpu_pools import GpuPool, first, gpu_pools
 from gpuready.policy.rules.k8s import API_EFFECTS
 
 DEFAULT_REQUIRED_LABELS: tuple[str, ...] = (scheduling.LABEL_GPU_PRESENT, scheduling.LABEL_ACCELERATOR)
@@ -78,39 +71,13 @@ def gpu_label_problems(resource_type: str, props: Mapping[str, Any], config: Map
     return problems
 
 
-def eks_ami_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
-    """EKS GPU node groups use a current NVIDIA AMI type for their CPU architecture."""
-    if resource_type != EKS_NODE_GROUP:
-        return []
-    pools = gpu_pools(resource_type, props)
-    if not pools:
-        return []
-    pool = pools[0]
-    want = AMI_TYPES[("al2023", pool.arch or "x86_64")]
-    ami = as_text(props.get("amiType"))
-    types = ", ".join(pool.instance_types) or "its launch template's instance types"
-    if ami is None:
-        if props.get("launchTemplate") is not None:
-            return []  # the AMI comes from the launch template
-        return [
-            f"amiType: not set for GPU instance types {types}; EKS then picks a standard AMI. Set amiType: {want!r}"
-        ]
-    if ami == "CUSTOM":
-        return []
-    if ami == DEPRECATED_GPU_AMI:
-        return [
-            f"amiType: {ami!r} is the deprecated Amazon Linux 2 GPU AMI; EKS stopped publishing AL2 AMIs on "
-            f"2025-11-26 (awslabs/amazon-eks-ami#2545). Use {want!r} (or the BOTTLEROCKET_*_NVIDIA type)"
-        ]
-    if ami not in NVIDIA_AMI_TYPES:
-        return [
-            f"amiType: {ami!r} has no NVIDIA driver, so the GPUs of {types} are never usable. Use {want!r} "
-            f"(allowed: {', '.join(sorted(NVIDIA_AMI_TYPES))})"
-        ]
-    ami_arch = "arm64" if "_ARM_64_" in ami else "x86_64"
-    if pool.arch is not None and ami_arch != pool.arch:
-        return [f"amiType: {ami!r} is for {ami_arch}, but {types} is {pool.arch}. Use {want!r}"]
-    return []
+def pool_image_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """GPU pools use a current node image with the NVIDIA driver for their CPU architecture (EKS: an NVIDIA AMI
+    type); the cloud profile reads the pool resource."""
+    problems: list[str] = []
+    for pool in gpu_pools(resource_type, props):
+        problems += cloud_profile(pool.cloud).policy_image_problems(pool.props, pool.instance_types, pool.arch)
+    return problems
 
 
 def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
