@@ -132,7 +132,7 @@ GOLDEN_RELEASES = list(_golden_releases())
 def test_every_golden_plan_with_a_gpuready_release_is_rendered() -> None:
     assert {name for name, _, _ in GOLDEN_RELEASES} == {
         "plan-eks-dev", "plan-aks-dev", "plan-gke-operator", "plan-training-job", "plan-eks-karpenter",
-        "plan-aks-nap", "plan-eks-dra", "plan-aks-dra-operator",
+        "plan-aks-nap", "plan-eks-dra", "plan-aks-dra-operator", "plan-aks-sku",
     }  # fmt: skip
 
 
