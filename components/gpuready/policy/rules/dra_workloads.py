@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpuready.core.advertisers.registry import ADVERTISERS, advertiser_for_labels
-from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
+from gpuready.core.props import as_list, as_text, dig, text_map
 from gpuready.policy.rules.gpu_pools import describe, gpu_pools
 from gpuready.policy.rules.k8s import node_selector_term_matches, selector_matches
 from gpuready.policy.rules.stack import Finding, StackResource
-from gpuready.policy.rules.workloads import POD_SPEC_PATHS, gpu_requests
+from gpuready.policy.rules.workloads import gpu_requests, pod_spec
 
 RESOURCE_GROUP = "kubernetes:resource.k8s.io/"
 CLAIM_KINDS = ("ResourceClaimTemplate", "ResourceClaim")
@@ -80,10 +80,10 @@ def advertiser_mismatch_findings(resources: Sequence[StackResource], config: Map
     pools = [(describe(p, r.name), p) for r in resources for p in gpu_pools(r.type, r.props)]
     findings: list[Finding] = []
     for r in resources:
-        path = POD_SPEC_PATHS.get(r.type)
-        spec = as_mapping(dig(r.props, *path)) if path else None
-        if spec is None or path is None:
+        found = pod_spec(r.type, r.props)
+        if found is None:
             continue
+        path, spec = found
         what = f"{r.type.rsplit(':', 1)[-1]} {r.name!r}"
         field = ".".join(path)
         claimed = sorted(_claimed_classes(spec, classes))

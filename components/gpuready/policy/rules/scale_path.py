@@ -42,7 +42,7 @@ from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES, NODE_POOL_TYPES, 
 from gpuready.policy.rules.gpu_pools import POOL_TYPES, gpu_pools
 from gpuready.policy.rules.sharing_configs import SOURCE_TYPES, Sharing, stack_sharing
 from gpuready.policy.rules.stack import Finding, StackResource
-from gpuready.policy.rules.workloads import POD_SPEC_PATHS
+from gpuready.policy.rules.workloads import POD_SPEC_PATHS, pod_spec
 
 SHARED_CONFIG = re.compile(r"^(time-slicing|mps)-x(\d+)(-renamed)?")
 """gpuready's device-plugin config names (``sharing_plan.device_plugin_config_name``): mode, replicas, renamed."""
@@ -142,10 +142,10 @@ def workload_findings(resources: Sequence[StackResource], config: Mapping[str, A
             pools.append((pool.name, text_map(dig(resource.props, "spec", "template", "metadata", "labels"))))
     findings: list[Finding] = []
     for resource in resources:
-        path = POD_SPEC_PATHS.get(resource.type)
-        spec = as_mapping(dig(resource.props, *path)) if path else None
-        if spec is None or path is None:
+        found = pod_spec(resource.type, resource.props)
+        if found is None:
             continue
+        path, spec = found
         selector = text_map(spec.get("nodeSelector"))
         target = selector.get(NODE_POOL_LABEL) or next(
             (name for name, labels in pools if selector and all(labels.get(k) == v for k, v in selector.items())),
@@ -183,10 +183,10 @@ def compute_class_selection_findings(resources: Sequence[StackResource], config:
                 classes.append((pool.name, text_map(dig(resource.props, "spec", "nodePoolConfig", "nodeLabels"))))
     findings = []
     for resource in resources:
-        path = POD_SPEC_PATHS.get(resource.type)
-        spec = as_mapping(dig(resource.props, *path)) if path else None
-        if spec is None or path is None:
+        found = pod_spec(resource.type, resource.props)
+        if found is None:
             continue
+        path, spec = found
         selector = text_map(spec.get("nodeSelector"))
         for name, labels in classes:
             shared = {k: v for k, v in selector.items() if labels.get(k) == v}

@@ -31,6 +31,15 @@ POD_SPEC_PATHS: Mapping[str, tuple[str, ...]] = {
 }
 """Where each workload kind keeps its pod spec."""
 WORKLOAD_TYPES = frozenset(POD_SPEC_PATHS)
+
+
+def pod_spec(resource_type: str, props: Mapping[str, Any]) -> tuple[tuple[str, ...], Mapping[str, Any]] | None:
+    """A workload's pod spec and the path it sits at (``POD_SPEC_PATHS``); None for other types or a missing spec."""
+    path = POD_SPEC_PATHS.get(resource_type)
+    spec = as_mapping(dig(props, *path)) if path else None
+    return None if spec is None or path is None else (path, spec)
+
+
 NODE_AGENT_TYPES = frozenset({"kubernetes:apps/v1:DaemonSet"})
 """Node agents (logging, monitoring, GPU stack) legitimately run on GPU nodes without requesting GPUs."""
 _CONTAINER_LISTS = ("initContainers", "containers")
@@ -49,10 +58,10 @@ class GpuRequest:
 
 def gpu_requests(resource_type: str, props: Mapping[str, Any]) -> list[GpuRequest]:
     """Every GPU-like extended resource (``nvidia.com/gpu*``, ``nvidia.com/mig-*``) a workload's containers ask for."""
-    path = POD_SPEC_PATHS.get(resource_type)
-    spec = as_mapping(dig(props, *path)) if path else None
-    if spec is None or path is None:
+    found_spec = pod_spec(resource_type, props)
+    if found_spec is None:
         return []
+    path, spec = found_spec
     found = []
     for list_name in _CONTAINER_LISTS:
         for index, container in enumerate(as_list(spec.get(list_name))):
@@ -149,10 +158,10 @@ def requests_gpus(resource_type: str, props: Mapping[str, Any]) -> bool:
 
 def claims_devices(resource_type: str, props: Mapping[str, Any]) -> bool:
     """Whether a container uses one of the pod's DRA ``resourceClaims`` (GPUs on a DRA pool, or other devices)."""
-    path = POD_SPEC_PATHS.get(resource_type)
-    spec = as_mapping(dig(props, *path)) if path else None
-    if spec is None:
+    found_spec = pod_spec(resource_type, props)
+    if found_spec is None:
         return False
+    _, spec = found_spec
     claims = {as_text(dig(c, "name")) for c in as_list(spec.get("resourceClaims"))} - {None}
     return any(
         as_text(dig(used, "name")) in claims
