@@ -21,7 +21,7 @@ from gpuready.cli import habits
 from gpuready.cli.convention_flags import add_flags as add_convention_flags
 from gpuready.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
 from gpuready.cli.new_flags import add_parser as add_new_parser
-from gpuready.cli.smoke_step import add_smoke_arguments
+from gpuready.cli.smoke_flags import add_smoke_arguments
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
 

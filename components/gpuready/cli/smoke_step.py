@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, smoke_job
+from gpuready.core.health.smoke_job import smoke_job
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import GpuReadyError
 from gpuready.kube.deadline import Deadline
@@ -32,19 +32,6 @@ class SmokePlan:
     image: str
     namespace: str
     run: str
-
-
-def add_smoke_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--smoke``, ``--smoke-image`` and ``--smoke-namespace`` on ``verify``."""
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="after the pools converge, run one GPU Job per pool (nvidia-smi), then delete it",
-    )
-    parser.add_argument("--smoke-image", metavar="IMAGE", default=DEFAULT_SMOKE_IMAGE,
-                        help=f"image of the smoke Job (default {DEFAULT_SMOKE_IMAGE})")  # fmt: skip
-    parser.add_argument("--smoke-namespace", metavar="NS", default="default",
-                        help="namespace of the smoke Jobs (default: default)")  # fmt: skip
 
 
 def smoke_plan(args: argparse.Namespace, pools: Sequence[GpuPoolSpec]) -> SmokePlan | None:

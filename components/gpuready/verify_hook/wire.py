@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from gpuready.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, SmokeJob, smoke_job
+from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE
+from gpuready.core.health.smoke_job import SmokeJob, smoke_job
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.verify.expectations import Expectation

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.health.smoke_job import DEFAULT_SMOKE_IMAGE, TTL_AFTER_FINISHED, smoke_job
+from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE
+from gpuready.core.health.smoke_job import TTL_AFTER_FINISHED, smoke_job
 from gpuready.core.specs import GpuSharing
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError

@@ -12,12 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError
 
-DEFAULT_SMOKE_IMAGE = "nvcr.io/nvidia/cuda:12.9.1-base-ubuntu24.04"
-"""A pinned CUDA base image: ``nvidia-smi`` comes from the driver the NVIDIA container toolkit mounts."""
 SMOKE_COMMAND = ("nvidia-smi",)
 LABEL_SMOKE_RUN = "gpuready.io/smoke-run"
 LABEL_SMOKE_POOL = "gpuready.io/smoke-pool"
