@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gpuready.aks import fabric
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core import sharing_plan
@@ -157,6 +158,11 @@ class AksProfile(CloudProfile):
 
     def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
         return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
+
+    fabric_types = fabric.FABRIC_TYPES
+
+    def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
+        return fabric.pool_problems(spec, instance_type)
 
 
 PROFILE = AksProfile()

@@ -49,6 +49,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     _check_driver(spec, problems)
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)
+        problems.extend(cloud_profile(spec.cloud).fabric_problems(spec, resolved.instance_type))
         sharing_rules.check_sharing(spec, resolved.model, problems)
     _check_labels(spec, problems)
     _check_taints(spec, problems)

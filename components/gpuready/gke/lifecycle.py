@@ -60,6 +60,13 @@ NODE_POOL = ResourceTable(
         ),
         FieldRule("nodeConfig.oauthScopes", "replace", _nc(579, 593), "oauth_scopes: ForceNew"),
         FieldRule("nodeConfig.serviceAccount", "replace", _nc(643, 649), "service_account: ForceNew"),
+        FieldRule("placementPolicy", "replace", _tf(381, 407), "placement_policy: ForceNew"),
+        FieldRule(
+            "networkConfig.additionalNodeNetworkConfigs",
+            "replace",
+            _tf(601, 625),
+            "additional_node_network_configs: ForceNew",
+        ),
         FieldRule("nodeCount", "update", _tf(545, 551), "node_count: no ForceNew, updated in place"),
         FieldRule("nodeLocations", "update", _tf(435, 441), "node_locations: no ForceNew, updated in place"),
         FieldRule("autoscaling", "update", _tf(335, 379), "autoscaling: no ForceNew, updated in place"),
@@ -70,6 +77,7 @@ NODE_POOL = ResourceTable(
         FieldRule("nodeConfig.imageType", "update", _nc(389, 395), "image_type: no ForceNew, updated in place"),
         FieldRule("nodeConfig.labels", "update", _nc(420, 428), "labels: no ForceNew, updated in place"),
         FieldRule("nodeConfig.taints", "update", _nc(692, 716), "taint: no ForceNew, updated in place"),
+        FieldRule("nodeConfig.gvnic", "update", _nc(539, 553), "gvnic: no ForceNew, updated in place"),
         FieldRule(
             "nodeConfig.resourceLabels", "update", _nc(430, 436), "resource_labels: no ForceNew, updated in place"
         ),

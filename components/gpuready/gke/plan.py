@@ -14,6 +14,7 @@ from typing import Any
 
 from gpuready.core import gke_zones, pool_hatches, scheduling, sharing_plan
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.gke import fabric
 
 IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
@@ -132,6 +133,10 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
         args["node_config"]["disk_size_gb"] = spec.disk_size_gb
     if spec.zones:
         args["node_locations"] = list(spec.zones)
+    if spec.fabric is not None:
+        fabric_inputs = fabric.node_pool_inputs(spec)
+        args["node_config"]["gvnic"] = fabric_inputs.pop("gvnic")
+        args.update(fabric_inputs)
     return pool_hatches.with_overrides(spec, args)
 
 

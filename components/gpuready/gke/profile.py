@@ -24,6 +24,7 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.gke import fabric
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
@@ -280,6 +281,11 @@ class GkeProfile(CloudProfile):
         if isinstance(sharing, GpuSharing) and sharing.mode == "mps" and self.delivery(spec.driver, "mps") == "cloud":
             return sharing.replicas
         return None
+
+    fabric_types = fabric.FABRIC_TYPES
+
+    def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
+        return fabric.pool_problems(spec, instance_type)
 
 
 PROFILE = GkeProfile()

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gpuready.core import offerings
+from gpuready.core.clouds.fabric_profile import FabricProfile
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket", "eks
 Mode's (a provisioner's, ``Provisioner.platform_advertiser``)."""
 
 
-class CloudProfile(ABC):
+class CloudProfile(FabricProfile, ABC):
     """Everything gpuready knows that differs by cloud. Subclasses set the class attributes; hooks default to
     "nothing of the cloud's own"."""
 
@@ -203,7 +204,6 @@ class CloudProfile(ABC):
     """How to remove a second device plugin from a pool of this cloud."""
     policy_why_unserved: ClassVar[str]
     """Why nothing advertises a pool's GPUs when no release in the stack runs a device plugin."""
-
     policy_unowned_driver: ClassVar[str] = ""
     """The finding when a pool's cloud installs no driver and no GPU Operator release does ("" if the cloud always
     installs one where the GPU stack does not)."""

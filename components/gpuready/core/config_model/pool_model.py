@@ -15,6 +15,7 @@ from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.pool_parts_model import (
+    FabricConfig,
     GpuConfig,
     GpuRequirementsConfig,
     InstanceTypes,
@@ -103,6 +104,9 @@ class PoolConfig(ConfigModel):
     a count or a percentage (``"10%"``); reasons left out keep gpuready's default."""
     zones: list[str] | None = None
     """Zones of the pool's nodes."""
+    fabric: FabricConfig | None = None
+    """Multi-node fabric of the pool's nodes: efa, gpudirect-tcpx, gpudirect-tcpxo, gpudirect-rdma or infiniband,
+    or a mapping {kind, placementGroup, networks} (see docs/fabric-gke-aks.md)."""
     overrides: dict[str, Any] | None = None
     """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 

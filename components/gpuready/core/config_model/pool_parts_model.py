@@ -12,6 +12,7 @@ from pydantic import Discriminator, Field, Tag, model_validator
 from gpuready.core.catalog.lookup import ExplicitGpu
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.problems import CONFIG_ERROR, config_error
+from gpuready.core.fabric import FABRIC_KINDS, Fabric, FabricNetwork
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.specs import (
@@ -148,6 +149,43 @@ class TaintConfig(ConfigModel):
 
     def to_spec(self) -> Taint:
         return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
+
+
+class FabricNetworkConfig(ConfigModel):
+    """One additional node network of a fabric pool (GKE): a VPC and a subnet of it, as the stack names them."""
+
+    network: str
+    subnetwork: str
+
+    def to_spec(self) -> FabricNetwork:
+        return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
+
+
+class FabricConfig(ConfigModel):
+    """``fabric``: the node fabric by its kind (``fabric: gpudirect-tcpxo``), or a mapping with its placement and
+    (GKE) its additional node networks; which instance types have which kind is checked by the cloud profile."""
+
+    shape: ClassVar = Words(
+        "must be a fabric kind or a mapping {kind, placementGroup, networks}", "fabric: gpudirect-tcpxo"
+    )
+    shape_allowed: ClassVar = FABRIC_KINDS
+
+    kind: str
+    placement_group: str | None = None
+    networks: list[FabricNetworkConfig] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_kind(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"kind": data}
+        if not isinstance(data, Mapping):
+            raise config_error("must be a fabric kind or a mapping {kind, placementGroup, networks}")
+        return data
+
+    def to_spec(self) -> Fabric:
+        networks = tuple(n.to_spec() for n in self.networks or ())
+        return Fabric(kind=self.kind, placement_group=self.placement_group, networks=networks)
 
 
 class UpgradeConfig(ConfigModel):

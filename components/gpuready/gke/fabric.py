@@ -1,0 +1,167 @@
+"""GKE: the GPUDirect machine families, what a pool on them needs, and the fabric's rules. Pure.
+
+Facts, by machine type (GKE "Maximize GPU network bandwidth with GPUDirect and multi-networking",
+https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx, section "About GPU
+supercomputers": A3 Mega up to eight secondary NICs, A3 High up to four, each for GPU data transfer; GKE "Run
+AI/ML workloads with GPUDirect RDMA", https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-rdma:
+A3 Ultra and A4 nodes take one more gVNIC network and eight RDMA subnets of a VPC with the RoCE network profile):
+- ``a3-highgpu-8g``: GPUDirect-TCPX, 4 additional node networks (the pods' ``eth1``-``eth4``,
+  GoogleCloudPlatform/container-engine-accelerators ``gpudirect-tcpx/nccl-test-latest.yaml``);
+- ``a3-megagpu-8g``: GPUDirect-TCPXO, 8 additional node networks (``eth1``-``eth8``, ``gpudirect-tcpxo/
+  nccl-test-latest.yaml``); a gVNIC network besides them takes a GPU NIC's slot (NVIDIA AI Cluster Runtime, "GKE
+  TCPXO Networking Prerequisites"), so there are exactly eight;
+- ``a3-ultragpu-8g`` (H200) and ``a4-highgpu-8g`` (B200): GPUDirect-RDMA, 1 gVNIC + 8 RDMA networks.
+The NCCL plugin installer of each kind selects these machines' accelerators (``gke_installers``). The smaller A3
+High sizes (``-1g``/``-2g``/``-4g``) have no GPUDirect (the TCPX installer selects H100 nodes, the guide 8-GPU ones).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import Problem
+
+GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx"
+RDMA_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-rdma"
+COMPACT_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/compact-placement"
+
+
+@dataclass(frozen=True, slots=True)
+class GpuDirect:
+    """What one GPUDirect machine type needs of its node pool."""
+
+    kind: str
+    gvnic_networks: int
+    """Additional gVNIC node networks (``deviceMode: NetDevice``)."""
+    rdma_networks: int
+    """Additional RDMA node networks (``deviceMode: RDMA``), after the gVNIC ones."""
+    source: str
+
+    @property
+    def networks(self) -> int:
+        return self.gvnic_networks + self.rdma_networks
+
+
+GPUDIRECT: Mapping[str, GpuDirect] = {
+    "a3-highgpu-8g": GpuDirect("gpudirect-tcpx", 4, 0, f"{GUIDE} (A3 High: four secondary NICs)"),
+    "a3-megagpu-8g": GpuDirect("gpudirect-tcpxo", 8, 0, f"{GUIDE} (A3 Mega: eight secondary NICs)"),
+    "a3-ultragpu-8g": GpuDirect("gpudirect-rdma", 1, 8, f"{RDMA_GUIDE} (A3 Ultra: gVNIC + 8 RDMA)"),
+    "a4-highgpu-8g": GpuDirect("gpudirect-rdma", 1, 8, f"{RDMA_GUIDE} (A4: gVNIC + 8 RDMA)"),
+}
+"""GKE machine types with GPUDirect and the additional node networks each needs."""
+FABRIC_TYPES: Mapping[str, str] = {name: facts.kind for name, facts in GPUDIRECT.items()}
+
+GCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
+"""A GCE network or subnetwork name (RFC 1035, at most 63 characters): also a valid name for the cluster's
+``Network`` / ``GKENetworkParamSet`` objects, which are named after the subnetwork."""
+COMPACT = "COMPACT"
+"""``placementPolicy.type`` of a compact placement (pulumi_gcp ``NodePoolPlacementPolicy``)."""
+
+
+def pool_problems(spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
+    """A GPUDirect pool's own needs: the default node pool provisioner, its networks one per NIC, one zone for
+    compact placement, and no queued provisioning with it."""
+    fabric = spec.fabric
+    facts = GPUDIRECT.get(instance_type)
+    if fabric is None or facts is None:
+        return []
+    problems: list[Problem] = []
+    if spec.provisioner not in (None, "node-pool"):
+        problems.append(
+            Problem(
+                "fabric", "GPUDirect needs a node pool of gpuready's (its networks are node pool inputs)",
+                spec.provisioner, ("node-pool",), "remove provisioner, or remove fabric",
+            )
+        )  # fmt: skip
+    problems.extend(_network_problems(spec, instance_type, facts))
+    if len(spec.zones) > 1:
+        problems.append(
+            Problem(
+                "zones", "a compact placement keeps a GPUDirect pool's nodes in one zone", list(spec.zones), (),
+                f"name one zone ({COMPACT_GUIDE})",
+            )
+        )  # fmt: skip
+    problems.extend(
+        Problem(f"overrides.{path}", "owned by fabric on a GPUDirect pool", None, (), "set fabric instead")
+        for path in FABRIC_INPUTS
+        if _overridden(spec.overrides, path)
+    )
+    queued = spec.overrides.get("queuedProvisioning")
+    if isinstance(queued, Mapping) and queued.get("enabled") is True:
+        problems.append(
+            Problem(
+                "overrides.queuedProvisioning", "queued provisioning does not take a compact placement policy",
+                True, (), f"remove queuedProvisioning from a fabric pool ({COMPACT_GUIDE})",
+            )
+        )  # fmt: skip
+    return problems
+
+
+FABRIC_INPUTS = ("nodeConfig.gvnic", "networkConfig.additionalNodeNetworkConfigs", "placementPolicy")
+"""``container.NodePool`` inputs a GPUDirect pool's ``fabric`` decides (refused as its overrides; free elsewhere)."""
+
+
+def node_pool_inputs(spec: GpuPoolSpec) -> dict[str, object]:
+    """What a GPUDirect pool adds to its ``container.NodePool`` arguments (pulumi_gcp spelling): gVNIC on (GKE's
+    guide creates the pool with ``--enable-gvnic``), the additional node networks in NIC order, and a compact
+    placement (its own, or the resource policy ``placementGroup`` names)."""
+    fabric = spec.fabric
+    if fabric is None:
+        return {}
+    placement: dict[str, str] = {"type": COMPACT}
+    if fabric.placement_group is not None:
+        placement["policy_name"] = fabric.placement_group
+    return {
+        "gvnic": {"enabled": True},
+        "network_config": {
+            "additional_node_network_configs": [
+                {"network": n.network, "subnetwork": n.subnetwork} for n in fabric.networks
+            ]
+        },
+        "placement_policy": placement,
+    }
+
+
+def _overridden(overrides: Mapping[str, object], path: str) -> bool:
+    node: object = overrides
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _network_problems(spec: GpuPoolSpec, instance_type: str, facts: GpuDirect) -> list[Problem]:
+    assert spec.fabric is not None
+    networks = spec.fabric.networks
+    problems: list[Problem] = []
+    if len(networks) != facts.networks:
+        split = f" ({facts.gvnic_networks} gVNIC, then {facts.rdma_networks} RDMA)" if facts.rdma_networks else ""
+        problems.append(
+            Problem(
+                "fabric.networks",
+                f"{instance_type} needs exactly {facts.networks} additional node networks{split} for "
+                f"{facts.kind}, one per extra NIC",
+                len(networks),
+                (str(facts.networks),),
+                "list {network: <vpc>, subnetwork: <subnet>} once per NIC, in NIC order (" + facts.source + ")",
+            )
+        )
+    seen: set[str] = set()
+    for index, network in enumerate(networks):
+        for key, value in (("network", network.network), ("subnetwork", network.subnetwork)):
+            if not GCE_NAME.match(value):
+                problems.append(
+                    Problem(f"fabric.networks[{index}].{key}", "is not a GCE resource name", value, (),
+                            "1-63 lowercase letters, digits or '-', starting with a letter (the name, not a URL)")
+                )  # fmt: skip
+        if network.subnetwork in seen:
+            problems.append(
+                Problem(f"fabric.networks[{index}].subnetwork", "each NIC needs its own subnetwork",
+                        network.subnetwork)
+            )  # fmt: skip
+        seen.add(network.subnetwork)
+    return problems

@@ -1,0 +1,160 @@
+"""GKE GPUDirect pools: the machine facts, the rules of a fabric pool and the node pool inputs it adds.
+
+The installers Google publishes (``../shared/reference/upstream/gke-gpudirect/``) select the GPU nodes of each kind
+by accelerator: the machine table must name exactly the machines whose accelerators they select. The inputs reach
+the registered NodePool through the real pulumi_gcp SDK under the mock runtime, and every path is in the recorded
+input tree (``components/gpuready/gke/inputs.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from gpuready.core import resource_inputs
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.fabric import Fabric, FabricNetwork
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import SpecError
+from gpuready.gke import lifecycle
+from gpuready.gke.catalog import GKE_MACHINE_TYPES
+from gpuready.gke.fabric import FABRIC_INPUTS, GPUDIRECT
+from tests.gke.test_node_pool import NODE_POOL, build
+from tests.pulumi_mocks import CapturingMonitor
+from tests.upstream import upstream_text
+
+INSTALLERS = {
+    "gpudirect-tcpx": "gke-gpudirect/nccl-tcpx-installer.yaml",
+    "gpudirect-tcpxo": "gke-gpudirect/nccl-tcpxo-installer.yaml",
+    "gpudirect-rdma": "gke-gpudirect/nccl-rdma-installer.yaml",
+}
+
+
+def networks(count: int, prefix: str = "gpu") -> tuple[FabricNetwork, ...]:
+    return tuple(FabricNetwork(network=f"{prefix}-net-{i}", subnetwork=f"{prefix}-sub-{i}") for i in range(count))
+
+
+def spec(machine: str = "a3-megagpu-8g", kind: str = "gpudirect-tcpxo", count: int = 8, **extra: Any) -> GpuPoolSpec:
+    fabric = extra.pop("fabric", Fabric(kind=kind, networks=networks(count)))
+    return GpuPoolSpec(cloud="gke", name="train", instance_type=machine, min_size=0, max_size=2, fabric=fabric, **extra)
+
+
+def with_last(network: FabricNetwork) -> Fabric:
+    """A TCPXO fabric whose eighth network is ``network``."""
+    return Fabric(kind="gpudirect-tcpxo", networks=(*networks(7), network))
+
+
+@pytest.mark.parametrize("machine", sorted(GPUDIRECT))
+def test_every_gpudirect_machine_is_in_the_catalog(machine: str) -> None:
+    assert machine in GKE_MACHINE_TYPES
+    assert cloud_profile("gke").fabric_types[machine] == GPUDIRECT[machine].kind
+
+
+@pytest.mark.parametrize("kind", sorted(INSTALLERS))
+def test_the_machines_of_a_kind_are_the_ones_its_installer_selects(kind: str) -> None:
+    installer = yaml.safe_load(upstream_text(INSTALLERS[kind]))
+    terms = installer["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    ]["nodeSelectorTerms"]
+    (expression,) = terms[0]["matchExpressions"]
+    assert expression["key"] == "cloud.google.com/gke-accelerator"
+    ours = {
+        GPU_MODELS[GKE_MACHINE_TYPES[machine].gpu].gke_accelerator
+        for machine, facts in GPUDIRECT.items()
+        if facts.kind == kind
+    }
+    assert ours == set(expression["values"])
+
+
+@pytest.mark.parametrize(
+    ("machine", "kind", "count"),
+    [(machine, facts.kind, facts.networks) for machine, facts in sorted(GPUDIRECT.items())],
+)
+def test_each_gpudirect_machine_takes_its_own_network_count(machine: str, kind: str, count: int) -> None:
+    assert spec(machine, kind, count).fabric is not None
+    for wrong in (count - 1, count + 1):
+        with pytest.raises(SpecError, match=rf"fabric\.networks: {machine} needs exactly {count} additional"):
+            spec(machine, kind, wrong)
+
+
+@pytest.mark.parametrize(
+    ("extra", "path", "message"),
+    [
+        ({"zones": ("us-central1-a", "us-central1-b")}, "zones", "keeps a GPUDirect pool's nodes in one zone"),
+        (
+            {"overrides": {"queuedProvisioning": {"enabled": True}}},
+            "overrides.queuedProvisioning",
+            "does not take a compact placement policy",
+        ),
+        ({"overrides": {"placementPolicy": {"type": "COMPACT"}}}, "overrides.placementPolicy", "owned by fabric"),
+        ({"overrides": {"nodeConfig": {"gvnic": {"enabled": False}}}}, "overrides.nodeConfig.gvnic", "owned by"),
+        ({"provisioner": "compute-class"}, "fabric", "needs a node pool of gpuready's"),
+        (
+            {
+                "fabric": Fabric(
+                    kind="gpudirect-tcpxo", networks=(*networks(7), FabricNetwork(network="x", subnetwork="gpu-sub-0"))
+                )
+            },
+            "fabric.networks[7].subnetwork",
+            "each NIC needs its own subnetwork",
+        ),
+        (
+            {
+                "fabric": Fabric(
+                    kind="gpudirect-tcpxo", networks=(*networks(7), FabricNetwork(network="Bad_Net", subnetwork="s"))
+                )
+            },
+            "fabric.networks[7].network",
+            "is not a GCE resource name",
+        ),
+    ],
+)
+def test_a_gpudirect_pool_refuses_what_breaks_its_fabric(extra: dict[str, Any], path: str, message: str) -> None:
+    with pytest.raises(SpecError) as error:
+        spec(**extra)
+    assert any(p.path == path and message in p.problem for p in error.value.problems), str(error.value)
+
+
+def test_placement_policy_stays_an_override_on_other_pools() -> None:
+    plain = GpuPoolSpec(
+        cloud="gke", name="l4", instance_type="g2-standard-8", min_size=0, max_size=2,
+        overrides={"placementPolicy": {"type": "COMPACT"}},
+    )  # fmt: skip
+    assert plain.overrides["placementPolicy"] == {"type": "COMPACT"}
+
+
+def test_fabric_inputs_are_in_the_recorded_input_tree() -> None:
+    tree = resource_inputs.load(cloud_profile("gke").inputs_package)
+    for path in (*FABRIC_INPUTS, "networkConfig.additionalNodeNetworkConfigs.subnetwork", "placementPolicy.policyName"):
+        inputs = tree.inputs
+        *parents, last = path.split(".")
+        for part in parents:
+            nested = inputs[part].inputs
+            assert nested is not None, path
+            inputs = nested
+        assert last in inputs, path
+
+
+def test_the_tcpxo_pool_registers_its_networks_gvnic_and_compact_placement(mocked: CapturingMonitor) -> None:
+    fabric = Fabric(kind="gpudirect-tcpxo", placement_group="a3-mega-policy", networks=networks(8))
+    build(spec(fabric=fabric, zones=("us-central1-c",)))
+    inputs = mocked.one(NODE_POOL).inputs
+    assert inputs["nodeConfig"]["gvnic"] == {"enabled": True}
+    assert inputs["networkConfig"]["additionalNodeNetworkConfigs"] == [
+        {"network": f"gpu-net-{i}", "subnetwork": f"gpu-sub-{i}"} for i in range(8)
+    ]
+    assert inputs["placementPolicy"] == {"type": "COMPACT", "policyName": "a3-mega-policy"}
+
+
+@pytest.mark.parametrize("field", ["placementPolicy", "networkConfig.additionalNodeNetworkConfigs"])
+def test_a_change_of_the_fabric_inputs_replaces_the_pool(field: str) -> None:
+    rule = next(r for r in lifecycle.NODE_POOL.rules if r.field == field)
+    assert rule.action == "replace"
+    before = lifecycle.cloud_name(spec(), {"placementPolicy": {"type": "COMPACT"}, "networkConfig": {"a": 1}})
+    after = lifecycle.cloud_name(
+        spec(), {"placementPolicy": {"type": "COMPACT", "policyName": "p"}, "networkConfig": {"a": 1}}
+    )
+    assert before != after
