@@ -964,7 +964,7 @@ def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.Captur
     assert result.code == 2
     known = (
         "aks-dev, aks-dra-operator, aks-nap, aks-sku, eks-dev, eks-dra, eks-karpenter, gke-compute-class, gke-dev, "
-        "gke-operator"
+        "gke-operator, gke-tcpxo"
     )
     assert f"known stacks: {known}" in result.err
 

@@ -71,6 +71,16 @@ CHANGES: dict[str, Changes] = {
         "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
         "a100": {"maxSize": 1},
     },
+    "gke-tcpxo": {  # a placement policy of the stack's own: the pool is replaced (placementPolicy forces it)
+        "h100-mega": {
+            "maxSize": 4,
+            "fabric": {
+                "kind": "gpudirect-tcpxo",
+                "placementGroup": "a3mega-compact",
+                "networks": [{"network": f"a3mega-net-{i}", "subnetwork": f"a3mega-sub-{i}"} for i in range(1, 9)],
+            },
+        },
+    },
 }
 
 

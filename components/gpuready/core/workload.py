@@ -53,6 +53,10 @@ class GpuWorkload:
     """Registry key of the pool's advertiser, which shapes ``resources``."""
     cloud_fields: Mapping[str, Any] = field(default_factory=dict)
     """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
+    fabric_annotations: Mapping[str, str] = field(default_factory=dict)
+    """Pod annotations the pool's fabric needs (GKE GPUDirect: the extra interfaces, the RxDM sidecar's devices)."""
+    fabric_resources: Mapping[str, str] = field(default_factory=dict)
+    """Extended resources each container asks for the fabric's devices (AKS InfiniBand: the RDMA device)."""
     mig_profile: str | None = None
     """The MIG profile the claimed devices have (DRA pools)."""
     selectors: tuple[DeviceSelector, ...] = ()
@@ -68,6 +72,10 @@ class GpuWorkload:
             **dict(self.cloud_fields),
             **advertiser_named(self.advertiser).pod_fields(self._request()),
         }
+
+    def pod_annotations(self) -> dict[str, str]:
+        """Annotations the pod template must carry for the pool's fabric (``CloudProfile.fabric_pod_annotations``)."""
+        return dict(self.fabric_annotations)
 
     def pod_labels(self) -> dict[str, str]:
         """Labels the pod template must carry for the placement (the pack group's)."""
@@ -101,6 +109,8 @@ class GpuWorkload:
                 current[key] = [*kept, *units]
             else:
                 current[key] = {**dict(current.get(key) or {}), **units}
+        for key in ("requests", "limits") if self.fabric_resources else ():
+            current[key] = {**dict(current.get(key) or {}), **self.fabric_resources}
         merged["resources"] = current
         return merged
 
@@ -132,6 +142,8 @@ def gpu_workload(
         placement=placement or Placement(),
         advertiser=advertiser.key,
         cloud_fields=cloud.workload_pod_fields(pool),
+        fabric_annotations=cloud.fabric_pod_annotations(pool),
+        fabric_resources=cloud.fabric_container_resources(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,
     )

@@ -135,4 +135,9 @@ def summary(spec: GpuPoolSpec, zones: int) -> str:
         upgrade = f"upgrade BLUE_GREEN, batches of {policy.batch_node_count}, pool soak {policy.pool_soak_seconds}s"
     else:
         upgrade = f"upgrade SURGE, maxSurge {policy.surge}, maxUnavailable {policy.unavailable}"
-    return f"{start}; {naming}; {upgrade}"
+    fabric = spec.fabric
+    if fabric is None:
+        return f"{start}; {naming}; {upgrade}"
+    placement = f"policy {fabric.placement_group}" if fabric.placement_group else "a policy of its own"
+    changes = f"{fabric.kind}: a change of its networks or of its compact placement ({placement}) replaces the pool"
+    return f"{start}; {naming}; {upgrade}; {changes}"

@@ -58,12 +58,18 @@ def build_cluster_software(
     settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource] | None = None
 ) -> tuple[GpuStackRelease | None, pulumi.Resource | None]:
     """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
-    when the stack asks for none; without either, no provider and no cluster lookup)."""
-    if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None:
+    when the stack asks for none; without either, no provider and no cluster lookup). The fabric pools' cluster
+    objects (``GpuFabricObjects``) go on the same provider when there are any."""
+    from gpuready.gpu_stack.fabric import GpuFabricObjects, fabric_manifests  # noqa: PLC0415
+
+    fabric = fabric_manifests(settings.pools)
+    if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None and not fabric:
         return None, None
     from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
 
     provider = (cluster or stack_cluster(settings))()
+    if fabric:
+        GpuFabricObjects("fabric", fabric, pulumi.ResourceOptions(provider=provider))
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
     scheduler = None
     if settings.binpack_scheduler is not None:

@@ -1,0 +1,135 @@
+"""GKE GPUDirect cluster objects and pod annotations.
+
+``Network`` / ``GKENetworkParamSet`` are validated strictly against datreeio/CRDs-catalog's schemas in
+``../shared/reference/upstream/crds-catalog/networking.gke.io/``; the installers are Google's, byte for byte as
+parsed from ``../shared/reference/upstream/gke-gpudirect/`` (and the recorded table is what its generator makes);
+the DaemonSets are valid Kubernetes objects (kubernetes-validate, strict).
+"""
+
+from __future__ import annotations
+
+import json
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.fabric import Fabric, FabricNetwork
+from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.workload import gpu_workload
+from gpuready.gke import fabric_objects
+from gpuready.gke.fabric import GPUDIRECT
+from tests.crd_schemas import schema_problems, with_field
+from tests.fidelity import gke_installers
+from tests.upstream import upstream_text
+
+SCHEMAS = {
+    "Network": "crds-catalog/networking.gke.io/network_v1.json",
+    "GKENetworkParamSet": "crds-catalog/networking.gke.io/gkenetworkparamset_v1.json",
+}
+K8S = "1.33"
+
+
+def pool(machine: str, name: str = "train", prefix: str = "gpu") -> GpuPoolSpec:
+    facts = GPUDIRECT[machine]
+    networks = tuple(
+        FabricNetwork(network=f"{prefix}-net-{i}", subnetwork=f"{prefix}-sub-{i}") for i in range(facts.networks)
+    )
+    return GpuPoolSpec(
+        cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2,
+        fabric=Fabric(kind=facts.kind, networks=networks),
+    )  # fmt: skip
+
+
+MACHINES = sorted(GPUDIRECT)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_network_objects_are_valid_under_the_strict_schemas(machine: str) -> None:
+    objects = fabric_objects.network_objects(pool(machine))
+    assert len(objects) == 2 * GPUDIRECT[machine].networks
+    for obj in objects:
+        assert schema_problems(SCHEMAS[obj["kind"]], obj) == [], obj
+
+
+def test_a_misspelt_field_fails_the_strict_schema() -> None:
+    obj = fabric_objects.network_objects(pool("a3-megagpu-8g"))[0]
+    broken = with_field(json.loads(json.dumps(obj)), ("spec",), "vpcSubnets")
+    assert schema_problems(SCHEMAS[obj["kind"]], broken) != []
+
+
+@pytest.mark.parametrize(
+    ("machine", "modes"),
+    [
+        ("a3-highgpu-8g", ["NetDevice"] * 4),
+        ("a3-megagpu-8g", ["NetDevice"] * 8),
+        ("a3-ultragpu-8g", ["NetDevice"] + ["RDMA"] * 8),
+        ("a4-highgpu-8g", ["NetDevice"] + ["RDMA"] * 8),
+    ],
+)
+def test_device_modes_follow_the_nics_of_the_machine(machine: str, modes: list[str]) -> None:
+    objects = fabric_objects.network_objects(pool(machine))
+    params = [o for o in objects if o["kind"] == "GKENetworkParamSet"]
+    assert [p["spec"]["deviceMode"] for p in params] == modes
+    networks = [o for o in objects if o["kind"] == "Network"]
+    assert [n["spec"]["parametersRef"]["name"] for n in networks] == [p["metadata"]["name"] for p in params]
+
+
+@pytest.mark.parametrize("kind", sorted(gke_installers.SOURCES))
+def test_each_installer_is_googles_as_published(kind: str) -> None:
+    _, shared = gke_installers.SOURCES[kind]
+    assert fabric_objects.installers()[kind]["manifest"] == yaml.safe_load(upstream_text(shared))
+    kubernetes_validate.validate(dict(fabric_objects.installers()[kind]["manifest"]), K8S, strict=True)
+
+
+def test_the_recorded_installers_are_what_the_generator_makes() -> None:
+    assert fabric_objects.INSTALLERS_FILE.read_text("utf-8") == gke_installers.render(gke_installers.table())
+
+
+def test_the_stack_gets_each_network_and_installer_once() -> None:
+    first, second = pool("a3-megagpu-8g", "a"), pool("a3-megagpu-8g", "b")
+    rdma = pool("a4-highgpu-8g", "c", prefix="rdma")
+    objects = cloud_profile("gke").fabric_objects([first, second, rdma])
+    kinds = [o["kind"] for o in objects]
+    assert kinds.count("Network") == 8 + 9
+    assert kinds.count("GKENetworkParamSet") == 8 + 9
+    installers = [o["metadata"]["name"] for o in objects if o["kind"] == "DaemonSet"]
+    assert installers == ["nccl-tcpxo-installer", "nccl-rdma-installer"]
+
+
+def test_tcpxo_pods_get_their_interfaces_and_the_sidecars_devices() -> None:
+    annotations = cloud_profile("gke").fabric_pod_annotations(pool("a3-megagpu-8g"))
+    assert annotations["networking.gke.io/default-interface"] == "eth0"
+    interfaces = json.loads(annotations["networking.gke.io/interfaces"])
+    assert interfaces[0] == {"interfaceName": "eth0", "network": "default"}
+    assert interfaces[1:] == [{"interfaceName": f"eth{i + 1}", "network": f"gpu-sub-{i}"} for i in range(8)]
+    devices = yaml.safe_load(annotations["devices.gke.io/container.tcpxo-daemon"])
+    assert [d["path"] for d in devices] == [
+        *(f"/dev/nvidia{i}" for i in range(8)),
+        "/dev/nvidiactl",
+        "/dev/nvidia-uvm",
+        "/dev/dmabuf_import_helper",
+    ]
+
+
+def test_rdma_pods_need_no_sidecar_devices() -> None:
+    annotations = cloud_profile("gke").fabric_pod_annotations(pool("a3-ultragpu-8g"))
+    assert not [k for k in annotations if k.startswith("devices.gke.io/")]
+    assert len(json.loads(annotations["networking.gke.io/interfaces"])) == 10
+
+
+def test_a_pool_without_fabric_needs_nothing() -> None:
+    plain = GpuPoolSpec(cloud="gke", name="l4", instance_type="g2-standard-8", min_size=0, max_size=1)
+    assert cloud_profile("gke").fabric_pod_annotations(plain) == {}
+    assert cloud_profile("gke").fabric_objects([plain]) == []
+
+
+def test_the_workload_helper_annotates_pods_for_the_extra_interfaces() -> None:
+    spec = pool("a3-megagpu-8g")
+    workload = gpu_workload(spec, 8)
+    assert workload.pod_annotations() == cloud_profile("gke").fabric_pod_annotations(spec)
+    assert workload.container({"name": "train"})["resources"] == {
+        "limits": {"nvidia.com/gpu": 8},
+        "requests": {"nvidia.com/gpu": 8},
+    }
