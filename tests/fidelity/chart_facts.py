@@ -62,6 +62,17 @@ SOURCES: tuple[tuple[str, str, ChartCitation], ...] = (
             "",
         ),
     ),
+    (
+        "network-operator",
+        "26.1.2",
+        ChartCitation(
+            "Mellanox/network-operator",
+            "v26.1.2",
+            "deployment/network-operator/ (git archive)",
+            "network-operator-26.1.2.source.tgz",
+            "",
+        ),
+    ),
 )
 """(chart, version, citation without its sha256) of every archive the table is read from (provenance:
 ``../shared/reference/upstream/SOURCES.md``, section ``charts/``)."""

@@ -69,3 +69,16 @@ def pool_problems(spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
                     len(fabric.networks), (), "remove networks")
         )  # fmt: skip
     return problems
+
+
+def stack_problems(spec: GpuPoolSpec, stack_kind: str) -> list[Problem]:
+    """An InfiniBand pool needs the GPU Operator release (its driver, with GPUDirect RDMA); the Network Operator
+    comes with the fabric (``network_operator``)."""
+    if spec.fabric is None or spec.fabric.kind != "infiniband" or stack_kind == "gpu-operator":
+        return []
+    return [
+        Problem(
+            "gpuStack.kind", f"pool {spec.name!r} has InfiniBand, whose GPUDirect RDMA needs the GPU Operator's driver",
+            stack_kind, ("gpu-operator",), f"set gpuStack: {{kind: gpu-operator}} ({RECIPE})",
+        )
+    ]  # fmt: skip

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gpuready.aks import fabric
+from gpuready.aks import fabric, network_operator
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core import sharing_plan
@@ -163,6 +163,18 @@ class AksProfile(CloudProfile):
 
     def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
         return fabric.pool_problems(spec, instance_type)
+
+    def fabric_stack_problems(self, spec: GpuPoolSpec, stack_kind: str) -> list[Problem]:
+        return fabric.stack_problems(spec, stack_kind)
+
+    def fabric_operator_values(self, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+        return network_operator.operator_values(pools)
+
+    def fabric_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
+        return network_operator.fabric_objects(pools)
+
+    def fabric_container_resources(self, spec: GpuPoolSpec) -> dict[str, str]:
+        return network_operator.container_resources(spec)
 
 
 PROFILE = AksProfile()

@@ -1,8 +1,9 @@
 """``GpuFabricObjects``: the cluster objects the stack's fabric pools need (``CloudProfile.fabric_objects``).
 
 On GKE, the ``Network`` / ``GKENetworkParamSet`` of each additional node network and Google's NCCL plugin
-installers; the manifests are the pure core's, registered here on the cluster's provider: DaemonSets as typed
-resources, the rest as custom resources.
+installers; on AKS, NVIDIA's Network Operator (namespace, Helm release) and its ``NicClusterPolicy``. The manifests
+are the pure core's, registered here on the cluster's provider: namespaces, DaemonSets and Helm releases as typed
+resources, the rest as custom resources, each after the namespace or release before it.
 """
 
 from __future__ import annotations
@@ -30,15 +31,28 @@ class GpuFabricObjects(pulumi.ComponentResource):
     ) -> None:
         super().__init__(TYPE_TOKEN, name, {}, opts)
         self.resources = {}
+        after: list[pulumi.Resource] = []
         for obj in manifests:
             key = f"{str(obj['kind']).lower()}-{obj['metadata']['name']}"
-            self.resources[key] = _register(f"{name}-{key}", obj, pulumi.ResourceOptions(parent=self))
+            made = _register(f"{name}-{key}", obj, pulumi.ResourceOptions(parent=self, depends_on=after))
+            self.resources[key] = made
+            if obj["kind"] in ("Namespace", "Release"):  # what follows lives in it, or needs its CRDs
+                after = [made]
         self.register_outputs({})
 
 
 def _register(name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions) -> pulumi.CustomResource:
     resource: pulumi.CustomResource
-    if obj["apiVersion"] == "apps/v1" and obj["kind"] == "DaemonSet":
+    if obj["apiVersion"] == "helm.sh/v3" and obj["kind"] == "Release":
+        spec = obj["spec"]
+        resource = k8s.helm.v3.Release(
+            name, name=obj["metadata"]["name"], namespace=obj["metadata"]["namespace"], chart=spec["chart"],
+            version=spec["version"], repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=spec["repository"]),
+            values=spec["values"], opts=opts,
+        )  # fmt: skip
+    elif obj["apiVersion"] == "v1" and obj["kind"] == "Namespace":
+        resource = k8s.core.v1.Namespace(name, metadata=obj["metadata"], opts=opts)
+    elif obj["apiVersion"] == "apps/v1" and obj["kind"] == "DaemonSet":
         resource = k8s.apps.v1.DaemonSet(name, metadata=obj["metadata"], spec=obj["spec"], opts=opts)
     else:
         resource = k8s.apiextensions.CustomResource(

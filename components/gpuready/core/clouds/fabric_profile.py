@@ -43,8 +43,18 @@ class FabricProfile:
         return "-" if spec.fabric is None else spec.fabric.kind
 
     def fabric_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
-        """Kubernetes objects the stack's fabric pools need in the cluster (cluster-side networks, installers)."""
+        """Kubernetes objects the stack's fabric pools need in the cluster (cluster-side networks, installers), in
+        creation order; a ``helm.sh/v3`` ``Release`` manifest is a Helm release, and what follows it waits for it
+        (its CRDs)."""
         return []
+
+    def fabric_stack_problems(self, spec: GpuPoolSpec, stack_kind: str) -> list[Problem]:
+        """Problems of a fabric pool under the stack's ``gpuStack.kind`` (the software its fabric needs)."""
+        return []
+
+    def fabric_operator_values(self, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+        """GPU Operator values the pools' fabrics need, by top-level section (merged into the section)."""
+        return {}
 
     def fabric_pod_annotations(self, spec: GpuPoolSpec) -> dict[str, str]:
         """Pod annotations a multi-node workload on ``spec``'s pool needs for the fabric (extra interfaces)."""

@@ -53,8 +53,11 @@ def operator_values(
     }
     if operator_driver:
         values["driver"]["upgradePolicy"] = DRIVER_UPGRADE_POLICY
-    for section, settings in cloud_profile(cloud).operator_values(operator_driver=operator_driver).items():
+    profile = cloud_profile(cloud)
+    for section, settings in profile.operator_values(operator_driver=operator_driver).items():
         values[section].update(settings)
+    for section, settings in profile.fabric_operator_values(pools).items():
+        values.setdefault(section, {}).update(settings)
     values["daemonsets"] = {"tolerations": tolerations}
     values.update(nfd_values(spec, tolerations, placement.nfd_node_selector()))
     if plugin_config_name is not None:

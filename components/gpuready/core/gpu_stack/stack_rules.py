@@ -40,6 +40,7 @@ from gpuready.core import sharing_plan
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.registry import advertiser_for
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -66,6 +67,8 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
         problems.extend(_driver_os_problems(fitting))
     problems.extend(_strategy_problems(fitting, spec))
     problems.extend(_mps_mixed_problems(fitting, spec))
+    for pool in pools:  # what each pool's fabric needs of the stack (AKS InfiniBand: the GPU Operator)
+        problems.extend(cloud_profile(pool.cloud).fabric_stack_problems(pool, spec.kind))
     return problems
 
 

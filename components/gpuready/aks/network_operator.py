@@ -1,0 +1,112 @@
+"""AKS InfiniBand: NVIDIA's Network Operator release, its NicClusterPolicy, and what pods ask for. Pure.
+
+The route is Azure/aks-rdma-infiniband's (``aks.fabric.RECIPE``): NVIDIA's Network Operator (chart
+``network-operator`` 26.1.2, Mellanox/network-operator ``deployment/network-operator/`` at tag ``v26.1.2``, from
+NVIDIA's NGC Helm repository) runs the DOCA/OFED driver and the RDMA shared device plugin from a
+``NicClusterPolicy``; the GPU Operator owns the GPU driver with ``driver.rdma.enabled`` (GPUDirect RDMA,
+``configs/values/gpu-operator/values.yaml`` L3-6).
+
+- Release values: no NFD of its own (``nfd.enabled: false``, no NodeFeatureRules): the GPU Operator's NFD labels the
+  nodes, as the recipe keeps one NFD (its GPU Operator values L1-2 switch one off); the operator's DaemonSets
+  tolerate the pools' taints besides the chart's defaults (``operator.tolerations``, values.yaml L226-236).
+- ``NicClusterPolicy`` (``mellanox.com/v1alpha1``, CRD in the chart's ``crds/``): on the InfiniBand pools' nodes
+  (gpuready's pool label, not NFD's ``pci-15b3`` label), tolerating their taints; ``ofedDriver`` and
+  ``rdmaSharedDevicePlugin`` at the versions the operator release pins (Mellanox/network-operator v26.1.2
+  ``hack/release.yaml`` L50-53 ``Mofed``, L58-63 ``RdmaSharedDevicePlugin``); the device plugin's config is the
+  recipe's (``configs/nicclusterpolicy/rdma-shared-device-plugin/rdma.yaml`` L15-27: ``shared_ib``, up to 63 pods
+  per HCA, Mellanox vendor ``15b3``, InfiniBand links).
+- Pods ask for ``rdma/shared_ib`` (the plugin's default resource prefix ``rdma``, Mellanox/k8s-rdma-shared-dev-plugin
+  README, "Configuration": ``resourcePrefix``) and need the ``IPC_LOCK`` capability to pin memory (the recipe's test
+  jobs, ``tests/scenarios/k8s/templates/worker-job.yaml``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpuready.aks.fabric import INFINIBAND
+from gpuready.core.gpu_stack.chart_facts import chart_values
+from gpuready.core.gpu_stack.placement import taint_tolerations
+from gpuready.core.scheduling import LABEL_POOL
+from gpuready.core.specs import GpuPoolSpec
+
+CHART = "network-operator"
+VERSION = "26.1.2"
+REPOSITORY = "https://helm.ngc.nvidia.com/nvidia"
+NAMESPACE = "nvidia-network-operator"
+RELEASE = "network-operator"
+MELLANOX = "nvcr.io/nvidia/mellanox"
+OFED_DRIVER = {"repository": MELLANOX, "image": "doca-driver", "version": "doca3.3.0-26.01-1.0.0.0-0"}
+RDMA_PLUGIN = {"repository": MELLANOX, "image": "k8s-rdma-shared-dev-plugin", "version": "network-operator-v26.1.2"}
+RESOURCE_NAME = "shared_ib"
+RDMA_RESOURCE = f"rdma/{RESOURCE_NAME}"
+RDMA_PLUGIN_CONFIG = {
+    "configList": [
+        {
+            "resourceName": RESOURCE_NAME,
+            "rdmaHcaMax": 63,
+            "selectors": {"vendors": ["15b3"], "linkTypes": ["infiniband"]},
+        }
+    ]
+}
+
+
+def infiniband_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
+    return [p for p in pools if p.fabric is not None and p.resolved.instance_type in INFINIBAND]
+
+
+def release_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+    """The Network Operator release's values for the stack's InfiniBand ``pools``."""
+    defaults = chart_values(CHART, VERSION).tree["operator"]["tolerations"]
+    tolerations = [*defaults, *(t for t in taint_tolerations(pools) if t not in defaults)]
+    return {"nfd": {"enabled": False, "deployNodeFeatureRules": False}, "operator": {"tolerations": tolerations}}
+
+
+def nic_cluster_policy(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+    """The ``NicClusterPolicy`` (one per cluster, the operator's name for it) for the InfiniBand ``pools``."""
+    names = sorted(p.name for p in pools)
+    terms = [{"matchExpressions": [{"key": LABEL_POOL, "operator": "In", "values": names}]}]
+    return {
+        "apiVersion": "mellanox.com/v1alpha1",
+        "kind": "NicClusterPolicy",
+        "metadata": {"name": "nic-cluster-policy", "labels": {"app.kubernetes.io/managed-by": "gpuready"}},
+        "spec": {
+            "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}},
+            "tolerations": taint_tolerations(pools),
+            "ofedDriver": dict(OFED_DRIVER),
+            "rdmaSharedDevicePlugin": {**RDMA_PLUGIN, "config": json.dumps(RDMA_PLUGIN_CONFIG)},
+        },
+    }
+
+
+def fabric_objects(pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
+    """The Network Operator's namespace, its release (a ``helm.sh/v3`` ``Release`` manifest of gpuready's own,
+    registered as a Helm release) and the NicClusterPolicy, when any pool has InfiniBand."""
+    ib = infiniband_pools(pools)
+    if not ib:
+        return []
+    namespace = {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {"name": NAMESPACE, "labels": {"app.kubernetes.io/managed-by": "gpuready",
+                                                    "pod-security.kubernetes.io/enforce": "privileged"}},
+    }  # fmt: skip
+    release = {
+        "apiVersion": "helm.sh/v3",
+        "kind": "Release",
+        "metadata": {"name": RELEASE, "namespace": NAMESPACE},
+        "spec": {"chart": CHART, "version": VERSION, "repository": REPOSITORY, "values": release_values(ib)},
+    }
+    return [namespace, release, nic_cluster_policy(ib)]
+
+
+def operator_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+    """GPU Operator values the InfiniBand pools need: GPUDirect RDMA from the operator's driver."""
+    return {"driver": {"rdma": {"enabled": True}}} if infiniband_pools(pools) else {}
+
+
+def container_resources(spec: GpuPoolSpec) -> dict[str, str]:
+    """One shared RDMA device per container on an InfiniBand pool."""
+    return {RDMA_RESOURCE: "1"} if infiniband_pools([spec]) else {}
