@@ -140,4 +140,11 @@ def summary(spec: GpuPoolSpec) -> str:
     policy = spec.upgrade
     upgrade = f"upgrade maxSurge {policy.surge}, maxUnavailable {policy.unavailable}"
     zero = f"scale from zero: {len(autoscaler_tags(spec))} scale-set node-template tags"
-    return f"{count}; fixed name: a replacement fails at create, add a new pool instead; {upgrade}; {zero}"
+    line = f"{count}; fixed name: a replacement fails at create, add a new pool instead; {upgrade}; {zero}"
+    if spec.fabric is None:
+        return line
+    # The fabric adds no AgentPool input: its VMs share one InfiniBand fabric as one scale set. Dropping it for the
+    # cloud's driver changes gpuProfile, which replaces the pool (the gpuProfile row above).
+    return (
+        f"{line}; {spec.fabric.kind}: the Network Operator's NicClusterPolicy selects the pool by name (no pool input)"
+    )
