@@ -40,6 +40,7 @@ MANDATORY = {
     "gpu-workload-tolerates-gpu-taint",
     "gpu-workload-mig-resource-exists",
     "gpu-workload-scheduler-exists",
+    "rdma-pods-land-on-infiniband-pools",
     "gpu-stack-single-driver-owner",
     "gpu-stack-tolerates-pool-taints",
     "gpu-mig-manager-only-with-mig-pools",
@@ -67,6 +68,7 @@ ADVISORY = {
     "gpu-nodepool-consolidation-spares-running-pods",
     "gpu-workload-requests-what-karpenter-makes",
     "gpu-pool-has-cloud-health-checks",
+    "gpudirect-pool-has-its-networks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
 }

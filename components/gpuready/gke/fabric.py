@@ -53,6 +53,7 @@ GPUDIRECT: Mapping[str, GpuDirect] = {
 }
 """GKE machine types with GPUDirect and the additional node networks each needs."""
 FABRIC_TYPES: Mapping[str, str] = {name: facts.kind for name, facts in GPUDIRECT.items()}
+NETWORK_COUNTS: Mapping[str, int] = {name: facts.networks for name, facts in GPUDIRECT.items()}
 
 GCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
 """A GCE network or subnetwork name (RFC 1035, at most 63 characters): also a valid name for the cluster's

@@ -283,6 +283,8 @@ class GkeProfile(CloudProfile):
         return None
 
     fabric_types = fabric.FABRIC_TYPES
+    fabric_networks = fabric.NETWORK_COUNTS
+    policy_fabric_networks_field = "networkConfig.additionalNodeNetworkConfigs"
 
     def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
         return fabric.pool_problems(spec, instance_type)

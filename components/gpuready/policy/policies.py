@@ -14,6 +14,7 @@ from gpuready.policy import (
     cross_policies,
     dra_policies,
     elastic_policies,
+    fabric_policies,
     health_policies,
     lifecycle_policies,
     placement_policies,
@@ -289,5 +290,6 @@ POLICIES: list[Policy] = [
     *scale_policies.POLICIES,
     *health_policies.POLICIES,
     *cross_policies.POLICIES,
+    *fabric_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

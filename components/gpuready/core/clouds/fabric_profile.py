@@ -25,6 +25,11 @@ class FabricProfile:
     fabric_types: ClassVar[Mapping[str, str]] = {}
     """Instance types with a multi-node fabric -> its kind (``core.fabric.FABRIC_KINDS``)."""
 
+    fabric_networks: ClassVar[Mapping[str, int]] = {}
+    """Instance types whose fabric needs additional node networks -> how many (GKE GPUDirect)."""
+    policy_fabric_networks_field: ClassVar[str] = ""
+    """Dotted path of a pool resource's additional node networks (the policy pack counts them)."""
+
     def fabric_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
         """Problems of the pool's ``fabric`` on ``instance_type``: the kind first (the types that have it), then
         the cloud's own needs of a fabric pool."""

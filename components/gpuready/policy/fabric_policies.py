@@ -1,0 +1,40 @@
+"""The pack's fabric policies (issue #30): GPUDirect pools with their networks, RDMA pods on InfiniBand pools."""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, Policy, Severity
+
+from gpuready.policy.rules import fabric
+from gpuready.policy.rules.charts import INSTALL_TYPES
+from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
+from gpuready.policy.rules.gpu_pools import GKE_NODE_POOL, POOL_TYPES
+from gpuready.policy.rules.workloads import WORKLOAD_TYPES
+from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
+
+MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
+
+POLICIES: list[Policy] = [
+    ScopedResourcePolicy(
+        name="gpudirect-pool-has-its-networks",
+        description="Pools on GPUDirect machines declare one additional node network per GPU NIC.",
+        rules=[fabric.gpudirect_network_problems],
+        resource_types=[GKE_NODE_POOL],
+        enforcement_level=ADVISORY,
+        severity=Severity.MEDIUM,
+        url="https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx",
+        remediation_steps="Add networkConfig.additionalNodeNetworkConfigs with one {network, subnetwork} per GPU NIC "
+        "(A3 High 4, A3 Mega 8, A3 Ultra / A4 1 gVNIC + 8 RDMA), or set fabric on a gpuready pool.",
+    ),
+    ScopedStackPolicy(
+        name="rdma-pods-land-on-infiniband-pools",
+        description="Pods asking for rdma/* devices select InfiniBand pools, and the stack runs the Network Operator.",
+        rules=[fabric.rdma_findings],
+        resource_types=WORKLOAD_TYPES | POOL_TYPES | ELASTIC_TYPES | INSTALL_TYPES,
+        enforcement_level=MANDATORY,
+        severity=Severity.HIGH,
+        url="https://github.com/Azure/aks-rdma-infiniband",
+        remediation_steps="Select a pool on an ND-series VM size with fabric: infiniband (gpuready installs NVIDIA's "
+        "Network Operator and its NicClusterPolicy), install the network-operator chart, or drop the RDMA request.",
+    ),
+]
+"""The fabric policies, in the order the pack lists them."""

@@ -1,0 +1,113 @@
+"""Rules on multi-node fabrics (issue #30): GPUDirect pools with their networks, InfiniBand with its operator. Pure.
+
+- A GKE pool on a GPUDirect machine (A3 High / Mega, A3 Ultra, A4) without the additional node networks its NICs
+  need leaves NCCL on TCP over the primary NIC (GKE "Maximize GPU network bandwidth with GPUDirect and
+  multi-networking": a workload must use all the node's GPUs and secondary NICs); how many each machine needs is the
+  cloud profile's (``fabric_networks``), read wherever the cloud keeps them (``policy_fabric_networks_field``).
+- A pod asking for an RDMA device (``rdma/...``, the RDMA shared device plugin's resource prefix) must select pools
+  with an InfiniBand fabric, and something must advertise the device there: NVIDIA's Network Operator
+  (Azure/aks-rdma-infiniband; chart ``network-operator``), else the pod stays Pending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.props import as_list, as_mapping, dig, text_map
+from gpuready.policy.rules.charts import INSTALL_TYPES
+from gpuready.policy.rules.cross_resource import chart_name_of
+from gpuready.policy.rules.gpu_pools import gpu_pools
+from gpuready.policy.rules.k8s import selector_matches
+from gpuready.policy.rules.stack import Finding, StackResource, collect
+from gpuready.policy.rules.workloads import pod_spec
+
+RDMA_PREFIX = "rdma/"
+"""Resource prefix of Mellanox/k8s-rdma-shared-dev-plugin (README, "Configuration": ``resourcePrefix``)."""
+NETWORK_OPERATOR_CHART = "network-operator"
+"""NVIDIA's Network Operator chart (Mellanox/network-operator ``deployment/network-operator/Chart.yaml``)."""
+INFINIBAND = "infiniband"
+
+
+def gpudirect_network_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """A pool on a machine whose fabric needs additional node networks declares all of them."""
+    problems = []
+    for pool in gpu_pools(resource_type, props):
+        profile = cloud_profile(pool.cloud)
+        for machine in pool.instance_types:
+            needed = profile.fabric_networks.get(machine)
+            if not needed:
+                continue
+            field = profile.policy_fabric_networks_field
+            have = len(as_list(dig(pool.props, *field.split("."))))
+            if have == needed:
+                continue
+            kind = profile.fabric_types[machine]
+            problems.append(
+                f"{pool.where}{field}: {machine} has {kind} over {needed} extra NICs, but the pool declares {have} "
+                f"additional node networks, so NCCL falls back to TCP on the primary NIC. Give it one network per "
+                f"NIC (gpuready: fabric: {{kind: {kind}, networks: [...]}}), or use a machine without GPUDirect for "
+                "single-node work"
+            )
+    return problems
+
+
+def rdma_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """Pods asking for ``rdma/...`` select InfiniBand pools, and the stack runs the Network Operator for them."""
+    pools, _ = collect(resources)
+    operator = any(r.type in INSTALL_TYPES and chart_name_of(r.props) == NETWORK_OPERATOR_CHART for r in resources)
+    findings = []
+    for r in resources:
+        asked = _rdma_resources(r.type, r.props)
+        found = pod_spec(r.type, r.props)
+        if not asked or found is None:
+            continue
+        selector = text_map(as_mapping(found[1].get("nodeSelector")) or {})
+        selected = [p for p in pools if selector and selector_matches(selector, p.pool.labels)]
+        if not selected:
+            continue  # the pools it lands on are not in this stack: nothing to judge
+        kind = r.type.rsplit(":", 1)[-1]
+        wanted = ", ".join(sorted(asked))
+        without = [p.label for p in selected if not _has_infiniband(p.pool.cloud, p.pool.instance_types)]
+        if without:
+            findings.append(
+                Finding(
+                    r.urn,
+                    f"{kind} {r.name!r} asks for {wanted}, but the pools its nodeSelector picks have no InfiniBand "
+                    f"({', '.join(without)}), so nothing there advertises RDMA devices and its pods stay Pending. "
+                    "Select a pool on an ND-series size with fabric: infiniband, or drop the RDMA request",
+                )
+            )
+        elif not operator:
+            findings.append(
+                Finding(
+                    r.urn,
+                    f"{kind} {r.name!r} asks for {wanted} on InfiniBand pools ({', '.join(p.label for p in selected)})"
+                    ", "
+                    "but this stack runs no Network Operator to advertise the RDMA devices, so its pods stay Pending. "
+                    "Give the pool fabric: infiniband (gpuready installs NVIDIA's Network Operator and its "
+                    "NicClusterPolicy) or install the network-operator chart",
+                )
+            )
+    return findings
+
+
+def _rdma_resources(resource_type: str, props: Mapping[str, Any]) -> set[str]:
+    found = pod_spec(resource_type, props)
+    if found is None:
+        return set()
+    names: set[str] = set()
+    for key in ("initContainers", "containers"):
+        for container in as_list(found[1].get(key)):
+            resources = as_mapping(dig(container, "resources")) or {}
+            for section in ("limits", "requests"):
+                names.update(n for n in as_mapping(resources.get(section)) or {} if str(n).startswith(RDMA_PREFIX))
+    return names
+
+
+def _has_infiniband(cloud: Cloud, instance_types: Sequence[str]) -> bool:
+    profile = cloud_profile(cloud)
+    fold = profile.instance_types_fold_case  # Azure VM sizes match whatever their case
+    types = {(k.lower() if fold else k): v for k, v in profile.fabric_types.items()}
+    return bool(instance_types) and all(types.get(t.lower() if fold else t) == INFINIBAND for t in instance_types)
