@@ -155,7 +155,9 @@ class FabricNetworkConfig(ConfigModel):
     """One additional node network of a fabric pool (GKE): a VPC and a subnet of it, as the stack names them."""
 
     network: str
+    """The VPC network's name."""
     subnetwork: str
+    """The subnetwork's name (one per NIC); it also names the cluster's ``Network`` object for it."""
 
     def to_spec(self) -> FabricNetwork:
         return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
@@ -171,8 +173,11 @@ class FabricConfig(ConfigModel):
     shape_allowed: ClassVar = FABRIC_KINDS
 
     kind: str
+    """efa, gpudirect-tcpx, gpudirect-tcpxo, gpudirect-rdma or infiniband: the one the instance type has."""
     placement_group: str | None = None
+    """A placement made elsewhere: a GKE resource policy name (unset: a compact placement of the pool's own)."""
     networks: list[FabricNetworkConfig] | None = None
+    """GKE GPUDirect: the additional node networks, one per extra NIC of the machine, in NIC order."""
 
     @model_validator(mode="before")
     @classmethod
