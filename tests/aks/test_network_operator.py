@@ -105,3 +105,11 @@ def test_the_workload_asks_for_one_rdma_device_per_container() -> None:
         "limits": {"nvidia.com/gpu": 1},
         "requests": {"nvidia.com/gpu": 1},
     }
+
+
+def test_infiniband_containers_may_lock_memory() -> None:
+    container = gpu_workload(ib_pool(), 8).container(
+        {"name": "train", "securityContext": {"capabilities": {"add": ["SYS_PTRACE"]}}}
+    )
+    assert container["securityContext"]["capabilities"]["add"] == ["SYS_PTRACE", "IPC_LOCK"]
+    assert "securityContext" not in gpu_workload(PLAIN, 1).container({"name": "x"})

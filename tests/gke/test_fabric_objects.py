@@ -9,6 +9,7 @@ the DaemonSets are valid Kubernetes objects (kubernetes-validate, strict).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import kubernetes_validate
 import pytest
@@ -133,3 +134,35 @@ def test_the_workload_helper_annotates_pods_for_the_extra_interfaces() -> None:
         "limits": {"nvidia.com/gpu": 8},
         "requests": {"nvidia.com/gpu": 8},
     }
+
+
+@pytest.mark.parametrize("machine", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g"])
+def test_a_workload_pod_with_its_fabric_parts_is_a_valid_pod(machine: str) -> None:
+    spec = pool(machine)
+    workload = gpu_workload(spec, 8)
+    containers = [*workload.sidecars(), workload.container({"name": "train", "image": "nccl:latest"})]
+    pod: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "train-0", "annotations": workload.pod_annotations()},
+        "spec": {**workload.pod_spec(), "containers": containers, "volumes": workload.volumes()},
+    }
+    kubernetes_validate.validate(pod, K8S, strict=True)
+    volumes = {v["name"] for v in workload.volumes()}
+    assert {m["name"] for c in containers for m in c.get("volumeMounts", [])} <= volumes
+    device_keys = [k for k in workload.pod_annotations() if k.startswith("devices.gke.io/container.")]
+    assert [k.rsplit(".", 1)[-1] for k in device_keys] == [c["name"] for c in workload.sidecars()]
+    if GPUDIRECT[machine].kind == "gpudirect-rdma":
+        assert workload.sidecars() == [] and workload.volumes() == []
+    else:
+        train = containers[-1]
+        assert {"name": "LD_LIBRARY_PATH", "value": "/usr/local/nvidia/lib64"} in train["env"]
+
+
+def test_the_container_keeps_what_it_had() -> None:
+    workload = gpu_workload(pool("a3-megagpu-8g"), 8)
+    mine = {"name": "LD_LIBRARY_PATH", "value": "/opt/lib"}
+    container = workload.container({"name": "t", "env": [mine], "securityContext": {"privileged": False}})
+    assert container["env"][0] == mine
+    assert [e["name"] for e in container["env"]].count("LD_LIBRARY_PATH") == 1
+    assert container["securityContext"]["privileged"] is False

@@ -110,3 +110,8 @@ def operator_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
 def container_resources(spec: GpuPoolSpec) -> dict[str, str]:
     """One shared RDMA device per container on an InfiniBand pool."""
     return {RDMA_RESOURCE: "1"} if infiniband_pools([spec]) else {}
+
+
+def container_fields(spec: GpuPoolSpec) -> dict[str, Any]:
+    """``IPC_LOCK`` on an InfiniBand pool's containers: RDMA pins memory (the recipe's worker job adds it)."""
+    return {"capabilities": ["IPC_LOCK"]} if infiniband_pools([spec]) else {}

@@ -176,5 +176,8 @@ class AksProfile(CloudProfile):
     def fabric_container_resources(self, spec: GpuPoolSpec) -> dict[str, str]:
         return network_operator.container_resources(spec)
 
+    def fabric_container_fields(self, spec: GpuPoolSpec) -> Mapping[str, Any]:
+        return network_operator.container_fields(spec)
+
 
 PROFILE = AksProfile()

@@ -8,14 +8,12 @@ software) is decided there too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.errors import Problem
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 FABRIC_KINDS: tuple[str, ...] = ("efa", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "infiniband")
 """Every fabric a pool may ask for, on some cloud."""
@@ -64,3 +62,24 @@ def kind_problems(kind: str, instance_type: str, title: str, types: Mapping[str,
             hint or f"use one of the instance types with {kind}, or remove fabric",
         )
     ]
+
+
+def fabric_container(container: Mapping[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``container`` with a fabric's ``env`` and ``volumeMounts`` entries appended (those of the same name it
+    already has kept) and its ``capabilities`` added to ``securityContext.capabilities.add``."""
+    merged = dict(container)
+    for key in ("env", "volumeMounts"):
+        have = list(merged.get(key) or [])
+        names = {item.get("name") for item in have if isinstance(item, Mapping)}
+        added = [dict(item) for item in fields.get(key) or () if item.get("name") not in names]
+        if added:
+            merged[key] = [*have, *added]
+    wanted = list(fields.get("capabilities") or ())
+    if wanted:
+        context = dict(merged.get("securityContext") or {})
+        capabilities = dict(context.get("capabilities") or {})
+        present = list(capabilities.get("add") or [])
+        capabilities["add"] = [*present, *(c for c in wanted if c not in present)]
+        context["capabilities"] = capabilities
+        merged["securityContext"] = context
+    return merged

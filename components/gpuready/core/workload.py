@@ -30,6 +30,7 @@ from gpuready.core.advertisers.interface import GpuRequest
 from gpuready.core.advertisers.registry import advertiser_for, advertiser_named
 from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.fabric import fabric_container
 from gpuready.core.k8s_syntax import object_name_problem
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec
@@ -57,6 +58,12 @@ class GpuWorkload:
     """Pod annotations the pool's fabric needs (GKE GPUDirect: the extra interfaces, the RxDM sidecar's devices)."""
     fabric_resources: Mapping[str, str] = field(default_factory=dict)
     """Extended resources each container asks for the fabric's devices (AKS InfiniBand: the RDMA device)."""
+    fabric_sidecars: tuple[Mapping[str, Any], ...] = ()
+    """Containers the pods run beside the workload's for the fabric (GKE TCPX / TCPXO: the RxDM daemon)."""
+    fabric_volumes: tuple[Mapping[str, Any], ...] = ()
+    """Pod volumes those sidecars and the containers mount."""
+    fabric_container: Mapping[str, Any] = field(default_factory=dict)
+    """``env``, ``volumeMounts`` and ``capabilities`` each container adds for the fabric."""
     mig_profile: str | None = None
     """The MIG profile the claimed devices have (DRA pools)."""
     selectors: tuple[DeviceSelector, ...] = ()
@@ -76,6 +83,14 @@ class GpuWorkload:
     def pod_annotations(self) -> dict[str, str]:
         """Annotations the pod template must carry for the pool's fabric (``CloudProfile.fabric_pod_annotations``)."""
         return dict(self.fabric_annotations)
+
+    def sidecars(self) -> list[dict[str, Any]]:
+        """Containers to add to the pod beside the workload's own, for the pool's fabric (none without one)."""
+        return [dict(c) for c in self.fabric_sidecars]
+
+    def volumes(self) -> list[dict[str, Any]]:
+        """Volumes to add to the pod for the fabric's sidecars and containers."""
+        return [dict(v) for v in self.fabric_volumes]
 
     def pod_labels(self) -> dict[str, str]:
         """Labels the pod template must carry for the placement (the pack group's)."""
@@ -112,7 +127,7 @@ class GpuWorkload:
         for key in ("requests", "limits") if self.fabric_resources else ():
             current[key] = {**dict(current.get(key) or {}), **self.fabric_resources}
         merged["resources"] = current
-        return merged
+        return fabric_container(merged, self.fabric_container)
 
 
 def gpu_workload(
@@ -144,6 +159,9 @@ def gpu_workload(
         cloud_fields=cloud.workload_pod_fields(pool),
         fabric_annotations=cloud.fabric_pod_annotations(pool),
         fabric_resources=cloud.fabric_container_resources(pool),
+        fabric_sidecars=tuple(cloud.fabric_sidecars(pool)),
+        fabric_volumes=tuple(cloud.fabric_volumes(pool)),
+        fabric_container=cloud.fabric_container_fields(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,
     )

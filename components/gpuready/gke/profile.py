@@ -24,8 +24,8 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import fabric, fabric_objects
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
+from gpuready.gke.fabric_profile import GkeFabricProfile
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
@@ -65,7 +65,7 @@ def driver_version(props: Mapping[str, Any]) -> str:
     return "DEFAULT"
 
 
-class GkeProfile(CloudProfile):
+class GkeProfile(GkeFabricProfile, CloudProfile):
     name = "gke"
     title = "GKE"
     images = ("cos", "ubuntu")
@@ -281,19 +281,6 @@ class GkeProfile(CloudProfile):
         if isinstance(sharing, GpuSharing) and sharing.mode == "mps" and self.delivery(spec.driver, "mps") == "cloud":
             return sharing.replicas
         return None
-
-    fabric_types = fabric.FABRIC_TYPES
-    fabric_networks = fabric.NETWORK_COUNTS
-    policy_fabric_networks_field = "networkConfig.additionalNodeNetworkConfigs"
-
-    def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
-        return fabric.pool_problems(spec, instance_type)
-
-    def fabric_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
-        return fabric_objects.fabric_objects(pools)
-
-    def fabric_pod_annotations(self, spec: GpuPoolSpec) -> dict[str, str]:
-        return fabric_objects.pod_annotations(spec)
 
 
 PROFILE = GkeProfile()

@@ -65,6 +65,19 @@ class FabricProfile:
         """Pod annotations a multi-node workload on ``spec``'s pool needs for the fabric (extra interfaces)."""
         return {}
 
+    def fabric_sidecars(self, spec: GpuPoolSpec) -> list[Mapping[str, Any]]:
+        """Containers a multi-node workload's pods run beside its own for the fabric (GKE TCPX/TCPXO: RxDM)."""
+        return []
+
+    def fabric_volumes(self, spec: GpuPoolSpec) -> list[Mapping[str, Any]]:
+        """Pod volumes the fabric's sidecars and containers mount."""
+        return []
+
+    def fabric_container_fields(self, spec: GpuPoolSpec) -> Mapping[str, Any]:
+        """What each of the workload's containers adds for the fabric: ``env`` and ``volumeMounts`` entries and
+        ``capabilities`` to add (merged into what the container has)."""
+        return {}
+
     def fabric_container_resources(self, spec: GpuPoolSpec) -> dict[str, str]:
         """Extended resources (name -> quantity, request == limit) a container of such a workload asks for the
         fabric's devices."""
