@@ -8,6 +8,7 @@ input tree (``components/gpuready/gke/inputs.json``).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -18,7 +19,8 @@ from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.fabric import Fabric, FabricNetwork
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import SpecError
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError, SpecError
 from gpuready.gke import lifecycle
 from gpuready.gke.catalog import GKE_MACHINE_TYPES
 from gpuready.gke.fabric import FABRIC_INPUTS, GPUDIRECT
@@ -158,3 +160,36 @@ def test_a_change_of_the_fabric_inputs_replaces_the_pool(field: str) -> None:
         spec(), {"placementPolicy": {"type": "COMPACT", "policyName": "p"}, "networkConfig": {"a": 1}}
     )
     assert before != after
+
+
+def _stack(node_locations: list[str], zones: list[str] | None = None) -> dict[str, object]:
+    nets = [{"network": f"n{i}", "subnetwork": f"s{i}"} for i in range(8)]
+    pool: dict[str, object] = {"name": "mega", "instanceType": "a3-megagpu-8g", "minSize": 0, "maxSize": 2,
+                               "fabric": {"kind": "gpudirect-tcpxo", "networks": nets}}  # fmt: skip
+    if zones is not None:
+        pool["zones"] = zones
+    return {
+        "cloud": "gke", "clusterName": "ml", "gkeLocation": "us-central1",
+        "gkeNodeLocations": json.dumps(node_locations), "nodePools": json.dumps([pool]),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("node_locations", "zones", "refused"),
+    [
+        (["us-central1-a", "us-central1-b"], None, True),
+        (["us-central1-a", "us-central1-b"], ["us-central1-b"], False),
+        (["us-central1-a"], None, False),
+    ],
+)
+def test_a_gpudirect_pool_on_the_stacks_zones_takes_one(
+    node_locations: list[str], zones: list[str] | None, refused: bool
+) -> None:
+    if not refused:
+        assert parse_stack_settings(_stack(node_locations, zones)).pools[0].fabric is not None
+        return
+    with pytest.raises(ConfigError) as error:
+        parse_stack_settings(_stack(node_locations, zones))
+    assert any(
+        p.path.endswith("nodePools[0].zones") and "compact placement" in p.problem for p in error.value.problems
+    ), str(error.value)

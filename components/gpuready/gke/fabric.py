@@ -18,7 +18,7 @@ High sizes (``-1g``/``-2g``/``-4g``) have no GPUDirect (the TCPX installer selec
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gpuready.core.specs import GpuPoolSpec
@@ -103,6 +103,21 @@ def pool_problems(spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
 
 FABRIC_INPUTS = ("nodeConfig.gvnic", "networkConfig.additionalNodeNetworkConfigs", "placementPolicy")
 """``container.NodePool`` inputs a GPUDirect pool's ``fabric`` decides (refused as its overrides; free elsewhere)."""
+
+
+def stack_zone_problems(node_locations: Sequence[str], pools: Sequence[GpuPoolSpec], prefix: str) -> list[Problem]:
+    """A GPUDirect pool without zones of its own spans the stack's ``gkeNodeLocations``: one zone at most, for its
+    compact placement."""
+    return [
+        Problem(
+            f"{prefix}nodePools[{index}].zones", "a compact placement keeps a GPUDirect pool's nodes in one zone, and "
+            f"this pool takes the stack's {len(node_locations)} gkeNodeLocations", list(node_locations), (),
+            f"give the pool zones: [{node_locations[0]}] ({COMPACT_GUIDE})",
+        )
+        for index, pool in enumerate(pools)
+        if pool.fabric is not None and not pool.zones and len(node_locations) > 1
+        and pool.resolved.instance_type in GPUDIRECT
+    ]  # fmt: skip
 
 
 def node_pool_inputs(spec: GpuPoolSpec) -> dict[str, object]:

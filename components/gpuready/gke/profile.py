@@ -24,6 +24,7 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.gke import fabric
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from gpuready.gke.fabric_profile import GkeFabricProfile
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
@@ -234,7 +235,9 @@ class GkeProfile(GkeFabricProfile, CloudProfile):
     def stack_settings_problems(
         self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        return zone_problems(settings.gke_location or None, tuple(settings.gke_node_locations), pools, prefix)
+        locations = tuple(settings.gke_node_locations)
+        found = zone_problems(settings.gke_location or None, locations, pools, prefix)
+        return found + fabric.stack_zone_problems(locations, pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
         return "gke-device-plugin" if driver == "cloud" else "nvidia"
