@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gpuready.aks import lifecycle
+from gpuready.aks import lifecycle, pool_reader
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
@@ -31,6 +32,11 @@ class AksAgentPool(Provisioner):
     adapter: ClassVar[str] = "gpuready.aks.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
+    readers: ClassVar[Mapping[str, PoolReader]] = {
+        lifecycle.AGENT_POOL.type: pool_reader.read_agent_pool,
+        pool_reader.MANAGED_CLUSTER: pool_reader.read_managed_cluster,
+    }
+    """An agent pool of gpuready's, and any program's agent pools, also those declared inside a ManagedCluster."""
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (AKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_template.go L277, L385, "

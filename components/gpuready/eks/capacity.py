@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import lifecycle
+from gpuready.eks import lifecycle, pool_reader
 
 
 class EksNodeGroup(Provisioner):
@@ -22,6 +23,7 @@ class EksNodeGroup(Provisioner):
     adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.read_node_group}
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",

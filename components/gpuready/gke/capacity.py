@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.gke import lifecycle
+from gpuready.gke import lifecycle, pool_reader
 from gpuready.gke.scale_path import GkeNodePoolDecider
 
 
@@ -22,6 +23,7 @@ class GkeNodePool(Provisioner):
     adapter: ClassVar[str] = "gpuready.gke.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_POOL.type: pool_reader.read_node_pool}
     scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
     repair: ClassVar[RepairFacts | None] = RepairFacts(
         on="GKE node auto-repair (management.autoRepair, set explicitly): GKE recreates a node that stays NotReady "

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.capacity.node_facts import NodeFacts
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
@@ -87,6 +88,10 @@ class Provisioner(ABC):
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
     """The table of the resource that holds the GPU nodes."""
+    readers: ClassVar[Mapping[str, PoolReader]]
+    """The one reader of each resource type the provisioner writes a pool as (``pool_table.type`` at least):
+    Pulumi type token -> ``PoolReader`` (any program's resource -> ``PoolFacts``), kept beside the code that writes
+    it. Provisioners that write the same type (the Karpenter ones) share its reader."""
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner

@@ -37,7 +37,7 @@ def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Map
         if not gpu:
             problems.append(
                 f"{field}: GPU pool on {first(pool.instance_types) or 'GPU nodes'} has no {taint.key} NoSchedule "
-                f"taint ({profile.policy_untainted_note}); got {show(_raw_taints(pool))}. Add {fix!r} to {field}"
+                f"taint ({profile.policy_untainted_note}); got {show(pool.raw_taints)}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
@@ -111,7 +111,7 @@ def _effect_spelling(pool: GpuPool) -> list[str]:
             else []
         )
     problems = []
-    for index, entry in enumerate(_raw_taints(pool)):
+    for index, entry in enumerate(pool.raw_taints):
         effect = as_text(dig(entry, "effect"))
         if effect is not None and effect not in API_EFFECTS:
             problems.append(
@@ -120,10 +120,6 @@ def _effect_spelling(pool: GpuPool) -> list[str]:
                 f"Use {API_EFFECTS_BY_K8S.get(effect, 'NO_SCHEDULE')!r}"
             )
     return problems
-
-
-def _raw_taints(pool: GpuPool) -> Any:
-    return dig(pool.props, *cloud_profile(pool.cloud).policy_fields[0].split(".")) or []
 
 
 def _expected_labels(pool: GpuPool, skypilot: bool) -> dict[str, str]:

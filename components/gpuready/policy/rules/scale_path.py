@@ -32,7 +32,6 @@ from gpuready.core.advertisers.registry import advertiser_for_labels
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, NODE_POOL_LABEL
 from gpuready.core.catalog import lookup
 from gpuready.core.catalog.mig_profiles import mig_config_name
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
 from gpuready.core.scale_path.karpenter_limits import NODES, nodes_within
@@ -118,13 +117,12 @@ def dra_node_group_problems(resource_type: str, props: Mapping[str, Any], config
     for pool in gpu_pools(resource_type, props):
         if advertiser_for_labels(pool.labels).slice_driver is None:
             continue
-        fields = cloud_profile(pool.cloud).policy_min_size_fields
-        found = next(((f, v) for f in fields if (v := dig(pool.props, *f.split("."))) is not None), None)
-        if found is not None and _whole(found[1]) == 0:
+        if pool.min_nodes_field and pool.min_nodes == 0:
+            field = pool.min_nodes_field
             problems.append(
-                f"{pool.where}{found[0]}: 0, but the pool's nodes are DRA nodes and the cluster autoscaler builds a "
+                f"{field}: 0, but the pool's nodes are DRA nodes and the cluster autoscaler builds a "
                 "group at zero from a template without ResourceSlices, so pods claiming its devices never scale it "
-                f"up ({DRA_DOC}). Set {found[0]} to 1"
+                f"up ({DRA_DOC}). Set {field.removeprefix(pool.where)} to 1"
             )
     return problems
 
@@ -209,8 +207,8 @@ NODE_GROUP_TYPES = POOL_TYPES
 
 
 def _instance_gpus(pool: ElasticPool) -> int | None:
-    shaped = pool.pool
-    if shaped is None or not shaped.instance_types:
+    shaped = pool
+    if not shaped.instance_types:
         return None
     try:
         return lookup.resolve_instance_type(shaped.cloud, shaped.instance_types[0], None).gpus
@@ -231,7 +229,7 @@ def _reported(pool: ElasticPool, gpus: int, sharing: Mapping[str, Sharing]) -> t
         reported = gpus * named.replicas
         return reported, f"{gpus} GPUs x {named.replicas} {named.mode} shares = {reported}{source}"
     layout = labels.get(LABEL_MIG_CONFIG, "")
-    model = pool.pool.model if pool.pool is not None else None
+    model = pool.model
     table = model.mig if model is not None else None
     if layout and table is not None:
         per_gpu = sum(table.balanced.values()) if layout == "all-balanced" else next(

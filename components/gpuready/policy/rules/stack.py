@@ -61,7 +61,7 @@ def collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Rele
     pools, releases = [], []
     for r in resources:
         pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
-        found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
+        found = elastic_pools(r.type, r.props)
         pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
         release = gpu_release(r.type, r.props)
         if release is not None:
@@ -79,9 +79,9 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
-        elastic = p.pool.own_plugin is not None
-        preinstalled = "" if elastic else _preinstalled_driver(p.pool)
-        plugin = _own_device_plugin(p.pool)
+        elastic = p.pool.elastic
+        preinstalled = p.pool.driver_owner
+        plugin = p.pool.platform_plugin
         for r in releases:
             if r.release.runs_driver and preinstalled and not _opted_out(p.pool, "driver"):
                 message = (
@@ -129,7 +129,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
                 )
                 findings.append(Finding(p.urn, message))
             continue
-        if _own_device_plugin(p.pool):
+        if p.pool.platform_plugin:
             continue
         if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):
             continue
@@ -237,22 +237,6 @@ def _custom_layout_problem(p: _Pool, r: _Release, layout: str, maps: Mapping[str
         f"has {have}), so the MIG manager marks the node failed. Add {layout!r} to "
         "migManager.config.data['config.yaml'] mig-configs, or use an all-<profile> layout"
     )
-
-
-def _preinstalled_driver(pool: GpuPool) -> str:
-    """Who installs the driver outside the GPU stack, or ``""``."""
-    return cloud_profile(pool.cloud).policy_preinstalled_driver(pool.props, pool.labels)
-
-
-def _own_device_plugin(pool: GpuPool) -> str:
-    """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
-    if pool.own_plugin is not None:
-        return pool.own_plugin
-    return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
-
-
-own_device_plugin = _own_device_plugin
-"""Who runs a device plugin on the pool outside the GPU stack, or ``""`` (for the cross-resource rules)."""
 
 
 def _opted_out(pool: GpuPool, operand: str) -> bool:
