@@ -51,8 +51,9 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
 
 
 def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[PoolFacts, ...]:
-    """The GPU pool a ComputeClass declares (none or one); ``facts``: the ComputeClass provisioner's."""
-    why, model = "", None
+    """The GPU pool a ComputeClass declares (none or one), its instance types the machine types of its GPU
+    priorities; ``facts``: the ComputeClass provisioner's."""
+    why, model, machines = "", None, []
     for index, rule in enumerate(as_list(dig(props, "spec", "priorities"))):
         gpu = as_mapping(dig(rule, "gpu"))
         machine = as_text(dig(rule, "machineType")) or ""
@@ -61,6 +62,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         if gpu is not None or found is not None or (family and gke_gpu_family(family)):
             what = f"gpu {as_text(gpu.get('type'))}" if gpu is not None else machine or family
             why = why or f"spec.priorities[{index}] {what}"
+            machines += [machine] if machine and machine not in machines else []
             if gpu is not None:
                 model = model or gpu_model_for_gke_accelerator(as_text(gpu.get("type")) or "")
             if found is not None and found[1] is not None:
@@ -77,6 +79,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         name=as_text(dig(props, "metadata", "name")) or "",
         props=props,
         why=why,
+        instance_types=tuple(machines),
         model=model,
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
         taints_field=facts.taints_path,
