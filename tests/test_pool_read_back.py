@@ -121,6 +121,7 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     assert spec.resolved.instance_type in facts.instance_types
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)
+    assert facts.creation_only == provisioner.creation_only(spec)  # every table pool is autoscaled
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
     else:

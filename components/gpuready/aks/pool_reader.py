@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gpuready.aks.lifecycle import CREATION_ONLY
 from gpuready.core.capacity.gpu_types import AKS_NVIDIA_SIZE
 from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
@@ -53,6 +54,8 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         return None
     raw_taints = as_list(props.get("nodeTaints"))
     autoscaled = as_flag(props.get("enableAutoScaling")) is True
+    # An agent pool's own count is read at creation only when autoscaled (``lifecycle.creation_only``).
+    creation_only = CREATION_ONLY if props.get("enableAutoScaling") is True and not where else ()
     return cloud_pool(
         "aks",
         "node-pool",
@@ -66,4 +69,5 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         labels=text_map(props.get("nodeLabels")),
         max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
         desired_nodes=whole(props.get("count")),
+        creation_only=creation_only,
     )

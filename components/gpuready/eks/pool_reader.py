@@ -13,7 +13,8 @@ from gpuready.core.capacity.gpu_types import EKS_FAMILIES
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.props import as_list, as_text, dig, text_map
+from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.eks.lifecycle import CREATION_ONLY
 
 
 def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
@@ -29,6 +30,8 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         return ()
     model, arch = (GPU_MODELS[listed[0].gpu], listed[0].arch) if listed else (None, None)
     raw_taints = as_list(props.get("taints"))
+    scaling = as_mapping(props.get("scalingConfig")) or {}
+    low, high = as_number(scaling.get("minSize")), as_number(scaling.get("maxSize"))
     pool = cloud_pool(
         "eks",
         "node-group",
@@ -41,5 +44,6 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         labels=text_map(props.get("labels")),
         max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
         desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
+        creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )
     return (pool,)

@@ -17,6 +17,7 @@ from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, 
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
+from gpuready.gke.lifecycle import CREATION_ONLY
 from gpuready.gke.profile import accelerators
 
 
@@ -46,6 +47,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         labels=text_map(config.get("labels")),
         max_nodes=most if most is not None else whole(autoscaling.get("maxNodeCount")),
         desired_nodes=whole(props.get("initialNodeCount")),
+        creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
     )
     return (pool,)
 

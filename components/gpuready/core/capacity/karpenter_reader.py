@@ -24,9 +24,9 @@ from functools import cache
 from typing import Any, cast
 
 from gpuready.core.capacity.gpu_types import eks_gpu_family, gpu_instance_type
-from gpuready.core.capacity.karpenter_nodepool import INSTANCE_TYPE, NODE_POOL_TABLE, gpu_limit_of, limit_of
+from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint
+from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
@@ -72,6 +72,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     facts = owner[2] if owner else None
     raw_taints = tuple(as_list(body.get("taints")))
     labels = text_map(dig(template, "metadata", "labels"))
+    limits = as_mapping(dig(props, "spec", "limits")) or {}
     pool = PoolFacts(
         cloud=cloud,
         provisioner=owner[1] if owner else "",
@@ -86,8 +87,8 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         raw_taints=raw_taints,
         labels=labels,
         labels_field=LABELS_FIELD,
-        max_nodes=limit_of(props, NODES),
-        gpu_limit=gpu_limit_of(props),
+        max_nodes=whole(limits.get(NODES)),
+        gpu_limit=whole(limits.get(GPU_LIMIT)),
         elastic=True,
         node_facts=facts,
         platform_plugin=facts.plugin_on(labels) if facts is not None else "",

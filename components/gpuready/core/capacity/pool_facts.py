@@ -63,6 +63,10 @@ class PoolFacts:
     """The nodes the resource asks for at creation (a whole number), else None."""
     gpu_limit: int | None = None
     """The ``nvidia.com/gpu`` limit of an elastic pool's object, else None."""
+    creation_only: tuple[str, ...] = ()
+    """Inputs (camelCase paths) the resource must read at creation only (``ignoreChanges``): its initial node count
+    once an autoscaler owns the size (a cluster's inline profiles are left out: their counts live in one list with
+    the cluster's own settings)."""
     elastic: bool = False
     """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
     node_facts: NodeFacts | None = None
@@ -130,6 +134,7 @@ def cloud_pool(
     labels: Mapping[str, str],
     max_nodes: int | None,
     desired_nodes: int | None,
+    creation_only: tuple[str, ...] = (),
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
     and minimum sit and who installs the driver and a device plugin on it are the cloud profile's answers."""
@@ -153,6 +158,7 @@ def cloud_pool(
         min_nodes_field=where + found[0] if found is not None else "",
         max_nodes=max_nodes,
         desired_nodes=desired_nodes,
+        creation_only=creation_only,
         driver_owner=profile.policy_preinstalled_driver(props, labels),
         platform_plugin=profile.policy_own_device_plugin(props, labels),
     )
