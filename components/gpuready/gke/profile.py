@@ -127,9 +127,6 @@ class GkeProfile(CloudProfile):
         disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
         return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
 
-    def policy_accelerators(self, node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-        return accelerators(node_config)
-
     def policy_mig_problems(
         self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
     ) -> list[str]:

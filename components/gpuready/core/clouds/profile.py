@@ -234,10 +234,6 @@ class CloudProfile(ABC):
         """Problems of the node image a GPU pool resource names (for ``arch`` when the catalog knows it)."""
         return []
 
-    def policy_accelerators(self, node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-        """A pool's node config entries attaching NVIDIA GPUs to a machine (none where the type brings them)."""
-        return []
-
     @abstractmethod
     def encoded_taint(self, taint: Taint) -> object:
         """``taint`` as this cloud's pool resource spells it (the fix a policy message proposes)."""
