@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gpuready.aks.catalog import unlisted_gpu_type
 from gpuready.aks.lifecycle import CREATION_ONLY
-from gpuready.core.capacity.gpu_types import AKS_NVIDIA_SIZE
 from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.instance_types import InstanceType
@@ -46,7 +46,7 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
     listed = _FOLDED.get(size.lower())
     gpu = (
         listed is not None
-        or bool(AKS_NVIDIA_SIZE.match(size))
+        or unlisted_gpu_type(size)
         or props.get("gpuProfile") is not None
         or props.get("gpuInstanceProfile") is not None
     )

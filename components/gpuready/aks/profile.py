@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gpuready.aks import catalog
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core import sharing_plan
@@ -40,6 +41,10 @@ class AksProfile(CloudProfile):
     reserved_label_domains = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", GPUREADY_DOMAIN)
     rotates_names = False
     instance_types = AKS_VM_SIZES
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
     instance_types_fold_case = True
     matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
     offerings_unchecked = (

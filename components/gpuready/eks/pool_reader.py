@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.capacity.gpu_types import EKS_FAMILIES
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.eks.catalog import unlisted_gpu_type
 from gpuready.eks.lifecycle import CREATION_ONLY
 
 
@@ -23,7 +23,7 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     catalog = cloud_profile("eks").instance_types
     listed = [catalog[t] for t in types if t in catalog]
     ami = as_text(props.get("amiType")) or ""
-    gpu = bool(listed) or any(t.split(".")[0] in EKS_FAMILIES for t in types)
+    gpu = bool(listed) or any(unlisted_gpu_type(t) for t in types)
     if not types:  # instance types from a launch template: only the AMI type tells
         gpu = "NVIDIA" in ami or ami.endswith("_GPU")
     if not gpu:

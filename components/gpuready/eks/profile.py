@@ -24,6 +24,7 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
+from gpuready.eks import catalog
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.plan import AMI_TYPES, OWNED_INPUTS
 from gpuready.errors import Problem
@@ -54,6 +55,13 @@ class EksProfile(CloudProfile):
     # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; EKS reserves its own prefix.
     reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
     instance_types = EKS_INSTANCE_TYPES
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
+    def gpu_family(self, family: str) -> bool:
+        return catalog.gpu_family(family)
+
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "gpuready.eks.stack_adapter"
     health_agents = {

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.capacity.gpu_types import GKE_PREFIXES, gke_gpu_family, gpu_instance_type
+from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
+from gpuready.gke.catalog import gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
 from gpuready.gke.profile import accelerators
 
@@ -27,7 +28,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     machine = as_text(config.get("machineType")) or ""
     attached = accelerators(config)
     listed = cloud_profile("gke").instance_types.get(machine)
-    if not attached and listed is None and not machine.startswith(GKE_PREFIXES):
+    if not attached and listed is None and not unlisted_gpu_type(machine):
         return ()
     model = GPU_MODELS[listed.gpu] if listed else None
     for accelerator in attached:
@@ -61,7 +62,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         machine = as_text(dig(rule, "machineType")) or ""
         family = as_text(dig(rule, "machineFamily")) or ""
         found = gpu_instance_type(machine) if machine else None
-        if gpu is not None or found is not None or (family and gke_gpu_family(family)):
+        if gpu is not None or found is not None or (family and gpu_family(family)):
             what = f"gpu {as_text(gpu.get('type'))}" if gpu is not None else machine or family
             why = why or f"spec.priorities[{index}] {what}"
             machines += [machine] if machine and machine not in machines else []

@@ -24,6 +24,7 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.gke import catalog
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
@@ -77,6 +78,13 @@ class GkeProfile(CloudProfile):
     reserved_label_domains = ("kubernetes.io", "k8s.io", "cloud.google.com", GPUREADY_DOMAIN)
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
+    def gpu_family(self, family: str) -> bool:
+        return catalog.gpu_family(family)
+
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
     offerings_unchecked = (
         "GKE: whether the cluster's zones offer a pool's GPU and machine type is not checked (gpuready has no "

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.pool_facts import api_taint, text_taint, whole
 from gpuready.core.capacity.readers import elastic_types, fixed_types, pool_readers, read_pools
 from gpuready.core.taints import Taint
@@ -74,3 +75,23 @@ def test_no_props_make_a_reader_fail(resource_type: str, props: Any) -> None:
     pools = read_pools(resource_type, MappingProxyType(props))
     assert all(p.cloud and p.taints_field and p.labels_field for p in pools)
     assert read_pools(resource_type, props) == pools  # plain dicts are read afresh, to the same answer
+
+
+@pytest.mark.parametrize(
+    ("name", "cloud", "listed"),
+    [
+        ("g6.xlarge", "eks", True),
+        ("p3.2xlarge", "eks", False),
+        ("m5.large", None, False),
+        ("Standard_NC4as_T4_v3", "aks", True),
+        ("standard_nc4as_t4_v3", "aks", True),
+        ("Standard_NC6s_v9", "aks", False),
+        ("Standard_ND96isr_MI300X_v5", None, False),
+        ("a2-highgpu-1g", "gke", True),
+        ("a4x-highgpu-4g", "gke", False),
+        ("n2-standard-4", None, False),
+    ],
+)
+def test_gpu_instance_type_of_any_cloud(name: str, cloud: str | None, listed: bool) -> None:
+    found = gpu_instance_type(name)
+    assert (found[0] if found else None, found is not None and found[1] is not None) == (cloud, listed)

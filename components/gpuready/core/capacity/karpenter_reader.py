@@ -23,12 +23,12 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
-from gpuready.core.capacity.gpu_types import eks_gpu_family, gpu_instance_type
+from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.core.scale_path.karpenter_limits import NODES
 
@@ -56,7 +56,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     body = as_mapping(template.get("spec")) or {}
     terms = [t for t in (as_mapping(x) for x in as_list(body.get("requirements"))) if t is not None]
     owners = _owners()
-    reasons = [why for t in terms if (why := _gpu_requirement(t, [f for _, _, f in owners])) is not None]
+    reasons = [why for t in terms if (why := _gpu_requirement(t, owners)) is not None]
     if not reasons:
         return ()
     group = as_text(dig(body, "nodeClassRef", "group")) or ""
@@ -107,7 +107,7 @@ def _owner(owners: Sequence[Owner], group: str, keys: Sequence[str]) -> Owner | 
     return None
 
 
-def _gpu_requirement(term: Mapping[str, Any], facts: Sequence[NodeFacts]) -> str | None:
+def _gpu_requirement(term: Mapping[str, Any], owners: Sequence[Owner]) -> str | None:
     """Why the requirement selects GPU instances, or None."""
     key = as_text(term.get("key")) or ""
     operator = as_text(term.get("operator")) or ""
@@ -115,7 +115,7 @@ def _gpu_requirement(term: Mapping[str, Any], facts: Sequence[NodeFacts]) -> str
     shown = f"requirement {key} {operator}" + (f" {values}" if values else "")
     if key == INSTANCE_TYPE and operator == "In":
         return shown if any(gpu_instance_type(v) is not None for v in values) else None
-    for f in facts:
+    for cloud, _, f in owners:
         if key == f.gpu_count_label:
             counts = [n for v in values if (n := as_number(_int(v))) is not None]
             if (
@@ -128,7 +128,8 @@ def _gpu_requirement(term: Mapping[str, Any], facts: Sequence[NodeFacts]) -> str
             return shown
         if key == f.gpu_manufacturer_label and operator == "In" and "nvidia" in [v.lower() for v in values]:
             return shown
-        if key == f.instance_family_label and operator == "In" and any(eks_gpu_family(v) for v in values):
+        family = cloud_profile(cloud).gpu_family
+        if key == f.instance_family_label and operator == "In" and any(family(v) for v in values):
             return shown
     return None
 

@@ -54,6 +54,16 @@ class CloudProfile(ABC):
     """Whether the cloud matches instance type names case-insensitively (Azure VM sizes)."""
     attachable: ClassVar[AttachableGpus | None] = None
     """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        """Whether ``name`` is a GPU instance type of the cloud that the catalog may not list (its GPU family's), so
+        the pool readers recognise any program's pools of GPU types gpuready does not know yet."""
+        return False
+
+    def gpu_family(self, family: str) -> bool:
+        """Whether an instance family of the cloud (its Karpenter instance-family label's value) is a GPU family."""
+        return False
+
     matrix_types: ClassVar[tuple[str, str]]
     """A plain GPU type and a MIG-capable one, for the generated support matrix."""
     health_agents: ClassVar[Mapping[str, str]] = {}
