@@ -206,11 +206,10 @@ NODE_GROUP_TYPES = POOL_TYPES
 
 
 def _instance_gpus(pool: ElasticPool) -> int | None:
-    shaped = pool
-    if not shaped.instance_types:
+    if not pool.instance_types:
         return None
     try:
-        return lookup.resolve_instance_type(shaped.cloud, shaped.instance_types[0], None).gpus
+        return lookup.resolve_instance_type(pool.cloud, pool.instance_types[0], None).gpus
     except SpecError:
         return None
 
