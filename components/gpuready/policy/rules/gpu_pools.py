@@ -14,7 +14,6 @@ from gpuready.core.capacity.pool_facts import PoolFacts
 from gpuready.core.capacity.readers import fixed_types, read_pools
 
 EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-AKS_AGENT_POOL = "azure-native:containerservice:AgentPool"
 GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 POOL_TYPES = fixed_types()
 """Types of the cloud resources that declare GPU pools (the fixed provisioners' readers')."""
