@@ -43,14 +43,6 @@ LABEL_SHARING = "gpuready.io/sharing"
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
 
-BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
-    "driver",
-    "container-toolkit",
-    "device-plugin",
-    "mig-manager",
-)
-"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
-
 MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
     {
         LABEL_GPU_PRESENT,

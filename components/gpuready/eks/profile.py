@@ -17,7 +17,6 @@ from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
 from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
-    BOTTLEROCKET_DISABLED_OPERANDS,
     GPUREADY_DOMAIN,
     LABEL_DEPLOY_PREFIX,
 )
@@ -38,6 +37,14 @@ MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
 MAX_TAINTS = 50
 """aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
+
+BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
+    "driver",
+    "container-toolkit",
+    "device-plugin",
+    "mig-manager",
+)
+"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
 
 
 class EksProfile(CloudProfile):

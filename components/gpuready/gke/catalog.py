@@ -43,3 +43,5 @@ GKE_ATTACHABLE = AttachableGpus(
     source=f"{_SRC} N1 + T4/V100",
 )
 """N1 machines take T4 or V100 GPUs as guest accelerators; the pool spec says which and how many."""
+GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
+"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""

@@ -18,12 +18,12 @@ from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
-from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
+from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
 from gpuready.gke import stack_quota
-from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
+from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
