@@ -129,7 +129,7 @@ def test_fit_of_an_elastic_pool(row: Row) -> None:
     pool = _pool(row)
     verdict = ownership.pool_fit(pool, row.kind)
     assert (verdict.ok, verdict.operator_driver) == (row.ok, row.operator_driver), verdict.summary
-    assert ownership.pool_advertiser(pool) == row.advertiser
+    assert ownership.pool_platform_plugin(pool) == row.advertiser
     assert verdict.summary and (verdict.ok or verdict.hint)
 
 
@@ -139,7 +139,7 @@ def test_the_stack_plan_agrees(row: Row) -> None:
     pool = _pool(row)
     if row.ok:
         plan = plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
-        assert plan.pools[0].advertiser == row.advertiser
+        assert plan.pools[0].platform_plugin == row.advertiser
         return
     with pytest.raises(SpecError) as raised:
         plan_gpu_stack(row.cloud, [pool], _stack(row.kind))

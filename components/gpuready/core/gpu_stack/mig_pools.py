@@ -14,7 +14,9 @@ from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
 def nvidia_mig_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """MIG pools whose partitions NVIDIA's device plugin advertises (MIG-manager layouts and AKS-made ones)."""
-    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_advertiser(p) == "nvidia"]
+    return [
+        p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_platform_plugin(p) == "nvidia"
+    ]
 
 
 def mig_strategy(pools: Sequence[GpuPoolSpec]) -> str | None:

@@ -58,7 +58,9 @@ from gpuready.core.gpu_stack.stack_fits import FITS
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-Advertiser = PlatformAdvertiser
+PlatformPlugin = PlatformAdvertiser
+"""The device plugin that comes with a pool's platform (``nvidia``: none does, NVIDIA's serves). Not an
+``Advertiser`` (``gpuready.core.advertisers``: how the GPUs reach the scheduler): a platform's own plugin."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,16 +76,16 @@ class Fit:
     """The GPU Operator installs the driver and container toolkit on these nodes."""
 
 
-def advertiser(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> Advertiser:
+def platform_plugin(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> PlatformPlugin:
     """The device plugin that comes with the platform, or ``nvidia`` when none does: the provisioner's when it has
     one (``provisioner`` None: the cloud's default), else the cloud profile's for the image and driver owner."""
     made_by = provisioner_named(cloud, provisioner or default_provisioner(cloud))
     return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
 
 
-def pool_advertiser(pool: GpuPoolSpec) -> Advertiser:
-    """``advertiser`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return advertiser(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
+def pool_platform_plugin(pool: GpuPoolSpec) -> PlatformPlugin:
+    """``platform_plugin`` of a pool's platform (cloud, image, driver owner, provisioner)."""
+    return platform_plugin(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
 
 
 def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
@@ -95,7 +97,7 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
     (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.FITS`` for the platform's plugin."""
     profile = cloud_profile(cloud)
-    row = FITS[(advertiser(cloud, image, driver, provisioner), kind)]["cloud" if driver == "cloud" else "operator"]
+    row = FITS[(platform_plugin(cloud, image, driver, provisioner), kind)]["cloud" if driver == "cloud" else "operator"]
     hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(
         ok=row.ok, summary=row.summary.format(image=profile.image_name(image)), hint=hint,

@@ -42,7 +42,8 @@ class PoolService:
     """How the stack serves one pool."""
 
     pool: str
-    advertiser: ownership.Advertiser
+    platform_plugin: ownership.PlatformPlugin
+    """The device plugin that comes with the pool's platform (``nvidia``: none, NVIDIA's serves it)."""
     summary: str
 
 
@@ -81,7 +82,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     services = tuple(
         PoolService(
             pool=p.name,
-            advertiser=ownership.pool_advertiser(p),
+            platform_plugin=ownership.pool_platform_plugin(p),
             summary=ownership.pool_fit(p, spec.kind).summary,
         )
         for p in pools

@@ -137,7 +137,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
 def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if ownership.pool_platform_plugin(pool) != "nvidia":
             continue
         owner = ownership.pool_fit(pool, kind).operator_driver
         by_owner.setdefault(owner, []).append(pool.name)
@@ -159,7 +159,7 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> lis
 def _driver_os_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if ownership.pool_platform_plugin(pool) != "nvidia":
             continue
         if ownership.pool_fit(pool, kind).operator_driver:
             by_image.setdefault(pool.image_family, []).append(pool.name)

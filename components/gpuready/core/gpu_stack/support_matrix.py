@@ -139,7 +139,7 @@ def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
             continue
         if spec.stack_kind.serves is None:  # external: any pool, your stack
             return "yours"
-        if ownership.pool_advertiser(pool) != "nvidia" and not spec.installs_chart:
+        if ownership.pool_platform_plugin(pool) != "nvidia" and not spec.installs_chart:
             return _DELIVERY.get(sharing_plan.delivery(cloud, driver, mode), "cloud")
         return _DELIVERY[sharing_plan.delivery(cloud, driver, mode)]
     return refusal
