@@ -9,6 +9,7 @@ list would be shorter than the truth: someone added a registration point).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -77,13 +78,19 @@ def _named(tree: ast.AST) -> Iterator[str]:
             yield node.value
 
 
-def _names_example(source: str, entry: Entry) -> bool:
+@functools.cache
+def _file_names(path: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """What a file names (``_named``), and the words of the cloud names in it (``cloud_names``): parsed once."""
+    source = path.read_text()
+    words = {word for _, name in cloud_names(source) for word in re.split(r"[^a-z]+", name.lower())}
+    return frozenset(_named(ast.parse(source))), frozenset(words)
+
+
+def _names_example(path: Path, entry: Entry) -> bool:
+    named, cloud_words = _file_names(path)
     if entry.example[0] in CLOUDS:  # a cloud: every identifier or type token naming it, and its key
-        cloud = entry.example[0]
-        return cloud in set(_named(ast.parse(source))) or any(
-            cloud in re.split(r"[^a-z]+", name.lower()) for _, name in cloud_names(source)
-        )
-    return not set(entry.example).isdisjoint(_named(ast.parse(source)))
+        return entry.example[0] in named or entry.example[0] in cloud_words
+    return not named.isdisjoint(entry.example)
 
 
 def _expanded(path: str) -> list[str]:
@@ -113,7 +120,7 @@ def test_every_listed_path_exists(entry: Entry) -> None:
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.title)
 def test_the_example_is_named_exactly_in_the_listed_files(entry: Entry) -> None:
     listed = [p for path in entry.paths for p in _expanded(path)]
-    naming = {path.relative_to(ROOT).as_posix() for path in _python_files() if _names_example(path.read_text(), entry)}
+    naming = {path.relative_to(ROOT).as_posix() for path in _python_files() if _names_example(path, entry)}
     unlisted = sorted(p for p in naming if not _covers(listed, p))
     assert unlisted == [], f"{entry.title}: these files name {entry.example[0]!r} too; list them in {DOC.name}"
     plain = [p for p in entry.paths if p.endswith(".py") and CLOUD_PLACEHOLDER not in p]
