@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from gpuready.core import scheduling
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
@@ -106,7 +105,7 @@ def test_every_capacity_type_is_in_the_api_enum() -> None:
 
 
 def test_every_kubernetes_taint_effect_maps_into_the_api_enum() -> None:
-    emitted = {scheduling.to_eks_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
+    emitted = {plan.to_eks_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
     assert emitted == enum("TaintEffect")
 
 

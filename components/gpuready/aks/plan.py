@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gpuready.aks import mig as aks_mig
 from gpuready.core import pool_hatches, scheduling, sharing_plan
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
@@ -56,7 +57,7 @@ def gpu_instance_profile(spec: GpuPoolSpec) -> str | None:
         return None
     if sharing_plan.delivery("aks", spec.driver, "mig") != "cloud":
         return None
-    return sharing_plan.aks_gpu_instance_profile(table, sharing.profile)
+    return aks_mig.gpu_instance_profile(table, sharing.profile)
 
 
 def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -73,7 +74,7 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "count": spec.initial_size,
         "enable_auto_scaling": autoscale,
         "node_labels": scheduling.pool_labels(spec),
-        "node_taints": [scheduling.to_aks_taint(t) for t in scheduling.pool_taints(spec)],
+        "node_taints": [str(t) for t in scheduling.pool_taints(spec)],  # key=value:Effect
         "gpu_profile": {"driver": GPU_DRIVER[spec.driver]},
     }
     if autoscale:

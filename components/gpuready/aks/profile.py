@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gpuready.aks import catalog
+from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
-from gpuready.core import sharing_plan
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.profile import CloudProfile, Delivery
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_taint
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -113,8 +113,8 @@ class AksProfile(CloudProfile):
         field = f"{where}gpuInstanceProfile"
         if profile is None:
             return []
-        if profile not in sharing_plan.AKS_MIG_PROFILES:
-            allowed = ", ".join(sharing_plan.AKS_MIG_PROFILES)
+        if profile not in aks_mig.MIG_PROFILES:
+            allowed = ", ".join(aks_mig.MIG_PROFILES)
             return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
         if model is None:
             return []
@@ -126,8 +126,8 @@ class AksProfile(CloudProfile):
             ]
         offered = {
             name: p
-            for p in sharing_plan.aks_mig_choices(model.mig)
-            if (name := sharing_plan.aks_gpu_instance_profile(model.mig, p)) is not None
+            for p in aks_mig.mig_choices(model.mig)
+            if (name := aks_mig.gpu_instance_profile(model.mig, p)) is not None
         }
         if profile not in offered:
             allowed = ", ".join(sorted(offered))
@@ -135,17 +135,17 @@ class AksProfile(CloudProfile):
         return []
 
     def encoded_taint(self, taint: Taint) -> object:
-        return to_aks_taint(taint)
+        return str(taint)  # key=value:Effect, as AKS nodeTaints spell it
 
     def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
-        if mig.profile is None or sharing_plan.aks_gpu_instance_profile(table, mig.profile) is not None:
+        if mig.profile is None or aks_mig.gpu_instance_profile(table, mig.profile) is not None:
             return []
         return [
             Problem(
                 "sharing.profile",
                 "AKS gpuInstanceProfile cannot produce this profile",
                 mig.profile,
-                sharing_plan.aks_mig_choices(table),
+                aks_mig.mig_choices(table),
             )
         ]
 
@@ -155,7 +155,7 @@ class AksProfile(CloudProfile):
         return super().delivery(driver, mode)
 
     def mig_choices(self, table: MigTable) -> list[str]:
-        return sharing_plan.aks_mig_choices(table)
+        return aks_mig.mig_choices(table)
 
     def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
         return (AKS_SPOT_TAINT,) if spec.capacity == "spot" else ()

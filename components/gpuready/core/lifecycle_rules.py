@@ -23,8 +23,6 @@ from gpuready.errors import Problem
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-EKS_MAX_UNAVAILABLE = 100
-"""botocore eks ``NodegroupUpdateConfig.maxUnavailable``: "The maximum number is 100"."""
 MAX_SOAK_SECONDS = 7 * 24 * 3600
 RELEASE_VERSION = re.compile(r"^[0-9]+\.[0-9]+(\.[0-9]+)?-[0-9A-Za-z]+\Z")
 RELEASE_EXAMPLES = "e.g. 1.33.0-20250704 (AL2023) or 1.41.0-5d9ac849 (Bottlerocket)"
@@ -89,12 +87,6 @@ def _check_soak_keys_unused(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     ):
         if value != default:
             problems.append(Problem(f"upgrade.{key}", "applies to strategy blue-green only", value))
-
-
-def eks_max_unavailable(spec: GpuPoolSpec) -> int:
-    """EKS needs at least 1 unavailable node in either strategy (``NonZeroInteger``)."""
-    given = spec.upgrade.max_unavailable
-    return 1 if given is None else given
 
 
 def _check_cloud(spec: GpuPoolSpec, problems: list[Problem]) -> None:

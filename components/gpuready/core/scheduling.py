@@ -9,13 +9,11 @@ Labels set at creation are the ones later layers select on; none of them waits f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.core import node_names, sharing_plan
 from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 
@@ -45,14 +43,6 @@ LABEL_SHARING = "gpuready.io/sharing"
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
 
-BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
-    "driver",
-    "container-toolkit",
-    "device-plugin",
-    "mig-manager",
-)
-"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
-
 MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
     {
         LABEL_GPU_PRESENT,
@@ -63,12 +53,6 @@ MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
     }
 )
 """Label keys gpuready sets itself; a pool's extra labels may not set them."""
-
-_UPPER_SNAKE: Mapping[TaintEffect, str] = {
-    "NoSchedule": "NO_SCHEDULE",
-    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
-    "NoExecute": "NO_EXECUTE",
-}
 
 
 def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
@@ -115,26 +99,6 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
 def node_selector(spec: GpuPoolSpec) -> dict[str, str]:
     """The selector that picks exactly this pool's nodes."""
     return {LABEL_POOL: spec.name}
-
-
-def to_eks_taint(taint: Taint) -> dict[str, str]:
-    """``aws.eks.NodeGroup`` taint: effect in the EKS API spelling (``NO_SCHEDULE``)."""
-    encoded = {"key": taint.key, "effect": _UPPER_SNAKE[taint.effect]}
-    if taint.value:
-        encoded["value"] = taint.value
-    return encoded
-
-
-def to_gke_taint(taint: Taint) -> dict[str, str]:
-    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
-    return {"key": taint.key, "value": taint.value, "effect": _UPPER_SNAKE[taint.effect]}
-
-
-def to_aks_taint(taint: Taint) -> str:
-    """AKS ``nodeTaints`` entry, e.g. ``nvidia.com/gpu=present:NoSchedule``."""
-    if taint.value:
-        return f"{taint.key}={taint.value}:{taint.effect}"
-    return f"{taint.key}:{taint.effect}"
 
 
 def to_k8s_taint(taint: Taint) -> dict[str, str]:

@@ -17,8 +17,6 @@ from gpuready.errors import Problem
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
-"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
 GKE_MAX_SHARED_CLIENTS = 48
 """GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
 MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS

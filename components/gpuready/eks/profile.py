@@ -14,19 +14,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
-from gpuready.core.lifecycle_rules import EKS_MAX_UNAVAILABLE, RELEASE_EXAMPLES, RELEASE_VERSION, eks_max_unavailable
+from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
 from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
-    BOTTLEROCKET_DISABLED_OPERANDS,
     GPUREADY_DOMAIN,
     LABEL_DEPLOY_PREFIX,
-    to_eks_taint,
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import catalog
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
-from gpuready.eks.plan import AMI_TYPES, OWNED_INPUTS
+from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
@@ -40,6 +38,14 @@ MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
 MAX_TAINTS = 50
 """aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
+
+BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
+    "driver",
+    "container-toolkit",
+    "device-plugin",
+    "mig-manager",
+)
+"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
 
 
 class EksProfile(CloudProfile):
@@ -224,9 +230,9 @@ class EksProfile(CloudProfile):
                     "use strategy: surge (EKS updateStrategy DEFAULT) or rolling (MINIMAL) without maxSurge",
                 )
             )
-        if not 1 <= eks_max_unavailable(spec) <= EKS_MAX_UNAVAILABLE:
+        if not 1 <= max_unavailable(spec) <= MAX_UNAVAILABLE:
             problems.append(
-                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {EKS_MAX_UNAVAILABLE}", policy.max_unavailable)
+                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {MAX_UNAVAILABLE}", policy.max_unavailable)
             )
         return problems
 

@@ -58,3 +58,7 @@ def gpu_family(family: str) -> bool:
 def unlisted_gpu_type(name: str) -> bool:
     """Whether a GCE machine type is of a GPU machine family (listed in the catalog or not)."""
     return name.startswith(GPU_PREFIXES)
+
+
+GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
+"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core import gke_zones, pool_hatches, scheduling, sharing_plan
+from gpuready.core import pool_hatches, scheduling, sharing_plan
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
+from gpuready.gke import zones as gke_zones
 
 IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
@@ -124,7 +126,7 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
             "spot": spec.capacity == "spot",
             "guest_accelerators": [guest_accelerator(spec)],
             "labels": scheduling.pool_labels(spec),
-            "taints": [scheduling.to_gke_taint(t) for t in scheduling.pool_taints(spec)],
+            "taints": [to_gke_taint(t) for t in scheduling.pool_taints(spec)],
             "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
         },
     }
@@ -139,3 +141,8 @@ def driver_summary(spec: GpuPoolSpec) -> str:
     """Who owns the driver, as the plan table shows it."""
     owner = "GKE" if spec.driver == "cloud" else "GPU Operator"
     return f"{owner} (gpuDriverVersion={driver_version(spec)})"
+
+
+def to_gke_taint(taint: Taint) -> dict[str, str]:
+    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
+    return {"key": taint.key, "value": taint.value, "effect": UPPER_SNAKE_EFFECTS[taint.effect]}

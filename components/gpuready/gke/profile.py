@@ -16,17 +16,16 @@ from typing import TYPE_CHECKING, Any
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
-from gpuready.core.gke_zones import ZONE, zone_problems
-from gpuready.core.gpu_stack import stack_objects
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, show
-from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
-from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
+from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
+from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import catalog
-from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
-from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
+from gpuready.gke import catalog, stack_quota
+from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
+from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
+from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
 if TYPE_CHECKING:
@@ -262,7 +261,7 @@ class GkeProfile(CloudProfile):
         return {"toolkit": {"env": GKE_TOOLKIT_ENV}} if operator_driver else {}
 
     def stack_objects(self, namespace: str, pools: Sequence[GpuPoolSpec]) -> list[Any]:
-        return [stack_objects.gke_priority_quota(namespace, pools)]
+        return [stack_quota.priority_quota(namespace, pools)]
 
     def workload_pod_fields(self, spec: GpuPoolSpec) -> dict[str, Any]:
         """GKE's MPS: pods talk to the MPS control daemon through the host's IPC namespace, so ``hostIPC: true``

@@ -95,7 +95,7 @@ class Provisioner(ABC):
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner
-    (``gpuready.core.gpu_stack.ownership.advertiser``)."""
+    (``gpuready.core.gpu_stack.ownership.platform_plugin``)."""
     node_facts: ClassVar[NodeFacts | None] = None
     """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
     (``capacity.node_facts``); None for a node group, which the cloud profile reads."""

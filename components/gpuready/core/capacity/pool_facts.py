@@ -12,11 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from gpuready.core import scheduling
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
+from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.props import as_mapping, as_text, dig
-from gpuready.core.taints import Taint, parse_taint_text
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 
 if TYPE_CHECKING:
     from gpuready.core.capacity.node_facts import NodeFacts
@@ -87,9 +86,7 @@ PoolReader = Callable[[Mapping[str, Any]], "tuple[PoolFacts, ...]"]
 """Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties."""
 
 
-API_EFFECTS: Mapping[str, str] = {
-    scheduling.to_eks_taint(Taint(key="k", effect=effect))["effect"]: effect for effect in TAINT_EFFECTS
-}
+API_EFFECTS: Mapping[str, str] = {api: effect for effect, api in UPPER_SNAKE_EFFECTS.items()}
 """Cloud API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
 
 
