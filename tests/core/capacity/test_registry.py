@@ -96,7 +96,7 @@ def test_bounds_and_lifecycle_facts_are_the_existing_ones(cloud: Cloud, override
     assert provisioner.tables == TABLES[cloud]
     summary = provisioner.summary(spec)
     assert (summary.provisioner, summary.bounds) == (provisioner.key, bounds)
-    assert summary.max_gpus == spec.max_size * spec.resolved.gpus
+    assert summary.max_gpus == spec.max_size * spec.resolved.gpu.gpus
 
 
 def test_an_elastic_pool_expects_no_nodes() -> None:

@@ -56,7 +56,7 @@ def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem
 
 
 def _node_pool_keys(spec: GpuPoolSpec) -> str:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     keys = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).node_lifetime]
     return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
 
@@ -95,21 +95,21 @@ def name_problems(spec: GpuPoolSpec) -> list[Problem]:
 
 
 def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
-    known = tuple(cloud_profile(spec.cloud).provisioners)
+    known = tuple(spec.profile.provisioners)
     key = spec.provisioner if spec.provisioner is not None else default_provisioner(spec.cloud)
     if key in known:
         return provisioner_named(spec.cloud, key)
     elsewhere = [cloud for cloud in CLOUDS if key in tuple(cloud_profile(cloud).provisioners)]
     if elsewhere:
         where = " and ".join(cloud_profile(cloud).title for cloud in elsewhere)
-        hint = f"{key} makes capacity on {where} only; on {cloud_profile(spec.cloud).title} use one of the allowed"
+        hint = f"{key} makes capacity on {where} only; on {spec.profile.title} use one of the allowed"
         return Problem("provisioner", f"not a provisioner of {spec.cloud}", key, known, hint)
     hint = did_you_mean(key, known) or f"omit provisioner for the default ({known[0]})"
     return Problem("provisioner", f"unknown provisioner on {spec.cloud}", key, known, hint)
 
 
 def _elastic_keys(spec: GpuPoolSpec) -> str:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     elastic = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).elastic]
     return ", ".join(elastic) or "none on this cloud"
 

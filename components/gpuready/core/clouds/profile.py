@@ -1,8 +1,8 @@
 """What differs by cloud, behind one interface: ``CloudProfile``. Pure.
 
 Each cloud subclasses it in its own package (``components/gpuready/<cloud>/profile.py``) and sets the facts; the hooks'
-defaults here are what a cloud does when it adds nothing of its own (no extra taint, no own device plugin, no
-limit beyond Kubernetes'). Callers ask ``registry.cloud_profile(spec.cloud)``; they never compare names.
+defaults here are what a cloud does when it adds nothing of its own (no extra taint, no own device plugin, no limit
+beyond Kubernetes'). A pool carries its profile (``spec.profile``); others ask ``registry.cloud_profile(name)``.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ class CloudProfile(ABC):
         if self.offerings_package is None:
             return None
         data = offerings.load(self.offerings_package)
-        return offerings.offering_warning(self.title, spec.resolved.instance_type, region, data)
+        return offerings.offering_warning(self.title, spec.resolved.gpu.instance_type, region, data)
 
     # --- escape hatches: diskSizeGb, zones, overrides (checked by gpuready.core.pool_hatches) ---
 

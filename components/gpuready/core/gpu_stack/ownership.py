@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.registry import default_provisioner, provisioner_named
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA, StackKind, serves_dra
 
@@ -79,20 +79,18 @@ def advertiser(cloud: Cloud, image: str, driver: str, provisioner: str | None = 
     return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
 
 
-def pool_advertiser(pool: GpuPoolSpec) -> Advertiser:
-    """``advertiser`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return advertiser(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
-
-
 def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
-    """``fit`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return fit(pool.cloud, pool.image_family, pool.driver, kind, pool.provisioner)
+    """``fit`` of a pool's platform (its resolved platform plugin, image and driver owner)."""
+    return _fit(pool.profile, pool.resolved.platform_plugin, pool.resolved.image, pool.driver, kind)
 
 
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
     (None: the cloud's default), fits stack ``kind``."""
-    own = advertiser(cloud, image, driver, provisioner)
+    return _fit(cloud_profile(cloud), advertiser(cloud, image, driver, provisioner), image, driver, kind)
+
+
+def _fit(profile: CloudProfile, own: Advertiser, image: str, driver: str, kind: StackKind) -> Fit:
     if own == "gke-device-plugin":
         return _gke_managed(kind)
     if own == "bottlerocket":
@@ -102,7 +100,7 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
     preinstalled = driver == "cloud"
     if kind == "none":
         why = (
-            f"the {_image_name(cloud, image)} image has the driver but no device plugin"
+            f"the {profile.image_name(image)} image has the driver but no device plugin"
             if preinstalled
             else "nothing installs the driver or a device plugin on this pool"
         )
@@ -111,22 +109,22 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
     if kind == "external":
         return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
     if serves_dra(kind):
-        return _dra(cloud, image, kind, preinstalled)
+        return _dra(profile, image, kind, preinstalled)
     if kind == "device-plugin":
         if preinstalled:
-            return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {_image_name(cloud, image)} image")
+            return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {profile.image_name(image)} image")
         return Fit(
             ok=False,
             summary="the device-plugin chart installs no driver and this pool's cloud installs none (driver: operator)",
             hint="use gpuStack.kind gpu-operator"
-            + (", or set the pool's driver: cloud" if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin else ""),
+            + (", or set the pool's driver: cloud" if profile.cloud_driver_serves_nvidia_plugin else ""),
         )
     if preinstalled:
-        return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")
+        return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {profile.image_name(image)} image")
     return Fit(ok=True, summary="GPU Operator installs driver and toolkit", operator_driver=True)
 
 
-def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
+def _dra(profile: CloudProfile, image: str, kind: StackKind, preinstalled: bool) -> Fit:
     if preinstalled:
         experimental = " (experimental)" if GPU_OPERATOR_DRA.experimental else ""
         summary = (
@@ -134,7 +132,7 @@ def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
             if kind == "dra-driver"
             else f"GPU Operator's GPUCluster{experimental}: DRA driver, DCGM exporter, DRA validator"
         )
-        return Fit(ok=True, summary=f"{summary}; NVIDIA driver from the {_image_name(cloud, image)} image")
+        return Fit(ok=True, summary=f"{summary}; NVIDIA driver from the {profile.image_name(image)} image")
     lacks = (
         "the DRA driver chart installs no NVIDIA driver"
         if kind == "dra-driver"
@@ -146,7 +144,7 @@ def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
         summary=f"{lacks} and this pool's cloud installs none (driver: operator)",
         hint=(
             "set the pool's driver: cloud"
-            if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin
+            if profile.cloud_driver_serves_nvidia_plugin
             else "use advertise: device-plugin under gpuStack.kind gpu-operator"
         )
         + " (the GPU Operator as the driver installer beside the DRA driver is not offered yet)",
@@ -204,7 +202,3 @@ def _eks_auto_mode(kind: StackKind) -> Fit:
         hint="use gpuStack.kind none or gpu-operator (which leaves Auto Mode's plugin alone), or provisioner: "
         "karpenter for NVIDIA's device plugin",
     )
-
-
-def _image_name(cloud: Cloud, image: str) -> str:
-    return cloud_profile(cloud).image_name(image)

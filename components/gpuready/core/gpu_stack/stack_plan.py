@@ -95,7 +95,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     services = tuple(
         PoolService(
             pool=p.name,
-            advertiser=ownership.pool_advertiser(p),
+            advertiser=p.resolved.platform_plugin,
             summary=ownership.pool_fit(p, spec.kind).summary,
         )
         for p in pools

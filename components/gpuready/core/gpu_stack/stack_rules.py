@@ -36,10 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpuready.core import sharing_plan
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -71,7 +69,7 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
 
 def nvidia_mig_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """MIG pools whose partitions NVIDIA's device plugin advertises (MIG-manager layouts and AKS-made ones)."""
-    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_advertiser(p) == "nvidia"]
+    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and p.resolved.platform_plugin == "nvidia"]
 
 
 def mig_strategy(pools: Sequence[GpuPoolSpec]) -> str | None:
@@ -86,7 +84,7 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
         sharing = pool.sharing
         if sharing is None:
             continue
-        where = sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode)
+        where = pool.resolved.delivery
         if where == "mig-manager" and spec.installs_chart and spec.kind != "gpu-operator":
             problems.append(
                 Problem(
@@ -120,7 +118,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
     serves = spec.chart.advertiser if spec.installs_chart else EXTENDED_RESOURCES.key
     problems: list[Problem] = []
     for pool in pools:
-        advertiser = advertiser_for(pool)
+        advertiser = pool.resolved.advertiser
         if advertiser.key == serves:
             continue
         if advertiser is DYNAMIC_RESOURCES:
@@ -149,7 +147,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
 def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
         owner = ownership.pool_fit(pool, "gpu-operator").operator_driver
         by_owner.setdefault(owner, []).append(pool.name)
@@ -171,7 +169,7 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
 def _driver_os_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
         if ownership.pool_fit(pool, "gpu-operator").operator_driver:
             by_image.setdefault(pool.image_family, []).append(pool.name)
@@ -200,7 +198,7 @@ def _mps_mixed_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
         for p in pools
         if isinstance(p.sharing, GpuSharing)
         and p.sharing.mode == "mps"
-        and sharing_plan.delivery(p.cloud, p.driver, "mps") == "device-plugin-config"
+        and p.resolved.delivery == "device-plugin-config"
     ]
     if not mps:
         return []

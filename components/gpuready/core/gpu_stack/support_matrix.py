@@ -17,7 +17,6 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_name
 from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.catalog.lookup import resolve_instance_type
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind, chart_of, serves_dra
 from gpuready.core.gpu_stack.dra_stack_spec import DRA_MIN_MINOR
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
@@ -138,7 +137,7 @@ def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
             continue
         if spec.kind == "external":
             return "yours"
-        if ownership.pool_advertiser(pool) != "nvidia" and spec.kind == "none":
+        if pool.resolved.platform_plugin != "nvidia" and spec.kind == "none":
             return _DELIVERY.get(sharing_plan.delivery(cloud, driver, mode), "cloud")
         return _DELIVERY[sharing_plan.delivery(cloud, driver, mode)]
     return refusal
