@@ -35,7 +35,7 @@ PROVISIONER = StandInElastic()
 def elastic_spec(monkeypatch: pytest.MonkeyPatch) -> GpuPoolSpec:
     """A pool made while the stand-in is the cloud's default (a pool resolves its provisioner once, when made)."""
     profile = type(cloud_profile("eks"))
-    monkeypatch.setattr(profile, "provisioners", {StandInElastic.key: __name__, **profile.provisioners})
+    monkeypatch.setattr(profile, "provisioners", {StandInElastic.key: PROVISIONER, **profile.provisioners})
     return build_spec("eks", min_size=0, max_size=3)
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gpuready.aks import capacity, nap
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core import sharing_plan
@@ -52,7 +53,7 @@ class AksProfile(CloudProfile):
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
     }
-    provisioners = {"node-pool": "gpuready.aks.capacity", "nap": "gpuready.aks.nap"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "nap": nap.PROVISIONER}
     required_settings = ("aksResourceGroup",)
     optional_settings = ("aksVnetSubnetId",)
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin

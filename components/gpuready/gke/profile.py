@@ -24,6 +24,7 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.gke import capacity, compute_class
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
@@ -88,7 +89,7 @@ class GkeProfile(CloudProfile):
         "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
-    provisioners = {"node-pool": "gpuready.gke.capacity", "compute-class": "gpuready.gke.compute_class"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
     required_settings = ("gkeLocation",)
     optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
     example_pool = (

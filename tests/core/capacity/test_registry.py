@@ -49,7 +49,9 @@ def test_an_unknown_provisioner_names_the_known_ones() -> None:
 
 def test_a_provisioner_registered_under_another_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     profile = type(cloud_profile("gke"))
-    monkeypatch.setattr(profile, "provisioners", {**profile.provisioners, "compute-class": "gpuready.gke.capacity"})
+    monkeypatch.setattr(
+        profile, "provisioners", {**profile.provisioners, "compute-class": profile.provisioners["node-pool"]}
+    )
     with pytest.raises(TypeError, match="not the 'gke' provisioner 'compute-class'"):
         registry.provisioner_named("gke", "compute-class")
 

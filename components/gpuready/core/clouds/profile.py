@@ -16,6 +16,7 @@ from gpuready.core import offerings
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.capacity.interface import Provisioner
     from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.catalog.instance_types import AttachableGpus, InstanceType
     from gpuready.core.catalog.mig_profiles import MigTable
@@ -63,9 +64,8 @@ class CloudProfile(ABC):
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""
-    provisioners: ClassVar[Mapping[str, str]]
-    """How capacity is made on this cloud: provisioner key -> module of its ``PROVISIONER``
-    (``gpuready.core.capacity``); the first is the default."""
+    provisioners: ClassVar[Mapping[str, Provisioner]]
+    """How capacity is made here: key -> pure implementation (imported by the profile); the first is the default."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
     optional_settings: ClassVar[tuple[str, ...]] = ()
