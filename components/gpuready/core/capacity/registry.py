@@ -38,7 +38,8 @@ def provisioner_named(cloud: str, key: str) -> Provisioner:
 def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
     """How ``spec``'s capacity is made: the one place a pool's provisioner is decided (its ``provisioner`` key, else
     the cloud's default; ``capacity.rules`` has refused any other key when the spec was made)."""
-    return provisioner_named(spec.cloud, spec.provisioner or default_provisioner(spec.cloud))
+    registered = spec.profile.provisioners
+    return registered[spec.provisioner or next(iter(registered))]
 
 
 def provisioners() -> tuple[Provisioner, ...]:
