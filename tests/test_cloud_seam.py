@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuready.core.clouds.registry import CLOUDS, ENTRIES, cloud_profile, cloud_profiles
+from tests.ast_source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("components", "policies", "stacks")
@@ -36,7 +37,7 @@ def _is_cloud_name(node: ast.AST) -> bool:
 
 def cloud_branches(source: str) -> Iterator[tuple[int, str]]:
     """(line, what) for every comparison with a cloud's name and every mapping keyed by one in ``source``."""
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
             if any(_is_cloud_name(side) for side in sides):
@@ -80,7 +81,7 @@ def _names(tree: ast.AST) -> Iterator[tuple[int, str]]:
 
 def cloud_names(source: str) -> Iterator[tuple[int, str]]:
     """(line, name) for every identifier, import path or resource-type token in ``source`` that names a cloud."""
-    for line, name in sorted(set(_names(ast.parse(source)))):
+    for line, name in sorted(set(_names(parse(source)))):
         words = _words(name)
         if any(word in CLOUDS for word in words) or name.startswith(tuple(f"{p}:" for p in PROVIDERS)):
             yield line, name

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import gpuready
+from tests.ast_source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT_CLASSES = [
@@ -22,7 +23,7 @@ COMPONENT_CLASSES = [
 
 def _type_checking_imports() -> dict[str, str]:
     """Name -> module of every import under ``if TYPE_CHECKING:`` in ``components/gpuready/__init__.py``."""
-    tree = ast.parse((ROOT / "components" / "gpuready" / "__init__.py").read_text(encoding="utf-8"))
+    tree = parse((ROOT / "components" / "gpuready" / "__init__.py").read_text(encoding="utf-8"))
     block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
     found: dict[str, str] = {}
     for node in block.body:
@@ -36,7 +37,7 @@ def _type_checking_imports() -> dict[str, str]:
 def _deep_imports(source: str) -> list[str]:
     """Imports of ``gpuready.<module>`` (anything past the facade) in a program's source."""
     deep: list[str] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gpuready."):
             deep.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Import):

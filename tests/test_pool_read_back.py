@@ -117,15 +117,15 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     provisioner = provisioner_for(spec)
     bounds = provisioner.bounds(spec)
     assert (facts.cloud, facts.provisioner, facts.elastic) == (spec.cloud, provisioner.key, provisioner.elastic)
-    assert facts.model == spec.resolved.model
-    assert spec.resolved.instance_type in facts.instance_types
+    assert facts.model == spec.resolved.gpu.model
+    assert spec.resolved.gpu.instance_type in facts.instance_types
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)
     assert facts.creation_only == provisioner.creation_only(spec)  # every table pool is autoscaled
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
     else:
-        assert facts.arch == spec.resolved.arch
+        assert facts.arch == spec.resolved.gpu.arch
         assert (facts.min_nodes, facts.max_nodes, facts.desired_nodes) == (bounds.min, bounds.max, bounds.initial)
         assert facts.driver_owner or spec.driver == "operator"
 

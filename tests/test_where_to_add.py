@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuready.core.clouds.registry import CLOUDS
+from tests.ast_source import parse
 from tests.test_cloud_seam import NAMING_EXEMPT, cloud_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,7 @@ def _file_names(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     """What a file names (``_named``), and the words of the cloud names in it (``cloud_names``): parsed once."""
     source = path.read_text()
     words = {word for _, name in cloud_names(source) for word in re.split(r"[^a-z]+", name.lower())}
-    return frozenset(_named(ast.parse(source))), frozenset(words)
+    return frozenset(_named(parse(source))), frozenset(words)
 
 
 def _names_example(path: Path, entry: Entry) -> bool:

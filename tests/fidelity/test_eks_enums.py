@@ -112,7 +112,7 @@ def test_every_kubernetes_taint_effect_maps_into_the_api_enum() -> None:
 def test_matrix_covers_both_images_both_archs_and_sharing() -> None:
     specs = valid_specs("eks")
     assert {s.image_family for s in specs} == set(cloud_profile("eks").images)
-    assert {s.resolved.arch for s in specs} == {"x86_64", "arm64"}
+    assert {s.resolved.gpu.arch for s in specs} == {"x86_64", "arm64"}
     assert {s.sharing_mode for s in specs} == {"none", "time-slicing", "mps", "mig"}
 
 

@@ -144,7 +144,7 @@ def test_gpu_partition_sizes_are_plain_mig_profiles_of_the_gpu() -> None:
         size = accelerator.get("gpu_partition_size")
         if size is None:
             continue
-        table = spec.resolved.model.mig
+        table = spec.resolved.gpu.model.mig
         assert table is not None and size in table.profiles
         assert mig_profiles.is_profile_name(size) and not mig_profiles.is_media_extension(size)
         sizes += 1

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.aks import mig as aks_mig
-from gpuready.core import pool_hatches, scheduling, sharing_plan
+from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
 OS_SKUS: Mapping[str, str] = {"ubuntu": "Ubuntu", "azurelinux": "AzureLinux"}
@@ -52,10 +52,10 @@ Free: ``vnetSubnetID`` (a pool's own subnet), ``osDiskType``, ``kubeletConfig``,
 def gpu_instance_profile(spec: GpuPoolSpec) -> str | None:
     """``MIG<N>g`` when AKS partitions the GPUs itself, else None."""
     sharing = spec.sharing
-    table = spec.resolved.model.mig
+    table = spec.resolved.gpu.model.mig
     if not isinstance(sharing, MigPartitioning) or table is None or sharing.profile is None:
         return None
-    if sharing_plan.delivery("aks", spec.driver, "mig") != "cloud":
+    if spec.resolved.delivery != "cloud":
         return None
     return aks_mig.gpu_instance_profile(table, sharing.profile)
 
@@ -66,7 +66,7 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
     autoscale = spec.max_size > spec.min_size
     args: dict[str, Any] = {
         "agent_pool_name": spec.name,
-        "vm_size": spec.resolved.instance_type,
+        "vm_size": spec.resolved.gpu.instance_type,
         "mode": "User",
         "os_type": "Linux",
         "os_sku": OS_SKUS[spec.image_family],

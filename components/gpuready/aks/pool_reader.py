@@ -10,17 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.aks.catalog import unlisted_gpu_type
+from gpuready.aks.catalog import AKS_VM_SIZES, unlisted_gpu_type
 from gpuready.aks.lifecycle import CREATION_ONLY
 from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.instance_types import InstanceType
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, text_map
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 """A cluster whose ``agentPoolProfiles`` declare agent pools (any program may declare its GPU pools there)."""
-_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in cloud_profile("aks").instance_types.items()}
+_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in AKS_VM_SIZES.items()}
 
 
 def read_agent_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:

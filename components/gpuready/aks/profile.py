@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gpuready.aks import catalog
+from gpuready.aks import capacity, catalog, nap
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
@@ -57,7 +57,7 @@ class AksProfile(CloudProfile):
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
     }
-    provisioners = {"node-pool": "gpuready.aks.capacity", "nap": "gpuready.aks.nap"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "nap": nap.PROVISIONER}
     required_settings = ("aksResourceGroup",)
     optional_settings = ("aksVnetSubnetId",)
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import UPGRADE_STRATEGIES
 from gpuready.errors import Problem
 
@@ -46,7 +45,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
             problems.append(
                 Problem("upgrade.maxUnavailable", "a rolling upgrade needs at least 1", policy.max_unavailable)
             )
-    if policy.strategy == "surge" and policy.surge < 1 and cloud_profile(spec.cloud).surge_needs_new_node:
+    if policy.strategy == "surge" and policy.surge < 1 and spec.profile.surge_needs_new_node:
         problems.append(Problem("upgrade.maxSurge", "a surge upgrade needs at least 1", policy.max_surge))
     if policy.strategy == "blue-green":
         _check_blue_green(spec, problems)
@@ -57,7 +56,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 def _check_blue_green(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     policy = spec.upgrade
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     if not profile.blue_green:
         problems.append(
             Problem(
@@ -90,7 +89,7 @@ def _check_soak_keys_unused(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_cloud(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     problems.extend(profile.upgrade_problems(spec))
     problems.extend(profile.release_version_problems(spec))
     if not profile.rotates_names and spec.fixed_name is False:

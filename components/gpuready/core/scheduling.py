@@ -12,8 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.core import node_names, sharing_plan
-from gpuready.core.advertisers.registry import advertiser_for
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 
@@ -59,7 +57,7 @@ def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     """Every taint the pool's nodes carry: the team's GPU taint (``spec.conventions``, ``GPU_TAINT`` by default), the
     cloud's own, then the spec's extras."""
     taints = [spec.conventions.gpu_taint]
-    taints.extend(cloud_profile(spec.cloud).cloud_taints(spec))
+    taints.extend(spec.profile.cloud_taints(spec))
     taints.extend(spec.taints)
     return tuple(taints)
 
@@ -67,12 +65,12 @@ def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
 def tolerated_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     """What gpuready's DaemonSets and workloads tolerate on the pool's nodes: every taint it declares, then those the
     cloud may add unasked (``CloudProfile.implicit_taints``, e.g. GKE's own GPU taint beside a team's)."""
-    return (*pool_taints(spec), *cloud_profile(spec.cloud).implicit_taints(spec))
+    return (*pool_taints(spec), *spec.profile.implicit_taints(spec))
 
 
 def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     """Every label gpuready sets on the pool's nodes at creation, extras last."""
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     labels = {
         LABEL_POOL: spec.name,
         LABEL_GPU_POOL: "true",
@@ -84,14 +82,14 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     if not spec.conventions.skypilot_labels:
         del labels[LABEL_SKYPILOT_ACCELERATOR]
     sharing = spec.sharing
-    where = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    where = spec.resolved.delivery
     if where == "device-plugin-config" and isinstance(sharing, GpuSharing):
         labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
-    labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
+    labels.update(spec.profile.cloud_labels(spec))
 
-    labels.update(advertiser_for(spec).node_labels(spec))
+    labels.update(spec.resolved.advertiser.node_labels(spec))
     labels.update(spec.labels)
     return labels
 

@@ -25,11 +25,11 @@ def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
     return cloud_profile(cloud).delivery(driver, mode)
 
 
-def describe(cloud: Cloud, driver: str, sharing: GpuSharing | MigPartitioning | None) -> str:
-    """One line saying how a pool shares its GPUs and who applies it, e.g. ``time-slicing x4 by the cloud``."""
+def describe(where: Delivery, sharing: GpuSharing | MigPartitioning | None) -> str:
+    """One line saying how a pool shares its GPUs and who applies it (``where``, its resolved delivery), e.g.
+    ``time-slicing x4 by the cloud``."""
     if sharing is None:
         return "none"
-    where = delivery(cloud, driver, sharing.mode)
     by = {"cloud": "the cloud", "device-plugin-config": "NVIDIA device plugin", "mig-manager": "MIG manager"}[where]
     if isinstance(sharing, MigPartitioning):
         what = sharing.profile or (sharing.layout if isinstance(sharing.layout, str) else "custom layout")

@@ -55,7 +55,7 @@ OWNED_INPUTS: Mapping[str, str] = {
 
 def ami_type(spec: GpuPoolSpec) -> str:
     """The NVIDIA AMI type for the pool's image family and the instance's architecture."""
-    return AMI_TYPES[(spec.image_family, spec.resolved.arch)]
+    return AMI_TYPES[(spec.image_family, spec.resolved.gpu.arch)]
 
 
 def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "node_group_name": spec.name,
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
-        "instance_types": [spec.resolved.instance_type],
+        "instance_types": [spec.resolved.gpu.instance_type],
         # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
         "scaling_config": {
             "min_size": spec.min_size,

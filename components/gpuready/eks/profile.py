@@ -22,7 +22,7 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
-from gpuready.eks import catalog
+from gpuready.eks import auto_mode, capacity, catalog, karpenter
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
@@ -77,9 +77,9 @@ class EksProfile(CloudProfile):
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
     provisioners = {
-        "node-group": "gpuready.eks.capacity",
-        "karpenter": "gpuready.eks.karpenter",
-        "eks-auto-mode": "gpuready.eks.auto_mode",
+        "node-group": capacity.PROVISIONER,
+        "karpenter": karpenter.PROVISIONER,
+        "eks-auto-mode": auto_mode.PROVISIONER,
     }
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     example_pool = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core import pool_hatches, scheduling, sharing_plan
+from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
 from gpuready.gke import zones as gke_zones
@@ -66,16 +66,16 @@ def driver_version(spec: GpuPoolSpec) -> str:
 
 def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     """The pool's single ``guest_accelerators`` entry."""
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     if model.gke_accelerator is None:
         raise ValueError(f"pool {spec.name!r}: {model.key} has no GKE accelerator type")
     accelerator: dict[str, Any] = {
         "type": model.gke_accelerator,
-        "count": spec.resolved.gpus,
+        "count": spec.resolved.gpu.gpus,
         "gpu_driver_installation_config": {"gpu_driver_version": driver_version(spec)},
     }
     sharing = spec.sharing
-    if sharing_plan.delivery("gke", spec.driver, spec.sharing_mode) == "cloud":
+    if spec.resolved.delivery == "cloud":
         if isinstance(sharing, GpuSharing):
             accelerator["gpu_sharing_config"] = {
                 "gpu_sharing_strategy": SHARING_STRATEGIES[sharing.mode],
@@ -121,7 +121,7 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
         "management": {"auto_repair": spec.repair.enabled, "auto_upgrade": True},
         "upgrade_settings": upgrade_settings(spec),
         "node_config": {
-            "machine_type": spec.resolved.instance_type,
+            "machine_type": spec.resolved.gpu.instance_type,
             "image_type": IMAGE_TYPES[spec.image_family],
             "spot": spec.capacity == "spot",
             "guest_accelerators": [guest_accelerator(spec)],

@@ -16,10 +16,23 @@ from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
+from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.gke.catalog import gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
-from gpuready.gke.profile import accelerators
+
+
+def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The ``guestAccelerators`` entries of a node pool's ``nodeConfig`` that attach at least one NVIDIA GPU."""
+    found = []
+    for entry in as_list(node_config.get("guestAccelerators")):
+        mapping = as_mapping(entry)
+        if mapping is None:
+            continue
+        count = as_number(mapping.get("count"))
+        kind = as_text(mapping.get("type")) or ""
+        if kind.startswith("nvidia-") and (count is None or count > 0):
+            found.append(mapping)
+    return found
 
 
 def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:

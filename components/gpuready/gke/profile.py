@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, Any
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
-from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, show
+from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import catalog, stack_quota
+from gpuready.gke import capacity, catalog, compute_class, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
+from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
@@ -39,20 +40,6 @@ MPS_DOC = "https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpu
 GPUs" (its example Job runs with ``hostIPC: true`` and selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``)."""
 DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
-
-
-def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The ``guestAccelerators`` entries of a node pool's ``nodeConfig`` that attach at least one NVIDIA GPU."""
-    found = []
-    for entry in as_list(node_config.get("guestAccelerators")):
-        mapping = as_mapping(entry)
-        if mapping is None:
-            continue
-        count = as_number(mapping.get("count"))
-        kind = as_text(mapping.get("type")) or ""
-        if kind.startswith("nvidia-") and (count is None or count > 0):
-            found.append(mapping)
-    return found
 
 
 def driver_version(props: Mapping[str, Any]) -> str:
@@ -95,7 +82,7 @@ class GkeProfile(CloudProfile):
         "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
-    provisioners = {"node-pool": "gpuready.gke.capacity", "compute-class": "gpuready.gke.compute_class"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
     required_settings = ("gkeLocation",)
     optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
     example_pool = (

@@ -129,7 +129,7 @@ def test_fit_of_an_elastic_pool(row: Row) -> None:
     pool = _pool(row)
     verdict = ownership.pool_fit(pool, row.kind)
     assert (verdict.ok, verdict.operator_driver) == (row.ok, row.operator_driver), verdict.summary
-    assert ownership.pool_platform_plugin(pool) == row.advertiser
+    assert pool.resolved.platform_plugin == row.advertiser
     assert verdict.summary and (verdict.ok or verdict.hint)
 
 

@@ -25,6 +25,7 @@ from gpuready.core.gpu_stack.stack_spec import RELEASE_SETTINGS, GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS
 from gpuready.gpu_stack.install import STACK_COMPONENTS
 from gpuready.gpu_stack.release_component import GpuStackReleaseArgs
+from tests.ast_source import parse
 
 GPU_STACK_CORE = Path(__file__).parents[3] / "components" / "gpuready" / "core" / "gpu_stack"
 
@@ -79,7 +80,7 @@ def _args_of(component: type) -> type:
 def test_no_module_of_the_gpu_stack_core_compares_a_kind_by_name() -> None:
     found = []
     for path in sorted(GPU_STACK_CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path.read_text())):
             if not isinstance(node, ast.Compare) or not any(isinstance(op, ast.Eq | ast.NotEq) for op in node.ops):
                 continue
             sides = (node.left, *node.comparators)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolReader
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
 from gpuready.errors import Problem
@@ -149,7 +148,7 @@ class Provisioner(ABC):
         report (``scale_path.karpenter_limits``). Call on a validated spec."""
         if not self.limits_gpus:
             return None
-        return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpus
+        return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpu.gpus
 
     def lifecycle(self, spec: GpuPoolSpec) -> LifecycleFacts:
         """The lifecycle facts of the pool's resource."""
@@ -169,13 +168,13 @@ class Provisioner(ABC):
         """The capacity part of the pool's summary."""
         bounds = self.bounds(spec)
         limit = self.gpu_limit(spec)
-        max_gpus = bounds.max * spec.resolved.gpus if limit is None else limit
+        max_gpus = bounds.max * spec.resolved.gpu.gpus if limit is None else limit
         return CapacitySummary(provisioner=self.key, bounds=bounds, max_gpus=max_gpus)
 
 
 def cloud_name_problems(spec: GpuPoolSpec) -> list[Problem]:
     """The pool's ``name`` as the cloud's node pool name (a fixed pool's, with its rotating suffix)."""
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     pattern, rule = profile.name_rule
     if not pattern.match(spec.name):
         return [Problem("name", f"not a valid {profile.title} node pool name", spec.name, (), rule)]

@@ -1,8 +1,8 @@
 """What differs by cloud, behind one interface: ``CloudProfile``. Pure.
 
 Each cloud subclasses it in its own package (``components/gpuready/<cloud>/profile.py``) and sets the facts; the hooks'
-defaults here are what a cloud does when it adds nothing of its own (no extra taint, no own device plugin, no
-limit beyond Kubernetes'). Callers ask ``registry.cloud_profile(spec.cloud)``; they never compare names.
+defaults here are what a cloud does when it adds nothing of its own (no extra taint, no own device plugin, no limit
+beyond Kubernetes'). A pool carries its profile (``spec.profile``); others ask ``registry.cloud_profile(name)``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from gpuready.core import offerings
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.capacity.interface import Provisioner
     from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.catalog.instance_types import AttachableGpus, InstanceType
     from gpuready.core.catalog.mig_profiles import MigTable
@@ -73,9 +74,8 @@ class CloudProfile(ABC):
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""
-    provisioners: ClassVar[Mapping[str, str]]
-    """How capacity is made on this cloud: provisioner key -> module of its ``PROVISIONER``
-    (``gpuready.core.capacity``); the first is the default."""
+    provisioners: ClassVar[Mapping[str, Provisioner]]
+    """How capacity is made here: key -> pure implementation (imported by the profile); the first is the default."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
     optional_settings: ClassVar[tuple[str, ...]] = ()
@@ -178,7 +178,7 @@ class CloudProfile(ABC):
         if self.offerings_package is None:
             return None
         data = offerings.load(self.offerings_package)
-        return offerings.offering_warning(self.title, spec.resolved.instance_type, region, data)
+        return offerings.offering_warning(self.title, spec.resolved.gpu.instance_type, region, data)
 
     # --- escape hatches: diskSizeGb, zones, overrides (checked by gpuready.core.pool_hatches) ---
 

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpuready.core.gpu_stack import ownership
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
 
 def nvidia_mig_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """MIG pools whose partitions NVIDIA's device plugin advertises (MIG-manager layouts and AKS-made ones)."""
-    return [
-        p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_platform_plugin(p) == "nvidia"
-    ]
+    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and p.resolved.platform_plugin == "nvidia"]
 
 
 def mig_strategy(pools: Sequence[GpuPoolSpec]) -> str | None:

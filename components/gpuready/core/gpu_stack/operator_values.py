@@ -40,7 +40,7 @@ def operator_values(
     mig_config_name: str | None,
 ) -> dict[str, Any]:
     """The values for one GPU Operator release serving ``pools`` (already checked by ``stack_rules``)."""
-    nvidia_pools = [p for p in pools if ownership.pool_platform_plugin(p) != "gke-device-plugin"]
+    nvidia_pools = [p for p in pools if p.resolved.platform_plugin != "gke-device-plugin"]
     operator_driver = bool(nvidia_pools) and all(
         ownership.pool_fit(p, "gpu-operator").operator_driver for p in nvidia_pools
     )

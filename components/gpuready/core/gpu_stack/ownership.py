@@ -56,6 +56,7 @@ from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.stack_fits import FITS
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.specs import GpuPoolSpec
 
 PlatformPlugin = PlatformAdvertiser
@@ -83,21 +84,19 @@ def platform_plugin(cloud: Cloud, image: str, driver: str, provisioner: str | No
     return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
 
 
-def pool_platform_plugin(pool: GpuPoolSpec) -> PlatformPlugin:
-    """``platform_plugin`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return platform_plugin(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
-
-
 def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
-    """``fit`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return fit(pool.cloud, pool.image_family, pool.driver, kind, pool.provisioner)
+    """``fit`` of a pool's platform (its resolved platform plugin, image and driver owner)."""
+    return _fit(pool.profile, pool.resolved.platform_plugin, pool.resolved.image, pool.driver, kind)
 
 
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
     (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.FITS`` for the platform's plugin."""
-    profile = cloud_profile(cloud)
-    row = FITS[(platform_plugin(cloud, image, driver, provisioner), kind)]["cloud" if driver == "cloud" else "operator"]
+    return _fit(cloud_profile(cloud), platform_plugin(cloud, image, driver, provisioner), image, driver, kind)
+
+
+def _fit(profile: CloudProfile, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
+    row = FITS[(plugin, kind)]["cloud" if driver == "cloud" else "operator"]
     hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(
         ok=row.ok, summary=row.summary.format(image=profile.image_name(image)), hint=hint,

@@ -82,7 +82,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     services = tuple(
         PoolService(
             pool=p.name,
-            platform_plugin=ownership.pool_platform_plugin(p),
+            platform_plugin=p.resolved.platform_plugin,
             summary=ownership.pool_fit(p, spec.kind).summary,
         )
         for p in pools

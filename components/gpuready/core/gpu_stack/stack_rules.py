@@ -37,9 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gpuready.core import sharing_plan
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.mig_pools import mig_strategy, nvidia_mig_pools
@@ -79,7 +77,7 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
         sharing = pool.sharing
         if sharing is None:
             continue
-        where = sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode)
+        where = pool.resolved.delivery
         kind = spec.stack_kind
         if where == "mig-manager" and kind.installs_chart and not kind.mig_manager:
             problems.append(
@@ -113,7 +111,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
         return []
     problems: list[Problem] = []
     for pool in pools:
-        advertiser = advertiser_for(pool)
+        advertiser = pool.resolved.advertiser
         if advertiser.key == serves:
             continue
         if advertiser is DYNAMIC_RESOURCES:
@@ -137,7 +135,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
 def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
-        if ownership.pool_platform_plugin(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
         owner = ownership.pool_fit(pool, kind).operator_driver
         by_owner.setdefault(owner, []).append(pool.name)
@@ -159,7 +157,7 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> lis
 def _driver_os_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
-        if ownership.pool_platform_plugin(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
         if ownership.pool_fit(pool, kind).operator_driver:
             by_image.setdefault(pool.image_family, []).append(pool.name)
@@ -188,7 +186,7 @@ def _mps_mixed_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
         for p in pools
         if isinstance(p.sharing, GpuSharing)
         and p.sharing.mode == "mps"
-        and sharing_plan.delivery(p.cloud, p.driver, "mps") == "device-plugin-config"
+        and p.resolved.delivery == "device-plugin-config"
     ]
     if not mps:
         return []

@@ -17,7 +17,6 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_name
 from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.catalog.lookup import resolve_instance_type
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.dra_cluster import DRA_MIN_MINOR
 from gpuready.core.gpu_stack.kinds import stack_kind
@@ -139,7 +138,7 @@ def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
             continue
         if spec.stack_kind.serves is None:  # external: any pool, your stack
             return "yours"
-        if ownership.pool_platform_plugin(pool) != "nvidia" and not spec.installs_chart:
+        if pool.resolved.platform_plugin != "nvidia" and not spec.installs_chart:
             return _DELIVERY.get(sharing_plan.delivery(cloud, driver, mode), "cloud")
         return _DELIVERY[sharing_plan.delivery(cloud, driver, mode)]
     return refusal
