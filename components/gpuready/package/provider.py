@@ -24,7 +24,7 @@ from pulumi.errors import InputPropertiesError
 from pulumi.provider import ConstructResult, Provider
 from pydantic.alias_generators import to_camel
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
@@ -36,9 +36,8 @@ from gpuready.gpu_stack.release_component import GpuStackRelease
 from gpuready.package.input_check import (
     AGENT_WIRING,
     CONVENTION_INPUTS,
-    ELASTIC_POOLS,
     FEATURE_GATES,
-    POOL_ADAPTERS,
+    POOL_COMPONENTS,
     binpack_inputs,
     elastic_pool,
     fixed_pool,
@@ -53,16 +52,16 @@ from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinP
 KUBERNETES = "kubernetes"
 
 
-class PoolAdapter(Protocol):
-    PACKAGE_CLOUD: Cloud
+class PoolBuilder(Protocol):
+    """A node pool component's builder module (``ComponentEntry.builder``)."""
 
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
     ) -> GpuNodePoolBase: ...
 
 
-class ElasticPoolAdapter(Protocol):
-    PACKAGE_CLOUD: Cloud
+class ElasticPoolBuilder(Protocol):
+    """An elastic pool component's builder module (``ComponentEntry.builder``)."""
 
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
@@ -90,12 +89,13 @@ class GpuReadyProvider(Provider):
         }
         """Component token -> the inputs its schema requires (checked before anything registers)."""
         self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
-            **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
             **{
                 token(component): _elastic_builder(
-                    component, *made_by, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
+                    provisioner, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
                 )
-                for component, made_by in ELASTIC_POOLS.items()
+                if provisioner.elastic
+                else _pool_builder(provisioner)
+                for component, provisioner in POOL_COMPONENTS.items()
             },
             GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
             NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
@@ -129,11 +129,11 @@ class GpuReadyProvider(Provider):
         return ConstructResult(urn=component.urn, state=state)
 
 
-def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+def _pool_builder(provisioner: Provisioner) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        adapter = cast("PoolAdapter", importlib.import_module(module))
-        spec = fixed_pool(inputs, adapter.PACKAGE_CLOUD)
-        pool = adapter.package_pool(name, spec, inputs, opts)
+        builder = cast("PoolBuilder", importlib.import_module(provisioner.component.builder))
+        spec = fixed_pool(inputs, provisioner.cloud)
+        pool = builder.package_pool(name, spec, inputs, opts)
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 
@@ -141,15 +141,17 @@ def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.Resou
 
 
 def _elastic_builder(
-    component: str, module: str, provisioner: str, known: bool, *, gated: bool
+    provisioner: Provisioner, *, gated: bool
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    entry = provisioner.component
+
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
-        spec, cluster = elastic_pool(component, inputs, adapter.PACKAGE_CLOUD, provisioner, gated=gated)
+        builder = cast("ElasticPoolBuilder", importlib.import_module(entry.builder))
+        spec, cluster = elastic_pool(entry.name, inputs, provisioner.cloud, provisioner.key, gated=gated)
         skipped = ("pool", FEATURE_GATES, *CONVENTION_INPUTS)
-        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in skipped}
-        provider = _kubernetes_provider(component, opts)
-        pool = adapter.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
+        wiring = {k: plain(v, k) if entry.known_wiring else v for k, v in inputs.items() if k not in skipped}
+        provider = _kubernetes_provider(entry.name, opts)
+        pool = builder.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 
