@@ -60,10 +60,12 @@ def test_the_stub_is_as_generated() -> None:
     assert (ROOT / "components" / "gpuready" / "__init__.pyi").read_text(encoding="utf-8") == facade_stub.stub_text()
 
 
-def test_the_exports_are_the_shared_names_and_each_provisioners_component() -> None:
+def test_the_exports_are_the_shared_names_and_each_registered_component() -> None:
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
+    from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS  # noqa: PLC0415 - pure core, no SDK
 
-    plugged = {f"{p.component.name}{tail}": p.component.module for p in provisioners() for tail in ("", "Args")}
+    entries = [p.component for p in provisioners()] + [k.component for k in STACK_KIND_OBJECTS if k.component]
+    plugged = {f"{e.name}{tail}": e.module for e in entries for tail in ("", "Args")}
     assert {**public_names.SHARED, **plugged} == public_names.exports()
     assert set(public_names.SHARED).isdisjoint(plugged)
 

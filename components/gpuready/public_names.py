@@ -1,8 +1,9 @@
 """The public names of ``gpuready`` (the facade, ``gpuready/__init__.py``) and the module defining each. Pure.
 
-``SHARED`` lists the names that are no plug-in's; each provisioner's component and its Args come from its one
-registration entry (``Provisioner.component``), read on first use. ``exports()`` is both; ``__all__`` and the type
-stub ``__init__.pyi`` (``.venv/bin/python -m tools.facade_stub --write``; a test fails while it differs) derive from it.
+``SHARED`` lists the names that are no plug-in's; each provisioner's and each GPU stack kind's component and its
+Args come from its one registration entry (``Provisioner.component``, ``GpuStackKind.component``), read on first
+use. ``exports()`` is both; ``__all__`` and the type stub ``__init__.pyi`` (``.venv/bin/python -m
+tools.facade_stub --write``; a test fails while it differs) derive from it.
 """
 
 from __future__ import annotations
@@ -11,14 +12,6 @@ import functools
 
 SHARED = {
     "GpuNodePoolBase": "gpuready.pool_outputs",
-    "GpuOperator": "gpuready.gpu_stack.gpu_operator",
-    "GpuOperatorArgs": "gpuready.gpu_stack.gpu_operator",
-    "GpuOperatorDra": "gpuready.gpu_stack.gpu_operator_dra",
-    "GpuOperatorDraArgs": "gpuready.gpu_stack.gpu_operator_dra",
-    "NvidiaDevicePlugin": "gpuready.gpu_stack.device_plugin",
-    "NvidiaDevicePluginArgs": "gpuready.gpu_stack.device_plugin",
-    "NvidiaDraDriver": "gpuready.gpu_stack.dra_driver",
-    "NvidiaDraDriverArgs": "gpuready.gpu_stack.dra_driver",
     "GpuStackSpec": "gpuready.core.gpu_stack.stack_spec",
     "gpu_workload": "gpuready.core.workload",
     "Placement": "gpuready.core.workload_placement",
@@ -41,9 +34,12 @@ SHARED = {
 
 @functools.cache
 def exports() -> dict[str, str]:
-    """Every public name -> its module: the shared ones, then each provisioner's component and Args."""
-    # the registry loads the cloud profiles (pure, no SDK): on first use, so ``import gpuready`` stays light
+    """Every public name -> its module: the shared ones, then each provisioner's and stack kind's component and Args."""
+    # the registries load the cloud profiles and the stack kinds (pure, no SDK): on first use, so ``import gpuready``
+    # stays light
     from gpuready.core.capacity.registry import component_provisioners  # noqa: PLC0415
+    from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS  # noqa: PLC0415
 
-    plugged = {name: module for p in component_provisioners() for name, module in p.component.exports.items()}
-    return {**SHARED, **plugged}
+    plugged = [p.component.exports for p in component_provisioners()]
+    plugged += [entry.exports for entry in CHART_COMPONENTS.values()]
+    return {**SHARED, **{name: module for exports in plugged for name, module in exports.items()}}

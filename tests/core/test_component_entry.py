@@ -8,7 +8,9 @@ import pytest
 
 from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners, provisioners
-from gpuready.core.component_entry import ComponentEntry, Wire
+from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, Wire
+from gpuready.core.gpu_stack.kind import GpuStackKind
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, GPU_OPERATOR_DRA_STACK, STACK_KIND_OBJECTS
 from gpuready.eks.auto_mode import EksAutoMode
 from gpuready.errors import RegistrationError
 from gpuready.package.json_types import token
@@ -66,3 +68,45 @@ def test_every_provisioner_registers_its_own_component() -> None:
 
 def test_the_pool_reference_is_the_schemas_pool_type() -> None:
     assert {"$ref": f"#/types/{token(POOL_TYPE)}"} == component_entry.POOL_REF
+
+
+RELEASE: dict[str, Any] = {
+    "name": "ExampleChart",
+    "module": "example.chart",
+    "description": "An example chart.",
+    "skip": frozenset({"kind"}),
+}
+
+
+@pytest.mark.parametrize(
+    ("left_out", "named"),
+    [
+        (("name",), "lacks name"),
+        (("module",), "lacks module"),
+        (("description",), "lacks description"),
+        (("skip",), "lacks skip"),
+    ],
+)
+def test_a_release_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str, ...], named: str) -> None:
+    with pytest.raises(RegistrationError, match=named):
+        ReleaseEntry(**{k: v for k, v in RELEASE.items() if k not in left_out})
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"component": None}, "'gpu-operator-dra' lacks component"),
+        ({"values": None, "component": None}, "lacks values, component"),
+        ({"chart": None}, "installs no chart but has values, component"),
+    ],
+)
+def test_a_stack_kind_without_its_entry_fails_when_made(changes: dict[str, Any], named: str) -> None:
+    fields = {name: getattr(GPU_OPERATOR_DRA_STACK, name) for name in GpuStackKind.__dataclass_fields__}
+    with pytest.raises(RegistrationError, match=named):
+        GpuStackKind(**{**fields, **changes})
+
+
+def test_every_kind_that_installs_a_chart_registers_its_own_component() -> None:
+    assert list(CHART_COMPONENTS) == [k.key for k in STACK_KIND_OBJECTS if k.installs_chart]
+    names = [entry.name for entry in CHART_COMPONENTS.values()]
+    assert len(set(names)) == len(names)

@@ -1,14 +1,16 @@
 """The registration entry of a plug-in's Pulumi component (kueue's ``RegisterIntegration`` is the model). Pure.
 
 A provisioner (``Provisioner.component``) registers one ``ComponentEntry``: its component class, the module that
-builds it from the component package's inputs, and its schema text. The facade (``gpuready.__init__``), the component
-package's input check, provider and schema (``gpuready.package``) iterate the entries instead of naming components.
-An entry lacking a part fails when it is made, at import, naming the part (``RegistrationError``).
+builds it from the component package's inputs, and its schema text; a GPU stack kind that installs a chart
+(``GpuStackKind.component``) one ``ReleaseEntry``: its component class and its schema text. The facade
+(``gpuready.public_names``), the stack program's install and the component package's input check, provider and
+schema (``gpuready.package``) iterate the entries instead of naming components. An entry lacking a part fails when
+it is made, at import, naming the part (``RegistrationError``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from gpuready.errors import RegistrationError
@@ -74,6 +76,35 @@ class ComponentEntry:
             )
         if not any(wire.type == POOL_REF for wire in self.wiring):
             raise RegistrationError(f"component entry {self.name!r} lacks its pool input (a Wire of type POOL_REF)")
+
+    @property
+    def exports(self) -> dict[str, str]:
+        """The facade's public names of the entry (the class and its Args) -> the module defining them."""
+        return {self.name: self.module, f"{self.name}Args": self.module}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReleaseEntry:
+    """One GPU stack kind's chart component, as the facade, the stack program and the component package see it."""
+
+    name: str = ""
+    """The component class (``<name>Args`` its arguments), the last part of its type token."""
+    module: str = ""
+    """The module defining the class and its Args (imported on first use: it loads the Kubernetes SDK)."""
+    description: str = ""
+    """The schema's description of the component."""
+    skip: frozenset[str] = field(default_factory=frozenset)
+    """Keys of ``gpuready:gpuStack`` the component does not take (``kind`` is its own)."""
+
+    def __post_init__(self) -> None:
+        missing = [name for name in ("name", "module", "description") if not getattr(self, name)]
+        if "kind" not in self.skip:
+            missing.append("skip (with kind: the component's own)")
+        if missing:
+            raise RegistrationError(
+                f"release entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
+                "component class, module, description and the stack keys it does not take"
+            )
 
     @property
     def exports(self) -> dict[str, str]:

@@ -23,15 +23,12 @@ from gpuready.core.config_model.problems import rebased
 from gpuready.core.config_model.scheduler_model import parse_binpack
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, Problem, SpecError
-from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin
-from gpuready.gpu_stack.dra_driver import NvidiaDraDriver
-from gpuready.gpu_stack.gpu_operator import GpuOperator
-from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
 from gpuready.package.json_types import token
 
 POOL_COMPONENTS: Mapping[str, Provisioner] = {p.component.name: p for p in component_provisioners()}
@@ -44,13 +41,8 @@ FEATURE_GATES = "karpenterFeatureGates"
 only the Karpenter pool's schema has it): checked as the stack key is, and the pool is judged, and built, for a
 cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose GPUs Karpenter cannot see gets its
 NodeOverlay instead of a refusal)."""
-RELEASE_KINDS = {
-    GpuOperator.TOKEN: "gpu-operator",
-    NvidiaDevicePlugin.TOKEN: "device-plugin",
-    NvidiaDraDriver.TOKEN: "dra-driver",
-    GpuOperatorDra.TOKEN: "gpu-operator-dra",
-}
-"""Chart component token -> the GPU stack kind its inputs are parsed as."""
+RELEASE_KINDS = {token(entry.name): kind for kind, entry in CHART_COMPONENTS.items()}
+"""Chart component token -> the GPU stack kind its inputs are parsed as (``GpuStackKind.component``)."""
 SCHEDULER = token("GpuBinPackingScheduler")
 
 

@@ -25,13 +25,12 @@ from pulumi.provider import ConstructResult, Provider
 from pydantic.alias_generators import to_camel
 
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.component_entry import ReleaseEntry
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
-from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-from gpuready.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
-from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
+from gpuready.gpu_stack.install import release_classes
 from gpuready.gpu_stack.release_component import GpuStackRelease
 from gpuready.package.input_check import (
     AGENT_WIRING,
@@ -71,9 +70,6 @@ class ElasticPoolBuilder(Protocol):
     """``cluster`` is passed only to the components whose schema takes ``karpenterFeatureGates``."""
 
 
-ReleaseArgs = (
-    type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs] | type[GpuOperatorDraArgs]
-)
 Built = tuple[pulumi.ComponentResource, dict[str, Any]]
 
 
@@ -97,10 +93,7 @@ class GpuReadyProvider(Provider):
                 else _pool_builder(provisioner)
                 for component, provisioner in POOL_COMPONENTS.items()
             },
-            GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
-            NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
-            NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
-            GpuOperatorDra.TOKEN: _release_builder(GpuOperatorDra, GpuOperatorDraArgs, "gpu-operator-dra"),
+            **{token(entry.name): _release_builder(entry, kind) for kind, entry in CHART_COMPONENTS.items()},
             token("GpuBinPackingScheduler"): _scheduler,
         }
 
@@ -173,8 +166,12 @@ def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi
 
 
 def _release_builder(
-    component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
+    entry: ReleaseEntry, kind: str
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    component_class, args_type = release_classes(entry)
+    component = cast(
+        "Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease]", component_class
+    )  # (name, args, opts)
     keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider", *AGENT_WIRING.values()}
 
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:

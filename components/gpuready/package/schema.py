@@ -25,6 +25,7 @@ from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.pool_summary import PoolOutputs
 from gpuready.package.field_docs import documented
 from gpuready.package.json_types import PACKAGE, Json, TypeWriter, token
@@ -88,42 +89,16 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         ComponentSchema(p.component.name, p.component.description, wiring=p.component.wiring, outputs=_POOL_OUTPUTS)
         for p in component_provisioners()
     ),
-    ComponentSchema(
-        "GpuOperator",
-        "NVIDIA's GPU Operator chart on gpuready pools (gpuready:gpuStack with kind gpu-operator). Pass the "
-        "cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "NvidiaDevicePlugin",
-        "NVIDIA's device-plugin chart on gpuready pools (gpuready:gpuStack with kind device-plugin). Pass the "
-        "cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "migReboot", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "NvidiaDraDriver",
-        "NVIDIA's DRA driver chart on gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind dra-driver; "
-        "Kubernetes 1.34+). Pass the cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "nfd", "migReboot", "monitoring"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "GpuOperatorDra",
-        "The GPU Operator chart's experimental GPUCluster stack (NVIDIA's DRA driver, DCGM exporter, DRA validator) on "
-        "gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind gpu-operator-dra; Kubernetes 1.34+). Pass "
-        "the cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "migReboot"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
+    *(
+        ComponentSchema(
+            entry.name,
+            entry.description,
+            model=GpuStackConfig,
+            skip=entry.skip,
+            wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
+            outputs=_RELEASE_OUTPUTS,
+        )
+        for entry in CHART_COMPONENTS.values()
     ),
     ComponentSchema(
         "GpuBinPackingScheduler",
