@@ -93,8 +93,6 @@ _READERS = "the policy pack's per-cloud readers: one reader per resource, owned 
 _VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
 _PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
 NAMING_EXEMPT: Mapping[str, str] = {
-    "components/gpuready/__init__.py": "the public facade re-exports each cloud's components (derived from the "
-    "registration entries by #25 item 5)",
     "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
     "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
     "components/gpuready/core/cluster_kubeconfig.py": _ACCESS,
@@ -113,7 +111,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
     "(by type token)",
     "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",
-    "components/gpuready/package/schema.py": _SETTINGS,
     "components/gpuready/policy/policies.py": _READERS,
     "components/gpuready/policy/rules/gpu_pools.py": _READERS,
     "components/gpuready/policy/rules/health.py": _READERS,

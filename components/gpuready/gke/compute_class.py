@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gpuready.core import scheduling
+from gpuready.core import component_entry, scheduling
 from gpuready.core.capacity import gpu_choice, node_disk, refusals
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.node_facts import NodeFacts
@@ -181,6 +181,25 @@ class GkeComputeClass(Provisioner):
     )
     elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "gpuready.gke.compute_class_pool:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="GkeComputeClassGpuPool",
+        module="gpuready.gke.compute_class_pool",
+        builder="gpuready.gke.compute_class_pool",
+        description="A GKE ComputeClass of GPU machines with node-pool auto-creation (provisioner: compute-class). "
+        f"Node auto-provisioning must be on in the cluster. {component_entry.KUBERNETES_PROVIDER}",
+        wiring=(
+            component_entry.ELASTIC_POOL,
+            component_entry.Wire(
+                "serviceAccount", component_entry.STRING, "Service account e-mail of the auto-created node pools."
+            ),
+            component_entry.Wire(
+                "nodeLocations",
+                component_entry.STRINGS,
+                "Zones of the nodes unless the pool names its own; absent: any zone.",
+            ),
+        ),
+        known_wiring=True,
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
     scale_decider: ClassVar[ScaleDecider] = ComputeClassDecider()

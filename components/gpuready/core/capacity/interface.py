@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolReader
+from gpuready.core.component_entry import ComponentEntry
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
-from gpuready.errors import Problem
+from gpuready.errors import Problem, RegistrationError
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import PlatformAdvertiser
@@ -83,6 +84,9 @@ class Provisioner(ABC):
     adapter: ClassVar[str]
     """``module:function`` building the pool's Pulumi component from the stack settings (the cloud's stack adapter),
     loaded lazily by ``gpuready.stack_adapters.build_pool``."""
+    component: ClassVar[ComponentEntry]
+    """The provisioner's one registration entry: its Pulumi component, the module building it from the component
+    package's inputs, its schema text (the facade and ``gpuready.package`` derive from it)."""
     tables: ClassVar[tuple[ResourceTable, ...]]
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
@@ -117,6 +121,15 @@ class Provisioner(ABC):
         "with releaseVersion where the cloud has one; remove imageVersion"
     )
     """Why the pool may not set ``imageVersion`` (the hint of the refusal); empty where it may."""
+
+    def __init__(self) -> None:
+        """Made once per provisioner, at import (its module's ``PROVISIONER``): refused without its registration
+        entry, so an incomplete plug-in fails there, naming the part it lacks."""
+        if not isinstance(getattr(self, "component", None), ComponentEntry):
+            raise RegistrationError(
+                f"provisioner {type(self).__name__} lacks component (its registration entry: a ComponentEntry naming "
+                "its component class, module, builder module, description and wiring)"
+            )
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""

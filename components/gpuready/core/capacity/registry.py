@@ -45,3 +45,9 @@ def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
 def provisioners() -> tuple[Provisioner, ...]:
     """Every registered provisioner, cloud by cloud in registry order."""
     return tuple(provisioner_named(cloud, key) for cloud in CLOUDS for key in cloud_profile(cloud).provisioners)
+
+
+def component_provisioners() -> tuple[Provisioner, ...]:
+    """Every provisioner, as its component is registered (``Provisioner.component``): node pools first, then the
+    elastic pools, cloud by cloud (the order of the component package's schema)."""
+    return tuple(sorted(provisioners(), key=lambda p: p.elastic))

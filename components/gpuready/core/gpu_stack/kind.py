@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from gpuready.core.component_entry import ReleaseEntry
 from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart, StackKind
+from gpuready.errors import RegistrationError
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.registry import Cloud
@@ -84,6 +86,17 @@ class GpuStackKind:
     """Appended to the refusal of a device-plugin pool (why its release serves none)."""
     values: ValuesBuilder | None = None
     """The builder of its chart's values (set exactly when ``chart`` is)."""
+    component: ReleaseEntry | None = None
+    """Its one registration entry: the chart's Pulumi component and its schema text (set exactly when ``chart``
+    is); the facade, the stack program's install and the component package derive from it."""
+
+    def __post_init__(self) -> None:
+        lacking = [part for part in ("values", "component") if (getattr(self, part) is None) != (self.chart is None)]
+        if lacking:
+            raise RegistrationError(
+                f"GPU stack kind {self.key!r} {'lacks' if self.chart else 'installs no chart but has'} "
+                f"{', '.join(lacking)} (set exactly when chart is)"
+            )
 
     @property
     def installs_chart(self) -> bool:

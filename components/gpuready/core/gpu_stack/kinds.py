@@ -1,7 +1,8 @@
 """The GPU stack kinds gpuready knows, in ``gpuStack.kind`` order, and the one place a kind is looked up. Pure.
 
-Adding a stack kind is one ``GpuStackKind`` here (its chart in ``charts``, its values builder in ``kind_values``),
-its rows in ``stack_fits.FITS`` and, when it installs a chart, its component in ``gpuready.gpu_stack.install``.
+Adding a stack kind is one ``GpuStackKind`` here (its chart in ``charts``, its values builder in ``kind_values``,
+its component's ``ReleaseEntry``, from which the facade, the stack program's install and the component package
+derive) and its rows in ``stack_fits.FITS``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from gpuready.core.component_entry import ReleaseEntry
 from gpuready.core.gpu_stack import kind_values
 from gpuready.core.gpu_stack.charts import (
     DEVICE_PLUGIN,
@@ -19,6 +21,7 @@ from gpuready.core.gpu_stack.charts import (
 )
 from gpuready.core.gpu_stack.kind import GpuStackKind, Refusal
 
+_K8S = "Pass the cluster's Kubernetes provider in the resource options."
 _GPU_CLUSTER_STATES = "GPU Operator v26.7.0 newGPUClusterStates: DRA driver, DCGM, DCGM exporter, DRA validator"
 
 
@@ -41,6 +44,12 @@ GPU_OPERATOR_STACK = GpuStackKind(
         )
     },
     values=kind_values.operator_release,
+    component=ReleaseEntry(
+        name="GpuOperator",
+        module="gpuready.gpu_stack.gpu_operator",
+        description="NVIDIA's GPU Operator chart on gpuready pools (gpuready:gpuStack with kind gpu-operator). " + _K8S,
+        skip=frozenset({"kind", "gfd", "clusterVersion"}),
+    ),
 )
 DEVICE_PLUGIN_STACK = GpuStackKind(
     key="device-plugin",
@@ -59,6 +68,13 @@ DEVICE_PLUGIN_STACK = GpuStackKind(
         ),
     },
     values=kind_values.device_plugin_release,
+    component=ReleaseEntry(
+        name="NvidiaDevicePlugin",
+        module="gpuready.gpu_stack.device_plugin",
+        description="NVIDIA's device-plugin chart on gpuready pools (gpuready:gpuStack with kind device-plugin). "
+        + _K8S,
+        skip=frozenset({"kind", "migReboot", "clusterVersion"}),
+    ),
 )
 DRA_DRIVER_STACK = GpuStackKind(
     key="dra-driver",
@@ -71,6 +87,13 @@ DRA_DRIVER_STACK = GpuStackKind(
         monitoring="the DRA driver chart has no DCGM exporter",
     ),
     values=kind_values.dra_driver_release,
+    component=ReleaseEntry(
+        name="NvidiaDraDriver",
+        module="gpuready.gpu_stack.dra_driver",
+        description="NVIDIA's DRA driver chart on gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind "
+        "dra-driver; Kubernetes 1.34+). " + _K8S,
+        skip=frozenset({"kind", "gfd", "nfd", "migReboot", "monitoring"}),
+    ),
 )
 GPU_OPERATOR_DRA_STACK = GpuStackKind(
     key="gpu-operator-dra",
@@ -84,6 +107,14 @@ GPU_OPERATOR_DRA_STACK = GpuStackKind(
     mig_note=" (its GPUCluster runs no MIG manager)",
     plugin_note=", and the GPU Operator's GPUCluster runs no device plugin (no ClusterPolicy)",
     values=kind_values.gpu_cluster_release,
+    component=ReleaseEntry(
+        name="GpuOperatorDra",
+        module="gpuready.gpu_stack.gpu_operator_dra",
+        description="The GPU Operator chart's experimental GPUCluster stack (NVIDIA's DRA driver, DCGM exporter, DRA "
+        "validator) on gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind gpu-operator-dra; "
+        "Kubernetes 1.34+). " + _K8S,
+        skip=frozenset({"kind", "gfd", "migReboot"}),
+    ),
 )
 NONE_STACK = GpuStackKind(key="none", serves=EXTENDED_RESOURCES.key)
 """The cloud's own stack advertises the GPUs by its device plugin."""
@@ -109,3 +140,7 @@ def stack_kind(key: str) -> GpuStackKind:
         return _BY_KEY[key]
     except KeyError:
         raise KeyError(f"no GPU stack kind {key!r}; known: {', '.join(STACK_KINDS)}") from None
+
+
+CHART_COMPONENTS: Mapping[str, ReleaseEntry] = {k.key: k.component for k in STACK_KIND_OBJECTS if k.component}
+"""Each kind that installs a chart -> its component's registration entry, in ``gpuStack.kind`` order."""
