@@ -19,7 +19,8 @@ from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery
+from gpuready.core.clouds.node_setup import Delivery
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_text, dig
 from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning

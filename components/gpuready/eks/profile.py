@@ -13,7 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
 from gpuready.core.props import as_text
 from gpuready.core.scheduling import (

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
+from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS

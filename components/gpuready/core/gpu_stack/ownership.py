@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.registry import default_provisioner, provisioner_named
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.stack_fits import FITS
