@@ -11,6 +11,7 @@ from gpuready.core.clouds.named import NamedCloud
 
 if TYPE_CHECKING:
     from gpuready.core.catalog.mig_profiles import MigTable
+    from gpuready.core.clouds.images import ImageFacts
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.core.taints import Taint
 
@@ -31,8 +32,9 @@ class NodeSetup(NamedCloud, Protocol):
     its own plugin with its driver)."""
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
-        """The device plugin that comes with the platform, or ``nvidia`` when none does."""
-        return "nvidia"
+        """The device plugin that comes with the platform, or ``nvidia`` when none does (the image's, by default)."""
+        facts = self.image_facts.get(image)
+        return facts.platform_plugin if facts is not None else "nvidia"
 
     def delivery(self, driver: str, mode: str) -> Delivery:
         """Which party applies sharing ``mode`` on a pool whose driver ``driver`` owns."""
@@ -73,12 +75,13 @@ class NodeSetup(NamedCloud, Protocol):
         """Node labels such a workload selects besides the pool's (the cloud's own sharing labels)."""
         return {}
 
-    image_titles: ClassVar[Mapping[str, str]] = {}
-    """How messages name a node image, where not ``<title> <image>``."""
+    image_facts: ClassVar[Mapping[str, ImageFacts]]
+    """The cloud's node image families for GPU pools (its ``<cloud>/images.py`` table), in ``images`` order."""
     cloud_sharing_labels: ClassVar[bool] = False
     """Whether the sharing the cloud delivers shows in node labels verification checks (GKE's partition size and
     max shared clients)."""
 
     def image_name(self, image: str) -> str:
         """How messages name a node image of this cloud (``EKS AL2023 NVIDIA``)."""
-        return self.image_titles.get(image, f"{self.title} {image}")
+        facts = self.image_facts.get(image)
+        return facts.title if facts is not None else f"{self.title} {image}"
