@@ -167,7 +167,8 @@ class EksProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        if spec.driver == "operator" and not IMAGES[spec.image_family].operator_driver:
+        image = IMAGES.get(spec.image_family)  # None: an image EKS lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "driver",
@@ -200,7 +201,8 @@ class EksProfile(CloudProfile):
         return []
 
     def sharing_blocked(self, spec: GpuPoolSpec) -> Problem | None:
-        if IMAGES[spec.image_family].platform_plugin == "nvidia" or spec.sharing is None:
+        image = IMAGES.get(spec.image_family)
+        if image is None or image.platform_plugin == "nvidia" or spec.sharing is None:
             return None
         return Problem(
             "sharing",
@@ -237,7 +239,8 @@ class EksProfile(CloudProfile):
 
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         # Bottlerocket NVIDIA and EKS Auto Mode bring driver, toolkit and device plugin (ownership's docstring).
-        operands = IMAGES[spec.image_family].built_in_operands
+        image = IMAGES.get(spec.image_family)
+        operands = image.built_in_operands if image is not None else ()
         if spec.provisioner == "eks-auto-mode":
             operands = BOTTLEROCKET_DISABLED_OPERANDS
         return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in operands}

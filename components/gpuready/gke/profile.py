@@ -42,6 +42,10 @@ MPS_DOC = "https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpu
 GPUs" (its example Job runs with ``hostIPC: true`` and selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``)."""
 DRIVER_VERSIONS: tuple[str, ...] = tuple(dict.fromkeys(v for facts in IMAGES.values() for v in facts.driver_versions))
 """GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; which image takes which: ``IMAGES``)."""
+EVERY_IMAGE_DRIVER_VERSIONS: tuple[str, ...] = tuple(
+    v for v in DRIVER_VERSIONS if all(v in facts.driver_versions for facts in IMAGES.values())
+)
+"""The driver versions every GKE image takes: what a pool on an image GKE lacks is judged by."""
 
 
 def driver_version(props: Mapping[str, Any]) -> str:
@@ -164,8 +168,8 @@ class GkeProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        image = IMAGES[spec.image_family]
-        if spec.driver == "operator" and not image.operator_driver:
+        image = IMAGES.get(spec.image_family)  # None: an image GKE lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "image",
@@ -185,13 +189,13 @@ class GkeProfile(CloudProfile):
             return problems + super().driver_problems(spec)
         if version not in DRIVER_VERSIONS:
             problems.append(Problem("driverVersion", "unknown GKE driver version", version, DRIVER_VERSIONS))
-        elif version not in image.driver_versions:
+        elif version not in (offered := image.driver_versions if image is not None else EVERY_IMAGE_DRIVER_VERSIONS):
             problems.append(
                 Problem(
                     "driverVersion",
                     "GKE offers the LATEST driver on COS only",
                     version,
-                    image.driver_versions,
+                    offered,
                     "use default",
                 )
             )
