@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.aks import mig as aks_mig
+from gpuready.aks.images import IMAGES
 from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
-OS_SKUS: Mapping[str, str] = {"ubuntu": "Ubuntu", "azurelinux": "AzureLinux"}
+OS_SKUS: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
+"""Image family -> AKS OS SKU (the image table's ``api_names``, the same on every architecture)."""
 GPU_DRIVER: Mapping[str, str] = {"cloud": "Install", "operator": "None"}
 _SIZES = "minSize/maxSize/desiredSize"
 OWNED_INPUTS: Mapping[str, str] = {

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from gpuready.aks import capacity, catalog, nap
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
+from gpuready.aks.images import IMAGES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery
+from gpuready.core.clouds.node_setup import Delivery
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_text, dig
 from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
@@ -34,7 +36,8 @@ AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 class AksProfile(CloudProfile):
     name = "aks"
     title = "AKS"
-    images = ("ubuntu", "azurelinux")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # AKS Linux agent pools (Azure AVM agentpool variables.tf:17).
     name_rule = (re.compile(r"^[a-z][a-z0-9]{0,11}\Z"), "1-12 lowercase letters and digits, starting with a letter")
     name_max = 12
@@ -67,7 +70,6 @@ class AksProfile(CloudProfile):
     )
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
-    image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
 
     # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
     # (azure-native 3.29.0 agent_pool.py); the range is the REST spec's ``ContainerServiceOSDisk`` (minimum 0,

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from gpuready.core.advertisers.interface import Advertiser
     from gpuready.core.capacity.interface import Provisioner
     from gpuready.core.catalog.lookup import ResolvedGpu
-    from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
+    from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
+    from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.specs import GpuPoolSpec
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import Delivery
+from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 

@@ -30,7 +30,7 @@ from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.karpenter import KarpenterDecider

@@ -14,15 +14,13 @@ from typing import Any
 from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
+from gpuready.eks.images import IMAGES
 from gpuready.eks.repair import node_repair_config
 
 AMI_TYPES: Mapping[tuple[str, str], str] = {
-    ("al2023", "x86_64"): "AL2023_x86_64_NVIDIA",
-    ("al2023", "arm64"): "AL2023_ARM_64_NVIDIA",
-    ("bottlerocket", "x86_64"): "BOTTLEROCKET_x86_64_NVIDIA",
-    ("bottlerocket", "arm64"): "BOTTLEROCKET_ARM_64_NVIDIA",
+    (image, arch): ami for image, facts in IMAGES.items() for arch, ami in facts.api_names.items()
 }
-"""(image family, CPU architecture) -> EKS NVIDIA AMI type."""
+"""(image family, CPU architecture) -> EKS NVIDIA AMI type (the image table's ``api_names``)."""
 
 CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
 UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}

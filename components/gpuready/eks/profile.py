@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
 from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
@@ -24,6 +24,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
 
@@ -39,19 +40,12 @@ MAX_KEY = 63
 MAX_TAINTS = 50
 """aws.eks.NodeGroup accepts at most 50 taints (pulumi_aws eks/node_group.py doc)."""
 
-BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
-    "driver",
-    "container-toolkit",
-    "device-plugin",
-    "mig-manager",
-)
-"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
-
 
 class EksProfile(CloudProfile):
     name = "eks"
     title = "EKS"
-    images = ("al2023", "bottlerocket")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # EKS CreateNodegroup: 1-63 characters, letters, digits, '-' and '_', starting alphanumeric.
     name_rule = (
         re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z"),
@@ -88,7 +82,6 @@ class EksProfile(CloudProfile):
         "- name: l4\n  instanceType: g6.xlarge\n  minSize: 0\n  maxSize: 2\n  diskSizeGb: 100\n  image: bottlerocket\n"
     )
     surge_needs_new_node = False
-    image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
     region_settings = ("aws:region",)
     offerings_package = "gpuready.eks"
 
@@ -174,7 +167,8 @@ class EksProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        if spec.driver == "operator":
+        image = IMAGES.get(spec.image_family)  # None: an image EKS lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "driver",
@@ -207,7 +201,8 @@ class EksProfile(CloudProfile):
         return []
 
     def sharing_blocked(self, spec: GpuPoolSpec) -> Problem | None:
-        if spec.image_family != "bottlerocket" or spec.sharing is None:
+        image = IMAGES.get(spec.image_family)
+        if image is None or image.platform_plugin == "nvidia" or spec.sharing is None:
             return None
         return Problem(
             "sharing",
@@ -242,14 +237,13 @@ class EksProfile(CloudProfile):
             return []
         return [Problem("releaseVersion", "not an EKS AMI release version", version, (), RELEASE_EXAMPLES)]
 
-    def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
-        return "bottlerocket" if image == "bottlerocket" else "nvidia"
-
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         # Bottlerocket NVIDIA and EKS Auto Mode bring driver, toolkit and device plugin (ownership's docstring).
-        if spec.image_family != "bottlerocket" and spec.provisioner != "eks-auto-mode":
-            return {}
-        return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS}
+        image = IMAGES.get(spec.image_family)
+        operands = image.built_in_operands if image is not None else ()
+        if spec.provisioner == "eks-auto-mode":
+            operands = BOTTLEROCKET_DISABLED_OPERANDS
+        return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in operands}
 
 
 PROFILE = EksProfile()

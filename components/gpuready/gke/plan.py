@@ -16,8 +16,10 @@ from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
 from gpuready.gke import zones as gke_zones
+from gpuready.gke.images import IMAGES
 
-IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
+IMAGE_TYPES: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
+"""Image family -> GKE image type (the image table's ``api_names``, the same on every architecture)."""
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"

@@ -94,6 +94,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         kind="ComputeClass",
         name=as_text(dig(props, "metadata", "name")) or "",
         props=props,
+        reading=cloud_profile("gke"),
         why=why,
         instance_types=tuple(machines),
         model=model,

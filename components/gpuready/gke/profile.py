@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
+from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
@@ -24,6 +25,7 @@ from gpuready.core.taints import Taint
 from gpuready.errors import Problem
 from gpuready.gke import capacity, catalog, compute_class, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
+from gpuready.gke.images import IMAGES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
@@ -38,8 +40,12 @@ to read containerd's config from its file (cloud-native-docs ``google-gke.rst``,
 MPS_DOC = "https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus"
 """GKE: "Share GPUs with multiple workloads using NVIDIA MPS", section "Deploy workloads that use NVIDIA MPS with
 GPUs" (its example Job runs with ``hostIPC: true`` and selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``)."""
-DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
-"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
+DRIVER_VERSIONS: tuple[str, ...] = tuple(dict.fromkeys(v for facts in IMAGES.values() for v in facts.driver_versions))
+"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; which image takes which: ``IMAGES``)."""
+EVERY_IMAGE_DRIVER_VERSIONS: tuple[str, ...] = tuple(
+    v for v in DRIVER_VERSIONS if all(v in facts.driver_versions for facts in IMAGES.values())
+)
+"""The driver versions every GKE image takes: what a pool on an image GKE lacks is judged by."""
 
 
 def driver_version(props: Mapping[str, Any]) -> str:
@@ -54,7 +60,8 @@ def driver_version(props: Mapping[str, Any]) -> str:
 class GkeProfile(CloudProfile):
     name = "gke"
     title = "GKE"
-    images = ("cos", "ubuntu")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (
         re.compile(r"^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?\Z"),
@@ -161,7 +168,8 @@ class GkeProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        if spec.driver == "operator" and spec.image_family != "ubuntu":
+        image = IMAGES.get(spec.image_family)  # None: an image GKE lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "image",
@@ -169,7 +177,7 @@ class GkeProfile(CloudProfile):
                     "Container-Optimized OS build (NVIDIA/nvidia-container-toolkit#209), and the operator on COS fails "
                     "to register its runtime with GKE's containerd (NVIDIA/gpu-operator#1679, unresolved)",
                     spec.image_family,
-                    ("ubuntu",),
+                    tuple(name for name, facts in IMAGES.items() if facts.operator_driver),
                     "set image: ubuntu (NVIDIA's driver manager route, cloud-native-docs google-gke.rst), or driver: "
                     "cloud to keep GKE's driver and device plugin",
                 )
@@ -181,10 +189,14 @@ class GkeProfile(CloudProfile):
             return problems + super().driver_problems(spec)
         if version not in DRIVER_VERSIONS:
             problems.append(Problem("driverVersion", "unknown GKE driver version", version, DRIVER_VERSIONS))
-        elif version == "latest" and spec.image_family != "cos":
+        elif version not in (offered := image.driver_versions if image is not None else EVERY_IMAGE_DRIVER_VERSIONS):
             problems.append(
                 Problem(
-                    "driverVersion", "GKE offers the LATEST driver on COS only", version, ("default",), "use default"
+                    "driverVersion",
+                    "GKE offers the LATEST driver on COS only",
+                    version,
+                    offered,
+                    "use default",
                 )
             )
         return problems

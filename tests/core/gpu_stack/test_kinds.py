@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS
 from gpuready.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS
 from gpuready.core.gpu_stack.kind import GpuStackKind

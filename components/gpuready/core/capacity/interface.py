@@ -25,7 +25,7 @@ from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
 from gpuready.errors import Problem, RegistrationError
 
 if TYPE_CHECKING:
-    from gpuready.core.clouds.profile import PlatformAdvertiser
+    from gpuready.core.clouds.node_setup import PlatformAdvertiser
     from gpuready.core.scale_path.model import ScaleDecider
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.core.taints import Taint

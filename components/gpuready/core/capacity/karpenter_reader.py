@@ -79,6 +79,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         kind="NodePool",
         name=as_text(dig(props, "metadata", "name")) or "",
         props=props,
+        reading=cloud_profile(cloud),
         why=reasons[0],
         instance_types=types,
         model=_model(listed, terms, facts),

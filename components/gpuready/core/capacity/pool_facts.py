@@ -20,6 +20,7 @@ from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 if TYPE_CHECKING:
     from gpuready.core.capacity.node_facts import NodeFacts
     from gpuready.core.catalog.gpus import GpuModel
+    from gpuready.core.clouds.policy_reading import PolicyReading
     from gpuready.core.clouds.registry import Cloud
 
 
@@ -38,6 +39,9 @@ class PoolFacts:
     """The pool's own name where the resource gives one, else ``""``."""
     props: Mapping[str, Any]
     """The pool's properties (the profile's, inside a ManagedCluster), for the cloud's own checks."""
+    reading: PolicyReading = field(repr=False, compare=False)
+    """How the pool's cloud reads and fixes its pool resources (the policy pack's questions), resolved by the
+    reader once."""
     why: str = ""
     """What makes an elastic pool a GPU pool, e.g. ``requirement karpenter.k8s.aws/instance-gpu-count In ['1']``."""
     instance_types: tuple[str, ...] = ()
@@ -135,7 +139,7 @@ def cloud_pool(
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
     and minimum sit and who installs the driver and a device plugin on it are the cloud profile's answers."""
-    profile = cloud_profile(cloud)
+    profile: PolicyReading = cloud_profile(cloud)
     found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
     return PoolFacts(
         cloud=cloud,
@@ -143,6 +147,7 @@ def cloud_pool(
         where=where,
         name=name,
         props=props,
+        reading=profile,
         instance_types=instance_types,
         model=model,
         arch=arch,

@@ -50,13 +50,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.registry import default_provisioner, provisioner_named
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.stack_fits import FITS
 
 if TYPE_CHECKING:
-    from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.clouds.node_setup import NodeSetup
     from gpuready.core.specs import GpuPoolSpec
 
 PlatformPlugin = PlatformAdvertiser
@@ -95,7 +95,7 @@ def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str
     return _fit(cloud_profile(cloud), platform_plugin(cloud, image, driver, provisioner), image, driver, kind)
 
 
-def _fit(profile: CloudProfile, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
+def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
     row = FITS[(plugin, kind)]["cloud" if driver == "cloud" else "operator"]
     hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA, STACK_KINDS, StackKind
 
 

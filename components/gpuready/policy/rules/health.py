@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
@@ -148,5 +147,5 @@ def driverless_health_problems(resource_type: str, props: Mapping[str, Any], con
     return [
         gap
         for pool in gpu_pools(resource_type, props)
-        if (gap := cloud_profile(pool.cloud).policy_health_gap(pool.where, pool.props))
+        if (gap := pool.reading.policy_health_gap(pool.where, pool.props))
     ]

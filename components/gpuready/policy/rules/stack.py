@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 
 from gpuready.core import scheduling
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.charts import DRA_DRIVER
 from gpuready.core.props import as_flag, as_mapping, as_text, dig, text_map
 from gpuready.core.taints import Taint
@@ -88,7 +87,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                     f"GPU pool {p.label}: two NVIDIA driver owners: {preinstalled} installs the driver, and GPU "
                     f"Operator release {r.name!r} runs its driver containers (driver.enabled is true by default). "
                     f"Set driver.enabled: false and toolkit.enabled: false in {r.name!r}, or "
-                    f"{cloud_profile(p.pool.cloud).policy_driver_hand_over}, "
+                    f"{p.pool.reading.policy_driver_hand_over}, "
                     f"or label the pool {scheduling.LABEL_DEPLOY_PREFIX}driver=false"
                 )
                 findings.append(Finding(p.urn, message))
@@ -97,7 +96,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                     f"Label its nodes {scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false in its template labels (the "
                     "operator then skips them), or keep the device-plugin release's nodeSelector off them"
                     if elastic
-                    else cloud_profile(p.pool.cloud).policy_plugin_fix
+                    else p.pool.reading.policy_plugin_fix
                 )
                 message = (
                     f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
@@ -105,7 +104,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                 )
                 findings.append(Finding(p.urn, message))
         unowned = not elastic and not preinstalled and operators and not any(r.release.runs_driver for r in operators)
-        unowned_message = cloud_profile(p.pool.cloud).policy_unowned_driver
+        unowned_message = p.pool.reading.policy_unowned_driver
         if unowned and unowned_message:
             findings.append(Finding(p.urn, f"GPU pool {p.label}: {unowned_message}"))
     return findings
@@ -143,7 +142,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
             continue
         message = (
             f"GPU pool {p.label}: nothing in this stack advertises its GPUs: "
-            f"{cloud_profile(p.pool.cloud).policy_why_unserved}, and "
+            f"{p.pool.reading.policy_why_unserved}, and "
             "no gpu-operator or nvidia-device-plugin Helm release here runs a device plugin on it. Add one (chart "
             "nvidia-device-plugin 0.20.0 or gpu-operator v26.7.0), or ignore this if another stack installs the "
             "cluster's GPU stack"
