@@ -54,7 +54,7 @@ RDMA_PLUGIN_CONFIG = {
 
 
 def infiniband_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
-    return [p for p in pools if p.fabric is not None and p.resolved.instance_type in INFINIBAND]
+    return [p for p in pools if p.fabric is not None and p.resolved.gpu.instance_type in INFINIBAND]
 
 
 def release_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def stack_zone_problems(node_locations: Sequence[str], pools: Sequence[GpuPoolSp
         )
         for index, pool in enumerate(pools)
         if pool.fabric is not None and not pool.zones and len(node_locations) > 1
-        and pool.resolved.instance_type in GPUDIRECT
+        and pool.resolved.gpu.instance_type in GPUDIRECT
     ]  # fmt: skip
 
 

@@ -47,7 +47,7 @@ def installers() -> Mapping[str, Mapping[str, Any]]:
 def network_objects(spec: GpuPoolSpec) -> list[dict[str, Any]]:
     """The ``GKENetworkParamSet`` and ``Network`` of each of the pool's additional node networks."""
     fabric = spec.fabric
-    facts = GPUDIRECT.get(spec.resolved.instance_type)
+    facts = GPUDIRECT.get(spec.resolved.gpu.instance_type)
     if fabric is None or facts is None:
         return []
     objects: list[dict[str, Any]] = []
@@ -94,7 +94,7 @@ def pod_annotations(spec: GpuPoolSpec) -> dict[str, str]:
     sidecar = SIDECARS.get(fabric.kind)
     if sidecar is not None:
         name, extra = sidecar
-        gpus = [f"/dev/nvidia{i}" for i in range(spec.resolved.gpus)]
+        gpus = [f"/dev/nvidia{i}" for i in range(spec.resolved.gpu.gpus)]
         devices = [*gpus, "/dev/nvidiactl", "/dev/nvidia-uvm", *extra]
         annotations[f"devices.gke.io/container.{name}"] = "".join(f"- path: {d}\n" for d in devices)
     return annotations

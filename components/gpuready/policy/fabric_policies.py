@@ -7,7 +7,7 @@ from pulumi_policy import EnforcementLevel, Policy, Severity
 from gpuready.policy.rules import fabric
 from gpuready.policy.rules.charts import INSTALL_TYPES
 from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
-from gpuready.policy.rules.gpu_pools import GKE_NODE_POOL, POOL_TYPES
+from gpuready.policy.rules.gpu_pools import POOL_TYPES
 from gpuready.policy.rules.workloads import WORKLOAD_TYPES
 from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
 
@@ -18,7 +18,7 @@ POLICIES: list[Policy] = [
         name="gpudirect-pool-has-its-networks",
         description="Pools on GPUDirect machines declare one additional node network per GPU NIC.",
         rules=[fabric.gpudirect_network_problems],
-        resource_types=[GKE_NODE_POOL],
+        resource_types=POOL_TYPES,
         enforcement_level=ADVISORY,
         severity=Severity.MEDIUM,
         url="https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx",
