@@ -12,6 +12,7 @@ from gpuready.aks import network_operator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.fabric import Fabric
 from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.placement import taint_tolerations
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_rules import stack_problems
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -31,7 +32,7 @@ PLAIN = GpuPoolSpec(cloud="aks", name="t4", instance_type="Standard_NC4as_T4_v3"
 
 
 def rendered() -> list[dict[str, object]]:
-    values = network_operator.release_values([ib_pool()])
+    values = network_operator.release_values(taint_tolerations([ib_pool()]))
     release = render(
         network_operator.CHART, network_operator.VERSION, values,
         name=network_operator.RELEASE, namespace=network_operator.NAMESPACE,
@@ -51,14 +52,16 @@ def test_the_release_renders_without_nfd_and_its_objects_are_valid() -> None:
 
 
 def test_the_operator_tolerates_the_pools_taint_and_keeps_the_charts_tolerations() -> None:
-    values = network_operator.release_values([ib_pool()])
+    values = network_operator.release_values(taint_tolerations([ib_pool()]))
     tolerations = values["operator"]["tolerations"]
     assert tolerates(tolerations, "nvidia.com/gpu", "present", "NoSchedule")
     assert tolerates(tolerations, "node-role.kubernetes.io/control-plane", "", "NoSchedule")
 
 
 def test_the_nic_cluster_policy_is_valid_under_the_charts_crd() -> None:
-    policy = network_operator.nic_cluster_policy([ib_pool("a"), ib_pool("b")])
+    policy = network_operator.nic_cluster_policy(
+        [ib_pool("a"), ib_pool("b")], taint_tolerations([ib_pool()]), "gpuready.io/pool"
+    )
     assert crd_problems(network_operator.CHART, network_operator.VERSION, policy) == []
     terms = policy["spec"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     assert terms == [{"matchExpressions": [{"key": "gpuready.io/pool", "operator": "In", "values": ["a", "b"]}]}]
@@ -67,7 +70,7 @@ def test_the_nic_cluster_policy_is_valid_under_the_charts_crd() -> None:
 
 
 def test_a_misspelt_policy_field_is_caught() -> None:
-    policy = network_operator.nic_cluster_policy([ib_pool()])
+    policy = network_operator.nic_cluster_policy([ib_pool()], taint_tolerations([ib_pool()]), "gpuready.io/pool")
     policy["spec"]["ofedDriver"]["versions"] = "x"
     assert crd_problems(network_operator.CHART, network_operator.VERSION, policy) != []
 

@@ -71,7 +71,7 @@ CHANGES: dict[str, Changes] = {
         "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
         "a100": {"maxSize": 1},
     },
-    "aks-ib": {"h100ib": {"minSize": 1, "maxSize": 4}},
+    "aks-ib": {"h100ib": {"minSize": 2, "maxSize": 4}},
     "gke-tcpxo": {  # a placement policy of the stack's own: the pool is replaced (placementPolicy forces it)
         "h100-mega": {
             "maxSize": 4,

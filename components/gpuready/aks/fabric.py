@@ -16,9 +16,12 @@ plugin). gpuready keeps its one-driver-owner rule: an InfiniBand pool's driver i
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 LEARN = "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated"
 RECIPE = "Azure/aks-rdma-infiniband@700dabb4fe0451d482ae09a373617ed68658b021"

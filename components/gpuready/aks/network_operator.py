@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.aks.fabric import INFINIBAND
 from gpuready.core.gpu_stack.chart_facts import chart_values
-from gpuready.core.gpu_stack.placement import taint_tolerations
-from gpuready.core.scheduling import LABEL_POOL
-from gpuready.core.specs import GpuPoolSpec
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 CHART = "network-operator"
 VERSION = "26.1.2"
@@ -57,31 +57,37 @@ def infiniband_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
     return [p for p in pools if p.fabric is not None and p.resolved.gpu.instance_type in INFINIBAND]
 
 
-def release_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
-    """The Network Operator release's values for the stack's InfiniBand ``pools``."""
+def release_values(pool_tolerations: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+    """The Network Operator release's values, its DaemonSets tolerating the InfiniBand pools' taints
+    (``pool_tolerations``, one per taint key and effect) besides the chart's defaults."""
     defaults = chart_values(CHART, VERSION).tree["operator"]["tolerations"]
-    tolerations = [*defaults, *(t for t in taint_tolerations(pools) if t not in defaults)]
+    tolerations = [*defaults, *(dict(t) for t in pool_tolerations if t not in defaults)]
     return {"nfd": {"enabled": False, "deployNodeFeatureRules": False}, "operator": {"tolerations": tolerations}}
 
 
-def nic_cluster_policy(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
-    """The ``NicClusterPolicy`` (one per cluster, the operator's name for it) for the InfiniBand ``pools``."""
+def nic_cluster_policy(
+    pools: Sequence[GpuPoolSpec], pool_tolerations: Sequence[Mapping[str, str]], pool_label: str
+) -> dict[str, Any]:
+    """The ``NicClusterPolicy`` (one per cluster, the operator's name for it) for the InfiniBand ``pools``, on their
+    nodes by gpuready's ``pool_label``, tolerating their taints."""
     names = sorted(p.name for p in pools)
-    terms = [{"matchExpressions": [{"key": LABEL_POOL, "operator": "In", "values": names}]}]
+    terms = [{"matchExpressions": [{"key": pool_label, "operator": "In", "values": names}]}]
     return {
         "apiVersion": "mellanox.com/v1alpha1",
         "kind": "NicClusterPolicy",
         "metadata": {"name": "nic-cluster-policy", "labels": {"app.kubernetes.io/managed-by": "gpuready"}},
         "spec": {
             "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}},
-            "tolerations": taint_tolerations(pools),
+            "tolerations": [dict(t) for t in pool_tolerations],
             "ofedDriver": dict(OFED_DRIVER),
             "rdmaSharedDevicePlugin": {**RDMA_PLUGIN, "config": json.dumps(RDMA_PLUGIN_CONFIG)},
         },
     }
 
 
-def fabric_objects(pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
+def fabric_objects(
+    pools: Sequence[GpuPoolSpec], pool_tolerations: Sequence[Mapping[str, str]], pool_label: str
+) -> list[Mapping[str, Any]]:
     """The Network Operator's namespace, its release (a ``helm.sh/v3`` ``Release`` manifest of gpuready's own,
     registered as a Helm release) and the NicClusterPolicy, when any pool has InfiniBand."""
     ib = infiniband_pools(pools)
@@ -97,9 +103,14 @@ def fabric_objects(pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
         "apiVersion": "helm.sh/v3",
         "kind": "Release",
         "metadata": {"name": RELEASE, "namespace": NAMESPACE},
-        "spec": {"chart": CHART, "version": VERSION, "repository": REPOSITORY, "values": release_values(ib)},
+        "spec": {
+            "chart": CHART,
+            "version": VERSION,
+            "repository": REPOSITORY,
+            "values": release_values(pool_tolerations),
+        },
     }
-    return [namespace, release, nic_cluster_policy(ib)]
+    return [namespace, release, nic_cluster_policy(ib, pool_tolerations, pool_label)]
 
 
 def operator_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -177,7 +177,9 @@ class AksProfile(CloudProfile):
         return network_operator.operator_values(pools)
 
     def fabric_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
-        return network_operator.fabric_objects(pools)
+        ib = network_operator.infiniband_pools(pools)
+        seen = {(t.key, t.effect): toleration_for(t) for p in ib for t in tolerated_taints(p)}
+        return network_operator.fabric_objects(pools, list(seen.values()), LABEL_POOL)
 
     def fabric_container_resources(self, spec: GpuPoolSpec) -> dict[str, str]:
         return network_operator.container_resources(spec)

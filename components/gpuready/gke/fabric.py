@@ -20,9 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx"
 RDMA_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-rdma"

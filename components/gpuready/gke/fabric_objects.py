@@ -21,10 +21,12 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.gke.fabric import GPUDIRECT
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 INSTALLERS_FILE = Path(__file__).with_name("nccl_installers.json")
 GROUP = "networking.gke.io"

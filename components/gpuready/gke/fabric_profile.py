@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.clouds.fabric_profile import FabricProfile
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem
 from gpuready.gke import fabric, fabric_objects
 from gpuready.gke.rxdm import RXDM
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 
 class GkeFabricProfile(FabricProfile):

@@ -9,8 +9,9 @@ adds its own needs of a fabric pool (``fabric_pool_problems``), the cluster obje
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from gpuready.core.clouds.named import NamedCloud
 from gpuready.core.fabric import kind_problems
 
 if TYPE_CHECKING:
@@ -18,10 +19,10 @@ if TYPE_CHECKING:
     from gpuready.errors import Problem
 
 
-class FabricProfile:
-    """The fabric facts and hooks of a cloud profile."""
+class FabricProfile(NamedCloud, Protocol):
+    """The fabric facts and hooks of a cloud profile (its audience: pool rules, the stack program's cluster
+    objects, the workload helper, the policy pack)."""
 
-    title: ClassVar[str]
     fabric_types: ClassVar[Mapping[str, str]] = {}
     """Instance types with a multi-node fabric -> its kind (``core.fabric.FABRIC_KINDS``)."""
 
