@@ -15,6 +15,7 @@ from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.lookup import ResolvedGpu
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
+from gpuready.core.fabric import rules as fabric_rules
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
     label_value_problem,
@@ -50,6 +51,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)
         sharing_rules.check_sharing(spec, resolved.model, problems)
+        problems.extend(fabric_rules.problems(spec))
     _check_labels(spec, problems)
     _check_taints(spec, problems)
     lifecycle_rules.check_upgrade(spec, problems)

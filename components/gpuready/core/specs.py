@@ -15,6 +15,7 @@ from gpuready.core.catalog.lookup import ExplicitGpu, ResolvedGpu
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
+from gpuready.core.fabric.model import FabricSpec
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.pool_parts import (
     CAPACITIES,
@@ -129,6 +130,9 @@ class GpuPoolSpec:
     zones: tuple[str, ...] = ()
     """Zones of the pool's nodes (AKS ``1``-``3``, GKE ``us-central1-a``); empty: the cloud's or the stack's
     default. EKS takes zones from its subnets (``overrides: {subnetIds: [...]}``)."""
+    fabric: FabricSpec | None = None
+    """The node-to-node fabric of the pool's nodes (EFA, GPUDirect, InfiniBand), valid only on instance types that
+    have it (``gpuready.core.fabric``); None: none (collectives across nodes go over TCP)."""
     overrides: Mapping[str, Any] = field(default_factory=dict)
     """Extra inputs of the cloud resource in the provider's camelCase spelling, deep-merged into what gpuready
     plans; inputs gpuready owns are refused (``gpuready.core.resource_inputs``)."""

@@ -25,6 +25,7 @@ from gpuready.core.scheduling import (
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.fabric import FABRIC
 from gpuready.eks.plan import AMI_TYPES, OWNED_INPUTS
 from gpuready.errors import Problem
 
@@ -54,6 +55,7 @@ class EksProfile(CloudProfile):
     # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; EKS reserves its own prefix.
     reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
     instance_types = EKS_INSTANCE_TYPES
+    fabric = FABRIC
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "gpuready.eks.stack_adapter"
     health_agents = {
@@ -87,7 +89,7 @@ class EksProfile(CloudProfile):
 
     def hatch_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []
-        if spec.zones:
+        if spec.zones and spec.fabric is None:  # an EFA pool names its one zone (eks.fabric)
             found.append(
                 Problem(
                     "zones",

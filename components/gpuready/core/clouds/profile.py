@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gpuready.core import offerings
+from gpuready.core.fabric.model import NO_FABRIC, CloudFabric
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -32,8 +33,7 @@ Mode's (a provisioner's, ``Provisioner.platform_advertiser``)."""
 
 
 class CloudProfile(ABC):
-    """Everything gpuready knows that differs by cloud. Subclasses set the class attributes; hooks default to
-    "nothing of the cloud's own"."""
+    """Everything gpuready knows that differs by cloud. Subclasses set the class attributes; hooks: "nothing"."""
 
     name: ClassVar[Cloud]
     title: ClassVar[str]
@@ -64,8 +64,7 @@ class CloudProfile(ABC):
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""
     provisioners: ClassVar[Mapping[str, str]]
-    """How capacity is made on this cloud: provisioner key -> module of its ``PROVISIONER``
-    (``gpuready.core.capacity``); the first is the default."""
+    """How capacity is made: provisioner key -> module of its ``PROVISIONER`` (core.capacity); the first: default."""
     required_settings: ClassVar[tuple[str, ...]] = ()
     """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
     optional_settings: ClassVar[tuple[str, ...]] = ()
@@ -81,8 +80,9 @@ class CloudProfile(ABC):
     max_pools: ClassVar[tuple[int, str] | None] = None
     """(hard node pool limit per cluster, its source), if the cloud has one."""
     cloud_driver_serves_nvidia_plugin: ClassVar[bool] = True
-    """Whether a pool whose driver the cloud installs can run NVIDIA's device plugin (not where the cloud runs
-    its own plugin with its driver)."""
+    """Whether a pool whose driver the cloud installs can run NVIDIA's device plugin (not with the cloud's own)."""
+    fabric: ClassVar[CloudFabric] = NO_FABRIC
+    """The node fabrics of the cloud's instance types and its rules for them (``gpuready.core.fabric``)."""
 
     # --- pool spec rules (each returns the problems it finds, in the order they are reported) ---
 

@@ -14,6 +14,7 @@ from pydantic import field_validator
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.fabric_model import FabricConfig
 from gpuready.core.config_model.pool_parts_model import (
     GpuConfig,
     GpuRequirementsConfig,
@@ -103,6 +104,9 @@ class PoolConfig(ConfigModel):
     a count or a percentage (``"10%"``); reasons left out keep gpuready's default."""
     zones: list[str] | None = None
     """Zones of the pool's nodes."""
+    fabric: FabricConfig | None = None
+    """The node-to-node fabric of a multi-node training pool (docs/fabric.md): efa, gpudirect-tcpx,
+    gpudirect-tcpxo, gpudirect-rdma or infiniband, or a mapping with its kind and placement group."""
     overrides: dict[str, Any] | None = None
     """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 

@@ -1,0 +1,103 @@
+"""The fabric of a pool's nodes: what a pool asks for (``FabricSpec``), what an instance type has (``TypeFabric``),
+and what a cloud knows and decides about it (``CloudFabric``, set on the cloud profile as ``fabric``). Pure.
+
+A cloud fills ``CloudFabric.types`` from its own machine-readable table (EKS: EC2 ``NetworkInfo`` via moto, in
+``gpuready.eks.fabric_facts``) and adds its own rules and workload fields by overriding the hooks; callers never
+compare cloud names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
+
+FabricKind = Literal["efa", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "infiniband"]
+FABRIC_KINDS: tuple[FabricKind, ...] = ("efa", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "infiniband")
+CREATE = "create"
+"""``placementGroup: create``: gpuready makes the pool's placement group (and deletes it with the pool)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FabricNetwork:
+    """One additional node network (GKE multi-networking: the VPC and subnet of one extra NIC)."""
+
+    network: str
+    subnetwork: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FabricSpec:
+    """``fabric``: the node-to-node fabric a pool's nodes get (``fabric: efa`` is ``FabricSpec(kind="efa")``)."""
+
+    kind: FabricKind
+    placement_group: str | None = None
+    """``create`` (gpuready makes a cluster placement group), the name of one made elsewhere, or None: the cloud's
+    default (``CloudFabric.default_placement``)."""
+    networks: tuple[FabricNetwork, ...] = ()
+    """Additional node networks, where the cloud's fabric needs them named (GKE)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TypeFabric:
+    """The fabric one instance type has, from the cloud's machine-readable data."""
+
+    kind: FabricKind
+    devices: int
+    """Fabric devices per node (EFA interfaces, NICs, HCAs): what a whole-node job requests."""
+    cards: tuple[int, ...] = ()
+    """Network cards that take a fabric interface (EC2 ``NetworkCards[].NetworkCardIndex`` with ``efa-only``)."""
+    primary_card: int = 0
+    """The network card of the node's primary interface (EC2 ``DefaultNetworkCardIndex``)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FabricWorkload:
+    """What a workload's pods need to use the fabric of a pool: extended resources per pod, environment,
+    pod annotations, and hugepages."""
+
+    resources: Mapping[str, int] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, str] = field(default_factory=dict)
+    hugepages: Mapping[str, str] = field(default_factory=dict)
+    """``hugepages-2Mi`` -> quantity (requests and limits alike)."""
+
+
+class CloudFabric:
+    """What a cloud knows about node fabrics; the defaults are "none here"."""
+
+    types: Mapping[str, TypeFabric] = {}
+    """Instance type -> its fabric (types absent have none)."""
+    default_placement: str | None = None
+    """What ``placementGroup`` is when not given (EKS: ``create``)."""
+
+    def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
+        """The cloud's own rules for a fabric pool (zones, provisioner, placement)."""
+        return []
+
+    def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
+        """Extended resource -> devices per node the fabric's device plugin advertises."""
+        return {}
+
+    def workload(self, spec: GpuPoolSpec, whole_node: bool) -> FabricWorkload:
+        """What a pod on ``spec``'s pool requests and sets to use the fabric (``whole_node``: all of a node's
+        devices)."""
+        return FabricWorkload()
+
+    def summary(self, spec: GpuPoolSpec) -> str:
+        """The fabric in a few words, for the plan's FABRIC column."""
+        fabric = spec.fabric
+        return "-" if fabric is None else fabric.kind
+
+    def placement(self, fabric: FabricSpec) -> str | None:
+        """The pool's placement group: given, else the cloud's default."""
+        return fabric.placement_group if fabric.placement_group is not None else self.default_placement
+
+
+NO_FABRIC = CloudFabric()
+"""A cloud without fabric facts (the profile's default)."""

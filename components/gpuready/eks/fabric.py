@@ -1,0 +1,131 @@
+"""EFA on EKS: the types that have it, where a pool may use it, and what its pods request. Pure.
+
+Facts per type from ``fabric_facts`` (EC2 ``NetworkInfo`` via moto). Rules:
+
+* One zone: "EFA does not work cross-AZ" (pulumi/pulumi-eks PR #1593, closing #1564, which therefore requires
+  ``placementGroupAvailabilityZone``), and a cluster placement group lies in one zone (AWS EC2 User Guide,
+  "Placement strategies": "A cluster placement group is a logical grouping of instances within a single
+  Availability Zone"). A pool gives at most one zone (``zones: [us-east-1a]``); a node group's subnets must all lie
+  in it (checked against the subnets at deploy, ``eks.launch_template``); a Karpenter pool must name it (its
+  NodePool requires it: Karpenter picks subnets in every zone otherwise).
+* Placement: ``create`` by default (terraform-aws-modules/terraform-aws-eks ``enable_efa_support`` creates one:
+  modules/eks-managed-node-group/main.tf @bef29c4 L40-86).
+* EKS Auto Mode: its ``eks.amazonaws.com/v1`` NodeClass (schema in
+  ``../shared/reference/upstream/crds-catalog/eks.amazonaws.com/nodeclass_v1.json``) has no network interface nor
+  placement group field, so gpuready cannot give its nodes EFA interfaces: refused.
+* A Karpenter pool's types share one EFA card layout: the EC2NodeClass lists its ``networkInterfaces`` once for
+  every type of the pool.
+
+Pods: the EFA device plugin advertises ``vpc.amazonaws.com/efa``, one per EFA interface (aws/eks-charts
+``stable/aws-efa-k8s-device-plugin``; Karpenter lists it among its well-known resources:
+kubernetes-sigs/karpenter v1.14.1 / aws/karpenter-provider-aws v1.14.1 ``pkg/apis/v1/labels.go``
+``ResourceEFA``). A whole-node job requests all of a node's interfaces. libfabric's EFA provider needs huge pages
+(AWS EKS User Guide "Run machine learning training on Amazon EKS with Elastic Fabric Adapter", node-efa: the sample
+pods request ``hugepages-2Mi: 5120Mi``), and NCCL's aws-ofi-nccl plugin picks the provider from ``FI_PROVIDER=efa``
+and uses GPUDirect RDMA with ``FI_EFA_USE_DEVICE_RDMA=1`` (aws/aws-ofi-nccl ``doc/efa-env-var.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from gpuready.core.capacity import gpu_choice
+from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, TypeFabric
+from gpuready.eks.fabric_facts import EFA_CARDS
+from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
+
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
+HUGEPAGES = {"hugepages-2Mi": "5120Mi"}
+"""Huge pages an EFA pod requests (the AWS EKS User Guide's EFA sample pods)."""
+NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1"}
+"""What aws-ofi-nccl reads to run NCCL over EFA with GPUDirect RDMA (cited in the module docstring)."""
+KARPENTER = "karpenter"
+AUTO_MODE = "eks-auto-mode"
+
+EFA_TYPES: Mapping[str, TypeFabric] = {
+    name: TypeFabric(kind="efa", devices=count, cards=tuple(range(first, first + count)))
+    for name, (first, count) in EFA_CARDS.items()
+}
+"""Instance type -> its EFA (devices = EFA interfaces = network cards that take one)."""
+
+
+class EksFabric(CloudFabric):
+    types = EFA_TYPES
+    default_placement = CREATE
+
+    def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
+        if spec.provisioner == AUTO_MODE:
+            return [
+                Problem(
+                    "fabric",
+                    "EKS Auto Mode's NodeClass has no network interface or placement group field, so its nodes get "
+                    "no EFA interfaces",
+                    fabric.kind,
+                    (),
+                    "use provisioner: karpenter (EC2NodeClass networkInterfaces) or a node group",
+                )
+            ]
+        found: list[Problem] = []
+        zones = spec.zones if isinstance(spec.zones, tuple) else ()
+        if len(zones) > 1:
+            found.append(
+                Problem(
+                    "zones",
+                    "an EFA pool lies in one zone: EFA does not work across zones and a cluster placement group is "
+                    "in one zone (pulumi-eks #1564 / PR #1593)",
+                    list(zones),
+                    (),
+                    "keep one zone, with its subnets",
+                )
+            )
+        elif not zones and spec.provisioner == KARPENTER:
+            found.append(
+                Problem(
+                    "zones",
+                    "a Karpenter EFA pool must name its zone: Karpenter launches in every zone of its subnets, and "
+                    "EFA does not work across zones",
+                    None,
+                    (),
+                    "zones: [us-east-1a] (a zone of the pool's subnets that offers its instance type)",
+                )
+            )
+        layouts = {EFA_TYPES[name].cards for name in gpu_choice.instance_types(spec)}
+        if len(layouts) > 1:
+            found.append(
+                Problem(
+                    "instanceType",
+                    "the types of an EFA pool must share one EFA network card layout (the EC2NodeClass lists its "
+                    "network interfaces once)",
+                    list(gpu_choice.instance_types(spec)),
+                    (),
+                    "split the pool by EFA interface count",
+                )
+            )
+        return found
+
+    def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
+        if spec.fabric is None:
+            return {}
+        return {EFA_RESOURCE: min(EFA_TYPES[name].devices for name in gpu_choice.instance_types(spec))}
+
+    def workload(self, spec: GpuPoolSpec, whole_node: bool) -> FabricWorkload:
+        devices = self.resources(spec).get(EFA_RESOURCE, 0)
+        if not devices:
+            return FabricWorkload()
+        return FabricWorkload(resources={EFA_RESOURCE: devices if whole_node else 1}, env=NCCL_ENV, hugepages=HUGEPAGES)
+
+    def summary(self, spec: GpuPoolSpec) -> str:
+        fabric = spec.fabric
+        if fabric is None:
+            return "-"
+        devices = self.resources(spec)[EFA_RESOURCE]
+        placement = self.placement(fabric)
+        group = "new placement group" if placement == CREATE else f"placement group {placement}"
+        return f"efa x{devices}, {group}"
+
+
+FABRIC = EksFabric()
