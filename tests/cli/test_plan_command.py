@@ -33,7 +33,7 @@ GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 TABLE_HEADERS = (
     "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
-    "DRIVER", "SCALES",
+    "DRIVER", "FABRIC", "SCALES",
 )  # fmt: skip
 PLAN_KEYS = {
     "formatVersion",

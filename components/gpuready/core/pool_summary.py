@@ -9,6 +9,7 @@ from gpuready.core import scheduling, sharing_plan
 from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity.registry import provisioner_for
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.health.repair import repair_summary
 from gpuready.core.pool_capacity import schedulable_capacity
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -62,6 +63,8 @@ class PoolOutputs:
     """Nodes the pool keeps warm (its minimum)."""
     max_nodes: int
     """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
+    fabric: dict[str, Any]
+    """The pool's node fabric (``kind``, ``devices`` per node, ``placementGroup``, ``summary``); ``{}``: none."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -100,6 +103,7 @@ def pool_outputs(
         schedulable=dict(capacity.per_node),
         min_nodes=capacity.min_nodes,
         max_nodes=capacity.max_nodes,
+        fabric=cloud_profile(spec.cloud).fabric.outputs(spec),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from gpuready.errors import Problem
 
@@ -93,6 +93,15 @@ class CloudFabric:
         """The fabric in a few words, for the plan's FABRIC column."""
         fabric = spec.fabric
         return "-" if fabric is None else fabric.kind
+
+    def outputs(self, spec: GpuPoolSpec) -> dict[str, Any]:
+        """What a pool publishes of its fabric (the plan's ``fabric``): ``{}`` without one."""
+        fabric = spec.fabric
+        if fabric is None:
+            return {}
+        devices = sum(self.resources(spec).values())
+        return {"kind": fabric.kind, "devices": devices, "placementGroup": self.placement(fabric),
+                "summary": self.summary(spec)}  # fmt: skip
 
     def placement(self, fabric: FabricSpec) -> str | None:
         """The pool's placement group: given, else the cloud's default."""
