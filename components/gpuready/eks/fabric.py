@@ -5,9 +5,8 @@ Facts per type from ``fabric_facts`` (EC2 ``NetworkInfo`` via moto). Rules:
 * One zone: "EFA does not work cross-AZ" (pulumi/pulumi-eks PR #1593, closing #1564, which therefore requires
   ``placementGroupAvailabilityZone``), and a cluster placement group lies in one zone (AWS EC2 User Guide,
   "Placement strategies": "A cluster placement group is a logical grouping of instances within a single
-  Availability Zone"). A pool gives at most one zone (``zones: [us-east-1a]``); a node group's subnets must all lie
-  in it (checked against the subnets at deploy, ``eks.launch_template``); a Karpenter pool must name it (its
-  NodePool requires it: Karpenter picks subnets in every zone otherwise).
+  Availability Zone"). A pool names exactly one zone (``zones: [us-east-1a]``); a node group's subnets must all lie
+  in it (checked against the subnets at deploy, ``eks.launch_template``); a Karpenter pool's NodePool requires it.
 * Placement: ``create`` by default (terraform-aws-modules/terraform-aws-eks ``enable_efa_support`` creates one:
   modules/eks-managed-node-group/main.tf @bef29c4 L40-86).
 * EKS Auto Mode: its ``eks.amazonaws.com/v1`` NodeClass (schema in
@@ -27,6 +26,7 @@ and uses GPUDirect RDMA with ``FI_EFA_USE_DEVICE_RDMA=1`` (aws/aws-ofi-nccl ``do
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -43,7 +43,8 @@ HUGEPAGES = {"hugepages-2Mi": "5120Mi"}
 """Huge pages an EFA pod requests (the AWS EKS User Guide's EFA sample pods)."""
 NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1"}
 """What aws-ofi-nccl reads to run NCCL over EFA with GPUDirect RDMA (cited in the module docstring)."""
-KARPENTER = "karpenter"
+ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z](-[a-z]+-\d+[a-z])?\Z")
+"""An Availability Zone name (``us-east-1a``; Local Zones ``us-east-1-bos-1a`` are not offered EFA GPU types)."""
 AUTO_MODE = "eks-auto-mode"
 
 EFA_TYPES: Mapping[str, TypeFabric] = {
@@ -70,6 +71,17 @@ class EksFabric(CloudFabric):
                 )
             ]
         found: list[Problem] = []
+        overrides = spec.overrides if isinstance(spec.overrides, Mapping) else {}
+        if "launchTemplate" in overrides:
+            found.append(
+                Problem(
+                    "overrides.launchTemplate",
+                    "an EFA pool's launch template is gpuready's (its EFA interfaces and placement group)",
+                    overrides["launchTemplate"],
+                    (),
+                    "remove overrides.launchTemplate, or remove fabric and give the interfaces yourself",
+                )
+            )
         zones = spec.zones if isinstance(spec.zones, tuple) else ()
         if len(zones) > 1:
             found.append(
@@ -82,17 +94,20 @@ class EksFabric(CloudFabric):
                     "keep one zone, with its subnets",
                 )
             )
-        elif not zones and spec.provisioner == KARPENTER:
+        elif not zones:
             found.append(
                 Problem(
                     "zones",
-                    "a Karpenter EFA pool must name its zone: Karpenter launches in every zone of its subnets, and "
-                    "EFA does not work across zones",
+                    "an EFA pool must name its one zone: EFA does not work across zones, and a node group or "
+                    "Karpenter otherwise launches in every zone of its subnets (pulumi-eks requires "
+                    "placementGroupAvailabilityZone for the same reason, PR #1593)",
                     None,
                     (),
                     "zones: [us-east-1a] (a zone of the pool's subnets that offers its instance type)",
                 )
             )
+        elif not ZONE.match(str(zones[0])):
+            found.append(Problem("zones[0]", "is not an AWS Availability Zone name", zones[0], (), "e.g. us-east-1a"))
         layouts = {EFA_TYPES[name].cards for name in gpu_choice.instance_types(spec)}
         if len(layouts) > 1:
             found.append(

@@ -11,7 +11,7 @@ from gpuready.core import pool_config
 from gpuready.core.fabric.model import CREATE, FabricSpec
 from gpuready.errors import ConfigError
 
-P5 = {"name": "train", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2}
+P5 = {"name": "train", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "zones": ["us-east-1a"]}
 
 
 def _problems(cloud: str, **extra: Any) -> list[str]:
@@ -45,7 +45,11 @@ def test_efa_on_an_efa_type_is_the_spec(given: object, kind: str, placement: str
         ("eks", {"fabric": {"kind": "efa", "zone": "a"}}, "fabric.zone", ""),
         ("eks", {"fabric": {"kind": "efa", "placementGroup": " "}}, "fabric.placementGroup", "must be create or"),
         ("eks", {"fabric": "efa", "zones": ["us-east-1a", "us-east-1b"]}, "zones", "EFA does not work across zones"),
-        ("eks", {"fabric": "efa", "provisioner": "karpenter"}, "zones", "must name its zone"),
+        ("eks", {"fabric": "efa", "provisioner": "karpenter", "zones": None}, "zones", "must name its one zone"),
+        ("eks", {"fabric": "efa", "zones": None}, "zones", "must name its one zone"),
+        ("eks", {"fabric": "efa", "zones": ["1"]}, "zones[0]", "not an AWS Availability Zone"),
+        ("eks", {"fabric": "efa", "overrides": {"launchTemplate": {"id": "lt-1"}}}, "overrides.launchTemplate",
+         "gpuready's"),
         ("eks", {"fabric": "efa", "provisioner": "eks-auto-mode"}, "fabric", "Auto Mode's NodeClass has no network"),
         (
             "eks",
@@ -62,5 +66,5 @@ def test_bad_fabric_is_refused_with_a_pointed_problem(cloud: str, extra: dict[st
 
 
 def test_no_fabric_is_none() -> None:
-    (spec,) = pool_config.parse_pools([P5], "eks")
+    (spec,) = pool_config.parse_pools([{**P5, "zones": None}], "eks")
     assert spec.fabric is None
