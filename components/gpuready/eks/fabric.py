@@ -57,6 +57,7 @@ EFA_TYPES: Mapping[str, TypeFabric] = {
 class EksFabric(CloudFabric):
     types = EFA_TYPES
     default_placement = CREATE
+    plugin_adapter = "gpuready.eks.efa_plugin_release:build_fabric_plugin"
 
     def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
         if spec.provisioner == AUTO_MODE:

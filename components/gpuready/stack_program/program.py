@@ -16,7 +16,7 @@ from gpuready.core.health.agent import HealthSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import GpuReadyError
 from gpuready.pool_outputs import GpuNodePoolBase
-from gpuready.stack_adapters import build_health_agent, build_pool
+from gpuready.stack_adapters import build_fabric_plugin, build_health_agent, build_pool
 from gpuready.stack_program import config as program_config
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ def run() -> None:
     pools = build_pools(settings, cluster)
     gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
+    fabric_plugin = build_fabric_plugin(settings, pools, cluster)
     if settings.verify:
         from gpuready.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -102,7 +103,7 @@ def run() -> None:
             skip=settings.verify_skip_pools,
             smoke=settings.verify_smoke,
             smoke_image=settings.verify_smoke_image or None,
-            depends_on=[r for r in (gpu_stack, health_agent) if r is not None],
+            depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)

@@ -75,6 +75,9 @@ class CloudFabric:
     """Instance type -> its fabric (types absent have none)."""
     default_placement: str | None = None
     """What ``placementGroup`` is when not given (EKS: ``create``)."""
+    plugin_adapter: str | None = None
+    """``module:function`` installing what the cluster needs for the stack's fabric pools (EKS: the EFA device
+    plugin's release), called as ``function(pool specs, provider, depends_on)``; None: nothing to install."""
 
     def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
         """The cloud's own rules for a fabric pool (zones, provisioner, placement)."""
