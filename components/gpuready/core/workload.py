@@ -16,6 +16,11 @@ On a DRA pool (``advertise: dra``, ``advertisers.dra``) the pod claims devices f
 devices of one profile (``mig.nvidia.com`` with a CEL selector on the ``profile`` attribute), or of devices
 matching CEL selectors on the attributes the driver publishes (``advertisers.device_selectors``); every container
 passed through ``container`` shares the pod's one claim.
+
+On a pool with a node fabric (``fabric``), the pool's cloud says what the pods need to use it
+(``CloudProfile.fabric.workload``, data per cloud): on EKS's EFA, ``vpc.amazonaws.com/efa`` (all of a node's
+interfaces when the pod takes all of its GPUs, else one), ``hugepages-2Mi`` and NCCL's environment
+(``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod template carries.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from gpuready.core.advertisers.interface import GpuRequest
 from gpuready.core.advertisers.registry import advertiser_for, advertiser_named
 from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.fabric.model import FabricWorkload
 from gpuready.core.k8s_syntax import object_name_problem
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec
@@ -57,6 +63,9 @@ class GpuWorkload:
     """The MIG profile the claimed devices have (DRA pools)."""
     selectors: tuple[DeviceSelector, ...] = ()
     """Conditions on the claimed devices' attributes (DRA pools)."""
+    fabric: FabricWorkload = field(default_factory=FabricWorkload)
+    """What the pods need to use the pool's node fabric (``CloudFabric.workload``): its devices (all of a node's
+    for a whole-node job), huge pages, environment, pod annotations; empty on a pool without one."""
 
     def pod_spec(self) -> dict[str, Any]:
         """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
@@ -68,6 +77,10 @@ class GpuWorkload:
             **dict(self.cloud_fields),
             **advertiser_named(self.advertiser).pod_fields(self._request()),
         }
+
+    def pod_annotations(self) -> dict[str, str]:
+        """Annotations the pod template must carry for the pool's fabric (none on EKS's EFA)."""
+        return dict(self.fabric.annotations)
 
     def pod_labels(self) -> dict[str, str]:
         """Labels the pod template must carry for the placement (the pack group's)."""
@@ -90,18 +103,29 @@ class GpuWorkload:
             resource=self.resource, count=self.count, mig_profile=self.mig_profile, selectors=self.selectors
         )
 
+    def fabric_resources(self) -> dict[str, dict[str, int | str]]:
+        """A container's ``requests`` and ``limits`` (equal) of the fabric's devices and huge pages."""
+        units: dict[str, int | str] = {**self.fabric.resources, **self.fabric.hugepages}
+        return {"requests": dict(units), "limits": dict(units)} if units else {}
+
     def container(self, container: Mapping[str, Any]) -> dict[str, Any]:
-        """``container`` with the GPU units added to its ``resources`` (other resources kept). On a DRA pool every
-        container passed here names the pod's one claim, so they share the same devices."""
+        """``container`` with the GPU units, and on a fabric pool its devices, huge pages and environment, added
+        to its ``resources`` and ``env`` (the container's others kept; its own value of a fabric variable wins).
+        On a DRA pool every container passed here names the pod's one claim, so they share the same devices."""
         merged = dict(container)
         current = dict(merged.get("resources") or {})
-        for key, units in self.resources().items():
-            if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
-                kept = [c for c in current.get(key) or [] if c not in units]
-                current[key] = [*kept, *units]
-            else:
-                current[key] = {**dict(current.get(key) or {}), **units}
+        for part in (self.resources(), self.fabric_resources()):
+            for key, units in part.items():
+                if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
+                    kept = [c for c in current.get(key) or [] if c not in units]
+                    current[key] = [*kept, *units]
+                else:
+                    current[key] = {**dict(current.get(key) or {}), **units}
         merged["resources"] = current
+        if self.fabric.env:
+            env = list(merged.get("env") or [])
+            named = {e.get("name") for e in env if isinstance(e, Mapping)}
+            merged["env"] = env + [{"name": k, "value": v} for k, v in self.fabric.env.items() if k not in named]
         return merged
 
 
@@ -134,4 +158,10 @@ def gpu_workload(
         cloud_fields=cloud.workload_pod_fields(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,
+        fabric=cloud.fabric.workload(pool, whole_node=_whole_node(pool, request.count, request.resource)),
     )
+
+
+def _whole_node(pool: GpuPoolSpec, count: int, resource: str) -> bool:
+    """Whether a pod asking ``count`` of ``resource`` takes a whole node of the pool (all its units)."""
+    return count >= advertiser_for(pool).allocatable_per_node(pool).get(resource, 0) > 0

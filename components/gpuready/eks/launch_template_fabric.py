@@ -5,8 +5,8 @@ Network interfaces, one EFA interface per network card that takes one (``fabric.
 EFA, else a plain ``interface``; every other EFA card gets an ``efa-only`` interface at device 1, the way
 terraform-aws-modules/terraform-aws-eks ``enable_efa_support`` enumerates the cards
 (``modules/eks-managed-node-group/main.tf`` @bef29c4 L40-86: device 0 on card 0, 1 on the others) and Karpenter
-generates its own EFA interfaces (aws/karpenter-provider-aws ``pkg/providers/launchtemplate/launchtemplate.go``
-``generateNetworkInterfaces``). ``efa-only`` interfaces carry no IP address (botocore ec2
+generates its own EFA interfaces (aws/karpenter-provider-aws v1.14.1 ``pkg/providers/launchtemplate/
+launchtemplate.go`` L299-346 ``generateNetworkInterfaces``). ``efa-only`` interfaces carry no IP address (botocore ec2
 ``LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.InterfaceType``), so a p5.48xlarge takes one IP, not
 32. A launch template that lists interfaces must give their security groups itself: the cluster's and the EFA
 group (``efa_security_group``). Field names are botocore's members (``NetworkCardIndex``, ``DeviceIndex``,
@@ -21,7 +21,9 @@ security group itself" (AWS EC2 User Guide, "Get started with EFA and NCCL", ste
 
 Karpenter's EC2NodeClass (v1.14.1, ``../shared/reference/upstream/karpenter-aws``): ``networkInterfaces`` take only
 ``interface`` and ``efa-only``, must include ``interface`` at card 0 device 0, and at most one ``efa-only`` per card
-(its CEL rules); so card 0 gets ``interface`` at device 0 and ``efa-only`` at device 1 there.
+(its CEL rules); so card 0 gets ``interface`` at device 0 and ``efa-only`` at device 1 there. Karpenter then counts
+an instance type's ``vpc.amazonaws.com/efa`` as the node class's ``efa-only`` interfaces (v1.14.1
+``pkg/providers/instancetype/types.go`` L472-483), which is the type's EFA cards.
 """
 
 from __future__ import annotations
