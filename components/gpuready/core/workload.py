@@ -19,7 +19,7 @@ passed through ``container`` shares the pod's one claim.
 
 On a pool with a node fabric (``fabric``), the pool's cloud says what the pods need to use it
 (``CloudProfile.fabric.workload``, data per cloud): on EKS's EFA, ``vpc.amazonaws.com/efa`` (all of a node's
-interfaces when the pod takes all of its GPUs, else one), ``hugepages-2Mi`` and NCCL's environment
+interfaces when the pod takes all of its GPUs, else one), ``hugepages-2Mi`` and libfabric's ``FI_PROVIDER=efa``
 (``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod template carries.
 """
 

@@ -20,8 +20,10 @@ Pods: the EFA device plugin advertises ``vpc.amazonaws.com/efa``, one per EFA in
 kubernetes-sigs/karpenter v1.14.1 / aws/karpenter-provider-aws v1.14.1 ``pkg/apis/v1/labels.go``
 ``ResourceEFA``). A whole-node job requests all of a node's interfaces. libfabric's EFA provider needs huge pages
 (AWS EKS User Guide "Run machine learning training on Amazon EKS with Elastic Fabric Adapter", node-efa: the sample
-pods request ``hugepages-2Mi: 5120Mi``), and NCCL's aws-ofi-nccl plugin picks the provider from ``FI_PROVIDER=efa``
-and uses GPUDirect RDMA with ``FI_EFA_USE_DEVICE_RDMA=1`` (aws/aws-ofi-nccl ``doc/efa-env-var.md``).
+pods request ``hugepages-2Mi: 5120Mi``). ``FI_PROVIDER=efa`` makes libfabric use the EFA provider only, as the
+EFA presets of aws/aws-ofi-nccl ``doc/efa-env-var.md`` (@518f4c6) set it; that cheatsheet also says
+``FI_EFA_USE_DEVICE_RDMA=1`` is not needed with libfabric >= 1.18.0 and aws-ofi-nccl >= 1.7.0 (and only p4/p5-class
+types have GPUDirect RDMA), so gpuready does not set it.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ if TYPE_CHECKING:
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 HUGEPAGES = {"hugepages-2Mi": "5120Mi"}
 """Huge pages an EFA pod requests (the AWS EKS User Guide's EFA sample pods)."""
-NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1"}
-"""What aws-ofi-nccl reads to run NCCL over EFA with GPUDirect RDMA (cited in the module docstring)."""
+NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa"}
+"""What NCCL's aws-ofi-nccl plugin (through libfabric) reads to run over EFA (cited in the module docstring)."""
 ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z](-[a-z]+-\d+[a-z])?\Z")
 """An Availability Zone name (``us-east-1a``; Local Zones ``us-east-1-bos-1a`` are not offered EFA GPU types)."""
 AUTO_MODE = "eks-auto-mode"
