@@ -14,10 +14,11 @@ from pulumi.runtime import MockCallArgs
 
 from gpuready.core import pool_config
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import launch_template_fabric
+from gpuready.eks import karpenter, launch_template_fabric, lifecycle
 from gpuready.eks.fabric import EFA_TYPES
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from gpuready.offline.invoke_results import EC2_GET_SUBNETS
+from gpuready.plan_diff.registry import table_for
 from tests.pulumi_mocks import CapturingMonitor, RecordingMocks, failing_program, install_mocks, runtime_test
 
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -121,3 +122,12 @@ def test_subnets_outside_the_zone_stop_the_deployment() -> None:
     install_mocks(OtherZoneMocks())
     with failing_program(), pytest.raises(ValueError, match=r"subnets subnet-a are not in the pool's zone"):
         _build(_spec())
+
+
+def test_the_lifecycle_line_and_the_placement_group_table() -> None:
+    assert "EFA: gpuready's launch template" in lifecycle.summary(_spec())
+    assert "deleted after the node group" in lifecycle.summary(_spec())
+    spec = _spec(provisioner="karpenter", minSize=None)
+    assert "placementGroupSelector (a change drifts every node" in karpenter.lifecycle_summary(spec)
+    table = table_for("aws:ec2/placementGroup:PlacementGroup")
+    assert (table.action("strategy"), table.action("name"), table.action("tags")) == ("replace", "replace", "update")

@@ -115,6 +115,12 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
         f"nodes report: {karpenter_nodepool.limits_text(spec, gpu_limit(spec))}); "
         f"empty nodes removed after {CONSOLIDATE_AFTER}; {node_disruption.summary(spec)}; "
         f"{ec2_node_class.summary(spec)}"
+        + (
+            "; EFA: the EC2NodeClass's networkInterfaces and placementGroupSelector (a change drifts every node, "
+            "which Karpenter replaces), the placement group deleted after the EC2NodeClass"
+            if spec.fabric is not None
+            else ""
+        )
     )
 
 
