@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
     from gpuready.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
     from gpuready.core.catalog.lookup import ExplicitGpu as ExplicitGpu
+    from gpuready.core.fabric.model import FabricSpec as FabricSpec
     from gpuready.core.gpu_stack.stack_spec import GpuStackSpec as GpuStackSpec
     from gpuready.core.pool_parts import GpuSharing as GpuSharing
     from gpuready.core.pool_parts import MigPartitioning as MigPartitioning
@@ -86,6 +87,7 @@ _EXPORTS = {
     "GpuBinPackingSchedulerArgs": "gpuready.scheduler.binpack_scheduler",
     "GpuPoolSpec": "gpuready.core.specs",
     "GpuSharing": "gpuready.core.pool_parts",
+    "FabricSpec": "gpuready.core.fabric.model",
     "MigPartitioning": "gpuready.core.pool_parts",
     "Taint": "gpuready.core.taints",
     "ExplicitGpu": "gpuready.core.catalog.lookup",

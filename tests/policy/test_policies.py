@@ -69,6 +69,7 @@ ADVISORY = {
     "gpu-pool-has-cloud-health-checks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
+    "gpu-fabric-pools",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {
     "gpu-node-pool-requires-gpu-taint": ("gpuTaint",),

@@ -29,11 +29,11 @@ types have GPUDirect RDMA), so gpuready does not set it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import gpu_choice
-from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, TypeFabric
+from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, StackItem, TypeFabric
 from gpuready.eks.fabric_facts import EFA_CARDS
 from gpuready.errors import Problem
 
@@ -60,6 +60,19 @@ class EksFabric(CloudFabric):
     types = EFA_TYPES
     default_placement = CREATE
     plugin_adapter = "gpuready.eks.efa_plugin_release:build_fabric_plugin"
+    policy_types = ("aws:ec2/launchTemplate:LaunchTemplate",)
+    resource_names = (EFA_RESOURCE,)
+
+    def type_resources(self, instance_type: str) -> dict[str, int]:
+        found = EFA_TYPES.get(instance_type)
+        return {EFA_RESOURCE: found.devices} if found else {}
+
+    def policy_problems(
+        self, where: str, props: Mapping[str, Any], instance_types: Sequence[str], stack: Sequence[StackItem]
+    ) -> list[str]:
+        from gpuready.eks import fabric_policy  # noqa: PLC0415 - the policy pack's, not every plan's
+
+        return fabric_policy.policy_problems(where, props, instance_types, stack)
 
     def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
         if spec.provisioner == AUTO_MODE:

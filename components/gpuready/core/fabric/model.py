@@ -8,7 +8,7 @@ compare cloud names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 FabricKind = Literal["efa", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "infiniband"]
 FABRIC_KINDS: tuple[FabricKind, ...] = ("efa", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "infiniband")
+StackItem = tuple[str, Mapping[str, Any]]
+"""A resource of a stack as the policy hooks read it: (type token, props)."""
 CREATE = "create"
 """``placementGroup: create``: gpuready makes the pool's placement group (and deletes it with the pool)."""
 
@@ -78,6 +80,23 @@ class CloudFabric:
     plugin_adapter: str | None = None
     """``module:function`` installing what the cluster needs for the stack's fabric pools (EKS: the EFA device
     plugin's release), called as ``function(pool specs, provider, depends_on)``; None: nothing to install."""
+
+    policy_types: tuple[str, ...] = ()
+    """Resource types ``policy_problems`` reads beside the pools (EKS: launch templates)."""
+    resource_names: tuple[str, ...] = ()
+    """Extended resources the cloud's fabric device plugins advertise (EKS: ``vpc.amazonaws.com/efa``)."""
+
+    def type_resources(self, instance_type: str) -> dict[str, int]:
+        """Extended resource -> devices a node of ``instance_type`` advertises once its fabric is set up."""
+        return {}
+
+    def policy_problems(
+        self, where: str, props: Mapping[str, Any], instance_types: Sequence[str], stack: Sequence[StackItem]
+    ) -> list[str]:
+        """The policy pack's findings on a GPU pool resource of any program (``props``, its pool fields under
+        ``where``) whose types have a fabric it does not set up; ``stack``: (type, props) of the stack's other
+        resources (a launch template the pool uses)."""
+        return []
 
     def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:
         """The cloud's own rules for a fabric pool (zones, provisioner, placement)."""
