@@ -963,8 +963,8 @@ def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.Captur
     result = plan_with_capsys(capsys, "--stack", "eks-dve")
     assert result.code == 2
     known = (
-        "aks-dev, aks-dra-operator, aks-nap, aks-sku, eks-dev, eks-dra, eks-karpenter, gke-compute-class, gke-dev, "
-        "gke-operator"
+        "aks-dev, aks-dra-operator, aks-nap, aks-sku, eks-dev, eks-dra, eks-efa, eks-karpenter, gke-compute-class, "
+        "gke-dev, gke-operator"
     )
     assert f"known stacks: {known}" in result.err
 

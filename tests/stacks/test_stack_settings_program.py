@@ -198,6 +198,10 @@ def test_example_stack_has_a_mig_pool_and_a_shared_pool(stack: str) -> None:
         # A DRA stack shares GPUs by claims, not pool sharing, and has no MIG manager (issue #15): whole GPUs.
         assert {p.sharing_mode for p in pools} == {"none"}
         return
+    if all(p.fabric is not None for p in pools):
+        # A multi-node training stack (issue #30): whole GPUs on nodes joined by their fabric.
+        assert {p.sharing_mode for p in pools} == {"none"}
+        return
     modes = {p.name: p.sharing_mode for p in pools}
     assert "mig" in modes.values(), modes
     assert {"time-slicing", "mps"} & set(modes.values()), modes
