@@ -1,7 +1,7 @@
 """Golden diffs (issue #27): every example stack against a changed copy of itself, in one ``gpuready diff -o json``
 each. The copy changes, on the pools where they apply, a GPU model (instance type), time-slicing / MPS replicas, a
-MIG profile, ``maxSize``, ``minSize``, a DRA pool's device count and a pool's fabric, so each golden shows the capacity in the units
-workloads request before and after, and every loss named."""
+MIG profile, ``maxSize``, ``minSize``, a DRA pool's device count and a pool's fabric, so each golden shows the
+capacity in the units workloads request before and after, and every loss named."""
 
 from __future__ import annotations
 
