@@ -19,6 +19,7 @@ from gpuready.eks.fabric import EFA_TYPES
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from gpuready.offline.invoke_results import EC2_GET_SUBNETS
 from gpuready.plan_diff.registry import table_for
+from tests.eks.test_fabric_facts import BUNDLED, EFA_IN_EC2
 from tests.pulumi_mocks import CapturingMonitor, RecordingMocks, failing_program, install_mocks, runtime_test
 
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -81,7 +82,7 @@ def test_a_named_placement_group_is_used_not_made(mocked: CapturingMonitor) -> N
     assert mocked.one(LAUNCH_TEMPLATE).inputs["placement"] == {"groupName": "shared-pg"}
 
 
-@pytest.mark.parametrize("name", sorted(EFA_TYPES))
+@pytest.mark.parametrize("name", EFA_IN_EC2)
 def test_interfaces_of_every_efa_type_follow_ec2(name: str) -> None:
     """One interface per EFA card (plus a plain primary where card 0 takes none), each valid for botocore and for
     pulumi-aws's argument type."""
@@ -90,7 +91,10 @@ def test_interfaces_of_every_efa_type_follow_ec2(name: str) -> None:
     fabric = EFA_TYPES[name]
     efa = [i for i in interfaces if i["interface_type"] in ("efa", "efa-only")]
     assert [i["network_card_index"] for i in efa] == list(fabric.cards)
-    assert len(efa) == fabric.devices
+    network = BUNDLED[name]["NetworkInfo"]  # EC2's own data, as moto bundles it
+    assert len(efa) == network["EfaInfo"]["MaximumEfaInterfaces"]
+    cards = {card["NetworkCardIndex"]: card for card in network["NetworkCards"]}
+    assert all("efa-only" in cards[i["network_card_index"]]["InterfaceTypes"] for i in efa)
     assert interfaces[0]["network_card_index"] == 0 and interfaces[0]["device_index"] == 0
     assert interfaces[0]["interface_type"] == ("efa" if 0 in fabric.cards else "interface")
     assert len({(i["network_card_index"], i["device_index"]) for i in interfaces}) == len(interfaces)

@@ -18,7 +18,7 @@ INTERFACES = [{"networkCardIndex": 0, "deviceIndex": 0, "interfaceType": "efa"},
 EFA_INTERFACES = {"networkInterfaces": INTERFACES}
 
 
-def node_group(instance: str = "p5.48xlarge", most: int = 2, **extra: Any) -> dict[str, Any]:
+def node_group(*, instance: str = "p5.48xlarge", most: int = 2, **extra: Any) -> dict[str, Any]:
     return {"clusterName": "ml", "nodeRoleArn": "arn:aws:iam::1:role/n", "subnetIds": ["subnet-a"],
             "instanceTypes": [instance], "amiType": "AL2023_x86_64_NVIDIA",
             "scalingConfig": {"minSize": 0, "maxSize": most, "desiredSize": 0},
@@ -33,8 +33,8 @@ def job(requests: dict[str, Any], selector: dict[str, str]) -> dict[str, Any]:
     return {"spec": {"template": {"spec": spec}}}
 
 
-LT = {"launchTemplate": {"id": "lt-1", "version": "1"}}
-PLACED = {**EFA_INTERFACES, "placement": {"groupName": "train-pg"}}
+LT: dict[str, Any] = {"launchTemplate": {"id": "lt-1", "version": "1"}}
+PLACED: dict[str, Any] = {**EFA_INTERFACES, "placement": {"groupName": "train-pg"}}
 
 
 @pytest.mark.parametrize(
@@ -48,8 +48,8 @@ PLACED = {**EFA_INTERFACES, "placement": {"groupName": "train-pg"}}
          "2 subnets for an EFA node group: EFA does not work across zones"),
         ([(NODE_GROUP, node_group(most=1))], None),  # one node: nothing to talk to over EFA
         ([(NODE_GROUP, node_group(labels={"gpuready.io/sharing": "mig"}))], None),  # MIG: many small jobs
-        ([(NODE_GROUP, node_group("g6.12xlarge"))], None),  # one EFA card: not a training-class type
-        ([(NODE_GROUP, node_group("g6.xlarge", **{"labels": {"gpuready.io/pool": "l4"}})),
+        ([(NODE_GROUP, node_group(instance="g6.12xlarge"))], None),  # one EFA card: not a training-class type
+        ([(NODE_GROUP, node_group(instance="g6.xlarge", labels={"gpuready.io/pool": "l4"})),
           (JOB, job({"nvidia.com/gpu": 1, "vpc.amazonaws.com/efa": 1}, {"gpuready.io/pool": "l4"}))],
          "requests vpc.amazonaws.com/efa, but its nodeSelector picks the pool on g6.xlarge, which has none"),
         ([(NODE_GROUP, node_group(**LT)), (LAUNCH_TEMPLATE, PLACED),
