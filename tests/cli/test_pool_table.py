@@ -52,7 +52,9 @@ def test_wide_adds_node_bounds_resource_and_selector_and_no_headers_drops_the_he
 
 
 def test_fabric_shows_in_the_table_and_the_json() -> None:
-    efa = build_spec("eks", name="train", instance_type="p5.48xlarge", fabric=FabricSpec(kind="efa"))
+    efa = build_spec(
+        "eks", name="train", instance_type="p5.48xlarge", fabric=FabricSpec(kind="efa"), zones=("us-east-1a",)
+    )
     pools = [(efa.name, pool_outputs(efa, "d", "l").as_dict()), *_pools()]
     rows = {row[0]: dict(zip(HEADERS, row, strict=True)) for row in pool_rows(pools)}
     assert rows["train"]["FABRIC"] == "efa x32, new placement group"

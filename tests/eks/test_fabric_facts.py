@@ -13,8 +13,8 @@ import moto
 import pytest
 
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
-from gpuready.eks.fabric import EFA_RESOURCE, EFA_TYPES, FABRIC
-from gpuready.eks.fabric_facts import EFA_CARDS
+from gpuready.eks.fabric import FABRIC
+from gpuready.eks.fabric_facts import EFA_CARDS, EFA_RESOURCE, EFA_TYPES
 
 BUNDLED: Mapping[str, Any] = json.loads(
     gzip.decompress((Path(moto.__file__).parent / "ec2" / "resources" / "instance_types.json.gz").read_bytes())

@@ -11,7 +11,7 @@ import pytest
 from gpuready.core import pool_config
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks import karpenter
-from gpuready.eks.fabric import EFA_TYPES
+from gpuready.eks.fabric_facts import EFA_TYPES
 from tests.crd_schemas import crd_problems
 from tests.eks.test_karpenter import NODE_CLASS_CRD, NODE_POOL_CRD, WIRING
 from tests.eks.test_karpenter_pool import COMPONENT, NODE_CLASS, build

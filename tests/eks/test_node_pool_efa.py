@@ -15,7 +15,7 @@ from pulumi.runtime import MockCallArgs
 from gpuready.core import pool_config
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks import karpenter, launch_template_fabric, lifecycle
-from gpuready.eks.fabric import EFA_TYPES
+from gpuready.eks.fabric_facts import EFA_TYPES
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from gpuready.offline.invoke_results import EC2_GET_SUBNETS
 from gpuready.plan_diff.registry import table_for

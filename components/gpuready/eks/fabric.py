@@ -33,14 +33,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import gpu_choice
-from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, StackItem, TypeFabric
-from gpuready.eks.fabric_facts import EFA_CARDS
+from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, StackItem
+from gpuready.eks import fabric_policy
+from gpuready.eks.fabric_facts import EFA_RESOURCE, EFA_TYPES
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-EFA_RESOURCE = "vpc.amazonaws.com/efa"
 HUGEPAGES = {"hugepages-2Mi": "5120Mi"}
 """Huge pages an EFA pod requests (the AWS EKS User Guide's EFA sample pods)."""
 NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa"}
@@ -48,12 +48,6 @@ NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa"}
 ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z](-[a-z]+-\d+[a-z])?\Z")
 """An Availability Zone name (``us-east-1a``; Local Zones ``us-east-1-bos-1a`` are not offered EFA GPU types)."""
 AUTO_MODE = "eks-auto-mode"
-
-EFA_TYPES: Mapping[str, TypeFabric] = {
-    name: TypeFabric(kind="efa", devices=count, cards=tuple(range(first, first + count)))
-    for name, (first, count) in EFA_CARDS.items()
-}
-"""Instance type -> its EFA (devices = EFA interfaces = network cards that take one)."""
 
 
 class EksFabric(CloudFabric):
@@ -70,8 +64,6 @@ class EksFabric(CloudFabric):
     def policy_problems(
         self, where: str, props: Mapping[str, Any], instance_types: Sequence[str], stack: Sequence[StackItem]
     ) -> list[str]:
-        from gpuready.eks import fabric_policy  # noqa: PLC0415 - the policy pack's, not every plan's
-
         return fabric_policy.policy_problems(where, props, instance_types, stack)
 
     def problems(self, spec: GpuPoolSpec, fabric: FabricSpec) -> list[Problem]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gpuready.core.fabric.model import TypeFabric
+
 SOURCE = "EC2 DescribeInstanceTypes NetworkInfo via moto 5.2.5 instance_types.json.gz"
 
 EFA_CARDS: Mapping[str, tuple[int, int]] = {
@@ -55,3 +57,11 @@ EFA_CARDS: Mapping[str, tuple[int, int]] = {
     "p6-b300.48xlarge": (1, 16),
 }
 """Instance type -> (first network card taking EFA, number of such cards = EFA interfaces per node)."""
+
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
+"""The extended resource the EFA device plugin advertises, one per EFA interface."""
+EFA_TYPES: Mapping[str, TypeFabric] = {
+    name: TypeFabric(kind="efa", devices=count, cards=tuple(range(first, first + count)))
+    for name, (first, count) in EFA_CARDS.items()
+}
+"""Instance type -> its EFA (devices = EFA interfaces = network cards that take one)."""

@@ -19,7 +19,7 @@ from typing import Any
 from gpuready.core.fabric.model import StackItem
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig
 from gpuready.core.scheduling import LABEL_SHARING
-from gpuready.eks.fabric import EFA_TYPES
+from gpuready.eks.fabric_facts import EFA_TYPES
 
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 EFA_INTERFACE_TYPES = ("efa", "efa-only")

@@ -1,6 +1,6 @@
 """The EFA parts of the launch template gpuready owns for an EFA node group, and of a Karpenter EC2NodeClass. Pure.
 
-Network interfaces, one EFA interface per network card that takes one (``fabric.EFA_TYPES``, from EC2
+Network interfaces, one EFA interface per network card that takes one (``fabric_facts.EFA_TYPES``, from EC2
 ``NetworkInfo``): the primary interface (network card 0, device 0) is ``efa`` (EFA with ENA) where that card takes
 EFA, else a plain ``interface``; every other EFA card gets an ``efa-only`` interface at device 1, the way
 terraform-aws-modules/terraform-aws-eks ``enable_efa_support`` enumerates the cards
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import gpu_choice
 from gpuready.eks.ec2_node_class import DATA_DEVICES
-from gpuready.eks.fabric import EFA_TYPES
+from gpuready.eks.fabric_facts import EFA_TYPES
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
