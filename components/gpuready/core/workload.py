@@ -18,15 +18,17 @@ matching CEL selectors on the attributes the driver publishes (``advertisers.dev
 passed through ``container`` shares the pod's one claim.
 
 On a pool with a node fabric (``fabric``), the pool's cloud says what the pods need to use it
-(``CloudProfile.fabric.workload``, data per cloud): on EKS's EFA, ``vpc.amazonaws.com/efa`` (all of a node's
-interfaces when the pod takes all of its GPUs, else one), ``hugepages-2Mi`` and libfabric's ``FI_PROVIDER=efa``
-(``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod template carries.
+(``CloudProfile.fabric.workload``, data per cloud): on EKS's EFA, ``vpc.amazonaws.com/efa`` (the node's
+interfaces in proportion to its GPUs the pod takes, all for a whole-node job), ``hugepages-2Mi`` and libfabric's
+``FI_PROVIDER=efa`` (``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod
+template carries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from gpuready.core.advertisers.device_selectors import DeviceSelector
@@ -158,10 +160,11 @@ def gpu_workload(
         cloud_fields=cloud.workload_pod_fields(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,
-        fabric=cloud.fabric.workload(pool, whole_node=_whole_node(pool, request.count, request.resource)),
+        fabric=cloud.fabric.workload(pool, share=_node_share(pool, request.count, request.resource)),
     )
 
 
-def _whole_node(pool: GpuPoolSpec, count: int, resource: str) -> bool:
-    """Whether a pod asking ``count`` of ``resource`` takes a whole node of the pool (all its units)."""
-    return count >= advertiser_for(pool).allocatable_per_node(pool).get(resource, 0) > 0
+def _node_share(pool: GpuPoolSpec, count: int, resource: str) -> Fraction:
+    """The part of a node of the pool a pod asking ``count`` of ``resource`` takes (1: all its units)."""
+    units = advertiser_for(pool).allocatable_per_node(pool).get(resource, 0)
+    return Fraction(min(count, units), units) if units > 0 else Fraction(0)

@@ -18,7 +18,8 @@ Facts per type from ``fabric_facts`` (EC2 ``NetworkInfo`` via moto). Rules:
 Pods: the EFA device plugin advertises ``vpc.amazonaws.com/efa``, one per EFA interface (aws/eks-charts
 ``stable/aws-efa-k8s-device-plugin``; Karpenter lists it among its well-known resources:
 kubernetes-sigs/karpenter v1.14.1 / aws/karpenter-provider-aws v1.14.1 ``pkg/apis/v1/labels.go``
-``ResourceEFA``). A whole-node job requests all of a node's interfaces. libfabric's EFA provider needs huge pages
+``ResourceEFA``). A pod requests the node's interfaces in proportion to the node's GPUs it takes (all of them for a
+whole-node job, at least one). libfabric's EFA provider needs huge pages
 (AWS EKS User Guide "Run machine learning training on Amazon EKS with Elastic Fabric Adapter", node-efa: the sample
 pods request ``hugepages-2Mi: 5120Mi``). ``FI_PROVIDER=efa`` makes libfabric use the EFA provider only, as the
 EFA presets of aws/aws-ofi-nccl ``doc/efa-env-var.md`` (@518f4c6) set it; that cheatsheet also says
@@ -28,8 +29,10 @@ types have GPUDirect RDMA), so gpuready does not set it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import gpu_choice
@@ -135,11 +138,14 @@ class EksFabric(CloudFabric):
             return {}
         return {EFA_RESOURCE: min(EFA_TYPES[name].devices for name in gpu_choice.instance_types(spec))}
 
-    def workload(self, spec: GpuPoolSpec, whole_node: bool) -> FabricWorkload:
+    def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
         devices = self.resources(spec).get(EFA_RESOURCE, 0)
         if not devices:
             return FabricWorkload()
-        return FabricWorkload(resources={EFA_RESOURCE: devices if whole_node else 1}, env=NCCL_ENV, hugepages=HUGEPAGES)
+        # The node's interfaces in proportion to its GPUs the pod takes (all of them for a whole-node job), at least
+        # one: a p5.48xlarge's 32 interfaces serve its 8 GPUs, 4 each.
+        wanted = max(1, math.floor(devices * share))
+        return FabricWorkload(resources={EFA_RESOURCE: wanted}, env=NCCL_ENV, hugepages=HUGEPAGES)
 
     def summary(self, spec: GpuPoolSpec) -> str:
         fabric = spec.fabric

@@ -24,8 +24,8 @@ def _pool(**extra: Any) -> GpuPoolSpec:
     return spec
 
 
-@pytest.mark.parametrize(("gpus", "devices"), [(8, 32), (4, 1), (1, 1)])
-def test_efa_devices_requested_whole_node_or_one(gpus: int, devices: int) -> None:
+@pytest.mark.parametrize(("gpus", "devices"), [(8, 32), (4, 16), (1, 4)])
+def test_efa_devices_in_proportion_to_the_gpus_all_for_a_whole_node(gpus: int, devices: int) -> None:
     container = gpu_workload(_pool(), gpus).container({"name": "train"})
     for side in ("requests", "limits"):
         assert container["resources"][side] == {"nvidia.com/gpu": gpus, EFA: devices, "hugepages-2Mi": "5120Mi"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from gpuready.errors import Problem
@@ -106,9 +107,9 @@ class CloudFabric:
         """Extended resource -> devices per node the fabric's device plugin advertises."""
         return {}
 
-    def workload(self, spec: GpuPoolSpec, whole_node: bool) -> FabricWorkload:
-        """What a pod on ``spec``'s pool requests and sets to use the fabric (``whole_node``: all of a node's
-        devices)."""
+    def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
+        """What a pod on ``spec``'s pool requests and sets to use the fabric, taking ``share`` of a node's GPUs
+        (1: a whole-node job, all of the node's fabric devices)."""
         return FabricWorkload()
 
     def summary(self, spec: GpuPoolSpec) -> str:
