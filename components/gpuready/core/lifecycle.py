@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.core import resources, scheduling
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.mappings import plain_path
 
 if TYPE_CHECKING:
@@ -154,5 +153,5 @@ def node_template(spec: GpuPoolSpec) -> tuple[tuple[NodeTemplateKind, str, str],
     entries += [("taint", t.key, f"{t.value}:{t.effect}") for t in scheduling.pool_taints(spec)]
     entries += [("resources", name, str(n)) for name, n in resources.allocatable_per_node(spec).items()]
     # The fabric's devices too (EFA: vpc.amazonaws.com/efa), so a pod asking for them scales the pool from zero.
-    entries += [("resources", name, str(n)) for name, n in cloud_profile(spec.cloud).fabric.resources(spec).items()]
+    entries += [("resources", name, str(n)) for name, n in spec.profile.fabric.resources(spec).items()]
     return tuple(entries)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from gpuready.core import namespaces, scheduling
-from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.specs import GpuPoolSpec
 
 CHART = "aws-efa-k8s-device-plugin"
@@ -39,7 +38,7 @@ def values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
         raise ValueError("the EFA device plugin serves EFA pools: the stack has none")
     tolerations: list[dict[str, str]] = []
     for spec in chosen:
-        for taint in (*scheduling.tolerated_taints(spec), *provisioner_for(spec).selection_taints(spec)):
+        for taint in (*scheduling.tolerated_taints(spec), *spec.resolved.provisioner.selection_taints(spec)):
             toleration = scheduling.toleration_for(taint)
             if toleration not in tolerations:
                 tolerations.append(toleration)

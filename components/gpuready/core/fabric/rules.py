@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity import gpu_choice
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.fabric.model import FABRIC_KINDS, FabricSpec
 from gpuready.errors import Problem
@@ -24,7 +23,7 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
         return []
     if not isinstance(fabric, FabricSpec):
         return [Problem("fabric", "must be a fabric kind or a mapping with a kind", fabric, FABRIC_KINDS)]
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     having = sorted(name for name, found in profile.fabric.types.items() if found.kind == fabric.kind)
     if fabric.kind not in FABRIC_KINDS or not having:
         offered = sorted({found.kind for found in profile.fabric.types.values()})

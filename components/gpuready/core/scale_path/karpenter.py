@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.scale_path import karpenter_limits
 from gpuready.core.scale_path.model import ClusterFacts, Decision, NewNode, PendingPod, ScaleDecider
@@ -101,7 +100,7 @@ class KarpenterDecider(ScaleDecider):
         # EFA is one of the provider's well-known resources, counted per instance type (the EC2NodeClass's
         # efa-only interfaces): aws/karpenter-provider-aws v1.14.1 pkg/apis/v1/labels.go L67-73, L86-98,
         # pkg/providers/instancetype/types.go L347, L472-483.
-        resources.update(cloud_profile(spec.cloud).fabric.resources(spec))
+        resources.update(spec.profile.fabric.resources(spec))
         if self.overlay_gate and cluster.node_overlay:
             resources.update({k: v for k, v in node.allocatable.items() if k != GPU_RESOURCE})
         return resources
