@@ -99,6 +99,12 @@ class Provisioner(ABC):
     pending pod of a shape makes it create a node, and up to how many."""
     repair: ClassVar[RepairFacts | None] = None
     """What the platform does about unhealthy nodes of this provisioner (the ``repair`` pool key)."""
+    capacities: ClassVar[tuple[str, ...]] = ("on-demand", "spot")
+    """The ``capacity`` values the provisioner offers (issue #28; the rest are refused naming the provisioners that
+    offer them: ``capacity.capacity_choice``)."""
+    capacity_keys: ClassVar[frozenset[str]] = frozenset()
+    """The capacity pool keys the provisioner reads besides ``capacity``: ``locationPolicy``, ``maxRunDuration`` and
+    ``reservation.<field>`` (camelCase); any other is refused for it."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""
