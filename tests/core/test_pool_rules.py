@@ -630,7 +630,7 @@ def test_every_problem_is_collected(make_spec: SpecFactory) -> None:
             "name": "Bad_Name",
             "min_size": -1,
             "max_size": 0,
-            "capacity": "reserved",
+            "capacity": "reservd",
             "image": "al2023",
             "labels": {"kubernetes.io/x": "y"},
             "taints": [Taint(key="dedicated")],
