@@ -206,7 +206,7 @@ REFUSED = [
     pytest.param("eks", {"desired_size": 3}, "desiredSize", "and maxSize (2)", id="desired-above"),
     # choices
     pytest.param("eks", {"capacity": "reservd"}, "capacity", "unknown capacity type", id="capacity-unknown"),
-    pytest.param("eks", {"capacity": "flex-start"}, "capacity", "not offered by the EKS node-group", id="capacity-not-offered"),
+    pytest.param("eks", {"capacity": "flex-start"}, "capacity", "not offered by the EKS", id="not-offered"),
     pytest.param("eks", {"capacity": "Spot"}, "capacity", "unknown capacity type", id="capacity-case"),
     pytest.param("eks", {"image": "ubuntu"}, "image", "not a GPU node image family on eks", id="eks-ubuntu"),
     pytest.param("aks", {"image": "cos"}, "image", "not a GPU node image family on aks", id="aks-cos"),
