@@ -10,7 +10,9 @@ from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.gke import lifecycle
+from gpuready.core.taints import Taint
+from gpuready.errors import Problem
+from gpuready.gke import capacity_rules, lifecycle
 from gpuready.gke.scale_path import GkeNodePoolDecider
 
 
@@ -30,6 +32,18 @@ class GkeNodePool(Provisioner):
         off="management.autoRepair false: GKE leaves unhealthy nodes in place",
         source="cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair",
     )
+
+    capacities: ClassVar[tuple[str, ...]] = tuple(capacity_rules.CAPACITIES)
+    capacity_keys: ClassVar[frozenset[str]] = frozenset(
+        {"locationPolicy", "maxRunDuration", "reservation.affinity", "reservation.name", "reservation.project"}
+    )
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return capacity_rules.problems(spec)
+
+    def selection_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """A queued pool's nodes carry GKE's ``cloud.google.com/gke-queued`` taint."""
+        return (capacity_rules.QUEUED_TAINT,) if capacity_rules.facts(spec).queued else ()
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY
