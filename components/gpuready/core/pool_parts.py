@@ -83,7 +83,7 @@ UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-gre
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Reservation:
     """``reservation``: the reserved capacity a pool consumes. Which fields a provisioner reads is its
-    ``Provisioner.reservation_fields``; the rest are refused for it (``capacity.reservation_rules``)."""
+    ``Provisioner.reservation_fields``; the rest are refused for it (``capacity.capacity_choice``)."""
 
     # GKE node pools and ComputeClasses (issue #28, GKE part)
     affinity: str | None = None

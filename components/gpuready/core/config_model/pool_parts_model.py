@@ -167,7 +167,7 @@ class UpgradeConfig(ConfigModel):
 
 class ReservationConfig(ConfigModel):
     """``reservation``: the reserved capacity a pool consumes; which fields apply is the provisioner's (checked by
-    ``capacity.reservation_rules``)."""
+    ``capacity.capacity_choice``)."""
 
     # GKE
     affinity: str | None = None
