@@ -129,6 +129,21 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
     return found
 
 
+def class_problems(spec: GpuPoolSpec) -> list[Problem]:
+    """A ComputeClass pool's capacity rules: the reservation ones of a node pool, and the run limit's bounds (a
+    class sets ``maxRunDurationSeconds`` on any priority, not only flex-start's)."""
+    if spec.capacity not in CAPACITIES:
+        return []
+    found = _reservation_problems(spec)
+    seconds = spec.max_run_duration
+    low, high = MAX_RUN_SECONDS
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, int) or not low <= seconds <= high
+    ):
+        found.append(Problem("maxRunDuration", f"must be whole seconds between {low} and {high} (seven days)", seconds))
+    return found
+
+
 def _location_problems(spec: GpuPoolSpec) -> list[Problem]:
     given = spec.location_policy
     allowed = facts(spec).location_policies
