@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gpuready.aks import lifecycle
+from gpuready.aks import capacity_rules, lifecycle
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import Problem
 
 AKS_REPAIR = RepairFacts(
     on="AKS node auto-repair, preconfigured on every cluster: a node that stays NotReady is rebooted, then reimaged, "
@@ -39,6 +40,11 @@ class AksAgentPool(Provisioner):
         TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
     )
     repair: ClassVar[RepairFacts | None] = AKS_REPAIR
+    capacities: ClassVar[tuple[str, ...]] = capacity_rules.CAPACITIES
+    capacity_keys: ClassVar[frozenset[str]] = frozenset({"reservation.groupId"})
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return capacity_rules.problems(spec)
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)

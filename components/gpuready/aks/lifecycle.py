@@ -75,6 +75,18 @@ AKS_IMMUTABLE = (
         "MicrosoftDocs/azure-aks-docs:articles/aks/availability-zones.md (Limitations and considerations)",
         "You can't change the number of availability zones after you create a node pool",
     ),
+    FieldRule(
+        "capacityReservationGroupID",
+        "replace",
+        TF_AZURERM_NODE_POOL,
+        "capacity_reservation_group_id: Changing this forces a new resource to be created",
+    ),
+    FieldRule(
+        "proximityPlacementGroupID",
+        "replace",
+        TF_AZURERM_NODE_POOL,
+        "proximity_placement_group_id: Changing this forces a new resource to be created",
+    ),
 )
 """Inputs azure-native would update that AKS refuses to change: gpuready asks for a replacement instead."""
 TABLES = (AGENT_POOL,)

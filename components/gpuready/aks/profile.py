@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from gpuready.aks import capacity_rules
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core import sharing_plan
@@ -24,6 +25,9 @@ from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_tai
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.config_model.settings_model import StackSettingsConfig
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -128,6 +132,17 @@ class AksProfile(CloudProfile):
             allowed = ", ".join(sorted(offered))
             return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
         return []
+
+    def stack_settings_problems(
+        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
+        subscription = capacity_rules.cluster_subscription(settings.aks_vnet_subnet_id)
+        return [
+            problem
+            for index, pool in enumerate(pools)
+            for problem in capacity_rules.subscription_problems(pool, subscription, f"{prefix}nodePools[{index}].")
+        ]
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_aks_taint(taint)

@@ -38,7 +38,7 @@ OWNED_INPUTS: Mapping[str, str] = {
     "queuedProvisioning": "capacity",
     "nodeConfig.flexStart": "capacity",
     "nodeConfig.maxRunDuration": "maxRunDuration",
-    "nodeConfig.reservationAffinity": "capacity/reservation",
+    "nodeConfig.reservationAffinity": "reservation",
     "upgradeSettings": "upgrade",
     "nodeLocations": "zones",
     "nodeConfig.machineType": "instanceType",

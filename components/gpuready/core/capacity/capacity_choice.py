@@ -48,7 +48,8 @@ def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
         found.append(
             Problem(
                 "capacity",
-                f"is not offered by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner",
+                f"is not offered by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner"
+                + (f" ({chosen.capacity_note})" if chosen.capacity_note else ""),
                 spec.capacity,
                 chosen.capacities,
                 _offered_by(spec, lambda other: spec.capacity in other.capacities, "capacity"),
@@ -61,7 +62,8 @@ def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
             found.append(
                 Problem(
                     key,
-                    f"is not read by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner",
+                    f"is not read by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner"
+                    + (f" ({chosen.capacity_note})" if chosen.capacity_note else ""),
                     value,
                     (),
                     _offered_by(spec, _reads(key), key),

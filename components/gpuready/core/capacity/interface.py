@@ -102,6 +102,8 @@ class Provisioner(ABC):
     capacities: ClassVar[tuple[str, ...]] = ("on-demand", "spot")
     """The ``capacity`` values the provisioner offers (issue #28; the rest are refused naming the provisioners that
     offer them: ``capacity.capacity_choice``)."""
+    capacity_note: ClassVar[str] = ""
+    """Why the provisioner offers no more capacities than it does (its object's schema), said with a refusal."""
     capacity_keys: ClassVar[frozenset[str]] = frozenset()
     """The capacity pool keys the provisioner reads besides ``capacity``: ``locationPolicy``, ``maxRunDuration`` and
     ``reservation.<field>`` (camelCase); any other is refused for it."""
