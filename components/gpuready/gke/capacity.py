@@ -34,6 +34,10 @@ class GkeNodePool(Provisioner):
     )
 
     capacities: ClassVar[tuple[str, ...]] = tuple(capacity_rules.CAPACITIES)
+    # GKE docs "Run a large-scale workload with flex-start with queued provisioning" (ProvisioningRequest
+    # provisioningClassName); kubernetes-sigs/kueue v0.19.2 site/content/en/docs/tasks/troubleshooting/
+    # troubleshooting_provreq.md L56.
+    provisioning_class: ClassVar[str | None] = "queued-provisioning.gke.io"
     capacity_keys: ClassVar[frozenset[str]] = frozenset(
         {"locationPolicy", "maxRunDuration", "reservation.affinity", "reservation.name", "reservation.project"}
     )

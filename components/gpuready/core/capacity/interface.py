@@ -104,6 +104,9 @@ class Provisioner(ABC):
     offer them: ``capacity.capacity_choice``)."""
     capacity_note: ClassVar[str] = ""
     """Why the provisioner offers no more capacities than it does (its object's schema), said with a refusal."""
+    provisioning_class: ClassVar[str | None] = None
+    """The ProvisioningRequest class through which the provisioner makes a ``queued`` pool's nodes (GKE:
+    ``queued-provisioning.gke.io``), None where it has no queued capacity (``core.kueue``)."""
     capacity_keys: ClassVar[frozenset[str]] = frozenset()
     """The capacity pool keys the provisioner reads besides ``capacity``: ``locationPolicy``, ``maxRunDuration`` and
     ``reservation.<field>`` (camelCase); any other is refused for it."""
