@@ -11,6 +11,7 @@ import pytest
 
 from gpuready.core import resource_inputs
 from gpuready.core.health.repair import RepairPolicy
+from gpuready.core.scale_path.verdict import pool_verdict
 from gpuready.core.specs import GpuPoolSpec, Reservation
 from gpuready.errors import SpecError
 from gpuready.gke import capacity_rules, plan
@@ -187,3 +188,13 @@ def test_every_input_path_is_in_the_recorded_input_tree() -> None:
         "placementPolicy.type": "type",
     }
     assert resource_inputs.owned_paths_problems(dict.fromkeys(paths, ""), tree) == []
+
+
+def test_the_scale_path_says_a_queued_pool_scales_only_through_its_provisioning_request() -> None:
+    queued = pool_verdict(spec(capacity="queued", repair=OFF))
+    assert queued.scales
+    assert (
+        queued.text == "yes 0->4 nodes through a ProvisioningRequest only (Kueue admits through the pool's "
+        "AdmissionCheck)"
+    )
+    assert pool_verdict(spec(capacity="flex-start", repair=OFF)).text == "yes 0->4 nodes"
