@@ -46,6 +46,9 @@ class AksAgentPool(Provisioner):
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return capacity_rules.problems(spec)
 
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        return capacity_rules.policy_problems(where, props)
+
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem
@@ -109,3 +110,23 @@ def cluster_subscription(subnet_id: str) -> str | None:
     """The subscription of the stack's ``aksVnetSubnetId`` (the cluster's), None when unset."""
     found = SUBSCRIPTION.match(subnet_id) if subnet_id else None
     return found["subscription"] if found is not None else None
+
+
+def policy_problems(where: str, props: Mapping[str, Any]) -> list[str]:
+    """The id rules above on any program's AKS agent pool (an ``AgentPool``, or a ``ManagedCluster`` profile)."""
+    group = props.get("capacityReservationGroupID")
+    placement = props.get("proximityPlacementGroupID")
+    found: list[str] = []
+    for field, given, pattern, kind in (
+        ("capacityReservationGroupID", group, RESERVATION_GROUP_ID, "capacityReservationGroups"),
+        ("proximityPlacementGroupID", placement, PLACEMENT_GROUP_ID, "proximityPlacementGroups"),
+    ):
+        if given is not None and (not isinstance(given, str) or not pattern.match(given)):
+            found.append(f"{where}{field}: not a resource id of the kind {kind}; got {given!r}. Use {_id_form(kind)}")
+    if group is not None and placement is not None:
+        found.append(f"{where}proximityPlacementGroupID: a scale set takes a capacity reservation group or a "
+                     "proximity placement group, not both. Remove one")  # fmt: skip
+    if group is not None and props.get("scaleSetPriority") == "Spot":
+        found.append(f"{where}capacityReservationGroupID: Spot VMs cannot use capacity reservations. Remove it or "
+                     "use scaleSetPriority Regular")  # fmt: skip
+    return found

@@ -45,6 +45,9 @@ class GkeNodePool(Provisioner):
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return capacity_rules.problems(spec)
 
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        return capacity_rules.policy_problems(where, props)
+
     def selection_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
         """A queued pool's nodes carry GKE's ``cloud.google.com/gke-queued`` taint."""
         return (capacity_rules.QUEUED_TAINT,) if capacity_rules.facts(spec).queued else ()

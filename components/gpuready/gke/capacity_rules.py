@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.props import as_mapping, as_text
+from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -247,3 +247,26 @@ def _placement_problems(spec: GpuPoolSpec) -> list[Problem]:
         return [Problem(path, f"flex-start takes compact placement on {machines} machines only", COMPACT, (),
                         "remove overrides.placementPolicy")]  # fmt: skip
     return []
+
+
+def policy_problems(where: str, props: Mapping[str, Any]) -> list[str]:
+    """The rules above on any program's ``gcp.container.NodePool`` (camelCase inputs): a queued pool with COMPACT
+    placement or BALANCED location policy, a flex-start or queued pool consuming a reservation or auto-repaired."""
+    queued = dig(props, "queuedProvisioning", "enabled") is True
+    flex = queued or dig(props, "nodeConfig", "flexStart") is True
+    found: list[str] = []
+    if queued and as_text(dig(props, "placementPolicy", "type")) == COMPACT:
+        found.append(f"{where}placementPolicy.type: a queued node pool takes no COMPACT placement "
+                     "(cluster-toolkit gke-node-pool main.tf L391-393). Remove placementPolicy")  # fmt: skip
+    policy = as_text(dig(props, "autoscaling", "locationPolicy"))
+    if flex and policy is not None and policy != "ANY":
+        found.append(f"{where}autoscaling.locationPolicy: a flex-start or queued node pool scales up with location "
+                     f"policy ANY only; got {policy!r}. Set it to 'ANY'")  # fmt: skip
+    consumed = as_text(dig(props, "nodeConfig", "reservationAffinity", "consumeReservationType"))
+    if flex and consumed not in (None, AFFINITIES["none"]):
+        found.append(f"{where}nodeConfig.reservationAffinity.consumeReservationType: a flex-start or queued node "
+                     f"pool consumes no reservation; got {consumed!r}. Set it to {AFFINITIES['none']!r}")  # fmt: skip
+    if flex and dig(props, "management", "autoRepair") is True:
+        found.append(f"{where}management.autoRepair: a flex-start or queued node pool needs auto-repair off "
+                     "(cluster-toolkit gke-node-pool main.tf L415-417). Set it to false")  # fmt: skip
+    return found

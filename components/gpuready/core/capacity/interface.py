@@ -144,6 +144,11 @@ class Provisioner(ABC):
         ``spec.resolved`` is not set yet); the elastic size rules are common to all and not repeated here."""
         return []
 
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        """How any program's pool resource of this provisioner breaks the capacity rules gpuready enforces on its
+        own pools (the policy pack; ``where`` prefixes each field); none by default."""
+        return []
+
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         """What is wrong with the pool's ``name`` as the name of what this provisioner makes; by default the cloud's
         node-pool name rules (``CloudProfile.name_rule``), with room for the suffix a replacement rotates."""
