@@ -14,7 +14,7 @@ from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.scale_path.verdict import pool_verdict
 from gpuready.core.specs import GpuPoolSpec, Reservation
 from gpuready.errors import SpecError
-from gpuready.gke import capacity_rules, plan
+from gpuready.gke import capacity_rules, lifecycle, plan
 from gpuready.gke.capacity import PROVISIONER
 
 OFF = RepairPolicy(enabled=False)
@@ -198,3 +198,11 @@ def test_the_scale_path_says_a_queued_pool_scales_only_through_its_provisioning_
         "AdmissionCheck)"
     )
     assert pool_verdict(spec(capacity="flex-start", repair=OFF)).text == "yes 0->4 nodes"
+
+
+def test_every_capacity_input_has_a_replacement_row() -> None:
+    """The diff never guesses for them: each is ForceNew in the bridged provider (gke.lifecycle cites the lines)."""
+    for field in ("nodeConfig.reservationAffinity", "nodeConfig.flexStart", "nodeConfig.maxRunDuration",
+                  "queuedProvisioning", "placementPolicy"):  # fmt: skip
+        rule = lifecycle.NODE_POOL.rule(field)
+        assert rule is not None and rule.action == "replace", field

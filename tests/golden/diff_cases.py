@@ -71,6 +71,12 @@ CHANGES: dict[str, Changes] = {
         "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
         "a100": {"maxSize": 1},
     },
+    "gke-queued": {
+        "h100-queued": {"maxSize": 8},
+        "a100-reserved": {
+            "reservation": {"affinity": "specific", "name": "a100-eval-2", "project": "ml-platform-project"}
+        },
+    },
 }
 
 

@@ -36,6 +36,7 @@ UPDATED_FIELDS = (
     "mode", "osType", "osSKU", "type", "count", "enableAutoScaling", "minCount", "maxCount", "nodeLabels",
     "nodeTaints", "gpuProfile", "scaleSetPriority", "scaleSetEvictionPolicy", "spotMaxPrice", "vnetSubnetID",
     "osDiskSizeGB", "availabilityZones", "upgradeSettings", "orchestratorVersion", "tags",
+    "capacityReservationGroupID", "proximityPlacementGroupID",
 )  # fmt: skip
 _UPDATED = "not in forceNewMap['ContainerService']['AgentPool'] and not a path parameter: updated by a PUT of the pool"
 AGENT_POOL = ResourceTable(
