@@ -3,10 +3,12 @@ CEL rules, and the ProvisioningRequest class against the cluster-autoscaler's Pr
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.health.repair import RepairPolicy
@@ -93,3 +95,16 @@ def test_a_pool_name_that_is_no_object_name_is_refused_for_all() -> None:
     assert [p.path for p in found] == ["gpuready:kueue.flavors"]
     assert "rename the pool" in found[0].hint
     assert problems((eks,), KueueSpec(), "gpuready:kueue") == []
+
+
+def test_the_documented_cluster_queue_passes_its_crd_and_names_the_example_s_objects() -> None:
+    root = Path(__file__).resolve().parents[3]
+    text = (root / "docs" / "capacity-gke-aks.md").read_text("utf-8")
+    blocks = [yaml.safe_load(b.split("```", 1)[0]) for b in text.split("```yaml\n")[1:]]
+    (queue,) = [b for b in blocks if isinstance(b, dict) and b.get("kind") == "ClusterQueue"]
+    assert crd_problems("kueue/kueue.x-k8s.io_clusterqueues.v0.19.2.yaml", queue) == []
+    stack = yaml.safe_load((root / "stacks" / "Pulumi.gke-queued.yaml").read_text("utf-8"))["config"]
+    queued = [p["name"] for p in yaml.safe_load(stack["gpuready:nodePools"]) if p.get("capacity") == "queued"]
+    check = queue["spec"]["admissionChecksStrategy"]["admissionChecks"][0]
+    assert [check["name"]] == check["onFlavors"] == queued  # the example's AdmissionCheck and flavor, both the pool's
+    assert queue["spec"]["resourceGroups"][0]["flavors"][0]["name"] == queued[0]
