@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from gpuready.offline.capture import CapturedRun, RegisteredResource
 from tests.stacks.program_runs import config_bag, run_stack
 
 PROVIDER = "pulumi:providers:kubernetes"
@@ -18,8 +19,8 @@ POOLS = [
 ]  # fmt: skip
 
 
-def _kueue(run: object) -> dict[str, object]:
-    return {r.name: r for r in run.resources if r.type.startswith(KUEUE)}  # type: ignore[attr-defined]
+def _kueue(run: CapturedRun) -> dict[str, RegisteredResource]:
+    return {r.name: r for r in run.resources if r.type.startswith(KUEUE)}
 
 
 def test_queued_pools_get_their_kueue_objects_on_the_one_provider() -> None:
@@ -32,7 +33,7 @@ def test_queued_pools_get_their_kueue_objects_on_the_one_provider() -> None:
         "kueue-resourceflavor-h100-flex",
         "kueue-resourceflavor-h100-queued",
     ]
-    assert all(r.provider.startswith(provider.urn) for r in objects.values())  # type: ignore[attr-defined]
+    assert all(r.provider is not None and r.provider.startswith(provider.urn) for r in objects.values())
     (queued,) = [r for r in run.resources if r.name == "h100-queued-node-pool"]
     assert queued.inputs["queuedProvisioning"] == {"enabled": True}
     assert run.outputs["kueue"] == {"flavors": ["h100-queued", "h100-flex"], "admissionChecks": ["h100-queued"]}
