@@ -50,7 +50,7 @@ REFUSED = [
     pytest.param({"capacity": "reserved"}, "reservation.affinity", "names how it consumes", "affinity: any",
                  id="reserved-without"),
     pytest.param({"capacity": "reserved", "reservation": Reservation(affinity="none")}, "reservation.affinity",
-                 "reserved pool", "", id="reserved-none"),
+                 "reserved pool consumes a reservation", "reservation.affinity: any", id="reserved-none"),
     pytest.param({"capacity": "reserved", "reservation": Reservation(affinity="some")}, "reservation.affinity",
                  "unknown reservation affinity", "", id="affinity-unknown"),
     pytest.param({"capacity": "reserved", "reservation": Reservation(affinity="specific")}, "reservation.name",

@@ -172,6 +172,8 @@ def _reservation_problems(spec: GpuPoolSpec) -> list[Problem]:
     if chosen not in gke.affinities:
         if spec.capacity == "on-demand":
             why, hint = "consumes no reservation", "set capacity: reserved to consume one"
+        elif gke.needs_reservation:
+            why, hint = "consumes a reservation", "set reservation.affinity: any, or specific with its name"
         else:
             why, hint = "consumes no reservation (GKE: NO_RESERVATION)", "remove reservation"
         return [Problem("reservation.affinity", f"a {spec.capacity} pool {why}", chosen, gke.affinities, hint)]
