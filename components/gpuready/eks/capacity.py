@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from gpuready.core import component_entry
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import lifecycle
+from gpuready.eks import lifecycle, pool_reader
 
 
 class EksNodeGroup(Provisioner):
@@ -20,8 +22,27 @@ class EksNodeGroup(Provisioner):
     key: ClassVar[str] = "node-group"
     cloud: ClassVar[str] = "eks"
     adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="EksGpuNodePool",
+        module="gpuready.eks.node_pool",
+        builder="gpuready.eks.stack_adapter",
+        description="A GPU node group on an existing EKS cluster (NVIDIA AMI, GPU taint, gpuready's labels).",
+        wiring=(
+            component_entry.POOL,
+            component_entry.Wire("clusterName", component_entry.STRING, "Name of the existing EKS cluster.", True),
+            component_entry.Wire(
+                "nodeRoleArn",
+                component_entry.STRING,
+                "IAM role the nodes run as (EKS worker, CNI and ECR read policies).",
+                True,
+            ),
+            component_entry.Wire("subnetIds", component_entry.STRINGS, "Subnets of the node group.", True),
+            component_entry.TAGS,
+        ),
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.read_node_group}
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",

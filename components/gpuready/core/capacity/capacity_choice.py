@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
-from gpuready.core.capacity.registry import provisioner_named
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import CAPACITIES, Reservation
 from gpuready.errors import Problem
 
@@ -48,7 +46,7 @@ def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
         found.append(
             Problem(
                 "capacity",
-                f"is not offered by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner"
+                f"is not offered by the {spec.profile.title} {chosen.key} provisioner"
                 + (f" ({chosen.capacity_note})" if chosen.capacity_note else ""),
                 spec.capacity,
                 chosen.capacities,
@@ -62,7 +60,7 @@ def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
             found.append(
                 Problem(
                     key,
-                    f"is not read by the {cloud_profile(spec.cloud).title} {chosen.key} provisioner"
+                    f"is not read by the {spec.profile.title} {chosen.key} provisioner"
                     + (f" ({chosen.capacity_note})" if chosen.capacity_note else ""),
                     value,
                     (),
@@ -78,8 +76,8 @@ def _reads(key: str) -> Callable[[Provisioner], bool]:
 
 def _offered_by(spec: GpuPoolSpec, offers: Callable[[Provisioner], bool], what: str) -> str:
     """A hint naming the provisioners of the pool's cloud for which ``offers`` holds, else removing ``what``."""
-    profile = cloud_profile(spec.cloud)
-    keys = [key for key in profile.provisioners if offers(provisioner_named(spec.cloud, key))]
+    profile = spec.profile
+    keys = [key for key, provisioner in profile.provisioners.items() if offers(provisioner)]
     if keys:
         instead = "choose one of the allowed" if what == "capacity" else f"remove {what}"
         return f"{instead}, or set provisioner: {' or '.join(keys)}"

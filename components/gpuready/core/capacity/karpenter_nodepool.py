@@ -56,14 +56,14 @@ def instance_requirements(spec: GpuPoolSpec, gpu_count_label: str) -> list[dict[
     with the ``gpuRequirements``), their GPU count under the provider's ``gpu_count_label``, then the common ones."""
     return [
         requirement(INSTANCE_TYPE, *gpu_choice.instance_types(spec)),
-        requirement(gpu_count_label, str(spec.resolved.gpus)),
+        requirement(gpu_count_label, str(spec.resolved.gpu.gpus)),
         *common_requirements(spec),
     ]
 
 
 def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
     """The requirements every cloud's NodePool has: the architecture and the capacity type."""
-    return [requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.arch]), requirement(CAPACITY_TYPE, spec.capacity)]
+    return [requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.gpu.arch]), requirement(CAPACITY_TYPE, spec.capacity)]
 
 
 def node_pool(

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpuready.core import scheduling
-from gpuready.core.advertisers.registry import advertiser_for
-from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.k8s_syntax import object_name_problem
 from gpuready.core.pool_parts import QUEUED_CAPACITIES
 from gpuready.core.specs import GpuPoolSpec
@@ -63,7 +61,7 @@ def problems(pools: Sequence[GpuPoolSpec], spec: KueueSpec, path: str) -> list[P
         if reason is not None:
             found.append(Problem(f"{path}.flavors", f"pool {pool.name!r} names its ResourceFlavor: {reason}",
                                  spec.flavors, FLAVOR_CHOICES, "rename the pool, or set flavors: queued"))  # fmt: skip
-        if pool.capacity == "queued" and provisioner_for(pool).provisioning_class is None:
+        if pool.capacity == "queued" and pool.resolved.provisioner.provisioning_class is None:
             found.append(Problem(f"{path}.flavors", f"pool {pool.name!r}: its provisioner makes no queued capacity",
                                  pool.capacity, (), "remove capacity: queued from the pool"))  # fmt: skip
     return found
@@ -75,7 +73,7 @@ def _object(kind: str, name: str, spec: dict[str, Any]) -> Manifest:
 
 def resource_flavor(pool: GpuPoolSpec) -> Manifest:
     """The pool's ResourceFlavor: its node selector and the tolerations of every taint on its nodes."""
-    provisioner = provisioner_for(pool)
+    provisioner = pool.resolved.provisioner
     labels = {**scheduling.node_selector(pool), **provisioner.selection_labels(pool)}
     taints = (*scheduling.tolerated_taints(pool), *provisioner.selection_taints(pool))
     return _object(
@@ -88,7 +86,7 @@ def resource_flavor(pool: GpuPoolSpec) -> Manifest:
 def provisioning_request_config(pool: GpuPoolSpec, provisioning_class: str) -> Manifest:
     """A queued pool's ProvisioningRequestConfig: its class, and the extended resources its nodes advertise."""
     spec: dict[str, Any] = {"provisioningClassName": provisioning_class}
-    managed = sorted(advertiser_for(pool).allocatable_per_node(pool))
+    managed = sorted(pool.resolved.advertiser.allocatable_per_node(pool))
     if managed:
         spec["managedResources"] = managed
     return _object("ProvisioningRequestConfig", pool.name, spec)
@@ -106,7 +104,7 @@ def kueue_objects(pools: Sequence[GpuPoolSpec], spec: KueueSpec) -> dict[str, Ma
     objects: dict[str, Manifest] = {}
     for pool in flavored(pools, spec):
         objects[f"resourceflavor-{pool.name}"] = resource_flavor(pool)
-        provisioning_class = provisioner_for(pool).provisioning_class
+        provisioning_class = pool.resolved.provisioner.provisioning_class
         if pool.capacity == "queued" and provisioning_class is not None:
             config = provisioning_request_config(pool, provisioning_class)
             objects[f"provisioningrequestconfig-{pool.name}"] = config
