@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 _GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _COMPUTE_ID = (

@@ -30,12 +30,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.props import as_mapping, as_text, dig
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 LOCATION_POLICIES: tuple[str, ...] = ("ANY", "BALANCED")
 AFFINITIES: Mapping[str, str] = {
