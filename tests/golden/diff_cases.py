@@ -75,6 +75,12 @@ CHANGES: dict[str, Changes] = {
         "h100-train": {"fabric": {"kind": "efa", "placementGroup": "shared-training-pg"}},
         "h200-train": {"fabric": None, "zones": None},
     },
+    "gke-queued": {
+        "h100-queued": {"maxSize": 8},
+        "a100-reserved": {
+            "reservation": {"affinity": "specific", "name": "a100-eval-2", "project": "ml-platform-project"}
+        },
+    },
 }
 
 

@@ -55,6 +55,7 @@ MANDATORY = {
     "gpu-pool-one-device-plugin",
     "gpu-sharing-config-map-within-bounds",
     "gpu-nfd-deployed-once",
+    "gpu-node-pool-capacity-rules",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",

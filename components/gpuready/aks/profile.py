@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.aks import capacity, catalog, nap
+from gpuready.aks import capacity, capacity_rules, catalog, nap
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
@@ -27,6 +27,9 @@ from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.config_model.settings_model import StackSettingsConfig
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -135,6 +138,17 @@ class AksProfile(CloudProfile):
             allowed = ", ".join(sorted(offered))
             return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
         return []
+
+    def stack_settings_problems(
+        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
+        subscription = capacity_rules.cluster_subscription(settings.aks_vnet_subnet_id)
+        return [
+            problem
+            for index, pool in enumerate(pools)
+            for problem in capacity_rules.subscription_problems(pool, subscription, f"{prefix}nodePools[{index}].")
+        ]
 
     def encoded_taint(self, taint: Taint) -> object:
         return str(taint)  # key=value:Effect, as AKS nodeTaints spell it

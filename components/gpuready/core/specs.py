@@ -31,6 +31,7 @@ from gpuready.core.pool_parts import (
     GpuSharing,
     MigPartitioning,
     MigStrategy,
+    Reservation,
     Sharing,
     SharingMode,
     UpgradePolicy,
@@ -52,6 +53,7 @@ __all__ = [
     "GpuSharing",
     "MigPartitioning",
     "MigStrategy",
+    "Reservation",
     "Sharing",
     "SharingMode",
     "UpgradePolicy",
@@ -79,6 +81,12 @@ class GpuPoolSpec:
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
+    reservation: Reservation | None = None
+    """The reserved capacity the pool consumes (fields by provisioner: ``Provisioner.reservation_fields``)."""
+    location_policy: str | None = None
+    """GKE node pools: the autoscaler's zone choice (``ANY`` / ``BALANCED``); None: by capacity."""
+    max_run_duration: int | None = None
+    """GKE flex-start / queued pools: seconds a node runs before GKE removes it; None: no limit."""
     provisioner: str | None = None
     """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
     None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""

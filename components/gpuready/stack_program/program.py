@@ -21,6 +21,7 @@ from gpuready.stack_program import config as program_config
 
 if TYPE_CHECKING:
     from gpuready.gpu_stack.release_component import GpuStackRelease
+    from gpuready.kueue.queue_objects import GpuKueueObjects
 
 
 def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
@@ -80,6 +81,18 @@ def build_cluster_software(
     return gpu_stack, scheduler
 
 
+def build_kueue(settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource]) -> GpuKueueObjects | None:
+    """The Kueue objects of the stack's pools (``gpuready:kueue``), None when no pool gets one (then no provider)."""
+    from gpuready.core.kueue.objects import flavored  # noqa: PLC0415
+
+    if not flavored(settings.pools, settings.kueue):
+        return None
+    from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs  # noqa: PLC0415
+
+    args = GpuKueueObjectsArgs(pools=settings.pools, kueue=settings.kueue, provider=cluster())
+    return GpuKueueObjects("kueue", args)
+
+
 def run() -> None:
     """Run the stack program on the running stack's ``gpuready:*`` config (inside a Pulumi program)."""
     try:
@@ -92,6 +105,7 @@ def run() -> None:
     gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
     fabric_plugin = build_fabric_plugin(settings, pools, cluster)
+    kueue = build_kueue(settings, cluster)
     if settings.verify:
         from gpuready.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -105,6 +119,8 @@ def run() -> None:
             smoke_image=settings.verify_smoke_image or None,
             depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
+    if kueue is not None:
+        pulumi.export("kueue", {"flavors": kueue.flavors, "admissionChecks": kueue.admission_checks})
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
     if scheduler is not None and settings.binpack_scheduler is not None:

@@ -20,6 +20,7 @@ from gpuready.core.config_model.pool_parts_model import (
     GpuRequirementsConfig,
     InstanceTypes,
     RepairConfig,
+    ReservationConfig,
     SharingConfig,
     TaintConfig,
     UpgradeConfig,
@@ -63,7 +64,14 @@ class PoolConfig(ConfigModel):
     desired_size: int | None = None
     """Nodes at creation."""
     capacity: str | None = None
-    """Capacity type (on-demand, spot, ...: what the cloud's provisioner offers)."""
+    """How the nodes get capacity: on-demand, spot, reserved, capacity-block, flex-start or queued (what the pool's
+    provisioner offers)."""
+    reservation: ReservationConfig | None = None
+    """The reserved capacity a ``reserved`` pool consumes (see docs/capacity-gke-aks.md)."""
+    location_policy: str | None = None
+    """GKE node pools: how the autoscaler picks zones, ``ANY`` or ``BALANCED``; unset: by ``capacity``."""
+    max_run_duration: int | None = None
+    """GKE flex-start and queued pools: seconds a node runs before GKE removes it."""
     provisioner: str | None = None
     """How the nodes are made: the cloud's fixed pool (default) or an elastic provisioner."""
     advertise: str | None = None

@@ -1,5 +1,5 @@
 """The parts of a ``gpuready:nodePools`` entry: the config models of its ``gpu``, ``gpuRequirements``, ``sharing``
-(by ``mode``), ``taints``, ``upgrade`` and ``repair`` keys. Pure; ``pool_model.PoolConfig`` holds them.
+(by ``mode``), ``taints``, ``upgrade``, ``repair`` and ``reservation`` keys. Pure; ``pool_model.PoolConfig`` holds them.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from gpuready.core.specs import (
     GpuSharing,
     MigPartitioning,
     MigStrategy,
+    Reservation,
     UpgradePolicy,
 )
 from gpuready.core.taints import Taint, parse_taint_text
@@ -162,6 +163,26 @@ class UpgradeConfig(ConfigModel):
 
     def to_spec(self) -> UpgradePolicy:
         return UpgradePolicy(**self.model_dump(exclude_none=True))
+
+
+class ReservationConfig(ConfigModel):
+    """``reservation``: the reserved capacity a pool consumes; which fields apply is the provisioner's (checked by
+    ``capacity.capacity_choice``)."""
+
+    # GKE
+    affinity: str | None = None
+    """GKE: ``any``, ``specific`` (by ``name``, and ``project`` when shared) or ``none``."""
+    name: str | None = None
+    """GKE: the specific reservation's name."""
+    project: str | None = None
+    """GKE: the project owning a shared reservation; unset: the cluster's."""
+    # AKS
+    group_id: str | None = None
+    """AKS: the capacity reservation group's resource id
+    (``/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/capacityReservationGroups/<name>``)."""
+
+    def to_spec(self) -> Reservation:
+        return Reservation(**self.model_dump(exclude_none=True))
 
 
 class RepairConfig(ConfigModel):
