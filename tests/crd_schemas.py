@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,9 @@ import yaml
 
 from tests.crd_cel import cel_problems
 from tests.upstream import upstream_text
+
+_GO_FLAGS = re.compile(r"^\^\(\?([a-z]+)\)")
+"""A leading ``^(?flags)``, which Python's ``re`` refuses (global flags must come first) and RE2 accepts."""
 
 
 def strict(schema: Any) -> Any:
@@ -29,6 +33,8 @@ def strict(schema: Any) -> Any:
     if not isinstance(schema, Mapping):
         return schema
     closed = {key: strict(value) for key, value in schema.items() if key != "properties"}
+    if isinstance(closed.get("pattern"), str):  # Go's RE2 takes flags after '^' (Kueue's ``^(?i)[a-z]...``)
+        closed["pattern"] = _GO_FLAGS.sub(r"(?\1)^", closed["pattern"])
     if (
         "properties" in schema
         and "additionalProperties" not in schema

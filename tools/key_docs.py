@@ -25,6 +25,7 @@ import yaml
 
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
+from gpuready.core.config_model.kueue_model import KueueConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
 from gpuready.core.config_model.settings_model import NS, StackSettingsConfig
@@ -60,6 +61,7 @@ REFERENCES = (
             Section(StackSettingsConfig, "Stack keys (`gpuready:*`)", key_prefix=f"{NS}:"),
             Section(GpuStackConfig, "`gpuready:gpuStack` as a mapping"),
             Section(BinPackSchedulerConfig, "`gpuready:binpackScheduler`"),
+            Section(KueueConfig, "`gpuready:kueue`"),
         ),
     ),
 )

@@ -9,6 +9,7 @@ from gpuready.core.advertisers.device_selectors import DeviceSelector as DeviceS
 from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec as BinPackSchedulerSpec
 from gpuready.core.binpack.scheduler_config import gpu_resources_of as gpu_resources_of
 from gpuready.core.catalog.lookup import ExplicitGpu as ExplicitGpu
+from gpuready.core.fabric.model import FabricSpec as FabricSpec
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec as GpuStackSpec
 from gpuready.core.pool_parts import GpuSharing as GpuSharing
 from gpuready.core.pool_parts import MigPartitioning as MigPartitioning
@@ -56,6 +57,7 @@ __all__ = [
     "EksKarpenterGpuPool",
     "EksKarpenterGpuPoolArgs",
     "ExplicitGpu",
+    "FabricSpec",
     "GkeComputeClassGpuPool",
     "GkeComputeClassGpuPoolArgs",
     "GkeGpuNodePool",

@@ -22,6 +22,7 @@ SHARED = {
     "GpuBinPackingSchedulerArgs": "gpuready.scheduler.binpack_scheduler",
     "GpuPoolSpec": "gpuready.core.specs",
     "GpuSharing": "gpuready.core.pool_parts",
+    "FabricSpec": "gpuready.core.fabric.model",
     "MigPartitioning": "gpuready.core.pool_parts",
     "Taint": "gpuready.core.taints",
     "ExplicitGpu": "gpuready.core.catalog.lookup",

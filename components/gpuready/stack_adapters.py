@@ -76,6 +76,19 @@ def build_health_agent(settings: StackSettings, depends_on: list[pulumi.Resource
     )
 
 
+def build_fabric_plugin(
+    settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource]
+) -> pulumi.Resource | None:
+    """What the cluster needs for the stack's fabric pools (the cloud fabric's ``plugin_adapter``: EKS's EFA device
+    plugin), after the pools; None when no pool has a fabric (then no provider is made)."""
+    adapter_path = cloud_profile(settings.cloud).fabric.plugin_adapter
+    if adapter_path is None or not any(spec.fabric is not None for spec in settings.pools):
+        return None
+    module, _, function = adapter_path.partition(":")
+    adapter = getattr(importlib.import_module(module), function)
+    return cast("pulumi.Resource | None", adapter(list(settings.pools), cluster(), pools))
+
+
 def installs_agent(plan: GpuStackPlan) -> bool:
     """Whether ``plan`` installs a health agent (its values planned, and the cloud has an adapter for it)."""
     return plan.agent_values is not None and cloud_profile(plan.cloud).health_agent_adapter is not None

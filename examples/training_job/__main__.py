@@ -1,6 +1,7 @@
 """gpuready's components in a program of your own: pool -> GPU stack -> bin-packing scheduler -> workloads.
 
-- an EKS pool of 8 x A100 nodes, whole GPUs, plus an L4 pool shared four ways by time-slicing;
+- an EKS pool of 8 x A100 nodes, whole GPUs, with EFA (in one zone, on a cluster placement group), plus an L4 pool
+  shared four ways by time-slicing;
 - the GPU Operator on the AMI's driver (values derived from the pools);
 - ``GpuBinPackingScheduler`` with the ``gpu-binpack`` profile scoring the pools' GPU resources;
 - a training Job whose 4 workers pack onto as few A100 nodes as possible, and an inference Deployment whose
@@ -14,6 +15,7 @@ from gpuready import (
     BinPackSchedulerSpec,
     EksGpuNodePool,
     EksGpuNodePoolArgs,
+    FabricSpec,
     GpuBinPackingScheduler,
     GpuBinPackingSchedulerArgs,
     GpuOperator,
@@ -29,7 +31,17 @@ config = pulumi.Config()
 cluster_name = config.require("clusterName")
 provider = k8s.Provider("cluster", kubeconfig=config.require_secret("kubeconfig"))
 
-a100 = GpuPoolSpec(cloud="eks", name="a100", instance_type="p4d.24xlarge", min_size=0, max_size=4)
+a100 = GpuPoolSpec(
+    cloud="eks",
+    name="a100",
+    instance_type="p4d.24xlarge",
+    min_size=0,
+    max_size=4,
+    fabric=FabricSpec(kind="efa"),
+    zones=("us-east-1a",),
+)
+SUBNETS = {"a100": ["subnet-0a1b2c3d4e5f60718"], "l4-shared": ["subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788"]}
+"""An EFA pool takes the subnet of its one zone (us-east-1a); the L4 pool spreads over two zones."""
 l4 = GpuPoolSpec(
     cloud="eks",
     name="l4-shared",
@@ -45,7 +57,7 @@ pools = [
             pool=spec,
             cluster_name=cluster_name,
             node_role_arn="arn:aws:iam::123456789012:role/ml-dev-gpu-nodes",
-            subnet_ids=["subnet-0a1b2c3d4e5f60718", "subnet-0f1e2d3c4b5a69788"],
+            subnet_ids=SUBNETS[spec.name],
         ),
     )
     for spec in (a100, l4)

@@ -10,7 +10,7 @@ import pytest
 
 from gpuready.aks import network_operator
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.fabric import Fabric
+from gpuready.core.fabric.model import FabricSpec
 from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.placement import taint_tolerations
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
@@ -24,7 +24,7 @@ from tests.helm_render import crd_problems, is_core, render, strict_problems, to
 def ib_pool(name: str = "h100ib") -> GpuPoolSpec:
     return GpuPoolSpec(
         cloud="aks", name=name, instance_type="Standard_ND96isr_H100_v5", min_size=0, max_size=2, image="ubuntu",
-        driver="operator", fabric=Fabric(kind="infiniband"),
+        driver="operator", fabric=FabricSpec(kind="infiniband"),
     )  # fmt: skip
 
 
@@ -77,8 +77,8 @@ def test_a_misspelt_policy_field_is_caught() -> None:
 
 def test_objects_only_when_a_pool_has_infiniband() -> None:
     profile = cloud_profile("aks")
-    assert profile.fabric_objects([PLAIN]) == []
-    kinds = [o["kind"] for o in profile.fabric_objects([PLAIN, ib_pool()])]
+    assert profile.fabric.cluster_objects([PLAIN]) == []
+    kinds = [o["kind"] for o in profile.fabric.cluster_objects([PLAIN, ib_pool()])]
     assert kinds == ["Namespace", "Release", "NicClusterPolicy"]
 
 

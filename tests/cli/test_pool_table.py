@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpuready.cli.pool_table import HEADERS, WIDE_HEADERS, pool_rows, render_pool_table
+from gpuready.cli.pool_table import HEADERS, WIDE_HEADERS, pool_json, pool_rows, render_pool_table
+from gpuready.core.fabric.model import FabricSpec
 from gpuready.core.pool_summary import pool_outputs
 from gpuready.core.specs import GpuRequirements
 from tests.core.conftest import build_spec
@@ -48,3 +49,18 @@ def test_wide_adds_node_bounds_resource_and_selector_and_no_headers_drops_the_he
     assert ("cloud.google.com/compute-class=wanted,gpuready.io/pool=wanted" in wanted) == wide
     if wide:
         assert wanted.split()[-4:-1] == ["0", "2", "nvidia.com/gpu"]  # min and max nodes, the resource name
+
+
+def test_fabric_shows_in_the_table_and_the_json() -> None:
+    efa = build_spec(
+        "eks", name="train", instance_type="p5.48xlarge", fabric=FabricSpec(kind="efa"), zones=("us-east-1a",)
+    )
+    pools = [(efa.name, pool_outputs(efa, "d", "l").as_dict()), *_pools()]
+    rows = {row[0]: dict(zip(HEADERS, row, strict=True)) for row in pool_rows(pools)}
+    assert rows["train"]["FABRIC"] == "efa x32, new placement group"
+    assert rows["fixed"]["FABRIC"] == "-"
+    plan = {pool["name"]: pool for pool in pool_json(pools)}
+    assert plan["train"]["fabric"] == {
+        "kind": "efa", "devices": 32, "placementGroup": "create", "summary": "efa x32, new placement group",
+    }  # fmt: skip
+    assert plan["fixed"]["fabric"] is None

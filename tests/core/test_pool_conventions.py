@@ -25,6 +25,7 @@ from gpuready.core.taints import Taint
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import ConfigError, SpecError
 from tests.core.conftest import build_spec
+from tests.core.scale_path.test_example_stacks import scales_text
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -67,7 +68,7 @@ def test_every_pool_of_every_stack_carries_the_teams_conventions(stack: str) -> 
         # nvidia.com/gpu is tolerated only where the cloud adds it unasked (GKE, beside the team's taint)
         gke_adds = spec.cloud == "gke"
         assert any(t["key"] == scheduling.GPU_TAINT_KEY for t in workload.tolerations) == gke_adds
-        assert pool_verdict(spec, given.cluster).text == f"yes {spec.min_size}->{spec.max_size} nodes"
+        assert pool_verdict(spec, given.cluster).text == scales_text(spec)
     release = given.planned_gpu_stack.release
     if release is not None:
         found = tolerations_in(dict(release.values))

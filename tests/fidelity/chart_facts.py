@@ -63,6 +63,17 @@ SOURCES: tuple[tuple[str, str, ChartCitation], ...] = (
         ),
     ),
     (
+        "aws-efa-k8s-device-plugin",
+        "v0.5.30",
+        ChartCitation(
+            "aws/eks-charts",
+            "HEAD@5239609242f3",
+            "stable/aws-efa-k8s-device-plugin/ (chart version 0.5.30)",
+            "aws-efa-k8s-device-plugin-v0.5.30.source.tgz",
+            "",
+        ),
+    ),
+    (
         "network-operator",
         "26.1.2",
         ChartCitation(

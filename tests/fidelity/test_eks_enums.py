@@ -22,6 +22,7 @@ from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.eks import plan
+from gpuready.eks.capacity import PROVISIONER
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.errors import SpecError
 from tests.fidelity.spec_matrix import valid_specs
@@ -100,7 +101,8 @@ def test_every_image_and_architecture_in_the_catalog_has_an_ami_type() -> None:
 
 
 def test_every_capacity_type_is_in_the_api_enum() -> None:
-    assert set(plan.CAPACITY_TYPES) == set(CAPACITIES)
+    # every capacity the EKS node group offers (its row of the provisioner table) has its API value
+    assert set(plan.CAPACITY_TYPES) == set(PROVISIONER.capacities) and set(PROVISIONER.capacities) <= set(CAPACITIES)
     assert set(plan.CAPACITY_TYPES.values()) <= enum("CapacityTypes")
 
 

@@ -17,7 +17,7 @@ import yaml
 from gpuready.core import resource_inputs
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.fabric import Fabric, FabricNetwork
+from gpuready.core.fabric.model import FabricKind, FabricNetwork, FabricSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.errors import ConfigError, SpecError
@@ -39,20 +39,22 @@ def networks(count: int, prefix: str = "gpu") -> tuple[FabricNetwork, ...]:
     return tuple(FabricNetwork(network=f"{prefix}-net-{i}", subnetwork=f"{prefix}-sub-{i}") for i in range(count))
 
 
-def spec(machine: str = "a3-megagpu-8g", kind: str = "gpudirect-tcpxo", count: int = 8, **extra: Any) -> GpuPoolSpec:
-    fabric = extra.pop("fabric", Fabric(kind=kind, networks=networks(count)))
+def spec(
+    machine: str = "a3-megagpu-8g", kind: FabricKind = "gpudirect-tcpxo", count: int = 8, **extra: Any
+) -> GpuPoolSpec:
+    fabric = extra.pop("fabric", FabricSpec(kind=kind, networks=networks(count)))
     return GpuPoolSpec(cloud="gke", name="train", instance_type=machine, min_size=0, max_size=2, fabric=fabric, **extra)
 
 
-def with_last(network: FabricNetwork) -> Fabric:
+def with_last(network: FabricNetwork) -> FabricSpec:
     """A TCPXO fabric whose eighth network is ``network``."""
-    return Fabric(kind="gpudirect-tcpxo", networks=(*networks(7), network))
+    return FabricSpec(kind="gpudirect-tcpxo", networks=(*networks(7), network))
 
 
 @pytest.mark.parametrize("machine", sorted(GPUDIRECT))
 def test_every_gpudirect_machine_is_in_the_catalog(machine: str) -> None:
     assert machine in GKE_MACHINE_TYPES
-    assert cloud_profile("gke").fabric_types[machine] == GPUDIRECT[machine].kind
+    assert cloud_profile("gke").fabric.types[machine].kind == GPUDIRECT[machine].kind
 
 
 @pytest.mark.parametrize("kind", sorted(INSTALLERS))
@@ -96,7 +98,7 @@ def test_each_gpudirect_machine_takes_its_own_network_count(machine: str, kind: 
         ({"provisioner": "compute-class"}, "fabric", "needs a node pool of gpuready's"),
         (
             {
-                "fabric": Fabric(
+                "fabric": FabricSpec(
                     kind="gpudirect-tcpxo", networks=(*networks(7), FabricNetwork(network="x", subnetwork="gpu-sub-0"))
                 )
             },
@@ -105,7 +107,7 @@ def test_each_gpudirect_machine_takes_its_own_network_count(machine: str, kind: 
         ),
         (
             {
-                "fabric": Fabric(
+                "fabric": FabricSpec(
                     kind="gpudirect-tcpxo", networks=(*networks(7), FabricNetwork(network="Bad_Net", subnetwork="s"))
                 )
             },
@@ -141,7 +143,7 @@ def test_fabric_inputs_are_in_the_recorded_input_tree() -> None:
 
 
 def test_the_tcpxo_pool_registers_its_networks_gvnic_and_compact_placement(mocked: CapturingMonitor) -> None:
-    fabric = Fabric(kind="gpudirect-tcpxo", placement_group="a3-mega-policy", networks=networks(8))
+    fabric = FabricSpec(kind="gpudirect-tcpxo", placement_group="a3-mega-policy", networks=networks(8))
     build(spec(fabric=fabric, zones=("us-central1-c",)))
     inputs = mocked.one(NODE_POOL).inputs
     assert inputs["nodeConfig"]["gvnic"] == {"enabled": True}

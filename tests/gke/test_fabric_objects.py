@@ -9,6 +9,7 @@ the DaemonSets are valid Kubernetes objects (kubernetes-validate, strict).
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import kubernetes_validate
@@ -16,7 +17,7 @@ import pytest
 import yaml
 
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.fabric import Fabric, FabricNetwork
+from gpuready.core.fabric.model import FabricNetwork, FabricSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.gke import fabric_objects
@@ -39,7 +40,7 @@ def pool(machine: str, name: str = "train", prefix: str = "gpu") -> GpuPoolSpec:
     )
     return GpuPoolSpec(
         cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2,
-        fabric=Fabric(kind=facts.kind, networks=networks),
+        fabric=FabricSpec(kind=facts.kind, networks=networks),
     )  # fmt: skip
 
 
@@ -91,7 +92,7 @@ def test_the_recorded_installers_are_what_the_generator_makes() -> None:
 def test_the_stack_gets_each_network_and_installer_once() -> None:
     first, second = pool("a3-megagpu-8g", "a"), pool("a3-megagpu-8g", "b")
     rdma = pool("a4-highgpu-8g", "c", prefix="rdma")
-    objects = cloud_profile("gke").fabric_objects([first, second, rdma])
+    objects = cloud_profile("gke").fabric.cluster_objects([first, second, rdma])
     kinds = [o["kind"] for o in objects]
     assert kinds.count("Network") == 8 + 9
     assert kinds.count("GKENetworkParamSet") == 8 + 9
@@ -100,7 +101,7 @@ def test_the_stack_gets_each_network_and_installer_once() -> None:
 
 
 def test_tcpxo_pods_get_their_interfaces_and_the_sidecars_devices() -> None:
-    annotations = cloud_profile("gke").fabric_pod_annotations(pool("a3-megagpu-8g"))
+    annotations = cloud_profile("gke").fabric.workload(pool("a3-megagpu-8g"), Fraction(1)).annotations
     assert annotations["networking.gke.io/default-interface"] == "eth0"
     interfaces = json.loads(annotations["networking.gke.io/interfaces"])
     assert interfaces[0] == {"interfaceName": "eth0", "network": "default"}
@@ -115,21 +116,21 @@ def test_tcpxo_pods_get_their_interfaces_and_the_sidecars_devices() -> None:
 
 
 def test_rdma_pods_need_no_sidecar_devices() -> None:
-    annotations = cloud_profile("gke").fabric_pod_annotations(pool("a3-ultragpu-8g"))
+    annotations = cloud_profile("gke").fabric.workload(pool("a3-ultragpu-8g"), Fraction(1)).annotations
     assert not [k for k in annotations if k.startswith("devices.gke.io/")]
     assert len(json.loads(annotations["networking.gke.io/interfaces"])) == 10
 
 
 def test_a_pool_without_fabric_needs_nothing() -> None:
     plain = GpuPoolSpec(cloud="gke", name="l4", instance_type="g2-standard-8", min_size=0, max_size=1)
-    assert cloud_profile("gke").fabric_pod_annotations(plain) == {}
-    assert cloud_profile("gke").fabric_objects([plain]) == []
+    assert cloud_profile("gke").fabric.workload(plain, Fraction(1)).annotations == {}
+    assert cloud_profile("gke").fabric.cluster_objects([plain]) == []
 
 
 def test_the_workload_helper_annotates_pods_for_the_extra_interfaces() -> None:
     spec = pool("a3-megagpu-8g")
     workload = gpu_workload(spec, 8)
-    assert workload.pod_annotations() == cloud_profile("gke").fabric_pod_annotations(spec)
+    assert workload.pod_annotations() == cloud_profile("gke").fabric.workload(spec, Fraction(1)).annotations
     assert workload.container({"name": "train"})["resources"] == {
         "limits": {"nvidia.com/gpu": 8},
         "requests": {"nvidia.com/gpu": 8},

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from gpuready.core import resource_inputs
+from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.lifecycle import wire_name
-from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.specs import GpuPoolSpec, Reservation
 from gpuready.errors import SpecError
 from gpuready.gke import lifecycle, plan
 from tests.fidelity.spec_matrix import valid_specs
@@ -25,7 +26,6 @@ def spec(**extra: Any) -> GpuPoolSpec:
 OVERRIDES = {
     "nodeConfig": {
         "gvnic": {"enabled": True},
-        "reservationAffinity": {"consumeReservationType": "SPECIFIC_RESERVATION", "key": "k", "values": ["r1"]},
         "ephemeralStorageLocalSsdConfig": {"localSsdCount": 1},
     },
     "placementPolicy": {"type": "COMPACT"},
@@ -35,7 +35,14 @@ OVERRIDES = {
 
 def test_disk_size_zones_and_overrides_reach_the_node_pool(mocked: CapturingMonitor) -> None:
     build(
-        spec(disk_size_gb=200, zones=("us-central1-b", "us-central1-c"), desired_size=2, overrides=OVERRIDES),
+        spec(
+            disk_size_gb=200,
+            zones=("us-central1-b", "us-central1-c"),
+            desired_size=2,
+            overrides=OVERRIDES,
+            capacity="reserved",
+            reservation=Reservation(affinity="specific", name="r1"),
+        ),
         node_locations=["us-central1-a"],
     )
     inputs = mocked.one(NODE_POOL).inputs
@@ -46,7 +53,7 @@ def test_disk_size_zones_and_overrides_reach_the_node_pool(mocked: CapturingMoni
     assert config["gvnic"] == {"enabled": True}
     assert config["reservationAffinity"] == {
         "consumeReservationType": "SPECIFIC_RESERVATION",
-        "key": "k",
+        "key": "compute.googleapis.com/reservation-name",
         "values": ["r1"],
     }
     assert config["ephemeralStorageLocalSsdConfig"] == {"localSsdCount": 1.0}
@@ -74,15 +81,20 @@ def _paths(value: Mapping[str, Any], prefix: str = "") -> set[str]:
     for key, item in value.items():
         path = f"{prefix}{wire_name(key)}"
         found.add(path)
-        if isinstance(item, Mapping) and path == "nodeConfig":
+        if isinstance(item, Mapping) and path in ("nodeConfig", "autoscaling"):
             found |= _paths(item, f"{path}.")
     return found
 
 
 def test_every_input_the_plan_sets_is_owned_or_a_default() -> None:
     tree = resource_inputs.load("gpuready.gke")
-    specs = [*valid_specs("gke"), spec(disk_size_gb=100, zones=("us-central1-a",))]
-    planned = set().union(*(_paths(plan.node_pool_args(s, 1)) for s in specs)) - {"nodeConfig"}
+    specs = [
+        *valid_specs("gke"),
+        spec(disk_size_gb=100, zones=("us-central1-a",)),
+        spec(capacity="queued", max_run_duration=3600, repair=RepairPolicy(enabled=False)),
+        spec(capacity="reserved", reservation=Reservation(affinity="specific", name="r1", project="team-project")),
+    ]
+    planned = set().union(*(_paths(plan.node_pool_args(s, 1)) for s in specs)) - {"nodeConfig", "autoscaling"}
     assert planned - set(plan.OWNED_INPUTS) - set(plan.DEFAULT_INPUTS) == set()
     assert (
         resource_inputs.owned_paths_problems({**plan.OWNED_INPUTS, **dict.fromkeys(plan.DEFAULT_INPUTS, "")}, tree)

@@ -1,7 +1,7 @@
 """Golden diffs (issue #27): every example stack against a changed copy of itself, in one ``gpuready diff -o json``
 each. The copy changes, on the pools where they apply, a GPU model (instance type), time-slicing / MPS replicas, a
-MIG profile, ``maxSize``, ``minSize`` and a DRA pool's device count, so each golden shows the capacity in the units
-workloads request before and after, and every loss named."""
+MIG profile, ``maxSize``, ``minSize``, a DRA pool's device count and a pool's fabric, so each golden shows the
+capacity in the units workloads request before and after, and every loss named."""
 
 from __future__ import annotations
 
@@ -70,6 +70,16 @@ CHANGES: dict[str, Changes] = {
     "aks-sku": {
         "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
         "a100": {"maxSize": 1},
+    },
+    "eks-efa": {  # a fabric pool's placement group dropped (#30), the other pool's fabric dropped
+        "h100-train": {"fabric": {"kind": "efa", "placementGroup": "shared-training-pg"}},
+        "h200-train": {"fabric": None, "zones": None},
+    },
+    "gke-queued": {
+        "h100-queued": {"maxSize": 8},
+        "a100-reserved": {
+            "reservation": {"affinity": "specific", "name": "a100-eval-2", "project": "ml-platform-project"}
+        },
     },
     "aks-ib": {"h100ib": {"minSize": 2, "maxSize": 4}},
     "gke-tcpxo": {  # a placement policy of the stack's own: the pool is replaced (placementPolicy forces it)

@@ -15,6 +15,7 @@ from gpuready.core.cluster_kubeconfig import aks_kubeconfig
 from gpuready.offline.capture import PlanMocks
 from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
+    EC2_GET_SUBNETS,
     EKS_GET_CLUSTER,
     EKS_GET_CLUSTER_AUTH,
     FAKED_INVOKES,
@@ -32,6 +33,7 @@ CALLS = [
     (EKS_GET_CLUSTER_AUTH, {"name": "ml"}),
     (AKS_LIST_USER_CREDENTIALS, {"resourceGroupName": "rg", "resourceName": "ml"}),
     (GKE_GET_CLUSTER, {"name": "ml", "location": "us-central1"}),
+    (EC2_GET_SUBNETS, {"filters": [{"name": "subnet-id", "values": ["subnet-a"]}]}),
     ("aws:index/getRegion:getRegion", {}),
 ]
 
@@ -53,6 +55,7 @@ def test_answers_echo_the_cluster_and_are_clearly_fake() -> None:
         "endpoint": "https://offline.invalid",
         "certificateAuthorities": [{"data": OFFLINE_CA_B64}],
         "status": "ACTIVE",
+        "vpcConfig": {"clusterSecurityGroupId": "sg-0ff11ne", "vpcId": "vpc-0ff11ne"},
     }
     assert fake_invoke_result(EKS_GET_CLUSTER_AUTH, {"name": "ml"}) == {
         "id": "ml",

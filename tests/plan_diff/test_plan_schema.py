@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from gpuready.core.fabric.model import FABRIC_KINDS
 from gpuready.core.plan_format import PLAN_FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +48,8 @@ def test_the_schema_refuses_what_the_plan_never_writes(mutate: Any, where: str) 
     with pytest.raises(jsonschema.ValidationError) as caught:
         jsonschema.Draft202012Validator(SCHEMA).validate(plan)
     assert where in str(caught.value)
+
+
+def test_the_schema_names_every_fabric_kind() -> None:
+    fabric = SCHEMA["$defs"]["pool"]["properties"]["fabric"]["oneOf"][1]
+    assert tuple(fabric["properties"]["kind"]["enum"]) == FABRIC_KINDS

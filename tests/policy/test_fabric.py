@@ -1,5 +1,6 @@
-"""Fabric rules (issue #30): GPUDirect pools declare their networks; RDMA pods land on InfiniBand pools that the
-Network Operator serves."""
+"""Fabric rules (issue #30): the fabric policy through the pack (engine-style props: an EFA-capable multi-node
+node group without EFA interfaces or a placement group, in several subnets, and a pod asking for EFA on a pool without
+it); GPUDirect pools declare their networks; RDMA pods land on InfiniBand pools that the Network Operator serves."""
 
 from __future__ import annotations
 
@@ -10,6 +11,62 @@ import pytest
 from gpuready.policy.rules import fabric
 from gpuready.policy.rules.stack import StackResource
 from tests.policy.builders import AKS, GKE, RELEASE, aks, gke
+from tests.policy.harness import messages
+
+FABRIC = "gpu-fabric-pools"
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+JOB = "kubernetes:batch/v1:Job"
+INTERFACES = [{"networkCardIndex": 0, "deviceIndex": 0, "interfaceType": "efa"},
+              {"networkCardIndex": 1, "deviceIndex": 1, "interfaceType": "efa-only"}]  # fmt: skip
+EFA_INTERFACES = {"networkInterfaces": INTERFACES}
+
+
+def node_group(*, instance: str = "p5.48xlarge", most: int = 2, **extra: Any) -> dict[str, Any]:
+    return {"clusterName": "ml", "nodeRoleArn": "arn:aws:iam::1:role/n", "subnetIds": ["subnet-a"],
+            "instanceTypes": [instance], "amiType": "AL2023_x86_64_NVIDIA",
+            "scalingConfig": {"minSize": 0, "maxSize": most, "desiredSize": 0},
+            "labels": {"gpuready.io/pool": "train"},
+            "taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}], **extra}  # fmt: skip
+
+
+def job(requests: dict[str, Any], selector: dict[str, str]) -> dict[str, Any]:
+    container = {"name": "c", "image": "nccl", "resources": {"limits": requests, "requests": requests}}
+    tolerations = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    spec = {"restartPolicy": "Never", "containers": [container], "nodeSelector": selector, "tolerations": tolerations}
+    return {"spec": {"template": {"spec": spec}}}
+
+
+LT: dict[str, Any] = {"launchTemplate": {"id": "lt-1", "version": "1"}}
+PLACED: dict[str, Any] = {**EFA_INTERFACES, "placement": {"groupName": "train-pg"}}
+
+
+@pytest.mark.parametrize(
+    ("stack", "expected"),
+    [
+        ([(NODE_GROUP, node_group())], "p5.48xlarge has 32 EFA interfaces, but this node group's nodes get none"),
+        ([(NODE_GROUP, node_group(**LT)), (LAUNCH_TEMPLATE, {"networkInterfaces": []})], "get none"),
+        ([(NODE_GROUP, node_group(**LT)), (LAUNCH_TEMPLATE, EFA_INTERFACES)], "names no placement group"),
+        ([(NODE_GROUP, node_group(**LT)), (LAUNCH_TEMPLATE, PLACED)], None),
+        ([(NODE_GROUP, node_group(subnetIds=["subnet-a", "subnet-b"], **LT)), (LAUNCH_TEMPLATE, PLACED)],
+         "2 subnets for an EFA node group: EFA does not work across zones"),
+        ([(NODE_GROUP, node_group(most=1))], None),  # one node: nothing to talk to over EFA
+        ([(NODE_GROUP, node_group(labels={"gpuready.io/sharing": "mig"}))], None),  # MIG: many small jobs
+        ([(NODE_GROUP, node_group(instance="g6.12xlarge"))], None),  # one EFA card: not a training-class type
+        ([(NODE_GROUP, node_group(instance="g6.xlarge", labels={"gpuready.io/pool": "l4"})),
+          (JOB, job({"nvidia.com/gpu": 1, "vpc.amazonaws.com/efa": 1}, {"gpuready.io/pool": "l4"}))],
+         "requests vpc.amazonaws.com/efa, but its nodeSelector picks the pool on g6.xlarge, which has none"),
+        ([(NODE_GROUP, node_group(**LT)), (LAUNCH_TEMPLATE, PLACED),
+          (JOB, job({"nvidia.com/gpu": 8, "vpc.amazonaws.com/efa": 32}, {"gpuready.io/pool": "train"}))], None),
+    ],
+)  # fmt: skip
+def test_fabric_findings(stack: list[tuple[str, dict[str, Any]]], expected: str | None) -> None:
+    found = messages(FABRIC, stack)
+    if expected is None:
+        assert found == []
+    else:
+        assert any(expected in m for m in found), found
+
 
 POD = "kubernetes:core/v1:Pod"
 
@@ -54,7 +111,7 @@ def ib_pool(size: str = "Standard_ND96isr_H100_v5") -> dict[str, Any]:
     return aks(agentPoolName="ib", vmSize=size, nodeLabels=labels)
 
 
-def stack(*resources: tuple[str, str, dict[str, Any]]) -> list[StackResource]:
+def stack_of(*resources: tuple[str, str, dict[str, Any]]) -> list[StackResource]:
     return [StackResource(kind, f"urn:{name}", name, props) for kind, name, props in resources]
 
 
@@ -82,7 +139,7 @@ OPERATOR = (RELEASE, "netop", {"chart": "network-operator", "version": "26.1.2"}
 def test_rdma_pods_need_infiniband_pools_and_the_network_operator(
     resources: tuple[tuple[str, str, dict[str, Any]], ...], found: str | None
 ) -> None:
-    findings = fabric.rdma_findings(stack(*resources), {})
+    findings = fabric.rdma_findings(stack_of(*resources), {})
     if found is None:
         assert findings == []
     else:

@@ -56,6 +56,7 @@ MANDATORY = {
     "gpu-pool-one-device-plugin",
     "gpu-sharing-config-map-within-bounds",
     "gpu-nfd-deployed-once",
+    "gpu-node-pool-capacity-rules",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",
@@ -71,6 +72,7 @@ ADVISORY = {
     "gpudirect-pool-has-its-networks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
+    "gpu-fabric-pools",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {
     "gpu-node-pool-requires-gpu-taint": ("gpuTaint",),

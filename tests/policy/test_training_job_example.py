@@ -20,7 +20,10 @@ def test_the_example_plans_clean_and_places_its_workloads(capsys: pytest.Capture
     by_name = {(r["type"], r["name"]): r for r in plan["resources"]}
     job = by_name[("kubernetes:batch/v1:Job", "train")]["inputs"]["spec"]["template"]["spec"]
     assert job["schedulerName"] == "gpu-binpack"
-    assert job["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 2}
+    # 2 of a p4d's 8 GPUs: one of its 4 EFA interfaces, and the huge pages libfabric's EFA provider uses
+    efa = {"vpc.amazonaws.com/efa": 1, "hugepages-2Mi": "5120Mi"}
+    assert job["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 2, **efa}
+    assert {"name": "FI_PROVIDER", "value": "efa"} in job["containers"][0]["env"]
     serve = by_name[("kubernetes:apps/v1:Deployment", "serve")]["inputs"]["spec"]["template"]["spec"]
     assert "podAntiAffinity" in serve["affinity"] and serve["topologySpreadConstraints"]
     config = by_name[("kubernetes:core/v1:ConfigMap", "gpu-binpack-config")]["inputs"]["data"]

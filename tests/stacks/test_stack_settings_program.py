@@ -199,7 +199,7 @@ def test_example_stack_has_a_mig_pool_and_a_shared_pool(stack: str) -> None:
         assert {p.sharing_mode for p in pools} == {"none"}
         return
     if all(p.fabric is not None for p in pools):
-        # A multi-node training stack (issue #30): each job takes whole nodes over the fabric, so whole GPUs.
+        # A multi-node training stack (issue #30): whole GPUs on nodes joined by their fabric.
         assert {p.sharing_mode for p in pools} == {"none"}
         return
     modes = {p.name: p.sharing_mode for p in pools}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gpuready.aks import lifecycle, pool_reader
+from gpuready.aks import capacity_rules, lifecycle, pool_reader
 from gpuready.core import component_entry
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
@@ -14,6 +14,7 @@ from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.errors import Problem
 
 AKS_REPAIR = RepairFacts(
     on="AKS node auto-repair, preconfigured on every cluster: a node that stays NotReady is rebooted, then reimaged, "
@@ -60,6 +61,14 @@ class AksAgentPool(Provisioner):
         TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
     )
     repair: ClassVar[RepairFacts | None] = AKS_REPAIR
+    capacities: ClassVar[tuple[str, ...]] = capacity_rules.CAPACITIES
+    capacity_keys: ClassVar[frozenset[str]] = frozenset({"reservation.groupId"})
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return capacity_rules.problems(spec)
+
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        return capacity_rules.policy_problems(where, props)
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from gpuready.core.fabric.model import TypeFabric
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -33,7 +34,10 @@ INFINIBAND: Mapping[str, str] = {
     "Standard_ND96isr_H200_v5": f"{LEARN}/ndh200v5-series (8x 400 Gb/s NDR)",
 }
 """AKS VM sizes of gpuready's catalog with InfiniBand, and the source of each."""
-FABRIC_TYPES: Mapping[str, str] = dict.fromkeys(INFINIBAND, "infiniband")
+HCAS = 8
+"""InfiniBand HCAs of each of these sizes (the sources above: 8x HDR or NDR)."""
+TYPES: Mapping[str, TypeFabric] = {name: TypeFabric(kind="infiniband", devices=HCAS) for name in INFINIBAND}
+"""AKS VM size -> its fabric."""
 
 
 def pool_problems(spec: GpuPoolSpec, instance_type: str) -> list[Problem]:

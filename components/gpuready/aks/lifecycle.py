@@ -36,6 +36,7 @@ UPDATED_FIELDS = (
     "mode", "osType", "osSKU", "type", "count", "enableAutoScaling", "minCount", "maxCount", "nodeLabels",
     "nodeTaints", "gpuProfile", "scaleSetPriority", "scaleSetEvictionPolicy", "spotMaxPrice", "vnetSubnetID",
     "osDiskSizeGB", "availabilityZones", "upgradeSettings", "orchestratorVersion", "tags",
+    "capacityReservationGroupID", "proximityPlacementGroupID",
 )  # fmt: skip
 _UPDATED = "not in forceNewMap['ContainerService']['AgentPool'] and not a path parameter: updated by a PUT of the pool"
 AGENT_POOL = ResourceTable(
@@ -74,6 +75,18 @@ AKS_IMMUTABLE = (
         "replace",
         "MicrosoftDocs/azure-aks-docs:articles/aks/availability-zones.md (Limitations and considerations)",
         "You can't change the number of availability zones after you create a node pool",
+    ),
+    FieldRule(
+        "capacityReservationGroupID",
+        "replace",
+        TF_AZURERM_NODE_POOL,
+        "capacity_reservation_group_id: Changing this forces a new resource to be created",
+    ),
+    FieldRule(
+        "proximityPlacementGroupID",
+        "replace",
+        TF_AZURERM_NODE_POOL,
+        "proximity_placement_group_id: Changing this forces a new resource to be created",
     ),
 )
 """Inputs azure-native would update that AKS refuses to change: gpuready asks for a replacement instead."""

@@ -127,6 +127,10 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
         "renameByDefault), or provisioner: node-pool",
     )
     repair: ClassVar[RepairFacts | None] = AKS_REPAIR
+    capacity_note: ClassVar[str] = (
+        "its AKSNodeClass has no capacity reservation group or placement group field: Azure/karpenter-provider-azure "
+        "v1.14.2 karpenter.azure.com_aksnodeclasses.yaml"
+    )
     node_facts: ClassVar[NodeFacts | None] = NodeFacts(
         title="AKS node auto-provisioning", object_type=NODE_POOL.type,
         node_class_group=NODE_CLASS_API[0].split("/")[0], pool_label=karpenter_nodepool.NODE_POOL_LABEL,

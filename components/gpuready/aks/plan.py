@@ -43,11 +43,13 @@ OWNED_INPUTS: Mapping[str, str] = {
     "spotMaxPrice": "capacity",
     "osDiskSizeGB": "diskSizeGb",
     "availabilityZones": "zones",
+    "capacityReservationGroupID": "reservation.groupId",
     "tags": "gpuready:tags",
 }
 """``containerservice.AgentPool`` inputs gpuready decides, and the pool key or stack setting that decides each:
 refused as ``overrides`` (``tests/aks/test_overrides.py`` checks every input ``agent_pool_args`` sets is here).
-Free: ``vnetSubnetID`` (a pool's own subnet), ``osDiskType``, ``kubeletConfig``, ``linuxOSConfig``, ``maxPods``,
+Free: ``vnetSubnetID`` (a pool's own subnet), ``proximityPlacementGroupID`` (checked by ``aks.capacity_rules``),
+``osDiskType``, ``kubeletConfig``, ``linuxOSConfig``, ``maxPods``,
 ``orchestratorVersion``..."""
 
 
@@ -89,6 +91,8 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
     if spec.capacity == "spot":
         # Pay at most the on-demand price (-1) and delete evicted nodes so the pool can scale back up.
         args.update(scale_set_priority="Spot", scale_set_eviction_policy="Delete", spot_max_price=-1)
+    if spec.capacity == "reserved" and spec.reservation is not None:
+        args["capacity_reservation_group_id"] = spec.reservation.group_id
     if spec.disk_size_gb is not None:
         args["os_disk_size_gb"] = spec.disk_size_gb
     if spec.zones:

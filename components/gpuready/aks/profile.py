@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.aks import capacity, catalog, fabric, nap, network_operator
+from gpuready.aks import capacity, capacity_rules, catalog, nap
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
+from gpuready.aks.fabric_profile import FABRIC
 from gpuready.aks.images import IMAGES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core.catalog.gpus import GpuModel
@@ -23,10 +24,13 @@ from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.config_model.settings_model import StackSettingsConfig
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -136,6 +140,17 @@ class AksProfile(CloudProfile):
             return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
         return []
 
+    def stack_settings_problems(
+        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
+        subscription = capacity_rules.cluster_subscription(settings.aks_vnet_subnet_id)
+        return [
+            problem
+            for index, pool in enumerate(pools)
+            for problem in capacity_rules.subscription_problems(pool, subscription, f"{prefix}nodePools[{index}].")
+        ]
+
     def encoded_taint(self, taint: Taint) -> object:
         return str(taint)  # key=value:Effect, as AKS nodeTaints spell it
 
@@ -165,27 +180,7 @@ class AksProfile(CloudProfile):
     def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
         return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
 
-    fabric_types = fabric.FABRIC_TYPES
-
-    def fabric_pool_problems(self, spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
-        return fabric.pool_problems(spec, instance_type)
-
-    def fabric_stack_problems(self, spec: GpuPoolSpec, stack_kind: str) -> list[Problem]:
-        return fabric.stack_problems(spec, stack_kind)
-
-    def fabric_operator_values(self, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
-        return network_operator.operator_values(pools)
-
-    def fabric_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
-        ib = network_operator.infiniband_pools(pools)
-        seen = {(t.key, t.effect): toleration_for(t) for p in ib for t in tolerated_taints(p)}
-        return network_operator.fabric_objects(pools, list(seen.values()), LABEL_POOL)
-
-    def fabric_container_resources(self, spec: GpuPoolSpec) -> dict[str, str]:
-        return network_operator.container_resources(spec)
-
-    def fabric_container_fields(self, spec: GpuPoolSpec) -> Mapping[str, Any]:
-        return network_operator.container_fields(spec)
+    fabric = FABRIC
 
 
 PROFILE = AksProfile()

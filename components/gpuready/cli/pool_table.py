@@ -11,10 +11,11 @@ POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
 """Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
 HEADERS = (
     "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
-    "DRIVER", "SCALES",
+    "DRIVER", "FABRIC", "SCALES",
 )  # fmt: skip
 """``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); ``SCALES`` whether a pending pod of every
-shape the pool advertises becomes a node it runs on (``core.scale_path``); each pool's requirements (its instance
+shape the pool advertises becomes a node it runs on (``core.scale_path``); ``FABRIC`` the node fabric (EFA x32,
+its placement group) or ``-``; each pool's requirements (its instance
 types, or its GPU requirements and the types meeting them) follow the table."""
 WIDE_HEADERS = ("MIN-NODES", "MAX-NODES", "RESOURCE", "SELECTOR")
 """``-o wide``: the pool's node count bounds, the resource name its GPU workloads request and the node selector
@@ -45,6 +46,7 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
                 f"{taint.get('key', '')}={taint.get('value', '')}:{taint.get('effect', '')}",
                 str(outputs.get("sharing", "")),
                 str(outputs.get("driver", "")),
+                str((outputs.get("fabric") or {}).get("summary") or "-"),
                 str(outputs.get("scales", "")),
             )
         )
@@ -65,6 +67,7 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
             "requirements": outputs.get("requirements"),
             "scales": outputs.get("scales"),
             "repair": outputs.get("repair") or None,
+            "fabric": outputs.get("fabric") or None,
             **capacity_json(outputs),
         }
         for name, outputs in sorted(pools, key=lambda item: item[0])

@@ -152,4 +152,6 @@ def node_template(spec: GpuPoolSpec) -> tuple[tuple[NodeTemplateKind, str, str],
     ]
     entries += [("taint", t.key, f"{t.value}:{t.effect}") for t in scheduling.pool_taints(spec)]
     entries += [("resources", name, str(n)) for name, n in resources.allocatable_per_node(spec).items()]
+    # The fabric's devices too (EFA: vpc.amazonaws.com/efa), so a pod asking for them scales the pool from zero.
+    entries += [("resources", name, str(n)) for name, n in spec.profile.fabric.resources(spec).items()]
     return tuple(entries)

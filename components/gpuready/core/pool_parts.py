@@ -10,8 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-Capacity = Literal["on-demand", "spot"]
-CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot")
+Capacity = Literal["on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued"]
+CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued")
+"""How a pool's nodes get capacity (issue #28); which a provisioner offers is its ``Provisioner.capacities``."""
+QUEUED_CAPACITIES: tuple[Capacity, ...] = ("flex-start", "queued")
+"""Capacities obtained through a queue (GKE Dynamic Workload Scheduler): the pools Kueue objects are made for
+(``gpuready.core.kueue``)."""
 
 DriverOwner = Literal["cloud", "operator"]
 """Who installs the NVIDIA driver: the cloud or node image, or the NVIDIA GPU Operator's driver containers."""
@@ -74,6 +78,23 @@ class GpuRequirements:
 
 UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
 UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reservation:
+    """``reservation``: the reserved capacity a pool consumes. Which fields a provisioner reads is its
+    ``Provisioner.reservation_fields``; the rest are refused for it (``capacity.capacity_choice``)."""
+
+    # GKE node pools and ComputeClasses (issue #28, GKE part)
+    affinity: str | None = None
+    """GKE: ``any`` (any matching reservation, then on demand), ``specific`` (the one named) or ``none``."""
+    name: str | None = None
+    """GKE: the specific reservation's name."""
+    project: str | None = None
+    """GKE: the project that owns a shared specific reservation; None: the cluster's project."""
+    # AKS node pools (issue #28, AKS part)
+    group_id: str | None = None
+    """AKS: the capacity reservation group's resource id."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -13,6 +13,7 @@ from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.config_model.suggest import did_you_mean
+from gpuready.core.fabric import rules as fabric_rules
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
     label_value_problem,
@@ -48,8 +49,8 @@ def validate(spec: GpuPoolSpec) -> ResolvedPool:
     _check_driver(spec, problems)
     if resolved is not None:
         _check_cloud_offers(spec, resolved.model, problems)
-        problems.extend(spec.profile.fabric_problems(spec, resolved.instance_type))
         sharing_rules.check_sharing(spec, resolved.model, problems)
+        problems.extend(fabric_rules.problems(spec))
     _check_labels(spec, problems)
     _check_taints(spec, problems)
     lifecycle_rules.check_upgrade(spec, problems)

@@ -60,6 +60,8 @@ class PoolOutputs:
     """Nodes the pool keeps warm (its minimum)."""
     max_nodes: int
     """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
+    fabric: dict[str, Any]
+    """The pool's node fabric (``kind``, ``devices`` per node, ``placementGroup``, ``summary``); ``{}``: none."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -98,6 +100,7 @@ def pool_outputs(
         schedulable=dict(capacity.per_node),
         min_nodes=capacity.min_nodes,
         max_nodes=capacity.max_nodes,
+        fabric=spec.profile.fabric.outputs(spec),
     )
 
 

@@ -16,7 +16,7 @@ from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
-from gpuready.core.fabric import Fabric
+from gpuready.core.fabric.model import FabricSpec
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.pool_parts import (
     CAPACITIES,
@@ -31,6 +31,7 @@ from gpuready.core.pool_parts import (
     GpuSharing,
     MigPartitioning,
     MigStrategy,
+    Reservation,
     Sharing,
     SharingMode,
     UpgradePolicy,
@@ -52,6 +53,7 @@ __all__ = [
     "GpuSharing",
     "MigPartitioning",
     "MigStrategy",
+    "Reservation",
     "Sharing",
     "SharingMode",
     "UpgradePolicy",
@@ -79,6 +81,12 @@ class GpuPoolSpec:
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
+    reservation: Reservation | None = None
+    """The reserved capacity the pool consumes (fields by provisioner: ``Provisioner.reservation_fields``)."""
+    location_policy: str | None = None
+    """GKE node pools: the autoscaler's zone choice (``ANY`` / ``BALANCED``); None: by capacity."""
+    max_run_duration: int | None = None
+    """GKE flex-start / queued pools: seconds a node runs before GKE removes it; None: no limit."""
     provisioner: str | None = None
     """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
     None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""
@@ -132,9 +140,9 @@ class GpuPoolSpec:
     zones: tuple[str, ...] = ()
     """Zones of the pool's nodes (AKS ``1``-``3``, GKE ``us-central1-a``); empty: the cloud's or the stack's
     default. EKS takes zones from its subnets (``overrides: {subnetIds: [...]}``)."""
-    fabric: Fabric | None = None
-    """The multi-node fabric of the pool's nodes (``core.fabric``); which types have it, and what it adds to the
-    pool and the cluster, is the cloud's (``CloudProfile.fabric_types``, ``fabric_problems``)."""
+    fabric: FabricSpec | None = None
+    """The node-to-node fabric of the pool's nodes (EFA, GPUDirect, InfiniBand), valid only on instance types that
+    have it (``gpuready.core.fabric``); None: none (collectives across nodes go over TCP)."""
     overrides: Mapping[str, Any] = field(default_factory=dict)
     """Extra inputs of the cloud resource in the provider's camelCase spelling, deep-merged into what gpuready
     plans; inputs gpuready owns are refused (``gpuready.core.resource_inputs``)."""

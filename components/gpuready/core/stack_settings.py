@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.kueue_model import stack_kueue
 from gpuready.core.config_model.problems import problems_of
 from gpuready.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
@@ -27,6 +28,7 @@ from gpuready.core.conventions import Conventions, parse_conventions
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.k8s_syntax import label_value_problem
+from gpuready.core.kueue.objects import KueueSpec
 from gpuready.core.pool_config import parse_pools, pool_scale_problems
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.specs import GpuPoolSpec
@@ -63,6 +65,8 @@ class StackSettings:
 
     binpack_scheduler: BinPackSchedulerSpec | None = None
     """The GPU bin-packing scheduler (``gpuready:binpackScheduler``); None deploys none."""
+    kueue: KueueSpec = field(default_factory=KueueSpec)
+    """Which pools get Kueue objects (``gpuready:kueue``; ``core.kueue.objects``)."""
     conventions: Conventions = DEFAULT_CONVENTIONS
     """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
     its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
@@ -135,6 +139,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     plan = _plan(cloud, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
+    kueue = stack_kueue(values.get("kueue"), pools, problems, _yaml_text)
     known = {p.name for p in pools}
     for index, name in enumerate(model.verify_skip_pools if model else ()):
         if pools and name not in known:
@@ -150,6 +155,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         gpu_stack=gpu_stack,
         gpu_stack_plan=plan,
         binpack_scheduler=binpack,
+        kueue=kueue,
         conventions=conventions,
         tags=tags,
         eks_node_role_arn=model.eks_node_role_arn,

@@ -16,18 +16,25 @@ On a DRA pool (``advertise: dra``, ``advertisers.dra``) the pod claims devices f
 devices of one profile (``mig.nvidia.com`` with a CEL selector on the ``profile`` attribute), or of devices
 matching CEL selectors on the attributes the driver publishes (``advertisers.device_selectors``); every container
 passed through ``container`` shares the pod's one claim.
+
+On a pool with a node fabric (``fabric``), the pool's cloud says what the pods need to use it
+(``CloudProfile.fabric.workload``, data per cloud): on EKS's EFA, ``vpc.amazonaws.com/efa`` (the node's
+interfaces in proportion to its GPUs the pod takes, all for a whole-node job), ``hugepages-2Mi`` and libfabric's
+``FI_PROVIDER=efa`` (``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod
+template carries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from gpuready.core.advertisers.device_selectors import DeviceSelector
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.interface import Advertiser, GpuRequest
-from gpuready.core.fabric import fabric_container
+from gpuready.core.fabric.model import FabricWorkload, fabric_container
 from gpuready.core.k8s_syntax import object_name_problem
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec
@@ -51,20 +58,13 @@ class GpuWorkload:
     """The pool's advertiser (resolved with the pool), which shapes ``resources``."""
     cloud_fields: Mapping[str, Any] = field(default_factory=dict)
     """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
-    fabric_annotations: Mapping[str, str] = field(default_factory=dict)
-    """Pod annotations the pool's fabric needs (GKE GPUDirect: the extra interfaces, the RxDM sidecar's devices)."""
-    fabric_resources: Mapping[str, str] = field(default_factory=dict)
-    """Extended resources each container asks for the fabric's devices (AKS InfiniBand: the RDMA device)."""
-    fabric_sidecars: tuple[Mapping[str, Any], ...] = ()
-    """Containers the pods run beside the workload's for the fabric (GKE TCPX / TCPXO: the RxDM daemon)."""
-    fabric_volumes: tuple[Mapping[str, Any], ...] = ()
-    """Pod volumes those sidecars and the containers mount."""
-    fabric_container: Mapping[str, Any] = field(default_factory=dict)
-    """``env``, ``volumeMounts`` and ``capabilities`` each container adds for the fabric."""
     mig_profile: str | None = None
     """The MIG profile the claimed devices have (DRA pools)."""
     selectors: tuple[DeviceSelector, ...] = ()
     """Conditions on the claimed devices' attributes (DRA pools)."""
+    fabric: FabricWorkload = field(default_factory=FabricWorkload)
+    """What the pods need to use the pool's node fabric (``CloudFabric.workload``): its devices (all of a node's
+    for a whole-node job), huge pages, environment, pod annotations; empty on a pool without one."""
 
     def pod_spec(self) -> dict[str, Any]:
         """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
@@ -78,16 +78,16 @@ class GpuWorkload:
         }
 
     def pod_annotations(self) -> dict[str, str]:
-        """Annotations the pod template must carry for the pool's fabric (``CloudProfile.fabric_pod_annotations``)."""
-        return dict(self.fabric_annotations)
+        """Annotations the pod template must carry for the pool's fabric (none on EKS's EFA)."""
+        return dict(self.fabric.annotations)
 
     def sidecars(self) -> list[dict[str, Any]]:
         """Containers to add to the pod beside the workload's own, for the pool's fabric (none without one)."""
-        return [dict(c) for c in self.fabric_sidecars]
+        return [dict(c) for c in self.fabric.sidecars]
 
     def volumes(self) -> list[dict[str, Any]]:
         """Volumes to add to the pod for the fabric's sidecars and containers."""
-        return [dict(v) for v in self.fabric_volumes]
+        return [dict(v) for v in self.fabric.volumes]
 
     def pod_labels(self) -> dict[str, str]:
         """Labels the pod template must carry for the placement (the pack group's)."""
@@ -110,21 +110,30 @@ class GpuWorkload:
             resource=self.resource, count=self.count, mig_profile=self.mig_profile, selectors=self.selectors
         )
 
+    def fabric_resources(self) -> dict[str, dict[str, int | str]]:
+        """A container's ``requests`` and ``limits`` (equal) of the fabric's devices and huge pages."""
+        units: dict[str, int | str] = {**self.fabric.resources, **self.fabric.hugepages}
+        return {"requests": dict(units), "limits": dict(units)} if units else {}
+
     def container(self, container: Mapping[str, Any]) -> dict[str, Any]:
-        """``container`` with the GPU units added to its ``resources`` (other resources kept). On a DRA pool every
-        container passed here names the pod's one claim, so they share the same devices."""
+        """``container`` with the GPU units, and on a fabric pool its devices, huge pages and environment, added
+        to its ``resources`` and ``env`` (the container's others kept; its own value of a fabric variable wins).
+        On a DRA pool every container passed here names the pod's one claim, so they share the same devices."""
         merged = dict(container)
         current = dict(merged.get("resources") or {})
-        for key, units in self.resources().items():
-            if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
-                kept = [c for c in current.get(key) or [] if c not in units]
-                current[key] = [*kept, *units]
-            else:
-                current[key] = {**dict(current.get(key) or {}), **units}
-        for key in ("requests", "limits") if self.fabric_resources else ():
-            current[key] = {**dict(current.get(key) or {}), **self.fabric_resources}
+        for part in (self.resources(), self.fabric_resources()):
+            for key, units in part.items():
+                if isinstance(units, list):  # resources.claims: the container's other claims kept, the pod's added
+                    kept = [c for c in current.get(key) or [] if c not in units]
+                    current[key] = [*kept, *units]
+                else:
+                    current[key] = {**dict(current.get(key) or {}), **units}
         merged["resources"] = current
-        return fabric_container(merged, self.fabric_container)
+        if self.fabric.env:
+            env = list(merged.get("env") or [])
+            named = {e.get("name") for e in env if isinstance(e, Mapping)}
+            merged["env"] = env + [{"name": k, "value": v} for k, v in self.fabric.env.items() if k not in named]
+        return fabric_container(merged, self.fabric.container)
 
 
 def gpu_workload(
@@ -154,11 +163,13 @@ def gpu_workload(
         placement=placement or Placement(),
         advertiser=advertiser,
         cloud_fields=cloud.workload_pod_fields(pool),
-        fabric_annotations=cloud.fabric_pod_annotations(pool),
-        fabric_resources=cloud.fabric_container_resources(pool),
-        fabric_sidecars=tuple(cloud.fabric_sidecars(pool)),
-        fabric_volumes=tuple(cloud.fabric_volumes(pool)),
-        fabric_container=cloud.fabric_container_fields(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,
+        fabric=cloud.fabric.workload(pool, share=_node_share(pool, request.count, request.resource)),
     )
+
+
+def _node_share(pool: GpuPoolSpec, count: int, resource: str) -> Fraction:
+    """The part of a node of the pool a pod asking ``count`` of ``resource`` takes (1: all its units)."""
+    units = pool.resolved.advertiser.allocatable_per_node(pool).get(resource, 0)
+    return Fraction(min(count, units), units) if units > 0 else Fraction(0)

@@ -29,7 +29,7 @@ from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.karpenter import KarpenterDecider
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
-from gpuready.eks import ec2_node_class
+from gpuready.eks import ec2_node_class, launch_template_fabric
 from gpuready.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
@@ -38,6 +38,7 @@ NODE_CLASS_API = ("karpenter.k8s.aws/v1", "EC2NodeClass")
 
 CONSOLIDATE_AFTER = karpenter_nodepool.CONSOLIDATE_AFTER
 CLUSTER_SG_TAG = "aws:eks:cluster-name"
+ZONE_LABEL = "topology.kubernetes.io/zone"
 RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
 """Label domains the NodePool CRD refuses in ``template.metadata.labels`` (its CEL rules; the few well-known labels
 they let through are Karpenter's own, never a user's)."""
@@ -62,8 +63,12 @@ def role_name(role: str) -> str:
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type."""
-    return karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
+    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type;
+    an EFA pool's one zone (``eks.fabric``)."""
+    found = karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
+    if spec.fabric is not None and spec.zones:
+        found.append({"key": ZONE_LABEL, "operator": "In", "values": list(spec.zones)})
+    return found
 
 
 def gpu_limit(spec: GpuPoolSpec) -> int:
@@ -76,8 +81,9 @@ def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
     return karpenter_nodepool.node_pool(spec, NODE_CLASS_API, requirements(spec), gpu_limit(spec))
 
 
-def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
-    """The ``karpenter.k8s.aws/v1`` EC2NodeClass of the pool (named as the pool)."""
+def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring, placement_group: str | None = None) -> dict[str, Any]:
+    """The ``karpenter.k8s.aws/v1`` EC2NodeClass of the pool (named as the pool); an EFA pool's with its network
+    interfaces and ``placement_group`` (``eks.launch_template_fabric``)."""
     api_version, kind = NODE_CLASS_API
     groups: Sequence[dict[str, Any]] = [{"id": group} for group in wiring.security_group_ids] or [
         {"tags": {CLUSTER_SG_TAG: wiring.cluster_name}}
@@ -89,6 +95,10 @@ def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring) -> dict[str, Any]:
         "securityGroupSelectorTerms": list(groups),
         **ec2_node_class.storage_fields(spec),
     }
+    if spec.fabric is not None:
+        body["networkInterfaces"] = launch_template_fabric.node_class_interfaces(spec)
+        if placement_group:
+            body["placementGroupSelector"] = {"name": placement_group}
     if wiring.tags:
         body["tags"] = dict(wiring.tags)
     return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
@@ -106,6 +116,12 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
         f"nodes report: {karpenter_nodepool.limits_text(spec, gpu_limit(spec))}); "
         f"empty nodes removed after {CONSOLIDATE_AFTER}; {node_disruption.summary(spec)}; "
         f"{ec2_node_class.summary(spec)}"
+        + (
+            "; EFA: the EC2NodeClass's networkInterfaces and placementGroupSelector (a change drifts every node, "
+            "which Karpenter replaces), the placement group deleted after the EC2NodeClass"
+            if spec.fabric is not None
+            else ""
+        )
     )
 
 

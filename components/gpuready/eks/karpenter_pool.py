@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pulumi
+import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
 from gpuready.core.capacity import node_overlay
 from gpuready.core.clouds.registry import Cloud
+from gpuready.core.fabric.model import CREATE
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
-from gpuready.eks import ec2_node_class, karpenter, plan
+from gpuready.eks import ec2_node_class, karpenter, launch_template_fabric, plan
+from gpuready.eks.fabric import FABRIC
 from gpuready.pool_outputs import GpuNodePoolBase, require_provisioner
 
 
@@ -54,6 +57,8 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
     """The ``karpenter.k8s.aws/v1`` EC2NodeClass (escape hatch)."""
     node_overlay: k8s.apiextensions.CustomResource | None
     """The ``karpenter.sh/v1alpha1`` NodeOverlay of the pool's other GPU resources, if it needs one."""
+    placement_group: aws.ec2.PlacementGroup | None
+    """An EFA pool's cluster placement group, when gpuready makes it (``placementGroup: create``)."""
 
     def __init__(self, name: str, args: EksKarpenterGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
@@ -63,17 +68,20 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
         child = pulumi.ResourceOptions(parent=self, provider=args.provider)
         tags = dict(args.tags)
 
+        self.placement_group = _placement_group(name, spec, tags, self)
+
         def class_spec(resolved: dict[str, Any]) -> dict[str, Any]:
             wiring = karpenter.KarpenterWiring(
                 cluster_name=resolved["cluster"], node_role=resolved["role"], subnet_ids=tuple(resolved["subnets"]),
                 security_group_ids=tuple(resolved["groups"]), tags=tags,
             )  # fmt: skip
-            body: dict[str, Any] = karpenter.node_class(spec, wiring)["spec"]
+            body: dict[str, Any] = karpenter.node_class(spec, wiring, resolved["placement"])["spec"]
             return body
 
         node_class_spec = pulumi.Output.all(
-            cluster=args.cluster_name, role=args.node_role, subnets=args.subnet_ids, groups=args.security_group_ids
-        ).apply(class_spec)
+            cluster=args.cluster_name, role=args.node_role, subnets=args.subnet_ids, groups=args.security_group_ids,
+            placement=self.placement_group.name if self.placement_group else _named_placement(spec),
+        ).apply(class_spec)  # fmt: skip
         api_version, kind = karpenter.NODE_CLASS_API
         self.node_class = k8s.apiextensions.CustomResource(
             f"{name}-node-class", api_version=api_version, kind=kind, metadata={"name": spec.name},
@@ -96,6 +104,25 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
         self._publish(
             spec, node_pool_name, plan.driver_summary(spec), karpenter.lifecycle_summary(spec), cluster=args.cluster
         )
+
+
+def _placement_group(
+    name: str, spec: GpuPoolSpec, tags: Mapping[str, str], parent: pulumi.Resource
+) -> aws.ec2.PlacementGroup | None:
+    """The cluster placement group gpuready makes for an EFA pool (``placementGroup: create``), else None. It is
+    an AWS resource beside the Kubernetes objects: deleted after the EC2NodeClass that selects it (Pulumi deletes
+    dependents first), once Karpenter has removed the pool's nodes."""
+    if spec.fabric is None or FABRIC.placement(spec.fabric) != CREATE:
+        return None
+    return aws.ec2.PlacementGroup(
+        f"{name}-placement", strategy=launch_template_fabric.CLUSTER_STRATEGY, tags=dict(tags),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )  # fmt: skip
+
+
+def _named_placement(spec: GpuPoolSpec) -> str | None:
+    """The placement group an EFA pool names (made elsewhere), or None."""
+    return None if spec.fabric is None else FABRIC.placement(spec.fabric)
 
 
 PACKAGE_CLOUD: Cloud = "eks"

@@ -67,7 +67,27 @@ ASG_TAG = ResourceTable(
         FieldRule("tag.propagateAtLaunch", "update", _tag(47, 50), "propagate_at_launch: UpdateTags"),
     ),
 )
-TABLES = (NODE_GROUP, ASG_TAG)
+PLACEMENT_GROUP_COMMIT = "05e34de7342261989674cfe1f047c25bb4c80db8"
+
+
+def _pg(first: int, last: int) -> str:
+    path = "ec2/ec2_placement_group.go"
+    return TF_AWS.format(commit=PLACEMENT_GROUP_COMMIT, path=path, lines=f"{first}-{last}")
+
+
+PLACEMENT_GROUP = ResourceTable(
+    type="aws:ec2/placementGroup:PlacementGroup",
+    name_field="name",
+    rules=(
+        FieldRule("name", "replace", _pg(47, 51), "name: ForceNew"),
+        FieldRule("strategy", "replace", _pg(71, 76), "strategy: ForceNew"),
+        FieldRule("tags", "update", _pg(77, 77), "tags: tag update"),
+    ),
+)
+"""An EFA pool's placement group. A new one (another strategy, or ``placementGroup`` naming another) changes the
+launch template, whose new version rolls every node of the node group into it (``launchTemplate.version``:
+UpdateNodegroupVersion); the old group is deleted once its instances are gone."""
+TABLES = (NODE_GROUP, ASG_TAG, PLACEMENT_GROUP)
 
 CREATION_ONLY = ("scalingConfig.desiredSize",)
 """Inputs read at creation only: afterwards the cluster autoscaler owns the node count, and a refresh that saw
@@ -112,4 +132,15 @@ def summary(spec: GpuPoolSpec) -> str:
     pin = f", AMI {spec.release_version}" if spec.release_version else ""
     upgrade = f"upgrade {strategy}, maxUnavailable {max_unavailable(spec)}{pin}"
     zero = f"scale from zero: {len(autoscaler_tags(spec))} ASG node-template tags"
-    return f"desiredSize at creation only; {naming}; {upgrade}; {zero}"
+    return f"desiredSize at creation only; {naming}; {upgrade}; {zero}" + fabric_summary(spec)
+
+
+def fabric_summary(spec: GpuPoolSpec) -> str:
+    """What an EFA pool adds to the lifecycle line: its launch template, placement group and delete order."""
+    if spec.fabric is None:
+        return ""
+    return (
+        "; EFA: gpuready's launch template (a change is a new template version, which rolls the nodes as the "
+        "upgrade says), its placement group (a new one: the template's new version rolls every node into it), "
+        "deleted after the node group (launch template, then placement group and EFA security group)"
+    )

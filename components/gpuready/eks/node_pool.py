@@ -10,7 +10,7 @@ import pulumi
 import pulumi_aws as aws
 
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import capacity, lifecycle, plan
+from gpuready.eks import capacity, launch_template, lifecycle, plan
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
@@ -38,6 +38,8 @@ class EksGpuNodePool(GpuNodePoolBase):
 
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
+    launch_template: aws.ec2.LaunchTemplate | None
+    """EFA pools: the launch template gpuready owns (EFA interfaces, placement group); None otherwise."""
     autoscaler_tags: list[aws.autoscaling.Tag]
     """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 
@@ -49,9 +51,21 @@ class EksGpuNodePool(GpuNodePoolBase):
         node_group_args = plan.node_group_args(spec)
         tags = lifecycle.autoscaler_tags(spec)
         super().__init__("gpuready:index:EksGpuNodePool", name, {}, opts)
-        wiring = {"cluster_name": args.cluster_name, "node_role_arn": args.node_role_arn, "subnet_ids": args.subnet_ids}
+        wiring: dict[str, Any] = {
+            "cluster_name": args.cluster_name, "node_role_arn": args.node_role_arn, "subnet_ids": args.subnet_ids,
+        }  # fmt: skip
         # A pool's overrides.subnetIds (its own subnets, hence zones) win over the stack's.
         wiring = {k: v for k, v in wiring.items() if k not in node_group_args}
+        self.launch_template: aws.ec2.LaunchTemplate | None = None
+        if spec.fabric is not None:  # EFA: a launch template gpuready owns, in the pool's one zone
+            subnets = node_group_args.pop("subnet_ids", wiring.get("subnet_ids"))
+            efa = launch_template.efa_launch(
+                name, spec, cluster_name=args.cluster_name, subnet_ids=subnets, tags=args.tags, parent=self
+            )
+            self.launch_template = efa.launch_template
+            wiring["subnet_ids"] = efa.subnet_ids
+            wiring["launch_template"] = {"id": efa.launch_template.id,
+                                         "version": efa.launch_template.latest_version.apply(str)}  # fmt: skip
         decided = dict(node_group_args)
         node_group_args["node_group_name"] = pulumi.Output.all(**wiring).apply(
             lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})

@@ -81,7 +81,8 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         **({"release_version": spec.release_version} if spec.release_version else {}),
         # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
         # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.
-        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}),
+        # An EFA pool's launch template (gpuready's) holds its root volume instead (eks.launch_template_fabric).
+        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None and spec.fabric is None else {}),
     }
     return pool_hatches.with_overrides(spec, args)
 

@@ -24,6 +24,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
+from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
@@ -55,6 +56,7 @@ class EksProfile(CloudProfile):
     # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; EKS reserves its own prefix.
     reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
     instance_types = EKS_INSTANCE_TYPES
+    fabric = FABRIC
 
     def unlisted_gpu_type(self, name: str) -> bool:
         return catalog.unlisted_gpu_type(name)
@@ -94,7 +96,7 @@ class EksProfile(CloudProfile):
 
     def hatch_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         found = []
-        if spec.zones:
+        if spec.zones and spec.fabric is None:  # an EFA pool names its one zone (eks.fabric)
             found.append(
                 Problem(
                     "zones",

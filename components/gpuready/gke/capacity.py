@@ -12,7 +12,9 @@ from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.gke import lifecycle, pool_reader
+from gpuready.core.taints import Taint
+from gpuready.errors import Problem
+from gpuready.gke import capacity_rules, lifecycle, pool_reader
 from gpuready.gke.scale_path import GkeNodePoolDecider
 
 
@@ -51,6 +53,25 @@ class GkeNodePool(Provisioner):
         off="management.autoRepair false: GKE leaves unhealthy nodes in place",
         source="cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair",
     )
+
+    capacities: ClassVar[tuple[str, ...]] = tuple(capacity_rules.CAPACITIES)
+    # GKE docs "Run a large-scale workload with flex-start with queued provisioning" (ProvisioningRequest
+    # provisioningClassName); kubernetes-sigs/kueue v0.19.2 site/content/en/docs/tasks/troubleshooting/
+    # troubleshooting_provreq.md L56.
+    provisioning_class: ClassVar[str | None] = "queued-provisioning.gke.io"
+    capacity_keys: ClassVar[frozenset[str]] = frozenset(
+        {"locationPolicy", "maxRunDuration", "reservation.affinity", "reservation.name", "reservation.project"}
+    )
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        return capacity_rules.problems(spec)
+
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        return capacity_rules.policy_problems(where, props)
+
+    def selection_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
+        """A queued pool's nodes carry GKE's ``cloud.google.com/gke-queued`` taint."""
+        return (capacity_rules.QUEUED_TAINT,) if capacity_rules.facts(spec).queued else ()
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gpuready.core.fabric.model import FabricKind, TypeFabric
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ COMPACT_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/compact-
 class GpuDirect:
     """What one GPUDirect machine type needs of its node pool."""
 
-    kind: str
+    kind: FabricKind
     gvnic_networks: int
     """Additional gVNIC node networks (``deviceMode: NetDevice``)."""
     rdma_networks: int
@@ -55,7 +56,11 @@ GPUDIRECT: Mapping[str, GpuDirect] = {
     "a4-highgpu-8g": GpuDirect("gpudirect-rdma", 1, 8, f"{RDMA_GUIDE} (A4: gVNIC + 8 RDMA)"),
 }
 """GKE machine types with GPUDirect and the additional node networks each needs."""
-FABRIC_TYPES: Mapping[str, str] = {name: facts.kind for name, facts in GPUDIRECT.items()}
+TYPES: Mapping[str, TypeFabric] = {
+    name: TypeFabric(kind=facts.kind, devices=facts.rdma_networks or facts.gvnic_networks)
+    for name, facts in GPUDIRECT.items()
+}
+"""GKE machine type -> its fabric: the GPU NICs (the TCPX/TCPXO gVNICs, or the RDMA NICs) are its devices."""
 NETWORK_COUNTS: Mapping[str, int] = {name: facts.networks for name, facts in GPUDIRECT.items()}
 
 GCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")

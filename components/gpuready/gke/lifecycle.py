@@ -59,6 +59,11 @@ NODE_POOL = ResourceTable(
             "nodeConfig.guestAccelerators.gpuPartitionSize", "replace", _nc(356, 361), "gpu_partition_size: ForceNew"
         ),
         FieldRule("nodeConfig.oauthScopes", "replace", _nc(579, 593), "oauth_scopes: ForceNew"),
+        FieldRule("nodeConfig.reservationAffinity", "replace", _nc(602, 634), "reservation_affinity: ForceNew"),
+        FieldRule("nodeConfig.maxRunDuration", "replace", _nc(1458, 1463), "max_run_duration: ForceNew"),
+        FieldRule("nodeConfig.flexStart", "replace", _nc(1464, 1469), "flex_start: ForceNew"),
+        FieldRule("queuedProvisioning", "replace", _tf(409, 425), "queued_provisioning: ForceNew"),
+        FieldRule("placementPolicy", "replace", _tf(381, 407), "placement_policy: ForceNew"),
         FieldRule("nodeConfig.serviceAccount", "replace", _nc(643, 649), "service_account: ForceNew"),
         FieldRule("placementPolicy", "replace", _tf(381, 407), "placement_policy: ForceNew"),
         FieldRule(

@@ -15,7 +15,7 @@ from typing import Any
 from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
-from gpuready.gke import fabric
+from gpuready.gke import capacity_rules, fabric
 from gpuready.gke import zones as gke_zones
 from gpuready.gke.images import IMAGES
 
@@ -34,7 +34,15 @@ OWNED_INPUTS: Mapping[str, str] = {
     "location": "gpuready:gkeLocation",
     "initialNodeCount": _SIZES,
     "nodeCount": _SIZES,
-    "autoscaling": _SIZES,
+    "autoscaling.totalMinNodeCount": _SIZES,
+    "autoscaling.totalMaxNodeCount": _SIZES,
+    "autoscaling.minNodeCount": _SIZES,
+    "autoscaling.maxNodeCount": _SIZES,
+    "autoscaling.locationPolicy": "locationPolicy",
+    "queuedProvisioning": "capacity",
+    "nodeConfig.flexStart": "capacity",
+    "nodeConfig.maxRunDuration": "maxRunDuration",
+    "nodeConfig.reservationAffinity": "reservation",
     "upgradeSettings": "upgrade",
     "nodeLocations": "zones",
     "nodeConfig.machineType": "instanceType",
@@ -53,8 +61,8 @@ OWNED_INPUTS: Mapping[str, str] = {
 }
 """``container.NodePool`` inputs gpuready decides, and the pool key or stack setting that decides each: refused as
 ``overrides`` (``tests/gke/test_overrides.py`` checks every input ``node_pool_args`` sets is here or a default).
-The rest of ``nodeConfig`` is free (``gvnic``, ``reservationAffinity``, ``localNvmeSsdBlockConfig``,
-``ephemeralStorageLocalSsdConfig``...), as are ``placementPolicy``, ``networkConfig``, ``queuedProvisioning``."""
+The rest of ``nodeConfig`` is free (``gvnic``, ``localNvmeSsdBlockConfig``, ``ephemeralStorageLocalSsdConfig``...), as
+are ``placementPolicy`` (checked against the pool's capacity: ``gke.capacity_rules``) and ``networkConfig``."""
 DEFAULT_INPUTS = ("management", "nodeConfig.oauthScopes")
 """Inputs gpuready sets as defaults an override may change (auto repair and upgrade on; the cloud-platform scope,
 access then decided by the nodes' service account's IAM roles)."""
@@ -119,20 +127,21 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
         "autoscaling": {
             "total_min_node_count": spec.min_size,
             "total_max_node_count": spec.max_size,
-            "location_policy": "ANY" if spec.capacity == "spot" else "BALANCED",
+            "location_policy": capacity_rules.location_policy(spec),
         },
         "management": {"auto_repair": spec.repair.enabled, "auto_upgrade": True},
         "upgrade_settings": upgrade_settings(spec),
         "node_config": {
             "machine_type": spec.resolved.gpu.instance_type,
             "image_type": IMAGE_TYPES[spec.image_family],
-            "spot": spec.capacity == "spot",
+            "spot": capacity_rules.facts(spec).spot,
             "guest_accelerators": [guest_accelerator(spec)],
             "labels": scheduling.pool_labels(spec),
             "taints": [to_gke_taint(t) for t in scheduling.pool_taints(spec)],
             "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
         },
     }
+    _capacity_args(spec, args)
     if spec.disk_size_gb is not None:
         args["node_config"]["disk_size_gb"] = spec.disk_size_gb
     if spec.zones:
@@ -142,6 +151,21 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
         args["node_config"]["gvnic"] = fabric_inputs.pop("gvnic")
         args.update(fabric_inputs)
     return pool_hatches.with_overrides(spec, args)
+
+
+def _capacity_args(spec: GpuPoolSpec, args: dict[str, Any]) -> None:
+    """Flex-start, queued provisioning, the run limit and the reservation affinity (``gke.capacity_rules``)."""
+    gke = capacity_rules.facts(spec)
+    node_config = args["node_config"]
+    if gke.flex_start:
+        node_config["flex_start"] = True
+    if gke.queued:
+        args["queued_provisioning"] = {"enabled": True}
+    if spec.max_run_duration is not None:
+        node_config["max_run_duration"] = f"{spec.max_run_duration}s"
+    affinity = capacity_rules.reservation_affinity(spec)
+    if affinity is not None:
+        node_config["reservation_affinity"] = affinity
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

@@ -25,7 +25,7 @@ from gpuready.core.taints import Taint
 from gpuready.errors import Problem
 from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
-from gpuready.gke.fabric_profile import GkeFabricProfile
+from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.pool_reader import accelerators
@@ -58,10 +58,11 @@ def driver_version(props: Mapping[str, Any]) -> str:
     return "DEFAULT"
 
 
-class GkeProfile(GkeFabricProfile, CloudProfile):
+class GkeProfile(CloudProfile):
     name = "gke"
     title = "GKE"
     image_facts = IMAGES
+    fabric = FABRIC
     images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (

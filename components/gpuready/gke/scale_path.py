@@ -11,6 +11,10 @@ pod make GKE create a node of the pool, and up to how many. Pure.
   "About custom ComputeClasses", "Request a ComputeClass in a workload" and "Configure manually-created node pools";
   https://cloud.google.com/kubernetes-engine/docs/concepts/about-custom-compute-classes). The class has no node bound
   of its own: the cluster's node auto-provisioning resource limits bound it (``gpuready.gke.compute_class``).
+- A queued pool (``queuedProvisioning``) gets nodes only through a ProvisioningRequest: "Makes nodes obtainable
+  through the ProvisioningRequest API exclusively" (pulumi_gcp 10.2.0 ``NodePoolQueuedProvisioningArgs``; GKE docs
+  "Run a large-scale workload with flex-start with queued provisioning"). A plain pending pod never scales it; a pod
+  Kueue admits through the pool's AdmissionCheck (``core.kueue``) does, up to ``maxSize``, from the same template.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from gpuready.core.scale_path.model import ClusterFacts, Decision, NewNode, Pend
 from gpuready.core.scale_path.scheduler_fit import fit
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
+from gpuready.gke import capacity_rules
 
 TEMPLATE = "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/gce/templates.go L69-83"
 CLASS_DOCS = "GKE docs, About custom ComputeClasses (Request a ComputeClass in a workload)"
 CLASS_LABEL = "cloud.google.com/compute-class"
+QUEUED_VIA = "through a ProvisioningRequest only (Kueue admits through the pool's AdmissionCheck)"
 
 
 class GkeNodePoolDecider(ScaleDecider):
@@ -33,6 +39,12 @@ class GkeNodePoolDecider(ScaleDecider):
     title = "GKE cluster autoscaler"
 
     def decide(self, spec: GpuPoolSpec, pod: PendingPod, node: NewNode, cluster: ClusterFacts) -> Decision:
+        decided = self._decide(spec, pod, node)
+        if decided.ok and capacity_rules.facts(spec).queued:
+            return Decision(ok=True, max_nodes=decided.max_nodes, via=QUEUED_VIA)
+        return decided
+
+    def _decide(self, spec: GpuPoolSpec, pod: PendingPod, node: NewNode) -> Decision:
         if spec.min_size > 0:
             return Decision(ok=True, max_nodes=spec.max_size)
         if pod.device_class is not None:

@@ -66,5 +66,5 @@ def fabric_manifests(pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
     """The cluster objects the pools' fabrics need, from each pool's cloud (none without a fabric pool)."""
     found: list[Mapping[str, Any]] = []
     for cloud in sorted({spec.cloud for spec in pools if spec.fabric is not None}):
-        found.extend(cloud_profile(cloud).fabric_objects([p for p in pools if p.cloud == cloud]))
+        found.extend(cloud_profile(cloud).fabric.cluster_objects([p for p in pools if p.cloud == cloud]))
     return found

@@ -9,7 +9,8 @@ not a certificate, and the token is ``offline-token``. The requested cluster nam
 Tokens and result fields are those of pulumi-aws 7.51.1, pulumi-azure-native 3.29.0 and pulumi-gcp 10.2.0
 (``pulumi_aws/eks/get_cluster.py``, ``pulumi_aws/eks/get_cluster_auth.py``,
 ``pulumi_azure_native/containerservice/list_managed_cluster_user_credentials.py``,
-``pulumi_gcp/container/get_cluster.py``).
+``pulumi_gcp/container/get_cluster.py``); an EFA node group also reads the cluster's VPC and security group
+(``vpcConfig``) and its subnets' zone (``pulumi_aws/ec2/get_subnets.py``).
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ OFFLINE_CA_TEXT = "gpuready offline placeholder: not a certificate\n"
 OFFLINE_CA_B64 = base64.b64encode(OFFLINE_CA_TEXT.encode()).decode()
 OFFLINE_TOKEN = "offline-token"
 OFFLINE_CLUSTER = "offline-cluster"
+OFFLINE_SECURITY_GROUP = "sg-0ff11ne"
+OFFLINE_VPC = "vpc-0ff11ne"
 """The cluster name echoed when an invoke names none."""
 
 EKS_GET_CLUSTER = "aws:eks/getCluster:getCluster"
 EKS_GET_CLUSTER_AUTH = "aws:eks/getClusterAuth:getClusterAuth"
 AKS_LIST_USER_CREDENTIALS = "azure-native:containerservice:listManagedClusterUserCredentials"
 GKE_GET_CLUSTER = "gcp:container/getCluster:getCluster"
+EC2_GET_SUBNETS = "aws:ec2/getSubnets:getSubnets"
 
 
 def fake_invoke_result(token: str, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -53,7 +57,17 @@ def _eks_cluster(args: Mapping[str, Any]) -> dict[str, Any]:
         "endpoint": OFFLINE_ENDPOINT,
         "certificateAuthorities": [{"data": OFFLINE_CA_B64}],
         "status": "ACTIVE",
+        "vpcConfig": {"clusterSecurityGroupId": OFFLINE_SECURITY_GROUP, "vpcId": OFFLINE_VPC},
     }
+
+
+def _ec2_subnets(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Every subnet the ``subnet-id`` filter names, as if it met the other filters (its zone: offline, the plan
+    cannot know a subnet's zone; the deployment asks EC2)."""
+    filters = args.get("filters") or []
+    named = next((f.get("values") for f in filters if isinstance(f, Mapping) and f.get("name") == "subnet-id"), None)
+    ids = [str(v) for v in named or []]
+    return {"id": "offline-subnets", "ids": ids, "filters": filters}
 
 
 def _eks_cluster_auth(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -89,6 +103,7 @@ _RESULTS: Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     EKS_GET_CLUSTER_AUTH: _eks_cluster_auth,
     AKS_LIST_USER_CREDENTIALS: _aks_user_credentials,
     GKE_GET_CLUSTER: _gke_cluster,
+    EC2_GET_SUBNETS: _ec2_subnets,
 }
 FAKED_INVOKES: frozenset[str] = frozenset(_RESULTS)
 """The invoke tokens this module answers."""

@@ -34,6 +34,8 @@ class PoolView:
     min_nodes: int | None = None
     max_nodes: int | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    fabric: Mapping[str, Any] | None = None
+    """The pool's node fabric as the plan gives it (``kind``, ``devices``, ``placementGroup``), None without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ def pool_views(document: Mapping[str, Any], pool_of: Mapping[str, str], which: s
             min_nodes=pool.get("minNodes"),
             max_nodes=pool.get("maxNodes"),
             labels=pool.get("nodeLabels") or {},
+            fabric=pool.get("fabric") or None,
         )
     for resource in document["resources"]:
         name = pool_of[resource["urn"]]
@@ -122,7 +125,40 @@ def _losses(was: PoolView, now: PoolView | None) -> list[str]:
             "demand, so the first pod waits for a GPU node to scale up (minutes)"
         ]
     found += warm
-    return found
+    return found + fabric_losses(was.fabric, now.fabric)
+
+
+def fabric_losses(was: Mapping[str, Any] | None, now: Mapping[str, Any] | None) -> list[str]:
+    """What a pool loses of its node fabric: the fabric itself, its kind, or its placement group."""
+    if not was:
+        return []
+    kind = was.get("kind")
+    if not now:
+        return [
+            f"the node fabric {kind} goes: NCCL collectives across the pool's nodes fall back to TCP sockets, an "
+            "order of magnitude slower; keep fabric on the pool"
+        ]
+    if now.get("kind") != kind:
+        return [f"the node fabric changes from {kind} to {now.get('kind')}: multi-node jobs must be set up anew"]
+    group, after = was.get("placementGroup"), now.get("placementGroup")
+    if group and not after:
+        return [
+            f"the placement group ({group}) is dropped: new nodes land anywhere in the zone, with longer and uneven "
+            "latency between them"
+        ]
+    if group and after != group:
+        return [
+            f"the placement group changes ({group} -> {after}): nodes made from then on land in the new one, the "
+            "running ones stay where they are until replaced, so a job spanning both sees uneven latency"
+        ]
+    return []
+
+
+FABRIC_REPLACED = (
+    "a fabric pool is replaced: its new nodes are made in a new node group with the fabric set up anew (a new "
+    "placement group where gpuready makes it), and multi-node jobs running on the old nodes are drained with them"
+)
+"""The loss ``gpuready diff`` names when a pool with a node fabric is replaced."""
 
 
 def _label_losses(was: Mapping[str, str], now: Mapping[str, str], skip: Sequence[str]) -> list[str]:

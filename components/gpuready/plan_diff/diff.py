@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.plan_diff import registry
-from gpuready.plan_diff.capacity import CapacityChange, PoolView, compare, pool_views
+from gpuready.plan_diff.capacity import FABRIC_REPLACED, CapacityChange, PoolView, compare, pool_views
 from gpuready.plan_diff.plan_file import PlanFormatError
 
 ChangeAction = Literal["create", "update", "replace", "delete"]
@@ -103,6 +103,10 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
         if risk is None and not moved.losses:
             continue
         risks[moved.pool] = _with_losses(risk, moved, views[0].get(moved.pool), views[1].get(moved.pool))
+    for name, risk in list(risks.items()):
+        view = views[0].get(name)
+        if risk.action == "replace" and view is not None and view.fabric:
+            risks[name] = replace(risk, losses=(FABRIC_REPLACED, *risk.losses))
     deleted = {c.urn for c in changes if c.action == "delete"}
     at_risk = tuple(risks[name] for name in sorted(risks))
     return PlanDiff(tuple(changes), at_risk, delete_order(before, deleted), tuple(capacity))

@@ -1,4 +1,5 @@
-"""The pack's fabric policies (issue #30): GPUDirect pools with their networks, RDMA pods on InfiniBand pools."""
+"""The pack's fabric policies (issue #30): multi-node GPU pools set their fabric up (EFA) and pods ask for it only
+where it is; GPUDirect pools with their networks; RDMA pods on InfiniBand pools."""
 
 from __future__ import annotations
 
@@ -14,6 +15,19 @@ from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
 MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
 
 POLICIES: list[Policy] = [
+    ScopedStackPolicy(
+        name="gpu-fabric-pools",
+        description="Multi-node GPU pools of fabric-capable types set up their fabric (EFA interfaces, a placement "
+        "group, one zone), and pods request fabric devices only on pools that have them.",
+        rules=[fabric.fabric_findings],
+        resource_types=fabric.fabric_types(),
+        enforcement_level=ADVISORY,
+        severity=Severity.MEDIUM,
+        url="https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html",
+        remediation_steps="Set fabric: efa on the gpuready pool (docs/fabric.md), or give the node group a launch "
+        "template with EFA interfaces and a cluster placement group in one zone; point pods that request "
+        "vpc.amazonaws.com/efa at such a pool.",
+    ),
     ScopedResourcePolicy(
         name="gpudirect-pool-has-its-networks",
         description="Pools on GPUDirect machines declare one additional node network per GPU NIC.",

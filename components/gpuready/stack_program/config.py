@@ -10,7 +10,7 @@ from gpuready.core.stack_settings import NS, StackSettings, parse_stack_settings
 STRING_KEYS = (
     "kubeconfig",
     "kubeContext",
-    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "conventions", "eksNodeRoleArn",
+    "cloud", "clusterName", "nodePools", "gpuStack", "binpackScheduler", "kueue", "conventions", "eksNodeRoleArn",
     "aksResourceGroup", "aksVnetSubnetId", "gkeLocation", "gkeServiceAccount", "verifySmokeImage",
 )  # fmt: skip
 ARRAY_KEYS = ("tags", "eksSubnetIds", "gkeNodeLocations", "verifySkipPools", "karpenterFeatureGates")

@@ -16,11 +16,12 @@ from gpuready.core.health.agent import HealthSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import GpuReadyError
 from gpuready.pool_outputs import GpuNodePoolBase
-from gpuready.stack_adapters import build_health_agent, build_pool
+from gpuready.stack_adapters import build_fabric_plugin, build_health_agent, build_pool
 from gpuready.stack_program import config as program_config
 
 if TYPE_CHECKING:
     from gpuready.gpu_stack.release_component import GpuStackRelease
+    from gpuready.kueue.queue_objects import GpuKueueObjects
 
 
 def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
@@ -86,6 +87,18 @@ def build_cluster_software(
     return gpu_stack, scheduler
 
 
+def build_kueue(settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource]) -> GpuKueueObjects | None:
+    """The Kueue objects of the stack's pools (``gpuready:kueue``), None when no pool gets one (then no provider)."""
+    from gpuready.core.kueue.objects import flavored  # noqa: PLC0415
+
+    if not flavored(settings.pools, settings.kueue):
+        return None
+    from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs  # noqa: PLC0415
+
+    args = GpuKueueObjectsArgs(pools=settings.pools, kueue=settings.kueue, provider=cluster())
+    return GpuKueueObjects("kueue", args)
+
+
 def run() -> None:
     """Run the stack program on the running stack's ``gpuready:*`` config (inside a Pulumi program)."""
     try:
@@ -97,6 +110,8 @@ def run() -> None:
     pools = build_pools(settings, cluster)
     gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
+    fabric_plugin = build_fabric_plugin(settings, pools, cluster)
+    kueue = build_kueue(settings, cluster)
     if settings.verify:
         from gpuready.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -108,8 +123,10 @@ def run() -> None:
             skip=settings.verify_skip_pools,
             smoke=settings.verify_smoke,
             smoke_image=settings.verify_smoke_image or None,
-            depends_on=[r for r in (gpu_stack, health_agent) if r is not None],
+            depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
+    if kueue is not None:
+        pulumi.export("kueue", {"flavors": kueue.flavors, "admissionChecks": kueue.admission_checks})
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
     if scheduler is not None and settings.binpack_scheduler is not None:

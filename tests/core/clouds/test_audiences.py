@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from gpuready.core.clouds.catalog_facts import CloudCatalog
-from gpuready.core.clouds.fabric_profile import FabricProfile
 from gpuready.core.clouds.named import NamedCloud
 from gpuready.core.clouds.node_setup import NodeSetup
 from gpuready.core.clouds.policy_reading import PolicyReading
@@ -15,7 +14,7 @@ from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.core.clouds.spec_rules import SpecRules
 from gpuready.core.clouds.stack_wiring import StackWiring
 
-AUDIENCES = (NamedCloud, SpecRules, NodeSetup, PolicyReading, StackWiring, CloudCatalog, FabricProfile)
+AUDIENCES = (NamedCloud, SpecRules, NodeSetup, PolicyReading, StackWiring, CloudCatalog)
 MOST_MEMBERS = 25
 """Members one audience may have before it is split again (the profile had 76 in one class)."""
 

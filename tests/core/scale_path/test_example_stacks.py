@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 from gpuready.core.scale_path.verdict import pool_verdict
+from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings, parse_stack_settings
+from gpuready.gke.scale_path import QUEUED_VIA
 
 ROOT = Path(__file__).resolve().parents[3]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -22,6 +24,13 @@ def _settings(stack: str) -> StackSettings:
     config = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text("utf-8"))["config"]
     values = {k.split(":", 1)[1]: v for k, v in config.items() if k.startswith("gpuready:")}
     return parse_stack_settings({k: json.dumps(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
+def scales_text(spec: GpuPoolSpec) -> str:
+    """``yes <min>-><max> nodes``, and how the nodes come where a plain pending pod does not make them (a queued
+    pool: through its ProvisioningRequest)."""
+    via = f" {QUEUED_VIA}" if spec.capacity == "queued" else ""
+    return f"yes {spec.min_size}->{spec.max_size} nodes{via}"
 
 
 def test_every_example_stack_is_checked() -> None:
@@ -37,7 +46,7 @@ def test_every_pool_scales_to_max_size_for_every_shape(stack: str) -> None:
         for shape in verdict.shapes:
             assert shape.failed is None, (spec.name, shape.shape.text, shape.failed)
             assert shape.autoscaler.max_nodes == spec.max_size, (spec.name, shape.shape.text)
-        assert verdict.text == f"yes {spec.min_size}->{spec.max_size} nodes"
+        assert verdict.text == scales_text(spec)
 
 
 @pytest.mark.parametrize("stack", [s for s in STACKS if (GOLDEN / f"plan-{s}.json").is_file()])
@@ -47,4 +56,4 @@ def test_the_golden_plan_says_every_pool_scales(stack: str) -> None:
     settings = _settings(stack)
     assert set(pools) == {spec.name for spec in settings.pools}
     for spec in settings.pools:
-        assert pools[spec.name]["scales"] == f"yes {spec.min_size}->{spec.max_size} nodes"
+        assert pools[spec.name]["scales"] == scales_text(spec)

@@ -107,6 +107,17 @@ class Provisioner(ABC):
     pending pod of a shape makes it create a node, and up to how many."""
     repair: ClassVar[RepairFacts | None] = None
     """What the platform does about unhealthy nodes of this provisioner (the ``repair`` pool key)."""
+    capacities: ClassVar[tuple[str, ...]] = ("on-demand", "spot")
+    """The ``capacity`` values the provisioner offers (issue #28; the rest are refused naming the provisioners that
+    offer them: ``capacity.capacity_choice``)."""
+    capacity_note: ClassVar[str] = ""
+    """Why the provisioner offers no more capacities than it does (its object's schema), said with a refusal."""
+    provisioning_class: ClassVar[str | None] = None
+    """The ProvisioningRequest class through which the provisioner makes a ``queued`` pool's nodes (GKE:
+    ``queued-provisioning.gke.io``), None where it has no queued capacity (``core.kueue``)."""
+    capacity_keys: ClassVar[frozenset[str]] = frozenset()
+    """The capacity pool keys the provisioner reads besides ``capacity``: ``locationPolicy``, ``maxRunDuration`` and
+    ``reservation.<field>`` (camelCase); any other is refused for it."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""
@@ -148,6 +159,11 @@ class Provisioner(ABC):
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         """What this provisioner cannot do with ``spec`` (run by ``capacity.rules`` while the spec is validated:
         ``spec.resolved`` is not set yet); the elastic size rules are common to all and not repeated here."""
+        return []
+
+    def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
+        """How any program's pool resource of this provisioner breaks the capacity rules gpuready enforces on its
+        own pools (the policy pack; ``where`` prefixes each field); none by default."""
         return []
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:

@@ -1,5 +1,6 @@
-"""What a cloud's GPU catalog answers (``CloudCatalog``): its instance types and how to recognise GPU types it does
-not list. Read by the catalog look-up, the pool readers and the support matrix. Pure."""
+"""What a cloud's GPU catalog answers (``CloudCatalog``): its instance types, how to recognise GPU types it does
+not list, and their node fabrics. Read by the catalog look-up, the pool readers, the support matrix and the fabric
+rules. Pure."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from gpuready.core.clouds.named import NamedCloud
+from gpuready.core.fabric.model import NO_FABRIC, CloudFabric
 
 if TYPE_CHECKING:
     from gpuready.core.catalog.instance_types import AttachableGpus, InstanceType
@@ -21,6 +23,8 @@ class CloudCatalog(NamedCloud, Protocol):
     """Whether the cloud matches instance type names case-insensitively (Azure VM sizes)."""
     attachable: ClassVar[AttachableGpus | None] = None
     """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
+    fabric: ClassVar[CloudFabric] = NO_FABRIC
+    """The node fabrics of the cloud's instance types and its rules for them (``gpuready.core.fabric``)."""
 
     def unlisted_gpu_type(self, name: str) -> bool:
         """Whether ``name`` is a GPU instance type of the cloud that the catalog may not list (its GPU family's), so

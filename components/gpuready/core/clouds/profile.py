@@ -2,8 +2,7 @@
 
 The audiences (each a ``Protocol`` in its own module, typed against by the code that reads it): ``SpecRules``
 (validation), ``NodeSetup`` (the nodes, the GPU stack, workloads), ``PolicyReading`` (the policy pack),
-``StackWiring`` (the stack program, settings, ``gpuready new``), ``CloudCatalog`` (the GPU catalog) and
-``FabricProfile`` (multi-node fabrics: which types have one, what a fabric pool and its cluster need). Each cloud
+``StackWiring`` (the stack program, settings, ``gpuready new``) and ``CloudCatalog`` (the GPU catalog). Each cloud
 subclasses ``CloudProfile`` in its own package (``components/gpuready/<cloud>/profile.py``) and sets the facts; the
 protocols' defaults are what a cloud does when it adds nothing of its own. A pool carries its profile
 (``spec.profile``); others ask ``registry.cloud_profile(name)``.
@@ -14,13 +13,12 @@ from __future__ import annotations
 from abc import ABC
 
 from gpuready.core.clouds.catalog_facts import CloudCatalog
-from gpuready.core.clouds.fabric_profile import FabricProfile
 from gpuready.core.clouds.node_setup import NodeSetup
 from gpuready.core.clouds.policy_reading import PolicyReading
 from gpuready.core.clouds.spec_rules import SpecRules
 from gpuready.core.clouds.stack_wiring import StackWiring
 
 
-class CloudProfile(SpecRules, NodeSetup, PolicyReading, StackWiring, CloudCatalog, FabricProfile, ABC):
+class CloudProfile(SpecRules, NodeSetup, PolicyReading, StackWiring, CloudCatalog, ABC):
     """Everything gpuready knows that differs by cloud, one audience per base. Subclasses set the class attributes;
     hooks default to "nothing of the cloud's own"."""

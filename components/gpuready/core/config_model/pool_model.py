@@ -14,12 +14,13 @@ from pydantic import field_validator
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.fabric_model import FabricConfig
 from gpuready.core.config_model.pool_parts_model import (
-    FabricConfig,
     GpuConfig,
     GpuRequirementsConfig,
     InstanceTypes,
     RepairConfig,
+    ReservationConfig,
     SharingConfig,
     TaintConfig,
     UpgradeConfig,
@@ -63,7 +64,14 @@ class PoolConfig(ConfigModel):
     desired_size: int | None = None
     """Nodes at creation."""
     capacity: str | None = None
-    """Capacity type (on-demand, spot, ...: what the cloud's provisioner offers)."""
+    """How the nodes get capacity: on-demand, spot, reserved, capacity-block, flex-start or queued (what the pool's
+    provisioner offers)."""
+    reservation: ReservationConfig | None = None
+    """The reserved capacity a ``reserved`` pool consumes (see docs/capacity-gke-aks.md)."""
+    location_policy: str | None = None
+    """GKE node pools: how the autoscaler picks zones, ``ANY`` or ``BALANCED``; unset: by ``capacity``."""
+    max_run_duration: int | None = None
+    """GKE flex-start and queued pools: seconds a node runs before GKE removes it."""
     provisioner: str | None = None
     """How the nodes are made: the cloud's fixed pool (default) or an elastic provisioner."""
     advertise: str | None = None
@@ -105,8 +113,9 @@ class PoolConfig(ConfigModel):
     zones: list[str] | None = None
     """Zones of the pool's nodes."""
     fabric: FabricConfig | None = None
-    """Multi-node fabric of the pool's nodes: efa, gpudirect-tcpx, gpudirect-tcpxo, gpudirect-rdma or infiniband,
-    or a mapping {kind, placementGroup, networks} (see docs/fabric-gke-aks.md)."""
+    """The node-to-node fabric of a multi-node training pool (docs/fabric.md): efa, gpudirect-tcpx,
+    gpudirect-tcpxo, gpudirect-rdma or infiniband, or a mapping {kind, placementGroup, networks} (GKE and AKS:
+    docs/fabric-gke-aks.md)."""
     overrides: dict[str, Any] | None = None
     """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 

@@ -1,5 +1,5 @@
 """The parts of a ``gpuready:nodePools`` entry: the config models of its ``gpu``, ``gpuRequirements``, ``sharing``
-(by ``mode``), ``taints``, ``upgrade`` and ``repair`` keys. Pure; ``pool_model.PoolConfig`` holds them.
+(by ``mode``), ``taints``, ``upgrade``, ``repair`` and ``reservation`` keys. Pure; ``pool_model.PoolConfig`` holds them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from pydantic import Discriminator, Field, Tag, model_validator
 from gpuready.core.catalog.lookup import ExplicitGpu
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.problems import CONFIG_ERROR, config_error
-from gpuready.core.fabric import FABRIC_KINDS, Fabric, FabricNetwork
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.specs import (
@@ -20,6 +19,7 @@ from gpuready.core.specs import (
     GpuSharing,
     MigPartitioning,
     MigStrategy,
+    Reservation,
     UpgradePolicy,
 )
 from gpuready.core.taints import Taint, parse_taint_text
@@ -151,48 +151,6 @@ class TaintConfig(ConfigModel):
         return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
 
 
-class FabricNetworkConfig(ConfigModel):
-    """One additional node network of a fabric pool (GKE): a VPC and a subnet of it, as the stack names them."""
-
-    network: str
-    """The VPC network's name."""
-    subnetwork: str
-    """The subnetwork's name (one per NIC); it also names the cluster's ``Network`` object for it."""
-
-    def to_spec(self) -> FabricNetwork:
-        return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
-
-
-class FabricConfig(ConfigModel):
-    """``fabric``: the node fabric by its kind (``fabric: gpudirect-tcpxo``), or a mapping with its placement and
-    (GKE) its additional node networks; which instance types have which kind is checked by the cloud profile."""
-
-    shape: ClassVar = Words(
-        "must be a fabric kind or a mapping {kind, placementGroup, networks}", "fabric: gpudirect-tcpxo"
-    )
-    shape_allowed: ClassVar = FABRIC_KINDS
-
-    kind: str
-    """efa, gpudirect-tcpx, gpudirect-tcpxo, gpudirect-rdma or infiniband: the one the instance type has."""
-    placement_group: str | None = None
-    """A placement made elsewhere: a GKE resource policy name (unset: a compact placement of the pool's own)."""
-    networks: list[FabricNetworkConfig] | None = None
-    """GKE GPUDirect: the additional node networks, one per extra NIC of the machine, in NIC order."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_kind(cls, data: Any) -> Any:
-        if isinstance(data, str):
-            return {"kind": data}
-        if not isinstance(data, Mapping):
-            raise config_error("must be a fabric kind or a mapping {kind, placementGroup, networks}")
-        return data
-
-    def to_spec(self) -> Fabric:
-        networks = tuple(n.to_spec() for n in self.networks or ())
-        return Fabric(kind=self.kind, placement_group=self.placement_group, networks=networks)
-
-
 class UpgradeConfig(ConfigModel):
     """``upgrade``: how node upgrades roll; the values are checked by ``pool_rules``."""
 
@@ -205,6 +163,26 @@ class UpgradeConfig(ConfigModel):
 
     def to_spec(self) -> UpgradePolicy:
         return UpgradePolicy(**self.model_dump(exclude_none=True))
+
+
+class ReservationConfig(ConfigModel):
+    """``reservation``: the reserved capacity a pool consumes; which fields apply is the provisioner's (checked by
+    ``capacity.capacity_choice``)."""
+
+    # GKE
+    affinity: str | None = None
+    """GKE: ``any``, ``specific`` (by ``name``, and ``project`` when shared) or ``none``."""
+    name: str | None = None
+    """GKE: the specific reservation's name."""
+    project: str | None = None
+    """GKE: the project owning a shared reservation; unset: the cluster's."""
+    # AKS
+    group_id: str | None = None
+    """AKS: the capacity reservation group's resource id
+    (``/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/capacityReservationGroups/<name>``)."""
+
+    def to_spec(self) -> Reservation:
+        return Reservation(**self.model_dump(exclude_none=True))
 
 
 class RepairConfig(ConfigModel):

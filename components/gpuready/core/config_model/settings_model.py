@@ -96,6 +96,8 @@ class StackSettingsConfig(ConfigModel):
     """YAML text (or data): ``config_model.gpu_stack_model``."""
     binpack_scheduler: object = None
     """YAML text (or data): ``config_model.scheduler_model``."""
+    kueue: object = None
+    """YAML text (or data): ``config_model.kueue_model``."""
     conventions: object = None
     """YAML text (or data): ``conventions.parse_conventions``."""
     tags: Strings = []

@@ -56,7 +56,7 @@ def operator_values(
     profile = cloud_profile(cloud)
     for section, settings in profile.operator_values(operator_driver=operator_driver).items():
         values[section].update(settings)
-    for section, settings in profile.fabric_operator_values(pools).items():
+    for section, settings in profile.fabric.operator_values(pools).items():
         values.setdefault(section, {}).update(settings)
     values["daemonsets"] = {"tolerations": tolerations}
     values.update(nfd_values(spec, tolerations, placement.nfd_node_selector()))

@@ -69,7 +69,7 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
     problems.extend(_strategy_problems(fitting, spec))
     problems.extend(_mps_mixed_problems(fitting, spec))
     for pool in pools:  # what each pool's fabric needs of the stack (AKS InfiniBand: the GPU Operator)
-        problems.extend(pool.profile.fabric_stack_problems(pool, spec.kind))
+        problems.extend(pool.profile.fabric.stack_problems(pool, spec.kind))
     return problems
 
 

@@ -11,7 +11,8 @@ Rules, with the code they encode (kubernetes-sigs/karpenter v1.14.1 unless said)
   template labels and requirements (``scheduling/nodeclaim.go`` L126-133).
 - Resources: an instance type is launched only when the pod's requests fit its allocatable (``scheduling/
   nodeclaim.go`` L624-637 ``fits``), which the provider builds from the instance type: of GPU resources, only
-  ``nvidia.com/gpu`` (the provider's ``resources`` citation, ``KarpenterDecider.resources_cite``), plus what a
+  ``nvidia.com/gpu`` (the provider's ``resources`` citation, ``KarpenterDecider.resources_cite``) and the node
+  fabric's devices (EKS: ``vpc.amazonaws.com/efa``, a well-known resource of the AWS provider), plus what a
   NodeOverlay adds when the ``NodeOverlay`` gate is on (``pkg/cloudprovider/overlay/cloudprovider.go`` L48,
   ``pkg/controllers/nodeoverlay/store.go`` L179-195).
 - Limits: ``scale_path.karpenter_limits``.
@@ -96,6 +97,10 @@ class KarpenterDecider(ScaleDecider):
         """The GPU resources Karpenter believes an instance type of the pool has: its physical ``nvidia.com/gpu``,
         plus the NodeOverlay gpuready emits for the pool's other resources when the gate is on."""
         resources = {GPU_RESOURCE: node.gpus}
+        # EFA is one of the provider's well-known resources, counted per instance type (the EC2NodeClass's
+        # efa-only interfaces): aws/karpenter-provider-aws v1.14.1 pkg/apis/v1/labels.go L67-73, L86-98,
+        # pkg/providers/instancetype/types.go L347, L472-483.
+        resources.update(spec.profile.fabric.resources(spec))
         if self.overlay_gate and cluster.node_overlay:
             resources.update({k: v for k, v in node.allocatable.items() if k != GPU_RESOURCE})
         return resources

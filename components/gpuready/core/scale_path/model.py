@@ -129,6 +129,9 @@ class Decision:
     """Most nodes the autoscaler makes for such pods (None: the scheduler's answer, which bounds nothing)."""
     key: str = ""
     """The pool key the fix changes (``sharing``, ``minSize``...), "" when it is the workload's."""
+    via: str = ""
+    """How the nodes come when a plain pending pod does not make them (a GKE queued pool: through a
+    ProvisioningRequest only), "" when it does."""
 
     @classmethod
     def no(cls, reason: str, cite: str, fix: str, key: str = "") -> Decision:

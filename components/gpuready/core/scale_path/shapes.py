@@ -42,6 +42,7 @@ def pending_pod(spec: GpuPoolSpec, shape: Shape) -> PendingPod:
     workload = gpu_workload(spec, shape.count, resource=shape.resource, mig_profile=shape.mig_profile)
     fields = workload.pod_spec()
     requests = {k: int(v) for k, v in workload.resources().get("requests", {}).items()}
+    requests.update(workload.fabric.resources)  # the fabric's devices (vpc.amazonaws.com/efa), whole numbers
     profile: tuple[str, ...] = ("profile",) if workload.mig_profile else ()
     attributes = (*profile, *(s.attribute for s in workload.selectors))
     return PendingPod(
@@ -62,7 +63,7 @@ def new_node(spec: GpuPoolSpec, decider: ScaleDecider) -> NewNode:
     return NewNode(
         labels={**scheduling.pool_labels(spec), **cloud, **decider.node_labels(spec)},
         taints=(*scheduling.tolerated_taints(spec), *decider.node_taints(spec)),  # with those the cloud may add
-        allocatable=advertiser.allocatable_per_node(spec),
+        allocatable={**advertiser.allocatable_per_node(spec), **spec.profile.fabric.resources(spec)},
         devices=advertiser.devices_per_node(spec),
         mig=isinstance(spec.sharing, MigPartitioning),
         gpus=spec.resolved.gpu.gpus,

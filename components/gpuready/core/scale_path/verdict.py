@@ -57,7 +57,8 @@ class PoolVerdict:
     def text(self) -> str:
         """``yes 0->4 nodes`` or ``no: <shape>: <reason>`` (the plan's SCALES column)."""
         if self.scales:
-            return f"yes {self.min_nodes}->{self.max_nodes} nodes"
+            via = next((v.autoscaler.via for v in self.shapes if v.autoscaler.via), "")
+            return f"yes {self.min_nodes}->{self.max_nodes} nodes" + (f" {via}" if via else "")
         verdict = next(v for v in self.shapes if v.failed is not None)
         failed = verdict.failed
         assert failed is not None

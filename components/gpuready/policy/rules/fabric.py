@@ -1,9 +1,14 @@
-"""Rules on multi-node fabrics (issue #30): GPUDirect pools with their networks, InfiniBand with its operator. Pure.
+"""Rules on node fabrics in any program's stack (issue #30). Pure.
 
+- GPU pools whose types have a fabric they do not set up (each cloud's ``CloudFabric.policy_problems``), and pods
+  that request a fabric's devices on a pool without them. A pod requesting an extended resource no node of the pool
+  it selects advertises stays Pending (the scheduler's ``NodeResourcesFit``; kubernetes.io "Resource Management for
+  Pods and Containers", extended resources). The pool a pod lands on is read from its ``nodeSelector`` against the
+  pools' node labels; a pod without one is not judged.
 - A GKE pool on a GPUDirect machine (A3 High / Mega, A3 Ultra, A4) without the additional node networks its NICs
   need leaves NCCL on TCP over the primary NIC (GKE "Maximize GPU network bandwidth with GPUDirect and
   multi-networking": a workload must use all the node's GPUs and secondary NICs); how many each machine needs is the
-  cloud profile's (``fabric_networks``), read wherever the cloud keeps them (``policy_fabric_networks_field``).
+  cloud's (``CloudFabric.networks``), read wherever the cloud keeps them (``CloudFabric.policy_networks_field``).
 - A pod asking for an RDMA device (``rdma/...``, the RDMA shared device plugin's resource prefix) must select pools
   with an InfiniBand fabric, and something must advertise the device there: NVIDIA's Network Operator
   (Azure/aks-rdma-infiniband; chart ``network-operator``), else the pod stays Pending.
@@ -14,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_profile, cloud_profiles
 from gpuready.core.props import as_list, as_mapping, dig, text_map
 from gpuready.policy.rules.charts import INSTALL_TYPES
 from gpuready.policy.rules.cross_resource import chart_name_of
-from gpuready.policy.rules.gpu_pools import gpu_pools
+from gpuready.policy.rules.gpu_pools import POOL_TYPES, GpuPool, gpu_pools
 from gpuready.policy.rules.k8s import selector_matches
 from gpuready.policy.rules.stack import Finding, StackResource, collect
-from gpuready.policy.rules.workloads import pod_spec
+from gpuready.policy.rules.workloads import WORKLOAD_TYPES, pod_spec
 
 RDMA_PREFIX = "rdma/"
 """Resource prefix of Mellanox/k8s-rdma-shared-dev-plugin (README, "Configuration": ``resourcePrefix``)."""
@@ -36,14 +41,14 @@ def gpudirect_network_problems(resource_type: str, props: Mapping[str, Any], con
     for pool in gpu_pools(resource_type, props):
         profile = cloud_profile(pool.cloud)
         for machine in pool.instance_types:
-            needed = profile.fabric_networks.get(machine)
+            needed = profile.fabric.networks.get(machine)
             if not needed:
                 continue
-            field = profile.policy_fabric_networks_field
+            field = profile.fabric.policy_networks_field
             have = len(as_list(dig(pool.props, *field.split("."))))
             if have == needed:
                 continue
-            kind = profile.fabric_types[machine]
+            kind = profile.fabric.types[machine].kind
             problems.append(
                 f"{pool.where}{field}: {machine} has {kind} over {needed} extra NICs, but the pool declares {have} "
                 f"additional node networks, so NCCL falls back to TCP on the primary NIC. Give it one network per "
@@ -109,5 +114,69 @@ def _rdma_resources(resource_type: str, props: Mapping[str, Any]) -> set[str]:
 def _has_infiniband(cloud: Cloud, instance_types: Sequence[str]) -> bool:
     profile = cloud_profile(cloud)
     fold = profile.instance_types_fold_case  # Azure VM sizes match whatever their case
-    types = {(k.lower() if fold else k): v for k, v in profile.fabric_types.items()}
+    types = {(k.lower() if fold else k): v.kind for k, v in profile.fabric.types.items()}
     return bool(instance_types) and all(types.get(t.lower() if fold else t) == INFINIBAND for t in instance_types)
+
+
+def fabric_types() -> frozenset[str]:
+    """The resource types the rule reads: pools, workloads, and what the clouds' fabric hooks read."""
+    extra = {kind for profile in cloud_profiles() for kind in profile.fabric.policy_types}
+    return POOL_TYPES | WORKLOAD_TYPES | extra
+
+
+def fabric_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
+    """Pools without the fabric their types have, and pods asking for a fabric their pool lacks."""
+    stack = [(r.type, r.props) for r in resources]
+    pools = [(r, pool) for r in resources for pool in gpu_pools(r.type, r.props)]
+    findings = []
+    for resource, pool in pools:
+        for message in cloud_profile(pool.cloud).fabric.policy_problems(
+            pool.where, pool.props, pool.instance_types, stack
+        ):
+            findings.append(Finding(resource.urn, f"{_kind(resource)} {resource.name!r}: {message}"))
+    names = {name for profile in cloud_profiles() for name in profile.fabric.resource_names}
+    for resource in resources:
+        found = pod_spec(resource.type, resource.props)
+        if found is None:
+            continue
+        path, spec = found
+        wanted = sorted(_requested(spec) & names)
+        selector = as_mapping(spec.get("nodeSelector")) or {}
+        if not wanted or not selector:
+            continue
+        for _, pool in pools:
+            if all(pool.labels.get(k) == v for k, v in selector.items()):
+                findings += _lacking(resource, path, wanted, pool)
+    return findings
+
+
+def _requested(spec: Mapping[str, Any]) -> set[str]:
+    names: set[str] = set()
+    for key in ("initContainers", "containers"):
+        for container in as_list(spec.get(key)):
+            for side in ("limits", "requests"):
+                names.update(str(n) for n in as_mapping(dig(container, "resources", side)) or {})
+    return names
+
+
+def _lacking(resource: StackResource, path: tuple[str, ...], wanted: list[str], pool: GpuPool) -> list[Finding]:
+    fabric = cloud_profile(pool.cloud).fabric
+    offered: set[str] = set()
+    for name in pool.instance_types:
+        offered.update(fabric.type_resources(name))
+    missing = [name for name in wanted if name not in offered]
+    if not missing:
+        return []
+    types = ", ".join(pool.instance_types) or "its instance types"
+    return [
+        Finding(
+            resource.urn,
+            f"{_kind(resource)} {resource.name!r}: {'.'.join(path)} requests {', '.join(missing)}, but its "
+            f"nodeSelector picks the pool on {types}, which has none: its pods stay Pending. Select a pool with the "
+            "fabric (fabric: efa on a gpuready pool), or drop the request",
+        )
+    ]
+
+
+def _kind(resource: StackResource) -> str:
+    return resource.type.rsplit(":", 1)[-1]

@@ -1,0 +1,58 @@
+"""``fabric`` of a ``gpuready:nodePools`` entry: a fabric kind, or a mapping with its kind and placement. Pure.
+
+The kind's validity on the pool's instance types and the cloud's own rules are checked once, by
+``gpuready.core.fabric.rules``, when the spec is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+from pydantic import model_validator
+
+from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.problems import config_error
+from gpuready.core.fabric.model import FABRIC_KINDS, FabricKind, FabricNetwork, FabricSpec
+
+
+class FabricNetworkConfig(ConfigModel):
+    """One additional node network of a fabric pool (GKE): a VPC and a subnet of it, as the stack names them."""
+
+    network: str
+    """The VPC network's name."""
+    subnetwork: str
+    """The subnetwork's name (one per NIC); it also names the cluster's ``Network`` object for it."""
+
+    def to_spec(self) -> FabricNetwork:
+        return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
+
+
+class FabricConfig(ConfigModel):
+    """``fabric``: ``efa`` (or another kind), or ``{kind: efa, placementGroup: create}``, with (GKE) its
+    additional node networks."""
+
+    shape: ClassVar = Words("must be a fabric kind or a mapping", "fabric: efa, or fabric: {kind: efa}")
+    shape_allowed: ClassVar = FABRIC_KINDS
+
+    kind: str
+    """The node fabric: efa (EKS), gpudirect-tcpx, gpudirect-tcpxo, gpudirect-rdma (GKE), infiniband (AKS)."""
+    placement_group: str | None = None
+    """``create`` (gpuready makes a cluster placement group with the pool) or the name of one made elsewhere;
+    unset: the cloud's default (EKS: create; GKE: a compact placement of the pool's own)."""
+    networks: list[FabricNetworkConfig] | None = None
+    """GKE GPUDirect: the additional node networks, one per extra NIC of the machine, in NIC order."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_kind(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"kind": data}
+        if not isinstance(data, Mapping):
+            raise config_error("must be a fabric kind or a mapping with a kind", "fabric: efa, or fabric: {kind: efa}")
+        return data
+
+    def to_spec(self) -> FabricSpec:
+        kind = cast("FabricKind", self.kind)  # checked by fabric.rules, once, when the spec is made
+        networks = tuple(n.to_spec() for n in self.networks or ())
+        return FabricSpec(kind=kind, placement_group=self.placement_group, networks=networks)

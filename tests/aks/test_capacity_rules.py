@@ -1,0 +1,116 @@
+"""AKS capacity (issue #28): capacity reservation groups (``reservation.groupId``) and proximity placement groups
+(``overrides.proximityPlacementGroupID``) validated, not passed through; each rule of ``aks.capacity_rules`` a row."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gpuready.aks import capacity_rules, lifecycle, plan
+from gpuready.core import resource_inputs
+from gpuready.core.specs import GpuPoolSpec, Reservation
+from gpuready.core.stack_settings import parse_stack_settings
+from gpuready.errors import ConfigError, SpecError
+
+SUB = "00000000-0000-0000-0000-000000000000"
+OTHER = "11111111-1111-1111-1111-111111111111"
+CRG = f"/subscriptions/{SUB}/resourceGroups/rg-ml/providers/Microsoft.Compute/capacityReservationGroups/h100-crg"
+PPG = f"/subscriptions/{SUB}/resourceGroups/rg-ml/providers/Microsoft.Compute/proximityPlacementGroups/train-ppg"
+SUBNET = f"/subscriptions/{SUB}/resourceGroups/rg-ml/providers/Microsoft.Network/virtualNetworks/vnet/subnets/gpu"
+
+
+def spec(**extra: Any) -> GpuPoolSpec:
+    given: dict[str, Any] = {"name": "gpu", "instance_type": "Standard_NC24ads_A100_v4", "min_size": 0, "max_size": 2}
+    return GpuPoolSpec(cloud="aks", **{**given, **extra})
+
+
+REFUSED = [
+    pytest.param({"capacity": "reserved"}, "reservation.groupId", "names its capacity reservation group",
+                 "reservation.groupId: /subscriptions/", id="reserved-without-group"),
+    pytest.param({"reservation": Reservation(group_id=CRG)}, "reservation.groupId", "on-demand pool consumes no",
+                 "capacity: reserved", id="on-demand-with-group"),
+    pytest.param({"capacity": "spot", "reservation": Reservation(group_id=CRG)}, "reservation.groupId",
+                 "Spot VMs cannot use capacity reservations", "remove reservation", id="spot-with-group"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG.replace("capacityReservationGroups",
+                                                                                           "hostGroups"))},
+                 "reservation.groupId", "not a capacity reservation group resource id", "az capacity reservation",
+                 id="group-wrong-type"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id="h100-crg")}, "reservation.groupId",
+                 "not a capacity reservation group resource id", "/subscriptions/<subscription GUID>",
+                 id="group-name-not-id"),
+    pytest.param({"overrides": {"proximityPlacementGroupID": "train-ppg"}}, "overrides.proximityPlacementGroupID",
+                 "not a proximity placement group resource id", "az ppg show", id="ppg-format"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG),
+                  "overrides": {"proximityPlacementGroupID": PPG}}, "overrides.proximityPlacementGroupID",
+                 "not both", "remove overrides.proximityPlacementGroupID", id="crg-and-ppg"),
+    pytest.param({"zones": ("1", "2"), "overrides": {"proximityPlacementGroupID": PPG}}, "zones",
+                 "one availability zone at most", "keep one zone", id="ppg-two-zones"),
+    pytest.param({"overrides": {"capacityReservationGroupID": CRG}}, "overrides.capacityReservationGroupID",
+                 "owned by reservation.groupId", "set reservation.groupId", id="override-crg"),
+    pytest.param({"capacity": "flex-start"}, "capacity", "not offered by the AKS node-pool", "choose one",
+                 id="flex-start"),
+    pytest.param({"reservation": Reservation(affinity="any")}, "reservation.affinity",
+                 "not read by the AKS node-pool", "no AKS provisioner reads it", id="gke-field"),
+    pytest.param({"provisioner": "nap", "min_size": 0, "capacity": "reserved"}, "capacity",
+                 "AKSNodeClass has no capacity reservation group", "provisioner: node-pool", id="nap-reserved"),
+    pytest.param({"provisioner": "nap", "reservation": Reservation(group_id=CRG)}, "reservation.groupId",
+                 "not read by the AKS nap", "provisioner: node-pool", id="nap-group"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("extra", "path", "words", "hint"), REFUSED)
+def test_a_capacity_rule_is_refused_with_a_working_hint(
+    extra: dict[str, Any], path: str, words: str, hint: str
+) -> None:
+    with pytest.raises(SpecError) as caught:
+        spec(**extra)
+    matching = [p for p in caught.value.problems if p.path == path and words in str(p)]
+    assert matching, caught.value.problems
+    assert hint in matching[0].hint
+
+
+def test_a_reserved_pool_plans_its_group_and_a_placement_group_reaches_the_pool() -> None:
+    reserved = plan.agent_pool_args(spec(capacity="reserved", reservation=Reservation(group_id=CRG), zones=("1",)))
+    assert reserved["capacity_reservation_group_id"] == CRG
+    assert "scale_set_priority" not in reserved
+    placed = plan.agent_pool_args(spec(zones=("2",), overrides={"proximityPlacementGroupID": PPG}))
+    assert placed["proximity_placement_group_id"] == PPG
+    assert "capacity_reservation_group_id" not in plan.agent_pool_args(spec())
+
+
+def test_both_inputs_are_azure_native_s_and_replace_the_pool() -> None:
+    tree = resource_inputs.load("gpuready.aks")
+    paths = {"capacityReservationGroupID": "", "proximityPlacementGroupID": ""}
+    assert resource_inputs.owned_paths_problems(paths, tree) == []
+    immutable = {rule.field for rule in lifecycle.AKS_IMMUTABLE}
+    assert set(paths) <= immutable
+
+
+def _settings(pool: dict[str, Any], subnet: str = SUBNET) -> dict[str, object]:
+    return {
+        "cloud": "aks",
+        "clusterName": "ml",
+        "aksResourceGroup": "rg-ml",
+        "aksVnetSubnetId": subnet,
+        "nodePools": json.dumps([pool]),
+        "gpuStack": json.dumps({"kind": "device-plugin"}),
+    }
+
+
+POOL = {"name": "gpu", "instanceType": "Standard_NC24ads_A100_v4", "minSize": 0, "maxSize": 2}
+
+
+def test_a_group_of_another_subscription_than_the_cluster_s_is_refused() -> None:
+    other = CRG.replace(SUB, OTHER)
+    with pytest.raises(ConfigError) as caught:
+        parse_stack_settings(_settings({**POOL, "capacity": "reserved", "reservation": {"groupId": other}}))
+    paths = [p.path for p in caught.value.problems]
+    assert "gpuready:nodePools[0].reservation.groupId" in paths, caught.value.problems
+
+
+def test_a_group_of_the_cluster_s_subscription_passes() -> None:
+    settings = parse_stack_settings(_settings({**POOL, "capacity": "reserved", "reservation": {"groupId": CRG}}))
+    assert settings.pools[0].reservation == Reservation(group_id=CRG)
+    assert capacity_rules.cluster_subscription("") is None
