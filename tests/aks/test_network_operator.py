@@ -101,8 +101,8 @@ def test_an_infiniband_pool_needs_the_gpu_operator(kind: StackKind) -> None:
 def test_the_workload_asks_for_one_rdma_device_per_container() -> None:
     container = gpu_workload(ib_pool(), 8).container({"name": "train"})
     assert container["resources"] == {
-        "limits": {"nvidia.com/gpu": 8, "rdma/shared_ib": "1"},
-        "requests": {"nvidia.com/gpu": 8, "rdma/shared_ib": "1"},
+        "limits": {"nvidia.com/gpu": 8, "rdma/shared_ib": 1},
+        "requests": {"nvidia.com/gpu": 8, "rdma/shared_ib": 1},
     }
     assert gpu_workload(PLAIN, 1).container({"name": "x"})["resources"] == {
         "limits": {"nvidia.com/gpu": 1},

@@ -77,7 +77,7 @@ def test_the_machines_of_a_kind_are_the_ones_its_installer_selects(kind: str) ->
     ("machine", "kind", "count"),
     [(machine, facts.kind, facts.networks) for machine, facts in sorted(GPUDIRECT.items())],
 )
-def test_each_gpudirect_machine_takes_its_own_network_count(machine: str, kind: str, count: int) -> None:
+def test_each_gpudirect_machine_takes_its_own_network_count(machine: str, kind: FabricKind, count: int) -> None:
     assert spec(machine, kind, count).fabric is not None
     for wrong in (count - 1, count + 1):
         with pytest.raises(SpecError, match=rf"fabric\.networks: {machine} needs exactly {count} additional"):

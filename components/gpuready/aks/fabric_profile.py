@@ -36,8 +36,9 @@ class AksFabric(CloudFabric):
         return network_operator.fabric_objects(pools, list(seen.values()), LABEL_POOL)
 
     def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
-        resources = {name: int(count) for name, count in network_operator.container_resources(spec).items()}
-        return FabricWorkload(resources=resources, container=network_operator.container_fields(spec))
+        return FabricWorkload(
+            resources=network_operator.container_resources(spec), container=network_operator.container_fields(spec)
+        )
 
 
 FABRIC = AksFabric()

@@ -118,9 +118,9 @@ def operator_values(pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
     return {"driver": {"rdma": {"enabled": True}}} if infiniband_pools(pools) else {}
 
 
-def container_resources(spec: GpuPoolSpec) -> dict[str, str]:
+def container_resources(spec: GpuPoolSpec) -> dict[str, int]:
     """One shared RDMA device per container on an InfiniBand pool."""
-    return {RDMA_RESOURCE: "1"} if infiniband_pools([spec]) else {}
+    return {RDMA_RESOURCE: 1} if infiniband_pools([spec]) else {}
 
 
 def container_fields(spec: GpuPoolSpec) -> dict[str, Any]:
