@@ -20,6 +20,15 @@ class AksFabric(CloudFabric):
     """InfiniBand on AKS's ND-series sizes, set up by NVIDIA's Network Operator."""
 
     types: Mapping[str, TypeFabric] = fabric.TYPES
+    resource_names = (network_operator.RDMA_RESOURCE,)
+
+    def type_resources(self, instance_type: str) -> dict[str, int]:
+        found = instance_type in self.types
+        return {network_operator.RDMA_RESOURCE: network_operator.RDMA_HCA_MAX} if found else {}
+
+    def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
+        found = spec.fabric is not None and spec.fabric.kind == "infiniband"
+        return {network_operator.RDMA_RESOURCE: network_operator.RDMA_HCA_MAX} if found else {}
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:
         return [p for name in gpu_choice.instance_types(spec)[:1] for p in fabric.pool_problems(spec, name)]

@@ -42,11 +42,13 @@ OFED_DRIVER = {"repository": MELLANOX, "image": "doca-driver", "version": "doca3
 RDMA_PLUGIN = {"repository": MELLANOX, "image": "k8s-rdma-shared-dev-plugin", "version": "network-operator-v26.1.2"}
 RESOURCE_NAME = "shared_ib"
 RDMA_RESOURCE = f"rdma/{RESOURCE_NAME}"
+RDMA_HCA_MAX = 63
+"""Pods sharing one HCA (the recipe's ``rdmaHcaMax``): what a node advertises of ``rdma/shared_ib``."""
 RDMA_PLUGIN_CONFIG = {
     "configList": [
         {
             "resourceName": RESOURCE_NAME,
-            "rdmaHcaMax": 63,
+            "rdmaHcaMax": RDMA_HCA_MAX,
             "selectors": {"vendors": ["15b3"], "linkTypes": ["infiniband"]},
         }
     ]
