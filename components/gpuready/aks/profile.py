@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from gpuready.aks import capacity, capacity_rules, catalog, nap
+from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
-from gpuready.aks.fabric_profile import FABRIC
 from gpuready.aks.images import IMAGES
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
+from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -35,6 +36,46 @@ if TYPE_CHECKING:
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
 (cloud-native-docs ``microsoft-aks.rst``)."""
+
+
+class AksFabric(CloudFabric):
+    """InfiniBand on AKS's ND-series sizes (``aks.fabric``), set up by NVIDIA's Network Operator
+    (``aks.network_operator``). Here beside the profile: its cluster objects tolerate the pools' taints
+    (``core.scheduling``), and a module of its own would join the run-time cycle through the cloud registry."""
+
+    types: Mapping[str, TypeFabric] = fabric.TYPES
+    resource_names = (network_operator.RDMA_RESOURCE,)
+
+    def type_resources(self, instance_type: str) -> dict[str, int]:
+        found = instance_type in self.types
+        return {network_operator.RDMA_RESOURCE: network_operator.RDMA_HCA_MAX} if found else {}
+
+    def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
+        found = spec.fabric is not None and spec.fabric.kind == "infiniband"
+        return {network_operator.RDMA_RESOURCE: network_operator.RDMA_HCA_MAX} if found else {}
+
+    def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:
+        return fabric.pool_problems(spec, self.type_of(spec, fabric_spec))
+
+    def stack_problems(self, spec: GpuPoolSpec, stack_kind: str) -> list[Problem]:
+        return fabric.stack_problems(spec, stack_kind)
+
+    def operator_values(self, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
+        return network_operator.operator_values(pools)
+
+    def cluster_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
+        ib = network_operator.infiniband_pools(pools)
+        seen = {(t.key, t.effect): toleration_for(t) for p in ib for t in tolerated_taints(p)}
+        return network_operator.fabric_objects(pools, list(seen.values()), LABEL_POOL)
+
+    def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
+        return FabricWorkload(
+            resources=network_operator.container_resources(spec), container=network_operator.container_fields(spec)
+        )
+
+    def devices(self, spec: GpuPoolSpec) -> int:
+        found = self.types.get(spec.resolved.gpu.instance_type)
+        return 0 if found is None else found.devices
 
 
 class AksProfile(CloudProfile):
@@ -180,7 +221,7 @@ class AksProfile(CloudProfile):
     def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
         return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
 
-    fabric = FABRIC
+    fabric = AksFabric()
 
 
 PROFILE = AksProfile()

@@ -6,8 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.capacity import gpu_choice
-from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
+from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.errors import Problem
 from gpuready.gke import fabric, fabric_objects
 from gpuready.gke.rxdm import RXDM
@@ -22,9 +21,10 @@ class GkeFabric(CloudFabric):
     types: Mapping[str, TypeFabric] = fabric.TYPES
     networks = fabric.NETWORK_COUNTS
     policy_networks_field = "networkConfig.additionalNodeNetworkConfigs"
+    default_placement = CREATE  # a compact placement policy of the pool's own (``fabric.node_pool_inputs``)
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:
-        return [p for name in gpu_choice.instance_types(spec)[:1] for p in fabric.pool_problems(spec, name)]
+        return fabric.pool_problems(spec, self.type_of(spec, fabric_spec))
 
     def cluster_objects(self, pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
         return fabric_objects.fabric_objects(pools)
@@ -37,6 +37,10 @@ class GkeFabric(CloudFabric):
             volumes=() if rxdm is None else tuple(rxdm.volumes),
             container={} if rxdm is None else rxdm.container,
         )
+
+    def devices(self, spec: GpuPoolSpec) -> int:
+        found = self.types.get(spec.resolved.gpu.instance_type)
+        return 0 if found is None else found.devices
 
 
 FABRIC = GkeFabric()

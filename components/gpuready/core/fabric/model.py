@@ -132,7 +132,7 @@ class CloudFabric:
         fabric = spec.fabric
         if fabric is None:
             return {}
-        devices = sum(self.resources(spec).values())
+        devices = self.devices(spec)
         return {"kind": fabric.kind, "devices": devices, "placementGroup": self.placement(fabric),
                 "summary": self.summary(spec)}  # fmt: skip
 
@@ -149,6 +149,20 @@ class CloudFabric:
     def operator_values(self, pools: Sequence[GpuPoolSpec]) -> dict[str, Any]:
         """GPU Operator values the pools' fabrics need, by top-level section (merged into the section)."""
         return {}
+
+    def type_of(self, spec: GpuPoolSpec, fabric: FabricSpec) -> str:
+        """An instance type of the pool with ``fabric`` (called once the types are known to have it): the one it
+        names, the first of those it names, else the first of the cloud's types with the kind (``gpuRequirements``)."""
+        given = spec.instance_type
+        if isinstance(given, str):
+            return given
+        if given:
+            return given[0]
+        return next(name for name, found in sorted(self.types.items()) if found.kind == fabric.kind)
+
+    def devices(self, spec: GpuPoolSpec) -> int:
+        """Fabric devices per node of the pool (what ``outputs`` publishes): those its device plugin advertises."""
+        return sum(self.resources(spec).values())
 
     def placement(self, fabric: FabricSpec) -> str | None:
         """The pool's placement group: given, else the cloud's default."""
