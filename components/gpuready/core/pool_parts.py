@@ -10,8 +10,53 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-Capacity = Literal["on-demand", "spot"]
-CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot")
+Capacity = Literal["on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued"]
+"""How a pool's nodes get their capacity: bought on demand, spot, from a reservation (EKS On-Demand Capacity
+Reservations, GKE reservations, AKS capacity reservation groups), from an EC2 Capacity Block for ML, or queued by
+GKE's Dynamic Workload Scheduler (flex-start, queued provisioning). Which a pool may use is its provisioner's
+``capacities`` table (``gpuready.core.capacity.capacity_offers``)."""
+CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued")
+
+Fallback = Literal["on-demand", "spot", "none"]
+FALLBACKS: tuple[Fallback, ...] = ("on-demand", "spot", "none")
+"""What an elastic pool may launch when its reservation is full (``reservation.fallback``)."""
+MATCH_CRITERIA: tuple[str, ...] = ("open", "targeted")
+"""``instanceMatchCriteria``: EC2's ``open`` (any matching instance uses it) or ``targeted`` reservations (botocore
+ec2 ``InstanceMatchCriteria``; the EC2NodeClass CRD's ``capacityReservationSelectorTerms[].instanceMatchCriteria``)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReservationTerm:
+    """One ``reservation.selectorTerms`` entry: a Karpenter / Auto Mode ``capacityReservationSelectorTerms`` term,
+    a reservation by ``id``, or by ``tags`` (and optional ``owner_id``, the account that owns it)."""
+
+    id: str | None = None
+    tags: Mapping[str, str] | None = None
+    owner_id: str | None = None
+    instance_match_criteria: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reservation:
+    """``reservation``: the capacity a ``reserved`` or ``capacity-block`` pool draws on. Which fields a pool may set
+    is its provisioner's capacity table (``capacity_offers.CapacityOffer.fields``); each cloud checks their values
+    (EKS: ``gpuready.eks.reservation``)."""
+
+    ids: tuple[str, ...] = ()
+    """Reservation ids (EKS On-Demand Capacity Reservation or Capacity Block ids, ``cr-...``)."""
+    resource_group_arn: str | None = None
+    """EKS node groups: an ODCR resource group (launch template ``CapacityReservationResourceGroupArn``)."""
+    selector_terms: tuple[ReservationTerm, ...] = ()
+    """Karpenter / Auto Mode: ``capacityReservationSelectorTerms`` (ids or tags)."""
+    instance_match_criteria: str | None = None
+    """``open`` (any matching instance uses the reservation) or ``targeted`` (only instances that name it)."""
+    fallback: Fallback | None = None
+    """What an elastic pool launches when the reservation is full; None: the provisioner's default (none)."""
+    zone: str | None = None
+    """The reservation's zone: the pool's nodes (its subnets or zones) must be there."""
+    nodes: int | None = None
+    """How many nodes the reservation holds: ``maxSize`` may not exceed it without a fallback."""
+
 
 DriverOwner = Literal["cloud", "operator"]
 """Who installs the NVIDIA driver: the cloud or node image, or the NVIDIA GPU Operator's driver containers."""

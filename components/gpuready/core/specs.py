@@ -29,6 +29,8 @@ from gpuready.core.pool_parts import (
     GpuSharing,
     MigPartitioning,
     MigStrategy,
+    Reservation,
+    ReservationTerm,
     Sharing,
     SharingMode,
     UpgradePolicy,
@@ -49,6 +51,8 @@ __all__ = [
     "GpuSharing",
     "MigPartitioning",
     "MigStrategy",
+    "Reservation",
+    "ReservationTerm",
     "Sharing",
     "SharingMode",
     "UpgradePolicy",
@@ -76,6 +80,9 @@ class GpuPoolSpec:
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
+    """How the nodes get capacity; which values the pool's provisioner offers is its ``capacities`` table."""
+    reservation: Reservation | None = None
+    """The reservation a ``reserved`` or ``capacity-block`` pool draws on (``capacity.capacity_offers``)."""
     provisioner: str | None = None
     """How the capacity is made: a key of the cloud profile's ``provisioners`` (EKS ``node-group`` or ``karpenter``);
     None: the cloud's default (its fixed node group). Chosen by ``capacity.registry.provisioner_for``."""

@@ -5,13 +5,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import lifecycle
+from gpuready.eks import launch_template_capacity, lifecycle, reservation
+from gpuready.errors import Problem
+
+NODE_GROUP_CAPACITIES: Mapping[str, CapacityOffer] = {
+    "on-demand": PLAIN,
+    "spot": PLAIN,
+    # On-Demand Capacity Reservations through gpuready's launch template: one reservation id or resource group
+    # (targeted), or any matching open reservation; a node group has one capacity type, so no fallback.
+    "reserved": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "resourceGroupArn", "instanceMatchCriteria", "zone", "nodes"}),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}]}} (or resourceGroupArn, or instanceMatchCriteria: open)",
+    ),
+    # botocore eks CapacityTypes CAPACITY_BLOCK; EKS User Guide capacity-blocks-mng (reservation.py's docstring).
+    "capacity-block": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "zone", "nodes"}),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}], zone: us-east-1a, nodes: 2}}",
+    ),
+}
+"""The EKS node group's row of the capacity table (``capacity.capacity_offers``)."""
 
 
 class EksNodeGroup(Provisioner):
@@ -22,6 +43,7 @@ class EksNodeGroup(Provisioner):
     adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = NODE_GROUP_CAPACITIES
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
@@ -41,6 +63,11 @@ class EksNodeGroup(Provisioner):
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        if spec.reservation is None or not launch_template_capacity.needs_template(spec):
+            return []
+        return reservation.node_group_problems(spec)
 
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         return lifecycle.capacity(inputs)

@@ -10,7 +10,7 @@ import pulumi
 import pulumi_aws as aws
 
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import capacity, lifecycle, plan
+from gpuready.eks import capacity, launch_template, lifecycle, plan
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
@@ -38,6 +38,8 @@ class EksGpuNodePool(GpuNodePoolBase):
 
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
+    launch_template: aws.ec2.LaunchTemplate | None
+    """The launch template gpuready makes for a reserved or Capacity Block pool (``launch_template``), else None."""
     autoscaler_tags: list[aws.autoscaling.Tag]
     """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 
@@ -56,6 +58,9 @@ class EksGpuNodePool(GpuNodePoolBase):
         node_group_args["node_group_name"] = pulumi.Output.all(**wiring).apply(
             lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})
         )
+        self.launch_template = launch_template.launch_template(name, spec, self)
+        if self.launch_template is not None:
+            node_group_args["launch_template"] = launch_template.node_group_reference(self.launch_template)
         self.node_group = aws.eks.NodeGroup(
             f"{name}-node-group",
             tags=dict(args.tags),

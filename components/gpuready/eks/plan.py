@@ -15,6 +15,7 @@ from gpuready.core import pool_hatches, scheduling
 from gpuready.core.health.repair import eks_node_repair_config
 from gpuready.core.lifecycle_rules import eks_max_unavailable
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks import launch_template_capacity
 
 AMI_TYPES: Mapping[tuple[str, str], str] = {
     ("al2023", "x86_64"): "AL2023_x86_64_NVIDIA",
@@ -24,7 +25,14 @@ AMI_TYPES: Mapping[tuple[str, str], str] = {
 }
 """(image family, CPU architecture) -> EKS NVIDIA AMI type."""
 
-CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
+CAPACITY_TYPES: Mapping[str, str] = {
+    "on-demand": "ON_DEMAND",
+    "spot": "SPOT",
+    "reserved": "ON_DEMAND",
+    "capacity-block": "CAPACITY_BLOCK",
+}
+"""Pool capacity -> botocore eks ``CapacityTypes``: an On-Demand Capacity Reservation runs ON_DEMAND instances (the
+reservation is the launch template's); a Capacity Block is ``CAPACITY_BLOCK`` (``launch_template_capacity``)."""
 UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}
 """botocore eks ``NodegroupUpdateStrategies``: MINIMAL "terminates the old instances before launching the new
 instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
@@ -34,7 +42,7 @@ OWNED_INPUTS: Mapping[str, str] = {
     "nodeGroupName": "name",
     "nodeGroupNamePrefix": "name",
     "amiType": "image (and the GPU's architecture)",
-    "capacityType": "capacity",
+    "capacityType": "capacity (on-demand, spot, reserved or capacity-block)",
     "instanceTypes": "instanceType",
     "scalingConfig": "minSize/maxSize/desiredSize",
     "updateConfig": "upgrade",
@@ -64,7 +72,8 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "node_group_name": spec.name,
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
-        "instance_types": [spec.resolved.instance_type],
+        # A Capacity Block's instance type is its launch template's: EKS refuses one on the group.
+        **({} if launch_template_capacity.carries_instance_type(spec) else _instance_types(spec)),
         # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
         "scaling_config": {
             "min_size": spec.min_size,
@@ -82,10 +91,19 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "node_repair_config": eks_node_repair_config(spec),
         **({"release_version": spec.release_version} if spec.release_version else {}),
         # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
-        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.
-        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}),
+        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then (gpuready's own
+        # template does: launch_template_capacity).
+        **({} if launch_template_capacity.needs_template(spec) else _disk_size(spec)),
     }
     return pool_hatches.with_overrides(spec, args)
+
+
+def _instance_types(spec: GpuPoolSpec) -> dict[str, Any]:
+    return {"instance_types": [spec.resolved.instance_type]}
+
+
+def _disk_size(spec: GpuPoolSpec) -> dict[str, Any]:
+    return {"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from gpuready.core.capacity.capacity_offers import ON_DEMAND_AND_SPOT, CapacityOffer
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.health.repair import RepairFacts
@@ -87,6 +88,9 @@ class Provisioner(ABC):
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
     """The table of the resource that holds the GPU nodes."""
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = ON_DEMAND_AND_SPOT
+    """The ``capacity`` values the provisioner offers and what each does with a ``reservation`` (its row of the
+    capacity table, ``capacity.capacity_offers``)."""
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner

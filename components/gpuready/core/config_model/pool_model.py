@@ -19,6 +19,7 @@ from gpuready.core.config_model.pool_parts_model import (
     GpuRequirementsConfig,
     InstanceTypes,
     RepairConfig,
+    ReservationConfig,
     SharingConfig,
     TaintConfig,
     UpgradeConfig,
@@ -62,7 +63,10 @@ class PoolConfig(ConfigModel):
     desired_size: int | None = None
     """Nodes at creation."""
     capacity: str | None = None
-    """Capacity type (on-demand, spot, ...: what the cloud's provisioner offers)."""
+    """How the nodes get capacity: on-demand, spot, reserved, capacity-block, flex-start or queued (what the pool's
+    provisioner offers; see docs/capacity.md)."""
+    reservation: ReservationConfig | None = None
+    """The reservation a reserved or capacity-block pool draws on (ids, zone, nodes, fallback...)."""
     provisioner: str | None = None
     """How the nodes are made: the cloud's fixed pool (default) or an elastic provisioner."""
     advertise: str | None = None
