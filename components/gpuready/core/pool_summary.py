@@ -8,6 +8,7 @@ from typing import Any
 from gpuready.core import scheduling, sharing_plan
 from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.capacity import gpu_choice
+from gpuready.core.capacity.capacity_view import capacity_object
 from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.health.repair import repair_summary
 from gpuready.core.pool_capacity import schedulable_capacity
@@ -62,6 +63,10 @@ class PoolOutputs:
     """Nodes the pool keeps warm (its minimum)."""
     max_nodes: int
     """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
+    capacity: dict[str, Any]
+    """How the nodes get capacity (``capacity.capacity_view``): ``type`` (on-demand, spot, reserved,
+    capacity-block...), the ``reservation`` it names, its ``nodes``, ``zone`` and ``fallback``, and the ``text`` the
+    plan shows."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -100,6 +105,7 @@ def pool_outputs(
         schedulable=dict(capacity.per_node),
         min_nodes=capacity.min_nodes,
         max_nodes=capacity.max_nodes,
+        capacity=capacity_object(spec),
     )
 
 
