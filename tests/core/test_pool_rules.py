@@ -205,7 +205,7 @@ REFUSED = [
     pytest.param("eks", {"min_size": 1, "desired_size": 0}, "desiredSize", "between minSize (1)", id="desired-below"),
     pytest.param("eks", {"desired_size": 3}, "desiredSize", "and maxSize (2)", id="desired-above"),
     # choices
-    pytest.param("eks", {"capacity": "reserved"}, "capacity", "unknown capacity type", id="capacity-unknown"),
+    pytest.param("eks", {"capacity": "reserve"}, "capacity", "unknown capacity type", id="capacity-unknown"),
     pytest.param("eks", {"capacity": "Spot"}, "capacity", "unknown capacity type", id="capacity-case"),
     pytest.param("eks", {"image": "ubuntu"}, "image", "not a GPU node image family on eks", id="eks-ubuntu"),
     pytest.param("aks", {"image": "cos"}, "image", "not a GPU node image family on aks", id="aks-cos"),
@@ -629,7 +629,7 @@ def test_every_problem_is_collected(make_spec: SpecFactory) -> None:
             "name": "Bad_Name",
             "min_size": -1,
             "max_size": 0,
-            "capacity": "reserved",
+            "capacity": "reserve",
             "image": "al2023",
             "labels": {"kubernetes.io/x": "y"},
             "taints": [Taint(key="dedicated")],
@@ -639,8 +639,8 @@ def test_every_problem_is_collected(make_spec: SpecFactory) -> None:
         "name",
         "minSize",
         "maxSize",
-        "capacity",
         "image",
+        "capacity",
         "labels['kubernetes.io/x']",
         "taints[0].value",
     ]

@@ -170,6 +170,7 @@ CASES: dict[str, Case] = {
     "plan-eks-dra": _plan("--stack", "eks-dra", "--project-dir", str(ROOT)),
     "plan-aks-dra-operator": _plan("--stack", "aks-dra-operator", "--project-dir", str(ROOT)),
     "plan-aks-sku": _plan("--stack", "aks-sku", "--project-dir", str(ROOT)),
+    "plan-eks-capacity": _plan("--stack", "eks-capacity", "--project-dir", str(ROOT)),
     "plan-training-job": _plan("--program", str(ROOT / "examples" / "training_job"), "--stack", "dev"),
     "plan-wrong-program": _plan("--program", str(ROOT / "examples" / "wrong_program"), "--stack", "dev"),
 }

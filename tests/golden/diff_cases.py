@@ -71,6 +71,10 @@ CHANGES: dict[str, Changes] = {
         "t4": {"sharing": {"mode": "time-slicing", "replicas": 2}},
         "a100": {"maxSize": 1},
     },
+    "eks-capacity": {  # the training pool leaves its Capacity Block: said as a loss, with its replacement
+        "h100-train": {"capacity": "on-demand", "reservation": None},
+        "l4-inference": {"maxSize": 2},
+    },
 }
 
 

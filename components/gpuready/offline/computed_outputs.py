@@ -2,7 +2,8 @@
 
 The mocks echo inputs as outputs; these are the outputs gpuready's components read that no input holds:
 an AKS agent pool's ``name`` (azure-native names it by ``agentPoolName``) and an EKS node group's ``resources``
-(``resources[0].autoscalingGroups[0].name``, pulumi-aws 7.51.1 ``eks/outputs.py`` ``NodeGroupResource``). Values
+(``resources[0].autoscalingGroups[0].name``, pulumi-aws 7.51.1 ``eks/outputs.py`` ``NodeGroupResource``), and an EC2
+launch template's ``latestVersion`` (its first version is 1; a node group names it). Values
 are clearly fake: EKS names real groups ``eks-<node group>-<uuid>``; the offline one ends in ``-offline``.
 """
 
@@ -19,4 +20,6 @@ def computed_outputs(type_token: str, name: str, inputs: Mapping[str, Any]) -> d
     if type_token == "aws:eks/nodeGroup:NodeGroup" and "resources" not in inputs:
         group = inputs.get("nodeGroupName") or name
         return {"resources": [{"autoscalingGroups": [{"name": f"eks-{group}-offline"}]}]}
+    if type_token == "aws:ec2/launchTemplate:LaunchTemplate" and "latestVersion" not in inputs:
+        return {"latestVersion": 1}
     return {}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gpuready.core.capacity.capacity_offers import RESERVATION_FIELDS, CapacityOffer
 from gpuready.core.capacity.registry import provisioner_named
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
+from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.pool_parts import CAPACITIES, Reservation
 from gpuready.errors import Problem
 
@@ -39,7 +40,8 @@ def fallback(spec: GpuPoolSpec, offer: CapacityOffer) -> str:
 def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
     """What is wrong with the pool's ``capacity`` and ``reservation`` under the provisioner ``chosen``."""
     if spec.capacity not in CAPACITIES:
-        return []  # pool_rules names the unknown value
+        hint = did_you_mean(spec.capacity, CAPACITIES) or f"omit capacity for {next(iter(chosen.capacities))}"
+        return [Problem("capacity", "unknown capacity type", spec.capacity, tuple(chosen.capacities), hint)]
     offer = chosen.capacities.get(spec.capacity)
     if offer is None:
         return [_unoffered(spec, chosen)]

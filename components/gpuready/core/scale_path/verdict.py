@@ -66,18 +66,11 @@ class PoolVerdict:
     def text(self) -> str:
         """``yes 0->4 nodes`` or ``no: <shape>: <reason>`` (the plan's SCALES column)."""
         if self.scales:
-            return f"yes {self.min_nodes}->{self.max_nodes} nodes{self._reserved_text}"
+            return f"yes {self.min_nodes}->{self.max_nodes} nodes"
         verdict = next(v for v in self.shapes if v.failed is not None)
         failed = verdict.failed
         assert failed is not None
         return f"no: {verdict.shape.text}: {failed.reason}"
-
-    @property
-    def _reserved_text(self) -> str:
-        if self.reserved is None:
-            return ""
-        beyond = f", then {self.fallback}" if self.fallback else ""
-        return f" ({min(self.reserved, self.max_nodes)} from the reservation{beyond})"
 
     def problems(self) -> list[Problem]:
         """One problem per shape that never becomes a running pod, at the pool key whose change fixes it."""
