@@ -55,6 +55,8 @@ MANDATORY = {
     "gpu-pool-one-device-plugin",
     "gpu-sharing-config-map-within-bounds",
     "gpu-nfd-deployed-once",
+    "gpu-pool-capacity-block-wired",
+    "gpu-reserved-nodepool-selects-reservations",
 }
 ADVISORY = {
     "gpu-node-pool-requires-gpu-labels",

@@ -110,6 +110,11 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
     max_node_lifetime_hours: ClassVar[int | None] = MAX_LIFETIME_HOURS
+    capacity_limit_reason: ClassVar[str] = (
+        "EKS Auto Mode takes reservations by NodeClass capacityReservationSelectorTerms (Amazon EKS User Guide, "
+        "auto-odcr), which the NodeClass schema gpuready validates against does not have yet "
+        "(datreeio/CRDs-catalog 7b1e26ef eks.amazonaws.com/nodeclass_v1.json)"
+    )
     image_version_refusal: ClassVar[str] = (
         "EKS Auto Mode chooses and updates the node image itself: its NodeClass has no image field (schema: role, "
         "subnets, security groups, ephemeralStorage, network policy, tags); remove imageVersion, or use provisioner: "
@@ -135,6 +140,7 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
         gpu_manufacturer_label="eks.amazonaws.com/instance-gpu-manufacturer",
         instance_family_label="eks.amazonaws.com/instance-family",
         own_device_plugin="EKS Auto Mode's own NVIDIA device plugin",
+        reservation_terms="capacityReservationSelectorTerms",  # Amazon EKS User Guide auto-odcr (NodeClass)
     )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:

@@ -64,6 +64,9 @@ class EksNodeGroup(Provisioner):
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY
 
+    def planned_capacity_problems(self, inputs: Mapping[str, Any]) -> list[str]:
+        return reservation.planned_node_group_problems(inputs)
+
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         if spec.reservation is None or not launch_template_capacity.needs_template(spec):
             return []

@@ -209,6 +209,7 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
         gpu_manufacturer_label="karpenter.k8s.aws/instance-gpu-manufacturer",
         gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
         instance_family_label="karpenter.k8s.aws/instance-family",
+        reservation_terms="capacityReservationSelectorTerms",
     )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.pool_parts import MATCH_CRITERIA, Reservation
 from gpuready.errors import Problem
@@ -171,4 +171,32 @@ def karpenter_problems(spec: GpuPoolSpec) -> list[Problem]:
                              "EC2NodeClass: give ids or selectorTerms", None, (),
                              f"reservation: {{ids: [{EXAMPLE_ID}]}} or "
                              "{selectorTerms: [{tags: {team: ml}}]}"))  # fmt: skip
+    return found
+
+
+CAPACITY_BLOCK = "CAPACITY_BLOCK"
+"""botocore eks ``CapacityTypes``: a node group on a Capacity Block."""
+
+
+def planned_node_group_problems(inputs: Mapping[str, Any]) -> list[str]:
+    """A raw program's ``aws.eks.NodeGroup`` of capacity type ``CAPACITY_BLOCK``: EKS rejects the create request
+    unless a launch template names the instance type and the block, and the group names no instance types
+    (EKS User Guide capacity-blocks-mng)."""
+    if inputs.get("capacityType") != CAPACITY_BLOCK:
+        return []
+    found = []
+    types = inputs.get("instanceTypes")
+    if types:
+        found.append(
+            f"instanceTypes: a CAPACITY_BLOCK node group takes its instance type from its launch template, and EKS "
+            f"rejects one on the group; got {list(types)}. Remove instanceTypes and set instanceType in the launch "
+            "template (with instanceMarketOptions.marketType: capacity-block and the block's "
+            "capacityReservationSpecification.capacityReservationTarget.capacityReservationId)"
+        )
+    if not inputs.get("launchTemplate"):
+        found.append(
+            "launchTemplate: a CAPACITY_BLOCK node group can only be created with a launch template (EKS User Guide "
+            "capacity-blocks-mng). Give it one with instanceType, instanceMarketOptions.marketType: capacity-block "
+            "and the block's capacityReservationTarget, or use gpuready's capacity: capacity-block, which makes it"
+        )
     return found

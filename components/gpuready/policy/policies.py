@@ -11,6 +11,7 @@ from pulumi_policy import EnforcementLevel, Policy, Severity
 
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, GPU_TAINT_SCHEMA, SKYPILOT_PROPERTY, SKYPILOT_SCHEMA
 from gpuready.policy import (
+    capacity_policies,
     cross_policies,
     dra_policies,
     elastic_policies,
@@ -289,5 +290,6 @@ POLICIES: list[Policy] = [
     *scale_policies.POLICIES,
     *health_policies.POLICIES,
     *cross_policies.POLICIES,
+    *capacity_policies.POLICIES,
 ]
 """Every policy of the pack, in the order ``PolicyPack`` lists them."""

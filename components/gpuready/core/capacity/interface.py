@@ -91,6 +91,9 @@ class Provisioner(ABC):
     capacities: ClassVar[Mapping[str, CapacityOffer]] = ON_DEMAND_AND_SPOT
     """The ``capacity`` values the provisioner offers and what each does with a ``reservation`` (its row of the
     capacity table, ``capacity.capacity_offers``)."""
+    capacity_limit_reason: ClassVar[str] = ""
+    """Why the provisioner offers no other ``capacity`` values, when it is a gap of gpuready's rather than of the
+    platform's (said with the refusal); empty: nothing to add."""
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner
@@ -163,6 +166,11 @@ class Provisioner(ABC):
     @abstractmethod
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         """GPU capacity of a planned resource of type ``pool_table.type`` (any program's), from its inputs."""
+
+    def planned_capacity_problems(self, inputs: Mapping[str, Any]) -> list[str]:
+        """What is wrong with how a planned resource of type ``pool_table.type`` (any program's) gets its capacity,
+        as the policy pack words it (field, what, fix); none by default."""
+        return []
 
     def summary(self, spec: GpuPoolSpec) -> CapacitySummary:
         """The capacity part of the pool's summary."""

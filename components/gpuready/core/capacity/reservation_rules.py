@@ -102,7 +102,8 @@ def _unoffered(spec: GpuPoolSpec, chosen: Provisioner) -> Problem:
         hint = f"use provisioner: {' or '.join(here)} for capacity {spec.capacity}"
     else:
         hint = _elsewhere(spec.capacity) or f"choose one of the allowed on {cloud_profile(spec.cloud).title}"
-    return Problem("capacity", f"is not offered by the {chosen.key} provisioner", spec.capacity, offered, hint)
+    reason = f" ({chosen.capacity_limit_reason})" if chosen.capacity_limit_reason else ""
+    return Problem("capacity", f"is not offered by the {chosen.key} provisioner{reason}", spec.capacity, offered, hint)
 
 
 def _elsewhere(capacity: str) -> str:

@@ -1,0 +1,38 @@
+"""The pack's policies on how GPU pools get capacity: Capacity Block node groups, reserved NodePools
+(docs/capacity.md)."""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, Policy, Severity
+
+from gpuready.policy.rules import capacity
+from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
+from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
+
+POLICIES: list[Policy] = [
+    ScopedResourcePolicy(
+        name="gpu-pool-capacity-block-wired",
+        description="A Capacity Block node group names its instance type and block in a launch template, none on "
+        "the group (EKS rejects it otherwise).",
+        rules=[capacity.capacity_wiring_problems],
+        resource_types=capacity.POOL_TYPES,
+        enforcement_level=EnforcementLevel.MANDATORY,
+        severity=Severity.HIGH,
+        url="https://docs.aws.amazon.com/eks/latest/userguide/capacity-blocks-mng.html",
+        remediation_steps="Give the node group a launch template with instanceType, instanceMarketOptions.marketType "
+        "capacity-block and the block's capacityReservationTarget, and remove instanceTypes from the group.",
+    ),
+    ScopedStackPolicy(
+        name="gpu-reserved-nodepool-selects-reservations",
+        description="A GPU NodePool that allows reserved capacity runs on a node class that selects reservations.",
+        rules=[capacity.reserved_node_pool_findings],
+        resource_types=ELASTIC_TYPES | capacity.NODE_CLASS_TYPES,
+        requires_types=ELASTIC_TYPES,
+        enforcement_level=EnforcementLevel.MANDATORY,
+        severity=Severity.HIGH,
+        url="https://karpenter.sh/docs/concepts/nodeclasses/",
+        remediation_steps="Add capacityReservationSelectorTerms (ids, or tags and ownerID) to the NodePool's node "
+        "class, or drop reserved from its karpenter.sh/capacity-type requirement.",
+    ),
+]
+"""The capacity policies, in the order ``PolicyPack`` lists them."""
