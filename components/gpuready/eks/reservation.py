@@ -65,7 +65,9 @@ def _term_problems(reservation: Reservation) -> list[Problem]:
     terms = reservation.selector_terms
     if len(terms) + len(reservation.ids) > MAX_TERMS:
         found.append(Problem("reservation.selectorTerms", f"the EC2NodeClass takes at most {MAX_TERMS} terms (ids "
-                             "count as terms)", len(terms) + len(reservation.ids)))  # fmt: skip
+                             "count as terms)", len(terms) + len(reservation.ids), (),
+                             "tag the reservations and select them by tags: "
+                             "{selectorTerms: [{tags: {team: ml}}]}"))  # fmt: skip
     for index, term in enumerate(terms):
         path = f"reservation.selectorTerms[{index}]"
         if term.id is None and term.tags is None and term.instance_match_criteria is None:
@@ -79,7 +81,8 @@ def _term_problems(reservation: Reservation) -> list[Problem]:
             found.append(Problem(f"{path}.id", "is not an EC2 capacity reservation id", term.id, (),
                                  f"ids look like {EXAMPLE_ID}"))  # fmt: skip
         if term.owner_id is not None and not OWNER_ID.match(term.owner_id):
-            found.append(Problem(f"{path}.ownerID", "is not a 12-digit AWS account id", term.owner_id))
+            found.append(Problem(f"{path}.ownerID", "is not a 12-digit AWS account id", term.owner_id, (),
+                                 "e.g. ownerID: '123456789012' (quote it in YAML)"))  # fmt: skip
         if term.instance_match_criteria is not None and term.instance_match_criteria not in MATCH_CRITERIA:
             found.append(Problem(f"{path}.instanceMatchCriteria", "unknown match criteria",
                                  term.instance_match_criteria, MATCH_CRITERIA))  # fmt: skip
@@ -91,8 +94,9 @@ def _tag_problems(path: str, tags: Mapping[str, str] | None) -> list[Problem]:
     if tags is None:
         return []
     if len(tags) > MAX_TAGS:
-        return [Problem(path, f"at most {MAX_TAGS} tags", len(tags))]
-    return [Problem(f"{path}[{key!r}]", "empty tag keys or values are not supported", value)
+        return [Problem(path, f"at most {MAX_TAGS} tags", len(tags), (), "select by fewer tags, or by ids")]
+    return [Problem(f"{path}[{key!r}]", "empty tag keys or values are not supported", value, (),
+                    "give the tag a value, or '*' for any value")
             for key, value in tags.items() if not key or not value]  # fmt: skip
 
 
