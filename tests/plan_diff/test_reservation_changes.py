@@ -25,7 +25,10 @@ CHANGES: list[tuple[str, Any, Any, str | None]] = [
 @pytest.mark.parametrize(("was", "now", "words"), [c[1:] for c in CHANGES], ids=[c[0] for c in CHANGES])
 def test_reservation_losses(was: Any, now: Any, words: str | None) -> None:
     found = reservation_losses(was, now)
-    assert (found[0].startswith(words) if found else None) == (True if words else None), found
+    if words is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and found[0].startswith(words), found
 
 
 def test_a_replacement_of_a_reserved_pool_says_the_reservation_is_held() -> None:

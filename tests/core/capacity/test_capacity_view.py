@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from gpuready.core.capacity.capacity_view import capacity_object, capacity_text
+from gpuready.core.pool_parts import Fallback
 from gpuready.core.scale_path.verdict import pool_verdict
 from gpuready.core.specs import Reservation, ReservationTerm
 from tests.core.conftest import build_spec
@@ -42,7 +43,7 @@ def test_the_capacity_cell_and_object(fields: dict[str, Any], text: str) -> None
 @pytest.mark.parametrize(
     ("fallback", "most"), [(None, 2), ("on-demand", 4)], ids=["bounded-by-the-reservation", "fallback-beyond-it"]
 )
-def test_the_scale_path_knows_the_reservations_size(fallback: str | None, most: int) -> None:
+def test_the_scale_path_knows_the_reservations_size(fallback: Fallback | None, most: int) -> None:
     """A reserved pool scales up to its reservation's nodes; with a fallback, on to maxSize."""
     spec = build_spec("eks", instance_type="p5.48xlarge", **{**KARPENTER, "max_size": most}, capacity="reserved",
                       reservation=Reservation(ids=("cr-0abc",), nodes=2, fallback=fallback))  # fmt: skip
