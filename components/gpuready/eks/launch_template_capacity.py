@@ -5,8 +5,8 @@ A ``capacity-block`` node group: the template carries the instance type, ``insta
 capacity-block`` and the block as ``capacityReservationSpecification.capacityReservationTarget``; the node group
 has capacity type ``CAPACITY_BLOCK`` and no instance types (awsdocs/amazon-eks-user-guide
 ``doc_source/capacity-blocks-mng.md``, "Create a managed node group with Capacity Blocks for ML": EKS rejects the
-create request otherwise; terraform-aws-modules/terraform-aws-eks ``modules/eks-managed-node-group`` witnesses the
-same wiring, its ``capacity_reservation_specification`` and ``instance_market_options`` of the launch template). A
+create request otherwise; aws-ia/terraform-aws-eks-blueprints ``patterns/ml-capacity-block`` witnesses the same
+wiring, its launch template's ``capacity_reservation_specification`` and ``instance_market_options``). A
 ``reserved`` node group (On-Demand Capacity Reservations) stays ``ON_DEMAND`` with its instance types; its template
 targets one reservation id or one resource group, or prefers ``open`` reservations (botocore ec2
 ``LaunchTemplateCapacityReservationSpecificationRequest``: ``CapacityReservationPreference`` open | none |

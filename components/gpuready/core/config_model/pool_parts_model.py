@@ -188,7 +188,7 @@ class RepairConfig(ConfigModel):
 
 
 class ReservationTermConfig(ConfigModel):
-    """One ``reservation.selectorTerms`` entry (Karpenter / Auto Mode ``capacityReservationSelectorTerms``): a
+    """One ``reservation.selectorTerms`` entry (Karpenter ``capacityReservationSelectorTerms``): a
     reservation ``id``, or ``tags`` with an optional ``ownerID``; the values are checked by the cloud's rules."""
 
     id: str | None = None
@@ -215,7 +215,7 @@ class ReservationConfig(ConfigModel):
     resource_group_arn: str | None = None
     """EKS node groups: an On-Demand Capacity Reservation resource group's ARN."""
     selector_terms: list[ReservationTermConfig] | None = None
-    """Karpenter / Auto Mode: capacity reservation selector terms (ids, or tags and owner)."""
+    """Karpenter: capacity reservation selector terms (ids, or tags and owner)."""
     instance_match_criteria: str | None = None
     """``open`` or ``targeted``."""
     fallback: str | None = None
