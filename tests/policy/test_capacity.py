@@ -89,3 +89,21 @@ def test_gpureadys_own_capacity_block_pool_passes() -> None:
     inputs = {"capacityType": args["capacity_type"], "launchTemplate": TEMPLATE}
     assert "instance_types" not in args
     assert reservation.planned_node_group_problems(inputs) == []
+
+
+CAVEAT = "gpu-reservation-terms-cluster-wide"
+
+
+@pytest.mark.parametrize(
+    ("type_", "node_class", "count"),
+    [
+        (AUTO_NODE_CLASS, _node_class(*AUTO, capacityReservationSelectorTerms=TERMS), 1),
+        (AUTO_NODE_CLASS, _node_class(*AUTO), 0),
+        (NODE_CLASS, _node_class(*EC2, capacityReservationSelectorTerms=TERMS), 0),  # Karpenter: the class's own
+    ],
+    ids=["auto-mode-terms", "auto-mode-none", "karpenter-terms"],
+)
+def test_auto_modes_cluster_wide_caveat_is_said(type_: str, node_class: dict[str, Any], count: int) -> None:
+    found = messages(CAVEAT, [(type_, node_class)])
+    assert len(found) == count, found
+    assert all("no longer launches into open On-Demand Capacity Reservations for any NodeClass" in m for m in found)

@@ -71,6 +71,7 @@ ADVISORY = {
     "gpu-pool-has-cloud-health-checks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
+    "gpu-reservation-terms-cluster-wide",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {
     "gpu-node-pool-requires-gpu-taint": ("gpuTaint",),

@@ -34,5 +34,17 @@ POLICIES: list[Policy] = [
         remediation_steps="Add capacityReservationSelectorTerms (ids, or tags and ownerID) to the NodePool's node "
         "class, or drop reserved from its karpenter.sh/capacity-type requirement.",
     ),
+    ScopedResourcePolicy(
+        name="gpu-reservation-terms-cluster-wide",
+        description="Reservation terms on a node class whose platform applies them cluster-wide (EKS Auto Mode: open "
+        "ODCRs are no longer used by any NodeClass) are said.",
+        rules=[capacity.reservation_caveat_problems],
+        resource_types=capacity.NODE_CLASS_TYPES,
+        enforcement_level=EnforcementLevel.ADVISORY,
+        severity=Severity.MEDIUM,
+        url="https://docs.aws.amazon.com/eks/latest/userguide/auto-odcr.html",
+        remediation_steps="Select every reservation the cluster's Auto Mode pools should use with "
+        "capacityReservationSelectorTerms, or keep reservation terms off Auto Mode NodeClasses.",
+    ),
 ]
 """The capacity policies, in the order ``PolicyPack`` lists them."""

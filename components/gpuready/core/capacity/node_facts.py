@@ -56,6 +56,9 @@ class NodeFacts:
     """The node class field that selects capacity reservations (``capacityReservationSelectorTerms``): a NodePool
     allowing ``karpenter.sh/capacity-type: reserved`` on a node class without it never gets reserved nodes; "" when
     the provisioner's node class has none."""
+    reservation_terms_caveat: str = ""
+    """What setting ``reservation_terms`` on one node class does to the whole cluster, when the platform documents
+    more than the node class's own scope (EKS Auto Mode and open ODCRs); "" when nothing."""
 
     @property
     def kind(self) -> str:

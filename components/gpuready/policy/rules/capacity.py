@@ -52,6 +52,20 @@ def _node_class(resources: Sequence[StackResource], group: str, kind: str, name:
     )  # fmt: skip
 
 
+def reservation_caveat_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """A node class with reservation terms whose platform documents a cluster-wide effect of them (its provisioner's
+    ``NodeFacts.reservation_terms_caveat``): said, so the team decides on it knowingly."""
+    facts = [p.node_facts for p in provisioners() if p.node_facts is not None and p.node_facts.node_class_group]
+    return [
+        f"spec.{f.reservation_terms}: {f.title}: {f.reservation_terms_caveat}. Select every reservation the "
+        f"cluster's {f.title} pools should use"
+        for f in facts
+        if f.reservation_terms_caveat and resource_type in NODE_CLASS_TYPES
+        and resource_type.startswith(f"kubernetes:{f.node_class_group}/")
+        and as_list(dig(props, "spec", f.reservation_terms))
+    ]  # fmt: skip
+
+
 def reserved_node_pool_findings(resources: Sequence[StackResource], config: Mapping[str, Any]) -> list[Finding]:
     """GPU NodePools that allow reserved capacity on a node class of the stack that selects no reservation."""
     found: list[Finding] = []
