@@ -10,7 +10,7 @@ import pulumi
 import pulumi_aws as aws
 
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import capacity, launch_template, lifecycle, plan
+from gpuready.eks import capacity, launch_template, lifecycle, plan, reservation_zone
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
@@ -59,6 +59,9 @@ class EksGpuNodePool(GpuNodePoolBase):
             lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})
         )
         self.launch_template = launch_template.launch_template(name, spec, self)
+        in_zone = reservation_zone.subnets_in_zone(spec, node_group_args.get("subnet_ids") or (), self)
+        if in_zone is not None:
+            node_group_args["subnet_ids"] = in_zone
         if self.launch_template is not None:
             node_group_args["launch_template"] = launch_template.node_group_reference(self.launch_template)
         self.node_group = aws.eks.NodeGroup(

@@ -204,3 +204,15 @@ def planned_node_group_problems(inputs: Mapping[str, Any]) -> list[str]:
             "and the block's capacityReservationTarget, or use gpuready's capacity: capacity-block, which makes it"
         )
     return found
+
+
+def subnet_zone_problem(pool: str, subnets: list[str], zones: list[str | None], zone: str) -> str:
+    """Why the pool's subnets do not fit its reservation's zone ("" when they do, or a zone is not reported)."""
+    elsewhere = [f"{subnet} ({found})" for subnet, found in zip(subnets, zones, strict=True) if found and found != zone]
+    if not elsewhere:
+        return ""
+    return (
+        f"pool {pool}: reservation.zone is {zone}, but subnet(s) {', '.join(elsewhere)} are in another zone: the "
+        f"reservation's instances launch in {zone} only (EKS capacity-blocks-mng). Give the pool only its subnets in "
+        f"{zone} (overrides.subnetIds), or correct reservation.zone"
+    )
