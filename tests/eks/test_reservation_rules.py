@@ -94,8 +94,9 @@ def test_each_rule_refuses_with_a_hint(source: str, fields: dict[str, Any], path
         {"capacity": "reserved", "reservation": Reservation(instance_match_criteria="open")},
         {"capacity": "reserved", "max_size": 5, "provisioner": "karpenter",
          "reservation": Reservation(ids=("cr-0a",), nodes=2, fallback="on-demand")},
+        {"capacity": "reserved", "reservation": Reservation(ids=("cr-0a",), fallback="none")},
     ],
-    ids=["block", "odcr-open", "karpenter-fallback-beyond-the-reservation"],
+    ids=["block", "odcr-open", "karpenter-fallback-beyond-the-reservation", "node-group-says-no-fallback"],
 )  # fmt: skip
 def test_what_the_rules_allow(fields: dict[str, Any]) -> None:
     spec = build_spec("eks", instance_type="p5.48xlarge", **fields)

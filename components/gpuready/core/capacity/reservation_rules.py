@@ -64,8 +64,8 @@ def _field_problems(
 ) -> list[Problem]:
     found: list[Problem] = []
     for key, value in given_fields(reservation).items():
-        if key in offer.fields:
-            continue
+        if key in offer.fields or (key == "fallback" and value == offer.fallbacks[0]):
+            continue  # saying the default fallback (none) is never wrong
         hint = _who_reads(spec, key) or "remove it"
         found.append(Problem(f"reservation.{key}", f"is not read by the {chosen.key} provisioner for capacity "
                              f"{spec.capacity}", value, tuple(sorted(offer.fields)), hint))  # fmt: skip
