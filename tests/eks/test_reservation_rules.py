@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpuready.core.capacity import registry
 from gpuready.core.specs import Reservation, ReservationTerm
 from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
@@ -101,3 +102,19 @@ def test_each_rule_refuses_with_a_hint(source: str, fields: dict[str, Any], path
 def test_what_the_rules_allow(fields: dict[str, Any]) -> None:
     spec = build_spec("eks", instance_type="p5.48xlarge", **fields)
     assert spec.reservation == fields["reservation"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"capacity": "capacity-block", "desired_size": 2, "overrides": SUBNETS,
+          "reservation": Reservation(ids=BLOCK_ID, zone="us-east-1a")}, 0),
+        ({"capacity": "reserved", "desired_size": 2, "reservation": Reservation(ids=("cr-0a",))}, 2),
+    ],
+    ids=["block-starts-later", "odcr-is-there-now"],
+)  # fmt: skip
+def test_verification_waits_for_no_node_of_a_block(fields: dict[str, Any], expected: int) -> None:
+    """A Capacity Block's nodes launch once it is active (capacity-blocks-mng): none to wait for at deploy."""
+    spec = build_spec("eks", instance_type="p5.48xlarge", **fields)
+    bounds = registry.provisioner_for(spec).bounds(spec)
+    assert (bounds.initial, bounds.expected_nodes) == (2, expected)

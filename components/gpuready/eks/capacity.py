@@ -30,6 +30,7 @@ NODE_GROUP_CAPACITIES: Mapping[str, CapacityOffer] = {
         reservation="required",
         fields=frozenset({"ids", "zone", "nodes"}),
         example=f"{{ids: [{reservation.EXAMPLE_ID}], zone: us-east-1a, nodes: 2}}",
+        starts_later=True,  # instances launch once the block is active (capacity-blocks-mng)
     ),
 }
 """The EKS node group's row of the capacity table (``capacity.capacity_offers``)."""

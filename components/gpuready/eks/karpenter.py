@@ -85,6 +85,7 @@ KARPENTER_CAPACITIES: Mapping[str, CapacityOffer] = {
         reservation="required",
         fields=frozenset({"ids", "selectorTerms", "zone", "nodes"}),
         example=f"{{ids: [{reservation.EXAMPLE_ID}]}}",
+        starts_later=True,
     ),
 }
 """The Karpenter (EKS) row of the capacity table (``capacity.capacity_offers``)."""

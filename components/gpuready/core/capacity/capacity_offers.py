@@ -39,6 +39,9 @@ class CapacityOffer:
     """``reservation.fallback`` values it honours; the first is the default."""
     example: str = ""
     """A reservation that works, for the hint when one is missing (``{ids: [cr-...]}``)."""
+    starts_later: bool = False
+    """The capacity has a start of its own (a Capacity Block becomes active at its start time): right after deploy
+    the pool may have no node yet, so verification waits for none (``ScalingBounds.expected_nodes``)."""
 
 
 PLAIN = CapacityOffer()

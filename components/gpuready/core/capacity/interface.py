@@ -43,11 +43,14 @@ class ScalingBounds:
     """Nodes right after deploy: what verification waits for."""
     elastic: bool = False
     """Nodes appear on demand (Karpenter, NAP, ComputeClass): there is no minimum of nodes to wait for."""
+    starts_later: bool = False
+    """The pool's capacity has a start of its own (``CapacityOffer.starts_later``): no node to wait for at deploy."""
 
     @property
     def expected_nodes(self) -> int:
-        """Nodes verification waits for after deploy: none for an elastic pool, else the initial size."""
-        return 0 if self.elastic else self.initial
+        """Nodes verification waits for after deploy: none for an elastic pool or capacity that starts later, else
+        the initial size."""
+        return 0 if self.elastic or self.starts_later else self.initial
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -123,7 +126,9 @@ class Provisioner(ABC):
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""
-        return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic)
+        offer = self.capacities.get(spec.capacity)
+        return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic,
+                             starts_later=offer is not None and offer.starts_later)  # fmt: skip
 
     def selection_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         """Node labels a pod must select, besides the pool's, for this provisioner to make nodes for it (a GKE
