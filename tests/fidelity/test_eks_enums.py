@@ -22,7 +22,7 @@ from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
-from gpuready.eks import plan
+from gpuready.eks import capacity, plan
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.errors import SpecError
 from tests.fidelity.spec_matrix import valid_specs
@@ -101,7 +101,7 @@ def test_every_image_and_architecture_in_the_catalog_has_an_ami_type() -> None:
 
 
 def test_every_capacity_type_is_in_the_api_enum() -> None:
-    assert set(plan.CAPACITY_TYPES) == set(CAPACITIES)
+    assert set(plan.CAPACITY_TYPES) == set(capacity.PROVISIONER.capacities) <= set(CAPACITIES)
     assert set(plan.CAPACITY_TYPES.values()) <= enum("CapacityTypes")
 
 
