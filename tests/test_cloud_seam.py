@@ -1,4 +1,6 @@
-"""The cloud seam holds: outside a cloud's own package nothing compares, or keys a mapping by, a cloud's name.
+"""The cloud seam holds: outside a cloud's own package nothing compares, or keys a mapping by, a cloud's name, and
+nothing names a cloud in an identifier or a resource-type token, except the files of ``NAMING_EXEMPT`` (each with
+its reason; the table only shrinks: an exempt file that no longer names a cloud fails too).
 
 What differs by cloud lives in ``components/gpuready/<cloud>/`` behind ``gpuready.core.clouds.profile.CloudProfile``,
 found through ``gpuready.core.clouds.registry``; everything else asks the profile.
@@ -7,14 +9,16 @@ found through ``gpuready.core.clouds.registry``; everything else asks the profil
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from gpuready.core.clouds.registry import CLOUDS, ENTRIES, cloud_profile, cloud_profiles
+from tests.ast_source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("components", "policies", "stacks")
@@ -33,7 +37,7 @@ def _is_cloud_name(node: ast.AST) -> bool:
 
 def cloud_branches(source: str) -> Iterator[tuple[int, str]]:
     """(line, what) for every comparison with a cloud's name and every mapping keyed by one in ``source``."""
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
             if any(_is_cloud_name(side) for side in sides):
@@ -44,6 +48,85 @@ def cloud_branches(source: str) -> Iterator[tuple[int, str]]:
             isinstance(case.pattern, ast.MatchValue) and _is_cloud_name(case.pattern.value) for case in node.cases
         ):
             yield node.lineno, "matches a cloud's name"
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_TYPE_TOKEN = re.compile(r"^[a-z][a-z0-9-]*:[A-Za-z0-9/._-]*:[A-Za-z0-9]+\Z")
+PROVIDERS = ("aws", "azure-native", "gcp")
+"""The clouds' Pulumi providers: a type token of theirs (``aws:eks/nodeGroup:NodeGroup``) names a cloud."""
+
+
+def _words(name: str) -> list[str]:
+    """The lowercase words of an identifier, dotted path or type token (``EksGpuNodePool`` -> eks, gpu, node, pool)."""
+    return [word.lower() for part in re.split(r"[._/:-]", name) for word in _WORD.findall(part)]
+
+
+def _names(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.arg | ast.keyword):
+            yield node.lineno, node.arg or ""
+        elif isinstance(node, ast.alias):
+            yield node.lineno, node.asname or node.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.lineno, node.module
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _TYPE_TOKEN.match(node.value):
+            yield node.lineno, node.value
+
+
+def cloud_names(source: str) -> Iterator[tuple[int, str]]:
+    """(line, name) for every identifier, import path or resource-type token in ``source`` that names a cloud."""
+    for line, name in sorted(set(_names(parse(source)))):
+        words = _words(name)
+        if any(word in CLOUDS for word in words) or name.startswith(tuple(f"{p}:" for p in PROVIDERS)):
+            yield line, name
+
+
+_ACCESS = "cluster access (kubeconfig, tokens) per cloud sits below the cloud packages in the layers; no seam yet"
+_SETTINGS = "the per-cloud stack keys (eksNodeRoleArn...): each cloud's settings model is #25 item 5 (wt-resolve)"
+_READERS = "the policy pack's per-cloud readers: one reader per resource, owned by its writer, is #25 item 4"
+_VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
+_PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
+NAMING_EXEMPT: Mapping[str, str] = {
+    "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
+    "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
+    "components/gpuready/core/cluster_kubeconfig.py": _ACCESS,
+    "components/gpuready/core/config_model/settings_model.py": _SETTINGS,
+    "components/gpuready/core/gpu_stack/stack_fits.py": "the rows of the platforms' own device plugins (GKE's, "
+    "Bottlerocket's, Auto Mode's): to their cloud packages once the profile carries them",
+    "components/gpuready/core/health/conditions.py": "the EKS node monitoring agent's reasons, read by verification",
+    "components/gpuready/core/health/xid.py": "which XIDs the EKS agent reports as fatal, read by verification",
+    "components/gpuready/core/pool_rules.py": _PROFILE,
+    "components/gpuready/core/scheduling.py": _PROFILE,
+    "components/gpuready/core/sharing_rules.py": _PROFILE,
+    "components/gpuready/core/stack_settings.py": _SETTINGS,
+    "components/gpuready/kube/credentials.py": _ACCESS,
+    "components/gpuready/kube/eks_token.py": _ACCESS,
+    "components/gpuready/kube/kubeconfig.py": _ACCESS,
+    "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
+    "(by type token)",
+    "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",
+    "components/gpuready/policy/policies.py": _READERS,
+    "components/gpuready/policy/rules/gpu_pools.py": _READERS,
+    "components/gpuready/policy/rules/health.py": _READERS,
+    "components/gpuready/policy/rules/k8s.py": _READERS,
+    "components/gpuready/stack_program/program.py": _SETTINGS,
+    "components/gpuready/verify/checks.py": _VERIFY,
+    "components/gpuready/verify/expectations.py": _VERIFY,
+    "components/gpuready/verify/findings.py": _VERIFY,
+    "components/gpuready/verify/health.py": _VERIFY,
+    "components/gpuready/verify/inference.py": _VERIFY,
+    "components/gpuready/verify/node_labels.py": _VERIFY,
+    "components/gpuready/verify/node_sharing.py": _VERIFY,
+    "components/gpuready/verify/resource_checks.py": _VERIFY,
+    "components/gpuready/verify_hook/wire.py": "the verification hook's wire format carries GKE's sharing labels",
+}
+"""Files outside the cloud packages that still name a cloud, and why (what would move them)."""
 
 
 def _scanned_files() -> list[Path]:
@@ -58,6 +141,46 @@ def test_no_code_outside_a_cloud_package_branches_on_the_cloud() -> None:
             continue
         found += [f"{relative}:{line}: {what}" for line, what in cloud_branches(path.read_text())]
     assert not found, "ask the cloud profile (gpuready.core.clouds) instead:\n" + "\n".join(found)
+
+
+def test_no_code_outside_a_cloud_package_names_a_cloud() -> None:
+    found, still = [], set()
+    for path in _scanned_files():
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith(CLOUD_PACKAGES) or relative == REGISTRY:
+            continue
+        names = [f"{relative}:{line}: {name}" for line, name in cloud_names(path.read_text())]
+        if relative not in NAMING_EXEMPT:
+            found += names
+        elif names:
+            still.add(relative)
+    assert not found, "move it into the cloud's package, behind the cloud profile:\n" + "\n".join(found)
+    assert sorted(set(NAMING_EXEMPT) - still) == [], "no longer names a cloud: drop it from NAMING_EXEMPT"
+
+
+@pytest.mark.parametrize(
+    ("snippet", "names"),
+    [
+        ("from gpuready.core import gke_zones", ["gke_zones"]),
+        ("def to_eks_taint(t): pass", ["to_eks_taint"]),
+        ("x = scheduling.AKS_SPOT_TAINT", ["AKS_SPOT_TAINT"]),
+        ("class EksGpuNodePool: pass", ["EksGpuNodePool"]),
+        ("f(gke_location=1)", ["gke_location"]),
+        ('T = "aws:eks/nodeGroup:NodeGroup"', ["aws:eks/nodeGroup:NodeGroup"]),
+        ('T = "azure-native:containerservice:AgentPool"', ["azure-native:containerservice:AgentPool"]),
+        (
+            'T = "kubernetes:karpenter.azure.com/v1beta1:AKSNodeClass"',
+            ["kubernetes:karpenter.azure.com/v1beta1:AKSNodeClass"],
+        ),
+        ('T = "gpuready:index:GkeGpuNodePool"', ["gpuready:index:GkeGpuNodePool"]),
+        ("x = cloud_profile(spec.cloud).image_name(image)", []),
+        ("speaks = tokens", []),
+        ('message = "GKE installs the driver"', []),
+        ('T = "kubernetes:core/v1:ConfigMap"', []),
+    ],
+)
+def test_the_naming_scan_catches_identifiers_and_type_tokens(snippet: str, names: list[str]) -> None:
+    assert [name for _, name in cloud_names(snippet)] == names
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 import gpuready
+from gpuready import public_names
+from tests.ast_source import parse
+from tools import facade_stub
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT_CLASSES = [
@@ -20,12 +23,13 @@ COMPONENT_CLASSES = [
 ]  # fmt: skip
 
 
-def _type_checking_imports() -> dict[str, str]:
-    """Name -> module of every import under ``if TYPE_CHECKING:`` in ``components/gpuready/__init__.py``."""
-    tree = ast.parse((ROOT / "components" / "gpuready" / "__init__.py").read_text(encoding="utf-8"))
-    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+def _stub_imports() -> dict[str, str]:
+    """Name -> module of every import of the facade's stub ``components/gpuready/__init__.pyi``."""
+    tree = parse((ROOT / "components" / "gpuready" / "__init__.pyi").read_text(encoding="utf-8"))
     found: dict[str, str] = {}
-    for node in block.body:
+    for node in tree.body:
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
         assert isinstance(node, ast.ImportFrom) and node.module is not None, ast.unparse(node)
         for alias in node.names:
             assert alias.asname == alias.name, f"{alias.name}: re-export as 'import {alias.name} as {alias.name}'"
@@ -36,7 +40,7 @@ def _type_checking_imports() -> dict[str, str]:
 def _deep_imports(source: str) -> list[str]:
     """Imports of ``gpuready.<module>`` (anything past the facade) in a program's source."""
     deep: list[str] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gpuready."):
             deep.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Import):
@@ -45,11 +49,25 @@ def _deep_imports(source: str) -> list[str]:
 
 
 def test_all_lists_exactly_the_lazy_exports() -> None:
-    assert sorted(gpuready.__all__) == sorted(gpuready._EXPORTS)
+    assert sorted(gpuready.__all__) == sorted(public_names.exports())
 
 
-def test_the_type_checking_imports_match_the_exports() -> None:
-    assert _type_checking_imports() == gpuready._EXPORTS
+def test_the_stub_imports_match_the_exports() -> None:
+    assert _stub_imports() == public_names.exports()
+
+
+def test_the_stub_is_as_generated() -> None:
+    assert (ROOT / "components" / "gpuready" / "__init__.pyi").read_text(encoding="utf-8") == facade_stub.stub_text()
+
+
+def test_the_exports_are_the_shared_names_and_each_registered_component() -> None:
+    from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
+    from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS  # noqa: PLC0415 - pure core, no SDK
+
+    entries = [p.component for p in provisioners()] + [k.component for k in STACK_KIND_OBJECTS if k.component]
+    plugged = {f"{e.name}{tail}": e.module for e in entries for tail in ("", "Args")}
+    assert {**public_names.SHARED, **plugged} == public_names.exports()
+    assert set(public_names.SHARED).isdisjoint(plugged)
 
 
 @pytest.mark.parametrize("program", sorted((ROOT / "examples").glob("*/__main__.py")), ids=lambda p: p.parent.name)
@@ -81,21 +99,23 @@ def test_every_component_takes_name_args_opts(name: str) -> None:
 def test_every_public_name_resolves_to_its_module(name: str) -> None:
     value = getattr(gpuready, name)
     assert value.__name__ == name
-    assert value.__module__ == gpuready._EXPORTS[name]
+    assert value.__module__ == public_names.exports()[name]
 
 
 def test_every_elastic_pool_component_is_public() -> None:
-    """Each elastic provisioner's component (its ``adapter`` module) is a public name, with its Args."""
+    """Each elastic provisioner's component (its ``adapter`` module) is a public name, with its Args, from its
+    registration entry."""
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
 
     adapters = {p.adapter.split(":")[0] for p in provisioners() if p.elastic}
-    public = {module for name, module in gpuready._EXPORTS.items() if name in COMPONENT_CLASSES}
+    public = {module for name, module in public_names.exports().items() if name in COMPONENT_CLASSES}
     assert adapters <= public, sorted(adapters - public)
+    assert {p.component.module for p in provisioners() if p.elastic} == adapters
 
 
 def test_unknown_name_raises_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        _ = gpuready.Nope
+        _ = gpuready.Nope  # type: ignore[attr-defined]
 
 
 def test_importing_the_package_loads_no_pulumi_sdk() -> None:

@@ -78,10 +78,10 @@ def modules() -> list[Path]:
 
 
 def registered() -> list[str]:
-    """The modules the cloud and capacity registries load by name (profiles, provisioners)."""
+    """The modules the cloud registry loads by name (profiles) and those of their provisioners."""
     from gpuready.core.clouds.registry import ENTRIES, cloud_profiles  # noqa: PLC0415  # the build's own venv
 
-    return [*ENTRIES.values(), *(module for p in cloud_profiles() for module in p.provisioners.values())]
+    return [*ENTRIES.values(), *(type(made).__module__ for p in cloud_profiles() for made in p.provisioners.values())]
 
 
 def data_files(sources: Iterable[Path]) -> list[Path]:

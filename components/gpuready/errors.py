@@ -136,6 +136,10 @@ class ConfigError(SpecError):
     """A stack configuration that cannot be turned into pool specs."""
 
 
+class RegistrationError(GpuReadyError):
+    """A plug-in's registration entry that lacks a part (raised when the entry is made, at import)."""
+
+
 def _join(prefix: str, path: str) -> str:
     if not prefix:
         return path

@@ -14,7 +14,7 @@ import pulumi
 import pulumi_kubernetes
 
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.capacity.registry import default_provisioner, provisioner_for
+from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_summary import PoolOutputs, pool_outputs
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -48,7 +48,7 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     def _report_offering(self, spec: GpuPoolSpec) -> None:
         """Warn when the stack's region does not offer the pool's instance type (``pulumi preview`` and ``gpuready
         plan`` show it; the plan goes on); say as info what the cloud cannot have checked."""
-        profile = cloud_profile(spec.cloud)
+        profile = spec.profile
         settings = {
             key: pulumi.Config(key.partition(":")[0]).get(key.partition(":")[2]) for key in profile.region_settings
         }
@@ -167,7 +167,7 @@ def require_provisioner(component: str, spec: GpuPoolSpec, provisioner: Provisio
 def require_default_provisioner(component: str, spec: GpuPoolSpec) -> None:
     """Refuse, before anything registers, a spec whose ``provisioner`` makes its nodes some other way than the
     fixed node group / pool this ``component`` creates (its own component builds it)."""
-    chosen = provisioner_for(spec)
+    chosen = spec.resolved.provisioner
     if chosen.key != default_provisioner(spec.cloud):
         raise SpecError.one(
             "pool.provisioner",

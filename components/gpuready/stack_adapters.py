@@ -19,7 +19,6 @@ from typing import Protocol, cast
 
 import pulumi
 
-from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.cluster_kubeconfig import ClusterTarget
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
@@ -51,7 +50,7 @@ def build_pool(
     An elastic provisioner's pool is a custom resource in the cluster: its adapter also takes the cluster's
     Kubernetes provider, which ``cluster`` makes (once, on first use: stacks without elastic pools make none here).
     """
-    chosen = provisioner_for(spec)
+    chosen = spec.resolved.provisioner
     module, _, name = chosen.adapter.partition(":")
     adapter = getattr(importlib.import_module(module), name)
     if chosen.elastic:

@@ -143,7 +143,7 @@ def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
     assert chosen.bounds(spec).expected_nodes == 0 and chosen.summary(spec).max_gpus == 6
     found = chosen.capacity(nap.node_pool(spec))
     assert found is not None
-    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.model.key, 2, 3)
+    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 2, 3)
     assert chosen.capacity({"spec": {}}) is None
     assert registry.provisioner_for(build_spec("aks")).key == "node-pool"
 

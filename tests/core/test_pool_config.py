@@ -145,7 +145,7 @@ def test_pools_come_back_in_order() -> None:
     specs = pool_config.parse_pools(
         [_pool(name="b"), _pool(name="a", instanceType="p5.48xlarge"), _pool(name="c")], "eks"
     )
-    assert [(s.name, s.resolved.model.key) for s in specs] == [("b", "l4"), ("a", "h100"), ("c", "l4")]
+    assert [(s.name, s.resolved.gpu.model.key) for s in specs] == [("b", "l4"), ("a", "h100"), ("c", "l4")]
 
 
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])
@@ -153,7 +153,7 @@ def test_pools_are_parsed_for_each_cloud(cloud: Cloud) -> None:
     instance_type = {"eks": "g6.xlarge", "aks": "standard_nc4as_t4_v3", "gke": "g2-standard-4"}[cloud]
     (spec,) = pool_config.parse_pools([_pool(instanceType=instance_type)], cloud)
     assert spec.cloud == cloud
-    assert spec.resolved.listed
+    assert spec.resolved.gpu.listed
 
 
 # (entry overrides, expected path, text in the rendered problem)

@@ -61,7 +61,7 @@ def test_every_pool_of_every_stack_carries_the_teams_conventions(stack: str) -> 
         taints = scheduling.pool_taints(spec)
         assert taints[0] == SKU and scheduling.GPU_TAINT not in taints
         assert scheduling.LABEL_SKYPILOT_ACCELERATOR not in scheduling.pool_labels(spec)
-        assert scheduling.pool_labels(spec)[scheduling.LABEL_ACCELERATOR] == spec.resolved.model.key
+        assert scheduling.pool_labels(spec)[scheduling.LABEL_ACCELERATOR] == spec.resolved.gpu.model.key
         workload = gpu_workload(spec)
         assert SKU_TOLERATION in workload.tolerations
         # nvidia.com/gpu is tolerated only where the cloud adds it unasked (GKE, beside the team's taint)
@@ -80,7 +80,7 @@ def test_no_conventions_are_gpureadys_own(stack: str) -> None:
     for spec in settings(stack, None).pools:
         assert spec.conventions == DEFAULT
         assert scheduling.pool_taints(spec)[0] == scheduling.GPU_TAINT
-        assert scheduling.pool_labels(spec)[scheduling.LABEL_SKYPILOT_ACCELERATOR] == spec.resolved.model.skypilot
+        assert scheduling.pool_labels(spec)[scheduling.LABEL_SKYPILOT_ACCELERATOR] == spec.resolved.gpu.model.skypilot
 
 
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])

@@ -174,7 +174,7 @@ ACCEPTED = [
 @pytest.mark.parametrize(("cloud", "overrides"), ACCEPTED)
 def test_valid_pool_is_accepted(make_spec: SpecFactory, cloud: Cloud, overrides: dict[str, Any]) -> None:
     spec = make_spec(cloud, **overrides)
-    assert spec.resolved.gpus >= 1
+    assert spec.resolved.gpu.gpus >= 1
 
 
 REFUSED = [

@@ -18,6 +18,8 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
+from gpuready.eks.plan import to_eks_taint
+from gpuready.gke.plan import to_gke_taint
 
 SpecFactory = Callable[..., GpuPoolSpec]
 
@@ -251,9 +253,9 @@ def test_gpu_and_spot_taints() -> None:
     ],
 )
 def test_taint_encodings(taint: Taint, eks: dict[str, str], gke: dict[str, str], aks: str, k8s: dict[str, str]) -> None:
-    assert scheduling.to_eks_taint(taint) == eks
-    assert scheduling.to_gke_taint(taint) == gke
-    assert scheduling.to_aks_taint(taint) == aks
+    assert to_eks_taint(taint) == eks
+    assert to_gke_taint(taint) == gke
+    assert str(taint) == aks  # AKS nodeTaints: the kubectl text form
     assert scheduling.to_k8s_taint(taint) == k8s
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from gpuready.aks import mig as aks_mig
 from gpuready.core import sharing_plan
 from gpuready.core.catalog.mig_profiles import (
     A100_40GB,
@@ -166,7 +167,7 @@ AKS_PROFILES = [
 
 @pytest.mark.parametrize(("table", "profile", "instance_profile"), AKS_PROFILES)
 def test_aks_gpu_instance_profile(table: MigTable, profile: str, instance_profile: str | None) -> None:
-    assert sharing_plan.aks_gpu_instance_profile(table, profile) == instance_profile
+    assert aks_mig.gpu_instance_profile(table, profile) == instance_profile
 
 
 @pytest.mark.parametrize(
@@ -181,11 +182,11 @@ def test_aks_gpu_instance_profile(table: MigTable, profile: str, instance_profil
     ],
 )
 def test_aks_mig_choices_are_one_profile_per_compute_size(table: MigTable, choices: list[str]) -> None:
-    assert sharing_plan.aks_mig_choices(table) == choices
+    assert aks_mig.mig_choices(table) == choices
 
 
 def test_aks_mig_profiles_are_the_azure_native_enum() -> None:
-    assert sharing_plan.AKS_MIG_PROFILES == ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+    assert aks_mig.MIG_PROFILES == ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,7 @@ def test_defaults(make_spec: SpecFactory) -> None:
 
 
 def test_construction_resolves_the_gpus(make_spec: SpecFactory) -> None:
-    resolved = make_spec("eks", instance_type="g6.12xlarge").resolved
+    resolved = make_spec("eks", instance_type="g6.12xlarge").resolved.gpu
     assert (resolved.model.key, resolved.gpus, resolved.arch, resolved.listed) == ("l4", 4, "x86_64", True)
 
 

@@ -110,7 +110,7 @@ def test_the_registry_chooses_auto_mode_and_capacity_reads_the_pool_back() -> No
     assert chosen.bounds(spec).expected_nodes == 0 and chosen.summary(spec).max_gpus == 12
     found = chosen.capacity(auto_mode.node_pool(spec))
     assert found is not None
-    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.model.key, 4, 3)
+    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 4, 3)
     assert chosen.capacity({"spec": {}}) is None
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import pulumi
 import pytest
 
-from gpuready.core.health.repair import EKS_GPU_OVERRIDES
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.eks.repair import GPU_OVERRIDES as EKS_GPU_OVERRIDES
 from gpuready.errors import SpecError
 from tests.pulumi_mocks import CapturingMonitor, rotated, runtime_test
 

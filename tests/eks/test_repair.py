@@ -11,9 +11,11 @@ import pytest
 import yaml
 
 from gpuready.core.health.conditions import HEALTH_CONDITIONS, eks_reason
-from gpuready.core.health.repair import EKS_GPU_OVERRIDES, RepairPolicy, eks_node_repair_config
+from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks.plan import node_group_args
+from gpuready.eks.repair import GPU_OVERRIDES as EKS_GPU_OVERRIDES
+from gpuready.eks.repair import node_repair_config as eks_node_repair_config
 from gpuready.errors import SpecError
 from gpuready.gke.compute_class import compute_class
 from gpuready.gke.plan import node_pool_args

@@ -14,8 +14,8 @@ from enum import Enum
 import pytest
 from pulumi_azure_native import containerservice
 
+from gpuready.aks import mig as aks_mig
 from gpuready.aks import plan
-from gpuready.core import sharing_plan
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.specs import DRIVER_OWNERS
 from tests.fidelity.spec_matrix import valid_specs
@@ -48,7 +48,7 @@ def test_gpu_driver_values_are_sdk_values() -> None:
 
 
 def test_aks_mig_profiles_are_the_sdk_gpu_instance_profiles() -> None:
-    assert set(sharing_plan.AKS_MIG_PROFILES) == values(containerservice.GPUInstanceProfile)
+    assert set(aks_mig.MIG_PROFILES) == values(containerservice.GPUInstanceProfile)
 
 
 @pytest.mark.parametrize(

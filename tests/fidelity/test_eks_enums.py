@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from gpuready.core import scheduling
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.specs import CAPACITIES, GpuPoolSpec, MigPartitioning
@@ -106,14 +105,14 @@ def test_every_capacity_type_is_in_the_api_enum() -> None:
 
 
 def test_every_kubernetes_taint_effect_maps_into_the_api_enum() -> None:
-    emitted = {scheduling.to_eks_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
+    emitted = {plan.to_eks_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
     assert emitted == enum("TaintEffect")
 
 
 def test_matrix_covers_both_images_both_archs_and_sharing() -> None:
     specs = valid_specs("eks")
     assert {s.image_family for s in specs} == set(cloud_profile("eks").images)
-    assert {s.resolved.arch for s in specs} == {"x86_64", "arm64"}
+    assert {s.resolved.gpu.arch for s in specs} == {"x86_64", "arm64"}
     assert {s.sharing_mode for s in specs} == {"none", "time-slicing", "mps", "mig"}
 
 

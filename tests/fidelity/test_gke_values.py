@@ -25,7 +25,6 @@ import pytest
 from pulumi_gcp.container import _inputs as gcp_inputs
 from pulumi_gcp.container import outputs as gcp_outputs
 
-from gpuready.core import scheduling
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
@@ -127,7 +126,7 @@ def test_the_matrix_emits_every_value_gpuready_has() -> None:
 
 
 def test_every_kubernetes_taint_effect_maps_to_a_documented_effect() -> None:
-    emitted = {scheduling.to_gke_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
+    emitted = {plan.to_gke_taint(Taint(key="k", value="v", effect=e))["effect"] for e in TAINT_EFFECTS}
     assert emitted == documented_values("taint_effect")
 
 
@@ -145,7 +144,7 @@ def test_gpu_partition_sizes_are_plain_mig_profiles_of_the_gpu() -> None:
         size = accelerator.get("gpu_partition_size")
         if size is None:
             continue
-        table = spec.resolved.model.mig
+        table = spec.resolved.gpu.model.mig
         assert table is not None and size in table.profiles
         assert mig_profiles.is_profile_name(size) and not mig_profiles.is_media_extension(size)
         sizes += 1

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuready.core.gpu_stack import plugin_configs, stack_objects
+from gpuready.core.gpu_stack import plugin_configs
 from gpuready.core.specs import GpuPoolSpec, GpuSharing
+from gpuready.gke import stack_quota
 from tests.upstream import upstream_text
 
 QUOTA: dict[str, Any] = yaml.safe_load(upstream_text("cloud-native-docs/google-gke-gpu-operator-quota.yaml"))
@@ -38,7 +39,7 @@ def key_paths(value: object, prefix: str = "") -> set[str]:
 def test_gke_quota_admits_the_classes_nvidia_names_and_at_least_as_many_pods() -> None:
     pool = GpuPoolSpec(cloud="gke", name="l4", instance_type="g2-standard-8", min_size=0, max_size=20,
                        image="ubuntu", driver="operator")  # fmt: skip
-    ours = stack_objects.gke_priority_quota("gpu-operator", [pool]).manifest
+    ours = stack_quota.priority_quota("gpu-operator", [pool]).manifest
     assert (ours["apiVersion"], ours["kind"]) == (QUOTA["apiVersion"], QUOTA["kind"])
     assert ours["spec"]["scopeSelector"] == QUOTA["spec"]["scopeSelector"]
     assert set(ours["spec"]["hard"]) == set(QUOTA["spec"]["hard"])

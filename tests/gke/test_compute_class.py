@@ -161,7 +161,7 @@ def test_capacity_reads_a_planned_compute_class_back() -> None:
     spec = build_spec("gke", provisioner="compute-class", instance_type="a2-highgpu-2g", capacity="spot")
     found = compute_class.PROVISIONER.capacity(compute_class.compute_class(spec))
     assert found is not None
-    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.model.key, 2, None)
+    assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 2, None)
     assert compute_class.PROVISIONER.capacity({"spec": {"priorities": []}}) is None
     assert compute_class.PROVISIONER.capacity({"spec": {"priorities": [{"machineType": "n9-nothing"}]}}) is None
 

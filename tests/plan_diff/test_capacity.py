@@ -106,3 +106,40 @@ def test_a_raw_aks_pool_halved_is_capacity_at_risk_though_only_an_update() -> No
     (risk,) = diff.at_risk
     assert (risk.pool, risk.action) == ("gpu", "update")
     assert risk.losses == ("fewer schedulable units at maxSize: nvidia.com/gpu 64 -> 32",)
+
+
+def node_pool(instance_type: str, group: str, nodes: int) -> dict[str, Any]:
+    """Another program's Karpenter NodePool: a type token three provisioners write (EKS Karpenter, Auto Mode, AKS
+    node auto-provisioning), so the diff asks the pool reader which one wrote it."""
+    spec = {
+        "template": {
+            "spec": {
+                "nodeClassRef": {"group": group, "kind": "NodeClass", "name": "gpu"},
+                "requirements": [
+                    {"key": "node.kubernetes.io/instance-type", "operator": "In", "values": [instance_type]}
+                ],
+            }
+        },
+        "limits": {"nodes": str(nodes)},
+    }
+    return {"type": "kubernetes:karpenter.sh/v1:NodePool", "name": "gpu",
+            "urn": "urn:pulumi:dev::gpuready::kubernetes:karpenter.sh/v1:NodePool::gpu", "parent": STACK,
+            "custom": True, "inputs": {"metadata": {"name": "gpu"}, "spec": spec}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "group", "loss"),
+    [
+        ("p5.48xlarge", "karpenter.k8s.aws", "nvidia.com/gpu 64 -> 32"),
+        ("g6.xlarge", "eks.amazonaws.com", "nvidia.com/gpu 8 -> 4"),
+        ("Standard_ND96isr_H100_v5", "karpenter.azure.com", "nvidia.com/gpu 64 -> 32"),
+    ],
+    ids=["eks-karpenter", "eks-auto-mode", "aks-nap"],
+)
+def test_a_raw_node_pool_halved_is_read_by_the_provisioner_that_wrote_it(instance_type: str, group: str,
+                                                                         loss: str) -> None:  # fmt: skip
+    diff = diff_plans(plan(resources=(node_pool(instance_type, group, 8),)),
+                      plan(resources=(node_pool(instance_type, group, 4),)))  # fmt: skip
+    (risk,) = diff.at_risk
+    assert (risk.pool, risk.action) == ("gpu", "update")
+    assert risk.losses == (f"fewer schedulable units at maxSize: {loss}",)

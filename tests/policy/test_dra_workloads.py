@@ -106,7 +106,8 @@ PROGRAM = """
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 from gpuready import DeviceSelector, GpuPoolSpec, gpu_workload
-from gpuready.core.scheduling import pool_labels, to_eks_taint, pool_taints
+from gpuready.core.scheduling import pool_labels, pool_taints
+from gpuready.eks.plan import to_eks_taint
 
 spec = GpuPoolSpec(cloud="eks", name="dra", instance_type="g6.12xlarge", min_size=0, max_size=2, advertise="dra")
 labels = pool_labels(spec) if {dra} else {{**pool_labels(spec), "gpuready.io/advertise": "device-plugin"}}

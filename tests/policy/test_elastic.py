@@ -190,10 +190,12 @@ def test_the_provisioner_is_read_from_the_node_class() -> None:
     [auto] = elastic_pools(NODE_POOL, node_pool(template=AUTO_MODE))
     [nap] = elastic_pools(NODE_POOL, node_pool(template=NAP))
     [bare] = elastic_pools(NODE_POOL, node_pool(template={"nodeClassRef": None}))
-    assert auto.facts is not None and auto.facts.title == "EKS Auto Mode"
-    assert nap.facts is not None and nap.pool is not None and nap.pool.cloud == "aks"
-    assert bare.facts is None and bare.pool is not None and bare.pool.cloud == "eks"  # from the catalog's g6.xlarge
-    assert bare.pool.model is not None and bare.pool.model.key == "l4"
+    assert auto.node_facts is not None and auto.node_facts.title == "EKS Auto Mode"
+    assert (auto.cloud, auto.provisioner) == ("eks", "eks-auto-mode")
+    assert nap.node_facts is not None and (nap.cloud, nap.provisioner) == ("aks", "nap")
+    assert bare.node_facts is None and bare.cloud == "eks"  # from the catalog's g6.xlarge
+    assert bare.provisioner == ""
+    assert bare.model is not None and bare.model.key == "l4"
 
 
 OWNER = "gpu-stack-single-driver-owner"

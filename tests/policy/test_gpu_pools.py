@@ -1,4 +1,5 @@
 """gpu_pools: read once per read-only props object (every policy asks again), afresh for plain dicts."""
+# The memo is the readers' (gpuready.core.capacity.readers); the policy pack asks through it.
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from gpuready.policy.rules import gpu_pools as module
-from gpuready.policy.rules.gpu_pools import EKS_NODE_GROUP, GpuPool, gpu_pools
+from gpuready.core.capacity import readers as module
+from gpuready.core.capacity.pool_facts import PoolFacts
+from gpuready.policy.rules.gpu_pools import EKS_NODE_GROUP, gpu_pools
 
 NODE_GROUP = {"instanceTypes": ["g6.xlarge"], "amiType": "AL2023_x86_64_NVIDIA", "labels": {}, "taints": []}
 
@@ -17,13 +19,14 @@ NODE_GROUP = {"instanceTypes": ["g6.xlarge"], "amiType": "AL2023_x86_64_NVIDIA",
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = module._read_pools
+    every = dict(module.pool_readers())
+    real = every[EKS_NODE_GROUP]
 
-    def counting(resource_type: str, props: Mapping[str, Any]) -> list[GpuPool]:
-        seen.append(resource_type)
-        return real(resource_type, props)
+    def counting(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+        seen.append(EKS_NODE_GROUP)
+        return real(props)
 
-    monkeypatch.setattr(module, "_read_pools", counting)
+    monkeypatch.setattr(module, "pool_readers", lambda: {**every, EKS_NODE_GROUP: counting})
     return seen
 
 
@@ -34,8 +37,8 @@ def test_read_only_props_are_read_once_per_object(reads: list[str]) -> None:
     first.clear()  # callers get their own list
     assert gpu_pools(EKS_NODE_GROUP, props) == gpu_pools(EKS_NODE_GROUP, MappingProxyType(dict(NODE_GROUP)))
     assert len(reads) == 2  # the second object is read once too
-    assert gpu_pools("aws:eks/cluster:Cluster", props) == []  # another type is another question
-    assert len(reads) == 3
+    assert gpu_pools("aws:eks/cluster:Cluster", props) == []  # another type is not a pool type
+    assert len(reads) == 2
 
 
 def test_plain_dicts_are_read_afresh(reads: list[str]) -> None:

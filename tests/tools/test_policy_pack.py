@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ast_source import parse
 from tools import policy_pack
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def wheel(policy_pack_wheel: Path) -> zipfile.ZipFile:
 
 def _top_imports(source: str) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

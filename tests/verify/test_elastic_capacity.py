@@ -10,6 +10,7 @@ import pytest
 
 from gpuready.core.capacity import registry
 from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks.capacity import EksNodeGroup
 from gpuready.verify.audit import audit, check_converged
 from gpuready.verify.errors import NodesNotReadyError
@@ -31,9 +32,11 @@ PROVISIONER = StandInElastic()
 
 
 @pytest.fixture
-def elastic_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def elastic_spec(monkeypatch: pytest.MonkeyPatch) -> GpuPoolSpec:
+    """A pool made while the stand-in is the cloud's default (a pool resolves its provisioner once, when made)."""
     profile = type(cloud_profile("eks"))
-    monkeypatch.setattr(profile, "provisioners", {StandInElastic.key: __name__, **profile.provisioners})
+    monkeypatch.setattr(profile, "provisioners", {StandInElastic.key: PROVISIONER, **profile.provisioners})
+    return build_spec("eks", min_size=0, max_size=3)
 
 
 SPEC = build_spec("eks", min_size=1, desired_size=2, max_size=3)
@@ -47,10 +50,11 @@ def test_a_sized_pool_without_nodes_fails_its_count() -> None:
     assert [(f.code, f.severity) for f in report.pool_findings] == [("pool-nodes-missing", "error")]
 
 
-@pytest.mark.usefixtures("elastic_default")
-def test_an_elastic_pool_without_nodes_is_waiting_not_failing() -> None:
-    assert registry.provisioner_for(SPEC) is PROVISIONER
-    pools = {"gpu": expectation_for(SPEC)}
+def test_an_elastic_pool_without_nodes_is_waiting_not_failing(elastic_spec: GpuPoolSpec) -> None:
+    assert registry.provisioner_for(elastic_spec) is PROVISIONER
+    assert elastic_spec.resolved.provisioner is PROVISIONER
+    assert SPEC.resolved.provisioner is not PROVISIONER
+    pools = {"gpu": expectation_for(elastic_spec)}
     assert pools["gpu"].expected_nodes == 0
     report = audit([], pools)
     assert (report.missing_nodes, report.pool_findings, report.findings) == (0, (), [])
@@ -58,9 +62,8 @@ def test_an_elastic_pool_without_nodes_is_waiting_not_failing() -> None:
         check_converged(report, "gpuready.io/pool=gpu")
 
 
-@pytest.mark.usefixtures("elastic_default")
-def test_an_elastic_pool_converges_with_the_nodes_that_appeared() -> None:
-    report = audit([l4_node("gpu-a")], {"gpu": expectation_for(SPEC)})
+def test_an_elastic_pool_converges_with_the_nodes_that_appeared(elastic_spec: GpuPoolSpec) -> None:
+    report = audit([l4_node("gpu-a")], {"gpu": expectation_for(elastic_spec)})
     assert (report.converged, report.expected, report.pool_findings) == (1, 1, ())
     check_converged(report, "gpuready.io/pool=gpu")
 

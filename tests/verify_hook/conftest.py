@@ -43,5 +43,5 @@ def pool_node(spec: GpuPoolSpec, name: str, *, drop: tuple[str, ...] = ()) -> di
         labels=labels,
         taints=[{"key": t.key, "value": t.value, "effect": t.effect} for t in expectation.taints],
         capacity={k: str(v) for k, v in expectation.allocatable.items()},
-        instance_type=spec.resolved.instance_type,
+        instance_type=spec.resolved.gpu.instance_type,
     )

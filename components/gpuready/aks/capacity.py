@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gpuready.aks import lifecycle
+from gpuready.aks import lifecycle, pool_reader
+from gpuready.core import component_entry
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
@@ -29,8 +31,27 @@ class AksAgentPool(Provisioner):
     key: ClassVar[str] = "node-pool"
     cloud: ClassVar[str] = "aks"
     adapter: ClassVar[str] = "gpuready.aks.stack_adapter:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="AksGpuNodePool",
+        module="gpuready.aks.node_pool",
+        builder="gpuready.aks.stack_adapter",
+        description="A GPU agent pool on an existing AKS cluster (driver owner, MIG profile, GPU taint, gpuready's "
+        "labels).",
+        wiring=(
+            component_entry.POOL,
+            component_entry.Wire("resourceGroupName", component_entry.STRING, "Resource group of the cluster.", True),
+            component_entry.Wire("clusterName", component_entry.STRING, "Name of the existing managed cluster.", True),
+            component_entry.Wire("vnetSubnetId", component_entry.STRING, "Subnet for the agent pool."),
+            component_entry.TAGS,
+        ),
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
+    readers: ClassVar[Mapping[str, PoolReader]] = {
+        lifecycle.AGENT_POOL.type: pool_reader.read_agent_pool,
+        pool_reader.MANAGED_CLUSTER: pool_reader.read_managed_cluster,
+    }
+    """An agent pool of gpuready's, and any program's agent pools, also those declared inside a ManagedCluster."""
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (AKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/azure/azure_template.go L277, L385, "

@@ -7,6 +7,7 @@ H100, and H200 series GPU VM sizes" (MicrosoftDocs/azure-aks-docs ``gpu-multi-in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from gpuready.core.catalog.instance_types import InstanceType, family_table
@@ -30,3 +31,11 @@ AKS_VM_SIZES: Mapping[str, InstanceType] = {
     **family_table("aks", "h200", "x86_64", f"{_SRC} ND H200 v5", {"Standard_ND96isr_H200_v5": 8}),
 }  # fmt: skip
 """AKS GPU VM sizes by their canonical spelling."""
+
+NVIDIA_SIZE = re.compile(r"^standard_n[cd](?!.*mi300)", re.IGNORECASE)
+"""Azure NC/ND sizes are NVIDIA GPU VMs, except the AMD MI300X ND v5 (azure-compute-docs gpu-accelerated)."""
+
+
+def unlisted_gpu_type(name: str) -> bool:
+    """Whether an Azure VM size is an NVIDIA GPU size (listed in the catalog or not)."""
+    return bool(NVIDIA_SIZE.match(name))

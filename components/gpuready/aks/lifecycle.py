@@ -108,9 +108,13 @@ IRREGULAR_NAMES = {"os_sku": "osSKU", "vnet_subnet_id": "vnetSubnetID", "os_disk
 """azure-native 3.29.0 arguments whose wire names are not plain camelCase (``agent_pool.py`` property getters)."""
 
 
+CREATION_ONLY = ("count",)
+"""Read at creation only when the cluster autoscaler owns the pool's size: afterwards the autoscaler owns it."""
+
+
 def creation_only(spec: GpuPoolSpec) -> tuple[str, ...]:
     """``count`` is read at creation only when the cluster autoscaler owns the pool's size."""
-    return ("count",) if spec.max_size > spec.min_size else ()
+    return CREATION_ONLY if spec.max_size > spec.min_size else ()
 
 
 def replace_on_changes(args: Mapping[str, Any]) -> list[str]:

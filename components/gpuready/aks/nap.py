@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from gpuready.aks import plan
 from gpuready.aks.capacity import AKS_REPAIR
+from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from gpuready.core.capacity.node_facts import NodeFacts
@@ -103,6 +104,18 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
     cloud: ClassVar[str] = "aks"
     image_version_refusal: ClassVar[str] = IMAGE_VERSION_REFUSAL
     adapter: ClassVar[str] = "gpuready.aks.nap_pool:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="AksNapGpuPool",
+        module="gpuready.aks.nap_pool",
+        builder="gpuready.aks.nap_pool",
+        description="An AKS node auto-provisioning NodePool of GPU nodes with its AKSNodeClass (provisioner: nap). NAP "
+        f"must be enabled on the cluster. {component_entry.KUBERNETES_PROVIDER}",
+        wiring=(
+            component_entry.ELASTIC_POOL,
+            component_entry.Wire("tags", component_entry.STRING_MAP, "Azure tags of the VMs."),
+        ),
+        known_wiring=True,
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
     # AKS runs NAP's Karpenter: its settings (IGNORE_DRA_REQUESTS, feature gates such as NodeOverlay) are AKS's.

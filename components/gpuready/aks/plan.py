@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core import pool_hatches, scheduling, sharing_plan
+from gpuready.aks import mig as aks_mig
+from gpuready.aks.images import IMAGES
+from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
-OS_SKUS: Mapping[str, str] = {"ubuntu": "Ubuntu", "azurelinux": "AzureLinux"}
+OS_SKUS: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
+"""Image family -> AKS OS SKU (the image table's ``api_names``, the same on every architecture)."""
 GPU_DRIVER: Mapping[str, str] = {"cloud": "Install", "operator": "None"}
 _SIZES = "minSize/maxSize/desiredSize"
 OWNED_INPUTS: Mapping[str, str] = {
@@ -51,12 +54,12 @@ Free: ``vnetSubnetID`` (a pool's own subnet), ``osDiskType``, ``kubeletConfig``,
 def gpu_instance_profile(spec: GpuPoolSpec) -> str | None:
     """``MIG<N>g`` when AKS partitions the GPUs itself, else None."""
     sharing = spec.sharing
-    table = spec.resolved.model.mig
+    table = spec.resolved.gpu.model.mig
     if not isinstance(sharing, MigPartitioning) or table is None or sharing.profile is None:
         return None
-    if sharing_plan.delivery("aks", spec.driver, "mig") != "cloud":
+    if spec.resolved.delivery != "cloud":
         return None
-    return sharing_plan.aks_gpu_instance_profile(table, sharing.profile)
+    return aks_mig.gpu_instance_profile(table, sharing.profile)
 
 
 def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -65,7 +68,7 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
     autoscale = spec.max_size > spec.min_size
     args: dict[str, Any] = {
         "agent_pool_name": spec.name,
-        "vm_size": spec.resolved.instance_type,
+        "vm_size": spec.resolved.gpu.instance_type,
         "mode": "User",
         "os_type": "Linux",
         "os_sku": OS_SKUS[spec.image_family],
@@ -73,7 +76,7 @@ def agent_pool_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "count": spec.initial_size,
         "enable_auto_scaling": autoscale,
         "node_labels": scheduling.pool_labels(spec),
-        "node_taints": [scheduling.to_aks_taint(t) for t in scheduling.pool_taints(spec)],
+        "node_taints": [str(t) for t in scheduling.pool_taints(spec)],  # key=value:Effect
         "gpu_profile": {"driver": GPU_DRIVER[spec.driver]},
     }
     if autoscale:

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
+from gpuready.aks import capacity, catalog, nap
+from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
+from gpuready.aks.images import IMAGES
 from gpuready.aks.plan import OWNED_INPUTS
-from gpuready.core import sharing_plan
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery
+from gpuready.core.clouds.node_setup import Delivery
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, to_aks_taint
+from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -33,13 +36,18 @@ AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 class AksProfile(CloudProfile):
     name = "aks"
     title = "AKS"
-    images = ("ubuntu", "azurelinux")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # AKS Linux agent pools (Azure AVM agentpool variables.tf:17).
     name_rule = (re.compile(r"^[a-z][a-z0-9]{0,11}\Z"), "1-12 lowercase letters and digits, starting with a letter")
     name_max = 12
     reserved_label_domains = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", GPUREADY_DOMAIN)
     rotates_names = False
     instance_types = AKS_VM_SIZES
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
     instance_types_fold_case = True
     matrix_types = ("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4")
     offerings_unchecked = (
@@ -52,7 +60,7 @@ class AksProfile(CloudProfile):
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
     }
-    provisioners = {"node-pool": "gpuready.aks.capacity", "nap": "gpuready.aks.nap"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "nap": nap.PROVISIONER}
     required_settings = ("aksResourceGroup",)
     optional_settings = ("aksVnetSubnetId",)
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin
@@ -62,7 +70,6 @@ class AksProfile(CloudProfile):
     )
     cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
-    image_titles: ClassVar = {"ubuntu": "AKS Ubuntu", "azurelinux": "AKS Azure Linux"}
 
     # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
     # (azure-native 3.29.0 agent_pool.py); the range is the REST spec's ``ContainerServiceOSDisk`` (minimum 0,
@@ -108,8 +115,8 @@ class AksProfile(CloudProfile):
         field = f"{where}gpuInstanceProfile"
         if profile is None:
             return []
-        if profile not in sharing_plan.AKS_MIG_PROFILES:
-            allowed = ", ".join(sharing_plan.AKS_MIG_PROFILES)
+        if profile not in aks_mig.MIG_PROFILES:
+            allowed = ", ".join(aks_mig.MIG_PROFILES)
             return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
         if model is None:
             return []
@@ -121,8 +128,8 @@ class AksProfile(CloudProfile):
             ]
         offered = {
             name: p
-            for p in sharing_plan.aks_mig_choices(model.mig)
-            if (name := sharing_plan.aks_gpu_instance_profile(model.mig, p)) is not None
+            for p in aks_mig.mig_choices(model.mig)
+            if (name := aks_mig.gpu_instance_profile(model.mig, p)) is not None
         }
         if profile not in offered:
             allowed = ", ".join(sorted(offered))
@@ -130,17 +137,17 @@ class AksProfile(CloudProfile):
         return []
 
     def encoded_taint(self, taint: Taint) -> object:
-        return to_aks_taint(taint)
+        return str(taint)  # key=value:Effect, as AKS nodeTaints spell it
 
     def mig_problems(self, spec: GpuPoolSpec, mig: MigPartitioning, model_key: str, table: MigTable) -> list[Problem]:
-        if mig.profile is None or sharing_plan.aks_gpu_instance_profile(table, mig.profile) is not None:
+        if mig.profile is None or aks_mig.gpu_instance_profile(table, mig.profile) is not None:
             return []
         return [
             Problem(
                 "sharing.profile",
                 "AKS gpuInstanceProfile cannot produce this profile",
                 mig.profile,
-                sharing_plan.aks_mig_choices(table),
+                aks_mig.mig_choices(table),
             )
         ]
 
@@ -150,7 +157,7 @@ class AksProfile(CloudProfile):
         return super().delivery(driver, mode)
 
     def mig_choices(self, table: MigTable) -> list[str]:
-        return sharing_plan.aks_mig_choices(table)
+        return aks_mig.mig_choices(table)
 
     def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
         return (AKS_SPOT_TAINT,) if spec.capacity == "spot" else ()

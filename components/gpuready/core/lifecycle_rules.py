@@ -16,15 +16,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import UPGRADE_STRATEGIES
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-EKS_MAX_UNAVAILABLE = 100
-"""botocore eks ``NodegroupUpdateConfig.maxUnavailable``: "The maximum number is 100"."""
 MAX_SOAK_SECONDS = 7 * 24 * 3600
 RELEASE_VERSION = re.compile(r"^[0-9]+\.[0-9]+(\.[0-9]+)?-[0-9A-Za-z]+\Z")
 RELEASE_EXAMPLES = "e.g. 1.33.0-20250704 (AL2023) or 1.41.0-5d9ac849 (Bottlerocket)"
@@ -48,7 +45,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
             problems.append(
                 Problem("upgrade.maxUnavailable", "a rolling upgrade needs at least 1", policy.max_unavailable)
             )
-    if policy.strategy == "surge" and policy.surge < 1 and cloud_profile(spec.cloud).surge_needs_new_node:
+    if policy.strategy == "surge" and policy.surge < 1 and spec.profile.surge_needs_new_node:
         problems.append(Problem("upgrade.maxSurge", "a surge upgrade needs at least 1", policy.max_surge))
     if policy.strategy == "blue-green":
         _check_blue_green(spec, problems)
@@ -59,7 +56,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 def _check_blue_green(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     policy = spec.upgrade
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     if not profile.blue_green:
         problems.append(
             Problem(
@@ -91,14 +88,8 @@ def _check_soak_keys_unused(spec: GpuPoolSpec, problems: list[Problem]) -> None:
             problems.append(Problem(f"upgrade.{key}", "applies to strategy blue-green only", value))
 
 
-def eks_max_unavailable(spec: GpuPoolSpec) -> int:
-    """EKS needs at least 1 unavailable node in either strategy (``NonZeroInteger``)."""
-    given = spec.upgrade.max_unavailable
-    return 1 if given is None else given
-
-
 def _check_cloud(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     problems.extend(profile.upgrade_problems(spec))
     problems.extend(profile.release_version_problems(spec))
     if not profile.rotates_names and spec.fixed_name is False:

@@ -12,9 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuready.core.advertisers.registry import advertiser_for
-from gpuready.core.capacity.registry import provisioner_for
-
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
@@ -41,18 +38,18 @@ class SchedulableCapacity:
 
 def schedulable_per_node(spec: GpuPoolSpec) -> dict[str, int]:
     """Resource name or DeviceClass -> units each node of the pool offers workloads (the advertiser's facts)."""
-    advertiser = advertiser_for(spec)
+    advertiser = spec.resolved.advertiser
     return {**advertiser.allocatable_per_node(spec), **advertiser.devices_per_node(spec)}
 
 
 def schedulable_capacity(spec: GpuPoolSpec) -> SchedulableCapacity:
     """The capacity of a validated pool spec."""
-    provisioner = provisioner_for(spec)
+    provisioner = spec.resolved.provisioner
     bounds = provisioner.bounds(spec)
     most = bounds.max
     limit = provisioner.gpu_limit(spec)
-    if limit is not None and spec.resolved.gpus > 0:
-        most = min(most, limit // spec.resolved.gpus)
+    if limit is not None and spec.resolved.gpu.gpus > 0:
+        most = min(most, limit // spec.resolved.gpu.gpus)
     return SchedulableCapacity(per_node=schedulable_per_node(spec), min_nodes=bounds.min, max_nodes=most)
 
 

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core import resource_inputs
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.mappings import deep_merge
 from gpuready.errors import Problem, kind_of
 
@@ -24,15 +23,13 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
     if not isinstance(spec.overrides, Mapping):
         found.append(Problem("overrides", "must be a mapping of resource inputs", kind_of(spec.overrides)))
     else:
-        found += resource_inputs.override_problems(
-            spec.overrides, input_tree(spec), cloud_profile(spec.cloud).owned_inputs
-        )
-    return found + cloud_profile(spec.cloud).hatch_problems(spec)
+        found += resource_inputs.override_problems(spec.overrides, input_tree(spec), spec.profile.owned_inputs)
+    return found + spec.profile.hatch_problems(spec)
 
 
 def input_tree(spec: GpuPoolSpec) -> resource_inputs.InputTree:
     """The input tree of the pool's cloud resource."""
-    return resource_inputs.load(cloud_profile(spec.cloud).inputs_package)
+    return resource_inputs.load(spec.profile.inputs_package)
 
 
 def with_overrides(spec: GpuPoolSpec, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -46,7 +43,7 @@ def _disk_problems(spec: GpuPoolSpec) -> list[Problem]:
     size = spec.disk_size_gb
     if size is None:
         return []
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     if not isinstance(size, int) or isinstance(size, bool):
         return [Problem("diskSizeGb", "must be a whole number of GB", size)]
     low, high, source = profile.disk_size_gb
@@ -62,7 +59,7 @@ def _zone_problems(spec: GpuPoolSpec) -> list[Problem]:
         return []
     if not isinstance(zones, tuple):
         return [Problem("zones", "must be a list of zones", kind_of(zones))]
-    rule = cloud_profile(spec.cloud).zone_rule
+    rule = spec.profile.zone_rule
     if rule is None:
         return []  # the cloud's hatch_problems says why it takes no zones
     pattern, words = rule
@@ -70,7 +67,7 @@ def _zone_problems(spec: GpuPoolSpec) -> list[Problem]:
     seen: set[str] = set()
     for index, zone in enumerate(zones):
         if not isinstance(zone, str) or not pattern.match(zone):
-            found.append(Problem(f"zones[{index}]", f"{cloud_profile(spec.cloud).title} zones are {words}", zone))
+            found.append(Problem(f"zones[{index}]", f"{spec.profile.title} zones are {words}", zone))
         elif zone in seen:
             found.append(Problem(f"zones[{index}]", "duplicate zone", zone, (), "list each zone once"))
         else:

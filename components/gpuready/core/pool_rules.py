@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpuready.core import lifecycle_rules, pool_hatches, sharing_rules
+from gpuready.core import lifecycle_rules, pool_hatches, resolved_pool, sharing_rules
 from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.catalog.gpus import GpuModel
-from gpuready.core.catalog.lookup import ResolvedGpu
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
@@ -32,14 +30,15 @@ from gpuready.core.scheduling import (
 from gpuready.errors import Problem, SpecError
 
 if TYPE_CHECKING:
+    from gpuready.core.resolved_pool import ResolvedPool
     from gpuready.core.specs import GpuPoolSpec
 
 MAX_NODES = 1000
 """Upper bound on a pool's size (AKS user pools: 0-1000 nodes; larger pools are a config slip)."""
 
 
-def validate(spec: GpuPoolSpec) -> ResolvedGpu:
-    """Check ``spec``; return its resolved GPUs or raise ``SpecError`` with every problem found."""
+def validate(spec: GpuPoolSpec) -> ResolvedPool:
+    """Check ``spec``; return what it resolves to or raise ``SpecError`` with every problem found."""
     problems: list[Problem] = []
     resolved = gpu_choice.resolve(spec, capacity_rules.is_elastic(spec), problems)
     problems.extend(capacity_rules.name_problems(spec))
@@ -56,7 +55,7 @@ def validate(spec: GpuPoolSpec) -> ResolvedGpu:
     problems.extend(pool_hatches.problems(spec))
     if problems or resolved is None:
         raise SpecError(problems)
-    return resolved
+    return resolved_pool.resolve(spec, resolved)
 
 
 def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:
@@ -80,7 +79,7 @@ def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_choices(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    images = cloud_profile(spec.cloud).images
+    images = spec.profile.images
     if spec.image is not None and spec.image not in images:
         problems.append(Problem("image", f"not a GPU node image family on {spec.cloud}", spec.image, images))
     if spec.driver not in DRIVER_OWNERS:
@@ -93,15 +92,15 @@ def _check_choices(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_driver(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    problems.extend(cloud_profile(spec.cloud).driver_problems(spec))
+    problems.extend(spec.profile.driver_problems(spec))
 
 
 def _check_cloud_offers(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:
-    problems.extend(cloud_profile(spec.cloud).accelerator_problems(model))
+    problems.extend(spec.profile.accelerator_problems(model))
 
 
 def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     for key, value in spec.labels.items():
         path = f"labels[{key!r}]"
         reason = qualified_name_problem(key)
@@ -138,7 +137,7 @@ def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     seen: set[tuple[str, str]] = set()
     for index, taint in enumerate(spec.taints):
         path = f"taints[{index}]"

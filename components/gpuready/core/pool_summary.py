@@ -6,10 +6,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity.capacity_view import capacity_object
-from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.health.repair import repair_summary
 from gpuready.core.pool_capacity import schedulable_capacity
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -78,8 +76,8 @@ def pool_outputs(
 ) -> PoolOutputs:
     """The outputs of a pool; ``driver`` and ``lifecycle`` are the cloud's one-line summaries, ``cluster`` what the
     stack declares of the cluster's autoscaler."""
-    advertised = advertiser_for(spec).summary(spec)
-    provisioner = provisioner_for(spec)
+    advertised = spec.resolved.advertiser.summary(spec)
+    provisioner = spec.resolved.provisioner
     capacity = schedulable_capacity(spec)
     return PoolOutputs(
         node_selector={**scheduling.node_selector(spec), **provisioner.selection_labels(spec)},
@@ -91,10 +89,10 @@ def pool_outputs(
         ],
         resource_name=advertised.resource_name,
         allocatable=dict(advertised.allocatable),
-        gpus_per_node=spec.resolved.gpus,
-        accelerator=spec.resolved.model.key,
-        instance_type=spec.resolved.instance_type,
-        sharing=sharing_plan.describe(spec.cloud, spec.driver, spec.sharing),
+        gpus_per_node=spec.resolved.gpu.gpus,
+        accelerator=spec.resolved.gpu.model.key,
+        instance_type=spec.resolved.gpu.instance_type,
+        sharing=sharing_plan.describe(spec.resolved.delivery, spec.sharing),
         driver=driver,
         lifecycle=lifecycle,
         provisioner=provisioner.key,
@@ -113,4 +111,4 @@ def requirements_text(spec: GpuPoolSpec) -> str:
     """The pool's instance requirements in one line (``gpuready plan``)."""
     types = ", ".join(gpu_choice.instance_types(spec))
     wanted = spec.gpu_requirements
-    return types if wanted is None else f"gpuRequirements {wanted.count} x {spec.resolved.model.key}: {types}"
+    return types if wanted is None else f"gpuRequirements {wanted.count} x {spec.resolved.gpu.model.key}: {types}"

@@ -9,22 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpuready.core.advertisers.registry import advertiser_for
-
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
 def allocatable_per_node(spec: GpuPoolSpec) -> dict[str, int]:
     """Resource name -> units each Ready node of the pool should advertise."""
-    return advertiser_for(spec).allocatable_per_node(spec)
+    return spec.resolved.advertiser.allocatable_per_node(spec)
 
 
 def resource_names(spec: GpuPoolSpec) -> list[str]:
     """Names a workload requests on this pool, the one with most units first."""
-    return advertiser_for(spec).resource_names(spec)
+    return spec.resolved.advertiser.resource_names(spec)
 
 
 def primary_resource(spec: GpuPoolSpec) -> str:
     """The resource most workloads on this pool request."""
-    return advertiser_for(spec).primary_resource(spec)
+    return spec.resolved.advertiser.primary_resource(spec)

@@ -9,13 +9,9 @@ Labels set at creation are the ones later layers select on; none of them waits f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.core import node_names, sharing_plan
-from gpuready.core.advertisers.registry import advertiser_for
-from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 
@@ -45,14 +41,6 @@ LABEL_SHARING = "gpuready.io/sharing"
 AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
 """AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
 
-BOTTLEROCKET_DISABLED_OPERANDS: tuple[str, ...] = (
-    "driver",
-    "container-toolkit",
-    "device-plugin",
-    "mig-manager",
-)
-"""GPU Operator operands Bottlerocket NVIDIA already provides (awslabs/ai-on-eks nvidia-gpu-operator values)."""
-
 MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
     {
         LABEL_GPU_PRESENT,
@@ -64,18 +52,12 @@ MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
 )
 """Label keys gpuready sets itself; a pool's extra labels may not set them."""
 
-_UPPER_SNAKE: Mapping[TaintEffect, str] = {
-    "NoSchedule": "NO_SCHEDULE",
-    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
-    "NoExecute": "NO_EXECUTE",
-}
-
 
 def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     """Every taint the pool's nodes carry: the team's GPU taint (``spec.conventions``, ``GPU_TAINT`` by default), the
     cloud's own, then the spec's extras."""
     taints = [spec.conventions.gpu_taint]
-    taints.extend(cloud_profile(spec.cloud).cloud_taints(spec))
+    taints.extend(spec.profile.cloud_taints(spec))
     taints.extend(spec.taints)
     return tuple(taints)
 
@@ -83,12 +65,12 @@ def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
 def tolerated_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:
     """What gpuready's DaemonSets and workloads tolerate on the pool's nodes: every taint it declares, then those the
     cloud may add unasked (``CloudProfile.implicit_taints``, e.g. GKE's own GPU taint beside a team's)."""
-    return (*pool_taints(spec), *cloud_profile(spec.cloud).implicit_taints(spec))
+    return (*pool_taints(spec), *spec.profile.implicit_taints(spec))
 
 
 def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     """Every label gpuready sets on the pool's nodes at creation, extras last."""
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     labels = {
         LABEL_POOL: spec.name,
         LABEL_GPU_POOL: "true",
@@ -100,14 +82,14 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
     if not spec.conventions.skypilot_labels:
         del labels[LABEL_SKYPILOT_ACCELERATOR]
     sharing = spec.sharing
-    where = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    where = spec.resolved.delivery
     if where == "device-plugin-config" and isinstance(sharing, GpuSharing):
         labels[LABEL_DEVICE_PLUGIN_CONFIG] = sharing_plan.device_plugin_config_name(sharing)
     if where == "mig-manager" and isinstance(sharing, MigPartitioning) and model.mig is not None:
         labels[LABEL_MIG_CONFIG] = sharing_plan.mig_config_label(spec.name, model.mig, sharing)
-    labels.update(cloud_profile(spec.cloud).cloud_labels(spec))
+    labels.update(spec.profile.cloud_labels(spec))
 
-    labels.update(advertiser_for(spec).node_labels(spec))
+    labels.update(spec.resolved.advertiser.node_labels(spec))
     labels.update(spec.labels)
     return labels
 
@@ -115,26 +97,6 @@ def pool_labels(spec: GpuPoolSpec) -> dict[str, str]:
 def node_selector(spec: GpuPoolSpec) -> dict[str, str]:
     """The selector that picks exactly this pool's nodes."""
     return {LABEL_POOL: spec.name}
-
-
-def to_eks_taint(taint: Taint) -> dict[str, str]:
-    """``aws.eks.NodeGroup`` taint: effect in the EKS API spelling (``NO_SCHEDULE``)."""
-    encoded = {"key": taint.key, "effect": _UPPER_SNAKE[taint.effect]}
-    if taint.value:
-        encoded["value"] = taint.value
-    return encoded
-
-
-def to_gke_taint(taint: Taint) -> dict[str, str]:
-    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
-    return {"key": taint.key, "value": taint.value, "effect": _UPPER_SNAKE[taint.effect]}
-
-
-def to_aks_taint(taint: Taint) -> str:
-    """AKS ``nodeTaints`` entry, e.g. ``nvidia.com/gpu=present:NoSchedule``."""
-    if taint.value:
-        return f"{taint.key}={taint.value}:{taint.effect}"
-    return f"{taint.key}:{taint.effect}"
 
 
 def to_k8s_taint(taint: Taint) -> dict[str, str]:

@@ -15,12 +15,9 @@ from collections.abc import Mapping
 
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import Delivery
+from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
-
-AKS_MIG_PROFILES: tuple[str, ...] = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
-"""azure-native ``GPUInstanceProfile`` values (pulumi_azure_native 3.29.0 containerservice/_enums.py)."""
 
 
 def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
@@ -28,11 +25,11 @@ def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
     return cloud_profile(cloud).delivery(driver, mode)
 
 
-def describe(cloud: Cloud, driver: str, sharing: GpuSharing | MigPartitioning | None) -> str:
-    """One line saying how a pool shares its GPUs and who applies it, e.g. ``time-slicing x4 by the cloud``."""
+def describe(where: Delivery, sharing: GpuSharing | MigPartitioning | None) -> str:
+    """One line saying how a pool shares its GPUs and who applies it (``where``, its resolved delivery), e.g.
+    ``time-slicing x4 by the cloud``."""
     if sharing is None:
         return "none"
-    where = delivery(cloud, driver, sharing.mode)
     by = {"cloud": "the cloud", "device-plugin-config": "NVIDIA device plugin", "mig-manager": "MIG manager"}[where]
     if isinstance(sharing, MigPartitioning):
         what = sharing.profile or (sharing.layout if isinstance(sharing.layout, str) else "custom layout")
@@ -86,36 +83,11 @@ def device_plugin_config_name(sharing: GpuSharing) -> str:
     return name
 
 
-def aks_gpu_instance_profile(table: MigTable, profile: str) -> str | None:
-    """The AKS ``gpuInstanceProfile`` (``MIG<N>g``) that yields ``profile``, or None if none does.
-
-    AKS names only the compute size; each maps to the smallest-memory profile of that size on the GPU
-    (``MIG1g`` is ``1g.5gb`` on A100 40 GB, ``1g.10gb`` on 80 GB parts: azure-aks-docs gpu-multi-instance.md).
-    """
-    compute = mig_profiles.compute_slices_of(profile)
-    candidates = [
-        p
-        for p in table.profiles
-        if mig_profiles.compute_slices_of(p) == compute and not _has_suffix(p) and f"MIG{compute}g" in AKS_MIG_PROFILES
-    ]
-    smallest = min(candidates, key=table.memory_slices_of, default=None)
-    return f"MIG{compute}g" if smallest == profile else None
-
-
-def aks_mig_choices(table: MigTable) -> list[str]:
-    """MIG profiles an AKS pool of this GPU can get through ``gpuInstanceProfile``."""
-    return [p for p in table.profiles if aks_gpu_instance_profile(table, p) is not None]
-
-
 def _profile_of_named_layout(table: MigTable, name: str) -> str:
     for profile in table.profiles:
         if mig_profiles.mig_config_name(profile) == name:
             return profile
     raise ValueError(f"{name!r} is not a layout of {table.family}")
-
-
-def _has_suffix(profile: str) -> bool:
-    return not profile.endswith("gb")
 
 
 def homogeneous(layout: Mapping[str, int]) -> bool:

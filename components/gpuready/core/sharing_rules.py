@@ -10,15 +10,12 @@ from typing import TYPE_CHECKING
 from gpuready.core import sharing_plan
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.gpus import GpuModel
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import MIG_STRATEGIES, GpuSharing, MigPartitioning
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
-"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
 GKE_MAX_SHARED_CLIENTS = 48
 """GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
 MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
@@ -30,11 +27,11 @@ def check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -
     sharing = spec.sharing
     if sharing is None:
         return
-    blocked = cloud_profile(spec.cloud).sharing_blocked(spec)
+    blocked = spec.profile.sharing_blocked(spec)
     if blocked is not None:
         problems.append(blocked)
         return
-    where = sharing_plan.delivery(spec.cloud, spec.driver, sharing.mode)
+    where = spec.profile.delivery(spec.driver, sharing.mode)
     if isinstance(sharing, GpuSharing):
         _check_replicas(sharing, where, problems)
     else:
@@ -160,7 +157,7 @@ def _check_cloud_native_mig(
         problems.append(
             Problem(
                 "sharing.layout",
-                f"{cloud_profile(spec.cloud).title} partitions every GPU with one profile",
+                f"{spec.profile.title} partitions every GPU with one profile",
                 mig.layout,
                 (),
                 "use profile: <one profile>, or driver: operator to let the MIG manager apply a layout",
@@ -171,8 +168,8 @@ def _check_cloud_native_mig(
         problems.append(
             Problem(
                 "sharing.profile",
-                f"{cloud_profile(spec.cloud).title} does not offer media-extension profiles",
+                f"{spec.profile.title} does not offer media-extension profiles",
                 mig.profile,
             )
         )
-    problems.extend(cloud_profile(spec.cloud).mig_problems(spec, mig, model_key, table))
+    problems.extend(spec.profile.mig_problems(spec, mig, model_key, table))

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuready.core import pool_rules, resource_inputs
-from gpuready.core.catalog.lookup import ExplicitGpu, ResolvedGpu
+from gpuready.core.catalog.lookup import ExplicitGpu
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
@@ -36,6 +37,7 @@ from gpuready.core.pool_parts import (
     UpgradePolicy,
     UpgradeStrategy,
 )
+from gpuready.core.resolved_pool import ResolvedPool
 from gpuready.core.taints import Taint
 
 __all__ = [
@@ -139,10 +141,13 @@ class GpuPoolSpec:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     """Extra inputs of the cloud resource in the provider's camelCase spelling, deep-merged into what gpuready
     plans; inputs gpuready owns are refused (``gpuready.core.resource_inputs``)."""
-    resolved: ResolvedGpu = field(init=False, repr=False, compare=False)
-    """GPU model, count and architecture, filled in by validation."""
+    profile: CloudProfile = field(init=False, repr=False, compare=False)
+    """The cloud's profile, resolved before validation (every rule reads it)."""
+    resolved: ResolvedPool = field(init=False, repr=False, compare=False)
+    """Provisioner, advertiser, GPUs, image, sharing delivery and platform plugin, filled in by validation."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "profile", cloud_profile(self.cloud))
         object.__setattr__(self, "labels", dict(self.labels))
         object.__setattr__(self, "taints", tuple(self.taints))
         if isinstance(self.instance_type, list):
@@ -160,7 +165,7 @@ class GpuPoolSpec:
     @property
     def image_family(self) -> str:
         """The node image family, with the cloud default applied."""
-        return self.image if self.image is not None else cloud_profile(self.cloud).images[0]
+        return self.image if self.image is not None else self.profile.images[0]
 
     @property
     def initial_size(self) -> int:
@@ -170,7 +175,7 @@ class GpuPoolSpec:
     @property
     def rotates_name(self) -> bool:
         """Whether the cloud name carries a suffix that changes with the inputs that force replacement."""
-        return cloud_profile(self.cloud).rotates_names and not self.fixed_name
+        return self.profile.rotates_names and not self.fixed_name
 
     @property
     def sharing_mode(self) -> SharingMode:

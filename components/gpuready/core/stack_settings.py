@@ -35,6 +35,7 @@ from gpuready.errors import ConfigError, Problem, SpecError
 
 if TYPE_CHECKING:
     from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
+    from gpuready.core.clouds.stack_wiring import StackWiring
 
 __all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
 
@@ -103,7 +104,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     values = StackSettingsConfig.given(values)
     model = _settings_model(values, problems)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
-    profile = cloud_profile(cloud) if cloud else None
+    profile: StackWiring | None = cloud_profile(cloud) if cloud else None
     if profile is not None:
         for key in profile.required_settings:
             if not values.get(key):

@@ -2,14 +2,23 @@
 
 The text form is the one ``kubectl taint`` and AKS ``nodeTaints`` use: ``key=value:Effect``, or ``key:Effect``
 without a value (Kubernetes "Taints and Tolerations"; AKS ``nodeTaints`` in the agent pool API). Each cloud's
-own encoding stays with the cloud's code (``scheduling.to_eks_taint`` and its siblings).
+own encoding stays with the cloud's code (``gpuready.eks.plan.to_eks_taint`` and its siblings), from the
+spelling tables here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpuready.core.k8s_syntax import TaintEffect
+
+UPPER_SNAKE_EFFECTS: Mapping[TaintEffect, str] = {
+    "NoSchedule": "NO_SCHEDULE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+}
+"""Taint effects as the cloud APIs that use enum spelling write them (``NO_SCHEDULE``)."""
 
 
 @dataclass(frozen=True, slots=True)

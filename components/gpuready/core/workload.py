@@ -26,10 +26,7 @@ from typing import Any
 
 from gpuready.core.advertisers.device_selectors import DeviceSelector
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from gpuready.core.advertisers.interface import GpuRequest
-from gpuready.core.advertisers.registry import advertiser_for, advertiser_named
-from gpuready.core.capacity.registry import provisioner_for
-from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.advertisers.interface import Advertiser, GpuRequest
 from gpuready.core.k8s_syntax import object_name_problem
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec
@@ -49,8 +46,8 @@ class GpuWorkload:
     node_selector: Mapping[str, str]
     tolerations: tuple[Mapping[str, str], ...]
     placement: Placement = field(default_factory=Placement)
-    advertiser: str = EXTENDED_RESOURCES.key
-    """Registry key of the pool's advertiser, which shapes ``resources``."""
+    advertiser: Advertiser = EXTENDED_RESOURCES
+    """The pool's advertiser (resolved with the pool), which shapes ``resources``."""
     cloud_fields: Mapping[str, Any] = field(default_factory=dict)
     """PodSpec fields the pool's cloud needs (GKE's MPS: ``hostIPC: true``)."""
     mig_profile: str | None = None
@@ -66,7 +63,7 @@ class GpuWorkload:
             "tolerations": [dict(t) for t in self.tolerations],
             **self.placement.pod_spec(),
             **dict(self.cloud_fields),
-            **advertiser_named(self.advertiser).pod_fields(self._request()),
+            **self.advertiser.pod_fields(self._request()),
         }
 
     def pod_labels(self) -> dict[str, str]:
@@ -75,7 +72,7 @@ class GpuWorkload:
 
     def resources(self) -> dict[str, Any]:
         """A container's ``resources`` for the GPU units, as the pool's advertiser asks them."""
-        return advertiser_named(self.advertiser).container_resources(self._request())
+        return self.advertiser.container_resources(self._request())
 
     def objects(self, namespace: str) -> list[dict[str, Any]]:
         """Kubernetes objects to create in the pods' ``namespace`` before them, as the pool's advertiser needs
@@ -83,7 +80,7 @@ class GpuWorkload:
         ask alike share one); none for extended resources."""
         if object_name_problem(namespace) is not None or "." in namespace or len(namespace) > 63:
             raise SpecError([Problem("namespace", "is not a namespace name (a DNS label)", namespace, (), "e.g. ml")])
-        return advertiser_named(self.advertiser).workload_objects(self._request(), namespace)
+        return self.advertiser.workload_objects(self._request(), namespace)
 
     def _request(self) -> GpuRequest:
         return GpuRequest(
@@ -118,11 +115,11 @@ def gpu_workload(
     container on ``pool``; on a DRA pool, devices of ``mig_profile`` matching every one of ``selectors``. Raises
     ``SpecError`` for fractions, unknown resources, requests no node can hold, MIG profiles the pool lacks,
     unknown device attributes, and profiles or selectors on a pool that cannot choose devices so."""
-    advertiser = advertiser_for(pool)
+    advertiser = pool.resolved.advertiser
     request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
-    provisioner = provisioner_for(pool)
+    provisioner = pool.resolved.provisioner
     taints = (*tolerated_taints(pool), *provisioner.selection_taints(pool))
-    cloud = cloud_profile(pool.cloud)
+    cloud = pool.profile
     return GpuWorkload(
         pool=pool.name,
         resource=request.resource,
@@ -130,7 +127,7 @@ def gpu_workload(
         node_selector={**node_selector(pool), **provisioner.selection_labels(pool), **cloud.workload_node_labels(pool)},
         tolerations=tuple(toleration_for(t) for t in taints),
         placement=placement or Placement(),
-        advertiser=advertiser.key,
+        advertiser=advertiser,
         cloud_fields=cloud.workload_pod_fields(pool),
         mig_profile=request.mig_profile,
         selectors=request.selectors,

@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
 from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.karpenter import KarpenterDecider
@@ -114,6 +115,15 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     key: ClassVar[str] = "eks-auto-mode"
     cloud: ClassVar[str] = "eks"
     adapter: ClassVar[str] = "gpuready.eks.auto_mode_pool:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="EksAutoModeGpuPool",
+        module="gpuready.eks.auto_mode_pool",
+        builder="gpuready.eks.auto_mode_pool",
+        description="An EKS Auto Mode NodePool of GPU nodes with its NodeClass (provisioner: eks-auto-mode), on AWS's "
+        f"own NVIDIA driver and device plugin. {component_entry.KUBERNETES_PROVIDER}",
+        wiring=karpenter.ELASTIC_WIRING,
+        known_wiring=True,
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = (karpenter.NODE_POOL, NODE_CLASS)
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"

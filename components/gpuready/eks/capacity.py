@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from gpuready.core import component_entry
 from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import launch_template_capacity, lifecycle, reservation
+from gpuready.eks import lifecycle, pool_reader, reservation
 from gpuready.errors import Problem
 
 NODE_GROUP_CAPACITIES: Mapping[str, CapacityOffer] = {
@@ -42,9 +44,28 @@ class EksNodeGroup(Provisioner):
     key: ClassVar[str] = "node-group"
     cloud: ClassVar[str] = "eks"
     adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="EksGpuNodePool",
+        module="gpuready.eks.node_pool",
+        builder="gpuready.eks.stack_adapter",
+        description="A GPU node group on an existing EKS cluster (NVIDIA AMI, GPU taint, gpuready's labels).",
+        wiring=(
+            component_entry.POOL,
+            component_entry.Wire("clusterName", component_entry.STRING, "Name of the existing EKS cluster.", True),
+            component_entry.Wire(
+                "nodeRoleArn",
+                component_entry.STRING,
+                "IAM role the nodes run as (EKS worker, CNI and ECR read policies).",
+                True,
+            ),
+            component_entry.Wire("subnetIds", component_entry.STRINGS, "Subnets of the node group.", True),
+            component_entry.TAGS,
+        ),
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
     capacities: ClassVar[Mapping[str, CapacityOffer]] = NODE_GROUP_CAPACITIES
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.read_node_group}
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
@@ -69,7 +90,8 @@ class EksNodeGroup(Provisioner):
         return reservation.planned_node_group_problems(inputs)
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        if spec.reservation is None or not launch_template_capacity.needs_template(spec):
+        offer = self.capacities.get(spec.capacity)
+        if spec.reservation is None or offer is None or offer.reservation == "refused":
             return []
         return reservation.node_group_problems(spec)
 

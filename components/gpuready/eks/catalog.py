@@ -59,3 +59,18 @@ EKS_INSTANCE_TYPES: Mapping[str, InstanceType] = {
     **FRACTIONAL_L4,
 }  # fmt: skip
 """EKS GPU instance types by name."""
+
+EXTRA_GPU_FAMILIES = frozenset({"p3", "p6e-gb200"})
+"""NVIDIA EC2 families the catalog does not list yet (shared reference nvidia.md 5, clouds.md 8)."""
+GPU_FAMILIES = frozenset(name.split(".")[0] for name in EKS_INSTANCE_TYPES) | EXTRA_GPU_FAMILIES
+"""NVIDIA EC2 instance families (``g6``, ``p5``): the catalog's and those it does not list yet."""
+
+
+def gpu_family(family: str) -> bool:
+    """Whether an EC2 instance family (``g6``, ``p5``) is an NVIDIA GPU family."""
+    return family in GPU_FAMILIES
+
+
+def unlisted_gpu_type(name: str) -> bool:
+    """Whether an EC2 instance type is of an NVIDIA GPU family (listed in the catalog or not)."""
+    return "." in name and gpu_family(name.split(".", maxsplit=1)[0])

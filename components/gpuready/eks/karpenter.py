@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disruption, node_overlay, refusals
 from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
@@ -178,6 +179,26 @@ KARPENTER_NODE_REPAIR_GATE = "NodeRepair (Helm settings.featureGates.nodeRepair=
 # "ALPHA and is disabled by default"); checked against ../shared by tests/eks/test_repair.py"""
 
 
+ELASTIC_WIRING = (
+    component_entry.ELASTIC_POOL,
+    component_entry.Wire(
+        "clusterName",
+        component_entry.STRING,
+        "Name of the existing EKS cluster (selects its security group by tag).",
+        True,
+    ),
+    component_entry.Wire("nodeRoleArn", component_entry.STRING, "IAM role of the nodes: its ARN or its name.", True),
+    component_entry.Wire("subnetIds", component_entry.STRINGS, "Subnets of the nodes.", True),
+    component_entry.Wire(
+        "securityGroupIds",
+        component_entry.STRINGS,
+        "Security groups of the nodes; absent: the EKS cluster security group.",
+    ),
+    component_entry.Wire("tags", component_entry.STRING_MAP, "Tags on the EC2 instances."),
+)
+"""The package inputs wiring a NodePool of the EKS Karpenter provisioners to the cluster (``KarpenterWiring``)."""
+
+
 class EksKarpenter(KarpenterNodePoolProvisioner):
     """A Karpenter NodePool: nodes made when pods need them, none kept."""
 
@@ -186,6 +207,23 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     image_version_refusal: ClassVar[str] = ""
     capacities: ClassVar[Mapping[str, CapacityOffer]] = KARPENTER_CAPACITIES
     adapter: ClassVar[str] = "gpuready.eks.karpenter_pool:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="EksKarpenterGpuPool",
+        module="gpuready.eks.karpenter_pool",
+        builder="gpuready.eks.karpenter_pool",
+        description="A Karpenter NodePool of GPU nodes with its EC2NodeClass (provisioner: karpenter): nodes appear "
+        f"when GPU pods need them. Karpenter must already run in the cluster. {component_entry.KUBERNETES_PROVIDER}",
+        wiring=(
+            *ELASTIC_WIRING,
+            component_entry.Wire(
+                "karpenterFeatureGates",
+                component_entry.STRINGS,
+                "Feature gates the cluster's Karpenter runs with on, as its --feature-gates spells them (as "
+                "gpuready:karpenterFeatureGates): with NodeOverlay, a pool whose GPUs Karpenter cannot see (MIG mixed, "
+                "renamed time-slicing) gets its NodeOverlay instead of a refusal.",
+            ),
+        ),
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = (NODE_POOL, NODE_CLASS, node_overlay.NODE_OVERLAY_TABLE)
     pool_table: ClassVar[ResourceTable] = NODE_POOL
     scale_decider: ClassVar[ScaleDecider] = KarpenterDecider(

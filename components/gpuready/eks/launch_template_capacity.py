@@ -20,14 +20,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gpuready.eks.ec2_node_class import DATA_DEVICES
+from gpuready.eks.plan import OWNED_TEMPLATE, TEMPLATE_INSTANCE_TYPE
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 MARKET_TYPES: Mapping[str, str] = {"capacity-block": "capacity-block"}
 """Pool capacity -> botocore ec2 ``MarketType`` of the template (none for on-demand reservations)."""
-OWNED_TEMPLATE: frozenset[str] = frozenset({"reserved", "capacity-block"})
-"""Capacities whose node group runs on a launch template gpuready makes."""
 
 
 def needs_template(spec: GpuPoolSpec) -> bool:
@@ -37,7 +36,7 @@ def needs_template(spec: GpuPoolSpec) -> bool:
 
 def carries_instance_type(spec: GpuPoolSpec) -> bool:
     """Whether the template, not the node group, names the instance type (a Capacity Block)."""
-    return spec.capacity in MARKET_TYPES
+    return spec.capacity in TEMPLATE_INSTANCE_TYPE
 
 
 def reservation_specification(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -70,7 +69,7 @@ def template_args(spec: GpuPoolSpec) -> dict[str, Any]:
     market = MARKET_TYPES.get(spec.capacity)
     if market is not None:
         args["instance_market_options"] = {"market_type": market}
-        args["instance_type"] = spec.resolved.instance_type
+        args["instance_type"] = spec.resolved.gpu.instance_type
     disks = block_device_mappings(spec)
     if disks:
         args["block_device_mappings"] = disks

@@ -13,8 +13,8 @@ from typing import Any
 
 from gpuready.core.catalog import lookup
 from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, pool_cloud_name
-from gpuready.core.lifecycle_rules import eks_max_unavailable
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.plan import max_unavailable
 from gpuready.errors import SpecError
 
 TF_AWS = "hashicorp/terraform-provider-aws@{commit}:internal/service/{path}#L{lines}"
@@ -110,7 +110,7 @@ def summary(spec: GpuPoolSpec) -> str:
     naming = "new name when replaced" if spec.rotates_name else "fixed name: a replacement fails at create"
     strategy = "MINIMAL: old node first" if spec.upgrade.strategy == "rolling" else "DEFAULT: new nodes first"
     pin = f", AMI {spec.release_version}" if spec.release_version else ""
-    upgrade = f"upgrade {strategy}, maxUnavailable {eks_max_unavailable(spec)}{pin}"
+    upgrade = f"upgrade {strategy}, maxUnavailable {max_unavailable(spec)}{pin}"
     zero = f"scale from zero: {len(autoscaler_tags(spec))} ASG node-template tags"
     return f"desiredSize at creation only; {naming}; {upgrade}; {zero}{CAPACITY_NOTES.get(spec.capacity, '')}"
 

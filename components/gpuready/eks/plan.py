@@ -12,18 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core import pool_hatches, scheduling
-from gpuready.core.health.repair import eks_node_repair_config
-from gpuready.core.lifecycle_rules import eks_max_unavailable
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import launch_template_capacity
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
+from gpuready.eks.images import IMAGES
+from gpuready.eks.repair import node_repair_config
 
 AMI_TYPES: Mapping[tuple[str, str], str] = {
-    ("al2023", "x86_64"): "AL2023_x86_64_NVIDIA",
-    ("al2023", "arm64"): "AL2023_ARM_64_NVIDIA",
-    ("bottlerocket", "x86_64"): "BOTTLEROCKET_x86_64_NVIDIA",
-    ("bottlerocket", "arm64"): "BOTTLEROCKET_ARM_64_NVIDIA",
+    (image, arch): ami for image, facts in IMAGES.items() for arch, ami in facts.api_names.items()
 }
-"""(image family, CPU architecture) -> EKS NVIDIA AMI type."""
+"""(image family, CPU architecture) -> EKS NVIDIA AMI type (the image table's ``api_names``)."""
 
 CAPACITY_TYPES: Mapping[str, str] = {
     "on-demand": "ON_DEMAND",
@@ -33,6 +30,10 @@ CAPACITY_TYPES: Mapping[str, str] = {
 }
 """Pool capacity -> botocore eks ``CapacityTypes``: an On-Demand Capacity Reservation runs ON_DEMAND instances (the
 reservation is the launch template's); a Capacity Block is ``CAPACITY_BLOCK`` (``launch_template_capacity``)."""
+OWNED_TEMPLATE: frozenset[str] = frozenset({"reserved", "capacity-block"})
+"""Capacities whose node group runs on a launch template gpuready makes (``launch_template_capacity``)."""
+TEMPLATE_INSTANCE_TYPE: frozenset[str] = frozenset({"capacity-block"})
+"""Capacities whose instance type is the launch template's, none on the group (a Capacity Block)."""
 UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}
 """botocore eks ``NodegroupUpdateStrategies``: MINIMAL "terminates the old instances before launching the new
 instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
@@ -63,7 +64,7 @@ OWNED_INPUTS: Mapping[str, str] = {
 
 def ami_type(spec: GpuPoolSpec) -> str:
     """The NVIDIA AMI type for the pool's image family and the instance's architecture."""
-    return AMI_TYPES[(spec.image_family, spec.resolved.arch)]
+    return AMI_TYPES[(spec.image_family, spec.resolved.gpu.arch)]
 
 
 def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -73,7 +74,7 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
         # A Capacity Block's instance type is its launch template's: EKS refuses one on the group.
-        **({} if launch_template_capacity.carries_instance_type(spec) else _instance_types(spec)),
+        **({} if spec.capacity in TEMPLATE_INSTANCE_TYPE else _instance_types(spec)),
         # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
         "scaling_config": {
             "min_size": spec.min_size,
@@ -82,24 +83,24 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         },
         # By default GPU nodes are replaced one at a time, old node first: no spare GPU is needed.
         "update_config": {
-            "max_unavailable": eks_max_unavailable(spec),
+            "max_unavailable": max_unavailable(spec),
             "update_strategy": UPDATE_STRATEGIES[spec.upgrade.strategy],
         },
         "labels": scheduling.pool_labels(spec),
-        "taints": [scheduling.to_eks_taint(t) for t in scheduling.pool_taints(spec)],
+        "taints": [to_eks_taint(t) for t in scheduling.pool_taints(spec)],
         # GPU-suited node auto repair (gpuready.core.health.repair), or explicitly off
-        "node_repair_config": eks_node_repair_config(spec),
+        "node_repair_config": node_repair_config(spec),
         **({"release_version": spec.release_version} if spec.release_version else {}),
         # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
         # EksProfile.hatch_problems, the template's block device mapping sizes the disk then (gpuready's own
         # template does: launch_template_capacity).
-        **({} if launch_template_capacity.needs_template(spec) else _disk_size(spec)),
+        **({} if spec.capacity in OWNED_TEMPLATE else _disk_size(spec)),
     }
     return pool_hatches.with_overrides(spec, args)
 
 
 def _instance_types(spec: GpuPoolSpec) -> dict[str, Any]:
-    return {"instance_types": [spec.resolved.instance_type]}
+    return {"instance_types": [spec.resolved.gpu.instance_type]}
 
 
 def _disk_size(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -109,3 +110,21 @@ def _disk_size(spec: GpuPoolSpec) -> dict[str, Any]:
 def driver_summary(spec: GpuPoolSpec) -> str:
     """Who owns the driver, as the plan table shows it: the NVIDIA AMI on EKS."""
     return f"{spec.image_family} NVIDIA AMI ({ami_type(spec)})"
+
+
+def to_eks_taint(taint: Taint) -> dict[str, str]:
+    """``aws.eks.NodeGroup`` taint: effect in the EKS API spelling (``NO_SCHEDULE``)."""
+    encoded = {"key": taint.key, "effect": UPPER_SNAKE_EFFECTS[taint.effect]}
+    if taint.value:
+        encoded["value"] = taint.value
+    return encoded
+
+
+MAX_UNAVAILABLE = 100
+"""botocore eks ``NodegroupUpdateConfig.maxUnavailable``: "The maximum number is 100"."""
+
+
+def max_unavailable(spec: GpuPoolSpec) -> int:
+    """EKS needs at least 1 unavailable node in either strategy (``NonZeroInteger``)."""
+    given = spec.upgrade.max_unavailable
+    return 1 if given is None else given

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from gpuready.core.clouds.profile import CloudProfile, PlatformAdvertiser
-from gpuready.core.lifecycle_rules import EKS_MAX_UNAVAILABLE, RELEASE_EXAMPLES, RELEASE_VERSION, eks_max_unavailable
+from gpuready.core.clouds.profile import CloudProfile
+from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
 from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
-    BOTTLEROCKET_DISABLED_OPERANDS,
     GPUREADY_DOMAIN,
     LABEL_DEPLOY_PREFIX,
-    to_eks_taint,
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
+from gpuready.eks import auto_mode, capacity, catalog, karpenter
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
-from gpuready.eks.plan import AMI_TYPES, OWNED_INPUTS
+from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
+from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
@@ -44,7 +44,8 @@ MAX_TAINTS = 50
 class EksProfile(CloudProfile):
     name = "eks"
     title = "EKS"
-    images = ("al2023", "bottlerocket")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # EKS CreateNodegroup: 1-63 characters, letters, digits, '-' and '_', starting alphanumeric.
     name_rule = (
         re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z"),
@@ -54,6 +55,13 @@ class EksProfile(CloudProfile):
     # kubelet's NodeRestriction reserves kubernetes.io / k8s.io; EKS reserves its own prefix.
     reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
     instance_types = EKS_INSTANCE_TYPES
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
+    def gpu_family(self, family: str) -> bool:
+        return catalog.gpu_family(family)
+
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "gpuready.eks.stack_adapter"
     health_agents = {
@@ -63,9 +71,9 @@ class EksProfile(CloudProfile):
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
     provisioners = {
-        "node-group": "gpuready.eks.capacity",
-        "karpenter": "gpuready.eks.karpenter",
-        "eks-auto-mode": "gpuready.eks.auto_mode",
+        "node-group": capacity.PROVISIONER,
+        "karpenter": karpenter.PROVISIONER,
+        "eks-auto-mode": auto_mode.PROVISIONER,
     }
     required_settings = ("eksNodeRoleArn", "eksSubnetIds")
     example_pool = (
@@ -74,7 +82,6 @@ class EksProfile(CloudProfile):
         "- name: l4\n  instanceType: g6.xlarge\n  minSize: 0\n  maxSize: 2\n  diskSizeGb: 100\n  image: bottlerocket\n"
     )
     surge_needs_new_node = False
-    image_titles: ClassVar = {"al2023": "EKS AL2023 NVIDIA"}
     region_settings = ("aws:region",)
     offerings_package = "gpuready.eks"
 
@@ -160,7 +167,8 @@ class EksProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        if spec.driver == "operator":
+        image = IMAGES.get(spec.image_family)  # None: an image EKS lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "driver",
@@ -193,7 +201,8 @@ class EksProfile(CloudProfile):
         return []
 
     def sharing_blocked(self, spec: GpuPoolSpec) -> Problem | None:
-        if spec.image_family != "bottlerocket" or spec.sharing is None:
+        image = IMAGES.get(spec.image_family)
+        if image is None or image.platform_plugin == "nvidia" or spec.sharing is None:
             return None
         return Problem(
             "sharing",
@@ -216,9 +225,9 @@ class EksProfile(CloudProfile):
                     "use strategy: surge (EKS updateStrategy DEFAULT) or rolling (MINIMAL) without maxSurge",
                 )
             )
-        if not 1 <= eks_max_unavailable(spec) <= EKS_MAX_UNAVAILABLE:
+        if not 1 <= max_unavailable(spec) <= MAX_UNAVAILABLE:
             problems.append(
-                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {EKS_MAX_UNAVAILABLE}", policy.max_unavailable)
+                Problem("upgrade.maxUnavailable", f"EKS takes 1 to {MAX_UNAVAILABLE}", policy.max_unavailable)
             )
         return problems
 
@@ -228,14 +237,13 @@ class EksProfile(CloudProfile):
             return []
         return [Problem("releaseVersion", "not an EKS AMI release version", version, (), RELEASE_EXAMPLES)]
 
-    def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
-        return "bottlerocket" if image == "bottlerocket" else "nvidia"
-
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         # Bottlerocket NVIDIA and EKS Auto Mode bring driver, toolkit and device plugin (ownership's docstring).
-        if spec.image_family != "bottlerocket" and spec.provisioner != "eks-auto-mode":
-            return {}
-        return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in BOTTLEROCKET_DISABLED_OPERANDS}
+        image = IMAGES.get(spec.image_family)
+        operands = image.built_in_operands if image is not None else ()
+        if spec.provisioner == "eks-auto-mode":
+            operands = BOTTLEROCKET_DISABLED_OPERANDS
+        return {LABEL_DEPLOY_PREFIX + operand: "false" for operand in operands}
 
 
 PROFILE = EksProfile()

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from gpuready.core import component_entry
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.gke import lifecycle
+from gpuready.gke import lifecycle, pool_reader
 from gpuready.gke.scale_path import GkeNodePoolDecider
 
 
@@ -20,8 +22,27 @@ class GkeNodePool(Provisioner):
     key: ClassVar[str] = "node-pool"
     cloud: ClassVar[str] = "gke"
     adapter: ClassVar[str] = "gpuready.gke.stack_adapter:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="GkeGpuNodePool",
+        module="gpuready.gke.node_pool",
+        builder="gpuready.gke.stack_adapter",
+        description="A GPU node pool on an existing GKE cluster (accelerators, driver, GPU taint, gpuready's labels).",
+        wiring=(
+            component_entry.POOL,
+            component_entry.Wire("clusterName", component_entry.STRING, "Name of the existing GKE cluster.", True),
+            component_entry.Wire("location", component_entry.STRING, "Region or zone of the cluster.", True),
+            component_entry.Wire(
+                "nodeLocations",
+                component_entry.STRINGS,
+                "Zones of the pool's nodes; required unless location is a zone.",
+            ),
+            component_entry.Wire("serviceAccount", component_entry.STRING, "Service account e-mail of the nodes."),
+            component_entry.Wire("resourceLabels", component_entry.STRING_MAP, "GCE labels on the node VMs."),
+        ),
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_POOL.type: pool_reader.read_node_pool}
     scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
     repair: ClassVar[RepairFacts | None] = RepairFacts(
         on="GKE node auto-repair (management.autoRepair, set explicitly): GKE recreates a node that stays NotReady "

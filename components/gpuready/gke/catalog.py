@@ -43,3 +43,22 @@ GKE_ATTACHABLE = AttachableGpus(
     source=f"{_SRC} N1 + T4/V100",
 )
 """N1 machines take T4 or V100 GPUs as guest accelerators; the pool spec says which and how many."""
+
+EXTRA_GPU_PREFIXES = ("g4-", "a4x-")
+"""GCE GPU machine families the catalog does not list yet (G4 RTX PRO 6000, A4X GB200; clouds.md 4.1)."""
+GPU_PREFIXES = tuple(sorted({name.rsplit("-", 1)[0] + "-" for name in GKE_MACHINE_TYPES})) + EXTRA_GPU_PREFIXES
+"""GCE GPU machine type prefixes (``a2-highgpu-``, ``g2-standard-``): the catalog's and those it does not list."""
+
+
+def gpu_family(family: str) -> bool:
+    """Whether a GCE machine family (``g2``, ``a3``) is a GPU family."""
+    return any(prefix.startswith(family + "-") for prefix in GPU_PREFIXES)
+
+
+def unlisted_gpu_type(name: str) -> bool:
+    """Whether a GCE machine type is of a GPU machine family (listed in the catalog or not)."""
+    return name.startswith(GPU_PREFIXES)
+
+
+GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
+"""GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""

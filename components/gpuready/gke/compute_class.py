@@ -24,17 +24,18 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gpuready.core import scheduling
+from gpuready.core import component_entry, scheduling
 from gpuready.core.capacity import gpu_choice, node_disk, refusals
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.node_facts import NodeFacts
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import lifecycle, plan
+from gpuready.gke import lifecycle, plan, pool_reader
 from gpuready.gke.scale_path import CLASS_LABEL, ComputeClassDecider, class_taint
 
 API = ("cloud.google.com/v1", "ComputeClass")
@@ -155,6 +156,20 @@ UNSUPPORTED: Mapping[str, str] = {
 """Pool keys a compute-class pool refuses (they configure a node pool), with what to do instead."""
 
 
+CLASS_FACTS = NodeFacts(
+    title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
+    taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
+    own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
+    own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
+)  # fmt: skip
+"""How a ComputeClass and the nodes GKE makes for it are recognised and read."""
+
+
+def read_compute_class(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    """The GPU pool a ComputeClass of any program declares (``pool_reader``), with this provisioner's facts."""
+    return pool_reader.read_compute_class(props, CLASS_FACTS)
+
+
 class GkeComputeClass(Provisioner):
     """A custom compute class with node-pool auto-creation: GKE makes GPU node pools when pods select the class."""
 
@@ -166,6 +181,25 @@ class GkeComputeClass(Provisioner):
     )
     elastic: ClassVar[bool] = True
     adapter: ClassVar[str] = "gpuready.gke.compute_class_pool:build_pool"
+    component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
+        name="GkeComputeClassGpuPool",
+        module="gpuready.gke.compute_class_pool",
+        builder="gpuready.gke.compute_class_pool",
+        description="A GKE ComputeClass of GPU machines with node-pool auto-creation (provisioner: compute-class). "
+        f"Node auto-provisioning must be on in the cluster. {component_entry.KUBERNETES_PROVIDER}",
+        wiring=(
+            component_entry.ELASTIC_POOL,
+            component_entry.Wire(
+                "serviceAccount", component_entry.STRING, "Service account e-mail of the auto-created node pools."
+            ),
+            component_entry.Wire(
+                "nodeLocations",
+                component_entry.STRINGS,
+                "Zones of the nodes unless the pool names its own; absent: any zone.",
+            ),
+        ),
+        known_wiring=True,
+    )
     tables: ClassVar[tuple[ResourceTable, ...]] = (COMPUTE_CLASS,)
     pool_table: ClassVar[ResourceTable] = COMPUTE_CLASS
     scale_decider: ClassVar[ScaleDecider] = ComputeClassDecider()
@@ -175,12 +209,8 @@ class GkeComputeClass(Provisioner):
         off="nodePoolConfig.autoRepair false on the ComputeClass",
         source="cloud.google.com/v1 ComputeClass schema nodePoolConfig.autoRepair",
     )
-    node_facts: ClassVar[NodeFacts | None] = NodeFacts(
-        title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
-        taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
-        own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
-        own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
-    )  # fmt: skip
+    node_facts: ClassVar[NodeFacts | None] = CLASS_FACTS
+    readers: ClassVar[Mapping[str, PoolReader]] = {COMPUTE_CLASS.type: read_compute_class}
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return refusals.object_name_problems(spec.name, API[1])

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_gcp as gcp
 
-from gpuready.core import gke_zones
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 from gpuready.gke import capacity, lifecycle, plan
+from gpuready.gke import zones as gke_zones
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
 

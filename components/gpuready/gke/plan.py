@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core import gke_zones, pool_hatches, scheduling, sharing_plan
+from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
+from gpuready.gke import zones as gke_zones
+from gpuready.gke.images import IMAGES
 
-IMAGE_TYPES: Mapping[str, str] = {"cos": "COS_CONTAINERD", "ubuntu": "UBUNTU_CONTAINERD"}
+IMAGE_TYPES: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
+"""Image family -> GKE image type (the image table's ``api_names``, the same on every architecture)."""
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 DRIVER_INSTALLATION_DISABLED = "INSTALLATION_DISABLED"
@@ -64,16 +68,16 @@ def driver_version(spec: GpuPoolSpec) -> str:
 
 def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     """The pool's single ``guest_accelerators`` entry."""
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     if model.gke_accelerator is None:
         raise ValueError(f"pool {spec.name!r}: {model.key} has no GKE accelerator type")
     accelerator: dict[str, Any] = {
         "type": model.gke_accelerator,
-        "count": spec.resolved.gpus,
+        "count": spec.resolved.gpu.gpus,
         "gpu_driver_installation_config": {"gpu_driver_version": driver_version(spec)},
     }
     sharing = spec.sharing
-    if sharing_plan.delivery("gke", spec.driver, spec.sharing_mode) == "cloud":
+    if spec.resolved.delivery == "cloud":
         if isinstance(sharing, GpuSharing):
             accelerator["gpu_sharing_config"] = {
                 "gpu_sharing_strategy": SHARING_STRATEGIES[sharing.mode],
@@ -119,12 +123,12 @@ def node_pool_args(spec: GpuPoolSpec, zones: int) -> dict[str, Any]:
         "management": {"auto_repair": spec.repair.enabled, "auto_upgrade": True},
         "upgrade_settings": upgrade_settings(spec),
         "node_config": {
-            "machine_type": spec.resolved.instance_type,
+            "machine_type": spec.resolved.gpu.instance_type,
             "image_type": IMAGE_TYPES[spec.image_family],
             "spot": spec.capacity == "spot",
             "guest_accelerators": [guest_accelerator(spec)],
             "labels": scheduling.pool_labels(spec),
-            "taints": [scheduling.to_gke_taint(t) for t in scheduling.pool_taints(spec)],
+            "taints": [to_gke_taint(t) for t in scheduling.pool_taints(spec)],
             "oauth_scopes": [CLOUD_PLATFORM_SCOPE],
         },
     }
@@ -139,3 +143,8 @@ def driver_summary(spec: GpuPoolSpec) -> str:
     """Who owns the driver, as the plan table shows it."""
     owner = "GKE" if spec.driver == "cloud" else "GPU Operator"
     return f"{owner} (gpuDriverVersion={driver_version(spec)})"
+
+
+def to_gke_taint(taint: Taint) -> dict[str, str]:
+    """``gcp.container.NodePool`` taint: key, value and effect are all required."""
+    return {"key": taint.key, "value": taint.value, "effect": UPPER_SNAKE_EFFECTS[taint.effect]}

@@ -15,17 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.profile import CloudProfile, Delivery, PlatformAdvertiser
-from gpuready.core.gke_zones import ZONE, zone_problems
-from gpuready.core.gpu_stack import stack_objects
-from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, show
-from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN, to_gke_taint
-from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS, GKE_MIG_MODELS
+from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
+from gpuready.core.clouds.profile import CloudProfile
+from gpuready.core.props import as_mapping, as_number, as_text, dig, show
+from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
+from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES
-from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS
+from gpuready.gke import capacity, catalog, compute_class, stack_quota
+from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
+from gpuready.gke.images import IMAGES
+from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
+from gpuready.gke.pool_reader import accelerators
+from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
 if TYPE_CHECKING:
@@ -37,22 +40,12 @@ to read containerd's config from its file (cloud-native-docs ``google-gke.rst``,
 MPS_DOC = "https://cloud.google.com/kubernetes-engine/docs/how-to/nvidia-mps-gpus"
 """GKE: "Share GPUs with multiple workloads using NVIDIA MPS", section "Deploy workloads that use NVIDIA MPS with
 GPUs" (its example Job runs with ``hostIPC: true`` and selects ``cloud.google.com/gke-gpu-sharing-strategy: mps``)."""
-DRIVER_VERSIONS: tuple[str, ...] = ("default", "latest")
-"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; LATEST is COS-only)."""
-
-
-def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The ``guestAccelerators`` entries of a node pool's ``nodeConfig`` that attach at least one NVIDIA GPU."""
-    found = []
-    for entry in as_list(node_config.get("guestAccelerators")):
-        mapping = as_mapping(entry)
-        if mapping is None:
-            continue
-        count = as_number(mapping.get("count"))
-        kind = as_text(mapping.get("type")) or ""
-        if kind.startswith("nvidia-") and (count is None or count > 0):
-            found.append(mapping)
-    return found
+DRIVER_VERSIONS: tuple[str, ...] = tuple(dict.fromkeys(v for facts in IMAGES.values() for v in facts.driver_versions))
+"""GKE-installed driver branches (``gpu_driver_version`` DEFAULT / LATEST; which image takes which: ``IMAGES``)."""
+EVERY_IMAGE_DRIVER_VERSIONS: tuple[str, ...] = tuple(
+    v for v in DRIVER_VERSIONS if all(v in facts.driver_versions for facts in IMAGES.values())
+)
+"""The driver versions every GKE image takes: what a pool on an image GKE lacks is judged by."""
 
 
 def driver_version(props: Mapping[str, Any]) -> str:
@@ -67,7 +60,8 @@ def driver_version(props: Mapping[str, Any]) -> str:
 class GkeProfile(CloudProfile):
     name = "gke"
     title = "GKE"
-    images = ("cos", "ubuntu")
+    image_facts = IMAGES
+    images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (
         re.compile(r"^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?\Z"),
@@ -77,6 +71,13 @@ class GkeProfile(CloudProfile):
     reserved_label_domains = ("kubernetes.io", "k8s.io", "cloud.google.com", GPUREADY_DOMAIN)
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
+
+    def unlisted_gpu_type(self, name: str) -> bool:
+        return catalog.unlisted_gpu_type(name)
+
+    def gpu_family(self, family: str) -> bool:
+        return catalog.gpu_family(family)
+
     matrix_types = ("g2-standard-8", "a2-highgpu-1g")
     offerings_unchecked = (
         "GKE: whether the cluster's zones offer a pool's GPU and machine type is not checked (gpuready has no "
@@ -88,7 +89,7 @@ class GkeProfile(CloudProfile):
         "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
-    provisioners = {"node-pool": "gpuready.gke.capacity", "compute-class": "gpuready.gke.compute_class"}
+    provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
     required_settings = ("gkeLocation",)
     optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
     example_pool = (
@@ -126,9 +127,6 @@ class GkeProfile(CloudProfile):
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
         return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
-
-    def policy_accelerators(self, node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-        return accelerators(node_config)
 
     def policy_mig_problems(
         self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
@@ -170,7 +168,8 @@ class GkeProfile(CloudProfile):
 
     def driver_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         problems = []
-        if spec.driver == "operator" and spec.image_family != "ubuntu":
+        image = IMAGES.get(spec.image_family)  # None: an image GKE lacks (the image rule refuses it)
+        if spec.driver == "operator" and (image is None or not image.operator_driver):
             problems.append(
                 Problem(
                     "image",
@@ -178,7 +177,7 @@ class GkeProfile(CloudProfile):
                     "Container-Optimized OS build (NVIDIA/nvidia-container-toolkit#209), and the operator on COS fails "
                     "to register its runtime with GKE's containerd (NVIDIA/gpu-operator#1679, unresolved)",
                     spec.image_family,
-                    ("ubuntu",),
+                    tuple(name for name, facts in IMAGES.items() if facts.operator_driver),
                     "set image: ubuntu (NVIDIA's driver manager route, cloud-native-docs google-gke.rst), or driver: "
                     "cloud to keep GKE's driver and device plugin",
                 )
@@ -190,10 +189,14 @@ class GkeProfile(CloudProfile):
             return problems + super().driver_problems(spec)
         if version not in DRIVER_VERSIONS:
             problems.append(Problem("driverVersion", "unknown GKE driver version", version, DRIVER_VERSIONS))
-        elif version == "latest" and spec.image_family != "cos":
+        elif version not in (offered := image.driver_versions if image is not None else EVERY_IMAGE_DRIVER_VERSIONS):
             problems.append(
                 Problem(
-                    "driverVersion", "GKE offers the LATEST driver on COS only", version, ("default",), "use default"
+                    "driverVersion",
+                    "GKE offers the LATEST driver on COS only",
+                    version,
+                    offered,
+                    "use default",
                 )
             )
         return problems
@@ -257,7 +260,7 @@ class GkeProfile(CloudProfile):
         return {"toolkit": {"env": GKE_TOOLKIT_ENV}} if operator_driver else {}
 
     def stack_objects(self, namespace: str, pools: Sequence[GpuPoolSpec]) -> list[Any]:
-        return [stack_objects.gke_priority_quota(namespace, pools)]
+        return [stack_quota.priority_quota(namespace, pools)]
 
     def workload_pod_fields(self, spec: GpuPoolSpec) -> dict[str, Any]:
         """GKE's MPS: pods talk to the MPS control daemon through the host's IPC namespace, so ``hostIPC: true``

@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 
 import pulumi
 
+from gpuready.core.component_entry import ReleaseEntry
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
-from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin
-from gpuready.gpu_stack.dra_driver import NvidiaDraDriver
-from gpuready.gpu_stack.gpu_operator import GpuOperator
-from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
-from gpuready.gpu_stack.release_component import GpuStackRelease, PoolInput
+from gpuready.errors import RegistrationError
+from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs, PoolInput
+
+
+def release_classes(entry: ReleaseEntry) -> tuple[type[GpuStackRelease], type[GpuStackReleaseArgs]]:
+    """The component class of a stack kind's registration entry and its Args, from the entry's module."""
+    module = importlib.import_module(entry.module)
+    component, args = getattr(module, entry.name, None), getattr(module, f"{entry.name}Args", None)
+    if not (isinstance(component, type) and issubclass(component, GpuStackRelease)):
+        raise RegistrationError(f"{entry.module} has no chart component {entry.name} (a GpuStackRelease)")
+    if not (isinstance(args, type) and issubclass(args, GpuStackReleaseArgs)):
+        raise RegistrationError(f"{entry.module} has no {entry.name}Args (a GpuStackReleaseArgs)")
+    return component, args
+
 
 STACK_COMPONENTS: Mapping[str, type[GpuStackRelease]] = {
-    "gpu-operator": GpuOperator,
-    "device-plugin": NvidiaDevicePlugin,
-    "dra-driver": NvidiaDraDriver,
-    "gpu-operator-dra": GpuOperatorDra,
+    kind: release_classes(entry)[0] for kind, entry in CHART_COMPONENTS.items()
 }
-"""The component of each stack kind that installs a chart (``charts.STACK_CHARTS`` has the same keys)."""
+"""The component of each stack kind that installs a chart, from its registration entry (``GpuStackKind.component``;
+``charts.STACK_CHARTS`` has the same keys)."""
 
 
 def install_gpu_stack(

@@ -10,56 +10,39 @@ needs the cloud's SDK.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import pulumi
 
 from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.config_model.problems import rebased
 from gpuready.core.config_model.scheduler_model import parse_binpack
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, Problem, SpecError
-from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin
-from gpuready.gpu_stack.dra_driver import NvidiaDraDriver
-from gpuready.gpu_stack.gpu_operator import GpuOperator
-from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
 from gpuready.package.json_types import token
 
-POOL_ADAPTERS = {
-    "EksGpuNodePool": "gpuready.eks.stack_adapter",
-    "AksGpuNodePool": "gpuready.aks.stack_adapter",
-    "GkeGpuNodePool": "gpuready.gke.stack_adapter",
-}
-"""Pool component -> the cloud's adapter module (``PACKAGE_CLOUD``, ``package_pool``), imported on first use."""
-ELASTIC_POOLS = {
-    "EksKarpenterGpuPool": ("gpuready.eks.karpenter_pool", "karpenter", False),
-    "EksAutoModeGpuPool": ("gpuready.eks.auto_mode_pool", "eks-auto-mode", True),
-    "AksNapGpuPool": ("gpuready.aks.nap_pool", "nap", True),
-    "GkeComputeClassGpuPool": ("gpuready.gke.compute_class_pool", "compute-class", True),
-}
-"""Elastic pool component (issue #14) -> its module (``PACKAGE_CLOUD``, ``package_pool``), the provisioner it makes
-(which a pool entry may leave out), and whether its wiring must be known values (its Args take plain values; the
-Karpenter pool's take outputs)."""
+POOL_COMPONENTS: Mapping[str, Provisioner] = {p.component.name: p for p in component_provisioners()}
+"""Pool component -> the provisioner registering it (``Provisioner.component``): node pools first, then elastic
+pools (issue #14), cloud by cloud. The provisioner gives the component's cloud and the provisioner an elastic pool's
+entry may leave out; its entry the module building it (``package_pool``) and whether the wiring must be known values
+(the elastic pools' Args take plain values; the Karpenter pool's take outputs)."""
 FEATURE_GATES = "karpenterFeatureGates"
 """The input declaring the cluster's Karpenter feature gates (the stack key ``gpuready:karpenterFeatureGates``;
 only the Karpenter pool's schema has it): checked as the stack key is, and the pool is judged, and built, for a
 cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose GPUs Karpenter cannot see gets its
 NodeOverlay instead of a refusal)."""
-RELEASE_KINDS = {
-    GpuOperator.TOKEN: "gpu-operator",
-    NvidiaDevicePlugin.TOKEN: "device-plugin",
-    NvidiaDraDriver.TOKEN: "dra-driver",
-    GpuOperatorDra.TOKEN: "gpu-operator-dra",
-}
-"""Chart component token -> the GPU stack kind its inputs are parsed as."""
+RELEASE_KINDS = {token(entry.name): kind for kind, entry in CHART_COMPONENTS.items()}
+"""Chart component token -> the GPU stack kind its inputs are parsed as (``GpuStackKind.component``)."""
 SCHEDULER = token("GpuBinPackingScheduler")
 
 
@@ -167,12 +150,11 @@ def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool =
     """Parse ``inputs`` of component ``resource_type`` as ``Construct`` does, building nothing; raise ``SpecError``
     with every problem (input paths). ``gated``: the component's schema takes ``karpenterFeatureGates``."""
     component = resource_type.rsplit(":", 1)[-1]
-    if component in POOL_ADAPTERS:
-        fixed_pool(inputs, importlib.import_module(POOL_ADAPTERS[component]).PACKAGE_CLOUD)
-    elif component in ELASTIC_POOLS:
-        module, provisioner, _ = ELASTIC_POOLS[component]
-        cloud = importlib.import_module(module).PACKAGE_CLOUD
-        elastic_pool(component, inputs, cloud, provisioner, gated=gated)
+    provisioner = POOL_COMPONENTS.get(component)
+    if provisioner is not None and not provisioner.elastic:
+        fixed_pool(inputs, provisioner.cloud)
+    elif provisioner is not None:
+        elastic_pool(component, inputs, provisioner.cloud, provisioner.key, gated=gated)
     elif resource_type in RELEASE_KINDS:
         release_inputs(RELEASE_KINDS[resource_type], inputs)
     elif resource_type == SCHEDULER:

@@ -24,21 +24,19 @@ from pulumi.errors import InputPropertiesError
 from pulumi.provider import ConstructResult, Provider
 from pydantic.alias_generators import to_camel
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.component_entry import ReleaseEntry
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
-from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin, NvidiaDevicePluginArgs
-from gpuready.gpu_stack.dra_driver import NvidiaDraDriver, NvidiaDraDriverArgs
-from gpuready.gpu_stack.gpu_operator import GpuOperator, GpuOperatorArgs
-from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra, GpuOperatorDraArgs
+from gpuready.gpu_stack.install import release_classes
 from gpuready.gpu_stack.release_component import GpuStackRelease
 from gpuready.package.input_check import (
     AGENT_WIRING,
     CONVENTION_INPUTS,
-    ELASTIC_POOLS,
     FEATURE_GATES,
-    POOL_ADAPTERS,
+    POOL_COMPONENTS,
     binpack_inputs,
     elastic_pool,
     fixed_pool,
@@ -53,16 +51,16 @@ from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinP
 KUBERNETES = "kubernetes"
 
 
-class PoolAdapter(Protocol):
-    PACKAGE_CLOUD: Cloud
+class PoolBuilder(Protocol):
+    """A node pool component's builder module (``ComponentEntry.builder``)."""
 
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], opts: pulumi.ResourceOptions
     ) -> GpuNodePoolBase: ...
 
 
-class ElasticPoolAdapter(Protocol):
-    PACKAGE_CLOUD: Cloud
+class ElasticPoolBuilder(Protocol):
+    """An elastic pool component's builder module (``ComponentEntry.builder``)."""
 
     def package_pool(
         self, name: str, spec: GpuPoolSpec, wiring: Mapping[str, Any], provider: pulumi.ProviderResource,
@@ -72,9 +70,6 @@ class ElasticPoolAdapter(Protocol):
     """``cluster`` is passed only to the components whose schema takes ``karpenterFeatureGates``."""
 
 
-ReleaseArgs = (
-    type[GpuOperatorArgs] | type[NvidiaDevicePluginArgs] | type[NvidiaDraDriverArgs] | type[GpuOperatorDraArgs]
-)
 Built = tuple[pulumi.ComponentResource, dict[str, Any]]
 
 
@@ -90,17 +85,15 @@ class GpuReadyProvider(Provider):
         }
         """Component token -> the inputs its schema requires (checked before anything registers)."""
         self._builders: dict[str, Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]] = {
-            **{token(component): _pool_builder(module) for component, module in POOL_ADAPTERS.items()},
             **{
                 token(component): _elastic_builder(
-                    component, *made_by, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
+                    provisioner, gated=FEATURE_GATES in resources[token(component)]["inputProperties"]
                 )
-                for component, made_by in ELASTIC_POOLS.items()
+                if provisioner.elastic
+                else _pool_builder(provisioner)
+                for component, provisioner in POOL_COMPONENTS.items()
             },
-            GpuOperator.TOKEN: _release_builder(GpuOperator, GpuOperatorArgs, "gpu-operator"),
-            NvidiaDevicePlugin.TOKEN: _release_builder(NvidiaDevicePlugin, NvidiaDevicePluginArgs, "device-plugin"),
-            NvidiaDraDriver.TOKEN: _release_builder(NvidiaDraDriver, NvidiaDraDriverArgs, "dra-driver"),
-            GpuOperatorDra.TOKEN: _release_builder(GpuOperatorDra, GpuOperatorDraArgs, "gpu-operator-dra"),
+            **{token(entry.name): _release_builder(entry, kind) for kind, entry in CHART_COMPONENTS.items()},
             token("GpuBinPackingScheduler"): _scheduler,
         }
 
@@ -129,11 +122,11 @@ class GpuReadyProvider(Provider):
         return ConstructResult(urn=component.urn, state=state)
 
 
-def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+def _pool_builder(provisioner: Provisioner) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        adapter = cast("PoolAdapter", importlib.import_module(module))
-        spec = fixed_pool(inputs, adapter.PACKAGE_CLOUD)
-        pool = adapter.package_pool(name, spec, inputs, opts)
+        builder = cast("PoolBuilder", importlib.import_module(provisioner.component.builder))
+        spec = fixed_pool(inputs, provisioner.cloud)
+        pool = builder.package_pool(name, spec, inputs, opts)
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 
@@ -141,15 +134,17 @@ def _pool_builder(module: str) -> Callable[[str, Mapping[str, Any], pulumi.Resou
 
 
 def _elastic_builder(
-    component: str, module: str, provisioner: str, known: bool, *, gated: bool
+    provisioner: Provisioner, *, gated: bool
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    entry = provisioner.component
+
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-        adapter = cast("ElasticPoolAdapter", importlib.import_module(module))
-        spec, cluster = elastic_pool(component, inputs, adapter.PACKAGE_CLOUD, provisioner, gated=gated)
+        builder = cast("ElasticPoolBuilder", importlib.import_module(entry.builder))
+        spec, cluster = elastic_pool(entry.name, inputs, provisioner.cloud, provisioner.key, gated=gated)
         skipped = ("pool", FEATURE_GATES, *CONVENTION_INPUTS)
-        wiring = {k: plain(v, k) if known else v for k, v in inputs.items() if k not in skipped}
-        provider = _kubernetes_provider(component, opts)
-        pool = adapter.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
+        wiring = {k: plain(v, k) if entry.known_wiring else v for k, v in inputs.items() if k not in skipped}
+        provider = _kubernetes_provider(entry.name, opts)
+        pool = builder.package_pool(name, spec, wiring, provider, opts, **({"cluster": cluster} if gated else {}))
         outputs = {to_camel(key): value for key, value in pool.values.as_dict().items()}
         return pool, {"nodePoolName": pool.node_pool_name, **outputs}
 
@@ -171,8 +166,12 @@ def _kubernetes_provider(component: str, opts: pulumi.ResourceOptions) -> pulumi
 
 
 def _release_builder(
-    component: Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease], args_type: ReleaseArgs, kind: str
+    entry: ReleaseEntry, kind: str
 ) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    component_class, args_type = release_classes(entry)
+    component = cast(
+        "Callable[[str, Any, pulumi.ResourceOptions], GpuStackRelease]", component_class
+    )  # (name, args, opts)
     keys = frozenset(f.name for f in fields(args_type)) - {"pools", "provider", *AGENT_WIRING.values()}
 
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:

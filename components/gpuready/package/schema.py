@@ -17,11 +17,15 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic.alias_generators import to_camel
 
+from gpuready.core import component_entry
+from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.clouds.registry import CLOUDS
+from gpuready.core.component_entry import STRING, STRING_MAP, Wire
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.pool_summary import PoolOutputs
 from gpuready.package.field_docs import documented
 from gpuready.package.json_types import PACKAGE, Json, TypeWriter, token
@@ -31,20 +35,6 @@ SCHEMA_FILE = Path(__file__).resolve().parents[3] / "schema.json"
 """The committed schema, at the repository root (next to ``PulumiPlugin.yaml``)."""
 POOL_TYPE = "PoolSpec"
 """The object type of one pool entry (``gpuready:nodePools[i]``)."""
-
-_STRING: Json = {"type": "string"}
-_STRINGS: Json = {"type": "array", "items": {"type": "string"}}
-_STRING_MAP: Json = {"type": "object", "additionalProperties": {"type": "string"}}
-
-
-@dataclass(frozen=True)
-class Wire:
-    """One input that is not a config-model key: the cluster wiring (may be another resource's output)."""
-
-    name: str
-    type: Json
-    description: str
-    required: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,23 +51,6 @@ class ComponentSchema:
     outputs: dict[str, Json] = field(default_factory=dict)
 
 
-_POOL = Wire("pool", {"$ref": f"#/types/{token(POOL_TYPE)}"}, "The pool, as one entry of gpuready:nodePools.", True)
-_TAGS = Wire("tags", _STRING_MAP, "Tags on the cloud resource.")
-_ELASTIC_POOL = Wire(
-    "pool",
-    _POOL.type,
-    "The pool, as one entry of gpuready:nodePools; provisioner may be left out (the component's).",
-    True,
-)
-_K8S = "Pass the cluster's Kubernetes provider in the resource options (providers)."
-_EKS_ELASTIC_WIRING = (
-    _ELASTIC_POOL,
-    Wire("clusterName", _STRING, "Name of the existing EKS cluster (selects its security group by tag).", True),
-    Wire("nodeRoleArn", _STRING, "IAM role of the nodes: its ARN or its name.", True),
-    Wire("subnetIds", _STRINGS, "Subnets of the nodes.", True),
-    Wire("securityGroupIds", _STRINGS, "Security groups of the nodes; absent: the EKS cluster security group."),
-    Wire("tags", _STRING_MAP, "Tags on the EC2 instances."),
-)
 _POOLS = Wire(
     "pools",
     {"type": "array", "items": {"$ref": f"#/types/{token(POOL_TYPE)}"}},
@@ -85,7 +58,7 @@ _POOLS = Wire(
     True,
 )
 _CONVENTIONS = (
-    Wire("gpuTaint", _STRING, "The team's GPU taint, key=value:Effect (gpuready:conventions' gpuTaint): the pools "
+    Wire("gpuTaint", STRING, "The team's GPU taint, key=value:Effect (gpuready:conventions' gpuTaint): the pools "
          "carry it and the GPU stack tolerates it; absent: nvidia.com/gpu=present:NoSchedule."),
     Wire("skypilotLabels", {"type": "boolean"}, "Whether the pools carry SkyPilot's skypilot.co/accelerator label "
          "(gpuready:conventions' skypilotLabels); absent: true."),
@@ -93,9 +66,9 @@ _CONVENTIONS = (
 """Every component with pools takes the team's conventions, as the stack takes ``gpuready:conventions``."""
 _CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(CLOUDS)}.", True)
 _AGENT_WIRING = (
-    Wire("clusterName", _STRING, "Name of the existing cluster: required when health installs an agent add-on (EKS: "
+    Wire("clusterName", STRING, "Name of the existing cluster: required when health installs an agent add-on (EKS: "
          "the node monitoring agent)."),
-    Wire("tags", _STRING_MAP, "Tags on the health agent add-on, when health installs one."),
+    Wire("tags", STRING_MAP, "Tags on the health agent add-on, when health installs one."),
 )  # fmt: skip
 _POOL_OUTPUTS: dict[str, Json] = {
     "nodePoolName": {"type": "string", "description": "The pool's name in the cloud."},
@@ -112,120 +85,20 @@ _RELEASE_OUTPUTS: dict[str, Json] = {
 }
 
 COMPONENTS: tuple[ComponentSchema, ...] = (
-    ComponentSchema(
-        "EksGpuNodePool",
-        "A GPU node group on an existing EKS cluster (NVIDIA AMI, GPU taint, gpuready's labels).",
-        wiring=(
-            _POOL,
-            Wire("clusterName", _STRING, "Name of the existing EKS cluster.", True),
-            Wire("nodeRoleArn", _STRING, "IAM role the nodes run as (EKS worker, CNI and ECR read policies).", True),
-            Wire("subnetIds", _STRINGS, "Subnets of the node group.", True),
-            _TAGS,
-        ),
-        outputs=_POOL_OUTPUTS,
+    *(
+        ComponentSchema(p.component.name, p.component.description, wiring=p.component.wiring, outputs=_POOL_OUTPUTS)
+        for p in component_provisioners()
     ),
-    ComponentSchema(
-        "AksGpuNodePool",
-        "A GPU agent pool on an existing AKS cluster (driver owner, MIG profile, GPU taint, gpuready's labels).",
-        wiring=(
-            _POOL,
-            Wire("resourceGroupName", _STRING, "Resource group of the cluster.", True),
-            Wire("clusterName", _STRING, "Name of the existing managed cluster.", True),
-            Wire("vnetSubnetId", _STRING, "Subnet for the agent pool."),
-            _TAGS,
-        ),
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "GkeGpuNodePool",
-        "A GPU node pool on an existing GKE cluster (accelerators, driver, GPU taint, gpuready's labels).",
-        wiring=(
-            _POOL,
-            Wire("clusterName", _STRING, "Name of the existing GKE cluster.", True),
-            Wire("location", _STRING, "Region or zone of the cluster.", True),
-            Wire("nodeLocations", _STRINGS, "Zones of the pool's nodes; required unless location is a zone."),
-            Wire("serviceAccount", _STRING, "Service account e-mail of the nodes."),
-            Wire("resourceLabels", _STRING_MAP, "GCE labels on the node VMs."),
-        ),
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "EksKarpenterGpuPool",
-        "A Karpenter NodePool of GPU nodes with its EC2NodeClass (provisioner: karpenter): nodes appear when GPU pods "
-        f"need them. Karpenter must already run in the cluster. {_K8S}",
-        wiring=(
-            *_EKS_ELASTIC_WIRING,
-            Wire(
-                "karpenterFeatureGates",
-                _STRINGS,
-                "Feature gates the cluster's Karpenter runs with on, as its --feature-gates spells them (as "
-                "gpuready:karpenterFeatureGates): with NodeOverlay, a pool whose GPUs Karpenter cannot see (MIG mixed, "
-                "renamed time-slicing) gets its NodeOverlay instead of a refusal.",
-            ),
-        ),
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "EksAutoModeGpuPool",
-        "An EKS Auto Mode NodePool of GPU nodes with its NodeClass (provisioner: eks-auto-mode), on AWS's own NVIDIA "
-        f"driver and device plugin. {_K8S}",
-        wiring=_EKS_ELASTIC_WIRING,
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "AksNapGpuPool",
-        "An AKS node auto-provisioning NodePool of GPU nodes with its AKSNodeClass (provisioner: nap). NAP must be "
-        f"enabled on the cluster. {_K8S}",
-        wiring=(_ELASTIC_POOL, Wire("tags", _STRING_MAP, "Azure tags of the VMs.")),
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "GkeComputeClassGpuPool",
-        "A GKE ComputeClass of GPU machines with node-pool auto-creation (provisioner: compute-class). Node "
-        f"auto-provisioning must be on in the cluster. {_K8S}",
-        wiring=(
-            _ELASTIC_POOL,
-            Wire("serviceAccount", _STRING, "Service account e-mail of the auto-created node pools."),
-            Wire("nodeLocations", _STRINGS, "Zones of the nodes unless the pool names its own; absent: any zone."),
-        ),
-        outputs=_POOL_OUTPUTS,
-    ),
-    ComponentSchema(
-        "GpuOperator",
-        "NVIDIA's GPU Operator chart on gpuready pools (gpuready:gpuStack with kind gpu-operator). Pass the "
-        "cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "NvidiaDevicePlugin",
-        "NVIDIA's device-plugin chart on gpuready pools (gpuready:gpuStack with kind device-plugin). Pass the "
-        "cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "migReboot", "clusterVersion"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "NvidiaDraDriver",
-        "NVIDIA's DRA driver chart on gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind dra-driver; "
-        "Kubernetes 1.34+). Pass the cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "nfd", "migReboot", "monitoring"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
-    ),
-    ComponentSchema(
-        "GpuOperatorDra",
-        "The GPU Operator chart's experimental GPUCluster stack (NVIDIA's DRA driver, DCGM exporter, DRA validator) on "
-        "gpuready's DRA pools (advertise: dra; gpuready:gpuStack with kind gpu-operator-dra; Kubernetes 1.34+). Pass "
-        "the cluster's Kubernetes provider in the resource options.",
-        model=GpuStackConfig,
-        skip=frozenset({"kind", "gfd", "migReboot"}),
-        wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
-        outputs=_RELEASE_OUTPUTS,
+    *(
+        ComponentSchema(
+            entry.name,
+            entry.description,
+            model=GpuStackConfig,
+            skip=entry.skip,
+            wiring=(_POOLS, _CLOUD, *_AGENT_WIRING),
+            outputs=_RELEASE_OUTPUTS,
+        )
+        for entry in CHART_COMPONENTS.values()
     ),
     ComponentSchema(
         "GpuBinPackingScheduler",
@@ -271,7 +144,7 @@ def _resource(writer: TypeWriter, component: ComponentSchema) -> Json:
         writer.add_defs(schema.get("$defs", {}))
         model_schema = {**schema, "properties": _without(schema["properties"], component.skip)}
         properties, required = writer.properties(component.model.__name__, model_schema)
-    with_pools = any(wire.name in (_POOL.name, _POOLS.name) for wire in component.wiring)
+    with_pools = any(wire.name in (component_entry.POOL.name, _POOLS.name) for wire in component.wiring)
     for wire in (*component.wiring, *(_CONVENTIONS if with_pools else ())):
         properties[wire.name] = {**wire.type, "description": wire.description}
         if wire.required:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.readers import read_pools
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
 from gpuready.plan_diff.plan_file import PlanFormatError
@@ -20,8 +22,26 @@ CapacityReader = Callable[[Mapping[str, Any]], PoolCapacity | None]
 
 TABLES: Mapping[str, ResourceTable] = {t.type: t for p in provisioners() for t in p.tables}
 """Replacement tables of the cloud resources gpuready creates, by Pulumi type token."""
-GPU_POOL_TYPES: Mapping[str, CapacityReader] = {p.pool_table.type: p.capacity for p in provisioners()}
-"""Cloud resources that hold GPU nodes, and how to read their capacity from planned inputs."""
+GPU_POOL_TYPES: Mapping[str, tuple[Provisioner, ...]] = {
+    t: tuple(p for p in provisioners() if p.pool_table.type == t) for t in {p.pool_table.type for p in provisioners()}
+}
+"""Cloud resources that hold GPU nodes, by type token, with the provisioners that write them (a ``karpenter.sh``
+NodePool is written by several: Karpenter and Auto Mode on EKS, node auto-provisioning on AKS)."""
+
+
+def _reader(type_token: str, inputs: Mapping[str, Any]) -> CapacityReader | None:
+    """The capacity reader of the provisioner that wrote a resource: the only one of its type, else the one its
+    pool reader names (a NodePool's node class group or labels tell its cloud and provisioner)."""
+    writers = GPU_POOL_TYPES.get(type_token, ())
+    if len(writers) <= 1:
+        return writers[0].capacity if writers else None
+    for facts in read_pools(type_token, inputs):
+        same_cloud = [p for p in writers if p.cloud == facts.cloud]
+        named = [p for p in same_cloud if p.key == facts.provisioner]
+        if named or same_cloud:
+            return (named or same_cloud)[0].capacity
+    return None
+
 
 _K8S_SOURCE = "pulumi/pulumi-kubernetes: metadata.name and metadata.namespace are replace-on-change for every kind"
 KUBERNETES = ResourceTable(
@@ -41,11 +61,10 @@ OTHER = ResourceTable(type="*", rules=(), unlisted="update")
 def read_capacity(resource: Mapping[str, Any], which: str) -> PoolCapacity | None:
     """The GPU capacity of a planned resource, None when it holds no GPU nodes; inputs that do not have the shape
     its type gives them are a ``PlanFormatError`` naming the resource."""
-    reader = GPU_POOL_TYPES.get(resource["type"])
-    if reader is None:
-        return None
+    inputs = resource.get("inputs") or {}
     try:
-        return reader(resource.get("inputs") or {})
+        reader = _reader(resource["type"], inputs)
+        return None if reader is None else reader(inputs)
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
         raise PlanFormatError(
             f"the {which} plan's resource {resource['urn']}: its inputs do not have the shape {resource['type']} gives "

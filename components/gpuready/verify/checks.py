@@ -13,7 +13,6 @@ from gpuready.core.scheduling import (
     LABEL_ACCELERATOR,
     LABEL_GPU_PRESENT,
     LABEL_SKYPILOT_ACCELERATOR,
-    to_aks_taint,
 )
 from gpuready.core.taints import Taint
 from gpuready.verify import findings as f
@@ -74,9 +73,9 @@ def _taints(view: NodeView, expectation: Expectation, origin: NodeOrigin | None)
         if any(_taint_ok(t, want, expectation.exact_taint_values) for t in same_key):
             continue
         is_gpu = want.key == gpu_key
-        spelled = to_aks_taint(want)
+        spelled = str(want)
         if same_key:
-            got = ", ".join(to_aks_taint(t) for t in same_key)
+            got = ", ".join(str(t) for t in same_key)
             found.append(Finding(
                 node=view.name, severity=_severity(expectation), code=f.GPU_TAINT_WRONG if is_gpu else f.TAINT_MISSING,
                 message=f"taint {want.key}: wrong value or effect; got {got!r}, expected {spelled!r}",

@@ -12,11 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gpuready.core import sharing_plan
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from gpuready.core.advertisers.registry import advertiser_for, advertiser_for_node, is_gpu_resource
-from gpuready.core.capacity.registry import provisioner_for
-from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.advertisers.registry import advertiser_for_node, is_gpu_resource
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
 from gpuready.core.quantities import whole_count
@@ -89,19 +86,19 @@ class Expectation:
 
 def expectation_for(spec: GpuPoolSpec) -> Expectation:
     """The expectation for every node of a gpuready pool."""
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     sharing = spec.sharing
-    delivered_by = sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    delivered_by = spec.resolved.delivery
     cloud_delivered = delivered_by == "cloud"
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
-    on_gke = cloud_profile(spec.cloud).cloud_sharing_labels and cloud_delivered
-    advertiser = advertiser_for(spec)
-    provisioner = provisioner_for(spec)
+    on_gke = spec.profile.cloud_sharing_labels and cloud_delivered
+    advertiser = spec.resolved.advertiser
+    provisioner = spec.resolved.provisioner
     bounds = provisioner.bounds(spec)
     return Expectation(
         pool=spec.name,
         accelerator=model.key,
-        gpus_per_node=spec.resolved.gpus,
+        gpus_per_node=spec.resolved.gpu.gpus,
         labels=pool_labels(spec),
         taints=pool_taints(spec),
         allocatable=advertiser.allocatable_per_node(spec),

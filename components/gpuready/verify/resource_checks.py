@@ -21,7 +21,6 @@ from gpuready.core.scheduling import (
     LABEL_GPU_PRESENT,
     LABEL_MIG_CONFIG,
     SHARED_GPU_RESOURCE,
-    to_aks_taint,
 )
 from gpuready.verify import findings as f
 from gpuready.verify.expectations import Expectation, advertised_gpu_resources
@@ -118,14 +117,11 @@ def likely_reasons(view: NodeView) -> list[str]:
     if others:
         reasons.append(
             "the device plugin DaemonSet must tolerate the node's other taints "
-            f"{', '.join(to_aks_taint(t) for t in others)} (eksctl#5277)"
+            f"{', '.join(str(t) for t in others)} (eksctl#5277)"
         )
     odd_gpu = [t for t in view.taints if t.key == GPU_TAINT_KEY and t.value not in ("", "present")]
     if odd_gpu:
-        reasons.append(
-            f"taint {to_aks_taint(odd_gpu[0])} is not tolerated by a toleration 'Equal present' "
-            "(k8s-device-plugin#1934)"
-        )
+        reasons.append(f"taint {odd_gpu[0]} is not tolerated by a toleration 'Equal present' (k8s-device-plugin#1934)")
     last = "the driver is not ready or the device plugin has not registered yet"
     reasons.append(f"otherwise {last}" if reasons else last)
     return reasons

@@ -136,11 +136,14 @@ def test_extended_resources_need_no_pod_fields() -> None:
     assert EXTENDED_RESOURCES.pod_fields(GpuRequest(resource="nvidia.com/gpu", count=1)) == {}
 
 
-def test_a_workload_asks_its_advertiser_for_container_and_pod_fields(monkeypatch: pytest.MonkeyPatch) -> None:
-    claims = _ClaimsAdvertiser()
-    monkeypatch.setattr(registry, "_BY_KEY", {**registry._BY_KEY, claims.key: claims})
+def test_a_workload_asks_its_advertiser_for_container_and_pod_fields() -> None:
     workload = GpuWorkload(
-        pool="p", resource="gpu.example.com", count=2, node_selector={"k": "v"}, tolerations=(), advertiser="claims"
+        pool="p",
+        resource="gpu.example.com",
+        count=2,
+        node_selector={"k": "v"},
+        tolerations=(),
+        advertiser=_ClaimsAdvertiser(),
     )
     assert workload.resources() == {"claims": [{"name": "gpu"}]}
     assert workload.pod_spec() == {

@@ -72,19 +72,19 @@ def test_elastic_keys_reach_the_object(
     assert set(named) <= set(types)
     for name in types:  # every type is of the pool's one GPU model and count
         gpu = lookup.resolve_instance_type(cloud, name, None)
-        assert (gpu.model, gpu.gpus) == (spec.resolved.model, spec.resolved.gpus)
+        assert (gpu.model, gpu.gpus) == (spec.resolved.gpu.model, spec.resolved.gpu.gpus)
     if obj["kind"] == "NodePool":
         assert _requirement(obj, "node.kubernetes.io/instance-type") == list(types)
-        nodes = (limit if limit is not None else spec.max_size * spec.resolved.gpus) // spec.resolved.gpus
-        assert obj["spec"]["limits"] == {"nvidia.com/gpu": str(nodes * spec.resolved.gpus), "nodes": str(nodes)}
+        nodes = (limit if limit is not None else spec.max_size * spec.resolved.gpu.gpus) // spec.resolved.gpu.gpus
+        assert obj["spec"]["limits"] == {"nvidia.com/gpu": str(nodes * spec.resolved.gpu.gpus), "nodes": str(nodes)}
     else:  # a ComputeClass: one priority per machine (spot ones first), no limit field
         machines = [p["machineType"] for p in obj["spec"]["priorities"]]
         assert machines == list(types) * (2 if spec.capacity == "spot" else 1)
         assert [p["spot"] for p in obj["spec"]["priorities"]][: len(types)] == [spec.capacity == "spot"] * len(types)
-        assert all(p["gpu"]["count"] == spec.resolved.gpus for p in obj["spec"]["priorities"])
+        assert all(p["gpu"]["count"] == spec.resolved.gpu.gpus for p in obj["spec"]["priorities"])
     chosen = registry.provisioner_for(spec)
     assert chosen.gpu_limit(spec) == limit
-    assert chosen.summary(spec).max_gpus == (limit if limit is not None else spec.max_size * spec.resolved.gpus)
+    assert chosen.summary(spec).max_gpus == (limit if limit is not None else spec.max_size * spec.resolved.gpu.gpus)
 
 
 def test_without_gpu_limit_the_limit_is_max_size_nodes() -> None:

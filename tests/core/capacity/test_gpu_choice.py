@@ -87,7 +87,7 @@ def _entry(given: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(("cloud", "entry", "wanted"), [c[1:] for c in ACCEPTED], ids=[c[0] for c in ACCEPTED])
 def test_accepted(cloud: Cloud, entry: dict[str, Any], wanted: tuple[str, int, int]) -> None:
     (spec,) = parse_pools([_entry(entry)], cloud)
-    assert (spec.resolved.model.key, spec.resolved.gpus, spec.min_size) == wanted
+    assert (spec.resolved.gpu.model.key, spec.resolved.gpu.gpus, spec.min_size) == wanted
 
 
 @pytest.mark.parametrize(("cloud", "entry", "path", "text"), [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])

@@ -49,7 +49,9 @@ def test_an_unknown_provisioner_names_the_known_ones() -> None:
 
 def test_a_provisioner_registered_under_another_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     profile = type(cloud_profile("gke"))
-    monkeypatch.setattr(profile, "provisioners", {**profile.provisioners, "compute-class": "gpuready.gke.capacity"})
+    monkeypatch.setattr(
+        profile, "provisioners", {**profile.provisioners, "compute-class": profile.provisioners["node-pool"]}
+    )
     with pytest.raises(TypeError, match="not the 'gke' provisioner 'compute-class'"):
         registry.provisioner_named("gke", "compute-class")
 
@@ -96,7 +98,7 @@ def test_bounds_and_lifecycle_facts_are_the_existing_ones(cloud: Cloud, override
     assert provisioner.tables == TABLES[cloud]
     summary = provisioner.summary(spec)
     assert (summary.provisioner, summary.bounds) == (provisioner.key, bounds)
-    assert summary.max_gpus == spec.max_size * spec.resolved.gpus
+    assert summary.max_gpus == spec.max_size * spec.resolved.gpu.gpus
 
 
 def test_an_elastic_pool_expects_no_nodes() -> None:

@@ -20,7 +20,8 @@ import pytest
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind, serves_dra
+from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.gpu_stack.kinds import stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.scheduling import pool_labels
@@ -100,13 +101,13 @@ MATRIX: list[Row] = [
 
 
 def _pool(row: Row) -> GpuPoolSpec:
-    advertise = "dra" if serves_dra(row.kind) else "device-plugin"
+    advertise = "dra" if stack_kind(row.kind).serves_dra else "device-plugin"
     return GpuPoolSpec(cloud=row.cloud, name="gpu", instance_type=TYPES[row.cloud], min_size=0, max_size=2,
                        provisioner=row.provisioner, advertise=advertise, **row.pool)  # fmt: skip
 
 
 def _stack(kind: StackKind) -> GpuStackSpec:
-    return GpuStackSpec(kind=kind, cluster_version="1.34" if serves_dra(kind) else None)
+    return GpuStackSpec(kind=kind, cluster_version="1.34" if stack_kind(kind).serves_dra else None)
 
 
 def _id(row: Row) -> str:
@@ -128,7 +129,7 @@ def test_fit_of_an_elastic_pool(row: Row) -> None:
     pool = _pool(row)
     verdict = ownership.pool_fit(pool, row.kind)
     assert (verdict.ok, verdict.operator_driver) == (row.ok, row.operator_driver), verdict.summary
-    assert ownership.pool_advertiser(pool) == row.advertiser
+    assert pool.resolved.platform_plugin == row.advertiser
     assert verdict.summary and (verdict.ok or verdict.hint)
 
 
@@ -138,7 +139,7 @@ def test_the_stack_plan_agrees(row: Row) -> None:
     pool = _pool(row)
     if row.ok:
         plan = plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
-        assert plan.pools[0].advertiser == row.advertiser
+        assert plan.pools[0].platform_plugin == row.advertiser
         return
     with pytest.raises(SpecError) as raised:
         plan_gpu_stack(row.cloud, [pool], _stack(row.kind))

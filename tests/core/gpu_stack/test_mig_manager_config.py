@@ -125,7 +125,7 @@ def test_config_of_each_entry_is_the_pools_gpu_and_layout() -> None:
     pools = [EKS_CUSTOM, EKS_BALANCED, EKS_PROFILE, AKS_OPERATOR_MIG, GKE_OPERATOR_MIG]
     for pool in pools:
         configs = _configs([pool])
-        table = pool.resolved.model.mig
+        table = pool.resolved.gpu.model.mig
         assert table is not None
         assert isinstance(pool.sharing, MigPartitioning)
         (entry,) = configs[pool_labels(pool)[LABEL_MIG_CONFIG]]
@@ -204,7 +204,7 @@ def test_named_layouts_equal_mig_parteds_for_every_pci_id(
 ) -> None:
     pool = _pool(MigPartitioning(layout=layout, strategy="mixed"), cloud=cloud, instance_type=instance_type,
                  driver=driver)  # fmt: skip
-    table = pool.resolved.model.mig
+    table = pool.resolved.gpu.model.mig
     assert table is not None
     assert table.family == family
     (entry,) = _configs([pool])[layout]
@@ -217,7 +217,7 @@ def test_named_layouts_equal_mig_parteds_for_every_pci_id(
 def test_every_named_layout_of_a_gpu_equals_mig_parteds(
     cloud: str, instance_type: str, driver: str, family: str
 ) -> None:
-    table = _pool(None, cloud=cloud, instance_type=instance_type, driver=driver).resolved.model.mig
+    table = _pool(None, cloud=cloud, instance_type=instance_type, driver=driver).resolved.gpu.model.mig
     assert table is not None
     assert table.family == family
     for layout in sharing_plan.named_layouts(table):

@@ -139,7 +139,7 @@ UNBUILDABLE: list[tuple[Cloud, str, str]] = [
     ("gke", "cos", "operator"),  # operator driver containers need Ubuntu on GKE
 ]
 
-ADVERTISERS: list[tuple[Cloud, str, str, ownership.Advertiser]] = [
+ADVERTISERS: list[tuple[Cloud, str, str, ownership.PlatformPlugin]] = [
     ("eks", "al2023", "cloud", "nvidia"),
     ("eks", "bottlerocket", "cloud", "bottlerocket"),
     ("aks", "ubuntu", "cloud", "nvidia"),
@@ -223,17 +223,17 @@ def test_platforms_outside_the_matrix_are_refused_as_pools(cloud: Cloud, image: 
 
 
 @pytest.mark.parametrize(("cloud", "image", "driver", "expected"), ADVERTISERS)
-def test_advertiser(cloud: Cloud, image: str, driver: str, expected: ownership.Advertiser) -> None:
-    assert ownership.advertiser(cloud, image, driver) == expected
+def test_platform_plugin(cloud: Cloud, image: str, driver: str, expected: ownership.PlatformPlugin) -> None:
+    assert ownership.platform_plugin(cloud, image, driver) == expected
 
 
-def test_advertiser_table_covers_the_matrix_platforms() -> None:
+def test_platform_plugin_table_covers_the_matrix_platforms() -> None:
     assert {(c, i, d) for c, i, d, _ in ADVERTISERS} == {(r.cloud, r.image, r.driver) for r in MATRIX}
 
 
 @pytest.mark.parametrize(("cloud", "image", "driver", "expected"), ADVERTISERS)
 def test_the_platforms_own_plugin_is_exactly_where_kind_none_works(
-    cloud: Cloud, image: str, driver: str, expected: ownership.Advertiser
+    cloud: Cloud, image: str, driver: str, expected: ownership.PlatformPlugin
 ) -> None:
     """``none`` fits exactly the platforms that bring a device plugin (GKE's, Bottlerocket's)."""
     assert ownership.fit(cloud, image, driver, "none").ok is (expected != "nvidia")

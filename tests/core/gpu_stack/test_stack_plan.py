@@ -412,13 +412,13 @@ def test_kinds_none_and_external_install_nothing(
     assert plan.namespace is None
     assert plan.objects == ()
     assert plan.config_data == {}
-    assert [s.advertiser for s in plan.pools] == advertisers
+    assert [s.platform_plugin for s in plan.pools] == advertisers
     assert [s.pool for s in plan.pools] == [p.name for p in pools]
 
 
 def test_pool_services_say_how_each_pool_is_served() -> None:
     plan = _plan("eks", [EKS_PLAIN, EKS_BOTTLEROCKET], kind="gpu-operator")
-    assert [(s.pool, s.advertiser) for s in plan.pools] == [("plain", "nvidia"), ("br", "bottlerocket")]
+    assert [(s.pool, s.platform_plugin) for s in plan.pools] == [("plain", "nvidia"), ("br", "bottlerocket")]
     assert "Bottlerocket" in plan.pools[1].summary
 
 

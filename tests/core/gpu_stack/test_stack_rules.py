@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
-from gpuready.core.gpu_stack import stack_rules
+from gpuready.core.gpu_stack import mig_pools, stack_rules
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.errors import Problem
@@ -217,5 +217,5 @@ def test_mig_single_and_mixed_problem_lists_the_allowed_strategies() -> None:
 def test_mig_pools_nvidia_advertises_and_their_strategy(
     pools: tuple[GpuPoolSpec, ...], names: list[str], strategy: str | None
 ) -> None:
-    assert [p.name for p in stack_rules.nvidia_mig_pools(pools)] == names
-    assert stack_rules.mig_strategy(pools) == strategy
+    assert [p.name for p in mig_pools.nvidia_mig_pools(pools)] == names
+    assert mig_pools.mig_strategy(pools) == strategy

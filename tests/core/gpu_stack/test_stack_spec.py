@@ -21,9 +21,8 @@ from gpuready.core.gpu_stack.charts import (
     STACK_CHARTS,
     STACK_KINDS,
     StackKind,
-    chart_of,
-    serves_dra,
 )
+from gpuready.core.gpu_stack.kinds import stack_kind
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec, NfdMode, stack_spec_problems
 from gpuready.errors import SpecError
 
@@ -49,8 +48,8 @@ def test_pinned_charts() -> None:
     assert [getattr(GPU_OPERATOR_DRA, f) for f in same] == [getattr(GPU_OPERATOR, f) for f in same]
     assert (GPU_OPERATOR_DRA.advertiser, GPU_OPERATOR_DRA.experimental) == ("dra", True)
     assert GPU_OPERATOR_DRA.cluster_apis == ("resource.k8s.io/v1/DeviceClass",)
-    assert [k for k in STACK_KINDS if serves_dra(k)] == ["dra-driver", "gpu-operator-dra"]
-    assert [k for k in STACK_KINDS if chart_of(k) is None] == ["none", "external"]
+    assert [k for k in STACK_KINDS if stack_kind(k).serves_dra] == ["dra-driver", "gpu-operator-dra"]
+    assert [k for k in STACK_KINDS if stack_kind(k).chart is None] == ["none", "external"]
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,7 @@ def test_planned_values_fit_the_schema_render_and_reach_the_pools(kind: str, dcg
             "kubernetes.io/arch": "amd64",
             "gpuready.io/gpu-pool": "true",
             "nvidia.com/gpu.present": "true",
-            "node.kubernetes.io/instance-type": pool.resolved.instance_type,
+            "node.kubernetes.io/instance-type": pool.resolved.gpu.instance_type,
         }
         taints = [(GPU_TAINT_KEY, "present", "NoSchedule"), *((t.key, t.value, t.effect) for t in pool.taints)]
         agent_spec = agent["spec"]["template"]["spec"]

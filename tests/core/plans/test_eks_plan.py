@@ -9,10 +9,10 @@ import botocore.session  # type: ignore[import-untyped]
 import pytest
 
 from gpuready.core.catalog.lookup import ExplicitGpu
-from gpuready.core.health.repair import eks_node_repair_config
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, UpgradePolicy
 from gpuready.core.taints import Taint
 from gpuready.eks import plan
+from gpuready.eks.repair import node_repair_config as eks_node_repair_config
 
 SpecFactory = Callable[..., GpuPoolSpec]
 

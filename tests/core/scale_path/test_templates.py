@@ -35,11 +35,11 @@ def test_the_template_holds_what_the_nodes_have(cloud: Cloud, fields: dict[str, 
     spec = build_spec(cloud, **fields)
     decider = provisioner_for(spec).scale_decider
     assert isinstance(decider, NodeGroupDecider)
-    template = decider.tags.template(spec, spec.resolved.gpus)
+    template = decider.tags.template(spec, spec.resolved.gpu.gpus)
     assert template.labels == scheduling.pool_labels(spec)
     assert set(template.taints) == set(scheduling.pool_taints(spec))
     assert template.allocatable == {
-        "nvidia.com/gpu": spec.resolved.gpus,
+        "nvidia.com/gpu": spec.resolved.gpu.gpus,
         **advertiser_for(spec).allocatable_per_node(spec),
     }
     assert template.devices == {}  # no ResourceSlices in a template (aws_cloud_provider.go L417-428)

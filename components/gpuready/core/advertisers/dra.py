@@ -54,12 +54,12 @@ class DynamicResources(Advertiser):
         """DeviceClass -> devices each node of the pool publishes."""
         sharing = spec.sharing
         if isinstance(sharing, MigPartitioning):
-            table = spec.resolved.model.mig
+            table = spec.resolved.gpu.model.mig
             if table is None:
                 raise ValueError(f"pool {spec.name!r}: MIG on a GPU without MIG passed validation")
             layout = sharing_plan.mig_layout(table, sharing)
-            return {MIG_DEVICE_CLASS: spec.resolved.gpus * sum(layout.values())}
-        return {GPU_DEVICE_CLASS: spec.resolved.gpus}
+            return {MIG_DEVICE_CLASS: spec.resolved.gpu.gpus * sum(layout.values())}
+        return {GPU_DEVICE_CLASS: spec.resolved.gpu.gpus}
 
     def resource_names(self, spec: GpuPoolSpec) -> list[str]:
         """The DeviceClasses a workload claims on this pool."""

@@ -41,7 +41,7 @@ def claim_request(
     per_node = devices.get(name)
     profile = _profile(spec, mig_profile, problems)
     if profile is not None and name == mig_class:
-        per_node = spec.resolved.gpus * _layout(spec).get(profile, 0)
+        per_node = spec.resolved.gpu.gpus * _layout(spec).get(profile, 0)
     problems.extend(selector_problems(selectors, mig=name == mig_class))
     valid_count = isinstance(gpus, int) and not isinstance(gpus, bool) and gpus >= 1
     if not valid_count:
@@ -59,7 +59,7 @@ def claim_request(
 
 
 def _layout(spec: GpuPoolSpec) -> dict[str, int]:
-    table = spec.resolved.model.mig
+    table = spec.resolved.gpu.model.mig
     if table is None or not isinstance(spec.sharing, MigPartitioning):
         return {}
     return sharing_plan.mig_layout(table, spec.sharing)
@@ -69,7 +69,7 @@ def _profile(spec: GpuPoolSpec, mig_profile: object, problems: list[Problem]) ->
     """The MIG profile asked for, when the pool's GPU offers it and its nodes are partitioned into it."""
     if mig_profile is None:
         return None
-    model = spec.resolved.model
+    model = spec.resolved.gpu.model
     table = model.mig
     if table is None or not isinstance(mig_profile, str) or mig_profile not in table.profiles:
         offered = sorted(table.profiles) if table is not None else []

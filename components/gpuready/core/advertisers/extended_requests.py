@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gpuready.core import sharing_plan
 from gpuready.core.advertisers.interface import GpuRequest
 from gpuready.core.pool_parts import GpuSharing
 from gpuready.errors import Problem, SpecError
@@ -141,7 +140,7 @@ def _fit_problems(pool: GpuPoolSpec, name: str, count: int, per_node: int) -> li
 
 def _refuses_multiple(pool: GpuPoolSpec, sharing: GpuSharing) -> bool:
     """NVIDIA's plugin refuses >1 share when asked to; for MPS that is its default (DP v0.20.0 ``f14d3d12d``)."""
-    if sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode) != "device-plugin-config":
+    if pool.resolved.delivery != "device-plugin-config":
         return False
     if sharing.fail_requests_greater_than_one is not None:
         return sharing.fail_requests_greater_than_one

@@ -41,7 +41,7 @@ class ExtendedResources(Advertiser):
     pool_value: ClassVar[str] = DEFAULT_ADVERTISE
 
     def allocatable_per_node(self, spec: GpuPoolSpec) -> dict[str, int]:
-        gpus = spec.resolved.gpus
+        gpus = spec.resolved.gpu.gpus
         sharing = spec.sharing
         if sharing is None:
             return {GPU_RESOURCE: gpus}
@@ -109,11 +109,11 @@ def mig_units(gpus: int, layout: Mapping[str, int], *, mixed: bool) -> dict[str,
 
 
 def _mig_allocatable(spec: GpuPoolSpec, mig: MigPartitioning) -> dict[str, int]:
-    table = spec.resolved.model.mig
+    table = spec.resolved.gpu.model.mig
     if table is None:
         raise ValueError(f"pool {spec.name!r}: MIG on a GPU without MIG passed validation")
     layout = sharing_plan.mig_layout(table, mig)
-    return mig_units(spec.resolved.gpus, layout, mixed=mig.strategy == "mixed")  # GKE-native MIG is single
+    return mig_units(spec.resolved.gpu.gpus, layout, mixed=mig.strategy == "mixed")  # GKE-native MIG is single
 
 
 EXTENDED_RESOURCES = ExtendedResources()

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from gpuready.core.catalog import lookup
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.catalog.lookup import ResolvedGpu
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.errors import Problem, SpecError
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def instance_types(spec: GpuPoolSpec) -> tuple[str, ...]:
     if wanted is None:
         return given_types(spec)
     model = lookup.lookup_gpu_model(wanted.model)
-    table = cloud_profile(spec.cloud).instance_types
+    table = spec.profile.instance_types
     return tuple(sorted(n for n, t in table.items() if _whole(t) and t.gpu == model.key and t.gpus == wanted.count))
 
 
@@ -122,7 +121,7 @@ def _from_requirements(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]
     except SpecError as error:
         problems.extend(error.problems)
         return None
-    table = cloud_profile(spec.cloud).instance_types
+    table = spec.profile.instance_types
     offered = sorted({t.gpus for t in table.values() if _whole(t) and t.gpu == model.key})
     if not offered:
         problems.append(

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.capacity.capacity_offers import ON_DEMAND_AND_SPOT, CapacityOffer
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.capacity.pool_facts import PoolReader
+from gpuready.core.component_entry import ComponentEntry
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
-from gpuready.errors import Problem
+from gpuready.errors import Problem, RegistrationError
 
 if TYPE_CHECKING:
-    from gpuready.core.clouds.profile import PlatformAdvertiser
+    from gpuready.core.clouds.node_setup import PlatformAdvertiser
     from gpuready.core.scale_path.model import ScaleDecider
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.core.taints import Taint
@@ -87,6 +88,9 @@ class Provisioner(ABC):
     adapter: ClassVar[str]
     """``module:function`` building the pool's Pulumi component from the stack settings (the cloud's stack adapter),
     loaded lazily by ``gpuready.stack_adapters.build_pool``."""
+    component: ClassVar[ComponentEntry]
+    """The provisioner's one registration entry: its Pulumi component, the module building it from the component
+    package's inputs, its schema text (the facade and ``gpuready.package`` derive from it)."""
     tables: ClassVar[tuple[ResourceTable, ...]]
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
@@ -97,10 +101,14 @@ class Provisioner(ABC):
     capacity_limit_reason: ClassVar[str] = ""
     """Why the provisioner offers no other ``capacity`` values, when it is a gap of gpuready's rather than of the
     platform's (said with the refusal); empty: nothing to add."""
+    readers: ClassVar[Mapping[str, PoolReader]]
+    """The one reader of each resource type the provisioner writes a pool as (``pool_table.type`` at least):
+    Pulumi type token -> ``PoolReader`` (any program's resource -> ``PoolFacts``), kept beside the code that writes
+    it. Provisioners that write the same type (the Karpenter ones) share its reader."""
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = None
     """The NVIDIA software this provisioner's nodes come with whatever their image (EKS Auto Mode runs its own driver
     and device plugin), or None when the cloud profile decides from the image and driver owner
-    (``gpuready.core.gpu_stack.ownership.advertiser``)."""
+    (``gpuready.core.gpu_stack.ownership.platform_plugin``)."""
     node_facts: ClassVar[NodeFacts | None] = None
     """How any program's pool objects and any cluster's nodes of an elastic provisioner are recognised and read
     (``capacity.node_facts``); None for a node group, which the cloud profile reads."""
@@ -123,6 +131,15 @@ class Provisioner(ABC):
         "with releaseVersion where the cloud has one; remove imageVersion"
     )
     """Why the pool may not set ``imageVersion`` (the hint of the refusal); empty where it may."""
+
+    def __init__(self) -> None:
+        """Made once per provisioner, at import (its module's ``PROVISIONER``): refused without its registration
+        entry, so an incomplete plug-in fails there, naming the part it lacks."""
+        if not isinstance(getattr(self, "component", None), ComponentEntry):
+            raise RegistrationError(
+                f"provisioner {type(self).__name__} lacks component (its registration entry: a ComponentEntry naming "
+                "its component class, module, builder module, description and wiring)"
+            )
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""
@@ -156,7 +173,7 @@ class Provisioner(ABC):
         report (``scale_path.karpenter_limits``). Call on a validated spec."""
         if not self.limits_gpus:
             return None
-        return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpus
+        return spec.gpu_limit if spec.gpu_limit is not None else self.bounds(spec).max * spec.resolved.gpu.gpus
 
     def lifecycle(self, spec: GpuPoolSpec) -> LifecycleFacts:
         """The lifecycle facts of the pool's resource."""
@@ -181,13 +198,13 @@ class Provisioner(ABC):
         """The capacity part of the pool's summary."""
         bounds = self.bounds(spec)
         limit = self.gpu_limit(spec)
-        max_gpus = bounds.max * spec.resolved.gpus if limit is None else limit
+        max_gpus = bounds.max * spec.resolved.gpu.gpus if limit is None else limit
         return CapacitySummary(provisioner=self.key, bounds=bounds, max_gpus=max_gpus)
 
 
 def cloud_name_problems(spec: GpuPoolSpec) -> list[Problem]:
     """The pool's ``name`` as the cloud's node pool name (a fixed pool's, with its rotating suffix)."""
-    profile = cloud_profile(spec.cloud)
+    profile = spec.profile
     pattern, rule = profile.name_rule
     if not pattern.match(spec.name):
         return [Problem("name", f"not a valid {profile.title} node pool name", spec.name, (), rule)]

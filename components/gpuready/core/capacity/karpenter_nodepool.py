@@ -66,14 +66,14 @@ def instance_requirements(spec: GpuPoolSpec, gpu_count_label: str) -> list[dict[
     with the ``gpuRequirements``), their GPU count under the provider's ``gpu_count_label``, then the common ones."""
     return [
         requirement(INSTANCE_TYPE, *gpu_choice.instance_types(spec)),
-        requirement(gpu_count_label, str(spec.resolved.gpus)),
+        requirement(gpu_count_label, str(spec.resolved.gpu.gpus)),
         *common_requirements(spec),
     ]
 
 
 def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
     """The requirements every cloud's NodePool has: the architecture and the capacity type."""
-    arch = requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.arch])
+    arch = requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.gpu.arch])
     return [arch, requirement(CAPACITY_TYPE, *capacity_types(spec))]
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from gpuready.core.capacity import karpenter_nodepool, refusals
+from gpuready.core.capacity import karpenter_nodepool, karpenter_reader, refusals
 from gpuready.core.capacity.interface import Provisioner
+from gpuready.core.capacity.pool_facts import PoolReader
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.registry import Cloud
@@ -27,6 +28,9 @@ class KarpenterNodePoolProvisioner(Provisioner):
     elastic: ClassVar[bool] = True
     limits_gpus: ClassVar[bool] = True
     node_lifetime: ClassVar[bool] = True
+    readers: ClassVar[Mapping[str, PoolReader]] = {
+        karpenter_nodepool.NODE_POOL_TABLE.type: karpenter_reader.read_node_pool
+    }
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return refusals.object_name_problems(spec.name, karpenter_nodepool.API[1])

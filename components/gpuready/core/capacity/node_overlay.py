@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.node_names import GPU_RESOURCE
 
@@ -31,7 +30,7 @@ NODE_OVERLAY_TABLE = ResourceTable(type=f"kubernetes:{API[0]}:{API[1]}", rules=(
 
 def overlay_capacity(spec: GpuPoolSpec) -> dict[str, int]:
     """What each node of the pool advertises that Karpenter's instance types lack (empty: no overlay needed)."""
-    return {k: v for k, v in advertiser_for(spec).allocatable_per_node(spec).items() if k != GPU_RESOURCE}
+    return {k: v for k, v in spec.resolved.advertiser.allocatable_per_node(spec).items() if k != GPU_RESOURCE}
 
 
 def node_overlay(spec: GpuPoolSpec) -> dict[str, Any] | None:

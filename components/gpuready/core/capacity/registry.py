@@ -1,15 +1,15 @@
 """The provisioners gpuready knows, and the one place that decides which one a pool uses. Pure.
 
-Each cloud profile lists its provisioners (``CloudProfile.provisioners``: key -> module of a pure implementation,
-its ``PROVISIONER``; the first is the cloud's default), imported on first use as entry points are, so the core
-never imports a cloud package statically. Adding a way of making capacity (Karpenter, EKS Auto Mode, AKS NAP, GKE
-ComputeClass: issue #14) is one module in the cloud's package plus one entry in its profile's ``provisioners``;
-the pool's choice (its ``provisioner`` key, checked by ``capacity.rules``) is made in ``provisioner_for`` only.
+Each cloud profile lists its provisioners as objects (``CloudProfile.provisioners``: key -> pure implementation;
+the first is the cloud's default), so the core never imports a cloud package (the profile is loaded by
+``clouds.registry``). Adding a way of making capacity (Karpenter, EKS Auto Mode, AKS NAP, GKE ComputeClass: issue
+#14) is one module in the cloud's package plus one entry in its profile's ``provisioners``; the pool's choice (its
+``provisioner`` key, checked by ``capacity.rules``) is made in ``provisioner_for`` only, once, when the pool is
+validated (``ResolvedPool.provisioner``).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.interface import Provisioner
@@ -27,21 +27,27 @@ def default_provisioner(cloud: str) -> str:
 def provisioner_named(cloud: str, key: str) -> Provisioner:
     """The provisioner registered as ``key`` on ``cloud``; raises ``KeyError`` naming the known ones."""
     known = cloud_profile(cloud).provisioners
-    module = known.get(key)
-    if module is None:
+    provisioner = known.get(key)
+    if provisioner is None:
         raise KeyError(f"no provisioner {key!r} on {cloud!r}; known: {', '.join(known) or 'none'}")
-    provisioner = importlib.import_module(module).PROVISIONER
     if not isinstance(provisioner, Provisioner) or (provisioner.cloud, provisioner.key) != (cloud, key):
-        raise TypeError(f"{module}.PROVISIONER is not the {cloud!r} provisioner {key!r}")
+        raise TypeError(f"{provisioner!r} is not the {cloud!r} provisioner {key!r}")
     return provisioner
 
 
 def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
     """How ``spec``'s capacity is made: the one place a pool's provisioner is decided (its ``provisioner`` key, else
     the cloud's default; ``capacity.rules`` has refused any other key when the spec was made)."""
-    return provisioner_named(spec.cloud, spec.provisioner or default_provisioner(spec.cloud))
+    registered = spec.profile.provisioners
+    return registered[spec.provisioner or next(iter(registered))]
 
 
 def provisioners() -> tuple[Provisioner, ...]:
     """Every registered provisioner, cloud by cloud in registry order."""
     return tuple(provisioner_named(cloud, key) for cloud in CLOUDS for key in cloud_profile(cloud).provisioners)
+
+
+def component_provisioners() -> tuple[Provisioner, ...]:
+    """Every provisioner, as its component is registered (``Provisioner.component``): node pools first, then the
+    elastic pools, cloud by cloud (the order of the component package's schema)."""
+    return tuple(sorted(provisioners(), key=lambda p: p.elastic))

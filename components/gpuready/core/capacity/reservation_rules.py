@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.capacity_offers import RESERVATION_FIELDS, CapacityOffer
-from gpuready.core.capacity.registry import provisioner_named
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.pool_parts import CAPACITIES, Reservation
 from gpuready.errors import Problem
@@ -88,8 +86,8 @@ def _field_problems(
 def _offering(spec: GpuPoolSpec, capacity: str, fallback_value: str | None = None) -> list[str]:
     """Keys of the provisioners of the pool's cloud that offer ``capacity`` (with ``fallback_value``, if given)."""
     keys = []
-    for key in cloud_profile(spec.cloud).provisioners:
-        offer = provisioner_named(spec.cloud, key).capacities.get(capacity)
+    for key, made in spec.profile.provisioners.items():
+        offer = made.capacities.get(capacity)
         if offer is not None and (fallback_value is None or fallback_value in offer.fallbacks):
             keys.append(key)
     return keys
@@ -101,18 +99,9 @@ def _unoffered(spec: GpuPoolSpec, chosen: Provisioner) -> Problem:
     if here:
         hint = f"use provisioner: {' or '.join(here)} for capacity {spec.capacity}"
     else:
-        hint = _elsewhere(spec.capacity) or f"choose one of the allowed on {cloud_profile(spec.cloud).title}"
+        hint = f"choose one of the allowed on {spec.profile.title}"
     reason = f" ({chosen.capacity_limit_reason})" if chosen.capacity_limit_reason else ""
     return Problem("capacity", f"is not offered by the {chosen.key} provisioner{reason}", spec.capacity, offered, hint)
-
-
-def _elsewhere(capacity: str) -> str:
-    clouds = []
-    for cloud in CLOUDS:
-        keys = [k for k in cloud_profile(cloud).provisioners if capacity in provisioner_named(cloud, k).capacities]
-        if keys:
-            clouds.append(f"{cloud_profile(cloud).title} ({', '.join(keys)})")
-    return f"capacity {capacity} is offered on {' and '.join(clouds)} only" if clouds else ""
 
 
 def _reservation_hint(spec: GpuPoolSpec, chosen: Provisioner) -> str:
@@ -124,8 +113,8 @@ def _reservation_hint(spec: GpuPoolSpec, chosen: Provisioner) -> str:
 
 def _who_reads(spec: GpuPoolSpec, key: str) -> str:
     readers = [
-        k for k in cloud_profile(spec.cloud).provisioners
-        if (offer := provisioner_named(spec.cloud, k).capacities.get(spec.capacity)) is not None and key in offer.fields
+        k for k, made in spec.profile.provisioners.items()
+        if (offer := made.capacities.get(spec.capacity)) is not None and key in offer.fields
     ]  # fmt: skip
     if not readers:
         return ""

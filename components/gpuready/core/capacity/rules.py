@@ -12,10 +12,10 @@ the provisioner makes (``Provisioner.name_problems``). Each provisioner adds its
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity import node_disruption, reservation_rules
-from gpuready.core.capacity.registry import default_provisioner, provisioner_named
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.health.repair import repair_problems
@@ -39,7 +39,7 @@ def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Pro
     found.extend(_node_class_problems(spec, chosen))
     found.extend(reservation_rules.problems(spec, chosen))
     found.extend(chosen.spec_problems(spec))
-    found.extend(repair_problems(spec, chosen.repair, _title(chosen)))
+    found.extend(repair_problems(spec, chosen.repair, _title(spec, chosen)))
     return found
 
 
@@ -57,26 +57,29 @@ def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem
 
 
 def _node_pool_keys(spec: GpuPoolSpec) -> str:
-    profile = cloud_profile(spec.cloud)
-    keys = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).node_lifetime]
+    profile = spec.profile
+    keys = [key for key, made in profile.provisioners.items() if made.node_lifetime]
     return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
 
 
-def _title(provisioner: Provisioner) -> str:
+def _title(spec: GpuPoolSpec, provisioner: Provisioner) -> str:
     facts = provisioner.node_facts
-    return facts.title if facts is not None else f"the {cloud_profile(provisioner.cloud).title} {provisioner.key}"
+    return facts.title if facts is not None else f"the {spec.profile.title} {provisioner.key}"
 
 
 def is_elastic(spec: GpuPoolSpec) -> bool:
     """Whether the pool's provisioner makes nodes on demand (an unknown one counts as the cloud's default)."""
-    return is_elastic_key(spec.cloud, spec.provisioner)
+    return _is_elastic(spec.profile.provisioners, spec.provisioner)
 
 
 def is_elastic_key(cloud: str, provisioner: str | None) -> bool:
     """Whether the provisioner ``provisioner`` of ``cloud`` (None: the default; unknown: no) is elastic."""
-    known = cloud_profile(cloud).provisioners
-    key = provisioner if provisioner is not None else default_provisioner(cloud)
-    return key in known and provisioner_named(cloud, key).elastic
+    return _is_elastic(cloud_profile(cloud).provisioners, provisioner)
+
+
+def _is_elastic(registered: Mapping[str, Provisioner], provisioner: str | None) -> bool:
+    key = provisioner if provisioner is not None else next(iter(registered))
+    return key in registered and registered[key].elastic
 
 
 def missing_min_size_problems(cloud: str, provisioner: str | None) -> list[Problem]:
@@ -91,27 +94,28 @@ def name_problems(spec: GpuPoolSpec) -> list[Problem]:
     """The pool's name under the rules of what its provisioner makes (an unknown one: the cloud's default)."""
     chosen = _chosen(spec)
     if isinstance(chosen, Problem):
-        chosen = provisioner_named(spec.cloud, default_provisioner(spec.cloud))
+        chosen = next(iter(spec.profile.provisioners.values()))
     return chosen.name_problems(spec)
 
 
 def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
-    known = tuple(cloud_profile(spec.cloud).provisioners)
-    key = spec.provisioner if spec.provisioner is not None else default_provisioner(spec.cloud)
-    if key in known:
-        return provisioner_named(spec.cloud, key)
+    registered = spec.profile.provisioners
+    known = tuple(registered)
+    key = spec.provisioner if spec.provisioner is not None else known[0]
+    if key in registered:
+        return registered[key]
     elsewhere = [cloud for cloud in CLOUDS if key in tuple(cloud_profile(cloud).provisioners)]
     if elsewhere:
         where = " and ".join(cloud_profile(cloud).title for cloud in elsewhere)
-        hint = f"{key} makes capacity on {where} only; on {cloud_profile(spec.cloud).title} use one of the allowed"
+        hint = f"{key} makes capacity on {where} only; on {spec.profile.title} use one of the allowed"
         return Problem("provisioner", f"not a provisioner of {spec.cloud}", key, known, hint)
     hint = did_you_mean(key, known) or f"omit provisioner for the default ({known[0]})"
     return Problem("provisioner", f"unknown provisioner on {spec.cloud}", key, known, hint)
 
 
 def _elastic_keys(spec: GpuPoolSpec) -> str:
-    profile = cloud_profile(spec.cloud)
-    elastic = [key for key in profile.provisioners if provisioner_named(spec.cloud, key).elastic]
+    profile = spec.profile
+    elastic = [key for key, made in profile.provisioners.items() if made.elastic]
     return ", ".join(elastic) or "none on this cloud"
 
 

@@ -10,11 +10,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import Arch, AttachableGpus, InstanceType
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.errors import SpecError, UnknownGpuModelError
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.catalog_facts import CloudCatalog
 
 """Every listed GPU instance type, per cloud."""
 
@@ -91,7 +95,7 @@ def resolve_instance_type(
 
 
 def _find(cloud: Cloud, instance_type: str) -> InstanceType | None:
-    profile = cloud_profile(cloud)
+    profile: CloudCatalog = cloud_profile(cloud)
     table = profile.instance_types
     if not profile.instance_types_fold_case:
         return table.get(instance_type)

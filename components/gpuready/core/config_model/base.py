@@ -32,6 +32,7 @@ class ConfigModel(BaseModel):
         alias_generator=to_camel,
         validate_by_name=False,
         hide_input_in_errors=False,
+        defer_build=True,
     )
     words: ClassVar[Mapping[str, Words]] = {}
     """Field alias -> wording of a value outside its allowed set (``unknown sharing mode``)."""

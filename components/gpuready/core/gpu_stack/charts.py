@@ -134,17 +134,6 @@ FREE_FORM_VALUE_MAPS: Mapping[ChartKind, tuple[str, ...]] = {
 """Value paths under which gpuready's keys are not chart keys (the fidelity test skips below them)."""
 
 
-def chart_of(kind: str) -> Chart | None:
-    """The chart a ``gpuStack`` kind installs; None for the kinds that install none (``none``, ``external``)."""
-    return next((chart for k, chart in STACK_CHARTS.items() if k == kind), None)
-
-
-def serves_dra(kind: str) -> bool:
-    """Whether a ``gpuStack`` kind installs a chart that serves DRA pools (``dra-driver``, ``gpu-operator-dra``)."""
-    chart = chart_of(kind)
-    return chart is not None and chart.advertiser == DRA_ADVERTISER
-
-
 def gpu_cluster_deployed(values: Mapping[str, Any]) -> bool:
     """Whether GPU Operator chart ``values`` deploy the GPUCluster (``gpuCluster.deployCR``, default false: GO
     values.yaml L575-576), read as Helm reads a boolean."""

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gpuready.core.gpu_stack import placement, plugin_configs, stack_rules
-from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.gpu_stack import mig_pools, placement, plugin_configs
+from gpuready.core.gpu_stack.kind import StackSettings
 from gpuready.core.specs import GpuPoolSpec
 
 
 def device_plugin_values(
-    pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, *, plugin_config_name: str | None
+    pools: Sequence[GpuPoolSpec], spec: StackSettings, *, plugin_config_name: str | None
 ) -> dict[str, Any]:
     """The values for one device-plugin release serving ``pools`` (already checked by ``stack_rules``)."""
     tolerations = placement.taint_tolerations(pools)
@@ -35,7 +35,7 @@ def device_plugin_values(
             }
         else:
             values["nfd"] = {"enabled": False}
-    strategy = stack_rules.mig_strategy(pools)
+    strategy = mig_pools.mig_strategy(pools)
     if strategy is not None:
         values["migStrategy"] = strategy
     if plugin_config_name is not None:

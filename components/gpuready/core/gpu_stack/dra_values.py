@@ -5,7 +5,7 @@ What gpuready decides:
 
 - ``resourceApiVersion: resource.k8s.io/v1``: the chart otherwise takes the newest resource API the cluster
   serves, v1beta1 or v1beta2 included (``_helpers.tpl``); ``clusterVersion`` is at least 1.34, where
-  ``resource.k8s.io/v1`` is GA (``dra_stack_spec.DRA_MIN_MINOR``), the API of gpuready's own claims.
+  ``resource.k8s.io/v1`` is GA (``dra_cluster.DRA_MIN_MINOR``), the API of gpuready's own claims.
 - ``resources.gpus.enabled`` with ``gpuResourcesEnabledOverride``: the chart refuses to publish GPUs unless told
   that no device plugin runs on the same nodes (``templates/validation.yaml``). gpuready sets the override only
   together with a kubelet-plugin node affinity that selects exactly the stack's DRA pools (their
@@ -25,7 +25,7 @@ from typing import Any
 
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.gpu_stack import placement
-from gpuready.core.gpu_stack.dra_stack_spec import DRA_RESOURCE_API
+from gpuready.core.gpu_stack.dra_cluster import DRA_RESOURCE_API
 from gpuready.core.scheduling import LABEL_ADVERTISE, LABEL_POOL
 from gpuready.core.specs import GpuPoolSpec
 

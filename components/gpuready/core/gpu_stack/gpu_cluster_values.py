@@ -38,8 +38,8 @@ from typing import Any
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.gpu_stack import placement
 from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA, gpu_cluster_deployed
+from gpuready.core.gpu_stack.kind import StackSettings
 from gpuready.core.gpu_stack.operator_values import monitoring_values, nfd_values
-from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.scheduling import LABEL_ADVERTISE
 from gpuready.core.specs import GpuPoolSpec
 
@@ -48,7 +48,7 @@ GPU_CLUSTER_NAME = "gpu-cluster"
 singleton of this name)."""
 
 
-def gpu_cluster_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict[str, Any]:
+def gpu_cluster_values(pools: Sequence[GpuPoolSpec], spec: StackSettings) -> dict[str, Any]:
     """The values for one GPU Operator release whose GPUCluster serves ``pools`` (all DRA pools with the image's
     driver, checked by ``stack_rules``)."""
     tolerations = placement.taint_tolerations(pools)

@@ -25,11 +25,7 @@ ALL_DISABLED = "all-disabled"
 
 def mig_manager_pools(pools: Iterable[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """Pools whose MIG layout the GPU Operator's MIG manager applies."""
-    return [
-        p
-        for p in pools
-        if isinstance(p.sharing, MigPartitioning) and sharing_plan.delivery(p.cloud, p.driver, "mig") == "mig-manager"
-    ]
+    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and p.resolved.delivery == "mig-manager"]
 
 
 def needs_custom_config(pools: Iterable[GpuPoolSpec]) -> bool:
@@ -44,7 +40,7 @@ def mig_parted_config(pools: Iterable[GpuPoolSpec]) -> str:
     configs: dict[str, list[dict[str, object]]] = {ALL_DISABLED: [{"devices": "all", "mig-enabled": False}]}
     for pool in mig_manager_pools(pools):
         assert isinstance(pool.sharing, MigPartitioning)
-        table = pool.resolved.model.mig
+        table = pool.resolved.gpu.model.mig
         if table is None:
             raise ValueError(f"pool {pool.name!r}: MIG on a GPU without MIG passed validation")
         name = pool_labels(pool)[LABEL_MIG_CONFIG]

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack import mig_manager_config, ownership, placement, plugin_configs, stack_rules
-from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.gpu_stack import mig_manager_config, mig_pools, ownership, placement, plugin_configs
+from gpuready.core.gpu_stack.kind import StackSettings
 from gpuready.core.health.agent import operator_dcgm_values
 from gpuready.core.specs import GpuPoolSpec
 
@@ -34,13 +34,13 @@ force and given 5 minutes, no full drain (only GPU pods hold the driver; drainin
 def operator_values(
     cloud: Cloud,
     pools: Sequence[GpuPoolSpec],
-    spec: GpuStackSpec,
+    spec: StackSettings,
     *,
     plugin_config_name: str | None,
     mig_config_name: str | None,
 ) -> dict[str, Any]:
     """The values for one GPU Operator release serving ``pools`` (already checked by ``stack_rules``)."""
-    nvidia_pools = [p for p in pools if ownership.pool_advertiser(p) != "gke-device-plugin"]
+    nvidia_pools = [p for p in pools if p.resolved.platform_plugin != "gke-device-plugin"]
     operator_driver = bool(nvidia_pools) and all(
         ownership.pool_fit(p, "gpu-operator").operator_driver for p in nvidia_pools
     )
@@ -59,7 +59,7 @@ def operator_values(
     values.update(nfd_values(spec, tolerations, placement.nfd_node_selector()))
     if plugin_config_name is not None:
         values["devicePlugin"] = {"config": {"name": plugin_config_name, "default": plugin_configs.DEFAULT_CONFIG}}
-    strategy = stack_rules.mig_strategy(pools)
+    strategy = mig_pools.mig_strategy(pools)
     if strategy is not None:
         values["mig"] = {"strategy": strategy}
     values["migManager"] = _mig_manager(pools, spec, mig_config_name)
@@ -69,7 +69,7 @@ def operator_values(
 
 
 def nfd_values(
-    spec: GpuStackSpec, tolerations: Sequence[Mapping[str, str]], selector: Mapping[str, str]
+    spec: StackSettings, tolerations: Sequence[Mapping[str, str]], selector: Mapping[str, str]
 ) -> dict[str, Any]:
     """The chart's NFD switch and, when it deploys NFD, the worker on ``selector``'s nodes tolerating every taint."""
     values: dict[str, Any] = {"nfd": {"enabled": spec.nfd == "deploy"}}
@@ -79,7 +79,7 @@ def nfd_values(
     return values
 
 
-def monitoring_values(spec: GpuStackSpec) -> dict[str, Any]:
+def monitoring_values(spec: StackSettings) -> dict[str, Any]:
     """``gpuStack.monitoring``: the DCGM exporter's ServiceMonitor on or off (nothing when unset)."""
     if spec.monitoring is None:
         return {}
@@ -89,7 +89,7 @@ def monitoring_values(spec: GpuStackSpec) -> dict[str, Any]:
     return {"dcgmExporter": {"enabled": True, **monitor} if spec.monitoring else monitor}
 
 
-def _mig_manager(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, config_name: str | None) -> dict[str, Any]:
+def _mig_manager(pools: Sequence[GpuPoolSpec], spec: StackSettings, config_name: str | None) -> dict[str, Any]:
     if not mig_manager_config.mig_manager_pools(pools):
         return {"enabled": False}
     manager: dict[str, Any] = {"enabled": True}

@@ -1,7 +1,8 @@
 """Who owns the driver, the container toolkit and the device plugin on a pool, for each GPU stack. Pure.
 
-One table, one function: ``fit(cloud, image, driver, kind)`` says whether a pool of that platform can be
-served by that stack and what the GPU Operator must (not) install there. The README's support matrix is
+One table (``stack_fits.FITS``: platform plugin x kind x driver owner), one function: ``fit(cloud, image, driver,
+kind)`` says whether a pool of that platform can be served by that stack and what the GPU Operator must (not)
+install there. The README's support matrix is
 generated from it. Sources (shared reference nvidia.md section 7, clouds.md section 1.4):
 
 - EKS AL2023 NVIDIA AMIs ship the driver and the container toolkit but no device plugin: device-plugin chart,
@@ -49,14 +50,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.registry import default_provisioner, provisioner_named
-from gpuready.core.clouds.profile import PlatformAdvertiser
+from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA, StackKind, serves_dra
+from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.stack_fits import FITS
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.node_setup import NodeSetup
     from gpuready.core.specs import GpuPoolSpec
 
-Advertiser = PlatformAdvertiser
+PlatformPlugin = PlatformAdvertiser
+"""The device plugin that comes with a pool's platform (``nvidia``: none does, NVIDIA's serves). Not an
+``Advertiser`` (``gpuready.core.advertisers``: how the GPUs reach the scheduler): a platform's own plugin."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,139 +77,28 @@ class Fit:
     """The GPU Operator installs the driver and container toolkit on these nodes."""
 
 
-def advertiser(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> Advertiser:
+def platform_plugin(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> PlatformPlugin:
     """The device plugin that comes with the platform, or ``nvidia`` when none does: the provisioner's when it has
     one (``provisioner`` None: the cloud's default), else the cloud profile's for the image and driver owner."""
     made_by = provisioner_named(cloud, provisioner or default_provisioner(cloud))
     return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
 
 
-def pool_advertiser(pool: GpuPoolSpec) -> Advertiser:
-    """``advertiser`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return advertiser(pool.cloud, pool.image_family, pool.driver, pool.provisioner)
-
-
 def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
-    """``fit`` of a pool's platform (cloud, image, driver owner, provisioner)."""
-    return fit(pool.cloud, pool.image_family, pool.driver, kind, pool.provisioner)
+    """``fit`` of a pool's platform (its resolved platform plugin, image and driver owner)."""
+    return _fit(pool.profile, pool.resolved.platform_plugin, pool.resolved.image, pool.driver, kind)
 
 
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
-    (None: the cloud's default), fits stack ``kind``."""
-    own = advertiser(cloud, image, driver, provisioner)
-    if own == "gke-device-plugin":
-        return _gke_managed(kind)
-    if own == "bottlerocket":
-        return _bottlerocket(kind)
-    if own == "eks-auto-mode":
-        return _eks_auto_mode(kind)
-    preinstalled = driver == "cloud"
-    if kind == "none":
-        why = (
-            f"the {_image_name(cloud, image)} image has the driver but no device plugin"
-            if preinstalled
-            else "nothing installs the driver or a device plugin on this pool"
-        )
-        way = "gpu-operator or device-plugin" if preinstalled else "gpu-operator, which installs the driver"
-        return Fit(ok=False, summary=why, hint=f"set gpuStack.kind to {way}")
-    if kind == "external":
-        return Fit(ok=True, summary="your NVIDIA stack" + ("" if preinstalled else " (it must install the driver)"))
-    if serves_dra(kind):
-        return _dra(cloud, image, kind, preinstalled)
-    if kind == "device-plugin":
-        if preinstalled:
-            return Fit(ok=True, summary=f"device plugin; driver and toolkit from the {_image_name(cloud, image)} image")
-        return Fit(
-            ok=False,
-            summary="the device-plugin chart installs no driver and this pool's cloud installs none (driver: operator)",
-            hint="use gpuStack.kind gpu-operator"
-            + (", or set the pool's driver: cloud" if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin else ""),
-        )
-    if preinstalled:
-        return Fit(ok=True, summary=f"GPU Operator; driver and toolkit from the {_image_name(cloud, image)} image")
-    return Fit(ok=True, summary="GPU Operator installs driver and toolkit", operator_driver=True)
+    (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.FITS`` for the platform's plugin."""
+    return _fit(cloud_profile(cloud), platform_plugin(cloud, image, driver, provisioner), image, driver, kind)
 
 
-def _dra(cloud: Cloud, image: str, kind: StackKind, preinstalled: bool) -> Fit:
-    if preinstalled:
-        experimental = " (experimental)" if GPU_OPERATOR_DRA.experimental else ""
-        summary = (
-            "DRA driver"
-            if kind == "dra-driver"
-            else f"GPU Operator's GPUCluster{experimental}: DRA driver, DCGM exporter, DRA validator"
-        )
-        return Fit(ok=True, summary=f"{summary}; NVIDIA driver from the {_image_name(cloud, image)} image")
-    lacks = (
-        "the DRA driver chart installs no NVIDIA driver"
-        if kind == "dra-driver"
-        else "the GPUCluster stack installs no container toolkit (GPU Operator v26.7.0 newGPUClusterStates), "
-        "gpuready does not drive its NVIDIADriver CRD,"
-    )
+def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
+    row = FITS[(plugin, kind)]["cloud" if driver == "cloud" else "operator"]
+    hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(
-        ok=False,
-        summary=f"{lacks} and this pool's cloud installs none (driver: operator)",
-        hint=(
-            "set the pool's driver: cloud"
-            if cloud_profile(cloud).cloud_driver_serves_nvidia_plugin
-            else "use advertise: device-plugin under gpuStack.kind gpu-operator"
-        )
-        + " (the GPU Operator as the driver installer beside the DRA driver is not offered yet)",
-    )
-
-
-def _gke_managed(kind: StackKind) -> Fit:
-    if kind == "none":
-        return Fit(ok=True, summary="GKE's driver and device plugin (sharing and MIG on the node pool)")
-    return Fit(
-        ok=False,
-        summary="GKE installs the driver and runs its own device plugin on this pool, so NVIDIA's would fight it",
-        hint="set gpuStack.kind none, or give the pool driver: operator and image: ubuntu (GKE driver installation "
-        "disabled, on a node pool: a ComputeClass always has GKE install the driver) for NVIDIA's stack; the "
-        "operator over Google's driver installer is not offered (docs/gpu-stack.md, 'GKE and the GPU Operator')",
-    )
-
-
-def _bottlerocket(kind: StackKind) -> Fit:
-    if kind == "none":
-        return Fit(ok=True, summary="Bottlerocket's driver, toolkit and device plugin")
-    if serves_dra(kind):
-        return Fit(
-            ok=False,
-            summary="Bottlerocket NVIDIA runs its own device plugin, which must not share a node with the DRA GPU "
-            "plugin (DRA chart templates/validation.yaml)",
-            hint="use image: al2023 for a DRA pool",
-        )
-    if kind == "gpu-operator":
-        return Fit(
-            ok=True,
-            summary="GPU Operator for GFD, DCGM exporter and validation; driver, toolkit, device plugin and MIG "
-            "manager stay Bottlerocket's (nvidia.com/gpu.deploy.*=false on the nodes)",
-        )
-    return Fit(
-        ok=False,
-        summary="Bottlerocket NVIDIA runs its own device plugin, so a second one would advertise the GPUs twice",
-        hint="use gpuStack.kind none or gpu-operator (which leaves Bottlerocket's plugin alone), or image: al2023",
-    )
-
-
-def _eks_auto_mode(kind: StackKind) -> Fit:
-    if kind == "none":
-        return Fit(ok=True, summary="EKS Auto Mode's driver and device plugin (AWS-managed, not a DaemonSet)")
-    if kind == "gpu-operator":
-        return Fit(
-            ok=True,
-            summary="GPU Operator for GFD, DCGM exporter and validation; driver, toolkit and device plugin stay EKS "
-            "Auto Mode's (nvidia.com/gpu.deploy.*=false on the nodes)",
-        )
-    return Fit(
-        ok=False,
-        summary="EKS Auto Mode runs its own NVIDIA driver and device plugin (not a DaemonSet), so a second plugin "
-        "would advertise the GPUs twice",
-        hint="use gpuStack.kind none or gpu-operator (which leaves Auto Mode's plugin alone), or provisioner: "
-        "karpenter for NVIDIA's device plugin",
-    )
-
-
-def _image_name(cloud: Cloud, image: str) -> str:
-    return cloud_profile(cloud).image_name(image)
+        ok=row.ok, summary=row.summary.format(image=profile.image_name(image)), hint=hint,
+        operator_driver=row.operator_driver,
+    )  # fmt: skip

@@ -25,12 +25,7 @@ DEFAULT_CONFIG = "default"
 
 def shared_pools(pools: Iterable[GpuPoolSpec]) -> list[GpuPoolSpec]:
     """Pools whose time-slicing or MPS NVIDIA's device plugin applies."""
-    return [
-        p
-        for p in pools
-        if isinstance(p.sharing, GpuSharing)
-        and sharing_plan.delivery(p.cloud, p.driver, p.sharing.mode) == "device-plugin-config"
-    ]
+    return [p for p in pools if isinstance(p.sharing, GpuSharing) and p.resolved.delivery == "device-plugin-config"]
 
 
 def sharing_config(sharing: GpuSharing) -> dict[str, object]:

@@ -10,11 +10,9 @@ but a new name changes the ClusterPolicy (or the plugin chart's DaemonSet), whic
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from gpuready.core.specs import GpuPoolSpec
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "gpuready"}
 PRIVILEGED_NAMESPACE = {
@@ -24,12 +22,6 @@ PRIVILEGED_NAMESPACE = {
 }
 """The operands and the device plugin mount host paths and run privileged, so a cluster enforcing a stricter
 Pod Security level by default must not apply it here (the operator chart's ``psa.enabled`` sets the same)."""
-GKE_QUOTA_NAME = "gpu-operator-quota"
-CRITICAL_PRIORITY_CLASSES = ("system-node-critical", "system-cluster-critical")
-OPERAND_PODS_PER_NODE = 12
-"""Driver, toolkit, device plugin, GFD, DCGM exporter, validator, MIG manager, NFD worker and a margin."""
-MIN_QUOTA_PODS = 100
-"""NVIDIA's own quota allows 100 pods (cloud-native-docs ``google-gke-gpu-operator-quota.yaml``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -86,25 +78,3 @@ def config_map(base_name: str, namespace_name: str, data: Mapping[str, str]) -> 
         "data": dict(data),
     }
     return ConfigMapObject(base_name=base_name, manifest=manifest)
-
-
-def gke_priority_quota(namespace_name: str, pools: Sequence[GpuPoolSpec]) -> ResourceQuotaObject:
-    """GKE admits ``system-node-critical`` / ``system-cluster-critical`` pods outside ``kube-system`` only under a
-    ResourceQuota scoped to those classes (cloud-native-docs ``google-gke.rst``; NVIDIA/gpu-operator#660); its pod
-    limit grows with the pools' maximum size."""
-    nodes = sum(p.max_size for p in pools)
-    pods = max(MIN_QUOTA_PODS, OPERAND_PODS_PER_NODE * nodes + 20)
-    manifest = {
-        "apiVersion": "v1",
-        "kind": "ResourceQuota",
-        "metadata": {"name": GKE_QUOTA_NAME, "namespace": namespace_name, "labels": dict(MANAGED_BY)},
-        "spec": {
-            "hard": {"pods": str(pods)},
-            "scopeSelector": {
-                "matchExpressions": [
-                    {"operator": "In", "scopeName": "PriorityClass", "values": list(CRITICAL_PRIORITY_CLASSES)}
-                ]
-            },
-        },
-    }
-    return ResourceQuotaObject(manifest=manifest)

@@ -11,27 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack import (
-    extra_values,
-    mig_manager_config,
-    ownership,
-    plugin_configs,
-    stack_objects,
-    stack_rules,
-)
+from gpuready.core.gpu_stack import extra_values, ownership, stack_objects, stack_rules
 from gpuready.core.gpu_stack.charts import Chart
-from gpuready.core.gpu_stack.device_plugin_values import device_plugin_values
-from gpuready.core.gpu_stack.dra_values import dra_driver_values
-from gpuready.core.gpu_stack.gpu_cluster_values import gpu_cluster_values
-from gpuready.core.gpu_stack.operator_values import operator_values
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.health.agent import INSTALLED_AGENT, agent_values, health_problems
 from gpuready.core.health.agent import describe as describe_health
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem, SpecError
-
-PLUGIN_CONFIG_BASE = "gpuready-device-plugin-config"
-MIG_CONFIG_BASE = "gpuready-mig-parted-config"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,7 +42,8 @@ class PoolService:
     """How the stack serves one pool."""
 
     pool: str
-    advertiser: ownership.Advertiser
+    platform_plugin: ownership.PlatformPlugin
+    """The device plugin that comes with the pool's platform (``nvidia``: none, NVIDIA's serves it)."""
     summary: str
 
 
@@ -95,21 +82,17 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     services = tuple(
         PoolService(
             pool=p.name,
-            advertiser=ownership.pool_advertiser(p),
+            platform_plugin=p.resolved.platform_plugin,
             summary=ownership.pool_fit(p, spec.kind).summary,
         )
         for p in pools
     )
-    if not spec.installs_chart:
+    build = spec.stack_kind.values
+    if build is None:
         return GpuStackPlan(spec=spec, cloud=cloud, pools=services, health=health, agent_values=agent)
     ns = spec.effective_namespace
     objects: list[stack_objects.ReleaseObject] = []
-    if spec.kind == "dra-driver":
-        values = dra_driver_values(pools)
-    elif spec.kind == "gpu-operator-dra":
-        values = gpu_cluster_values(pools, spec)
-    else:
-        values = _device_plugin_stack_values(cloud, pools, spec, objects)
+    values = build(cloud, pools, spec, objects)
     if spec.values:  # the always-owned paths were refused with the spec; these are what the pools made gpuready's
         overrides = extra_values.override_problems(spec.chart, spec.values, values, "gpuStack.values")
         if overrides:
@@ -141,30 +124,3 @@ def _agent_values(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> dict[str,
     if spec.health.agent != INSTALLED_AGENT:
         return None
     return agent_values(pools, spec.health.dcgm_owner(spec.kind))
-
-
-def _device_plugin_stack_values(
-    cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec, objects: list[stack_objects.ReleaseObject]
-) -> dict[str, Any]:
-    """Values of the GPU Operator or device-plugin release; their config maps are appended to ``objects``."""
-    ns = spec.effective_namespace
-    plugin_name = _add_config(objects, PLUGIN_CONFIG_BASE, ns, plugin_configs.plugin_configs(pools))
-    mig_name = None
-    if spec.kind == "gpu-operator" and mig_manager_config.needs_custom_config(pools):
-        data = {mig_manager_config.CONFIG_KEY: mig_manager_config.mig_parted_config(pools)}
-        mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
-    if spec.kind == "gpu-operator":
-        values = operator_values(cloud, pools, spec, plugin_config_name=plugin_name, mig_config_name=mig_name)
-        objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
-        return values
-    return device_plugin_values(pools, spec, plugin_config_name=plugin_name)
-
-
-def _add_config(
-    objects: list[stack_objects.ReleaseObject], base: str, namespace: str, data: Mapping[str, str]
-) -> str | None:
-    if not data:
-        return None
-    config_map = stack_objects.config_map(base, namespace, data)
-    objects.append(config_map)
-    return config_map.name

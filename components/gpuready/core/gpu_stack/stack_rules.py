@@ -35,15 +35,17 @@ Two more (each planned with exit 0 before, each refused by the real system):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from gpuready.core import sharing_plan
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
-from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.mig_pools import mig_strategy, nvidia_mig_pools
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 
 _KIND = "gpuStack.kind"
 
@@ -61,23 +63,12 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
             Problem(_KIND, f"pool {pool.name!r} ({_platform(pool)}): {verdict.summary}", spec.kind, (), verdict.hint)
         )
     problems.extend(_sharing_problems(fitting, spec))
-    if spec.kind == "gpu-operator":
-        problems.extend(_driver_split_problems(fitting))
-        problems.extend(_driver_os_problems(fitting))
+    if spec.stack_kind.driver_installer:
+        problems.extend(_driver_split_problems(fitting, spec.kind))
+        problems.extend(_driver_os_problems(fitting, spec.kind))
     problems.extend(_strategy_problems(fitting, spec))
     problems.extend(_mps_mixed_problems(fitting, spec))
     return problems
-
-
-def nvidia_mig_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:
-    """MIG pools whose partitions NVIDIA's device plugin advertises (MIG-manager layouts and AKS-made ones)."""
-    return [p for p in pools if isinstance(p.sharing, MigPartitioning) and ownership.pool_advertiser(p) == "nvidia"]
-
-
-def mig_strategy(pools: Sequence[GpuPoolSpec]) -> str | None:
-    """The MIG strategy NVIDIA's plugin needs for ``pools`` (checked to be one), None when no pool uses MIG."""
-    strategies = sorted({p.sharing.strategy for p in nvidia_mig_pools(pools) if isinstance(p.sharing, MigPartitioning)})
-    return strategies[0] if strategies else None
 
 
 def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Problem]:
@@ -86,20 +77,20 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
         sharing = pool.sharing
         if sharing is None:
             continue
-        where = sharing_plan.delivery(pool.cloud, pool.driver, sharing.mode)
-        if where == "mig-manager" and spec.installs_chart and spec.kind != "gpu-operator":
+        where = pool.resolved.delivery
+        kind = spec.stack_kind
+        if where == "mig-manager" and kind.installs_chart and not kind.mig_manager:
             problems.append(
                 Problem(
                     _KIND,
                     f"pool {pool.name!r} asks for a MIG layout, which only the GPU Operator's MIG manager applies; the "
-                    f"{spec.kind} chart cannot partition GPUs"
-                    + (" (its GPUCluster runs no MIG manager)" if spec.kind == "gpu-operator-dra" else ""),
+                    f"{spec.kind} chart cannot partition GPUs" + kind.mig_note,
                     spec.kind,
                     (),
                     "use gpuStack.kind gpu-operator, or partition the GPUs yourself and use external",
                 )
             )
-        if isinstance(sharing, GpuSharing) and sharing.mode == "mps" and spec.kind == "device-plugin" and not spec.gfd:
+        if isinstance(sharing, GpuSharing) and sharing.mode == "mps" and kind.gfd == "setting" and not spec.gfd:
             problems.append(
                 Problem(
                     "gpuStack.gfd",
@@ -114,13 +105,13 @@ def _sharing_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[
 
 
 def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Problem]:
-    """A chart serves the pools of one advertiser (``Chart.advertiser``); ``none`` means the cloud's device plugin."""
-    if spec.kind == "external":
+    """A kind serves the pools of one advertiser (``GpuStackKind.serves``; ``external``: any)."""
+    serves = spec.stack_kind.serves
+    if serves is None:
         return []
-    serves = spec.chart.advertiser if spec.installs_chart else EXTENDED_RESOURCES.key
     problems: list[Problem] = []
     for pool in pools:
-        advertiser = advertiser_for(pool)
+        advertiser = pool.resolved.advertiser
         if advertiser.key == serves:
             continue
         if advertiser is DYNAMIC_RESOURCES:
@@ -132,12 +123,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
         else:
             why = (
                 "is a device-plugin pool; the DRA driver's GPU plugin must not share its nodes with a device plugin "
-                "(DRA chart templates/validation.yaml)"
-                + (
-                    ", and the GPU Operator's GPUCluster runs no device plugin (no ClusterPolicy)"
-                    if spec.kind == "gpu-operator-dra"
-                    else ""
-                )
+                "(DRA chart templates/validation.yaml)" + spec.stack_kind.plugin_note
             )
             hint = (
                 "give the pool advertise: dra, or serve device-plugin pools from a gpu-operator or device-plugin stack"
@@ -146,12 +132,12 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
     return problems
 
 
-def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
+def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
-        owner = ownership.pool_fit(pool, "gpu-operator").operator_driver
+        owner = ownership.pool_fit(pool, kind).operator_driver
         by_owner.setdefault(owner, []).append(pool.name)
     if len(by_owner) < 2:
         return []
@@ -168,12 +154,12 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
     ]
 
 
-def _driver_os_problems(pools: Sequence[GpuPoolSpec]) -> list[Problem]:
+def _driver_os_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
-        if ownership.pool_advertiser(pool) != "nvidia":
+        if pool.resolved.platform_plugin != "nvidia":
             continue
-        if ownership.pool_fit(pool, "gpu-operator").operator_driver:
+        if ownership.pool_fit(pool, kind).operator_driver:
             by_image.setdefault(pool.image_family, []).append(pool.name)
     if len(by_image) < 2:
         return []
@@ -200,7 +186,7 @@ def _mps_mixed_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
         for p in pools
         if isinstance(p.sharing, GpuSharing)
         and p.sharing.mode == "mps"
-        and sharing_plan.delivery(p.cloud, p.driver, "mps") == "device-plugin-config"
+        and p.resolved.delivery == "device-plugin-config"
     ]
     if not mps:
         return []

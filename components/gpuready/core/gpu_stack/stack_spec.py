@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from gpuready.core import namespaces
-from gpuready.core.gpu_stack import extra_values
-from gpuready.core.gpu_stack.charts import STACK_KINDS, Chart, StackKind, chart_of, serves_dra
-from gpuready.core.gpu_stack.dra_stack_spec import dra_stack_problems
+from gpuready.core.gpu_stack import extra_values, kinds
+from gpuready.core.gpu_stack.charts import STACK_KINDS, Chart, StackKind
+from gpuready.core.gpu_stack.dra_cluster import cluster_version_problems
+from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.health.agent import HealthSpec
 from gpuready.errors import Problem, SpecError
 
@@ -57,13 +58,13 @@ class GpuStackSpec:
     values: Mapping[str, Any] = field(default_factory=dict)
     """Extra Helm values deep-merged into the release (``extra_values``): keys the chart reads, never one
     gpuready decides (``owned_values``)."""
+    monitoring: bool | None = None
+    """GPU Operator: the DCGM exporter's Prometheus ServiceMonitor (``dcgmExporter.serviceMonitor.enabled``) on
+    (true) or off (false); None keeps the chart's default (on in v26.7.0, values.yaml L326-327)."""
     cluster_version: str | None = None
     """DRA driver: the cluster's Kubernetes version (``1.34``, ``v1.34.1-eks-...``), at least 1.34."""
     health: HealthSpec = field(default_factory=HealthSpec)
     """Who reports GPU health and who runs DCGM on the pools (``gpuready.core.health.agent``)."""
-    monitoring: bool | None = None
-    """GPU Operator: the DCGM exporter's Prometheus ServiceMonitor (``dcgmExporter.serviceMonitor.enabled``) on
-    (true) or off (false); None keeps the chart's default (on in v26.7.0, values.yaml L326-327)."""
 
     def __post_init__(self) -> None:
         problems = stack_spec_problems(self)
@@ -71,13 +72,18 @@ class GpuStackSpec:
             raise SpecError(problems)
 
     @property
+    def stack_kind(self) -> GpuStackKind:
+        """The kind object of ``kind`` (``kinds.stack_kind``)."""
+        return kinds.stack_kind(self.kind)
+
+    @property
     def installs_chart(self) -> bool:
-        return chart_of(self.kind) is not None
+        return self.stack_kind.installs_chart
 
     @property
     def chart(self) -> Chart:
         """The chart this stack installs (only when ``installs_chart``)."""
-        chart = chart_of(self.kind)
+        chart = self.stack_kind.chart
         if chart is None:
             raise ValueError(f"a {self.kind!r} GPU stack installs no chart")
         return chart
@@ -85,7 +91,7 @@ class GpuStackSpec:
     @property
     def advertises_by_dra(self) -> bool:
         """The stack's chart serves DRA pools (so it needs ``clusterVersion`` 1.34+)."""
-        return serves_dra(self.kind)
+        return self.stack_kind.serves_dra
 
     @property
     def effective_namespace(self) -> str:
@@ -105,13 +111,32 @@ class GpuStackSpec:
 
     @property
     def runs_gfd(self) -> bool:
-        return self.kind == "gpu-operator" or (self.kind == "device-plugin" and self.gfd)
+        return self.stack_kind.runs_gfd(self.gfd)
 
     @property
     def deploys_nfd(self) -> bool:
         """Whether the release installs its bundled NFD (the plugin chart's NFD follows ``gfd.enabled``; the
         GPUCluster stack's operator labels GPU nodes from NFD's PCI labels, so it runs NFD without GFD)."""
-        return self.nfd == "deploy" and (self.runs_gfd or self.kind == "gpu-operator-dra")
+        return self.stack_kind.deploys_nfd(self.nfd, self.gfd)
+
+    def set_settings(self) -> dict[str, Any]:
+        """The release settings given away from their defaults, by camelCase key (``RELEASE_SETTINGS`` order)."""
+        given = {key: getattr(self, name) for name, key, default in RELEASE_SETTINGS if getattr(self, name) != default}
+        return {key: dict(value) if isinstance(value, Mapping) else value for key, value in given.items()}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+RELEASE_SETTINGS: tuple[tuple[str, str, Any], ...] = tuple(
+    (f.name, _camel(f.name), f.default_factory() if callable(f.default_factory) else f.default)
+    for f in fields(GpuStackSpec)
+    if f.name not in ("kind", "health")
+)
+"""The one list of a stack's release settings: (field, camelCase key, default), from ``GpuStackSpec``'s fields; the
+config model (``GpuStackConfig``) and the chart components' arguments are checked against it by tests."""
 
 
 def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Problem]:
@@ -120,26 +145,13 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
     if spec.kind not in STACK_KINDS:
         problems.append(Problem(f"{prefix}.kind", "unknown GPU stack", spec.kind, STACK_KINDS))
         return problems
-    if not spec.installs_chart:
-        for field, value in (
-            ("namespace", spec.namespace),
-            ("releaseName", spec.release_name),
-            ("chartVersion", spec.chart_version),
-            ("repository", spec.repository),
-            # Defaults cannot be told from unset; any other value is a setting that would do nothing.
-            ("timeoutSeconds", None if spec.timeout_seconds == MIN_TIMEOUT_SECONDS else spec.timeout_seconds),
-            ("nfd", None if spec.nfd == "deploy" else spec.nfd),
-            ("gfd", None if spec.gfd else spec.gfd),
-            ("migReboot", None if spec.mig_reboot else spec.mig_reboot),
-            ("values", dict(spec.values) or None),
-            ("monitoring", spec.monitoring),
-            ("clusterVersion", spec.cluster_version),
-        ):
-            if value is not None:
-                problems.append(
-                    Problem(f"{prefix}.{field}", f"a {spec.kind!r} GPU stack installs no chart", value, (), "remove it")
-                )
-        return problems
+    kind = spec.stack_kind
+    if not kind.installs_chart:
+        # Defaults cannot be told from unset; any other value is a setting that would do nothing.
+        return [
+            Problem(f"{prefix}.{key}", f"a {spec.kind!r} GPU stack installs no chart", value, (), "remove it")
+            for key, value in spec.set_settings().items()
+        ]
     chart = spec.chart
     if spec.namespace is not None:
         if spec.namespace == namespaces.DEFAULT:
@@ -191,42 +203,17 @@ def stack_spec_problems(spec: GpuStackSpec, prefix: str = "gpuStack") -> list[Pr
         )
     if spec.nfd not in NFD_MODES:
         problems.append(Problem(f"{prefix}.nfd", "unknown NFD mode", spec.nfd, NFD_MODES))
-    if spec.kind == "gpu-operator" and not spec.gfd:
-        problems.append(
-            Problem(
-                f"{prefix}.gfd",
-                "the GPU Operator always runs GPU Feature Discovery; gfd only applies to the device-plugin chart",
-                spec.gfd,
-                (),
-                "remove gfd",
-            )
-        )
-    if spec.kind == "device-plugin" and spec.monitoring is not None:
-        problems.append(
-            Problem(
-                f"{prefix}.monitoring",
-                "the device-plugin chart runs no DCGM exporter, so it has no ServiceMonitor to switch (only the GPU "
-                "Operator's chart deploys the exporter: dcgmExporter in its values.yaml)",
-                spec.monitoring,
-                (),
-                "use gpuStack.kind gpu-operator, or install NVIDIA's dcgm-exporter chart beside the device plugin",
-            )
-        )
-    problems.extend(dra_stack_problems(spec, prefix))
+    given = spec.set_settings()
+    problems.extend(
+        Problem(f"{prefix}.{key}", refusal.problem, given[key], (), refusal.hint)
+        for key, refusal in kind.refused.items()
+        if key in given
+    )
+    problems.extend(cluster_version_problems(kind.serves_dra, spec.cluster_version, f"{prefix}.clusterVersion"))
     if spec.values:
         where = f"{prefix}.values"
         problems.extend(extra_values.key_problems(chart, spec.effective_version, spec.values, where))
         problems.extend(extra_values.override_problems(chart, spec.values, None, where))
-    if spec.kind == "device-plugin" and not spec.mig_reboot:
-        problems.append(
-            Problem(
-                f"{prefix}.migReboot",
-                "only the GPU Operator's MIG manager reboots nodes; the device-plugin chart has none",
-                spec.mig_reboot,
-                (),
-                "remove migReboot",
-            )
-        )
     return problems
 
 

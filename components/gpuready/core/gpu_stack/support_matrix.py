@@ -17,9 +17,9 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_name
 from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.catalog.lookup import resolve_instance_type
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind, chart_of, serves_dra
-from gpuready.core.gpu_stack.dra_stack_spec import DRA_MIN_MINOR
+from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.gpu_stack.dra_cluster import DRA_MIN_MINOR
+from gpuready.core.gpu_stack.kinds import stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
@@ -136,9 +136,9 @@ def _sharing_cell(platform: Platform, spec: GpuStackSpec, mode: str) -> str:
         if not works:
             refusal = "no (stack rules)"
             continue
-        if spec.kind == "external":
+        if spec.stack_kind.serves is None:  # external: any pool, your stack
             return "yours"
-        if ownership.pool_advertiser(pool) != "nvidia" and spec.kind == "none":
+        if pool.resolved.platform_plugin != "nvidia" and not spec.installs_chart:
             return _DELIVERY.get(sharing_plan.delivery(cloud, driver, mode), "cloud")
         return _DELIVERY[sharing_plan.delivery(cloud, driver, mode)]
     return refusal
@@ -157,13 +157,13 @@ def _sharing_candidates(cloud: Cloud, mode: str) -> list[Sharing]:
 
 def _stack_spec(kind: StackKind) -> GpuStackSpec:
     """The stack of one matrix row: the DRA driver on the oldest cluster it takes."""
-    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if serves_dra(kind) else None)
+    return GpuStackSpec(kind=kind, cluster_version=f"1.{DRA_MIN_MINOR}" if stack_kind(kind).serves_dra else None)
 
 
 def _advertise(kind: StackKind) -> str:
     """The ``advertise`` value of the pools a stack kind serves (the default for kinds that install no chart)."""
-    chart = chart_of(kind)
-    return ADVERTISE_VALUES[0] if chart is None else advertiser_named(chart.advertiser).pool_value
+    serves = stack_kind(kind).serves
+    return ADVERTISE_VALUES[0] if serves is None else advertiser_named(serves).pool_value
 
 
 def _pool(

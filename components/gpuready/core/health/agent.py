@@ -109,8 +109,8 @@ def _agent_dcgm_problems(
 
 
 def _dcgm_server_cannot_run(pool: GpuPoolSpec) -> str:
-    if pool.resolved.arch != "x86_64":
-        return f"its chart runs dcgm-server on {DCGM_SERVER_ARCH} nodes only, and the pool is {pool.resolved.arch}"
+    if pool.resolved.gpu.arch != "x86_64":
+        return f"its chart runs dcgm-server on {DCGM_SERVER_ARCH} nodes only, and the pool is {pool.resolved.gpu.arch}"
     outside = [t for t in gpu_choice.instance_types(pool) if t not in DCGM_SERVER_INSTANCE_TYPES]
     if outside:
         return f"its chart's node affinity lists no {', '.join(outside)}"

@@ -1,5 +1,6 @@
-"""Node auto repair as a pool key (``repair``): what each provisioner does, and the GPU-suited repair actions
-gpuready gives EKS managed node groups. Pure.
+"""Node auto repair as a pool key (``repair``): what each provisioner does and the policy's rules. Pure.
+
+(The GPU-suited repair actions gpuready gives a cloud's own node groups are the cloud's: ``gpuready.eks.repair``.)
 
 Each provisioner carries its ``RepairFacts`` (``Provisioner.repair``): what the platform does when repair is on,
 whether a pool can turn it off, whether gpuready tunes it, and the source.
@@ -61,23 +62,6 @@ class RepairOverride:
     wait_minutes: int
 
 
-# The reasons are the EKS node monitoring agent's (gpuready.core.health.conditions, cited there); the actions
-# follow NVIDIA's resolution buckets (gpuready.core.health.xid): a GPU reset (a reboot here) for RESET_GPU XIDs,
-# a new instance for a GPU off the bus, a fabric or power fault; and no action for DCGMError, which says the agent
-# cannot reach its DCGM host engine (a configuration fault: replacing the node does not fix it; aws/containers-roadmap
-# #2555, #2763). Only managed node groups reboot (docs.aws.amazon.com/eks/latest/userguide/node-repair.html).
-EKS_GPU_OVERRIDES: tuple[RepairOverride, ...] = (
-    RepairOverride("AcceleratedHardwareReady", "DCGMError", "NoAction", 10),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaXID79Error", "Replace", 1),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaXID54Error", "Replace", 1),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaFabricError", "Replace", 1),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaDoubleBitError", "Reboot", 10),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaXID48Error", "Reboot", 10),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaXID74Error", "Reboot", 10),
-    RepairOverride("AcceleratedHardwareReady", "NvidiaXID119Error", "Reboot", 10),
-)
-
-
 def repair_problems(spec: GpuPoolSpec, facts: RepairFacts | None, title: str) -> list[Problem]:
     """What the pool's provisioner (``title``) cannot do with its ``repair``."""
     policy = spec.repair
@@ -111,21 +95,3 @@ def repair_summary(spec: GpuPoolSpec, facts: RepairFacts | None) -> str:
     percent = policy.max_unhealthy_percent or DEFAULT_MAX_UNHEALTHY_PERCENT
     nodes = "1 node" if parallel == 1 else f"{parallel} nodes"
     return f"on: {facts.on}; {nodes} at a time, none above {percent}% of the pool unhealthy"
-
-
-def eks_node_repair_config(spec: GpuPoolSpec) -> dict[str, object]:
-    """``node_repair_config`` of an EKS managed node group (Pulumi's snake_case keys of botocore's
-    ``NodeRepairConfig``)."""
-    policy = spec.repair
-    if not policy.enabled:
-        return {"enabled": False}
-    return {
-        "enabled": True,
-        "max_parallel_nodes_repaired_count": policy.max_parallel or DEFAULT_MAX_PARALLEL,
-        "max_unhealthy_node_threshold_percentage": policy.max_unhealthy_percent or DEFAULT_MAX_UNHEALTHY_PERCENT,
-        "node_repair_config_overrides": [
-            {"node_monitoring_condition": o.condition, "node_unhealthy_reason": o.reason,
-             "repair_action": o.action, "min_repair_wait_time_mins": o.wait_minutes}
-            for o in EKS_GPU_OVERRIDES
-        ],
-    }  # fmt: skip

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.node_names import GPU_RESOURCE
 
 if TYPE_CHECKING:
@@ -32,13 +31,13 @@ LIMITS_CITE = (
 
 def reported_gpus(spec: GpuPoolSpec) -> int:
     """``nvidia.com/gpu`` one initialized node of the pool reports (0 when its GPUs are advertised otherwise)."""
-    return advertiser_for(spec).allocatable_per_node(spec).get(GPU_RESOURCE, 0)
+    return spec.resolved.advertiser.allocatable_per_node(spec).get(GPU_RESOURCE, 0)
 
 
 def node_pool_limits(spec: GpuPoolSpec, physical_limit: int) -> dict[str, str]:
     """``spec.limits`` for a pool whose GPU bound is ``physical_limit`` GPUs (``gpuLimit``, else maxSize nodes):
     that many whole nodes, each counted at what it reports."""
-    gpus = spec.resolved.gpus
+    gpus = spec.resolved.gpu.gpus
     nodes = physical_limit // gpus
     return {GPU_RESOURCE: str(nodes * max(reported_gpus(spec), gpus)), NODES: str(nodes)}
 

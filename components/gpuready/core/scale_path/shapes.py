@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core import scheduling, sharing_plan
-from gpuready.core.advertisers.registry import advertiser_for
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_parts import MigPartitioning
 from gpuready.core.scale_path.model import NewNode, PendingPod, ScaleDecider, Shape
 from gpuready.core.workload import gpu_workload
@@ -26,14 +24,14 @@ MIG_DEVICE_CLASS = "mig.nvidia.com"
 
 def shapes(spec: GpuPoolSpec) -> tuple[Shape, ...]:
     """Every request shape the pool advertises, one unit each."""
-    advertiser = advertiser_for(spec)
+    advertiser = spec.resolved.advertiser
     if advertiser.slice_driver is None:
         return tuple(Shape(resource=name) for name in advertiser.resource_names(spec))
     found: list[Shape] = []
     for device_class in advertiser.resource_names(spec):
         found.append(Shape(resource=device_class, claim=True))
         if device_class == MIG_DEVICE_CLASS and isinstance(spec.sharing, MigPartitioning):
-            table = spec.resolved.model.mig
+            table = spec.resolved.gpu.model.mig
             layout = sharing_plan.mig_layout(table, spec.sharing) if table is not None else {}
             found.extend(Shape(resource=device_class, claim=True, mig_profile=p) for p in sorted(layout))
     return tuple(found)
@@ -59,13 +57,13 @@ def pending_pod(spec: GpuPoolSpec, shape: Shape) -> PendingPod:
 def new_node(spec: GpuPoolSpec, decider: ScaleDecider) -> NewNode:
     """A node of the pool once Ready: gpuready's labels and taints plus the autoscaler's and the cloud's own (GKE's
     sharing labels, ``CloudProfile.workload_node_labels``), what its advertiser publishes."""
-    advertiser = advertiser_for(spec)
-    cloud = cloud_profile(spec.cloud).workload_node_labels(spec)
+    advertiser = spec.resolved.advertiser
+    cloud = spec.profile.workload_node_labels(spec)
     return NewNode(
         labels={**scheduling.pool_labels(spec), **cloud, **decider.node_labels(spec)},
         taints=(*scheduling.tolerated_taints(spec), *decider.node_taints(spec)),  # with those the cloud may add
         allocatable=advertiser.allocatable_per_node(spec),
         devices=advertiser.devices_per_node(spec),
         mig=isinstance(spec.sharing, MigPartitioning),
-        gpus=spec.resolved.gpus,
+        gpus=spec.resolved.gpu.gpus,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.scale_path import scheduler_fit
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, Decision, Shape
 from gpuready.core.scale_path.shapes import new_node, pending_pod, shapes
@@ -105,7 +104,7 @@ def pool_verdict(spec: GpuPoolSpec, cluster: ClusterFacts = DEFAULT_CLUSTER) -> 
 
 
 def _decide(spec: GpuPoolSpec, cluster: ClusterFacts) -> PoolVerdict:
-    decider = provisioner_for(spec).scale_decider
+    decider = spec.resolved.provisioner.scale_decider
     node = new_node(spec, decider)
     verdicts = []
     for shape in shapes(spec):

@@ -71,7 +71,7 @@ def reserved_node_pool_findings(resources: Sequence[StackResource], config: Mapp
     found: list[Finding] = []
     for r in resources:
         for pool in elastic_pools(r.type, r.props):
-            facts = pool.facts
+            facts = pool.node_facts
             if facts is None or not facts.reservation_terms or not _allows_reserved(r.props):
                 continue
             ref = as_mapping(dig(r.props, "spec", "template", "spec", "nodeClassRef")) or {}

@@ -39,7 +39,7 @@ from gpuready.policy.rules.charts import (
 )
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS, sharing_problems
 from gpuready.policy.rules.k8s import any_tolerates, pod_lands_on, schedules_past
-from gpuready.policy.rules.stack import CONFIG_MAP, Finding, StackResource, collect, own_device_plugin, targets
+from gpuready.policy.rules.stack import CONFIG_MAP, Finding, StackResource, collect, targets
 
 DAEMON_SET = "kubernetes:apps/v1:DaemonSet"
 DEVICE_PLUGIN_IMAGE = "k8s-device-plugin"
@@ -70,7 +70,7 @@ def device_plugin_findings(resources: Sequence[StackResource], config: Mapping[s
             if r.release.runs_device_plugin and targets(r.release, p.pool, "device-plugin")
         ]
         sources += [f"DaemonSet {r.name!r}" for r, d in daemon_sets if _lands_on(d, p.pool.labels, p.pool.taints)]
-        own = own_device_plugin(p.pool)
+        own = p.pool.platform_plugin
         raw = any(s.startswith("DaemonSet") for s in sources)
         if len(sources) >= 2 or (own and raw):
             listed = ", ".join(([own] if own else []) + sources)

@@ -14,11 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
-from gpuready.core.scheduling import LABEL_GPU_POOL, to_aks_taint
+from gpuready.core.scheduling import LABEL_GPU_POOL
 from gpuready.core.taints import Taint
 from gpuready.policy.rules.charts import OPERATOR, RELEASE, gpu_release
 from gpuready.policy.rules.gpu_pools import gpu_pools
@@ -87,7 +86,7 @@ def agent_taint_problems(resource_type: str, props: Mapping[str, Any], config: M
     """A health agent (add-on, release or DaemonSet) tolerates the GPU taint where it has to run on GPU nodes."""
     agent = agent_config(resource_type, props)
     taint = gpu_taint_of(config)  # the team's GPU taint (gpuTaint), gpuready's by default
-    shown, toleration = to_aks_taint(taint), f"{{key: {taint.key}, operator: Exists, effect: {taint.effect}}}"
+    shown, toleration = str(taint), f"{{key: {taint.key}, operator: Exists, effect: {taint.effect}}}"
     if agent is not None:
         if agent.dcgm_kept_off_pools or any_tolerates(agent.dcgm_tolerations, taint):
             return []
@@ -148,5 +147,5 @@ def driverless_health_problems(resource_type: str, props: Mapping[str, Any], con
     return [
         gap
         for pool in gpu_pools(resource_type, props)
-        if (gap := cloud_profile(pool.cloud).policy_health_gap(pool.where, pool.props))
+        if (gap := pool.reading.policy_health_gap(pool.where, pool.props))
     ]

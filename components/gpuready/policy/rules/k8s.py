@@ -14,11 +14,9 @@ from typing import Any, cast
 from gpuready.core import quantities, scheduling
 from gpuready.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.core.taints import Taint, parse_taint_text
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 
-API_EFFECTS: Mapping[str, str] = {
-    scheduling.to_eks_taint(Taint(key="k", effect=effect))["effect"]: effect for effect in TAINT_EFFECTS
-}
+API_EFFECTS: Mapping[str, str] = {UPPER_SNAKE_EFFECTS[effect]: effect for effect in TAINT_EFFECTS}
 """EKS / GKE API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
 from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.clouds.spec_rules import SpecRules
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
@@ -30,21 +31,21 @@ def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Map
     problems: list[str] = []
     taint = gpu_taint_of(config)
     for pool in gpu_pools(resource_type, props):
-        profile = cloud_profile(pool.cloud)
+        profile = pool.reading
         field, fix = pool.taints_field, profile.encoded_taint(taint)
         problems += _effect_spelling(pool)
         gpu = [t for t in pool.taints if t.key == taint.key]
         if not gpu:
             problems.append(
                 f"{field}: GPU pool on {first(pool.instance_types) or 'GPU nodes'} has no {taint.key} NoSchedule "
-                f"taint ({profile.policy_untainted_note}); got {show(_raw_taints(pool))}. Add {fix!r} to {field}"
+                f"taint ({profile.policy_untainted_note}); got {show(pool.raw_taints)}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
                 f"{field}: the {taint.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
                 f"the GPU nodes. Use {fix!r}"
             )
-        elif any(profile.taint_value_problems(field, t) for t in gpu):
+        elif any(_spec_rules(pool).taint_value_problems(field, t) for t in gpu):
             problems.append(f"{field}: {profile.title} requires a taint value. Use {fix!r}")
     return problems
 
@@ -76,7 +77,7 @@ def pool_image_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     type); the cloud profile reads the pool resource."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += cloud_profile(pool.cloud).policy_image_problems(pool.props, pool.instance_types, pool.arch)
+        problems += pool.reading.policy_image_problems(pool.props, pool.instance_types, pool.arch)
     return problems
 
 
@@ -85,9 +86,7 @@ def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapp
     ``gpuPartitionSize``, and default-table layouts in the ``nvidia.com/mig.config`` label."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += cloud_profile(pool.cloud).policy_mig_problems(
-            pool.where, pool.props, pool.model, pool.instance_types
-        )
+        problems += pool.reading.policy_mig_problems(pool.where, pool.props, pool.model, pool.instance_types)
         problems += _mig_label(pool)
     return problems
 
@@ -97,12 +96,17 @@ def pool_sharing_problems(resource_type: str, props: Mapping[str, Any], config: 
     limit = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += cloud_profile(pool.cloud).policy_sharing_problems(pool.props, limit)
+        problems += pool.reading.policy_sharing_problems(pool.props, limit)
     return problems
 
 
+def _spec_rules(pool: GpuPool) -> SpecRules:
+    """The cloud's own limits on a pool spec (a taint value GKE requires), which hold for any program's pool."""
+    return cloud_profile(pool.cloud)
+
+
 def _effect_spelling(pool: GpuPool) -> list[str]:
-    profile = cloud_profile(pool.cloud)
+    profile = pool.reading
     if profile.policy_taints_as_text:
         bad = [str(t) for t in pool.taints if t.effect not in ("NoSchedule", "PreferNoSchedule", "NoExecute")]
         return (
@@ -111,7 +115,7 @@ def _effect_spelling(pool: GpuPool) -> list[str]:
             else []
         )
     problems = []
-    for index, entry in enumerate(_raw_taints(pool)):
+    for index, entry in enumerate(pool.raw_taints):
         effect = as_text(dig(entry, "effect"))
         if effect is not None and effect not in API_EFFECTS:
             problems.append(
@@ -120,10 +124,6 @@ def _effect_spelling(pool: GpuPool) -> list[str]:
                 f"Use {API_EFFECTS_BY_K8S.get(effect, 'NO_SCHEDULE')!r}"
             )
     return problems
-
-
-def _raw_taints(pool: GpuPool) -> Any:
-    return dig(pool.props, *cloud_profile(pool.cloud).policy_fields[0].split(".")) or []
 
 
 def _expected_labels(pool: GpuPool, skypilot: bool) -> dict[str, str]:

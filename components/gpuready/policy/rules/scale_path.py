@@ -32,9 +32,8 @@ from gpuready.core.advertisers.registry import advertiser_for_labels
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, NODE_POOL_LABEL
 from gpuready.core.catalog import lookup
 from gpuready.core.catalog.mig_profiles import mig_config_name
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.node_names import GPU_RESOURCE
-from gpuready.core.props import as_list, as_mapping, as_text, dig, text_map
+from gpuready.core.props import as_list, as_mapping, dig, text_map
 from gpuready.core.scale_path.karpenter_limits import NODES, nodes_within
 from gpuready.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG
 from gpuready.errors import SpecError
@@ -80,12 +79,12 @@ def limit_problems(
     for pool in elastic_pools(resource_type, props):
         gpus = _instance_gpus(pool)
         limits = as_mapping(dig(props, "spec", "limits")) or {}
-        limit = _whole(limits.get(GPU_LIMIT))
+        limit = pool.gpu_limit
         if gpus is None or limit is None or pool.kind != "NodePool":
             continue
         reported, why = _reported(pool, gpus, sharing or {})
         meant = limit // gpus
-        node_limit = _whole(limits.get(NODES))
+        node_limit = pool.max_nodes
         if node_limit is not None:
             meant = min(meant, node_limit)
         launched = nodes_within(limits, gpus, reported, MOST)
@@ -102,8 +101,7 @@ def dra_node_pool_problems(resource_type: str, props: Mapping[str, Any], config:
     """A GPU NodePool's nodes are not DRA nodes: Karpenter never launches one for a pod with ResourceClaims."""
     problems = []
     for pool in elastic_pools(resource_type, props):
-        labels = text_map(dig(props, "spec", "template", "metadata", "labels"))
-        if pool.kind == "NodePool" and advertiser_for_labels(labels).slice_driver is not None:
+        if pool.kind == "NodePool" and advertiser_for_labels(pool.labels).slice_driver is not None:
             problems.append(
                 "spec.template.metadata.labels mark DRA nodes, but Karpenter ignores pods with ResourceClaims, so no "
                 f"node of this NodePool is ever made for them ({DRA_CITE}). Serve DRA from a node group with at "
@@ -118,13 +116,12 @@ def dra_node_group_problems(resource_type: str, props: Mapping[str, Any], config
     for pool in gpu_pools(resource_type, props):
         if advertiser_for_labels(pool.labels).slice_driver is None:
             continue
-        fields = cloud_profile(pool.cloud).policy_min_size_fields
-        found = next(((f, v) for f in fields if (v := dig(pool.props, *f.split("."))) is not None), None)
-        if found is not None and _whole(found[1]) == 0:
+        if pool.min_nodes_field and pool.min_nodes == 0:
+            field = pool.min_nodes_field
             problems.append(
-                f"{pool.where}{found[0]}: 0, but the pool's nodes are DRA nodes and the cluster autoscaler builds a "
+                f"{field}: 0, but the pool's nodes are DRA nodes and the cluster autoscaler builds a "
                 "group at zero from a template without ResourceSlices, so pods claiming its devices never scale it "
-                f"up ({DRA_DOC}). Set {found[0]} to 1"
+                f"up ({DRA_DOC}). Set {field.removeprefix(pool.where)} to 1"
             )
     return problems
 
@@ -139,7 +136,7 @@ def workload_findings(resources: Sequence[StackResource], config: Mapping[str, A
         if resource.type == NODE_OVERLAY_TYPE:
             overlaid.update(str(k) for k in as_mapping(dig(resource.props, "spec", "capacity")) or {})
         for pool in elastic_pools(resource.type, resource.props) if resource.type in NODE_POOL_TYPES else ():
-            pools.append((pool.name, text_map(dig(resource.props, "spec", "template", "metadata", "labels"))))
+            pools.append((pool.name, pool.labels))
     findings: list[Finding] = []
     for resource in resources:
         found = pod_spec(resource.type, resource.props)
@@ -180,7 +177,7 @@ def compute_class_selection_findings(resources: Sequence[StackResource], config:
     for resource in resources:
         for pool in elastic_pools(resource.type, resource.props) if resource.type in ELASTIC_TYPES else ():
             if pool.kind == "ComputeClass":
-                classes.append((pool.name, text_map(dig(resource.props, "spec", "nodePoolConfig", "nodeLabels"))))
+                classes.append((pool.name, pool.labels))
     findings = []
     for resource in resources:
         found = pod_spec(resource.type, resource.props)
@@ -209,18 +206,17 @@ NODE_GROUP_TYPES = POOL_TYPES
 
 
 def _instance_gpus(pool: ElasticPool) -> int | None:
-    shaped = pool.pool
-    if shaped is None or not shaped.instance_types:
+    if not pool.instance_types:
         return None
     try:
-        return lookup.resolve_instance_type(shaped.cloud, shaped.instance_types[0], None).gpus
+        return lookup.resolve_instance_type(pool.cloud, pool.instance_types[0], None).gpus
     except SpecError:
         return None
 
 
 def _reported(pool: ElasticPool, gpus: int, sharing: Mapping[str, Sharing]) -> tuple[int, str]:
     """``nvidia.com/gpu`` one node reports (by its sharing and MIG labels), and why."""
-    labels = text_map(dig(pool.props, "spec", "template", "metadata", "labels"))
+    labels = pool.labels
     name = labels.get(LABEL_DEVICE_PLUGIN_CONFIG, "")
     shared = SHARED_CONFIG.match(name)
     named = Sharing(shared.group(1), int(shared.group(2)), bool(shared.group(3))) if shared else sharing.get(name)
@@ -231,7 +227,7 @@ def _reported(pool: ElasticPool, gpus: int, sharing: Mapping[str, Sharing]) -> t
         reported = gpus * named.replicas
         return reported, f"{gpus} GPUs x {named.replicas} {named.mode} shares = {reported}{source}"
     layout = labels.get(LABEL_MIG_CONFIG, "")
-    model = pool.pool.model if pool.pool is not None else None
+    model = pool.model
     table = model.mig if model is not None else None
     if layout and table is not None:
         per_gpu = sum(table.balanced.values()) if layout == "all-balanced" else next(
@@ -253,13 +249,3 @@ def _requested(spec: Mapping[str, Any]) -> set[str]:
             for part in ("limits", "requests"):
                 names.update(str(k) for k in (as_mapping(resources.get(part)) or {}))
     return names
-
-
-def _whole(value: object) -> int | None:
-    """A whole number given as a number (the engine's are floats) or as digits, else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float) and float(value).is_integer() and value >= 0:
-        return int(value)
-    text = as_text(value)
-    return int(text) if text is not None and text.isdigit() else None

@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 
 from gpuready.core import scheduling
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.charts import DRA_DRIVER
 from gpuready.core.props import as_flag, as_mapping, as_text, dig, text_map
 from gpuready.core.taints import Taint
@@ -61,7 +60,7 @@ def collect(resources: Sequence[StackResource]) -> tuple[list[_Pool], list[_Rele
     pools, releases = [], []
     for r in resources:
         pools += [_Pool(r.urn, describe(p, r.name), p) for p in gpu_pools(r.type, r.props)]
-        found = [e.pool for e in elastic_pools(r.type, r.props) if e.pool is not None]
+        found = elastic_pools(r.type, r.props)
         pools += [_Pool(r.urn, f"{r.name} ({p.name})" if p.name else r.name, p) for p in found]
         release = gpu_release(r.type, r.props)
         if release is not None:
@@ -79,16 +78,16 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
     operators = [r for r in releases if r.release.chart == OPERATOR]
     findings: list[Finding] = []
     for p in pools:
-        elastic = p.pool.own_plugin is not None
-        preinstalled = "" if elastic else _preinstalled_driver(p.pool)
-        plugin = _own_device_plugin(p.pool)
+        elastic = p.pool.elastic
+        preinstalled = p.pool.driver_owner
+        plugin = p.pool.platform_plugin
         for r in releases:
             if r.release.runs_driver and preinstalled and not _opted_out(p.pool, "driver"):
                 message = (
                     f"GPU pool {p.label}: two NVIDIA driver owners: {preinstalled} installs the driver, and GPU "
                     f"Operator release {r.name!r} runs its driver containers (driver.enabled is true by default). "
                     f"Set driver.enabled: false and toolkit.enabled: false in {r.name!r}, or "
-                    f"{cloud_profile(p.pool.cloud).policy_driver_hand_over}, "
+                    f"{p.pool.reading.policy_driver_hand_over}, "
                     f"or label the pool {scheduling.LABEL_DEPLOY_PREFIX}driver=false"
                 )
                 findings.append(Finding(p.urn, message))
@@ -97,7 +96,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                     f"Label its nodes {scheduling.LABEL_DEPLOY_PREFIX}device-plugin=false in its template labels (the "
                     "operator then skips them), or keep the device-plugin release's nodeSelector off them"
                     if elastic
-                    else cloud_profile(p.pool.cloud).policy_plugin_fix
+                    else p.pool.reading.policy_plugin_fix
                 )
                 message = (
                     f"GPU pool {p.label}: two device plugins: {plugin} already runs one, and release {r.name!r} "
@@ -105,7 +104,7 @@ def driver_owner_findings(resources: Sequence[StackResource], config: Mapping[st
                 )
                 findings.append(Finding(p.urn, message))
         unowned = not elastic and not preinstalled and operators and not any(r.release.runs_driver for r in operators)
-        unowned_message = cloud_profile(p.pool.cloud).policy_unowned_driver
+        unowned_message = p.pool.reading.policy_unowned_driver
         if unowned and unowned_message:
             findings.append(Finding(p.urn, f"GPU pool {p.label}: {unowned_message}"))
     return findings
@@ -129,7 +128,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
                 )
                 findings.append(Finding(p.urn, message))
             continue
-        if _own_device_plugin(p.pool):
+        if p.pool.platform_plugin:
             continue
         if any(r.release.runs_device_plugin and _targets(r.release, p.pool, "device-plugin") for r in releases):
             continue
@@ -143,7 +142,7 @@ def served_findings(resources: Sequence[StackResource], config: Mapping[str, Any
             continue
         message = (
             f"GPU pool {p.label}: nothing in this stack advertises its GPUs: "
-            f"{cloud_profile(p.pool.cloud).policy_why_unserved}, and "
+            f"{p.pool.reading.policy_why_unserved}, and "
             "no gpu-operator or nvidia-device-plugin Helm release here runs a device plugin on it. Add one (chart "
             "nvidia-device-plugin 0.20.0 or gpu-operator v26.7.0), or ignore this if another stack installs the "
             "cluster's GPU stack"
@@ -237,22 +236,6 @@ def _custom_layout_problem(p: _Pool, r: _Release, layout: str, maps: Mapping[str
         f"has {have}), so the MIG manager marks the node failed. Add {layout!r} to "
         "migManager.config.data['config.yaml'] mig-configs, or use an all-<profile> layout"
     )
-
-
-def _preinstalled_driver(pool: GpuPool) -> str:
-    """Who installs the driver outside the GPU stack, or ``""``."""
-    return cloud_profile(pool.cloud).policy_preinstalled_driver(pool.props, pool.labels)
-
-
-def _own_device_plugin(pool: GpuPool) -> str:
-    """Who runs a device plugin on the pool outside the GPU stack, or ``""``."""
-    if pool.own_plugin is not None:
-        return pool.own_plugin
-    return cloud_profile(pool.cloud).policy_own_device_plugin(pool.props, pool.labels)
-
-
-own_device_plugin = _own_device_plugin
-"""Who runs a device plugin on the pool outside the GPU stack, or ``""`` (for the cross-resource rules)."""
 
 
 def _opted_out(pool: GpuPool, operand: str) -> bool:

@@ -1,5 +1,5 @@
-"""``gke_zones.zone_problems``: each pool's zones (its own ``zones``, else ``gkeNodeLocations``) must be known, in
-the cluster's location, and split its initial size evenly."""
+"""``gpuready.gke.zones.zone_problems``: each pool's zones (its own ``zones``, else ``gkeNodeLocations``) must be
+known, in the cluster's location, and split its initial size evenly."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.gke_zones import zone_problems
+from gpuready.gke.zones import zone_problems
 from tests.core.conftest import build_spec
 
 

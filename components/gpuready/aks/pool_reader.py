@@ -1,0 +1,72 @@
+"""The readers of the resources the AKS agent pool provisioner writes: any program's ``AgentPool``, and the agent
+pool profiles of a ``ManagedCluster``. Pure.
+
+An agent pool is a GPU pool when its VM size is a GPU size (gpuready's catalog, else an NVIDIA NC/ND size) or it
+sets a GPU profile or a MIG instance profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.aks.catalog import AKS_VM_SIZES, unlisted_gpu_type
+from gpuready.aks.lifecycle import CREATION_ONLY
+from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.catalog.instance_types import InstanceType
+from gpuready.core.props import as_flag, as_list, as_mapping, as_text, text_map
+
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+"""A cluster whose ``agentPoolProfiles`` declare agent pools (any program may declare its GPU pools there)."""
+_FOLDED: Mapping[str, InstanceType] = {name.lower(): t for name, t in AKS_VM_SIZES.items()}
+
+
+def read_agent_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    """The GPU pool an ``AgentPool`` declares (none or one)."""
+    pool = _agent_pool(props, "", as_text(props.get("agentPoolName")) or "")
+    return (pool,) if pool is not None else ()
+
+
+def read_managed_cluster(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    """The GPU pools of a ``ManagedCluster``: one per GPU agent pool profile."""
+    pools = []
+    for index, profile in enumerate(as_list(props.get("agentPoolProfiles"))):
+        mapping = as_mapping(profile)
+        if mapping is not None:
+            pool = _agent_pool(mapping, f"agentPoolProfiles[{index}].", as_text(mapping.get("name")) or "")
+            if pool is not None:
+                pools.append(pool)
+    return tuple(pools)
+
+
+def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | None:
+    size = as_text(props.get("vmSize")) or ""
+    listed = _FOLDED.get(size.lower())
+    gpu = (
+        listed is not None
+        or unlisted_gpu_type(size)
+        or props.get("gpuProfile") is not None
+        or props.get("gpuInstanceProfile") is not None
+    )
+    if not gpu:
+        return None
+    raw_taints = as_list(props.get("nodeTaints"))
+    autoscaled = as_flag(props.get("enableAutoScaling")) is True
+    # An agent pool's own count is read at creation only when autoscaled (``lifecycle.creation_only``).
+    creation_only = CREATION_ONLY if props.get("enableAutoScaling") is True and not where else ()
+    return cloud_pool(
+        "aks",
+        "node-pool",
+        props,
+        where=where,
+        name=name,
+        instance_types=(size,) if size else (),
+        model=GPU_MODELS[listed.gpu] if listed else None,
+        arch=listed.arch if listed else None,
+        taints=tuple(t for t in (text_taint(e) for e in raw_taints if isinstance(e, str)) if t),
+        labels=text_map(props.get("nodeLabels")),
+        max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
+        desired_nodes=whole(props.get("count")),
+        creation_only=creation_only,
+    )

@@ -1,0 +1,166 @@
+"""The one normalised record of a GPU pool read back from the resource that declares it. Pure.
+
+Every pool resource is written by one provisioner (``Provisioner``) and read back by that provisioner's reader
+(``Provisioner.readers``: Pulumi type token -> ``PoolReader``), which lives beside the code that writes it in the
+provisioner's package. Whoever reads a pool (the policy pack, ``gpuready diff``, the round-trip tests) gets a
+``PoolFacts``, whatever program planned the resource, and never reads its raw properties by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.k8s_syntax import TaintEffect
+from gpuready.core.props import as_mapping, as_text, dig
+from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
+
+if TYPE_CHECKING:
+    from gpuready.core.capacity.node_facts import NodeFacts
+    from gpuready.core.catalog.gpus import GpuModel
+    from gpuready.core.clouds.policy_reading import PolicyReading
+    from gpuready.core.clouds.registry import Cloud
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PoolFacts:
+    """One GPU pool as its resource declares it, whichever provisioner wrote it."""
+
+    cloud: Cloud
+    provisioner: str
+    """Key of the provisioner that writes the resource (``node-group``, ``karpenter``...), "" when not known."""
+    kind: str = ""
+    """The Kubernetes kind of an elastic pool's object (``NodePool``, ``ComputeClass``); "" for a cloud pool."""
+    where: str = ""
+    """Field prefix of the pool inside its resource: ``""``, or ``agentPoolProfiles[1].`` in a ManagedCluster."""
+    name: str
+    """The pool's own name where the resource gives one, else ``""``."""
+    props: Mapping[str, Any]
+    """The pool's properties (the profile's, inside a ManagedCluster), for the cloud's own checks."""
+    reading: PolicyReading = field(repr=False, compare=False)
+    """How the pool's cloud reads and fixes its pool resources (the policy pack's questions), resolved by the
+    reader once."""
+    why: str = ""
+    """What makes an elastic pool a GPU pool, e.g. ``requirement karpenter.k8s.aws/instance-gpu-count In ['1']``."""
+    instance_types: tuple[str, ...] = ()
+    model: GpuModel | None = None
+    """The GPU, when the catalog knows the instance type or accelerator."""
+    arch: str | None = None
+    taints: tuple[Taint, ...] = ()
+    taints_field: str
+    """Field path of the taints inside the resource (with ``where``)."""
+    raw_taints: Any = ()
+    """The taints as the resource spells them (a list of entries, unless the resource is malformed)."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    labels_field: str
+    """Field path of the node labels inside the resource (with ``where``)."""
+    min_nodes: int | None = None
+    """The autoscaling minimum the resource sets (a whole number), else None."""
+    min_nodes_field: str = ""
+    """Field path of that minimum (with ``where``), "" when the resource sets none."""
+    max_nodes: int | None = None
+    """The most nodes the resource allows (a whole number), else None."""
+    desired_nodes: int | None = None
+    """The nodes the resource asks for at creation (a whole number), else None."""
+    gpu_limit: int | None = None
+    """The ``nvidia.com/gpu`` limit of an elastic pool's object, else None."""
+    creation_only: tuple[str, ...] = ()
+    """Inputs (camelCase paths) the resource must read at creation only (``ignoreChanges``): its initial node count
+    once an autoscaler owns the size (a cluster's inline profiles are left out: their counts live in one list with
+    the cluster's own settings)."""
+    elastic: bool = False
+    """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
+    node_facts: NodeFacts | None = None
+    """The elastic provisioner's facts, when its object is one."""
+    driver_owner: str = ""
+    """Who installs the NVIDIA driver on the pool's nodes outside the GPU stack (``AKS (gpuProfile.driver=...)``),
+    or "" (always "" for an elastic pool, whose node class decides it)."""
+    platform_plugin: str = ""
+    """Who runs a device plugin on the pool's nodes outside the GPU stack (``GKE``, ``EKS Auto Mode``), or ""."""
+
+    @property
+    def mig_capable(self) -> bool:
+        """Whether the pool's GPU can be MIG-partitioned."""
+        return self.model is not None and self.model.mig is not None
+
+
+PoolReader = Callable[[Mapping[str, Any]], "tuple[PoolFacts, ...]"]
+"""Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties."""
+
+
+API_EFFECTS: Mapping[str, str] = {api: effect for effect, api in UPPER_SNAKE_EFFECTS.items()}
+"""Cloud API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
+
+
+def api_taint(entry: object) -> Taint | None:
+    """A cloud API taint object (``{key, value, effect: NO_SCHEDULE}``) or a Kubernetes one; the effect is kept as
+    written when it is not in API spelling, so callers can report it."""
+    mapping = as_mapping(entry)
+    if mapping is None:
+        return None
+    key = as_text(mapping.get("key")) or ""
+    effect = as_text(mapping.get("effect")) or ""
+    return Taint(key, as_text(mapping.get("value")) or "", cast("TaintEffect", API_EFFECTS.get(effect, effect)))
+
+
+def text_taint(text: str) -> Taint | None:
+    """A ``key=value:Effect`` or ``key:Effect`` taint, or None when malformed; the effect is kept as written."""
+    parts = parse_taint_text(text)
+    return None if parts is None else Taint(parts[0], parts[1], cast("TaintEffect", parts[2]))
+
+
+def whole(value: object) -> int | None:
+    """A whole number given as a number (the engine's are floats) or as digits, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float) and float(value).is_integer() and value >= 0:
+        return int(value)
+    text = as_text(value)
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def cloud_pool(
+    cloud: Cloud,
+    provisioner: str,
+    props: Mapping[str, Any],
+    *,
+    where: str = "",
+    name: str,
+    instance_types: tuple[str, ...],
+    model: GpuModel | None,
+    arch: str | None,
+    taints: tuple[Taint, ...],
+    labels: Mapping[str, str],
+    max_nodes: int | None,
+    desired_nodes: int | None,
+    creation_only: tuple[str, ...] = (),
+) -> PoolFacts:
+    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
+    and minimum sit and who installs the driver and a device plugin on it are the cloud profile's answers."""
+    profile: PolicyReading = cloud_profile(cloud)
+    found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
+    return PoolFacts(
+        cloud=cloud,
+        provisioner=provisioner,
+        where=where,
+        name=name,
+        props=props,
+        reading=profile,
+        instance_types=instance_types,
+        model=model,
+        arch=arch,
+        taints=taints,
+        taints_field=where + profile.policy_fields[0],
+        raw_taints=dig(props, *profile.policy_fields[0].split(".")) or [],
+        labels=labels,
+        labels_field=where + profile.policy_fields[1],
+        min_nodes=whole(found[1]) if found is not None else None,
+        min_nodes_field=where + found[0] if found is not None else "",
+        max_nodes=max_nodes,
+        desired_nodes=desired_nodes,
+        creation_only=creation_only,
+        driver_owner=profile.policy_preinstalled_driver(props, labels),
+        platform_plugin=profile.policy_own_device_plugin(props, labels),
+    )

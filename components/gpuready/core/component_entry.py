@@ -1,0 +1,112 @@
+"""The registration entry of a plug-in's Pulumi component (kueue's ``RegisterIntegration`` is the model). Pure.
+
+A provisioner (``Provisioner.component``) registers one ``ComponentEntry``: its component class, the module that
+builds it from the component package's inputs, and its schema text; a GPU stack kind that installs a chart
+(``GpuStackKind.component``) one ``ReleaseEntry``: its component class and its schema text. The facade
+(``gpuready.public_names``), the stack program's install and the component package's input check, provider and
+schema (``gpuready.package``) iterate the entries instead of naming components. An entry lacking a part fails when
+it is made, at import, naming the part (``RegistrationError``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from gpuready.errors import RegistrationError
+
+Json = dict[str, Any]
+
+STRING: Json = {"type": "string"}
+STRINGS: Json = {"type": "array", "items": {"type": "string"}}
+STRING_MAP: Json = {"type": "object", "additionalProperties": {"type": "string"}}
+POOL_REF: Json = {"$ref": "#/types/gpuready:index:PoolSpec"}
+"""The schema type of one pool entry (``gpuready.package.schema.POOL_TYPE``; a test keeps them equal)."""
+KUBERNETES_PROVIDER = "Pass the cluster's Kubernetes provider in the resource options (providers)."
+"""The end of the description of a component that makes Kubernetes objects."""
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One input that is not a config-model key: the cluster wiring (may be another resource's output)."""
+
+    name: str
+    type: Json
+    description: str
+    required: bool = False
+
+
+POOL = Wire("pool", POOL_REF, "The pool, as one entry of gpuready:nodePools.", True)
+"""A node pool component's pool."""
+ELASTIC_POOL = Wire(
+    "pool",
+    POOL_REF,
+    "The pool, as one entry of gpuready:nodePools; provisioner may be left out (the component's).",
+    True,
+)
+"""An elastic pool component's pool (its provisioner the component's unless the entry names one)."""
+TAGS = Wire("tags", STRING_MAP, "Tags on the cloud resource.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentEntry:
+    """One plug-in's component, as the facade, the component package and its schema see it."""
+
+    name: str = ""
+    """The component class (``<name>Args`` its arguments), the last part of its type token."""
+    module: str = ""
+    """The module defining the class and its Args (imported on first use: it loads the cloud's SDK)."""
+    builder: str = ""
+    """The module whose ``package_pool(name, spec, wiring, opts...)`` builds the component from the package's
+    inputs (imported on first use)."""
+    description: str = ""
+    """The schema's description of the component."""
+    wiring: tuple[Wire, ...] = ()
+    """The schema's inputs besides the config model's keys (the pool first)."""
+    known_wiring: bool = False
+    """Whether the wiring must be known values (the Args take plain values; a node pool's take outputs)."""
+
+    def __post_init__(self) -> None:
+        required = ("name", "module", "builder", "description", "wiring")
+        missing = [f.name for f in fields(self) if f.name in required and not getattr(self, f.name)]
+        if missing:
+            raise RegistrationError(
+                f"component entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
+                f"component class, module, builder module, description and wiring"
+            )
+        if not any(wire.type == POOL_REF for wire in self.wiring):
+            raise RegistrationError(f"component entry {self.name!r} lacks its pool input (a Wire of type POOL_REF)")
+
+    @property
+    def exports(self) -> dict[str, str]:
+        """The facade's public names of the entry (the class and its Args) -> the module defining them."""
+        return {self.name: self.module, f"{self.name}Args": self.module}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReleaseEntry:
+    """One GPU stack kind's chart component, as the facade, the stack program and the component package see it."""
+
+    name: str = ""
+    """The component class (``<name>Args`` its arguments), the last part of its type token."""
+    module: str = ""
+    """The module defining the class and its Args (imported on first use: it loads the Kubernetes SDK)."""
+    description: str = ""
+    """The schema's description of the component."""
+    skip: frozenset[str] = field(default_factory=frozenset)
+    """Keys of ``gpuready:gpuStack`` the component does not take (``kind`` is its own)."""
+
+    def __post_init__(self) -> None:
+        missing = [name for name in ("name", "module", "description") if not getattr(self, name)]
+        if "kind" not in self.skip:
+            missing.append("skip (with kind: the component's own)")
+        if missing:
+            raise RegistrationError(
+                f"release entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
+                "component class, module, description and the stack keys it does not take"
+            )
+
+    @property
+    def exports(self) -> dict[str, str]:
+        """The facade's public names of the entry (the class and its Args) -> the module defining them."""
+        return {self.name: self.module, f"{self.name}Args": self.module}

@@ -1,0 +1,49 @@
+"""The reader of the resource the EKS node group provisioner writes: any program's ``aws:eks/nodeGroup:NodeGroup``.
+
+Pure. A node group is a GPU pool when its instance types are GPU types (gpuready's catalog, else an NVIDIA EC2
+family), or, with the instance types in a launch template, when its AMI type is an NVIDIA one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
+from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.eks.catalog import unlisted_gpu_type
+from gpuready.eks.lifecycle import CREATION_ONLY
+
+
+def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    """The GPU pool a node group declares (none or one)."""
+    types = tuple(t for t in as_list(props.get("instanceTypes")) if isinstance(t, str))
+    catalog = cloud_profile("eks").instance_types
+    listed = [catalog[t] for t in types if t in catalog]
+    ami = as_text(props.get("amiType")) or ""
+    gpu = bool(listed) or any(unlisted_gpu_type(t) for t in types)
+    if not types:  # instance types from a launch template: only the AMI type tells
+        gpu = "NVIDIA" in ami or ami.endswith("_GPU")
+    if not gpu:
+        return ()
+    model, arch = (GPU_MODELS[listed[0].gpu], listed[0].arch) if listed else (None, None)
+    raw_taints = as_list(props.get("taints"))
+    scaling = as_mapping(props.get("scalingConfig")) or {}
+    low, high = as_number(scaling.get("minSize")), as_number(scaling.get("maxSize"))
+    pool = cloud_pool(
+        "eks",
+        "node-group",
+        props,
+        name=as_text(props.get("nodeGroupName")) or "",
+        instance_types=types,
+        model=model,
+        arch=arch,
+        taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
+        labels=text_map(props.get("labels")),
+        max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
+        desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
+        creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
+    )
+    return (pool,)

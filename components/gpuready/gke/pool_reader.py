@@ -1,0 +1,110 @@
+"""The readers of the resources the GKE provisioners write: any program's ``gcp:container/nodePool:NodePool`` and
+``cloud.google.com/v1`` ComputeClass. Pure.
+
+A node pool is a GPU pool when its machine type is a GPU type (gpuready's catalog, else a GPU machine family) or
+its node config attaches NVIDIA accelerators. A ComputeClass is a GPU class when one of its ``spec.priorities``
+has a ``gpu`` or a GPU machine type or family (``a2-highgpu-1g``, ``g2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpuready.core.capacity.gpu_types import gpu_instance_type
+from gpuready.core.capacity.node_facts import NodeFacts
+from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
+from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
+from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.gke.catalog import gpu_family, unlisted_gpu_type
+from gpuready.gke.lifecycle import CREATION_ONLY
+
+
+def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The ``guestAccelerators`` entries of a node pool's ``nodeConfig`` that attach at least one NVIDIA GPU."""
+    found = []
+    for entry in as_list(node_config.get("guestAccelerators")):
+        mapping = as_mapping(entry)
+        if mapping is None:
+            continue
+        count = as_number(mapping.get("count"))
+        kind = as_text(mapping.get("type")) or ""
+        if kind.startswith("nvidia-") and (count is None or count > 0):
+            found.append(mapping)
+    return found
+
+
+def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    """The GPU pool a node pool declares (none or one)."""
+    config = as_mapping(props.get("nodeConfig")) or {}
+    machine = as_text(config.get("machineType")) or ""
+    attached = accelerators(config)
+    listed = cloud_profile("gke").instance_types.get(machine)
+    if not attached and listed is None and not unlisted_gpu_type(machine):
+        return ()
+    model = GPU_MODELS[listed.gpu] if listed else None
+    for accelerator in attached:
+        model = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "") or model
+    raw_taints = as_list(config.get("taints"))
+    autoscaling = as_mapping(props.get("autoscaling")) or {}
+    most = whole(autoscaling.get("totalMaxNodeCount"))
+    pool = cloud_pool(
+        "gke",
+        "node-pool",
+        props,
+        name=as_text(props.get("name")) or "",
+        instance_types=(machine,) if machine else (),
+        model=model,
+        arch=listed.arch if listed else None,
+        taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
+        labels=text_map(config.get("labels")),
+        max_nodes=most if most is not None else whole(autoscaling.get("maxNodeCount")),
+        desired_nodes=whole(props.get("initialNodeCount")),
+        creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
+    )
+    return (pool,)
+
+
+def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[PoolFacts, ...]:
+    """The GPU pool a ComputeClass declares (none or one), its instance types the machine types of its GPU
+    priorities; ``facts``: the ComputeClass provisioner's."""
+    why, model, machines = "", None, []
+    for index, rule in enumerate(as_list(dig(props, "spec", "priorities"))):
+        gpu = as_mapping(dig(rule, "gpu"))
+        machine = as_text(dig(rule, "machineType")) or ""
+        family = as_text(dig(rule, "machineFamily")) or ""
+        found = gpu_instance_type(machine) if machine else None
+        if gpu is not None or found is not None or (family and gpu_family(family)):
+            what = f"gpu {as_text(gpu.get('type'))}" if gpu is not None else machine or family
+            why = why or f"spec.priorities[{index}] {what}"
+            machines += [machine] if machine and machine not in machines else []
+            if gpu is not None:
+                model = model or gpu_model_for_gke_accelerator(as_text(gpu.get("type")) or "")
+            if found is not None and found[1] is not None:
+                model = model or GPU_MODELS[found[1].gpu]
+    if not why:
+        return ()
+    config = as_mapping(dig(props, "spec", "nodePoolConfig")) or {}
+    raw_taints = as_list(config.get("taints"))
+    labels = text_map(config.get("nodeLabels"))
+    pool = PoolFacts(
+        cloud="gke",
+        provisioner="compute-class",
+        kind="ComputeClass",
+        name=as_text(dig(props, "metadata", "name")) or "",
+        props=props,
+        reading=cloud_profile("gke"),
+        why=why,
+        instance_types=tuple(machines),
+        model=model,
+        taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
+        taints_field=facts.taints_path,
+        raw_taints=raw_taints,
+        labels=labels,
+        labels_field=facts.labels_path,
+        elastic=True,
+        node_facts=facts,
+        platform_plugin=facts.plugin_on(labels),
+    )
+    return (pool,)

@@ -1,0 +1,112 @@
+"""A plug-in's registration entry: complete or refused when made (at import), naming the part it lacks."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from gpuready.core import component_entry
+from gpuready.core.capacity.registry import component_provisioners, provisioners
+from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, Wire
+from gpuready.core.gpu_stack.kind import GpuStackKind
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, GPU_OPERATOR_DRA_STACK, STACK_KIND_OBJECTS
+from gpuready.eks.auto_mode import EksAutoMode
+from gpuready.errors import RegistrationError
+from gpuready.package.json_types import token
+from gpuready.package.schema import POOL_TYPE
+
+COMPLETE: dict[str, Any] = {
+    "name": "ExampleGpuPool",
+    "module": "example.pool",
+    "builder": "example.pool",
+    "description": "An example pool.",
+    "wiring": (component_entry.POOL,),
+}
+
+
+@pytest.mark.parametrize(
+    ("left_out", "named"),
+    [
+        (("name",), "lacks name"),
+        (("module",), "lacks module"),
+        (("builder",), "lacks builder"),
+        (("description",), "lacks description"),
+        (("wiring",), "lacks wiring"),
+        (("module", "wiring"), "lacks module, wiring"),
+    ],
+)
+def test_an_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str, ...], named: str) -> None:
+    with pytest.raises(RegistrationError, match=named):
+        ComponentEntry(**{k: v for k, v in COMPLETE.items() if k not in left_out})
+
+
+def test_an_entry_without_a_pool_input_is_refused() -> None:
+    with pytest.raises(RegistrationError, match="lacks its pool input"):
+        ComponentEntry(**{**COMPLETE, "wiring": (Wire("clusterName", component_entry.STRING, "The cluster."),)})
+
+
+def test_a_complete_entry_exports_its_component_and_args() -> None:
+    entry = ComponentEntry(**COMPLETE)
+    assert entry.exports == {"ExampleGpuPool": "example.pool", "ExampleGpuPoolArgs": "example.pool"}
+
+
+def test_a_provisioner_without_its_entry_fails_when_made() -> None:
+    class Unregistered(EksAutoMode):
+        component: ClassVar[Any] = None
+
+    with pytest.raises(RegistrationError, match="Unregistered lacks component"):
+        Unregistered()
+
+
+def test_every_provisioner_registers_its_own_component() -> None:
+    names = [p.component.name for p in provisioners()]
+    assert len(set(names)) == len(names)
+    assert {p.component.name for p in component_provisioners()} == set(names)
+    assert [p.elastic for p in component_provisioners()] == sorted(p.elastic for p in provisioners())
+
+
+def test_the_pool_reference_is_the_schemas_pool_type() -> None:
+    assert {"$ref": f"#/types/{token(POOL_TYPE)}"} == component_entry.POOL_REF
+
+
+RELEASE: dict[str, Any] = {
+    "name": "ExampleChart",
+    "module": "example.chart",
+    "description": "An example chart.",
+    "skip": frozenset({"kind"}),
+}
+
+
+@pytest.mark.parametrize(
+    ("left_out", "named"),
+    [
+        (("name",), "lacks name"),
+        (("module",), "lacks module"),
+        (("description",), "lacks description"),
+        (("skip",), "lacks skip"),
+    ],
+)
+def test_a_release_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str, ...], named: str) -> None:
+    with pytest.raises(RegistrationError, match=named):
+        ReleaseEntry(**{k: v for k, v in RELEASE.items() if k not in left_out})
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"component": None}, "'gpu-operator-dra' lacks component"),
+        ({"values": None, "component": None}, "lacks values, component"),
+        ({"chart": None}, "installs no chart but has values, component"),
+    ],
+)
+def test_a_stack_kind_without_its_entry_fails_when_made(changes: dict[str, Any], named: str) -> None:
+    fields = {name: getattr(GPU_OPERATOR_DRA_STACK, name) for name in GpuStackKind.__dataclass_fields__}
+    with pytest.raises(RegistrationError, match=named):
+        GpuStackKind(**{**fields, **changes})
+
+
+def test_every_kind_that_installs_a_chart_registers_its_own_component() -> None:
+    assert list(CHART_COMPONENTS) == [k.key for k in STACK_KIND_OBJECTS if k.installs_chart]
+    names = [entry.name for entry in CHART_COMPONENTS.values()]
+    assert len(set(names)) == len(names)
