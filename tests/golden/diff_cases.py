@@ -81,6 +81,10 @@ CHANGES: dict[str, Changes] = {
             "reservation": {"affinity": "specific", "name": "a100-eval-2", "project": "ml-platform-project"}
         },
     },
+    "eks-capacity": {  # the training pool leaves its Capacity Block: said as a loss, with its replacement
+        "h100-train": {"capacity": "on-demand", "reservation": None},
+        "l4-inference": {"maxSize": 2},
+    },
 }
 
 

@@ -55,6 +55,8 @@ MANDATORY = {
     "gpu-pool-one-device-plugin",
     "gpu-sharing-config-map-within-bounds",
     "gpu-nfd-deployed-once",
+    "gpu-pool-capacity-block-wired",
+    "gpu-reserved-nodepool-selects-reservations",
     "gpu-node-pool-capacity-rules",
 }
 ADVISORY = {
@@ -70,6 +72,7 @@ ADVISORY = {
     "gpu-pool-has-cloud-health-checks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
+    "gpu-reservation-terms-cluster-wide",
     "gpu-fabric-pools",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {
