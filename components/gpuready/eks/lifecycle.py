@@ -132,7 +132,10 @@ def summary(spec: GpuPoolSpec) -> str:
     pin = f", AMI {spec.release_version}" if spec.release_version else ""
     upgrade = f"upgrade {strategy}, maxUnavailable {max_unavailable(spec)}{pin}"
     zero = f"scale from zero: {len(autoscaler_tags(spec))} ASG node-template tags"
-    return f"desiredSize at creation only; {naming}; {upgrade}; {zero}{CAPACITY_NOTES.get(spec.capacity, '')}" + fabric_summary(spec)
+    return (
+        f"desiredSize at creation only; {naming}; {upgrade}; {zero}{CAPACITY_NOTES.get(spec.capacity, '')}"
+        + fabric_summary(spec)
+    )
 
 
 CAPACITY_NOTES: Mapping[str, str] = {

@@ -39,7 +39,7 @@ class EksGpuNodePool(GpuNodePoolBase):
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
     launch_template: aws.ec2.LaunchTemplate | None
-    """The launch template gpuready makes for a reserved, Capacity Block or EFA pool (``launch_template``), else None."""
+    """The launch template gpuready makes for a reserved, Capacity Block or EFA pool, else None."""
     autoscaler_tags: list[aws.autoscaling.Tag]
     """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 

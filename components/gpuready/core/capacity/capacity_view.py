@@ -4,7 +4,7 @@ object, and the words ``gpuready diff`` uses when a pool leaves or loses its res
 The object holds the pool's ``capacity`` value, the references of its reservation (``REFERENCES``: each field of
 ``Reservation`` that names one, with how it is written), its ``nodes``, ``zone`` and ``fallback``; the text is made
 from the object alone, so a plan file read back (``gpuready diff``) words it the same. A cloud whose reservations
-are named by other fields (a GKE reservation ``name``, an AKS ``groupId``) adds a row to ``REFERENCES``.
+are named by other fields adds a row to ``REFERENCES`` (a GKE reservation ``name``, an AKS ``groupId``).
 """
 
 from __future__ import annotations
@@ -30,22 +30,29 @@ REFERENCES: tuple[tuple[str, Callable[[Any], list[str]]], ...] = (
     ("ids", list),
     ("resource_group_arn", lambda arn: [str(arn).rsplit(":", 1)[-1]]),
     ("selector_terms", lambda terms: [_term(term) for term in terms]),
+    ("name", lambda name: [str(name)]),
+    ("group_id", lambda group: [str(group).rstrip("/").rsplit("/", 1)[-1]]),
 )
 """``Reservation`` field -> the references it names, as the plan writes them (a resource group ARN by its
-``group/<name>``)."""
+``group/<name>``; a GKE specific reservation by its name; an AKS capacity reservation group by its name)."""
+UNNAMED: Mapping[str, tuple[str, str]] = {"instance_match_criteria": ("open", "open"), "affinity": ("any", "any")}
+"""A reservation that names none but says how it is used: field, value -> the reference the plan writes (an open
+ODCR preference, a GKE ``any`` reservation affinity)."""
 WORDS: Mapping[str, str] = {"capacity-block": "block"}
 """Capacity values the table words shorter."""
 
 
 def references(reservation: Reservation) -> list[str]:
-    """What the reservation names, in ``REFERENCES`` order; ``open`` for an open ODCR preference with none."""
+    """What the reservation names, in ``REFERENCES`` order; ``open`` / ``any`` for an open ODCR preference or a GKE
+    ``any`` affinity with none."""
     found: list[str] = []
     for name, written in REFERENCES:
         value = getattr(reservation, name, None)
         if value:
             found.extend(written(value))
-    if not found and reservation.instance_match_criteria == "open":
-        found.append("open")
+    for name, (value, written_as) in UNNAMED.items():
+        if not found and getattr(reservation, name, None) == value:
+            found.append(written_as)
     return found
 
 
