@@ -64,7 +64,7 @@ def _field_problems(
     for key, value in given_fields(reservation).items():
         if key in offer.fields or (key == "fallback" and value == offer.fallbacks[0]):
             continue  # saying the default fallback (none) is never wrong
-        hint = _who_reads(spec, key) or "remove it"
+        hint = _who_reads(spec, key) or _nobody_reads(spec, key)
         found.append(Problem(f"reservation.{key}", f"is not read by the {chosen.key} provisioner for capacity "
                              f"{spec.capacity}", value, tuple(sorted(offer.fields)), hint))  # fmt: skip
     chosen_fallback = reservation.fallback
@@ -101,7 +101,8 @@ def _unoffered(spec: GpuPoolSpec, chosen: Provisioner) -> Problem:
     else:
         hint = f"choose one of the allowed on {spec.profile.title}"
     reason = f" ({chosen.capacity_limit_reason})" if chosen.capacity_limit_reason else ""
-    return Problem("capacity", f"is not offered by the {chosen.key} provisioner{reason}", spec.capacity, offered, hint)
+    where = f"the {spec.profile.title} {chosen.key} provisioner"
+    return Problem("capacity", f"is not offered by {where}{reason}", spec.capacity, offered, hint)
 
 
 def _reservation_hint(spec: GpuPoolSpec, chosen: Provisioner) -> str:
@@ -119,6 +120,14 @@ def _who_reads(spec: GpuPoolSpec, key: str) -> str:
     if not readers:
         return ""
     return f"remove it, or use provisioner: {' or '.join(readers)} (it reads {key} for capacity {spec.capacity})"
+
+
+def _nobody_reads(spec: GpuPoolSpec, key: str) -> str:
+    anywhere = any(key in offer.fields for made in spec.profile.provisioners.values()
+                   for offer in made.capacities.values())  # fmt: skip
+    if anywhere:
+        return "remove it"
+    return f"no {spec.profile.title} provisioner reads it: remove reservation.{key}"
 
 
 def _fallback_hint(spec: GpuPoolSpec, chosen: Provisioner, wanted: str) -> str:
