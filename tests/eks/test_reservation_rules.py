@@ -60,7 +60,7 @@ RULES: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("karpenter-block-no-fallback", "aws/karpenter-provider-aws v1.14.1 pkg/providers/instance/filter/filter.go "
      "L204-235 (CapacityBlockFilter)", {"provisioner": "karpenter", "capacity": "capacity-block",
                                        "reservation": Reservation(ids=BLOCK_ID, fallback="spot")},
-     "reservation.fallback", "is not read by the karpenter provisioner"),
+     "reservation.fallback", "is not read by the EKS karpenter provisioner"),
     ("node-group-no-fallback", "botocore eks CreateNodegroup capacityType (one per node group)",
      {"capacity": "reserved", "reservation": Reservation(ids=("cr-0a",), fallback="spot")},
      "reservation.fallback", "use provisioner: karpenter"),

@@ -51,7 +51,7 @@ def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
                         f"add reservation: {offer.example}")]  # fmt: skip
     if not isinstance(reservation, Reservation):
         return [Problem("reservation", "must be a mapping of reservation settings", type(reservation).__name__)]
-    if offer.reservation == "refused":
+    if offer.reservation == "refused" and not any(_who_reads(spec, key) for key in given_fields(reservation)):
         return [Problem("reservation", f"capacity {spec.capacity} draws on no reservation", None, (),
                         _reservation_hint(spec, chosen))]  # fmt: skip
     return _field_problems(spec, chosen, offer, reservation)
@@ -65,8 +65,8 @@ def _field_problems(
         if key in offer.fields or (key == "fallback" and value == offer.fallbacks[0]):
             continue  # saying the default fallback (none) is never wrong
         hint = _who_reads(spec, key) or _nobody_reads(spec, key)
-        found.append(Problem(f"reservation.{key}", f"is not read by the {chosen.key} provisioner for capacity "
-                             f"{spec.capacity}", value, tuple(sorted(offer.fields)), hint))  # fmt: skip
+        why = f"is not read by the {spec.profile.title} {chosen.key} provisioner for capacity {spec.capacity}"
+        found.append(Problem(f"reservation.{key}", why, value, tuple(sorted(offer.fields)), hint))
     chosen_fallback = reservation.fallback
     if chosen_fallback is not None and "fallback" in offer.fields and chosen_fallback not in offer.fallbacks:
         found.append(Problem("reservation.fallback", f"the {chosen.key} provisioner cannot fall back from capacity "
