@@ -11,7 +11,7 @@ queued provisioning, AKS reservation groups) are that provisioner's ``spec_probl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.capacity_offers import RESERVATION_FIELDS
@@ -30,15 +30,17 @@ def given_keys(spec: GpuPoolSpec) -> dict[str, object]:
     return {key: value for key, value in given.items() if value is not None}
 
 
-def problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem]:
-    """Each capacity key ``chosen`` does not read, and an empty ``reservation`` (once ``capacity`` is offered)."""
+def problems(spec: GpuPoolSpec, chosen: Provisioner, said: Sequence[str] = ()) -> list[Problem]:
+    """Each capacity key ``chosen`` does not read, and an empty ``reservation`` (once ``capacity`` is offered, and
+    unless a problem of the paths ``said`` by the other rules already names the reservation: one problem each)."""
     offer = chosen.capacities.get(spec.capacity)
     if offer is None:
         return []  # reservation_rules says the capacity is not offered; nothing more to add
     found: list[Problem] = []
     reservation = spec.reservation
-    if isinstance(reservation, Reservation) and offer.reservation != "required" and not given_fields(reservation):
-        keys = tuple(RESERVATION_FIELDS)
+    named = any(path.startswith("reservation") for path in said)
+    if isinstance(reservation, Reservation) and not named and not given_fields(reservation):
+        keys = tuple(key for key in RESERVATION_FIELDS if key in offer.fields)
         found.append(Problem("reservation", "is empty", {}, keys, "remove reservation, or fill it in"))
     reason = f" ({chosen.capacity_limit_reason})" if chosen.capacity_limit_reason else ""
     for key, value in given_keys(spec).items():
