@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gpuready.core import pool_config
+from gpuready.core.clouds.registry import Cloud
 from gpuready.errors import SpecError
 
 GKE_A3 = {"name": "g", "instanceType": "a3-highgpu-8g", "minSize": 0, "maxSize": 2}
@@ -38,7 +39,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("cloud", "entry", "path", "words"), CASES)
-def test_a_bad_capacity_input_is_one_problem(cloud: str, entry: dict[str, Any], path: str, words: str) -> None:
+def test_a_bad_capacity_input_is_one_problem(cloud: Cloud, entry: dict[str, Any], path: str, words: str) -> None:
     with pytest.raises(SpecError) as caught:
         pool_config.parse_pools([entry], cloud)
     found = [str(problem) for problem in caught.value.problems]
