@@ -26,7 +26,7 @@ $(BIN)/gpuready: pyproject.toml uv.lock | $(UV)
 	$(PYTHON) -m venv .uv
 	.uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-DEMO_STACKS := eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku eks-efa gke-queued gke-tcpxo aks-ib
+DEMO_STACKS := eks-dev aks-dev gke-dev gke-operator eks-karpenter gke-compute-class aks-nap eks-dra aks-dra-operator aks-sku eks-efa gke-queued eks-capacity gke-tcpxo aks-ib
 
 demo: install
 	@for stack in $(DEMO_STACKS); do \

@@ -32,8 +32,8 @@ STACKS = ("eks-dev", "aks-dev", "gke-dev")
 GPU_TAINT_TEXT = "nvidia.com/gpu=present:NoSchedule"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 TABLE_HEADERS = (
-    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
-    "DRIVER", "FABRIC", "SCALES",
+    "POOL", "PROVISIONER", "CAPACITY", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT",
+    "SHARING", "DRIVER", "FABRIC", "SCALES",
 )  # fmt: skip
 PLAN_KEYS = {
     "formatVersion",
@@ -963,7 +963,7 @@ def test_a_mistyped_stack_of_this_project_is_still_refused(capsys: pytest.Captur
     result = plan_with_capsys(capsys, "--stack", "eks-dve")
     assert result.code == 2
     known = (
-        "aks-dev, aks-dra-operator, aks-ib, aks-nap, aks-sku, eks-dev, eks-dra, eks-efa, eks-karpenter, "
+        "aks-dev, aks-dra-operator, aks-ib, aks-nap, aks-sku, eks-capacity, eks-dev, eks-dra, eks-efa, eks-karpenter, "
         "gke-compute-class, gke-dev, gke-operator"
     )
     assert f"known stacks: {known}" in result.err

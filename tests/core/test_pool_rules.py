@@ -640,8 +640,8 @@ def test_every_problem_is_collected(make_spec: SpecFactory) -> None:
         "name",
         "minSize",
         "maxSize",
-        "capacity",
         "image",
+        "capacity",
         "labels['kubernetes.io/x']",
         "taints[0].value",
     ]

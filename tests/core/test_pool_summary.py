@@ -12,7 +12,7 @@ from tests.core.conftest import SpecFactory
 OUTPUT_NAMES = [
     "node_selector", "node_labels", "taint", "tolerations", "resource_name", "allocatable", "gpus_per_node",
     "accelerator", "instance_type", "sharing", "driver", "lifecycle", "provisioner", "gpu_limit", "repair",
-    "requirements", "scales", "schedulable", "min_nodes", "max_nodes", "fabric",
+    "requirements", "scales", "schedulable", "min_nodes", "max_nodes", "fabric", "capacity",
 ]  # fmt: skip
 """The outputs every pool component registers, in registration order (the golden plans depend on it)."""
 

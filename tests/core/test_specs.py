@@ -107,7 +107,7 @@ def test_equal_specs_compare_equal(make_spec: SpecFactory) -> None:
     [
         ({"name": "-bad", "min_size": -1}, ["name", "minSize"]),
         ({"instance_type": "m5.large", "name": "-x"}, ["instanceType", "name"]),
-        ({"max_size": 0, "capacity": "reserved"}, ["maxSize", "capacity"]),
+        ({"max_size": 0, "capacity": "reserve"}, ["maxSize", "capacity"]),
     ],
 )
 def test_invalid_spec_raises_every_problem(overrides: dict[str, Any], paths: list[str]) -> None:

@@ -135,3 +135,26 @@ def test_the_lifecycle_line_and_the_placement_group_table() -> None:
     assert "placementGroupSelector (a change drifts every node" in karpenter.lifecycle_summary(spec)
     table = table_for("aws:ec2/placementGroup:PlacementGroup")
     assert (table.action("strategy"), table.action("name"), table.action("tags")) == ("replace", "replace", "update")
+
+
+def test_a_capacity_block_efa_pool_has_one_launch_template_with_both(mocked: CapturingMonitor) -> None:
+    """The common real case: a Capacity Block of EFA instances. ONE launch template holds the block (market type,
+    reservation target, instance type) and the fabric (EFA interfaces, placement group, root volume)."""
+    block = "cr-0123456789abcdef0"
+    _build(_spec(capacity="capacity-block", diskSizeGb=200, overrides={"subnetIds": ["subnet-a"]},
+                 reservation={"ids": [block], "zone": "us-east-1a"}))  # fmt: skip
+    template = mocked.one(LAUNCH_TEMPLATE).inputs
+    assert template["instanceMarketOptions"] == {"marketType": "capacity-block"}
+    assert template["capacityReservationSpecification"] == {"capacityReservationTarget": {
+        "capacityReservationId": block}}  # fmt: skip
+    assert template["instanceType"] == "p5.48xlarge"
+    assert len(template["networkInterfaces"]) == 32
+    assert template["networkInterfaces"][0]["interfaceType"] == "efa"
+    assert template["placement"] == {"groupName": "train-placement-offline"}
+    assert template["blockDeviceMappings"] == [{"deviceName": "/dev/xvda", "ebs": {
+        "volumeSize": 200.0, "volumeType": "gp3", "encrypted": "true", "deleteOnTermination": "true"}}]  # fmt: skip
+    node_group = mocked.one(NODE_GROUP).inputs
+    assert node_group["capacityType"] == "CAPACITY_BLOCK"
+    assert node_group["launchTemplate"] == {"id": "train-launch-template_id", "version": "1"}
+    assert "instanceTypes" not in node_group and "diskSize" not in node_group
+    assert node_group["subnetIds"] == ["subnet-a"]

@@ -174,6 +174,7 @@ CASES: dict[str, Case] = {
     "plan-aks-ib": _plan("--stack", "aks-ib", "--project-dir", str(ROOT)),
     "plan-eks-efa": _plan("--stack", "eks-efa", "--project-dir", str(ROOT)),
     "plan-gke-queued": _plan("--stack", "gke-queued", "--project-dir", str(ROOT)),
+    "plan-eks-capacity": _plan("--stack", "eks-capacity", "--project-dir", str(ROOT)),
     "plan-training-job": _plan("--program", str(ROOT / "examples" / "training_job"), "--stack", "dev"),
     "plan-wrong-program": _plan("--program", str(ROOT / "examples" / "wrong_program"), "--stack", "dev"),
 }

@@ -92,6 +92,10 @@ CHANGES: dict[str, Changes] = {
             },
         },
     },
+    "eks-capacity": {  # the training pool leaves its Capacity Block: said as a loss, with its replacement
+        "h100-train": {"capacity": "on-demand", "reservation": None},
+        "l4-inference": {"maxSize": 2},
+    },
 }
 
 

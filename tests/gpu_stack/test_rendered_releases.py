@@ -74,6 +74,7 @@ def test_the_cases_cover_every_example_stack_with_a_chart_and_both_charts() -> N
     assert {c.id for c in STACK_CASES} == {
         "stack-eks-dev", "stack-aks-dev", "stack-gke-operator", "stack-eks-karpenter",
         "stack-aks-nap", "stack-eks-dra", "stack-aks-dra-operator", "stack-aks-sku", "stack-aks-ib", "stack-eks-efa",
+        "stack-eks-capacity",
     }  # fmt: skip
     assert {c.plan.spec.kind for c in CASES} == {"gpu-operator", "device-plugin", "dra-driver", "gpu-operator-dra"}
     assert len(SCENARIO_CASES) >= 40
@@ -133,6 +134,7 @@ def test_every_golden_plan_with_a_gpuready_release_is_rendered() -> None:
     assert {name for name, _, _ in GOLDEN_RELEASES} == {
         "plan-eks-dev", "plan-aks-dev", "plan-gke-operator", "plan-training-job", "plan-eks-karpenter",
         "plan-aks-nap", "plan-eks-dra", "plan-aks-dra-operator", "plan-aks-sku", "plan-aks-ib", "plan-eks-efa",
+        "plan-eks-capacity",
     }  # fmt: skip
 
 

@@ -56,6 +56,8 @@ MANDATORY = {
     "gpu-pool-one-device-plugin",
     "gpu-sharing-config-map-within-bounds",
     "gpu-nfd-deployed-once",
+    "gpu-pool-capacity-block-wired",
+    "gpu-reserved-nodepool-selects-reservations",
     "gpu-node-pool-capacity-rules",
 }
 ADVISORY = {
@@ -72,6 +74,7 @@ ADVISORY = {
     "gpudirect-pool-has-its-networks",
     "gpu-helm-chart-readable",
     "gpu-nfd-chart-restricted",
+    "gpu-reservation-terms-cluster-wide",
     "gpu-fabric-pools",
 }
 TUNABLES: dict[str, tuple[str, ...]] = {

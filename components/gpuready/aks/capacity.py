@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from gpuready.aks import capacity_rules, lifecycle, pool_reader
 from gpuready.core import component_entry
+from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
@@ -61,8 +62,7 @@ class AksAgentPool(Provisioner):
         TemplateTags(lifecycle.autoscaler_tags, f"{lifecycle.NODE_TEMPLATE}_", "_", lifecycle.tag_key_name),
     )
     repair: ClassVar[RepairFacts | None] = AKS_REPAIR
-    capacities: ClassVar[tuple[str, ...]] = capacity_rules.CAPACITIES
-    capacity_keys: ClassVar[frozenset[str]] = frozenset({"reservation.groupId"})
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = capacity_rules.OFFERS
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return capacity_rules.problems(spec)

@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from gpuready.core.capacity.capacity_offers import CapacityOffer, reading
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -42,6 +43,9 @@ SUBSCRIPTION = re.compile(rf"^/subscriptions/(?P<subscription>{_GUID})/", re.IGN
 PPG_OVERRIDE = "overrides.proximityPlacementGroupID"
 CAPACITIES: tuple[str, ...] = ("on-demand", "spot", "reserved")
 """The AKS agent pool's capacities (``AksAgentPool.capacities``)."""
+OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId"}))
+"""The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, which
+``problems`` allows on reserved and on-demand pools only."""
 
 
 def _id_form(kind: str) -> str:

@@ -127,7 +127,7 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
         "renameByDefault), or provisioner: node-pool",
     )
     repair: ClassVar[RepairFacts | None] = AKS_REPAIR
-    capacity_note: ClassVar[str] = (
+    capacity_limit_reason: ClassVar[str] = (
         "its AKSNodeClass has no capacity reservation group or placement group field: Azure/karpenter-provider-azure "
         "v1.14.2 karpenter.azure.com_aksnodeclasses.yaml"
     )

@@ -5,18 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpuready.core.capacity.capacity_view import capacity_text
 from gpuready.core.pool_capacity import capacity_at
 
 POOL_COMPONENT_SUFFIXES = ("GpuNodePool", "GpuPool")
 """Node-group pools (``EksGpuNodePool``...) and elastic pools (``EksAutoModeGpuPool``, ``AksNapGpuPool``...)."""
 HEADERS = (
-    "POOL", "PROVISIONER", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT", "SHARING",
-    "DRIVER", "FABRIC", "SCALES",
+    "POOL", "PROVISIONER", "CAPACITY", "INSTANCE", "GPU", "GPUS/NODE", "GPU-LIMIT", "ALLOCATABLE/NODE", "TAINT",
+    "SHARING", "DRIVER", "FABRIC", "SCALES",
 )  # fmt: skip
-"""``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none); ``SCALES`` whether a pending pod of every
-shape the pool advertises becomes a node it runs on (``core.scale_path``); ``FABRIC`` the node fabric (EFA x32,
-its placement group) or ``-``; each pool's requirements (its instance
-types, or its GPU requirements and the types meeting them) follow the table."""
+"""``CAPACITY`` is how the nodes get capacity (``on-demand``, ``spot``, ``reserved cr-0abc (4 nodes)``, ``block
+...``: ``core.capacity.capacity_view``); ``GPU-LIMIT`` is the elastic provisioner's (``-`` where it sets none);
+``FABRIC`` the node fabric (EFA x32, its placement group) or ``-``; ``SCALES`` whether a pending pod of every shape
+the pool advertises becomes a node it runs on (``core.scale_path``); each pool's requirements (its instance types,
+or its GPU requirements and the types meeting them) follow the table."""
 WIDE_HEADERS = ("MIN-NODES", "MAX-NODES", "RESOURCE", "SELECTOR")
 """``-o wide``: the pool's node count bounds, the resource name its GPU workloads request and the node selector
 they select it by (what ``gpuready diff`` compares)."""
@@ -38,6 +40,7 @@ def pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str,
             (
                 name,
                 str(outputs.get("provisioner", "")),
+                capacity_text(outputs.get("capacity") or {}),
                 str(outputs.get("instance_type", "")),
                 str(outputs.get("accelerator", "")),
                 str(outputs.get("gpus_per_node", "")),
@@ -68,10 +71,20 @@ def pool_json(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, 
             "scales": outputs.get("scales"),
             "repair": outputs.get("repair") or None,
             "fabric": outputs.get("fabric") or None,
+            "capacity": _capacity(outputs.get("capacity") or {}),
             **capacity_json(outputs),
         }
         for name, outputs in sorted(pools, key=lambda item: item[0])
     ]
+
+
+def _capacity(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The plan file's ``capacity`` of a pool, its ``text`` made from the rest (an older program's outputs have
+    none: on-demand)."""
+    keys = ("type", "reservation", "nodes", "zone", "fallback")
+    found = {key: given.get(key) for key in keys}
+    found["type"] = found["type"] or "on-demand"
+    return {**found, "text": capacity_text(found)}
 
 
 def wide_pool_rows(pools: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, ...]]:

@@ -11,11 +11,65 @@ from dataclasses import dataclass
 from typing import Literal
 
 Capacity = Literal["on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued"]
+"""How a pool's nodes get their capacity: bought on demand, spot, from a reservation (EKS On-Demand Capacity
+Reservations, GKE reservations, AKS capacity reservation groups), from an EC2 Capacity Block for ML, or queued by
+GKE's Dynamic Workload Scheduler (flex-start, queued provisioning). Which a pool may use is its provisioner's
+``capacities`` table (``gpuready.core.capacity.capacity_offers``)."""
 CAPACITIES: tuple[Capacity, ...] = ("on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued")
-"""How a pool's nodes get capacity (issue #28); which a provisioner offers is its ``Provisioner.capacities``."""
 QUEUED_CAPACITIES: tuple[Capacity, ...] = ("flex-start", "queued")
 """Capacities obtained through a queue (GKE Dynamic Workload Scheduler): the pools Kueue objects are made for
 (``gpuready.core.kueue``)."""
+
+Fallback = Literal["on-demand", "spot", "none"]
+FALLBACKS: tuple[Fallback, ...] = ("on-demand", "spot", "none")
+"""What an elastic pool may launch when its reservation is full (``reservation.fallback``)."""
+MATCH_CRITERIA: tuple[str, ...] = ("open", "targeted")
+"""``instanceMatchCriteria``: EC2's ``open`` (any matching instance uses it) or ``targeted`` reservations (botocore
+ec2 ``InstanceMatchCriteria``; the EC2NodeClass CRD's ``capacityReservationSelectorTerms[].instanceMatchCriteria``)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReservationTerm:
+    """One ``reservation.selectorTerms`` entry: a Karpenter / Auto Mode ``capacityReservationSelectorTerms`` term,
+    a reservation by ``id``, or by ``tags`` (and optional ``owner_id``, the account that owns it)."""
+
+    id: str | None = None
+    tags: Mapping[str, str] | None = None
+    owner_id: str | None = None
+    instance_match_criteria: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reservation:
+    """``reservation``: the capacity a ``reserved`` or ``capacity-block`` pool draws on. Which fields a pool may set
+    is its provisioner's capacity table (``capacity_offers.CapacityOffer.fields``); each cloud checks their values
+    (EKS: ``gpuready.eks.reservation``)."""
+
+    ids: tuple[str, ...] = ()
+    """Reservation ids (EKS On-Demand Capacity Reservation or Capacity Block ids, ``cr-...``)."""
+    resource_group_arn: str | None = None
+    """EKS node groups: an ODCR resource group (launch template ``CapacityReservationResourceGroupArn``)."""
+    selector_terms: tuple[ReservationTerm, ...] = ()
+    """Karpenter / Auto Mode: ``capacityReservationSelectorTerms`` (ids or tags)."""
+    instance_match_criteria: str | None = None
+    """``open`` (any matching instance uses the reservation) or ``targeted`` (only instances that name it)."""
+    fallback: Fallback | None = None
+    """What an elastic pool launches when the reservation is full; None: the provisioner's default (none)."""
+    zone: str | None = None
+    """The reservation's zone: the pool's nodes (its subnets or zones) must be there."""
+    nodes: int | None = None
+    """How many nodes the reservation holds: ``maxSize`` may not exceed it without a fallback."""
+    # GKE node pools and ComputeClasses (issue #28, GKE part)
+    affinity: str | None = None
+    """GKE: ``any`` (any matching reservation, then on demand), ``specific`` (the one named) or ``none``."""
+    name: str | None = None
+    """GKE: the specific reservation's name."""
+    project: str | None = None
+    """GKE: the project that owns a shared specific reservation; None: the cluster's project."""
+    # AKS node pools (issue #28, AKS part)
+    group_id: str | None = None
+    """AKS: the capacity reservation group's resource id."""
+
 
 DriverOwner = Literal["cloud", "operator"]
 """Who installs the NVIDIA driver: the cloud or node image, or the NVIDIA GPU Operator's driver containers."""
@@ -78,23 +132,6 @@ class GpuRequirements:
 
 UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
 UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Reservation:
-    """``reservation``: the reserved capacity a pool consumes. Which fields a provisioner reads is its
-    ``Provisioner.reservation_fields``; the rest are refused for it (``capacity.capacity_choice``)."""
-
-    # GKE node pools and ComputeClasses (issue #28, GKE part)
-    affinity: str | None = None
-    """GKE: ``any`` (any matching reservation, then on demand), ``specific`` (the one named) or ``none``."""
-    name: str | None = None
-    """GKE: the specific reservation's name."""
-    project: str | None = None
-    """GKE: the project that owns a shared specific reservation; None: the cluster's project."""
-    # AKS node pools (issue #28, AKS part)
-    group_id: str | None = None
-    """AKS: the capacity reservation group's resource id."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -20,7 +20,7 @@ from gpuready.core.k8s_syntax import (
     prefix_is_under,
     qualified_name_problem,
 )
-from gpuready.core.pool_parts import CAPACITIES, DRIVER_OWNERS
+from gpuready.core.pool_parts import DRIVER_OWNERS
 from gpuready.core.scheduling import (
     AKS_SPOT_TAINT,
     GPU_TAINT,
@@ -81,12 +81,6 @@ def _check_sizes(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_choices(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    if spec.capacity not in CAPACITIES:
-        problems.append(
-            Problem(
-                "capacity", "unknown capacity type", spec.capacity, CAPACITIES, did_you_mean(spec.capacity, CAPACITIES)
-            )
-        )
     images = spec.profile.images
     if spec.image is not None and spec.image not in images:
         problems.append(Problem("image", f"not a GPU node image family on {spec.cloud}", spec.image, images))

@@ -7,6 +7,7 @@ from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
 from gpuready.core.capacity import gpu_choice
+from gpuready.core.capacity.capacity_view import capacity_object
 from gpuready.core.health.repair import repair_summary
 from gpuready.core.pool_capacity import schedulable_capacity
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -62,6 +63,10 @@ class PoolOutputs:
     """Most nodes the pool can have (``maxSize``, cut by the provisioner's GPU limit)."""
     fabric: dict[str, Any]
     """The pool's node fabric (``kind``, ``devices`` per node, ``placementGroup``, ``summary``); ``{}``: none."""
+    capacity: dict[str, Any]
+    """How the nodes get capacity (``capacity.capacity_view``): ``type`` (on-demand, spot, reserved,
+    capacity-block...), the ``reservation`` it names, its ``nodes``, ``zone`` and ``fallback``, and the ``text`` the
+    plan shows."""
 
     def as_dict(self) -> dict[str, Any]:
         """Output name -> value, in declaration order (what the component registers)."""
@@ -101,6 +106,7 @@ def pool_outputs(
         min_nodes=capacity.min_nodes,
         max_nodes=capacity.max_nodes,
         fabric=spec.profile.fabric.outputs(spec),
+        capacity=capacity_object(spec),
     )
 
 

@@ -32,6 +32,7 @@ from gpuready.core.pool_parts import (
     MigPartitioning,
     MigStrategy,
     Reservation,
+    ReservationTerm,
     Sharing,
     SharingMode,
     UpgradePolicy,
@@ -54,6 +55,7 @@ __all__ = [
     "MigPartitioning",
     "MigStrategy",
     "Reservation",
+    "ReservationTerm",
     "Sharing",
     "SharingMode",
     "UpgradePolicy",
@@ -81,8 +83,9 @@ class GpuPoolSpec:
     desired_size: int | None = None
     """Initial node count; None starts at ``min_size``."""
     capacity: Capacity = "on-demand"
+    """How the nodes get capacity; which values the pool's provisioner offers is its ``capacities`` table."""
     reservation: Reservation | None = None
-    """The reserved capacity the pool consumes (fields by provisioner: ``Provisioner.reservation_fields``)."""
+    """The reservation the pool draws on (which fields a provisioner reads: its ``capacities`` rows)."""
     location_policy: str | None = None
     """GKE node pools: the autoscaler's zone choice (``ANY`` / ``BALANCED``); None: by capacity."""
     max_run_duration: int | None = None

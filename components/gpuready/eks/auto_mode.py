@@ -43,6 +43,14 @@ NODE_CLASS_API = ("eks.amazonaws.com/v1", "NodeClass")
 INSTANCE_TYPE = karpenter_nodepool.INSTANCE_TYPE
 GPU_COUNT = "eks.amazonaws.com/instance-gpu-count"
 INSTEAD = "use provisioner: karpenter (your own Karpenter, the GPU stack configures its nodes) or node-group"
+AUTO_MODE_ODCR_CAVEAT = (
+    "once a NodeClass of the cluster has capacityReservationSelectorTerms, EKS Auto Mode no longer launches into open "
+    "On-Demand Capacity Reservations for any NodeClass of the cluster: each reservation must then be selected by a "
+    "NodeClass (Amazon EKS User Guide, auto-odcr)"
+)
+"""The cluster-wide effect of reservation terms on an Auto Mode NodeClass ("Control deployment of workloads into
+Capacity Reservations with EKS Auto Mode", https://docs.aws.amazon.com/eks/latest/userguide/auto-odcr.html,
+Warning)."""
 MAX_LIFETIME_HOURS = 21 * 24
 """Auto Mode's most node lifetime, 21 days ("Automate cluster infrastructure with EKS Auto Mode"): its NodePools'
 ``expireAfter`` (default 336h, "Create a Node Pool for EKS Auto Mode") is set to this, not ``Never``."""
@@ -120,6 +128,11 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
     max_node_lifetime_hours: ClassVar[int | None] = MAX_LIFETIME_HOURS
+    capacity_limit_reason: ClassVar[str] = (
+        "EKS Auto Mode takes reservations by NodeClass capacityReservationSelectorTerms (Amazon EKS User Guide, "
+        "auto-odcr), which the NodeClass schema gpuready validates against does not have yet "
+        "(datreeio/CRDs-catalog 7b1e26ef eks.amazonaws.com/nodeclass_v1.json)"
+    )
     image_version_refusal: ClassVar[str] = (
         "EKS Auto Mode chooses and updates the node image itself: its NodeClass has no image field (schema: role, "
         "subnets, security groups, ephemeralStorage, network policy, tags); remove imageVersion, or use provisioner: "
@@ -145,6 +158,8 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
         gpu_manufacturer_label="eks.amazonaws.com/instance-gpu-manufacturer",
         instance_family_label="eks.amazonaws.com/instance-family",
         own_device_plugin="EKS Auto Mode's own NVIDIA device plugin",
+        reservation_terms="capacityReservationSelectorTerms",  # Amazon EKS User Guide auto-odcr (NodeClass)
+        reservation_terms_caveat=AUTO_MODE_ODCR_CAVEAT,
     )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:

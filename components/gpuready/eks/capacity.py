@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gpuready.core import component_entry
+from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
@@ -13,7 +14,28 @@ from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import lifecycle, pool_reader
+from gpuready.eks import lifecycle, pool_reader, reservation
+from gpuready.errors import Problem
+
+NODE_GROUP_CAPACITIES: Mapping[str, CapacityOffer] = {
+    "on-demand": PLAIN,
+    "spot": PLAIN,
+    # On-Demand Capacity Reservations through gpuready's launch template: one reservation id or resource group
+    # (targeted), or any matching open reservation; a node group has one capacity type, so no fallback.
+    "reserved": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "resourceGroupArn", "instanceMatchCriteria", "zone", "nodes"}),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}]}} (or resourceGroupArn, or instanceMatchCriteria: open)",
+    ),
+    # botocore eks CapacityTypes CAPACITY_BLOCK; EKS User Guide capacity-blocks-mng (reservation.py's docstring).
+    "capacity-block": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "zone", "nodes"}),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}], zone: us-east-1a, nodes: 2}}",
+        starts_later=True,  # instances launch once the block is active (capacity-blocks-mng)
+    ),
+}
+"""The EKS node group's row of the capacity table (``capacity.capacity_offers``)."""
 
 
 class EksNodeGroup(Provisioner):
@@ -42,6 +64,7 @@ class EksNodeGroup(Provisioner):
     )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = NODE_GROUP_CAPACITIES
     readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.read_node_group}
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
@@ -62,6 +85,15 @@ class EksNodeGroup(Provisioner):
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY
+
+    def planned_capacity_problems(self, inputs: Mapping[str, Any]) -> list[str]:
+        return reservation.planned_node_group_problems(inputs)
+
+    def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
+        offer = self.capacities.get(spec.capacity)
+        if spec.reservation is None or offer is None or offer.reservation == "refused":
+            return []
+        return reservation.node_group_problems(spec)
 
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         return lifecycle.capacity(inputs)

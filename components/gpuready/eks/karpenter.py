@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disruption, node_overlay, refusals
+from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.karpenter_nodepool import NODE_POOL_LABEL
 from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from gpuready.core.capacity.node_facts import NodeFacts
@@ -29,7 +30,7 @@ from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.karpenter import KarpenterDecider
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
-from gpuready.eks import ec2_node_class, launch_template_fabric
+from gpuready.eks import ec2_node_class, launch_template_fabric, reservation
 from gpuready.errors import Problem
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
@@ -62,13 +63,61 @@ def role_name(role: str) -> str:
     return role.rsplit("/", 1)[-1] if role.startswith("arn:") else role
 
 
+RESERVATION_TYPE = "karpenter.k8s.aws/capacity-reservation-type"
+"""The well-known label of a reserved node's kind of reservation, ``default`` or ``capacity-block``
+(aws/karpenter-provider-aws v1.14.1 ``pkg/apis/v1/labels.go`` L144, ``ec2nodeclass_status.go`` L107-132)."""
+RESERVATION_TYPES: Mapping[str, str] = {"capacity-block": "capacity-block"}
+"""Pool capacity -> the ``RESERVATION_TYPE`` its nodes must have (a Capacity Block pool takes blocks only)."""
+ZONE = "topology.kubernetes.io/zone"
+
+KARPENTER_CAPACITIES: Mapping[str, CapacityOffer] = {
+    "on-demand": PLAIN,
+    "spot": PLAIN,
+    # EC2NodeClass capacityReservationSelectorTerms (ReservedCapacity, beta and on by default in v1.14.1:
+    # charts/karpenter/values.yaml settings.featureGates.reservedCapacity); the NodePool allows reserved and the
+    # pool's fallback, and Karpenter launches into the reservation first.
+    "reserved": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "selectorTerms", "fallback", "zone", "nodes"}),
+        fallbacks=("none", "on-demand", "spot"),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}]}} or {{selectorTerms: [{{tags: {{team: ml}}}}]}}",
+    ),
+    # Capacity Blocks are reserved offerings of reservation type capacity-block (filter.go CapacityBlockFilter).
+    "capacity-block": CapacityOffer(
+        reservation="required",
+        fields=frozenset({"ids", "selectorTerms", "zone", "nodes"}),
+        example=f"{{ids: [{reservation.EXAMPLE_ID}]}}",
+        starts_later=True,
+    ),
+}
+"""The Karpenter (EKS) row of the capacity table (``capacity.capacity_offers``)."""
+
+
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type;
-    an EFA pool's one zone (``eks.fabric``)."""
+    """The NodePool's node requirements: the instance types, their GPU count and architecture, the capacity type,
+    for a reservation its kind and zone; an EFA pool's one zone (``eks.fabric``)."""
     found = karpenter_nodepool.instance_requirements(spec, "karpenter.k8s.aws/instance-gpu-count")
-    if spec.fabric is not None and spec.zones:
+    kind = RESERVATION_TYPES.get(spec.capacity)
+    if kind is not None:
+        found.append(karpenter_nodepool.requirement(RESERVATION_TYPE, kind))
+    if spec.reservation is not None and spec.reservation.zone is not None:
+        found.append(karpenter_nodepool.requirement(ZONE, spec.reservation.zone))
+    elif spec.fabric is not None and spec.zones:
         found.append({"key": ZONE_LABEL, "operator": "In", "values": list(spec.zones)})
     return found
+
+
+def reservation_terms(spec: GpuPoolSpec) -> list[dict[str, Any]]:
+    """``capacityReservationSelectorTerms``: one ``id`` term per reservation id, then the pool's selector terms."""
+    given = spec.reservation
+    if given is None:
+        return []
+    terms: list[dict[str, Any]] = [{"id": reservation_id} for reservation_id in given.ids]
+    for term in given.selector_terms:
+        fields = {"id": term.id, "tags": dict(term.tags) if term.tags is not None else None,
+                  "ownerID": term.owner_id, "instanceMatchCriteria": term.instance_match_criteria}  # fmt: skip
+        terms.append({key: value for key, value in fields.items() if value is not None})
+    return terms
 
 
 def gpu_limit(spec: GpuPoolSpec) -> int:
@@ -99,6 +148,9 @@ def node_class(spec: GpuPoolSpec, wiring: KarpenterWiring, placement_group: str 
         body["networkInterfaces"] = launch_template_fabric.node_class_interfaces(spec)
         if placement_group:
             body["placementGroupSelector"] = {"name": placement_group}
+    terms = reservation_terms(spec)
+    if terms:
+        body["capacityReservationSelectorTerms"] = terms
     if wiring.tags:
         body["tags"] = dict(wiring.tags)
     return {"apiVersion": api_version, "kind": kind, "metadata": {"name": spec.name}, "spec": body}
@@ -167,6 +219,7 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     key: ClassVar[str] = "karpenter"
     cloud: ClassVar[str] = "eks"
     image_version_refusal: ClassVar[str] = ""
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = KARPENTER_CAPACITIES
     adapter: ClassVar[str] = "gpuready.eks.karpenter_pool:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="EksKarpenterGpuPool",
@@ -209,6 +262,7 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
         gpu_manufacturer_label="karpenter.k8s.aws/instance-gpu-manufacturer",
         gpu_memory_label="karpenter.k8s.aws/instance-gpu-memory",
         instance_family_label="karpenter.k8s.aws/instance-family",
+        reservation_terms="capacityReservationSelectorTerms",
     )  # fmt: skip
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
@@ -221,6 +275,8 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
         found = refusals.restricted_label_problems(spec.labels, RESTRICTED_LABEL_DOMAINS)
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         found.extend(ec2_node_class.image_version_problems(spec))
+        if spec.reservation is not None and spec.capacity in self.capacities:
+            found.extend(reservation.karpenter_problems(spec))
         return found
 
 

@@ -132,7 +132,19 @@ def summary(spec: GpuPoolSpec) -> str:
     pin = f", AMI {spec.release_version}" if spec.release_version else ""
     upgrade = f"upgrade {strategy}, maxUnavailable {max_unavailable(spec)}{pin}"
     zero = f"scale from zero: {len(autoscaler_tags(spec))} ASG node-template tags"
-    return f"desiredSize at creation only; {naming}; {upgrade}; {zero}" + fabric_summary(spec)
+    return (
+        f"desiredSize at creation only; {naming}; {upgrade}; {zero}{CAPACITY_NOTES.get(spec.capacity, '')}"
+        + fabric_summary(spec)
+    )
+
+
+CAPACITY_NOTES: Mapping[str, str] = {
+    "capacity-block": "; Capacity Block: instances launch once the block is active (launch errors before), EKS "
+    "scales the group to 0 40 min before the block ends; upgrade it at desired size 0 (EKS capacity-blocks-mng)",
+    "reserved": "; launch template gpuready makes: the reservation target, the disk",
+}
+"""What the pool's capacity adds to its lifecycle line (awsdocs/amazon-eks-user-guide
+``doc_source/capacity-blocks-mng.md``)."""
 
 
 def fabric_summary(spec: GpuPoolSpec) -> str:

@@ -10,7 +10,7 @@ import pulumi
 import pulumi_aws as aws
 
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.eks import capacity, launch_template, lifecycle, plan
+from gpuready.eks import capacity, launch_template, lifecycle, plan, reservation_zone
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
@@ -39,7 +39,7 @@ class EksGpuNodePool(GpuNodePoolBase):
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
     launch_template: aws.ec2.LaunchTemplate | None
-    """EFA pools: the launch template gpuready owns (EFA interfaces, placement group); None otherwise."""
+    """The launch template gpuready makes for a reserved, Capacity Block or EFA pool, else None."""
     autoscaler_tags: list[aws.autoscaling.Tag]
     """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 
@@ -56,20 +56,27 @@ class EksGpuNodePool(GpuNodePoolBase):
         }  # fmt: skip
         # A pool's overrides.subnetIds (its own subnets, hence zones) win over the stack's.
         wiring = {k: v for k, v in wiring.items() if k not in node_group_args}
-        self.launch_template: aws.ec2.LaunchTemplate | None = None
-        if spec.fabric is not None:  # EFA: a launch template gpuready owns, in the pool's one zone
+        fabric_args: dict[str, Any] = {}
+        if spec.fabric is not None:  # EFA: the pool's one zone, its placement and security groups
             subnets = node_group_args.pop("subnet_ids", wiring.get("subnet_ids"))
             efa = launch_template.efa_launch(
                 name, spec, cluster_name=args.cluster_name, subnet_ids=subnets, tags=args.tags, parent=self
             )
-            self.launch_template = efa.launch_template
+            fabric_args = efa.template_args
             wiring["subnet_ids"] = efa.subnet_ids
-            wiring["launch_template"] = {"id": efa.launch_template.id,
-                                         "version": efa.launch_template.latest_version.apply(str)}  # fmt: skip
+        # One launch template for the pool's capacity (reservation, Capacity Block) and fabric (EFA), or none.
+        self.launch_template: aws.ec2.LaunchTemplate | None = launch_template.launch_template(
+            name, spec, self, fabric_args=fabric_args, tags=args.tags
+        )
+        if self.launch_template is not None:
+            wiring["launch_template"] = launch_template.node_group_reference(self.launch_template)
         decided = dict(node_group_args)
         node_group_args["node_group_name"] = pulumi.Output.all(**wiring).apply(
             lambda resolved: lifecycle.cloud_name(spec, {**decided, **resolved})
         )
+        in_zone = reservation_zone.subnets_in_zone(spec, node_group_args.get("subnet_ids") or (), self)
+        if in_zone is not None:
+            node_group_args["subnet_ids"] = in_zone
         self.node_group = aws.eks.NodeGroup(
             f"{name}-node-group",
             tags=dict(args.tags),

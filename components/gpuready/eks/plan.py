@@ -22,7 +22,18 @@ AMI_TYPES: Mapping[tuple[str, str], str] = {
 }
 """(image family, CPU architecture) -> EKS NVIDIA AMI type (the image table's ``api_names``)."""
 
-CAPACITY_TYPES: Mapping[str, str] = {"on-demand": "ON_DEMAND", "spot": "SPOT"}
+CAPACITY_TYPES: Mapping[str, str] = {
+    "on-demand": "ON_DEMAND",
+    "spot": "SPOT",
+    "reserved": "ON_DEMAND",
+    "capacity-block": "CAPACITY_BLOCK",
+}
+"""Pool capacity -> botocore eks ``CapacityTypes``: an On-Demand Capacity Reservation runs ON_DEMAND instances (the
+reservation is the launch template's); a Capacity Block is ``CAPACITY_BLOCK`` (``launch_template_capacity``)."""
+OWNED_TEMPLATE: frozenset[str] = frozenset({"reserved", "capacity-block"})
+"""Capacities whose node group runs on a launch template gpuready makes (``launch_template_capacity``)."""
+TEMPLATE_INSTANCE_TYPE: frozenset[str] = frozenset({"capacity-block"})
+"""Capacities whose instance type is the launch template's, none on the group (a Capacity Block)."""
 UPDATE_STRATEGIES: Mapping[str, str] = {"rolling": "MINIMAL", "surge": "DEFAULT"}
 """botocore eks ``NodegroupUpdateStrategies``: MINIMAL "terminates the old instances before launching the new
 instances", for "hardware accelerators such as GPUs"; DEFAULT "launches the new instances first"."""
@@ -32,7 +43,7 @@ OWNED_INPUTS: Mapping[str, str] = {
     "nodeGroupName": "name",
     "nodeGroupNamePrefix": "name",
     "amiType": "image (and the GPU's architecture)",
-    "capacityType": "capacity",
+    "capacityType": "capacity (on-demand, spot, reserved or capacity-block)",
     "instanceTypes": "instanceType",
     "scalingConfig": "minSize/maxSize/desiredSize",
     "updateConfig": "upgrade",
@@ -62,7 +73,8 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "node_group_name": spec.name,
         "ami_type": ami_type(spec),
         "capacity_type": CAPACITY_TYPES[spec.capacity],
-        "instance_types": [spec.resolved.gpu.instance_type],
+        # A Capacity Block's instance type is its launch template's: EKS refuses one on the group.
+        **({} if spec.capacity in TEMPLATE_INSTANCE_TYPE else _instance_types(spec)),
         # desiredSize is read at creation only (eks.lifecycle.CREATION_ONLY): the autoscaler owns it afterwards.
         "scaling_config": {
             "min_size": spec.min_size,
@@ -80,11 +92,19 @@ def node_group_args(spec: GpuPoolSpec) -> dict[str, Any]:
         "node_repair_config": node_repair_config(spec),
         **({"release_version": spec.release_version} if spec.release_version else {}),
         # disk_size cannot be combined with a launch template (botocore eks CreateNodegroup diskSize): refused by
-        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then.
-        # An EFA pool's launch template (gpuready's) holds its root volume instead (eks.launch_template_fabric).
-        **({"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None and spec.fabric is None else {}),
+        # EksProfile.hatch_problems, the template's block device mapping sizes the disk then (gpuready's own
+        # template does: launch_template_capacity, and for an EFA pool launch_template_fabric).
+        **({} if spec.capacity in OWNED_TEMPLATE or spec.fabric is not None else _disk_size(spec)),
     }
     return pool_hatches.with_overrides(spec, args)
+
+
+def _instance_types(spec: GpuPoolSpec) -> dict[str, Any]:
+    return {"instance_types": [spec.resolved.gpu.instance_type]}
+
+
+def _disk_size(spec: GpuPoolSpec) -> dict[str, Any]:
+    return {"disk_size": spec.disk_size_gb} if spec.disk_size_gb is not None else {}
 
 
 def driver_summary(spec: GpuPoolSpec) -> str:

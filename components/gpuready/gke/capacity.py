@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gpuready.core import component_entry
+from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
@@ -54,14 +55,12 @@ class GkeNodePool(Provisioner):
         source="cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair",
     )
 
-    capacities: ClassVar[tuple[str, ...]] = tuple(capacity_rules.CAPACITIES)
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = capacity_rules.OFFERS
     # GKE docs "Run a large-scale workload with flex-start with queued provisioning" (ProvisioningRequest
     # provisioningClassName); kubernetes-sigs/kueue v0.19.2 site/content/en/docs/tasks/troubleshooting/
     # troubleshooting_provreq.md L56.
     provisioning_class: ClassVar[str | None] = "queued-provisioning.gke.io"
-    capacity_keys: ClassVar[frozenset[str]] = frozenset(
-        {"locationPolicy", "maxRunDuration", "reservation.affinity", "reservation.name", "reservation.project"}
-    )
+    capacity_keys: ClassVar[frozenset[str]] = frozenset({"locationPolicy", "maxRunDuration"})
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return capacity_rules.problems(spec)

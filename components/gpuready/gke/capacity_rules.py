@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gpuready.core.capacity.capacity_offers import CapacityOffer, reading
 from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -87,7 +88,11 @@ CAPACITIES: Mapping[str, GkeCapacity] = {
     "flex-start": GkeCapacity(flex_start=True, location_policies=("ANY",), forced_affinity="none"),
     "queued": GkeCapacity(flex_start=True, queued=True, location_policies=("ANY",), forced_affinity="none"),
 }
-"""The GKE node pool's capacities (``GkeNodePool.capacities`` is its keys)."""
+"""The GKE node pool's capacities (``GkeNodePool.capacities`` has its keys)."""
+RESERVATION_KEYS: frozenset[str] = frozenset({"affinity", "name", "project"})
+"""The ``reservation`` fields a GKE node pool or ComputeClass reads (which capacity takes which: ``problems``)."""
+OFFERS: Mapping[str, CapacityOffer] = reading(tuple(CAPACITIES), RESERVATION_KEYS)
+"""The GKE node pool's row of the capacity table (``capacity.capacity_offers``)."""
 
 
 def facts(spec: GpuPoolSpec) -> GkeCapacity:

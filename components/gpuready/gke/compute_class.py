@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from gpuready.core import component_entry, scheduling
 from gpuready.core.capacity import gpu_choice, node_disk, refusals
+from gpuready.core.capacity.capacity_offers import CapacityOffer, reading
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader
@@ -246,10 +247,8 @@ class GkeComputeClass(Provisioner):
     node_facts: ClassVar[NodeFacts | None] = CLASS_FACTS
     readers: ClassVar[Mapping[str, PoolReader]] = {COMPUTE_CLASS.type: read_compute_class}
 
-    capacities: ClassVar[tuple[str, ...]] = CLASS_CAPACITIES
-    capacity_keys: ClassVar[frozenset[str]] = frozenset(
-        {"maxRunDuration", "reservation.affinity", "reservation.name", "reservation.project"}
-    )
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = reading(CLASS_CAPACITIES, capacity_rules.RESERVATION_KEYS)
+    capacity_keys: ClassVar[frozenset[str]] = frozenset({"maxRunDuration"})
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
         return refusals.object_name_problems(spec.name, API[1])

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuready.core.capacity.capacity_view import bound_to_reservation, capacity_text
 from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR
 from gpuready.plan_diff import registry
@@ -36,6 +37,8 @@ class PoolView:
     labels: Mapping[str, str] = field(default_factory=dict)
     fabric: Mapping[str, Any] | None = None
     """The pool's node fabric as the plan gives it (``kind``, ``devices``, ``placementGroup``), None without one."""
+    capacity: Mapping[str, Any] | None = None
+    """How the pool gets capacity (the plan's ``capacity``: ``core.capacity.capacity_view``), None when unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,7 @@ def pool_views(document: Mapping[str, Any], pool_of: Mapping[str, str], which: s
             max_nodes=pool.get("maxNodes"),
             labels=pool.get("nodeLabels") or {},
             fabric=pool.get("fabric") or None,
+            capacity=pool.get("capacity"),
         )
     for resource in document["resources"]:
         name = pool_of[resource["urn"]]
@@ -125,7 +129,27 @@ def _losses(was: PoolView, now: PoolView | None) -> list[str]:
             "demand, so the first pod waits for a GPU node to scale up (minutes)"
         ]
     found += warm
-    return found + fabric_losses(was.fabric, now.fabric)
+    return found + fabric_losses(was.fabric, now.fabric) + reservation_losses(was.capacity, now.capacity)
+
+
+def reservation_losses(was: Mapping[str, Any] | None, now: Mapping[str, Any] | None) -> list[str]:
+    """A pool that leaves its reservation, or moves to another: said with what its nodes launch as instead."""
+    if not bound_to_reservation(was) or was is None:
+        return []
+    if not bound_to_reservation(now):
+        after = capacity_text(now) if now else "on-demand"
+        return [
+            f"moves off its reservation ({capacity_text(was)}): new nodes launch as {after}, which large GPU types "
+            "often cannot get (InsufficientInstanceCapacity); keep capacity and reservation unless the reservation "
+            "has ended"
+        ]
+    if list(was.get("reservation") or ()) != list((now or {}).get("reservation") or ()):
+        assert now is not None
+        return [
+            f"moves from reservation {','.join(was['reservation'])} to {','.join(now['reservation'])}: nodes in the "
+            "old one are replaced as the pool rolls, and the new one must have room for them"
+        ]
+    return []
 
 
 def fabric_losses(was: Mapping[str, Any] | None, now: Mapping[str, Any] | None) -> list[str]:
@@ -159,6 +183,17 @@ FABRIC_REPLACED = (
     "placement group where gpuready makes it), and multi-node jobs running on the old nodes are drained with them"
 )
 """The loss ``gpuready diff`` names when a pool with a node fabric is replaced."""
+
+
+def replacing_reserved(was: PoolView | None) -> str:
+    """What a replacement means for a pool bound to a reservation ("" when it is not)."""
+    if was is None or not bound_to_reservation(was.capacity):
+        return ""
+    assert was.capacity is not None
+    return (
+        f"bound to a reservation ({capacity_text(was.capacity)}): the replacement is created while the old pool "
+        "still holds the reserved nodes, so its nodes find the reservation full until the old ones are drained"
+    )
 
 
 def _label_losses(was: Mapping[str, str], now: Mapping[str, str], skip: Sequence[str]) -> list[str]:

@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.plan_diff import registry
-from gpuready.plan_diff.capacity import FABRIC_REPLACED, CapacityChange, PoolView, compare, pool_views
+from gpuready.plan_diff.capacity import (
+    FABRIC_REPLACED,
+    CapacityChange,
+    PoolView,
+    compare,
+    pool_views,
+    replacing_reserved,
+)
 from gpuready.plan_diff.plan_file import PlanFormatError
 
 ChangeAction = Literal["create", "update", "replace", "delete"]
@@ -98,6 +105,10 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
         pool_views(new, {u: _pool_name(r) for u, r in after.items()}, "new"),
     )
     capacity = compare(*views)
+    for name, risk in list(risks.items()):
+        reserved = replacing_reserved(views[0].get(name)) if risk.action == "replace" else ""
+        if reserved:
+            risks[name] = replace(risk, meanwhile=f"{risk.meanwhile}; {reserved}")
     for moved in capacity:
         risk = risks.get(moved.pool)
         if risk is None and not moved.losses:

@@ -99,7 +99,7 @@ def test_a_pool_name_that_is_no_object_name_is_refused_for_all() -> None:
 
 def test_the_documented_cluster_queue_passes_its_crd_and_names_the_example_s_objects() -> None:
     root = Path(__file__).resolve().parents[3]
-    text = (root / "docs" / "capacity-gke-aks.md").read_text("utf-8")
+    text = (root / "docs" / "capacity.md").read_text("utf-8")
     blocks = [yaml.safe_load(b.split("```", 1)[0]) for b in text.split("```yaml\n")[1:]]
     (queue,) = [b for b in blocks if isinstance(b, dict) and b.get("kind") == "ClusterQueue"]
     assert crd_problems("kueue/kueue.x-k8s.io_clusterqueues.v0.19.2.yaml", queue) == []

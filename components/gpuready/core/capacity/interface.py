@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from gpuready.core.capacity.capacity_offers import ON_DEMAND_AND_SPOT, CapacityOffer
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.component_entry import ComponentEntry
@@ -43,11 +44,14 @@ class ScalingBounds:
     """Nodes right after deploy: what verification waits for."""
     elastic: bool = False
     """Nodes appear on demand (Karpenter, NAP, ComputeClass): there is no minimum of nodes to wait for."""
+    starts_later: bool = False
+    """The pool's capacity has a start of its own (``CapacityOffer.starts_later``): no node to wait for at deploy."""
 
     @property
     def expected_nodes(self) -> int:
-        """Nodes verification waits for after deploy: none for an elastic pool, else the initial size."""
-        return 0 if self.elastic else self.initial
+        """Nodes verification waits for after deploy: none for an elastic pool or capacity that starts later, else
+        the initial size."""
+        return 0 if self.elastic or self.starts_later else self.initial
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -91,6 +95,12 @@ class Provisioner(ABC):
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]
     """The table of the resource that holds the GPU nodes."""
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = ON_DEMAND_AND_SPOT
+    """The ``capacity`` values the provisioner offers and what each does with a ``reservation`` (its row of the
+    capacity table, ``capacity.capacity_offers``)."""
+    capacity_limit_reason: ClassVar[str] = ""
+    """Why the provisioner offers no other ``capacity`` values, when it is a gap of gpuready's rather than of the
+    platform's (said with the refusal); empty: nothing to add."""
     readers: ClassVar[Mapping[str, PoolReader]]
     """The one reader of each resource type the provisioner writes a pool as (``pool_table.type`` at least):
     Pulumi type token -> ``PoolReader`` (any program's resource -> ``PoolFacts``), kept beside the code that writes
@@ -107,17 +117,13 @@ class Provisioner(ABC):
     pending pod of a shape makes it create a node, and up to how many."""
     repair: ClassVar[RepairFacts | None] = None
     """What the platform does about unhealthy nodes of this provisioner (the ``repair`` pool key)."""
-    capacities: ClassVar[tuple[str, ...]] = ("on-demand", "spot")
-    """The ``capacity`` values the provisioner offers (issue #28; the rest are refused naming the provisioners that
-    offer them: ``capacity.capacity_choice``)."""
-    capacity_note: ClassVar[str] = ""
-    """Why the provisioner offers no more capacities than it does (its object's schema), said with a refusal."""
     provisioning_class: ClassVar[str | None] = None
     """The ProvisioningRequest class through which the provisioner makes a ``queued`` pool's nodes (GKE:
     ``queued-provisioning.gke.io``), None where it has no queued capacity (``core.kueue``)."""
     capacity_keys: ClassVar[frozenset[str]] = frozenset()
-    """The capacity pool keys the provisioner reads besides ``capacity``: ``locationPolicy``, ``maxRunDuration`` and
-    ``reservation.<field>`` (camelCase); any other is refused for it."""
+    """The capacity pool keys the provisioner reads besides ``capacity`` and ``reservation`` (whose fields are its
+    ``capacities`` rows'): ``locationPolicy``, ``maxRunDuration``; any other is refused for it
+    (``capacity.capacity_choice``)."""
     limits_gpus: ClassVar[bool] = False
     """Whether what the provisioner makes carries a GPU limit (a Karpenter NodePool's ``limits``): then the pool
     may set ``gpuLimit``."""
@@ -144,7 +150,9 @@ class Provisioner(ABC):
 
     def bounds(self, spec: GpuPoolSpec) -> ScalingBounds:
         """The pool's scaling bounds; a sized group by default."""
-        return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic)
+        offer = self.capacities.get(spec.capacity)
+        return ScalingBounds(min=spec.min_size, max=spec.max_size, initial=spec.initial_size, elastic=self.elastic,
+                             starts_later=offer is not None and offer.starts_later)  # fmt: skip
 
     def selection_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
         """Node labels a pod must select, besides the pool's, for this provisioner to make nodes for it (a GKE
@@ -192,6 +200,11 @@ class Provisioner(ABC):
     @abstractmethod
     def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
         """GPU capacity of a planned resource of type ``pool_table.type`` (any program's), from its inputs."""
+
+    def planned_capacity_problems(self, inputs: Mapping[str, Any]) -> list[str]:
+        """What is wrong with how a planned resource of type ``pool_table.type`` (any program's) gets its capacity,
+        as the policy pack words it (field, what, fix); none by default."""
+        return []
 
     def summary(self, spec: GpuPoolSpec) -> CapacitySummary:
         """The capacity part of the pool's summary."""

@@ -28,7 +28,17 @@ GPU_LIMIT = "nvidia.com/gpu"
 """The NodePool limit on GPUs, in the units its nodes report (``scale_path.karpenter_limits``), beside a ``nodes``
 limit of as many whole nodes as the pool's GPU bound holds."""
 CAPACITY_TYPE = "karpenter.sh/capacity-type"
-"""kubernetes-sigs/karpenter's well-known label: ``on-demand`` or ``spot``, as the spec's ``capacity``."""
+"""kubernetes-sigs/karpenter's well-known label: ``on-demand``, ``spot`` or ``reserved`` (``CAPACITY_TYPES``)."""
+CAPACITY_TYPES: Mapping[str, str] = {
+    "on-demand": "on-demand",
+    "spot": "spot",
+    "reserved": "reserved",
+    "capacity-block": "reserved",
+}
+"""Pool capacity -> ``karpenter.sh/capacity-type`` value: a reservation of any kind, Capacity Blocks included, is
+``reserved`` (kubernetes-sigs/karpenter v1.14.1 ``pkg/apis/v1/labels.go`` ``CapacityTypeReserved``; AWS tells the kinds
+apart by ``karpenter.k8s.aws/capacity-reservation-type``, aws/karpenter-provider-aws v1.14.1
+``pkg/providers/instance/filter/filter.go`` L83-130)."""
 ARCH = "kubernetes.io/arch"
 INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 KUBE_ARCHITECTURES: Mapping[str, str] = {"x86_64": "amd64", "arm64": "arm64"}
@@ -63,7 +73,18 @@ def instance_requirements(spec: GpuPoolSpec, gpu_count_label: str) -> list[dict[
 
 def common_requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
     """The requirements every cloud's NodePool has: the architecture and the capacity type."""
-    return [requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.gpu.arch]), requirement(CAPACITY_TYPE, spec.capacity)]
+    arch = requirement(ARCH, KUBE_ARCHITECTURES[spec.resolved.gpu.arch])
+    return [arch, requirement(CAPACITY_TYPE, *capacity_types(spec))]
+
+
+def capacity_types(spec: GpuPoolSpec) -> list[str]:
+    """The pool's ``karpenter.sh/capacity-type`` values: its capacity, then its reservation's fallback (Karpenter
+    launches reserved capacity first when a NodePool allows it beside on-demand or spot)."""
+    chosen = [CAPACITY_TYPES[spec.capacity]]
+    fallback = spec.reservation.fallback if spec.reservation is not None else None
+    if fallback is not None and fallback != "none" and fallback not in chosen:
+        chosen.append(fallback)
+    return chosen
 
 
 def node_pool(

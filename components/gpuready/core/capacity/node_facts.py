@@ -52,6 +52,13 @@ class NodeFacts:
     """Who runs a device plugin on its nodes outside the GPU stack (EKS Auto Mode, GKE), or ""."""
     own_plugin_opt_out: str = ""
     """A node label that, set to ``true``, turns that device plugin off ("" when nothing does)."""
+    reservation_terms: str = ""
+    """The node class field that selects capacity reservations (``capacityReservationSelectorTerms``): a NodePool
+    allowing ``karpenter.sh/capacity-type: reserved`` on a node class without it never gets reserved nodes; "" when
+    the provisioner's node class has none."""
+    reservation_terms_caveat: str = ""
+    """What setting ``reservation_terms`` on one node class does to the whole cluster, when the platform documents
+    more than the node class's own scope (EKS Auto Mode and open ODCRs); "" when nothing."""
 
     @property
     def kind(self) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from gpuready.core.capacity import capacity_choice, node_disruption
+from gpuready.core.capacity import capacity_choice, node_disruption, reservation_rules
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
 from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.health.repair import repair_problems
@@ -37,8 +37,10 @@ def problems(spec: GpuPoolSpec, resolved: ResolvedGpu | None = None) -> list[Pro
     if chosen.limits_gpus and resolved is not None:
         found.extend(_gpu_limit_problems(spec, resolved.gpus))
     found.extend(_node_class_problems(spec, chosen))
-    found.extend(capacity_choice.problems(spec, chosen))
-    found.extend(chosen.spec_problems(spec))
+    shared, own = reservation_rules.problems(spec, chosen), chosen.spec_problems(spec)
+    found.extend(shared)
+    found.extend(capacity_choice.problems(spec, chosen, said=[problem.path for problem in (*shared, *own)]))
+    found.extend(own)
     found.extend(repair_problems(spec, chosen.repair, _title(spec, chosen)))
     return found
 

@@ -65,9 +65,9 @@ class PoolConfig(ConfigModel):
     """Nodes at creation."""
     capacity: str | None = None
     """How the nodes get capacity: on-demand, spot, reserved, capacity-block, flex-start or queued (what the pool's
-    provisioner offers)."""
+    provisioner offers; see docs/capacity.md)."""
     reservation: ReservationConfig | None = None
-    """The reserved capacity a ``reserved`` pool consumes (see docs/capacity-gke-aks.md)."""
+    """The reservation a reserved or capacity-block pool draws on (ids, zone, nodes, fallback; GKE affinity...)."""
     location_policy: str | None = None
     """GKE node pools: how the autoscaler picks zones, ``ANY`` or ``BALANCED``; unset: by ``capacity``."""
     max_run_duration: int | None = None

@@ -20,6 +20,7 @@ from gpuready.core.specs import (
     MigPartitioning,
     MigStrategy,
     Reservation,
+    ReservationTerm,
     UpgradePolicy,
 )
 from gpuready.core.taints import Taint, parse_taint_text
@@ -165,26 +166,6 @@ class UpgradeConfig(ConfigModel):
         return UpgradePolicy(**self.model_dump(exclude_none=True))
 
 
-class ReservationConfig(ConfigModel):
-    """``reservation``: the reserved capacity a pool consumes; which fields apply is the provisioner's (checked by
-    ``capacity.capacity_choice``)."""
-
-    # GKE
-    affinity: str | None = None
-    """GKE: ``any``, ``specific`` (by ``name``, and ``project`` when shared) or ``none``."""
-    name: str | None = None
-    """GKE: the specific reservation's name."""
-    project: str | None = None
-    """GKE: the project owning a shared reservation; unset: the cluster's."""
-    # AKS
-    group_id: str | None = None
-    """AKS: the capacity reservation group's resource id
-    (``/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/capacityReservationGroups/<name>``)."""
-
-    def to_spec(self) -> Reservation:
-        return Reservation(**self.model_dump(exclude_none=True))
-
-
 class RepairConfig(ConfigModel):
     """``repair``: node auto repair, ``true`` / ``false`` or a mapping; the values are checked by the provisioner's
     repair rules (``gpuready.core.health.repair``)."""
@@ -204,3 +185,62 @@ class RepairConfig(ConfigModel):
 
     def to_spec(self) -> RepairPolicy:
         return RepairPolicy(**self.model_dump())
+
+
+class ReservationTermConfig(ConfigModel):
+    """One ``reservation.selectorTerms`` entry (Karpenter ``capacityReservationSelectorTerms``): a
+    reservation ``id``, or ``tags`` with an optional ``ownerID``; the values are checked by the cloud's rules."""
+
+    id: str | None = None
+    """A reservation id (``cr-...``)."""
+    tags: dict[str, str] | None = None
+    """Tags of the reservations to use (``*`` matches any value)."""
+    owner_id: str | None = Field(default=None, alias="ownerID")
+    """The 12-digit account that owns the reservations (a shared reservation)."""
+    instance_match_criteria: str | None = None
+    """``open`` or ``targeted``: the reservations of that kind."""
+
+    def to_spec(self) -> ReservationTerm:
+        return ReservationTerm(
+            id=self.id, tags=self.tags, owner_id=self.owner_id, instance_match_criteria=self.instance_match_criteria
+        )
+
+
+class ReservationConfig(ConfigModel):
+    """``reservation``: what a ``reserved`` or ``capacity-block`` pool draws on; which keys a pool may set is its
+    provisioner's capacity table, their values the cloud's rules (docs/capacity.md)."""
+
+    ids: list[str] | None = None
+    """Reservation ids (EKS ``cr-...``: On-Demand Capacity Reservations or Capacity Blocks)."""
+    resource_group_arn: str | None = None
+    """EKS node groups: an On-Demand Capacity Reservation resource group's ARN."""
+    selector_terms: list[ReservationTermConfig] | None = None
+    """Karpenter: capacity reservation selector terms (ids, or tags and owner)."""
+    instance_match_criteria: str | None = None
+    """``open`` or ``targeted``."""
+    fallback: str | None = None
+    """What an elastic pool launches when the reservation is full: on-demand, spot or none (default)."""
+    zone: str | None = None
+    """The reservation's zone (the pool's subnets or zones must be there)."""
+    nodes: int | None = None
+    """How many nodes the reservation holds (maxSize may not exceed it without a fallback)."""
+    # GKE
+    affinity: str | None = None
+    """GKE: ``any``, ``specific`` (by ``name``, and ``project`` when shared) or ``none``."""
+    name: str | None = None
+    """GKE: the specific reservation's name."""
+    project: str | None = None
+    """GKE: the project owning a shared reservation; unset: the cluster's."""
+    # AKS
+    group_id: str | None = None
+    """AKS: the capacity reservation group's resource id
+    (``/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/capacityReservationGroups/<name>``)."""
+
+    def to_spec(self) -> Reservation:
+        terms = tuple(term.to_spec() for term in self.selector_terms or ())
+        fallback = cast("Any", self.fallback)  # checked by capacity_offers, once, when the spec is made
+        return Reservation(
+            ids=tuple(self.ids or ()), resource_group_arn=self.resource_group_arn, selector_terms=terms,
+            instance_match_criteria=self.instance_match_criteria, fallback=fallback, zone=self.zone, nodes=self.nodes,
+            affinity=self.affinity, name=self.name, project=self.project, group_id=self.group_id,
+        )  # fmt: skip

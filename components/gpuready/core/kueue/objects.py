@@ -14,7 +14,7 @@ Kueue v0.19.2 (kubernetes-sigs/kueue ``config/components/crd/bases``, in ../shar
 
 Which pools get a flavor is the stack's ``gpuready:kueue`` (``KueueSpec.flavors``): the pools whose capacity comes
 through a queue (``flex-start``, ``queued``) by default, every pool with ``all``, none with ``none``. A ClusterQueue
-stays the team's: it names the flavors and, ``onFlavors``, the admission checks (docs/capacity-gke-aks.md).
+stays the team's: it names the flavors and, ``onFlavors``, the admission checks (docs/capacity.md).
 """
 
 from __future__ import annotations

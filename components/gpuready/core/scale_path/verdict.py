@@ -43,6 +43,11 @@ class PoolVerdict:
     decider: str
     min_nodes: int
     shapes: tuple[ShapeVerdict, ...]
+    reserved: int | None = None
+    """Nodes the pool's reservation holds (``reservation.nodes``), None when it draws on none or its size is not
+    given: the autoscaler makes at most so many from the reservation."""
+    fallback: str | None = None
+    """What the pool launches beyond the reservation (``reservation.fallback``), None: nothing."""
 
     @property
     def scales(self) -> bool:
@@ -51,7 +56,10 @@ class PoolVerdict:
     @property
     def max_nodes(self) -> int:
         """The fewest nodes any shape scales to (0 when one does not)."""
-        return min((v.autoscaler.max_nodes or 0 for v in self.shapes), default=0) if self.scales else 0
+        most = min((v.autoscaler.max_nodes or 0 for v in self.shapes), default=0) if self.scales else 0
+        if self.reserved is not None and self.fallback is None:
+            most = min(most, self.reserved)
+        return most
 
     @property
     def text(self) -> str:
@@ -107,7 +115,12 @@ def _decide(spec: GpuPoolSpec, cluster: ClusterFacts) -> PoolVerdict:
                 shape=shape, autoscaler=decider.decide(spec, pod, node, cluster), scheduler=scheduler_fit.fit(pod, node)
             )
         )
-    return PoolVerdict(pool=spec.name, decider=decider.title, min_nodes=spec.min_size, shapes=tuple(verdicts))
+    reservation = spec.reservation
+    fallback = reservation.fallback if reservation is not None and reservation.fallback != "none" else None
+    return PoolVerdict(
+        pool=spec.name, decider=decider.title, min_nodes=spec.min_size, shapes=tuple(verdicts),
+        reserved=reservation.nodes if reservation is not None else None, fallback=fallback,
+    )  # fmt: skip
 
 
 def scale_problems(spec: GpuPoolSpec, cluster: ClusterFacts = DEFAULT_CLUSTER) -> list[Problem]:
