@@ -9,9 +9,10 @@ Field names and enums are those of the ComputeClass schema in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.core.specs import GpuPoolSpec
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 CLASS_AFFINITIES: Mapping[str, str] = {"any": "AnyBestEffort", "specific": "Specific", "none": "None"}
 """``reservation.affinity`` -> ``priorities[].reservations.affinity`` (the schema's enum Specific / AnyBestEffort /
