@@ -11,17 +11,15 @@ from typing import Any
 
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.eks.catalog import unlisted_gpu_type
+from gpuready.eks.catalog import EKS_INSTANCE_TYPES, unlisted_gpu_type
 from gpuready.eks.lifecycle import CREATION_ONLY
 
 
 def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     """The GPU pool a node group declares (none or one)."""
     types = tuple(t for t in as_list(props.get("instanceTypes")) if isinstance(t, str))
-    catalog = cloud_profile("eks").instance_types
-    listed = [catalog[t] for t in types if t in catalog]
+    listed = [EKS_INSTANCE_TYPES[t] for t in types if t in EKS_INSTANCE_TYPES]
     ami = as_text(props.get("amiType")) or ""
     gpu = bool(listed) or any(unlisted_gpu_type(t) for t in types)
     if not types:  # instance types from a launch template: only the AMI type tells

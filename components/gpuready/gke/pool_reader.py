@@ -17,7 +17,7 @@ from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, 
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.gke.catalog import gpu_family, unlisted_gpu_type
+from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
 
 
@@ -40,7 +40,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     config = as_mapping(props.get("nodeConfig")) or {}
     machine = as_text(config.get("machineType")) or ""
     attached = accelerators(config)
-    listed = cloud_profile("gke").instance_types.get(machine)
+    listed = GKE_MACHINE_TYPES.get(machine)
     if not attached and listed is None and not unlisted_gpu_type(machine):
         return ()
     model = GPU_MODELS[listed.gpu] if listed else None
