@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench_stack  # noqa: E402
 
+import gpuready.plugins  # noqa: E402, F401 - registers the clouds' profiles, as every entry point does
 from gpuready.plan_diff.diff import diff_plans  # noqa: E402
 
 GPUREADY = ROOT / ".venv" / "bin" / "gpuready"

@@ -34,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import gpuready.plugins  # noqa: E402, F401 - registers the clouds' profiles, as every entry point does
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_POOL  # noqa: E402
 from gpuready.core.specs import GpuPoolSpec  # noqa: E402
 from gpuready.kube.convergence import NodeTracker, follow_nodes  # noqa: E402

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import gpuready.plugins  # noqa: F401 - registers the clouds' profiles, as every entry point does
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

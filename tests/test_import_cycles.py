@@ -7,7 +7,6 @@ from pathlib import Path
 import grimp
 
 import gpuready.core
-from gpuready.core.clouds.registry import ENTRIES
 
 
 def test_no_module_imports_one_that_imports_it_back() -> None:
@@ -23,29 +22,25 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
-RUN_TIME_CYCLE_MOST = 57
-"""Modules in the run-time cycle through the cloud registry, measured when provisioners became objects (52 before,
-with the capacity registry's by-path loads; 47 after; 53 once each provisioner's pool reader and the GKE zone and
-quota modules moved into the cloud packages the profiles import; issue #25; 57 with the node fabric's rules, which
-read the pool's instance types through ``capacity.gpu_choice`` like the other pool rules: issue #30). Lower it as
-the cycle shrinks; it goes when one registry of objects sits above the core and the cloud packages."""
+CLOUD_SIDE = ("gpuready.plugins", "gpuready.eks", "gpuready.aks", "gpuready.gke")
+"""The registration module and the cloud packages: above the core, which registers their profiles as objects."""
 
 
-def test_the_run_time_cycle_through_the_cloud_registry_does_not_grow() -> None:
+def test_the_core_reaches_no_cloud_package_and_no_registration() -> None:
     graph = grimp.build_graph("gpuready", exclude_type_checking_imports=True)
-    registry = "gpuready.core.clouds.registry"
-    for module in ENTRIES.values():  # what the registry imports by module path at run time
-        graph.add_import(importer=registry, imported=module)
-    reached = {m for m in graph.modules - {registry} if graph.chain_exists(importer=registry, imported=m)}
-    cycle = {registry} | {m for m in reached if graph.chain_exists(importer=m, imported=registry)}
-    assert len(cycle) <= RUN_TIME_CYCLE_MOST, f"{len(cycle)} modules now: " + ", ".join(sorted(cycle))
+    core = sorted(m for m in graph.modules if m == "gpuready.core" or m.startswith("gpuready.core."))
+    above = sorted(m for m in graph.modules if m in CLOUD_SIDE or m.startswith(tuple(f"{c}." for c in CLOUD_SIDE)))
+    reached = [f"{c} -> {a}" for c in core for a in above if graph.chain_exists(importer=c, imported=a)]
+    assert core and above and not reached, "the core reaches above itself:\n" + "\n".join(reached)
 
 
-def test_only_the_cloud_registry_loads_modules_by_path_in_the_core() -> None:
+def test_the_core_loads_no_module_by_path() -> None:
+    """The hidden run-time cycle of issue #25 came from the core importing cloud profiles by module path; the core
+    now only holds the objects registered with it (``gpuready.plugins``)."""
     core = Path(gpuready.core.__file__).parent
     by_path = sorted(
         str(path.relative_to(core))
         for path in core.rglob("*.py")
-        if "import_module(" in path.read_text(encoding="utf-8")
+        if "import_module(" in path.read_text(encoding="utf-8") or "__import__(" in path.read_text(encoding="utf-8")
     )
-    assert by_path == ["clouds/registry.py"]
+    assert by_path == []

@@ -78,10 +78,13 @@ def modules() -> list[Path]:
 
 
 def registered() -> list[str]:
-    """The modules the cloud registry loads by name (profiles) and those of their provisioners."""
-    from gpuready.core.clouds.registry import ENTRIES, cloud_profiles  # noqa: PLC0415  # the build's own venv
+    """The module that registers the clouds' profiles (the pack's entry point imports it), and those of their
+    provisioners."""
+    import gpuready.plugins  # noqa: PLC0415  # the build's own venv
+    from gpuready.core.clouds.registry import cloud_profiles  # noqa: PLC0415
 
-    return [*ENTRIES.values(), *(type(made).__module__ for p in cloud_profiles() for made in p.provisioners.values())]
+    made = [type(made).__module__ for p in cloud_profiles() for made in p.provisioners.values()]
+    return [gpuready.plugins.__name__, *made]
 
 
 def data_files(sources: Iterable[Path]) -> list[Path]:

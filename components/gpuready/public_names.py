@@ -36,8 +36,9 @@ SHARED = {
 @functools.cache
 def exports() -> dict[str, str]:
     """Every public name -> its module: the shared ones, then each provisioner's and stack kind's component and Args."""
-    # the registries load the cloud profiles and the stack kinds (pure, no SDK): on first use, so ``import gpuready``
-    # stays light
+    # the clouds' profiles are registered (a program using the facade has them for its components) and the stack
+    # kinds loaded (pure, no SDK): on first use, so ``import gpuready`` stays light
+    import gpuready.plugins  # noqa: F401, PLC0415
     from gpuready.core.capacity.registry import component_provisioners  # noqa: PLC0415
     from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS  # noqa: PLC0415
 

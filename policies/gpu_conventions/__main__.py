@@ -15,6 +15,7 @@ if (_SOURCE_ROOT / "gpuready" / "policy").is_dir():
 
 from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402
 
+import gpuready.plugins  # noqa: E402, F401 - registers the clouds' profiles the rules ask for
 from gpuready.policy.policies import PACK_DESCRIPTION, PACK_NAME, POLICIES  # noqa: E402
 
 PolicyPack(

@@ -899,7 +899,8 @@ def test_cli_imports_no_pulumi_until_a_plan_runs() -> None:
 def test_check_label_and_verify_load_no_config_model() -> None:
     """pydantic (the config model, ~150 ms to import) loads only where a stack's config is read."""
     code = (
-        "import sys; from gpuready.cli import check_command, label_command, verify_command, main; "
+        "import sys; import gpuready.plugins; "
+        "from gpuready.cli import check_command, label_command, verify_command, main; "
         "main.build_parser(); print('pydantic' in sys.modules)"
     )
     done = subprocess.run([PYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)

@@ -115,7 +115,8 @@ def test_json_output_reports_errors_as_the_contracts_error_object(
 
 def test_cluster_commands_start_without_pulumi() -> None:
     code = (
-        "import sys; from gpuready.cli import main, check_command, label_command, verify_command; "
+        "import sys; import gpuready.plugins; "
+        "from gpuready.cli import main, check_command, label_command, verify_command; "
         "main.build_parser(); "
         "print(sorted(m for m in sys.modules if m == 'pulumi' or m.startswith(('pulumi.', 'pulumi_'))))"
     )

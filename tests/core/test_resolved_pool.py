@@ -82,7 +82,7 @@ takes a cloud name); 26 before pools were resolved once (issue #25)."""
 
 
 class _CountingProfiles(dict[str, Any]):
-    """The registry's cache of loaded profiles, counting every look-up by name."""
+    """The registry's registered profiles, counting every look-up by name."""
 
     def __init__(self, loaded: dict[str, Any]) -> None:
         super().__init__(loaded)
@@ -95,10 +95,8 @@ class _CountingProfiles(dict[str, Any]):
 
 @pytest.fixture
 def profile_lookups(monkeypatch: pytest.MonkeyPatch) -> Iterator[_CountingProfiles]:
-    for name in clouds.CLOUDS:
-        clouds.cloud_profile(name)
-    counting = _CountingProfiles(clouds._loaded)
-    monkeypatch.setattr(clouds, "_loaded", counting)
+    counting = _CountingProfiles(clouds.REGISTRY._profiles)
+    monkeypatch.setattr(clouds.REGISTRY, "_profiles", counting)
     yield counting
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import gpuready.plugins  # noqa: F401 - registers the clouds' profiles, as every entry point does
 from gpuready.core.lifecycle import FieldRule
 from gpuready.plan_diff.registry import TABLES
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+import gpuready.plugins  # noqa: F401 - registers the clouds' profiles, as every entry point does
 from tests.golden.cases import CASES, canonical, path_of
 
 

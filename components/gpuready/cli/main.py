@@ -154,6 +154,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.exiting = exiting
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles once a command runs
+
     if args.command == "plan":
         if args.stack is None and args.config is None:
             if args.program is None:

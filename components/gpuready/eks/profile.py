@@ -27,6 +27,7 @@ from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
+from gpuready.eks.platform_fits import PLATFORM_FITS
 from gpuready.errors import Problem
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
@@ -57,6 +58,7 @@ class EksProfile(CloudProfile):
     reserved_label_domains = ("kubernetes.io", "k8s.io", "eks.amazonaws.com", GPUREADY_DOMAIN)
     instance_types = EKS_INSTANCE_TYPES
     fabric = FABRIC
+    platform_fits = PLATFORM_FITS
 
     def unlisted_gpu_type(self, name: str) -> bool:
         return catalog.unlisted_gpu_type(name)

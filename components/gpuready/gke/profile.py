@@ -28,6 +28,7 @@ from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODE
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
+from gpuready.gke.platform_fits import PLATFORM_FITS
 from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
@@ -63,6 +64,7 @@ class GkeProfile(CloudProfile):
     title = "GKE"
     image_facts = IMAGES
     fabric = FABRIC
+    platform_fits = PLATFORM_FITS
     images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (

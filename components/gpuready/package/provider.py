@@ -24,6 +24,7 @@ from pulumi.errors import InputPropertiesError
 from pulumi.provider import ConstructResult, Provider
 from pydantic.alias_generators import to_camel
 
+import gpuready.plugins  # noqa: F401 - registers the clouds' profiles (the provider's process is an entry point)
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.component_entry import ReleaseEntry
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic.alias_generators import to_camel
 
+import gpuready.plugins  # noqa: F401 - the schema lists the components of the registered clouds' provisioners
 from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.clouds.registry import CLOUDS

@@ -84,6 +84,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
 
     def verify(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """Wait for convergence; the outputs on success, ``PoolNotConvergedError`` (or a cluster error) otherwise."""
+        import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles in the provider process
         from gpuready.core.scheduling import LABEL_POOL  # noqa: PLC0415 - imported in the provider process
         from gpuready.kube.convergence import follow_nodes  # noqa: PLC0415 - imported in the provider process
         from gpuready.kube.deadline import Deadline  # noqa: PLC0415 - imported in the provider process

@@ -58,7 +58,7 @@ def test_a_provisioner_registered_under_another_name_is_refused(monkeypatch: pyt
 
 def test_loading_every_provisioner_imports_no_pulumi_sdk() -> None:
     code = (
-        "import sys; from gpuready.core.capacity import registry; registry.provisioners(); "
+        "import sys; import gpuready.plugins; from gpuready.core.capacity import registry; registry.provisioners(); "
         "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

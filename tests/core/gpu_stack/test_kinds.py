@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS
 from gpuready.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS
 from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS, stack_kind
-from gpuready.core.gpu_stack.stack_fits import FITS
+from gpuready.core.gpu_stack.stack_fits import NVIDIA_FITS, rows
 from gpuready.core.gpu_stack.stack_spec import RELEASE_SETTINGS, GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS
 from gpuready.gpu_stack.install import STACK_COMPONENTS
@@ -50,10 +51,14 @@ def test_an_unknown_kind_names_the_known_ones() -> None:
 
 
 @pytest.mark.parametrize("platform", typing.get_args(PlatformAdvertiser))
-def test_every_platform_plugin_and_kind_has_a_row_per_driver_owner(platform: str) -> None:
-    for kind in STACK_KINDS:
-        assert set(FITS[(platform, kind)]) == set(DRIVER_OWNERS), (platform, kind)  # type: ignore[index]
-    assert {p for p, _ in FITS} == set(typing.get_args(PlatformAdvertiser))
+def test_every_platform_plugin_and_kind_has_a_row_per_driver_owner(platform: PlatformAdvertiser) -> None:
+    owners = [p for p in cloud_profiles() if platform in p.platform_fits]
+    assert len(owners) == (0 if platform == "nvidia" else 1), "one cloud owns each platform's own plugin"
+    for profile in cloud_profiles():
+        if platform == "nvidia" or platform in profile.platform_fits:
+            for kind in STACK_KINDS:
+                assert set(rows(profile.platform_fits, platform, kind)) == set(DRIVER_OWNERS), (platform, kind)
+    assert set(NVIDIA_FITS) == set(STACK_KINDS)
 
 
 def test_every_chart_kind_has_its_component() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from gpuready.core.clouds.fit_rows import ByDriver
 from gpuready.core.clouds.named import NamedCloud
 
 if TYPE_CHECKING:
@@ -21,6 +22,9 @@ PlatformAdvertiser = Literal["nvidia", "gke-device-plugin", "bottlerocket", "eks
 """Which device plugin advertises a pool's GPUs: NVIDIA's (a chart, or yours), GKE's, Bottlerocket's or EKS Auto
 Mode's (a provisioner's, ``Provisioner.platform_advertiser``)."""
 
+PlatformFits = Mapping[PlatformAdvertiser, Mapping[str, ByDriver]]
+"""A cloud's own device plugins -> their rows per GPU stack kind (``gpuready.core.gpu_stack.stack_fits``)."""
+
 
 class NodeSetup(NamedCloud, Protocol):
     """What the cloud installs and sets on a pool's nodes, and how sharing reaches them."""
@@ -30,6 +34,9 @@ class NodeSetup(NamedCloud, Protocol):
     cloud_driver_serves_nvidia_plugin: ClassVar[bool] = True
     """Whether a pool whose driver the cloud installs can run NVIDIA's device plugin (not where the cloud runs
     its own plugin with its driver)."""
+    platform_fits: ClassVar[PlatformFits] = {}
+    """How each GPU stack kind fits a pool whose platform brings the cloud's own device plugin (``stack_fits``'
+    rows of each plugin the cloud's images and provisioners bring, besides ``nvidia``)."""
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
         """The device plugin that comes with the platform, or ``nvidia`` when none does (the image's, by default)."""

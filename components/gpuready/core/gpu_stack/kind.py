@@ -4,7 +4,7 @@ A kind owns every fact that depends on which NVIDIA stack serves the pools: the 
 ``none`` and ``external``), the pools it serves (by their advertiser), which parts it runs (GFD, NFD, the MIG
 manager, the operator's driver and DCGM), the release settings it refuses because it has no part they would
 change, and the builder of its chart's values. The kinds are listed in ``kinds.STACK_KIND_OBJECTS``; how a kind fits
-a pool's platform is the table ``stack_fits.FITS``; nothing else branches on a kind's name.
+a pool's platform is the table ``stack_fits`` (``rows``); nothing else branches on a kind's name.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Adding a stack kind is one ``GpuStackKind`` here (its chart in ``charts``, its values builder in ``kind_values``,
 its component's ``ReleaseEntry``, from which the facade, the stack program's install and the component package
-derive) and its rows in ``stack_fits.FITS``.
+derive) and its rows in ``stack_fits.NVIDIA_FITS``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Who owns the driver, the container toolkit and the device plugin on a pool, for each GPU stack. Pure.
 
-One table (``stack_fits.FITS``: platform plugin x kind x driver owner), one function: ``fit(cloud, image, driver,
-kind)`` says whether a pool of that platform can be served by that stack and what the GPU Operator must (not)
-install there. The README's support matrix is
-generated from it. Sources (shared reference nvidia.md section 7, clouds.md section 1.4):
+One table (``stack_fits``: platform plugin x kind x driver owner; a platform's own plugin's rows are in its cloud's
+package, ``NodeSetup.platform_fits``), one function: ``fit(cloud, image, driver, kind)`` says whether a pool of
+that platform can be served by that stack and what the GPU Operator must (not) install there. The README's support
+matrix is generated from it. Sources (shared reference nvidia.md section 7, clouds.md section 1.4):
 
 - EKS AL2023 NVIDIA AMIs ship the driver and the container toolkit but no device plugin: device-plugin chart,
   or the GPU Operator with ``driver.enabled=false`` and ``toolkit.enabled=false`` (EKS user guide
@@ -53,7 +53,7 @@ from gpuready.core.capacity.registry import default_provisioner, provisioner_nam
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import StackKind
-from gpuready.core.gpu_stack.stack_fits import FITS
+from gpuready.core.gpu_stack.stack_fits import rows
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.node_setup import NodeSetup
@@ -91,12 +91,12 @@ def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
 
 def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
     """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
-    (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.FITS`` for the platform's plugin."""
+    (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.rows`` for the platform's plugin."""
     return _fit(cloud_profile(cloud), platform_plugin(cloud, image, driver, provisioner), image, driver, kind)
 
 
 def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
-    row = FITS[(plugin, kind)]["cloud" if driver == "cloud" else "operator"]
+    row = rows(profile.platform_fits, plugin, kind)["cloud" if driver == "cloud" else "operator"]
     hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(
         ok=row.ok, summary=row.summary.format(image=profile.image_name(image)), hint=hint,
