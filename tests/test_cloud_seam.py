@@ -93,7 +93,6 @@ _ACCESS = "cluster access (kubeconfig, tokens) per cloud sits below the cloud pa
 _SETTINGS = "the per-cloud stack keys (eksNodeRoleArn...): each cloud's settings model is #25 item 5 (wt-resolve)"
 _READERS = "the policy pack's per-cloud readers: one reader per resource, owned by its writer, is #25 item 4"
 _VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
-_PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
 NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
     "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
@@ -101,9 +100,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/core/config_model/settings_model.py": _SETTINGS,
     "components/gpuready/core/health/conditions.py": "the EKS node monitoring agent's reasons, read by verification",
     "components/gpuready/core/health/xid.py": "which XIDs the EKS agent reports as fatal, read by verification",
-    "components/gpuready/core/pool_rules.py": _PROFILE,
-    "components/gpuready/core/scheduling.py": _PROFILE,
-    "components/gpuready/core/sharing_rules.py": _PROFILE,
     "components/gpuready/core/stack_settings.py": _SETTINGS,
     "components/gpuready/kube/credentials.py": _ACCESS,
     "components/gpuready/kube/eks_token.py": _ACCESS,

@@ -581,6 +581,13 @@ REFUSED = [
         id="taint-gpu",
     ),
     pytest.param(
+        "aks",
+        {"taints": [Taint(key="kubernetes.azure.com/scalesetpriority", value="spot")]},
+        "taints[0].key",
+        "gpuready sets this taint itself",
+        id="taint-aks-spot",
+    ),
+    pytest.param(
         "eks",
         {"taints": [Taint(key="nvidia.com/gpu", effect="NoExecute")]},
         "taints[0].key",

@@ -7,18 +7,18 @@ from typing import Any, Literal
 
 import pytest
 
+from gpuready.aks.profile import SPOT_TAINT as AKS_SPOT_TAINT
 from gpuready.core import scheduling
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.scheduling import (
-    AKS_SPOT_TAINT,
     GPU_TAINT,
     LABEL_DEVICE_PLUGIN_CONFIG,
-    LABEL_GKE_NO_DEVICE_PLUGIN,
     LABEL_MIG_CONFIG,
 )
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.eks.plan import to_eks_taint
+from gpuready.gke.plan import LABEL_NO_DEVICE_PLUGIN as LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.gke.plan import to_gke_taint
 
 SpecFactory = Callable[..., GpuPoolSpec]
@@ -286,7 +286,9 @@ def test_toleration_defaults_to_exists() -> None:
 def test_every_label_gpuready_sets_outside_its_domain_is_managed(
     make_spec: SpecFactory, cloud: Cloud, overrides: dict[str, Any]
 ) -> None:
-    labels = scheduling.pool_labels(make_spec(cloud, **overrides))
+    spec = make_spec(cloud, **overrides)
+    labels = scheduling.pool_labels(spec)
     outside = {k for k in labels if not k.startswith("gpuready.io/")}
     assert outside
-    assert all(k in scheduling.MANAGED_LABEL_KEYS or k.startswith(scheduling.LABEL_DEPLOY_PREFIX) for k in outside)
+    managed = scheduling.MANAGED_LABEL_KEYS | spec.profile.own_label_keys
+    assert all(k in managed or k.startswith(scheduling.LABEL_DEPLOY_PREFIX) for k in outside)

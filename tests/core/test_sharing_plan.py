@@ -7,7 +7,7 @@ import re
 import pytest
 
 from gpuready.aks import mig as aks_mig
-from gpuready.core import sharing_plan
+from gpuready.core import sharing_plan, sharing_rules
 from gpuready.core.catalog.mig_profiles import (
     A100_40GB,
     A100_80GB_H100_80GB,
@@ -17,7 +17,7 @@ from gpuready.core.catalog.mig_profiles import (
     H200_141GB,
     MigTable,
 )
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profiles
 from gpuready.core.specs import GpuSharing, MigPartitioning
 
 DELIVERY = [
@@ -200,3 +200,8 @@ def test_aks_mig_profiles_are_the_azure_native_enum() -> None:
 )
 def test_homogeneous(layout: dict[str, int], homogeneous: bool) -> None:
     assert sharing_plan.homogeneous(layout) is homogeneous
+
+
+def test_no_cloud_shares_a_gpu_among_more_clients_than_gpureadys_bound() -> None:
+    limits = {p.name: p.max_shared_clients for p in cloud_profiles() if p.max_shared_clients is not None}
+    assert limits and all(limit <= sharing_rules.MAX_REPLICAS for limit in limits.values()), limits

@@ -25,7 +25,7 @@ from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.core.props import as_text, dig
-from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
+from gpuready.core.scheduling import GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
 (cloud-native-docs ``microsoft-aks.rst``)."""
+SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
+"""AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
 
 
 class AksFabric(CloudFabric):
@@ -87,6 +89,7 @@ class AksProfile(CloudProfile):
     name_rule = (re.compile(r"^[a-z][a-z0-9]{0,11}\Z"), "1-12 lowercase letters and digits, starting with a letter")
     name_max = 12
     reserved_label_domains = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", GPUREADY_DOMAIN)
+    own_taint_keys = frozenset({SPOT_TAINT.key})
     rotates_names = False
     instance_types = AKS_VM_SIZES
 
@@ -216,7 +219,7 @@ class AksProfile(CloudProfile):
         return aks_mig.mig_choices(table)
 
     def cloud_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
-        return (AKS_SPOT_TAINT,) if spec.capacity == "spot" else ()
+        return (SPOT_TAINT,) if spec.capacity == "spot" else ()
 
     def operator_values(self, *, operator_driver: bool) -> Mapping[str, Mapping[str, Any]]:
         return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}

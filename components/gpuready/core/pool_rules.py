@@ -22,7 +22,6 @@ from gpuready.core.k8s_syntax import (
 )
 from gpuready.core.pool_parts import DRIVER_OWNERS
 from gpuready.core.scheduling import (
-    AKS_SPOT_TAINT,
     GPU_TAINT,
     LABEL_DEPLOY_DRA_DRIVER,
     LABEL_DEPLOY_PREFIX,
@@ -134,7 +133,7 @@ def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                         ("false",),
                     )
                 )
-        elif key in MANAGED_LABEL_KEYS or key.startswith(LABEL_DEPLOY_PREFIX):
+        elif key in MANAGED_LABEL_KEYS or key in profile.own_label_keys or key.startswith(LABEL_DEPLOY_PREFIX):
             problems.append(Problem(path, "gpuready sets this label itself", key, (), "remove it from labels"))
 
 
@@ -160,7 +159,7 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                     _effect_hint(taint.effect),
                 )
             )
-        if taint.key in (spec.conventions.gpu_taint.key, AKS_SPOT_TAINT.key):
+        if taint.key == spec.conventions.gpu_taint.key or taint.key in profile.own_taint_keys:
             problems.append(Problem(f"{path}.key", "gpuready sets this taint itself", taint.key, (), "remove it"))
         problems.extend(profile.taint_value_problems(f"{path}.value", taint))
         if (taint.key, taint.effect) in seen:

@@ -31,15 +31,11 @@ LABEL_GPU_PRESENT = "nvidia.com/gpu.present"
 LABEL_DEVICE_PLUGIN_CONFIG = "nvidia.com/device-plugin.config"
 LABEL_MIG_CONFIG = "nvidia.com/mig.config"
 LABEL_SKYPILOT_ACCELERATOR = "skypilot.co/accelerator"
-LABEL_GKE_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
 GPUREADY_DOMAIN = "gpuready.io"
 LABEL_POOL = "gpuready.io/pool"
 LABEL_GPU_POOL = "gpuready.io/gpu-pool"
 LABEL_ACCELERATOR = "gpuready.io/accelerator"
 LABEL_SHARING = "gpuready.io/sharing"
-
-AKS_SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
-"""AKS adds this taint to every Spot pool; declaring it keeps the pool's taint list stable."""
 
 MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
     {
@@ -47,10 +43,10 @@ MANAGED_LABEL_KEYS: frozenset[str] = frozenset(
         LABEL_DEVICE_PLUGIN_CONFIG,
         LABEL_MIG_CONFIG,
         LABEL_SKYPILOT_ACCELERATOR,
-        LABEL_GKE_NO_DEVICE_PLUGIN,
     }
 )
-"""Label keys gpuready sets itself; a pool's extra labels may not set them."""
+"""Label keys gpuready sets itself on every cloud (a cloud's own: ``SpecRules.own_label_keys``); a pool's extra labels
+may not set them."""
 
 
 def pool_taints(spec: GpuPoolSpec) -> tuple[Taint, ...]:

@@ -14,13 +14,13 @@ from gpuready.core.pool_parts import MIG_STRATEGIES, GpuSharing, MigPartitioning
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.specs import GpuPoolSpec
 
-GKE_MAX_SHARED_CLIENTS = 48
-"""GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
-MAX_REPLICAS = GKE_MAX_SHARED_CLIENTS
+MAX_REPLICAS = 48
 """Most time-slicing / MPS replicas per GPU on any pool: the same bound the policy pack's ``maxReplicas`` defaults to
-(``gpu_configs.DEFAULT_MAX_REPLICAS``), so a gpuready stack and a raw program are held to one limit."""
+(``gpu_configs.DEFAULT_MAX_REPLICAS``), so a gpuready stack and a raw program are held to one limit; no cloud's own
+sharing takes more (``SpecRules.max_shared_clients``, tested)."""
 
 
 def check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:
@@ -33,12 +33,12 @@ def check_sharing(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -
         return
     where = spec.profile.delivery(spec.driver, sharing.mode)
     if isinstance(sharing, GpuSharing):
-        _check_replicas(sharing, where, problems)
+        _check_replicas(sharing, where, spec.profile, problems)
     else:
         _check_mig(spec, sharing, model, where, problems)
 
 
-def _check_replicas(sharing: GpuSharing, where: str, problems: list[Problem]) -> None:
+def _check_replicas(sharing: GpuSharing, where: str, cloud: SpecRules, problems: list[Problem]) -> None:
     if sharing.mode not in ("time-slicing", "mps"):
         problems.append(
             Problem("sharing.mode", "unknown sharing mode", sharing.mode, ("none", "time-slicing", "mps", "mig"))
@@ -65,8 +65,9 @@ def _check_replicas(sharing: GpuSharing, where: str, problems: list[Problem]) ->
                 )
             )
         return
-    if sharing.replicas > GKE_MAX_SHARED_CLIENTS:
-        problems.append(Problem("sharing.replicas", f"GKE allows at most {GKE_MAX_SHARED_CLIENTS}", sharing.replicas))
+    limit = cloud.max_shared_clients
+    if limit is not None and sharing.replicas > limit:
+        problems.append(Problem("sharing.replicas", f"{cloud.title} allows at most {limit}", sharing.replicas))
     if sharing.rename_by_default or sharing.fail_requests_greater_than_one is not None:
         problems.append(
             Problem(

@@ -163,7 +163,7 @@ CLASS_FACTS = NodeFacts(
     title="GKE ComputeClass", object_type=COMPUTE_CLASS.type, pool_label=CLASS_LABEL, marker="",
     taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
     own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
-    own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
+    own_plugin_opt_out=plan.LABEL_NO_DEVICE_PLUGIN,
 )  # fmt: skip
 """How a ComputeClass and the nodes GKE makes for it are recognised and read."""
 

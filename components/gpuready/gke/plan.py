@@ -19,6 +19,10 @@ from gpuready.gke import capacity_rules, fabric
 from gpuready.gke import zones as gke_zones
 from gpuready.gke.images import IMAGES
 
+LABEL_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
+"""The node label that turns GKE's own device plugin off (``true``), set on pools whose driver the GPU Operator owns
+(cloud.google.com kubernetes-engine/docs/how-to/gpu-operator; shared reference clouds.md 1.4)."""
+
 IMAGE_TYPES: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
 """Image family -> GKE image type (the image table's ``api_names``, the same on every architecture)."""
 SHARING_STRATEGIES: Mapping[str, str] = {"time-slicing": "TIME_SHARING", "mps": "MPS"}

@@ -18,8 +18,7 @@ from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.props import as_mapping, as_number, as_text, dig, show
-from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
-from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
+from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -27,7 +26,7 @@ from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
-from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
+from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, LABEL_NO_DEVICE_PLUGIN, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.platform_fits import PLATFORM_FITS
 from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
@@ -65,6 +64,7 @@ class GkeProfile(CloudProfile):
     image_facts = IMAGES
     fabric = FABRIC
     platform_fits = PLATFORM_FITS
+    max_shared_clients = 48  # GKE's maximum for max_shared_clients_per_gpu (GKE time-sharing GPUs docs)
     images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (
@@ -73,6 +73,7 @@ class GkeProfile(CloudProfile):
     )
     name_max = 40
     reserved_label_domains = ("kubernetes.io", "k8s.io", "cloud.google.com", GPUREADY_DOMAIN)
+    own_label_keys = frozenset({LABEL_NO_DEVICE_PLUGIN})
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
 
@@ -121,15 +122,15 @@ class GkeProfile(CloudProfile):
         "(terraform-provider-google#7928)"
     )
     policy_driver_hand_over = f"set gpuDriverInstallationConfig.gpuDriverVersion: {DRIVER_INSTALLATION_DISABLED!r}"
-    policy_plugin_fix = f"Label the pool {LABEL_GKE_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off"
-    policy_why_unserved = f"GKE's device plugin is off ({LABEL_GKE_NO_DEVICE_PLUGIN} or driver installation disabled)"
+    policy_plugin_fix = f"Label the pool {LABEL_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off"
+    policy_why_unserved = f"GKE's device plugin is off ({LABEL_NO_DEVICE_PLUGIN} or driver installation disabled)"
 
     def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         version = driver_version(props)
         return f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else ""
 
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
+        disabled = labels.get(LABEL_NO_DEVICE_PLUGIN) == "true"
         return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
 
     def policy_mig_problems(
@@ -153,7 +154,7 @@ class GkeProfile(CloudProfile):
 
     def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
         problems = []
-        limit = min(limit, GKE_MAX_SHARED_CLIENTS)
+        limit = min(limit, self.max_shared_clients)
         for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
             clients = dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")
             if clients is None:
@@ -253,7 +254,7 @@ class GkeProfile(CloudProfile):
         return super().delivery(driver, mode)
 
     def cloud_labels(self, spec: GpuPoolSpec) -> dict[str, str]:
-        return {LABEL_GKE_NO_DEVICE_PLUGIN: "true"} if spec.driver == "operator" else {}
+        return {LABEL_NO_DEVICE_PLUGIN: "true"} if spec.driver == "operator" else {}
 
     def implicit_taints(self, spec: GpuPoolSpec) -> tuple[Taint, ...]:
         """GKE taints GPU nodes ``nvidia.com/gpu=present:NoSchedule`` itself once the cluster has a non-GPU pool
