@@ -10,7 +10,7 @@ import botocore.session  # type: ignore[import-untyped]
 import pytest
 import yaml
 
-from gpuready.core.health.conditions import HEALTH_CONDITIONS, eks_reason
+from gpuready.core.health.conditions import HEALTH_CONDITIONS, condition_reason
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks.plan import node_group_args
@@ -65,7 +65,7 @@ def test_node_repair_config_fits_botocores_eks_model(policy: RepairPolicy) -> No
 def test_gpu_overrides_name_the_agents_conditions_and_reasons() -> None:
     for override in EKS_GPU_OVERRIDES:
         assert HEALTH_CONDITIONS[override.condition].reporter == "eks-node-monitoring-agent"
-        fact = eks_reason(override.reason)
+        fact = condition_reason(HEALTH_CONDITIONS[override.condition], override.reason)
         assert fact is not None and fact.condition, override.reason  # a reason the agent sets as the condition
     actions = {o.reason: o.action for o in EKS_GPU_OVERRIDES}
     assert actions["DCGMError"] == "NoAction"  # a health agent that cannot reach DCGM: no node is replaced for it

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpuready.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS
+from gpuready.core.health.conditions import HEALTH_CONDITIONS
+from gpuready.eks.health_conditions import GPU_REASONS as EKS_GPU_REASONS
 from gpuready.verify.expectations import Expectation
 from tests.golden.node_sets import pool_node
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gpuready.core.health.conditions import EKS_GPU_REASONS, HEALTH_CONDITIONS, eks_reason
+from gpuready.core.health.conditions import HEALTH_CONDITIONS, condition_reason
 from gpuready.core.health.driver_upgrade import DRIVER_UPGRADE_STATES
-from gpuready.core.health.xid import EKS_FATAL_XIDS, describe_xid, xid_in
+from gpuready.core.health.xid import XIDS, describe_xid, xid_in
+from gpuready.eks.health_conditions import FATAL_XIDS as EKS_FATAL_XIDS
+from gpuready.eks.health_conditions import GPU_REASONS as EKS_GPU_REASONS
 from gpuready.verify.checks import check_node
 from gpuready.verify.expectations import expectation_for
 from gpuready.verify.nodes import ReportedCondition, node_view
@@ -80,12 +82,15 @@ def test_xid_descriptions() -> None:
     # aws/eks-node-monitoring-agent v1.7.0 monitors/nvidia/dcgm/dcgm_policies.go L98
     assert EKS_FATAL_XIDS == (46, 48, 54, 62, 63, 64, 74, 79, 95, 109, 110, 119, 120, 136, 140, 142, 143, 151, 155,
                               156, 158)  # fmt: skip
+    assert set(EKS_FATAL_XIDS) <= set(XIDS)
 
 
 def test_every_reason_pattern_matches_its_own_spelling() -> None:
+    gpus = HEALTH_CONDITIONS["AcceleratedHardwareReady"]
     for fact in EKS_GPU_REASONS:
-        assert eks_reason(fact.pattern.replace("[Code]", "7")) == fact
-    assert eks_reason("SomethingNew") is None
+        assert condition_reason(gpus, fact.pattern.replace("[Code]", "7")) == fact
+    assert condition_reason(gpus, "SomethingNew") is None
+    assert condition_reason(HEALTH_CONDITIONS["GPUMissing"], "NvidiaXID79Error") is None  # NPD lists no reasons
 
 
 def test_the_table_knows_each_reporter_and_the_problem_status_fits_the_name() -> None:

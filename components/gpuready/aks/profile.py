@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator
+from gpuready.aks import health_conditions as npd
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
@@ -225,6 +226,7 @@ class AksProfile(CloudProfile):
         return {} if operator_driver else {"operator": {"runtimeClass": AKS_RUNTIME_CLASS}}
 
     fabric = AksFabric()
+    health_conditions = npd.CONDITIONS
 
 
 PROFILE = AksProfile()

@@ -23,6 +23,7 @@ from gpuready.core.scheduling import (
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter
+from gpuready.eks import health_conditions as agent
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
@@ -59,6 +60,8 @@ class EksProfile(CloudProfile):
     instance_types = EKS_INSTANCE_TYPES
     fabric = FABRIC
     platform_fits = PLATFORM_FITS
+    health_conditions = agent.CONDITIONS
+    condition_reasons = agent.GPU_REASONS
 
     def unlisted_gpu_type(self, name: str) -> bool:
         return catalog.unlisted_gpu_type(name)

@@ -13,6 +13,7 @@ from gpuready.core.clouds.named import NamedCloud
 if TYPE_CHECKING:
     from gpuready.core.catalog.mig_profiles import MigTable
     from gpuready.core.clouds.images import ImageFacts
+    from gpuready.core.health.conditions import HealthCondition, ReasonFact
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.core.taints import Taint
 
@@ -31,9 +32,19 @@ class NodeSetup(NamedCloud, Protocol):
 
     health_agents: ClassVar[Mapping[str, str]] = {}
     """Health agents the cloud offers (``gpuStack.health.agent``) and what each reports, for the plan."""
+    health_conditions: ClassVar[tuple[HealthCondition, ...]] = ()
+    """The node conditions the cloud's own health reporters set (``gpuready.core.health.conditions``)."""
+    condition_reasons: ClassVar[tuple[ReasonFact, ...]] = ()
+    """What the reasons its reporters give for those conditions mean (the EKS agent's GPU reasons)."""
     cloud_driver_serves_nvidia_plugin: ClassVar[bool] = True
     """Whether a pool whose driver the cloud installs can run NVIDIA's device plugin (not where the cloud runs
     its own plugin with its driver)."""
+    own_label_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys of the node labels gpuready sets on the cloud's pools for it (``cloud_labels``): the pool rules refuse
+    them in a pool's extra labels."""
+    own_taint_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys of the taints the cloud puts on pools itself, which gpuready declares (``cloud_taints``): the pool rules
+    refuse them in a pool's own taints."""
     platform_fits: ClassVar[PlatformFits] = {}
     """How each GPU stack kind fits a pool whose platform brings the cloud's own device plugin (``stack_fits``'
     rows of each plugin the cloud's images and provisioners bring, besides ``nvidia``)."""

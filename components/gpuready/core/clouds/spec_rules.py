@@ -32,12 +32,6 @@ class SpecRules(NamedCloud, Protocol):
     """The longest cloud name ``name_rule`` admits."""
     reserved_label_domains: ClassVar[tuple[str, ...]]
     """Label prefixes the kubelet or the cloud reserves (a pool's extra labels may not use them)."""
-    own_label_keys: ClassVar[frozenset[str]] = frozenset()
-    """Node label keys gpuready sets on the cloud's pools itself (``NodeSetup.cloud_labels``): a pool's extra labels
-    may not set them."""
-    own_taint_keys: ClassVar[frozenset[str]] = frozenset()
-    """Keys of the taints the cloud puts on pools itself, which gpuready declares (``NodeSetup.cloud_taints``): a
-    pool's own taints may not use them."""
     rotates_names: ClassVar[bool] = True
     """Whether pools get a suffix that changes when they are replaced (create before delete)."""
     provisioners: ClassVar[Mapping[str, Provisioner]]

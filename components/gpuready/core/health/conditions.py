@@ -1,5 +1,8 @@
 """The node conditions that report GPU (and GPU node) health, in one table, each with its source. Pure data.
 
+A cloud's own reporters' conditions and reasons are rows of its package (``<cloud>/health_conditions.py``), read
+through its profile (``NodeSetup.health_conditions``, ``condition_reasons``); NVSentinel's, any cloud's, are here.
+
 * the EKS node monitoring agent: ``AcceleratedHardwareReady`` (the GPUs), ``KernelReady``, ``NetworkingReady``,
   ``StorageReady``, ``ContainerRuntimeReady``; a problem when ``False``;
 * AKS Node Problem Detector: ``GPUMissing``, ``NVLinkStatusInactive``, ``XIDErrors``, ``IBLinkFlapping``,
@@ -10,11 +13,7 @@
 * GKE: none. GKE auto-repair judges ``Ready`` and boot disk space only, and publishes no GPU condition.
 
 Sources:
-# aws/eks-node-monitoring-agent v1.7.0 (c399089d) pkg/conditions/conditions.go L12-46 (condition types),
-#   pkg/reasons/reasons.go L5-90 (AcceleratedHardwareReady reasons), docs/node-health-issues.adoc L10-108
-#   (which reasons are conditions and which only events)
-# https://learn.microsoft.com/azure/aks/node-problem-detector ("Node conditions", GPU only rows) and
-#   https://learn.microsoft.com/azure/aks/gpu-health-monitoring (not on pools with --gpu-driver none)
+# the EKS agent's and AKS NPD's: beside their rows (eks/health_conditions.py, aks/health_conditions.py)
 # NVIDIA/NVSentinel 1abd31ddba1a87412093aa72823dda18bcf15ff5 (main, "chore(fern): register v1.14.0 (#1484)", the
 #   commit after the v1.14.0 release; no tagged snapshot was reachable; these names and rules are the same at every
 #   main commit from 3087506, the v1.13.1 registration, where types.go had 4 lines fewer above them):
@@ -30,9 +29,13 @@ Sources:
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+from gpuready.core.clouds.registry import cloud_profiles
 
 Reporter = Literal["eks-node-monitoring-agent", "aks-npd", "nvsentinel"]
 Severity = Literal["error", "warning"]
@@ -58,8 +61,6 @@ class HealthCondition:
     severity: Severity = "error"
 
 
-_EKS: Reporter = "eks-node-monitoring-agent"
-_AKS: Reporter = "aks-npd"
 _NVS: Reporter = "nvsentinel"
 
 
@@ -74,18 +75,7 @@ def _dcgm(watch: str) -> str:
     return nvsentinel_watch_check(f"DCGM_HEALTH_WATCH_{watch}")
 
 
-HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
-    HealthCondition("AcceleratedHardwareReady", _EKS, "False", True, "GPU (or Neuron) hardware failed"),
-    HealthCondition("KernelReady", _EKS, "False", False, "kernel errors, panics or resource exhaustion"),
-    HealthCondition("NetworkingReady", _EKS, "False", False, "node networking failed"),
-    HealthCondition("StorageReady", _EKS, "False", False, "node storage failed"),
-    HealthCondition("ContainerRuntimeReady", _EKS, "False", False, "the container runtime or kubelet failed"),
-    HealthCondition("GPUMissing", _AKS, "True", True, "fewer GPUs than the VM size has are visible to nvidia-smi"),
-    HealthCondition("NVLinkStatusInactive", _AKS, "True", True, "an NVLink is inactive"),
-    HealthCondition("XIDErrors", _AKS, "True", True, "XID errors in the kernel log"),
-    HealthCondition("IBLinkFlapping", _AKS, "True", True, "an InfiniBand link keeps going down and up"),
-    HealthCondition("GPUClockThrottling", _AKS, "True", True, "GPU clocks are throttled", "warning"),
-    HealthCondition("UnhealthyNvidiaDevicePlugin", _AKS, "True", True, "the managed device plugin is not running"),
+NVSENTINEL_CONDITIONS: tuple[HealthCondition, ...] = (
     HealthCondition(_dcgm("INFOROM"), _NVS, "True", True, "DCGM: InfoROM corrupt"),
     HealthCondition(_dcgm("MEM"), _NVS, "True", True, "DCGM: GPU memory errors (ECC, retired or remapped pages)"),
     HealthCondition(_dcgm("NVLINK"), _NVS, "True", True, "DCGM: NVLink errors or a link down"),
@@ -99,12 +89,15 @@ HEALTH_CONDITIONS: dict[str, HealthCondition] = {c.type: c for c in (
     HealthCondition("SysLogsXIDError", _NVS, "True", True, "a fatal XID in the kernel log"),
     HealthCondition("SysLogsSXIDError", _NVS, "True", True, "an NVSwitch SXID error in the kernel log"),
     HealthCondition("SysLogsGPUFallenOff", _NVS, "True", True, "a GPU fell off the bus"),
-)}  # fmt: skip
+)  # fmt: skip
+"""NVIDIA NVSentinel's conditions (any cloud); a cloud's own reporters' are its profile's
+(``NodeSetup.health_conditions``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ReasonFact:
-    """What a reason of the EKS agent's ``AcceleratedHardwareReady`` means (``[Code]`` stands for a number)."""
+    """What a reason a reporter gives for a condition means (``[Code]`` stands for a number); a cloud's reporters'
+    reasons are its profile's (``NodeSetup.condition_reasons``)."""
 
     pattern: str
     meaning: str
@@ -115,32 +108,41 @@ class ReasonFact:
         return re.fullmatch(self.pattern.replace("[Code]", r"\d+"), reason) is not None
 
 
-# aws/eks-node-monitoring-agent v1.7.0 docs/node-health-issues.adoc L20-108, pkg/reasons/reasons.go L5-90
-EKS_GPU_REASONS: tuple[ReasonFact, ...] = (
-    ReasonFact("DCGMDiagnosticFailure", "a DCGM active diagnostics test failed", True),
-    ReasonFact("DCGMError", "the agent lost (or never had) its connection to the DCGM host engine", True),
-    ReasonFact("DCGMFieldError[Code]", "DCGM saw GPU degradation through a field", False),
-    ReasonFact("DCGMHealthCode[Code]", "a DCGM health check failed", True),
-    ReasonFact("FabricManagerNotRunning", "NVIDIA Fabric Manager is not running on an NVSwitch instance", True),
-    ReasonFact("NvidiaDeviceCountMismatch", "fewer GPUs are visible than the instance type has", True),
-    ReasonFact("NvidiaDoubleBitError", "the GPU driver reported a double bit ECC error", True),
-    ReasonFact("NvidiaFabricError", "NVSwitch fabric training failed; persists across reboots", True),
-    ReasonFact("NvidiaNCCLError", "a segfault in libnccl", False),
-    ReasonFact("NvidiaNVLinkError", "the GPU driver reported NVLink errors", True),
-    ReasonFact("NvidiaPCIeError", "PCIe replays recovered transmission errors", False),
-    ReasonFact("NvidiaPageRetirement", "the driver retired a GPU memory page", False),
-    ReasonFact("NvidiaPowerError", "GPU power breached its thresholds", False),
-    ReasonFact("NvidiaThermalError", "GPU temperature breached its thresholds", False),
-    ReasonFact("NvidiaXID[Code]Error", "a critical XID", True),
-    ReasonFact("NvidiaXID[Code]Warning", "a non-critical XID", False),
-)
-
 DCGM_UNREACHABLE_REASON = "DCGMError"
 """The reason the agent sets when its DCGM host engine is unreachable: on GPU Operator nodes the agent's own
 dcgm-server is often missing or sees no GPUs (aws/containers-roadmap #2555, #2763;
 aws/eks-node-monitoring-agent #241, #256)."""
 
 
-def eks_reason(reason: str) -> ReasonFact | None:
-    """The fact for an ``AcceleratedHardwareReady`` reason, None for a reason the table does not know."""
-    return next((r for r in EKS_GPU_REASONS if r.matches(reason)), None)
+@functools.cache
+def _by_type() -> dict[str, HealthCondition]:
+    """Every registered cloud's reporters' conditions, in registry order, then NVSentinel's."""
+    found = [c for profile in cloud_profiles() for c in profile.health_conditions]
+    return {c.type: c for c in (*found, *NVSENTINEL_CONDITIONS)}
+
+
+class _Conditions(Mapping[str, HealthCondition]):
+    """Condition type -> its fact, read from the registered cloud profiles when first asked (the profiles are
+    registered after the core is imported: ``gpuready.plugins``)."""
+
+    def __getitem__(self, key: str) -> HealthCondition:
+        return _by_type()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_by_type())
+
+    def __len__(self) -> int:
+        return len(_by_type())
+
+
+HEALTH_CONDITIONS: Mapping[str, HealthCondition] = _Conditions()
+"""Every node condition type gpuready reads -> its fact: the clouds' own reporters' and NVSentinel's."""
+
+
+def condition_reason(fact: HealthCondition, reason: str) -> ReasonFact | None:
+    """What ``reason`` means for a condition of ``fact``'s type, from the reasons of the cloud whose reporter sets it;
+    None when its cloud lists no such reason (or the reporter is no cloud's)."""
+    for profile in cloud_profiles():
+        if fact in profile.health_conditions:
+            return next((r for r in profile.condition_reasons if r.matches(reason)), None)
+    return None

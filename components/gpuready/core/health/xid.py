@@ -1,11 +1,9 @@
 """What an NVIDIA XID code means and what NVIDIA says to do about it. Pure data.
 
-The codes the EKS node monitoring agent treats as fatal (``NvidiaXID<code>Error`` on ``AcceleratedHardwareReady``)
-and their NVIDIA resolution buckets:
-# aws/eks-node-monitoring-agent v1.7.0 monitors/nvidia/dcgm/dcgm_policies.go L17-98 (WellKnownXidCodes, from
-# NVIDIA's XID catalog https://docs.nvidia.com/deploy/xid-errors/index.html)
-The few others are the application-level XIDs of NVIDIA's XID catalog that device plugins and NPD report most:
-# https://docs.nvidia.com/deploy/xid-errors/index.html (XID 13, 31, 43, 45, 94)
+The codes a cloud's health agent treats as fatal (the EKS agent's: ``eks/health_conditions.FATAL_XIDS``, each in
+this table) and their NVIDIA resolution buckets, and the application-level XIDs device plugins and NPD report most:
+# https://docs.nvidia.com/deploy/xid-errors/index.html (NVIDIA's XID catalog; XID 13, 31, 43, 45, 94 the
+# application-level ones)
 """
 
 from __future__ import annotations
@@ -20,8 +18,6 @@ class Xid:
     meaning: str
     action: str
     """NVIDIA's resolution bucket, as a sentence."""
-    fatal_on_eks: bool = True
-    """In the EKS node monitoring agent's WellKnownXidCodes (a node condition, not only an event)."""
 
 
 _RESET = "reset the GPU (nvidia-smi -r); if it persists reboot the node, then replace it"
@@ -29,10 +25,10 @@ _REPLACE = "replace the node (the GPU cannot be recovered in place)"
 _APP = "usually the application (a bad kernel or memory access): check the workload before the hardware"
 
 XIDS: dict[int, Xid] = {x.code: x for x in (
-    Xid(13, "graphics engine exception", _APP, fatal_on_eks=False),
-    Xid(31, "GPU memory page fault", _APP, fatal_on_eks=False),
-    Xid(43, "GPU stopped processing (an application fault)", _APP, fatal_on_eks=False),
-    Xid(45, "preemptive cleanup after a previous error", "look for the XID logged before it", fatal_on_eks=False),
+    Xid(13, "graphics engine exception", _APP),
+    Xid(31, "GPU memory page fault", _APP),
+    Xid(43, "GPU stopped processing (an application fault)", _APP),
+    Xid(45, "preemptive cleanup after a previous error", "look for the XID logged before it"),
     Xid(46, "GPU stopped processing", _RESET),
     Xid(48, "double bit ECC error", "reset the GPU and check the SRAM DBE threshold; persistent errors need an RMA"),
     Xid(54, "auxiliary power not connected", "check the GPU board's power connectors (replace the node)"),
@@ -42,7 +38,7 @@ XIDS: dict[int, Xid] = {x.code: x for x in (
     Xid(74, "NVLink error", "reset the GPU or reboot the node (nvidia-smi nvlink -e); replace it if it recurs"),
     Xid(79, "GPU has fallen off the bus", "the GPU is unreachable over PCIe: a full power cycle, in practice "
         + _REPLACE),
-    Xid(94, "contained ECC error", "restart the affected application; the GPU stays usable", fatal_on_eks=False),
+    Xid(94, "contained ECC error", "restart the affected application; the GPU stays usable"),
     Xid(95, "uncontained memory error", _RESET),
     Xid(109, "context switch timeout", _RESET),
     Xid(110, "security fault error", _RESET),
@@ -57,9 +53,6 @@ XIDS: dict[int, Xid] = {x.code: x for x in (
     Xid(156, "resource retirement event", _RESET),
     Xid(158, "GPU fatal timeout", _RESET),
 )}  # fmt: skip
-
-EKS_FATAL_XIDS: tuple[int, ...] = tuple(sorted(x.code for x in XIDS.values() if x.fatal_on_eks))
-"""The agent's WellKnownXidCodes (checked against its source by a test when the snapshot is at hand)."""
 
 _XID_IN_REASON = re.compile(r"XID[ _-]?(\d+)", re.IGNORECASE)
 
