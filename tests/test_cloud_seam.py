@@ -95,7 +95,6 @@ _READERS = "the policy pack's per-cloud readers: one reader per resource, owned 
 _VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
 NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
-    "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
     "components/gpuready/core/cluster_kubeconfig.py": _ACCESS,
     "components/gpuready/core/config_model/settings_model.py": _SETTINGS,
     "components/gpuready/core/stack_settings.py": _SETTINGS,

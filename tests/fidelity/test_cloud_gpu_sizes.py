@@ -20,8 +20,7 @@ import pytest
 from pulumi_azure_native import compute
 
 from gpuready.aks.catalog import AKS_VM_SIZES
-from gpuready.core.catalog.gpus import GPU_MODELS
-from gpuready.gke.catalog import GKE_MACHINE_TYPES
+from gpuready.gke.catalog import ACCELERATORS, GKE_MACHINE_TYPES
 
 CLOUDS_MD = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "clouds.md"
 
@@ -79,7 +78,7 @@ def test_every_gke_accelerator_name_is_documented() -> None:
     section = _section(_clouds_md(), "### 4.1 NodePool")
     listing = section[section.index("**Accelerator type strings**") : section.index("* Machine types:")]
     documented = set(re.findall(r"`(nvidia-[a-z0-9-]+)`", listing))
-    ours = {m.gke_accelerator for m in GPU_MODELS.values() if m.gke_accelerator}
+    ours = set(ACCELERATORS.values())
     assert ours - documented == set()
     assert {"nvidia-rtx-pro-6000", "nvidia-gb200"} <= ours
 

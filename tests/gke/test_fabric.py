@@ -15,14 +15,13 @@ import pytest
 import yaml
 
 from gpuready.core import resource_inputs
-from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.fabric.model import FabricKind, FabricNetwork, FabricSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.errors import ConfigError, SpecError
 from gpuready.gke import lifecycle
-from gpuready.gke.catalog import GKE_MACHINE_TYPES
+from gpuready.gke.catalog import ACCELERATORS, GKE_MACHINE_TYPES
 from gpuready.gke.fabric import FABRIC_INPUTS, GPUDIRECT
 from tests.gke.test_node_pool import NODE_POOL, build
 from tests.pulumi_mocks import CapturingMonitor
@@ -65,11 +64,7 @@ def test_the_machines_of_a_kind_are_the_ones_its_installer_selects(kind: str) ->
     ]["nodeSelectorTerms"]
     (expression,) = terms[0]["matchExpressions"]
     assert expression["key"] == "cloud.google.com/gke-accelerator"
-    ours = {
-        GPU_MODELS[GKE_MACHINE_TYPES[machine].gpu].gke_accelerator
-        for machine, facts in GPUDIRECT.items()
-        if facts.kind == kind
-    }
+    ours = {ACCELERATORS[GKE_MACHINE_TYPES[machine].gpu] for machine, facts in GPUDIRECT.items() if facts.kind == kind}
     assert ours == set(expression["values"])
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import AttachableGpus, InstanceType, family_table
 
 _SRC = "GKE how-to/gpus; GCE gpus"
@@ -62,3 +63,26 @@ def unlisted_gpu_type(name: str) -> bool:
 
 GKE_MIG_MODELS = frozenset({"a100", "a100-80gb", "h100", "h200", "b200"})
 """GPUs GKE partitions with ``gpu_partition_size`` (GKE gpus-multi docs, shared reference clouds.md 4.2)."""
+
+ACCELERATORS: Mapping[str, str] = {
+    "t4": "nvidia-tesla-t4",
+    "l4": "nvidia-l4",
+    "v100": "nvidia-tesla-v100",
+    "a100": "nvidia-tesla-a100",
+    "a100-80gb": "nvidia-a100-80gb",
+    "h100": "nvidia-h100-80gb",
+    "h100-mega": "nvidia-h100-mega-80gb",
+    "h200": "nvidia-h200-141gb",
+    "b200": "nvidia-b200",
+    "gb200": "nvidia-gb200",
+    "rtxpro6000": "nvidia-rtx-pro-6000",
+}
+"""GPU model key -> GKE's accelerator type (``guest_accelerator.type``, and the ``cloud.google.com/gke-accelerator``
+label's value), for each GPU GKE offers (GKE how-to/gpus accelerator types, shared reference clouds.md 4.1)."""
+
+_BY_ACCELERATOR: Mapping[str, GpuModel] = {name: GPU_MODELS[key] for key, name in ACCELERATORS.items()}
+
+
+def gpu_for_accelerator(accelerator: str) -> GpuModel | None:
+    """The model behind a GKE accelerator type, or None."""
+    return _BY_ACCELERATOR.get(accelerator)

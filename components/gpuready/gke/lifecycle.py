@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.catalog import lookup
-from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.lookup import ExplicitGpu
 from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, pool_cloud_name
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
+from gpuready.gke import catalog
 
 TF_GOOGLE_BETA = "hashicorp/terraform-provider-google-beta@{commit}:google-beta/services/container/{file}#L{lines}"
 COMMIT = "3dc173a397749158369ea839a2890d89f8c9c370"
@@ -110,7 +110,8 @@ def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
     explicit = None
     if accelerators and isinstance(accelerators[0], Mapping):
         gpu_type, count = accelerators[0].get("type"), accelerators[0].get("count")
-        model = next((m.key for m in GPU_MODELS.values() if m.gke_accelerator == gpu_type), None)
+        found = catalog.gpu_for_accelerator(gpu_type) if isinstance(gpu_type, str) else None
+        model = found.key if found is not None else None
         if model is not None and isinstance(count, int):
             explicit = ExplicitGpu(model=model, count=count)
     try:

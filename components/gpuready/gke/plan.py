@@ -15,7 +15,7 @@ from typing import Any
 from gpuready.core import pool_hatches, scheduling
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint
-from gpuready.gke import capacity_rules, fabric
+from gpuready.gke import capacity_rules, catalog, fabric
 from gpuready.gke import zones as gke_zones
 from gpuready.gke.images import IMAGES
 
@@ -82,10 +82,11 @@ def driver_version(spec: GpuPoolSpec) -> str:
 def guest_accelerator(spec: GpuPoolSpec) -> dict[str, Any]:
     """The pool's single ``guest_accelerators`` entry."""
     model = spec.resolved.gpu.model
-    if model.gke_accelerator is None:
+    accelerator_type = catalog.ACCELERATORS.get(model.key)
+    if accelerator_type is None:
         raise ValueError(f"pool {spec.name!r}: {model.key} has no GKE accelerator type")
     accelerator: dict[str, Any] = {
-        "type": model.gke_accelerator,
+        "type": accelerator_type,
         "count": spec.resolved.gpu.gpus,
         "gpu_driver_installation_config": {"gpu_driver_version": driver_version(spec)},
     }

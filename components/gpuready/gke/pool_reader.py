@@ -14,10 +14,10 @@ from typing import Any
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
-from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
+from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, unlisted_gpu_type
+from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, gpu_for_accelerator, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
 
 
@@ -45,7 +45,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         return ()
     model = GPU_MODELS[listed.gpu] if listed else None
     for accelerator in attached:
-        model = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "") or model
+        model = gpu_for_accelerator(as_text(accelerator.get("type")) or "") or model
     raw_taints = as_list(config.get("taints"))
     autoscaling = as_mapping(props.get("autoscaling")) or {}
     most = whole(autoscaling.get("totalMaxNodeCount"))
@@ -80,7 +80,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
             why = why or f"spec.priorities[{index}] {what}"
             machines += [machine] if machine and machine not in machines else []
             if gpu is not None:
-                model = model or gpu_model_for_gke_accelerator(as_text(gpu.get("type")) or "")
+                model = model or gpu_for_accelerator(as_text(gpu.get("type")) or "")
             if found is not None and found[1] is not None:
                 model = model or GPU_MODELS[found[1].gpu]
     if not why:

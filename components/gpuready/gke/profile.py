@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
+from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
@@ -30,7 +30,11 @@ from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, LABEL_NO_DEVICE_PLUG
 from gpuready.gke.platform_fits import PLATFORM_FITS
 from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
-from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
+from gpuready.verify.node_labels import (
+    LABEL_GKE_ACCELERATOR,
+    LABEL_GKE_MAX_SHARED_CLIENTS,
+    LABEL_GKE_SHARING_STRATEGY,
+)
 
 if TYPE_CHECKING:
     from gpuready.core.config_model.settings_model import StackSettingsConfig
@@ -76,6 +80,8 @@ class GkeProfile(CloudProfile):
     own_label_keys = frozenset({LABEL_NO_DEVICE_PLUGIN})
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
+    accelerator_names = catalog.ACCELERATORS
+    accelerator_label = LABEL_GKE_ACCELERATOR
 
     def unlisted_gpu_type(self, name: str) -> bool:
         return catalog.unlisted_gpu_type(name)
@@ -139,7 +145,7 @@ class GkeProfile(CloudProfile):
         problems = []
         for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
             size = as_text(accelerator.get("gpuPartitionSize"))
-            attached = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "")
+            attached = catalog.gpu_for_accelerator(as_text(accelerator.get("type")) or "")
             if size is None or attached is None:
                 continue
             field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
@@ -207,9 +213,9 @@ class GkeProfile(CloudProfile):
         return problems
 
     def accelerator_problems(self, model: GpuModel) -> list[Problem]:
-        if model.gke_accelerator is not None:
+        if model.key in self.accelerator_names:
             return []
-        offered = sorted(m.key for m in GPU_MODELS.values() if m.gke_accelerator)
+        offered = sorted(self.accelerator_names)
         return [Problem("gpu.model", "GKE offers no such accelerator", model.key, offered)]
 
     def taint_value_problems(self, path: str, taint: Taint) -> list[Problem]:

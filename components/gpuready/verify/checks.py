@@ -7,7 +7,8 @@ On a gpuready pool every mismatch is an error; on a foreign node, missing conven
 
 from __future__ import annotations
 
-from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
+from gpuready.core.catalog.accelerators import accelerator_model, accelerator_name
+from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.scheduling import (
     GPU_TAINT_KEY,
     LABEL_ACCELERATOR,
@@ -197,14 +198,14 @@ def _label_model(key: str, value: str) -> str:
 def _accelerator_conflict(view: NodeView, expectation: Expectation) -> list[Finding]:
     """The cloud's accelerator label naming another GPU than the node's machine type has (fixed-GPU types)."""
     value = view.labels.get(LABEL_GKE_ACCELERATOR, "")
-    labeled = gpu_model_for_gke_accelerator(value) if value else None
+    labeled = accelerator_model(LABEL_GKE_ACCELERATOR, value) if value else None
     listed = catalog_instance_type(view)
     if labeled is None or listed is None or labeled.key == listed.gpu:
         return []
     has = GPU_MODELS[listed.gpu]
     fix = (
-        f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}={has.gke_accelerator} --overwrite"
-        if has.gke_accelerator
+        f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}={named} --overwrite"
+        if (named := accelerator_name(LABEL_GKE_ACCELERATOR, has.key))
         else f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}-"
     )
     return [Finding(

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gpuready.core.advertisers.registry import is_gpu_resource
-from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
+from gpuready.core.catalog.accelerators import accelerator_model
+from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_POOL, LABEL_GPU_PRESENT, LABEL_POOL
@@ -132,7 +133,7 @@ def infer_accelerator(view: NodeView) -> Inference | None:
         return Inference(model, "gfd-product", product)
     accelerator = labels.get(LABEL_GKE_ACCELERATOR, "")
     listed = catalog_instance_type(view)
-    model = gpu_model_for_gke_accelerator(accelerator) if accelerator else None
+    model = accelerator_model(LABEL_GKE_ACCELERATOR, accelerator) if accelerator else None
     if model is not None and (listed is None or listed.gpu == model.key):  # built-in GPUs outrank a label
         return Inference(model, "gke-accelerator", accelerator)
     if listed is not None:
