@@ -13,12 +13,12 @@ from gpuready.core.clouds.registry import CLOUDS, Cloud
 from gpuready.core.config_model.all_problems import OMIT, StandIn, validated
 from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
 from gpuready.core.config_model.pool_parts_model import SHARING_KEYS
-from gpuready.core.config_model.suggest import closest
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.scale_path.verdict import scale_problems
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.suggest import closest
 from gpuready.errors import ConfigError, Problem, SpecError
 
 __all__ = ["POOL_KEYS", "parse_pools"]

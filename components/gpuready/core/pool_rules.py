@@ -12,7 +12,6 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.catalog.gpus import GpuModel
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.fabric import rules as fabric_rules
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
@@ -27,6 +26,7 @@ from gpuready.core.scheduling import (
     LABEL_DEPLOY_PREFIX,
     MANAGED_LABEL_KEYS,
 )
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem, SpecError
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.mappings import plain_path
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem, kind_of
 
 PLAIN = (str, int, float, bool, type(None))

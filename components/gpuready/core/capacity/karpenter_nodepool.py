@@ -11,7 +11,7 @@ the per-node sharing and MIG labels the GPU stack configures by), a GPU limit an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core import scheduling
 from gpuready.core.capacity import gpu_choice, node_disruption
@@ -19,9 +19,11 @@ from gpuready.core.catalog import lookup
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
 from gpuready.core.scale_path.karpenter_limits import NODES, node_pool_limits
-from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.errors import SpecError
+
+if TYPE_CHECKING:
+    from gpuready.core.specs import GpuPoolSpec
 
 API = ("karpenter.sh/v1", "NodePool")
 GPU_LIMIT = "nvidia.com/gpu"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.capacity_offers import RESERVATION_FIELDS, CapacityOffer
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.pool_parts import CAPACITIES, Reservation
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from gpuready.core.capacity import capacity_choice, node_disruption, reservation_rules
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.health.repair import repair_problems
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.problems import problems_of, validate
-from gpuready.core.config_model.suggest import closest
+from gpuready.core.suggest import closest
 from gpuready.errors import ConfigError, Problem, SpecError
 
 M = TypeVar("M", bound=ConfigModel)

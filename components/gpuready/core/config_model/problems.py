@@ -15,7 +15,7 @@ from pydantic import BaseModel, Tag, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.suggest import did_you_mean
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import ConfigError, Problem
 
 M = TypeVar("M", bound=ConfigModel)

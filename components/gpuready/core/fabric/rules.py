@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity import gpu_choice
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.fabric.model import FABRIC_KINDS, FabricSpec
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.config_model.suggest import did_you_mean
 from gpuready.core.gpu_stack import chart_facts
 from gpuready.core.gpu_stack.charts import FREE_FORM_VALUE_MAPS, Chart
 from gpuready.core.gpu_stack.owned_values import inert_reason, leaves, owned_paths
 from gpuready.core.mappings import deep_merge
+from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
 
 FREE_FORM_NAMES = frozenset(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpuready.core.config_model.suggest import closest, did_you_mean, edits
+from gpuready.core.suggest import closest, did_you_mean, edits
 
 POOL_KEYS = ("name", "instanceType", "minSize", "maxSize", "desiredSize", "capacity", "labels", "taints")
 
