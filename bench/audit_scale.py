@@ -100,6 +100,7 @@ def realistic(node: dict[str, Any]) -> dict[str, Any]:
 
 def child(side: str, kubeconfig: str) -> None:
     """One side, in a fresh process: print a JSON summary (the report itself is built and serialised)."""
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.gc_pause import paused_gc  # noqa: PLC0415
     from gpuready.kube.node_record import list_views  # noqa: PLC0415
     from gpuready.kube.nodes_api import connect  # noqa: PLC0415

@@ -82,6 +82,7 @@ def child_bare(count: int) -> dict[str, float]:
     import pulumi_aws as aws  # noqa: PLC0415
     import pulumi_kubernetes as k8s  # noqa: PLC0415
 
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.core.gpu_stack.stack_objects import ConfigMapObject  # noqa: PLC0415
     from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack  # noqa: PLC0415
     from gpuready.core.gpu_stack.stack_spec import GpuStackSpec  # noqa: PLC0415

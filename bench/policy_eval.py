@@ -40,6 +40,7 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
     """One ``gpuready plan`` run, with or without the gate."""
     import pulumi_aws  # noqa: F401, PLC0415 - SDK import outside the clock, on both sides
 
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.cli import plan_command  # noqa: PLC0415
     from gpuready.cli.main import build_parser  # noqa: PLC0415
 
@@ -61,6 +62,7 @@ def child_plan(count: int, gate: bool) -> dict[str, float]:
 
 def child_per_resource(count: int) -> dict[str, float]:
     """Evaluation time per resource on one captured run: in-process scoped / unscoped, and over gRPC."""
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.offline import analyzer, analyzer_requests  # noqa: PLC0415
     from gpuready.offline.project import load_project  # noqa: PLC0415
     from gpuready.offline.pulumi_config import load_stack_config  # noqa: PLC0415

@@ -57,6 +57,7 @@ def cluster(count: int) -> list[dict[str, Any]]:
 
 def dicts_child(kubeconfig: str) -> None:
     """The baseline: ``verify``'s wait with the LIST decoded into dicts (before issue #32)."""
+    import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.gc_pause import paused_gc  # noqa: PLC0415
     from gpuready.kube.convergence import follow_nodes  # noqa: PLC0415
     from gpuready.kube.nodes_api import Node, connect  # noqa: PLC0415
