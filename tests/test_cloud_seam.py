@@ -3,7 +3,8 @@ nothing names a cloud in an identifier or a resource-type token, except the file
 its reason; the table only shrinks: an exempt file that no longer names a cloud fails too).
 
 What differs by cloud lives in ``components/gpuready/<cloud>/`` behind ``gpuready.core.clouds.profile.CloudProfile``,
-found through ``gpuready.core.clouds.registry``; everything else asks the profile.
+registered by ``gpuready.plugins`` and found through ``gpuready.core.clouds.registry``; everything else asks the
+profile.
 """
 
 from __future__ import annotations
