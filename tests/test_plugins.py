@@ -21,6 +21,17 @@ def test_every_cloud_is_registered_once_in_order() -> None:
     assert [p.name for p in cloud_profiles()] == list(CLOUDS)
 
 
+def test_shell_completion_registers_nothing() -> None:
+    """``eval "$(gpuready completion bash)"`` runs at every shell start: it loads no cloud profile."""
+    code = (
+        "import sys; from gpuready.cli.main import main; main(['completion', 'bash']); "
+        "print('gpuready.plugins' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("False")
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -28,7 +39,7 @@ def test_every_cloud_is_registered_once_in_order() -> None:
         "import gpuready.package.provider",  # the component package's provider process
         "import gpuready.package.schema",  # make schema
         "import gpuready; gpuready.public_names.exports()",  # the facade's public names
-        "from gpuready.cli.main import main; main(['completion', 'bash'])",  # the CLI, once a command runs
+        "from gpuready.cli.main import main; main(['support-matrix'])",  # the CLI, once a command runs
     ],
 )
 def test_an_entry_point_registers_the_clouds_in_a_fresh_process(entry: str) -> None:

@@ -154,6 +154,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.exiting = exiting
+    if args.command == "completion":  # sourced by shells at start: asks no cloud, loads nothing more
+        from gpuready.cli import completion  # noqa: PLC0415 - each command loads only what it runs
+
+        return completion.run(args, parser)
     import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles once a command runs
 
     if args.command == "plan":
@@ -188,10 +192,6 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         from gpuready.cli import new_command  # noqa: PLC0415 - each command loads only what it runs
 
         return new_command.run(args)
-    if args.command == "completion":
-        from gpuready.cli import completion  # noqa: PLC0415 - each command loads only what it runs
-
-        return completion.run(args, parser)
     raise AssertionError(f"unhandled command {args.command}")
 
 
