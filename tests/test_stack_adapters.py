@@ -16,6 +16,7 @@ from gpuready.pool_outputs import GpuNodePoolBase
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import install_mocks
+from tests.wiring import cloud_settings
 
 
 @pytest.mark.parametrize(
@@ -24,7 +25,7 @@ from tests.pulumi_mocks import install_mocks
 def test_each_cloud_default_builds_its_fixed_group(cloud: Cloud, component: type[GpuNodePoolBase]) -> None:
     spec = build_spec(cloud)
     assert registry.provisioner_for(spec).adapter == f"gpuready.{cloud}.stack_adapter:build_pool"
-    settings = StackSettings(cloud=cloud, cluster_name="c", pools=(spec,), gke_location="us-central1-a")
+    settings = StackSettings(cloud=cloud, cluster_name="c", pools=(spec,), cloud_settings=cloud_settings(cloud))
     install_mocks()
     assert type(build_pool(spec, settings)) is component
 

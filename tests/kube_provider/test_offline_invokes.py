@@ -11,7 +11,7 @@ import pytest
 import yaml
 from pulumi.runtime import MockCallArgs, rpc
 
-from gpuready.core.cluster_kubeconfig import aks_kubeconfig
+from gpuready.aks.kubeconfig import aks_kubeconfig
 from gpuready.offline.capture import PlanMocks
 from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
@@ -80,12 +80,15 @@ def test_aks_answer_is_a_kubeconfig_shaped_like_azures() -> None:
 
 
 PROGRAM = """\
+from gpuready.aks.settings_model import AksSettingsConfig
 from gpuready.core.cluster_kubeconfig import ClusterTarget
+from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.kube_provider import cluster_provider
 
 cluster_provider("eks", ClusterTarget("eks", "ml-eks"))
-cluster_provider("aks", ClusterTarget("aks", "ml-aks", aks_resource_group="rg"))
-cluster_provider("gke", ClusterTarget("gke", "ml-gke", gke_location="us-central1"))
+cluster_provider("aks", ClusterTarget("aks", "ml-aks", AksSettingsConfig.model_validate({"aksResourceGroup": "rg"})))
+gke_location = GkeSettingsConfig.model_validate({"gkeLocation": "us-central1"})
+cluster_provider("gke", ClusterTarget("gke", "ml-gke", gke_location))
 """
 
 

@@ -29,7 +29,7 @@ WIRING_VALUES = {
 def required_flags(cloud: str) -> list[str]:
     return [
         part
-        for key in cloud_profile(cloud).required_settings
+        for key in cloud_profile(cloud).settings.required_keys()
         for value in WIRING_VALUES[key]
         for part in (WIRING_FLAGS[key], value)
     ]
@@ -38,7 +38,7 @@ def required_flags(cloud: str) -> list[str]:
 @pytest.mark.parametrize("cloud", CLOUDS)
 def test_every_wiring_setting_of_every_cloud_has_a_flag(cloud: str) -> None:
     profile = cloud_profile(cloud)
-    assert {*profile.required_settings, *profile.optional_settings} <= set(WIRING_FLAGS)
+    assert set(profile.settings.stack_keys()) <= set(WIRING_FLAGS)
 
 
 def test_the_repository_project_carries_the_config_block_new_projects_get() -> None:
@@ -70,7 +70,7 @@ def test_a_new_project_outside_the_repository_plans_offline(
     assert yaml.safe_load((project / "Pulumi.yaml").read_text())["config"] == repo_config
     stack = yaml.safe_load((project / "Pulumi.prod.yaml").read_text())["config"]
     assert stack["gpuready:cloud"] == cloud and stack["gpuready:clusterName"] == "ml-prod"
-    for key in cloud_profile(cloud).required_settings:
+    for key in cloud_profile(cloud).settings.required_keys():
         given = WIRING_VALUES[key]
         assert stack[f"gpuready:{key}"] in (given, given[0])
     assert len(yaml.safe_load(stack["gpuready:nodePools"])) == 1

@@ -3,8 +3,8 @@
 Pulumi's project config schema types only strings, integers, booleans and arrays (pulumi/pulumi
 ``sdk/go/common/workspace/project.json``: ``simpleConfigType``), so the structured pool list is the YAML
 text of ``gpuready:nodePools`` and every other key is a scalar or a string array (their model:
-``config_model.settings_model``). Cloud-specific keys are declared with empty defaults in ``Pulumi.yaml`` and
-required here when the stack's cloud needs them.
+``config_model.settings_model``). A cloud's own keys are its settings model's (the profile's ``settings``): declared
+with empty defaults in ``Pulumi.yaml``, checked in their formats on every stack, required and used on their cloud's.
 """
 
 from __future__ import annotations
@@ -19,10 +19,17 @@ from pydantic import ValidationError
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.config_model.kueue_model import stack_kueue
 from gpuready.core.config_model.problems import problems_of
-from gpuready.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
+from gpuready.core.config_model.settings_model import (
+    KUBECONFIG_HINT,
+    NS,
+    SECRET_KEYS,
+    StackSettingsConfig,
+    stack_config_model,
+)
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions, parse_conventions
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -71,13 +78,9 @@ class StackSettings:
     """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
     its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
     tags: Mapping[str, str] = field(default_factory=dict)
-    eks_node_role_arn: str = ""
-    eks_subnet_ids: tuple[str, ...] = ()
-    aks_resource_group: str = ""
-    aks_vnet_subnet_id: str = ""
-    gke_location: str = ""
-    gke_node_locations: tuple[str, ...] = ()
-    gke_service_account: str = ""
+    cloud_settings: CloudSettingsConfig | None = None
+    """The stack's cloud's own keys, as its settings model (the profile's ``settings``) validated them; the cloud's
+    code reads them with ``<Cloud>SettingsConfig.of(settings)``. None only in settings built by hand."""
     cluster: ClusterFacts = field(default_factory=ClusterFacts)
     """What the stack declares of the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
     verify: bool = False
@@ -106,21 +109,13 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     if secret_keys is not None:
         problems.extend(_plaintext_secrets(values, secret_keys))
     values = StackSettingsConfig.given(values)
-    model = _settings_model(values, problems)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
     profile: StackWiring | None = cloud_profile(cloud) if cloud else None
+    model, cloud_settings = _settings_model(values, profile, problems)
     if profile is not None:
-        for key in profile.required_settings:
-            if not values.get(key):
-                problems.append(
-                    Problem(
-                        f"{NS}:{key}",
-                        f"is required when {NS}:cloud is {cloud}",
-                        None,
-                        (),
-                        f"pulumi config set {NS}:{key} ...",
-                    )
-                )
+        problems.extend(
+            missing_key(key, profile.name) for key in profile.settings.required_keys() if not values.get(key)
+        )
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
@@ -133,8 +128,8 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None, conventions)
         except ConfigError as error:
             problems.extend(error.problems)
-    if profile is not None and pools and model is not None:
-        problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
+    if profile is not None and cloud_settings is not None and pools:
+        problems.extend(profile.stack_settings_problems(cloud_settings, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     plan = _plan(cloud, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
@@ -158,13 +153,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         kueue=kueue,
         conventions=conventions,
         tags=tags,
-        eks_node_role_arn=model.eks_node_role_arn,
-        eks_subnet_ids=tuple(model.eks_subnet_ids),
-        aks_resource_group=model.aks_resource_group,
-        aks_vnet_subnet_id=model.aks_vnet_subnet_id,
-        gke_location=model.gke_location,
-        gke_node_locations=tuple(model.gke_node_locations),
-        gke_service_account=model.gke_service_account,
+        cloud_settings=cloud_settings,
         cluster=cluster,
         verify=model.verify,
         verify_timeout_seconds=model.verify_timeout_seconds,
@@ -176,12 +165,24 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     )
 
 
-def _settings_model(values: Mapping[str, object], problems: list[Problem]) -> StackSettingsConfig | None:
+def _settings_model(
+    values: Mapping[str, object], profile: StackWiring | None, problems: list[Problem]
+) -> tuple[StackSettingsConfig | None, CloudSettingsConfig | None]:
+    """The cloud-neutral keys and the stack's cloud's own, validated once by the joined model (every cloud's keys:
+    another cloud's key is checked in its format, as on its own cloud, and then not used)."""
+    joined = stack_config_model()
     try:
-        return StackSettingsConfig.model_validate(values)
+        model = joined.model_validate(values)
     except ValidationError as error:
-        problems.extend(problems_of(error, StackSettingsConfig, f"{NS}:"))
-        return None
+        problems.extend(problems_of(error, joined, f"{NS}:"))
+        return None, None
+    core = StackSettingsConfig.model_construct(
+        **{name: getattr(model, name) for name in StackSettingsConfig.model_fields}
+    )
+    if profile is None:
+        return core, None
+    own = profile.settings
+    return core, own.model_construct(**{name: getattr(model, name) for name in own.model_fields})
 
 
 def _plan(

@@ -27,6 +27,7 @@ from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
+from gpuready.eks.settings_model import EksSettingsConfig
 from gpuready.errors import Problem
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
@@ -77,7 +78,7 @@ class EksProfile(CloudProfile):
         "karpenter": karpenter.PROVISIONER,
         "eks-auto-mode": auto_mode.PROVISIONER,
     }
-    required_settings = ("eksNodeRoleArn", "eksSubnetIds")
+    settings = EksSettingsConfig
     example_pool = (
         "# One L4 per node, whole GPUs, scaled from zero on demand, on Bottlerocket's NVIDIA variant (driver and\n"
         "# device plugin built in: no GPU stack to install; gpuStack installs one for AL2023).\n"

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
@@ -29,11 +30,9 @@ from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.pool_reader import accelerators
+from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
-
-if TYPE_CHECKING:
-    from gpuready.core.config_model.settings_model import StackSettingsConfig
 
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
 """GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
@@ -92,13 +91,11 @@ class GkeProfile(CloudProfile):
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
     provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
-    required_settings = ("gkeLocation",)
-    optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
+    settings = GkeSettingsConfig
     example_pool = (
         "# One L4 per node on GKE's own driver and device plugin, scaled from zero on demand.\n"
         "- name: l4\n  instanceType: g2-standard-8\n  minSize: 0\n  maxSize: 2\n"
     )
-    cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
@@ -236,10 +233,11 @@ class GkeProfile(CloudProfile):
         return problems
 
     def stack_settings_problems(
-        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        locations = tuple(settings.gke_node_locations)
-        found = zone_problems(settings.gke_location or None, locations, pools, prefix)
+        wiring = GkeSettingsConfig.narrow(settings)
+        locations = tuple(wiring.gke_node_locations)
+        found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         return found + fabric.stack_zone_problems(locations, pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:

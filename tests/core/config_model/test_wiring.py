@@ -13,7 +13,7 @@ import pytest
 
 from gpuready.core.config_model import wiring
 from gpuready.core.config_model.problems import validate
-from gpuready.core.config_model.settings_model import StackSettingsConfig
+from gpuready.core.config_model.settings_model import stack_config_model
 from gpuready.errors import ConfigError
 
 BOTOCORE_DATA = Path(botocore.__file__).parent / "data"
@@ -52,14 +52,14 @@ REFUSED: list[tuple[str, Any, str]] = [
 
 @pytest.mark.parametrize(("key", "value"), ACCEPTED)
 def test_documented_formats_pass(key: str, value: Any) -> None:
-    model = validate(StackSettingsConfig, {**BASE, key: value}, "gpuready:")
+    model = validate(stack_config_model(), {**BASE, key: value}, "gpuready:")
     assert model.model_dump(by_alias=True)[key] == value
 
 
 @pytest.mark.parametrize(("key", "value", "path"), REFUSED)
 def test_other_values_are_refused_at_their_path_with_a_hint(key: str, value: Any, path: str) -> None:
     with pytest.raises(ConfigError) as info:
-        validate(StackSettingsConfig, {**BASE, key: value}, "gpuready:")
+        validate(stack_config_model(), {**BASE, key: value}, "gpuready:")
     (problem,) = info.value.problems
     assert problem.path == path
     assert problem.problem.startswith("must be")
