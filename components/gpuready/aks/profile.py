@@ -12,25 +12,27 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
 from gpuready.aks.plan import OWNED_INPUTS
-from gpuready.aks.settings_model import AksSettingsConfig
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.core.props import as_text, dig
 from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.aks.settings_model import AksSettingsConfig
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -105,7 +107,14 @@ class AksProfile(CloudProfile):
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
     }
     provisioners = {"node-pool": capacity.PROVISIONER, "nap": nap.PROVISIONER}
-    settings = AksSettingsConfig
+
+    @property
+    def settings(self) -> type[AksSettingsConfig]:
+        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
+        from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415
+
+        return AksSettingsConfig
+
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin
     example_pool = (
         "# One T4 per node, whole GPUs, scaled from zero on demand.\n"
@@ -182,7 +191,7 @@ class AksProfile(CloudProfile):
         self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
-        subscription = capacity_rules.cluster_subscription(AksSettingsConfig.narrow(settings).aks_vnet_subnet_id)
+        subscription = capacity_rules.cluster_subscription(self.settings.narrow(settings).aks_vnet_subnet_id)
         return [
             problem
             for index, pool in enumerate(pools)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
@@ -27,8 +27,10 @@ from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
-from gpuready.eks.settings_model import EksSettingsConfig
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.eks.settings_model import EksSettingsConfig
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
     "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
@@ -78,7 +80,14 @@ class EksProfile(CloudProfile):
         "karpenter": karpenter.PROVISIONER,
         "eks-auto-mode": auto_mode.PROVISIONER,
     }
-    settings = EksSettingsConfig
+
+    @property
+    def settings(self) -> type[EksSettingsConfig]:
+        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
+        from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415
+
+        return EksSettingsConfig
+
     example_pool = (
         "# One L4 per node, whole GPUs, scaled from zero on demand, on Bottlerocket's NVIDIA variant (driver and\n"
         "# device plugin built in: no GPU stack to install; gpuStack installs one for AL2023).\n"

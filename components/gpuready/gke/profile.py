@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.pool_reader import accelerators
-from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.gke.zones import ZONE, zone_problems
 from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
@@ -91,7 +93,14 @@ class GkeProfile(CloudProfile):
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
     provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
-    settings = GkeSettingsConfig
+
+    @property
+    def settings(self) -> type[GkeSettingsConfig]:
+        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
+        from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415
+
+        return GkeSettingsConfig
+
     example_pool = (
         "# One L4 per node on GKE's own driver and device plugin, scaled from zero on demand.\n"
         "- name: l4\n  instanceType: g2-standard-8\n  minSize: 0\n  maxSize: 2\n"
@@ -235,7 +244,7 @@ class GkeProfile(CloudProfile):
     def stack_settings_problems(
         self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        wiring = GkeSettingsConfig.narrow(settings)
+        wiring = self.settings.narrow(settings)
         locations = tuple(wiring.gke_node_locations)
         found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         return found + fabric.stack_zone_problems(locations, pools, prefix)

@@ -4,6 +4,7 @@ and the pool outputs. Pure."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -24,9 +25,14 @@ class StackWiring(NamedCloud, Protocol):
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""
-    settings: ClassVar[type[CloudSettingsConfig]]
-    """The cloud's settings model: its own ``gpuready:*`` keys, which of them a stack on it must set and which the
-    cluster's kubeconfig look-up needs, and their checks against the stack's pools (``stack_problems``)."""
+
+    @property
+    @abstractmethod
+    def settings(self) -> type[CloudSettingsConfig]:
+        """The cloud's settings model (``<cloud>/settings_model.py``): its own ``gpuready:*`` keys, which of them a
+        stack on it must set and which the cluster's kubeconfig look-up needs. Imported when first asked for: pydantic
+        loads only where a stack's config is read (``check``, ``label`` and ``verify`` start without it)."""
+
     example_pool: ClassVar[str]
     """One GPU pool valid on this cloud, as ``gpuready:nodePools`` YAML (the pool a new project starts with)."""
     example_gpu_stack: ClassVar[str] = ""
