@@ -87,7 +87,6 @@ def cloud_names(source: str) -> Iterator[tuple[int, str]]:
             yield line, name
 
 
-_ACCESS = "cluster access (kubeconfig, tokens) per cloud sits below the cloud packages in the layers; no seam yet"
 _READERS = "the policy pack's per-cloud readers: one reader per resource, owned by its writer, is #25 item 4"
 _VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
 _PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
@@ -101,9 +100,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/core/pool_rules.py": _PROFILE,
     "components/gpuready/core/scheduling.py": _PROFILE,
     "components/gpuready/core/sharing_rules.py": _PROFILE,
-    "components/gpuready/kube/credentials.py": _ACCESS,
-    "components/gpuready/kube/eks_token.py": _ACCESS,
-    "components/gpuready/kube/kubeconfig.py": _ACCESS,
     "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
     "(by type token)",
     "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",

@@ -75,6 +75,7 @@ class EksProfile(CloudProfile):
         "platform": "EKS Auto Mode's own node monitoring agent (Auto Mode pools only; other pools report nothing)",
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
+    exec_credentials = "gpuready.eks.kube_token:parse_eks_exec"
     provisioners = {
         "node-group": capacity.PROVISIONER,
         "karpenter": karpenter.PROVISIONER,

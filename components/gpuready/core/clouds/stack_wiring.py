@@ -33,6 +33,9 @@ class StackWiring(NamedCloud, Protocol):
         stack on it must set and which the cluster's kubeconfig look-up needs. Imported when first asked for: pydantic
         loads only where a stack's config is read (``check``, ``label`` and ``verify`` start without it)."""
 
+    exec_credentials: ClassVar[str | None] = None
+    """``module:function`` recognising a kubeconfig user's exec plugin that this cloud's library runs in-process
+    (``gpuready.kube.exec_credentials``: EKS's ``aws eks get-token``, minted with botocore); None: none."""
     example_pool: ClassVar[str]
     """One GPU pool valid on this cloud, as ``gpuready:nodePools`` YAML (the pool a new project starts with)."""
     example_gpu_stack: ClassVar[str] = ""
