@@ -5,11 +5,14 @@ its ``cloud_settings``; another cloud's key is checked in its format exactly as 
 from __future__ import annotations
 
 import pytest
+from pydantic import Field, create_model
+from pydantic.fields import FieldInfo
 
 from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
 from gpuready.core.cluster_kubeconfig import ClusterTarget
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.stack_settings import parse_stack_settings
-from gpuready.errors import ConfigError, Problem
+from gpuready.errors import ConfigError, Problem, RegistrationError
 from gpuready.gke.settings_model import GkeSettingsConfig
 
 GKE = {
@@ -90,3 +93,17 @@ def test_the_cluster_target_takes_the_stack_s_cloud_settings() -> None:
     settings = parse_stack_settings(GKE)
     target = ClusterTarget(settings.cloud, settings.cluster_name, settings.cloud_settings)
     assert GkeSettingsConfig.of(target).gke_location == "us-central1-a"
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ((str, Field(default="")), "needs its description"),
+        ((str, Field(description="X: a key.")), "defaults to empty"),
+        ((str, Field(default="x", description="X: a key.")), "got 'x'"),
+    ],
+    ids=["no-description", "no-default", "non-empty-default"],
+)
+def test_an_incomplete_cloud_model_fails_when_it_is_made(field: tuple[type, FieldInfo], message: str) -> None:
+    with pytest.raises(RegistrationError, match=message):
+        create_model("XSettingsConfig", __base__=CloudSettingsConfig, x_key=field)

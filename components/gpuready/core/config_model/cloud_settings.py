@@ -20,7 +20,7 @@ from typing import Annotated, Any, Protocol, Self
 from pydantic import BeforeValidator
 
 from gpuready.core.config_model.base import ConfigModel
-from gpuready.errors import Problem
+from gpuready.errors import Problem, RegistrationError
 
 NS = "gpuready"
 
@@ -58,6 +58,20 @@ class HasCloudSettings(Protocol):
 class CloudSettingsConfig(ConfigModel):
     """The ``gpuready:*`` keys of one cloud (subclassed in the cloud's package). Every key has an empty default:
     a stack of another cloud may leave it unset, and ``required`` ones are asked for by the stack's cloud only."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """A cloud's model is complete when it is made (at import): every key described (``Pulumi.yaml`` shows
+        it) and empty by default (a stack of another cloud leaves it unset); ``RegistrationError`` otherwise."""
+        super().__pydantic_init_subclass__(**kwargs)
+        for name, field in cls.model_fields.items():
+            if not field.description:
+                raise RegistrationError(f"{cls.__name__}.{name}: a cloud's stack key needs its description")
+            if field.is_required() or field.default not in ("", []):
+                raise RegistrationError(
+                    f'{cls.__name__}.{name}: a cloud\'s stack key defaults to empty ("" or []), got '
+                    f"{'none' if field.is_required() else repr(field.default)}; mark it required with StackKey"
+                )
 
     @classmethod
     def stack_keys(cls) -> tuple[str, ...]:
