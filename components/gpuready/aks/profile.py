@@ -110,8 +110,7 @@ class AksProfile(CloudProfile):
 
     @property
     def settings(self) -> type[AksSettingsConfig]:
-        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
-        from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415
+        from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
 
         return AksSettingsConfig
 

@@ -84,8 +84,7 @@ class EksProfile(CloudProfile):
 
     @property
     def settings(self) -> type[EksSettingsConfig]:
-        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
-        from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415
+        from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
 
         return EksSettingsConfig
 

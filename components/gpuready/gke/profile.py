@@ -96,8 +96,7 @@ class GkeProfile(CloudProfile):
 
     @property
     def settings(self) -> type[GkeSettingsConfig]:
-        # Late: pydantic (the model's) loads only where a stack's config is read, not for check, label or verify.
-        from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415
+        from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
 
         return GkeSettingsConfig
 
