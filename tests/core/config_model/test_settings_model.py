@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import Field, create_model
 
+from gpuready.core.config_model import settings_model
 from gpuready.core.config_model.base import ConfigModel
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.config_model.problems import validate
 from gpuready.core.config_model.settings_model import (
     StackSettingsConfig,
@@ -17,7 +20,7 @@ from gpuready.core.config_model.settings_model import (
     settings_keys,
     stack_config_model,
 )
-from gpuready.errors import ConfigError, Problem
+from gpuready.errors import ConfigError, Problem, RegistrationError
 
 BASE = {"cloud": "eks", "clusterName": "ml", "nodePools": "- {name: a}"}
 SETTINGS_KEYS = settings_keys()
@@ -106,3 +109,16 @@ def test_problems_come_in_key_order_across_the_core_and_the_clouds() -> None:
     assert [p.path for p in problems] == [
         "gpuready:tags", "gpuready:eksNodeRoleArn", "gpuready:gkeLocation", "gpuready:verify",
     ]  # fmt: skip
+
+
+def test_a_key_two_models_declare_fails_when_the_stack_model_is_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    clash = create_model(
+        "ClashSettingsConfig", __base__=CloudSettingsConfig, tags=(list[str], Field(default=[], description="X."))
+    )
+    monkeypatch.setattr(settings_model, "cloud_settings_models", lambda: (clash,))
+    stack_config_model.cache_clear()
+    try:
+        with pytest.raises(RegistrationError, match=r"ClashSettingsConfig\.tags: a key another model declares too"):
+            stack_config_model()
+    finally:
+        stack_config_model.cache_clear()

@@ -92,12 +92,6 @@ class CloudSettingsConfig(ConfigModel):
         return cls._marked("required")
 
     @classmethod
-    def optional_keys(cls) -> tuple[str, ...]:
-        """The cloud's other keys (``gpuready new`` offers a flag for each, as for the required ones)."""
-        required = cls.required_keys()
-        return tuple(key for key in cls.stack_keys() if key not in required)
-
-    @classmethod
     def target_keys(cls) -> tuple[str, ...]:
         """Keys the cluster's kubeconfig look-up needs (``ClusterTarget``)."""
         return cls._marked("target")

@@ -21,7 +21,7 @@ from gpuready.core.clouds.registry import Cloud, cloud_profiles
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import config_error
-from gpuready.errors import kind_of
+from gpuready.errors import RegistrationError, kind_of
 
 NS = "gpuready"
 SECRET_KEYS = frozenset({"kubeconfig"})
@@ -196,7 +196,7 @@ def stack_config_model() -> type[ConfigModel]:
                 words.update(model.words)
                 for cloud_name, cloud_info in model.model_fields.items():
                     if cloud_name in fields:
-                        raise ValueError(f"{model.__name__}.{cloud_name}: a key another model already declares")
+                        raise RegistrationError(f"{model.__name__}.{cloud_name}: a key another model declares too")
                     fields[cloud_name] = (cloud_info.annotation, cloud_info)
     joined: type[ConfigModel] = create_model("StackSettingsConfig", __base__=ConfigModel, __doc__=JOINED_DOC, **fields)
     joined.words = words
