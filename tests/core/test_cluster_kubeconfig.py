@@ -18,7 +18,7 @@ from gpuready.aks.kubeconfig import aks_kubeconfig
 from gpuready.aks.settings_model import AksSettingsConfig
 from gpuready.core.cluster_kubeconfig import ClusterCredentialsError, ClusterTarget, bearer_token_kubeconfig
 from gpuready.eks.kubeconfig import eks_kubeconfig
-from gpuready.errors import ConfigError, GpuReadyError
+from gpuready.errors import ConfigError
 from gpuready.gke.kubeconfig import GKE_AUTH_PLUGIN, gke_kubeconfig
 from gpuready.gke.settings_model import GkeSettingsConfig
 from tests.wiring import cloud_settings
@@ -89,44 +89,6 @@ def test_official_client_loads_the_eks_kubeconfig() -> None:
     assert configuration.ssl_ca_cert is not None
     with open(configuration.ssl_ca_cert, "rb") as ca_file:  # the loader writes the decoded CA to a file
         assert ca_file.read() == base64.b64decode(CA)
-
-
-def test_aks_kubeconfig_is_returned_as_azure_wrote_it() -> None:
-    text = "apiVersion: v1\nkind: Config\n# from Azure\nclusters: [{name: a, cluster: {server: https://x}}]\n"
-    text += "users: [{name: u, user: {token: t}}]\ncontexts: [{name: a, context: {cluster: a, user: u}}]\n"
-    assert aks_kubeconfig(base64.b64encode(text.encode()).decode()) == text
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        pytest.param("not base64!", "is not base64-encoded UTF-8 text", id="not-base64"),
-        pytest.param(base64.b64encode(b"\xff\xfe\x00").decode(), "is not base64-encoded UTF-8 text", id="not-utf8"),
-        pytest.param(b64("clusters: [unclosed"), "is not YAML", id="not-yaml"),
-        pytest.param(b64("just a string"), "is not a kubeconfig: no clusters, users, contexts", id="scalar"),
-        pytest.param(b64("apiVersion: v1\nkind: Config\n"), "no clusters, users, contexts", id="empty-config"),
-        pytest.param(b64("clusters: [{name: a}]\nusers: [{name: u}]\ncontexts: []\n"), "no contexts", id="no-contexts"),
-        pytest.param(b64("clusters: [{cluster: {}}]\nusers: [{name: u}]\ncontexts: [{name: c}]\n"), "no clusters"),
-    ],
-)
-def test_aks_value_that_is_not_a_kubeconfig(value: str, message: str) -> None:
-    with pytest.raises(ClusterCredentialsError, match=message) as caught:
-        aks_kubeconfig(value)
-    assert isinstance(caught.value, GpuReadyError)
-    assert "AKS listClusterUserCredential kubeconfigs[0].value" in str(caught.value)
-    assert "gpuready:kubeconfig" in str(caught.value)
-
-
-def test_aks_error_never_quotes_the_value() -> None:
-    secret = b64("token: super-secret-credential")
-    with pytest.raises(ClusterCredentialsError) as caught:
-        aks_kubeconfig(secret)
-    assert "super-secret" not in str(caught.value)
-    assert secret not in str(caught.value)
 
 
 BadCall = Callable[[], str]
