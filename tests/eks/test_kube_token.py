@@ -13,6 +13,7 @@ import pytest
 import yaml
 from moto import mock_aws
 
+from gpuready.cloud_credentials import recognise
 from gpuready.eks.kube_token import EksExec, eks_token, parse_eks_exec
 from gpuready.kube.errors import KubeConfigError
 from gpuready.kube.kubeconfig import load_target
@@ -131,7 +132,8 @@ def test_eks_kubeconfig_sends_a_botocore_token_without_running_aws(
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
     monkeypatch.setenv("PATH", str(tmp_path))  # no aws binary anywhere
     with KubeStandin.start() as kube:
-        target = load_target(str(_eks_kubeconfig(tmp_path / "kubeconfig", kube.url)), None, env={})
+        path = str(_eks_kubeconfig(tmp_path / "kubeconfig", kube.url))
+        target = load_target(path, None, env={}, credentials=recognise)
         assert target.in_process == EksExec("ml", "us-east-1")
         assert target.auth_kind() == "EKS token for cluster ml"
         with client_for(target) as client:

@@ -2,20 +2,17 @@
 block (``aws eks get-token``) recognised and replaced by the cloud's library, within the command's deadline, so the
 command's CLI is not needed.
 
-The recognisers are the clouds' (each profile's ``exec_credentials``, a ``module:function`` imported on first use:
-it loads the cloud's SDK late); this module only asks them, so cluster access names no cloud.
+The recognisers are the clouds' (each profile's ``exec_credentials``); the commands above the cloud packages pass
+them in (``gpuready.cloud_credentials.recognise``), so cluster access neither names nor loads a cloud.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 import httpx2
 
-from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.kube.deadline import UNLIMITED, Deadline
 
 
@@ -40,25 +37,5 @@ class InProcessCredential(Protocol):
 
 
 Recogniser = Callable[[str, Sequence[str], Mapping[str, str]], "InProcessCredential | None"]
-"""A cloud's ``exec_credentials``: (command, args, the exec block's env) -> its credential, or None for another
-plugin."""
-
-
-def recognise(command: str, args: Sequence[str], env: Mapping[str, str]) -> InProcessCredential | None:
-    """The credential a cloud runs in-process for this exec plugin; None when no cloud recognises it."""
-    for recogniser in _recognisers():
-        found = recogniser(command, args, env)
-        if found is not None:
-            return found
-    return None
-
-
-@functools.cache
-def _recognisers() -> tuple[Recogniser, ...]:
-    found: list[Recogniser] = []
-    for profile in cloud_profiles():
-        if profile.exec_credentials is None:
-            continue
-        module, _, name = profile.exec_credentials.partition(":")
-        found.append(getattr(importlib.import_module(module), name))
-    return tuple(found)
+"""(command, args, the exec block's env) -> the credential run in-process, or None for a plugin to run as it is: a
+cloud's ``exec_credentials``, or ``gpuready.cloud_credentials.recognise`` asking every cloud's."""
