@@ -151,3 +151,25 @@ def test_cluster_target_carries_its_cloud_s_own_settings() -> None:
 def test_another_cloud_s_settings_are_a_programming_error() -> None:
     with pytest.raises(TypeError, match="a gke cluster target takes GkeSettingsConfig, not AksSettingsConfig"):
         ClusterTarget("gke", "ml", cloud_settings("aks"))
+
+
+def test_a_target_from_the_cloud_s_keys_as_a_stack_file_spells_them() -> None:
+    target = ClusterTarget.from_keys("aks", "ml", aksResourceGroup="rg-ml")
+    assert AksSettingsConfig.of(target).aks_resource_group == "rg-ml"
+    assert ClusterTarget.from_keys("eks", "ml").cloud_settings is not None
+
+
+@pytest.mark.parametrize(
+    ("cloud", "keys", "paths"),
+    [
+        ("aks", {"aksResourceGroup": "rg/ml"}, ["gpuready:aksResourceGroup"]),
+        ("gke", {"gkeZone": "us-central1-a"}, ["gpuready:gkeZone"]),
+        ("gke", {}, ["gpuready:gkeLocation"]),
+        ("ecs", {}, ["gpuready:cloud"]),
+    ],
+    ids=["bad-format", "unknown-key", "missing", "unknown-cloud"],
+)
+def test_a_target_from_bad_keys_is_refused_naming_them(cloud: Any, keys: dict[str, object], paths: list[str]) -> None:
+    with pytest.raises(ConfigError) as caught:
+        ClusterTarget.from_keys(cloud, "ml", **keys)
+    assert [p.path for p in caught.value.problems] == paths

@@ -80,15 +80,12 @@ def test_aks_answer_is_a_kubeconfig_shaped_like_azures() -> None:
 
 
 PROGRAM = """\
-from gpuready.aks.settings_model import AksSettingsConfig
 from gpuready.core.cluster_kubeconfig import ClusterTarget
-from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.kube_provider import cluster_provider
 
-cluster_provider("eks", ClusterTarget("eks", "ml-eks"))
-cluster_provider("aks", ClusterTarget("aks", "ml-aks", AksSettingsConfig.model_validate({"aksResourceGroup": "rg"})))
-gke_location = GkeSettingsConfig.model_validate({"gkeLocation": "us-central1"})
-cluster_provider("gke", ClusterTarget("gke", "ml-gke", gke_location))
+cluster_provider("eks", ClusterTarget.from_keys("eks", "ml-eks"))
+cluster_provider("aks", ClusterTarget.from_keys("aks", "ml-aks", aksResourceGroup="rg"))
+cluster_provider("gke", ClusterTarget.from_keys("gke", "ml-gke", gkeLocation="us-central1"))
 """
 
 

@@ -22,6 +22,7 @@ import yaml
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+from gpuready.core.config_model.problems import validate
 from gpuready.errors import ConfigError, GpuReadyError, Problem
 
 NS = "gpuready"
@@ -47,6 +48,14 @@ class ClusterTarget:
     """The cloud's own settings (its profile's ``settings`` model, as ``StackSettings.cloud_settings`` carries
     them): its look-up reads the keys the model marks ``target`` (the resource group, the location); None: none
     given, so a cloud whose look-up needs a key reports it missing."""
+
+    @classmethod
+    def from_keys(cls, cloud: Cloud, cluster_name: str, **keys: object) -> ClusterTarget:
+        """A target from the cloud's own stack keys as a stack file spells them (``aksResourceGroup="rg-ml"``),
+        checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
+        if cloud not in CLOUDS:
+            return cls(cloud, cluster_name)  # refused, naming the clouds
+        return cls(cloud, cluster_name, validate(cloud_profile(cloud).settings, keys, f"{NS}:"))
 
     def __post_init__(self) -> None:
         problems: list[Problem] = []
