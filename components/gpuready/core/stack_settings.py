@@ -99,8 +99,9 @@ class StackSettings:
 def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[str] | None = None) -> StackSettings:
     """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``.
 
-    Every key is checked against the config model (``StackSettingsConfig``: unknown keys refused, arrays decoded,
-    booleans and numbers as the engine passes them), then the pools, the GPU stack (planned here, once) and the
+    Every key is checked against the joined config model (``stack_config_model``: the cloud-neutral keys and every
+    cloud's; unknown keys refused, arrays decoded, booleans and numbers as the engine passes them), the stack's
+    cloud's required keys asked for, then the pools, the GPU stack (planned here, once) and the
     scheduler; every problem of every part comes in one ``ConfigError``.
 
     ``secret_keys``: the keys (without namespace) the engine holds as secrets, when known; kubeconfig *content*
