@@ -15,20 +15,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import yaml
-from pydantic import ValidationError
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.config_model.kueue_model import stack_kueue
-from gpuready.core.config_model.problems import problems_of
 from gpuready.core.config_model.settings_model import (
     KUBECONFIG_HINT,
     NS,
     SECRET_KEYS,
     StackSettingsConfig,
-    stack_config_model,
+    split_settings,
 )
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions, parse_conventions
@@ -112,7 +110,12 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     values = StackSettingsConfig.given(values)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
     profile: StackWiring | None = cloud_profile(cloud) if cloud else None
-    model, cloud_settings = _settings_model(values, profile, problems)
+    model: StackSettingsConfig | None = None
+    cloud_settings: CloudSettingsConfig | None = None
+    try:
+        model, cloud_settings = split_settings(values, profile.settings if profile else None)
+    except ConfigError as error:
+        problems.extend(error.problems)
     if profile is not None:
         problems.extend(
             missing_key(key, profile.name) for key in profile.settings.required_keys() if not values.get(key)
@@ -164,26 +167,6 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,
     )
-
-
-def _settings_model(
-    values: Mapping[str, object], profile: StackWiring | None, problems: list[Problem]
-) -> tuple[StackSettingsConfig | None, CloudSettingsConfig | None]:
-    """The cloud-neutral keys and the stack's cloud's own, validated once by the joined model (every cloud's keys:
-    another cloud's key is checked in its format, as on its own cloud, and then not used)."""
-    joined = stack_config_model()
-    try:
-        model = joined.model_validate(values)
-    except ValidationError as error:
-        problems.extend(problems_of(error, joined, f"{NS}:"))
-        return None, None
-    core = StackSettingsConfig.model_construct(
-        **{name: getattr(model, name) for name in StackSettingsConfig.model_fields}
-    )
-    if profile is None:
-        return core, None
-    own = profile.settings
-    return core, own.model_construct(**{name: getattr(model, name) for name in own.model_fields})
 
 
 def _plan(

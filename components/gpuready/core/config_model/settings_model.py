@@ -20,7 +20,7 @@ from pydantic import BeforeValidator, Field, create_model
 from gpuready.core.clouds.registry import Cloud, cloud_profiles
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
-from gpuready.core.config_model.problems import config_error
+from gpuready.core.config_model.problems import config_error, validate
 from gpuready.errors import RegistrationError, kind_of
 
 NS = "gpuready"
@@ -201,6 +201,20 @@ def stack_config_model() -> type[ConfigModel]:
     joined: type[ConfigModel] = create_model("StackSettingsConfig", __base__=ConfigModel, __doc__=JOINED_DOC, **fields)
     joined.words = words
     return joined
+
+
+def split_settings(
+    values: Mapping[str, object], own: type[CloudSettingsConfig] | None
+) -> tuple[StackSettingsConfig, CloudSettingsConfig | None]:
+    """``values`` validated once by the joined model, split into the cloud-neutral keys and the stack's cloud's own
+    (``own``: its settings model; None when the cloud is unknown); ``ConfigError`` with every problem. Another
+    cloud's key is checked in its format, as on its own cloud, and then not used."""
+    model = validate(stack_config_model(), values, f"{NS}:")
+    core = StackSettingsConfig.model_construct(
+        **{name: getattr(model, name) for name in StackSettingsConfig.model_fields}
+    )
+    cloud = None if own is None else own.model_construct(**{name: getattr(model, name) for name in own.model_fields})
+    return core, cloud
 
 
 def cloud_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
