@@ -210,3 +210,27 @@ def test_program_config_load_reports_every_problem_at_once() -> None:
         load_settings(config)
     paths = {p.path for p in info.value.problems}
     assert {"gpuready:eksNodeRoleArn", "gpuready:eksSubnetIds"} <= paths
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *sorted((ROOT / "components/gpuready/stack_program").glob("*.py")),
+        ROOT / "components/gpuready/core/stack_settings.py",
+        ROOT / "components/gpuready/core/config_model/settings_model.py",
+        ROOT / "components/gpuready/core/cluster_kubeconfig.py",
+        ROOT / "components/gpuready/stack_adapters.py",
+    ],
+    ids=lambda p: p.name,
+)
+def test_the_stack_program_names_no_cloud_s_key(path: Path) -> None:
+    """The program reads every key through the joined model and hands each cloud its own settings model: no key
+    of a cloud (``eksNodeRoleArn``, ``gke_location``...) is spelt outside its cloud's package."""
+    keys = {
+        spelling
+        for profile in cloud_profiles()
+        for name, field in profile.settings.model_fields.items()
+        for spelling in (name, field.alias or name)
+    }
+    text = path.read_text(encoding="utf-8")
+    assert sorted(key for key in keys if key in text) == []

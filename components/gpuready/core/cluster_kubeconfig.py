@@ -51,7 +51,7 @@ class ClusterTarget:
 
     @classmethod
     def from_keys(cls, cloud: Cloud, cluster_name: str, **keys: object) -> ClusterTarget:
-        """A target from the cloud's own stack keys as a stack file spells them (``aksResourceGroup="rg-ml"``),
+        """A target from the cloud's own stack keys as a stack file spells them (``<cloud><Key>="..."``),
         checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
         if cloud not in CLOUDS:
             return cls(cloud, cluster_name)  # refused, naming the clouds
