@@ -14,7 +14,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 VENV_LOWEST := .venv-lowest
 
-.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema key-docs
+.PHONY: demo test test-lowest try lint typecheck contracts unit bench install clean policy-pack schema key-docs project-config
 
 install: $(BIN)/gpuready
 
@@ -92,3 +92,8 @@ schema: install
 # tests/tools/test_key_docs.py fails when stale.
 key-docs: install
 	$(BIN)/python -m tools.key_docs --write
+
+# Pulumi.yaml's config block and gpuready new's project_config.yaml, generated from the settings models;
+# tests/tools/test_project_config.py fails when stale.
+project-config: install
+	$(BIN)/python -m tools.project_config --write

@@ -103,11 +103,11 @@ def test_every_public_name_resolves_to_its_module(name: str) -> None:
 
 
 def test_every_elastic_pool_component_is_public() -> None:
-    """Each elastic provisioner's component (its ``adapter`` module) is a public name, with its Args, from its
+    """Each elastic provisioner's component (its builder module) is a public name, with its Args, from its
     registration entry."""
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
 
-    adapters = {p.adapter.split(":")[0] for p in provisioners() if p.elastic}
+    adapters = {p.component.builder for p in provisioners() if p.elastic}
     public = {module for name, module in public_names.exports().items() if name in COMPONENT_CLASSES}
     assert adapters <= public, sorted(adapters - public)
     assert {p.component.module for p in provisioners() if p.elastic} == adapters

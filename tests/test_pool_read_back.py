@@ -27,6 +27,7 @@ from gpuready.core.taints import Taint
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, install_mocks, runtime_test
+from tests.wiring import cloud_settings
 
 PLANS = sorted(
     p for p in (Path(__file__).parent / "golden" / "data").glob("plan-*.json") if p.stem != "plan-wrong-program"
@@ -98,9 +99,8 @@ def mocked() -> Iterator[CapturingMonitor]:
 
 def _read_back(monitor: CapturingMonitor, spec: GpuPoolSpec) -> PoolFacts:
     settings = StackSettings(
-        cloud=spec.cloud, cluster_name="c", pools=(spec,), gke_location="us-central1-a",
-        eks_node_role_arn="arn:aws:iam::1:role/n", eks_subnet_ids=("s",),
-    )  # fmt: skip
+        cloud=spec.cloud, cluster_name="c", pools=(spec,), cloud_settings=cloud_settings(spec.cloud)
+    )
 
     @runtime_test
     def program() -> None:

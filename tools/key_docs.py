@@ -28,7 +28,7 @@ from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.kueue_model import KueueConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
-from gpuready.core.config_model.settings_model import NS, StackSettingsConfig
+from gpuready.core.config_model.settings_model import NS, stack_config_model
 from gpuready.package.field_docs import documented
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ REFERENCES = (
     Reference(
         ROOT / "docs" / "stack-keys.md",
         (
-            Section(StackSettingsConfig, "Stack keys (`gpuready:*`)", key_prefix=f"{NS}:"),
+            Section(stack_config_model(), "Stack keys (`gpuready:*`)", key_prefix=f"{NS}:"),
             Section(GpuStackConfig, "`gpuready:gpuStack` as a mapping"),
             Section(BinPackSchedulerConfig, "`gpuready:binpackScheduler`"),
             Section(KueueConfig, "`gpuready:kueue`"),

@@ -1,10 +1,10 @@
 """The stack program's per-cloud adapters, found through the registries: never by comparing cloud names.
 
-A pool's component comes from its provisioner (``gpuready.core.capacity``): its ``adapter`` names the
-``module:function`` that builds the component from the stack settings (today each cloud's
-``components/gpuready/<cloud>/stack_adapter.py:build_pool``). The cluster's kubeconfig comes from the cloud profile's
-``stack_adapter`` module (``cluster_kubeconfig(target, invoke_opts)``). These modules import the cloud's Pulumi SDK,
-so they load only for the stack's own cloud (importing all three SDKs costs seconds).
+A pool's component comes from its provisioner (``gpuready.core.capacity``): its registration entry's ``builder``
+module (``Provisioner.component``) builds it from the stack settings with ``build_pool``, reading the cloud's own
+keys from its settings model (``<Cloud>SettingsConfig.of(settings)``). The cluster's kubeconfig comes from the cloud
+profile's ``stack_adapter`` module (``cluster_kubeconfig(target, invoke_opts)``). These modules import the cloud's
+Pulumi SDK, so they load only for the stack's own cloud (importing all three SDKs costs seconds).
 
 The health agent a GPU stack plan chose (``gpuStack.health``) is registered by one path for the stack program
 (``build_health_agent``) and the chart components (``GpuStackRelease``): the cloud profile's
@@ -27,6 +27,10 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import Problem, SpecError
 from gpuready.pool_outputs import GpuNodePoolBase
+
+POOL_BUILDER = "build_pool"
+"""The function of a provisioner's builder module (``ComponentEntry.builder``) that builds its pool's component from
+the stack settings: ``build_pool(spec, settings)``, and ``build_pool(spec, settings, provider)`` when elastic."""
 
 
 class StackAdapter(Protocol):
@@ -51,7 +55,7 @@ def build_pool(
     Kubernetes provider, which ``cluster`` makes (once, on first use: stacks without elastic pools make none here).
     """
     chosen = spec.resolved.provisioner
-    module, _, name = chosen.adapter.partition(":")
+    module, name = chosen.component.builder, POOL_BUILDER
     adapter = getattr(importlib.import_module(module), name)
     if chosen.elastic:
         if cluster is None:

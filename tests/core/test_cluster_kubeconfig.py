@@ -1,4 +1,6 @@
-"""Kubeconfig text built from what each cloud returns: one cluster, user and context; the right server, CA and auth."""
+"""Kubeconfig text built from what each cloud returns (the core's builders, through each cloud's
+``<cloud>/kubeconfig.py``): one cluster, user and context; the right server, CA and auth. ``ClusterTarget`` asks for
+the keys its cloud's look-up needs (its settings model's ``target`` keys)."""
 
 from __future__ import annotations
 
@@ -12,16 +14,14 @@ import pytest
 import yaml
 from lightkube.config.kubeconfig import KubeConfig
 
-from gpuready.core.cluster_kubeconfig import (
-    GKE_AUTH_PLUGIN,
-    ClusterCredentialsError,
-    ClusterTarget,
-    aks_kubeconfig,
-    bearer_token_kubeconfig,
-    eks_kubeconfig,
-    gke_kubeconfig,
-)
-from gpuready.errors import ConfigError, GpuReadyError
+from gpuready.aks.kubeconfig import aks_kubeconfig
+from gpuready.aks.settings_model import AksSettingsConfig
+from gpuready.core.cluster_kubeconfig import ClusterCredentialsError, ClusterTarget, bearer_token_kubeconfig
+from gpuready.eks.kubeconfig import eks_kubeconfig
+from gpuready.errors import ConfigError
+from gpuready.gke.kubeconfig import GKE_AUTH_PLUGIN, gke_kubeconfig
+from gpuready.gke.settings_model import GkeSettingsConfig
+from tests.wiring import cloud_settings
 
 CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nplaceholder\n-----END CERTIFICATE-----\n").decode()
 EKS_TOKEN = "k8s-aws-v1.aHR0cHM6Ly9zdHMuYW1hem9uYXdzLmNvbS8"
@@ -91,44 +91,6 @@ def test_official_client_loads_the_eks_kubeconfig() -> None:
         assert ca_file.read() == base64.b64decode(CA)
 
 
-def test_aks_kubeconfig_is_returned_as_azure_wrote_it() -> None:
-    text = "apiVersion: v1\nkind: Config\n# from Azure\nclusters: [{name: a, cluster: {server: https://x}}]\n"
-    text += "users: [{name: u, user: {token: t}}]\ncontexts: [{name: a, context: {cluster: a, user: u}}]\n"
-    assert aks_kubeconfig(base64.b64encode(text.encode()).decode()) == text
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        pytest.param("not base64!", "is not base64-encoded UTF-8 text", id="not-base64"),
-        pytest.param(base64.b64encode(b"\xff\xfe\x00").decode(), "is not base64-encoded UTF-8 text", id="not-utf8"),
-        pytest.param(b64("clusters: [unclosed"), "is not YAML", id="not-yaml"),
-        pytest.param(b64("just a string"), "is not a kubeconfig: no clusters, users, contexts", id="scalar"),
-        pytest.param(b64("apiVersion: v1\nkind: Config\n"), "no clusters, users, contexts", id="empty-config"),
-        pytest.param(b64("clusters: [{name: a}]\nusers: [{name: u}]\ncontexts: []\n"), "no contexts", id="no-contexts"),
-        pytest.param(b64("clusters: [{cluster: {}}]\nusers: [{name: u}]\ncontexts: [{name: c}]\n"), "no clusters"),
-    ],
-)
-def test_aks_value_that_is_not_a_kubeconfig(value: str, message: str) -> None:
-    with pytest.raises(ClusterCredentialsError, match=message) as caught:
-        aks_kubeconfig(value)
-    assert isinstance(caught.value, GpuReadyError)
-    assert "AKS listClusterUserCredential kubeconfigs[0].value" in str(caught.value)
-    assert "gpuready:kubeconfig" in str(caught.value)
-
-
-def test_aks_error_never_quotes_the_value() -> None:
-    secret = b64("token: super-secret-credential")
-    with pytest.raises(ClusterCredentialsError) as caught:
-        aks_kubeconfig(secret)
-    assert "super-secret" not in str(caught.value)
-    assert secret not in str(caught.value)
-
-
 BadCall = Callable[[], str]
 
 
@@ -151,6 +113,11 @@ def test_builders_reject_missing_parts(build: BadCall, message: str) -> None:
     ("kwargs", "path"),
     [
         pytest.param({"cloud": "aks", "cluster_name": "ml"}, "gpuready:aksResourceGroup", id="aks-no-group"),
+        pytest.param(
+            {"cloud": "aks", "cluster_name": "ml", "cloud_settings": AksSettingsConfig()},
+            "gpuready:aksResourceGroup",
+            id="aks-empty-group",
+        ),
         pytest.param({"cloud": "gke", "cluster_name": "ml"}, "gpuready:gkeLocation", id="gke-no-location"),
         pytest.param({"cloud": "eks", "cluster_name": ""}, "gpuready:clusterName", id="no-name"),
         pytest.param({"cloud": "ecs", "cluster_name": "ml"}, "gpuready:cloud", id="unknown-cloud"),
@@ -160,15 +127,49 @@ def test_cluster_target_requires_what_its_cloud_needs(kwargs: dict[str, Any], pa
     with pytest.raises(ConfigError) as caught:
         ClusterTarget(**kwargs)
     assert [p.path for p in caught.value.problems] == [path]
+    assert str(caught.value.problems[0]).startswith(f"{path}: ")
 
 
-def test_cluster_target_is_frozen() -> None:
-    target = ClusterTarget("gke", "ml", gke_location="europe-west4")
-    assert (target.cloud, target.cluster_name, target.aks_resource_group, target.gke_location) == (
-        "gke",
-        "ml",
-        "",
-        "europe-west4",
+def test_a_missing_target_key_is_worded_as_the_stack_settings_word_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        ClusterTarget("gke", "ml")
+    [problem] = caught.value.problems
+    assert (problem.problem, problem.hint) == (
+        "is required when gpuready:cloud is gke",
+        "pulumi config set gpuready:gkeLocation ...",
     )
+
+
+def test_cluster_target_carries_its_cloud_s_own_settings() -> None:
+    target = ClusterTarget("gke", "ml", cloud_settings("gke", gkeLocation="europe-west4"))
+    assert (target.cloud, target.cluster_name) == ("gke", "ml")
+    assert GkeSettingsConfig.of(target).gke_location == "europe-west4"
     with pytest.raises(AttributeError):
         target.cluster_name = "other"  # type: ignore[misc]
+
+
+def test_another_cloud_s_settings_are_a_programming_error() -> None:
+    with pytest.raises(TypeError, match="a gke cluster target takes GkeSettingsConfig, not AksSettingsConfig"):
+        ClusterTarget("gke", "ml", cloud_settings("aks"))
+
+
+def test_a_target_from_the_cloud_s_keys_as_a_stack_file_spells_them() -> None:
+    target = ClusterTarget.from_keys("aks", "ml", aksResourceGroup="rg-ml")
+    assert AksSettingsConfig.of(target).aks_resource_group == "rg-ml"
+    assert ClusterTarget.from_keys("eks", "ml").cloud_settings is not None
+
+
+@pytest.mark.parametrize(
+    ("cloud", "keys", "paths"),
+    [
+        ("aks", {"aksResourceGroup": "rg/ml"}, ["gpuready:aksResourceGroup"]),
+        ("gke", {"gkeZone": "us-central1-a"}, ["gpuready:gkeZone"]),
+        ("gke", {}, ["gpuready:gkeLocation"]),
+        ("ecs", {}, ["gpuready:cloud"]),
+    ],
+    ids=["bad-format", "unknown-key", "missing", "unknown-cloud"],
+)
+def test_a_target_from_bad_keys_is_refused_naming_them(cloud: Any, keys: dict[str, object], paths: list[str]) -> None:
+    with pytest.raises(ConfigError) as caught:
+        ClusterTarget.from_keys(cloud, "ml", **keys)
+    assert [p.path for p in caught.value.problems] == paths

@@ -10,6 +10,7 @@ import pytest
 from gpuready.core.stack_settings import StackSettings
 from gpuready.eks import auto_mode
 from gpuready.eks.auto_mode_pool import EksAutoModeGpuPool, EksAutoModeGpuPoolArgs
+from gpuready.eks.settings_model import EksSettingsConfig
 from gpuready.errors import SpecError
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
@@ -23,8 +24,10 @@ NODE_CLASS = "kubernetes:eks.amazonaws.com/v1:NodeClass"
 def test_the_stack_adapter_builds_both_objects_on_the_provider(mocked: CapturingMonitor) -> None:
     spec = build_spec("eks", provisioner="eks-auto-mode", instance_type="g5.12xlarge", max_size=2)
     settings = StackSettings(
-        cloud="eks", cluster_name="ml", pools=(spec,), eks_node_role_arn="arn:aws:iam::1:role/AutoNodes",
-        eks_subnet_ids=("subnet-a1", "subnet-b2"), tags={"env": "dev"},
+        cloud="eks", cluster_name="ml", pools=(spec,), tags={"env": "dev"},
+        cloud_settings=EksSettingsConfig.model_construct(
+            eks_node_role_arn="arn:aws:iam::1:role/AutoNodes", eks_subnet_ids=["subnet-a1", "subnet-b2"]
+        ),
     )  # fmt: skip
 
     @runtime_test

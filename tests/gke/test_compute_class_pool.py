@@ -16,6 +16,7 @@ from gpuready.gke.compute_class_pool import GkeComputeClassGpuPool, GkeComputeCl
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, runtime_test
+from tests.wiring import cloud_settings
 
 COMPONENT = "gpuready:index:GkeComputeClassGpuPool"
 CUSTOM_RESOURCE = "kubernetes:cloud.google.com/v1:ComputeClass"
@@ -60,8 +61,8 @@ def test_a_pool_of_another_provisioner_is_refused_before_anything_registers(mock
 def test_the_stack_adapter_makes_the_provider_once_and_only_for_elastic_pools(mocked: CapturingMonitor) -> None:
     elastic, fixed = _spec(), build_spec("gke", name="fixed")
     settings = StackSettings(
-        cloud="gke", cluster_name="c", pools=(elastic, fixed), gke_location="us-central1-a",
-        gke_node_locations=("us-central1-a",),
+        cloud="gke", cluster_name="c", pools=(elastic, fixed),
+        cloud_settings=cloud_settings("gke", gkeNodeLocations=["us-central1-a"]),
     )  # fmt: skip
     made: list[pulumi.ProviderResource] = []
 

@@ -131,7 +131,7 @@ def test_other_exec_plugins_run_as_kubectl_runs_them(tmp_path: Path) -> None:
     with KubeStandin.start(token="from-plugin", seed=[make_node("n1")]) as kube:
         config = _exec_kubeconfig(tmp_path / "config", kube.url, plugin)
         target = load_target(str(config), None, env={})
-        assert target.eks is None and target.auth_kind() == f"exec plugin {plugin}"
+        assert target.in_process is None and target.auth_kind() == f"exec plugin {plugin}"
         with connect(str(config), None, env={}) as client:
             assert [n["metadata"]["name"] for n in client.list_nodes().items] == ["n1"]
         assert kube.requests.records[-1].headers["authorization"] == "Bearer from-plugin"

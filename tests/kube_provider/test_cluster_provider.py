@@ -16,7 +16,8 @@ import yaml
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 
-from gpuready.core.cluster_kubeconfig import GKE_INSTALL_HINT, ClusterCredentialsError, ClusterTarget
+from gpuready.core.cluster_kubeconfig import ClusterCredentialsError, ClusterTarget
+from gpuready.gke.kubeconfig import GKE_INSTALL_HINT
 from gpuready.kube_provider import cluster_provider
 from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
@@ -28,6 +29,7 @@ from gpuready.offline.invoke_results import (
 )
 from tests.kube_provider.conftest import InvokeRecordingMocks, MockedRun
 from tests.pulumi_mocks import failing_program, install_mocks, runtime_test
+from tests.wiring import cloud_settings
 
 PROVIDER = "pulumi:providers:kubernetes"
 GKE_EXEC = {
@@ -71,14 +73,14 @@ def provider_inputs(mocked: MockedRun) -> dict[str, Any]:
             id="eks",
         ),
         pytest.param(
-            ClusterTarget("aks", "ml-aks", aks_resource_group="rg-ml"),
+            ClusterTarget("aks", "ml-aks", cloud_settings("aks", aksResourceGroup="rg-ml")),
             "https://offline.invalid:443",
             {"token": OFFLINE_TOKEN},
             [(AKS_LIST_USER_CREDENTIALS, {"resourceGroupName": "rg-ml", "resourceName": "ml-aks"})],
             id="aks",
         ),
         pytest.param(
-            ClusterTarget("gke", "ml-gke", gke_location="europe-west4"),
+            ClusterTarget("gke", "ml-gke", cloud_settings("gke", gkeLocation="europe-west4")),
             "https://offline.invalid",
             {"exec": GKE_EXEC},
             [(GKE_GET_CLUSTER, {"name": "ml-gke", "location": "europe-west4"})],
@@ -120,7 +122,7 @@ def test_cloud_lookup_gives_a_secret_kubeconfig(
 )
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])
 def test_explicit_kubeconfig_makes_no_invoke(mocked: MockedRun, cloud: str, kubeconfig: str) -> None:
-    target = ClusterTarget(cloud, "ml", aks_resource_group="rg", gke_location="us-central1")  # type: ignore[arg-type]
+    target = ClusterTarget(cloud, "ml", cloud_settings(cloud))  # type: ignore[arg-type]
     build(target, kubeconfig=kubeconfig, context="admin@ml")
 
     assert mocked.mocks.invokes == []
@@ -161,7 +163,7 @@ class NoCredentialsMocks(InvokeRecordingMocks):
 def test_aks_answer_without_kubeconfigs_fails_clearly() -> None:
     install_mocks(NoCredentialsMocks())
     with failing_program(), pytest.raises(ClusterCredentialsError, match="no kubeconfigs; set gpuready:kubeconfig"):
-        build(ClusterTarget("aks", "ml", aks_resource_group="rg"))
+        build(ClusterTarget("aks", "ml", cloud_settings("aks", aksResourceGroup="rg")))
 
 
 def test_cloud_sdks_are_imported_only_when_used() -> None:

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from pulumi.runtime import MockCallArgs, rpc
 
-from gpuready.core.cluster_kubeconfig import aks_kubeconfig
+from gpuready.aks.kubeconfig import aks_kubeconfig
 from gpuready.offline.capture import PlanMocks
 from gpuready.offline.invoke_results import (
     AKS_LIST_USER_CREDENTIALS,
@@ -83,9 +83,9 @@ PROGRAM = """\
 from gpuready.core.cluster_kubeconfig import ClusterTarget
 from gpuready.kube_provider import cluster_provider
 
-cluster_provider("eks", ClusterTarget("eks", "ml-eks"))
-cluster_provider("aks", ClusterTarget("aks", "ml-aks", aks_resource_group="rg"))
-cluster_provider("gke", ClusterTarget("gke", "ml-gke", gke_location="us-central1"))
+cluster_provider("eks", ClusterTarget.from_keys("eks", "ml-eks"))
+cluster_provider("aks", ClusterTarget.from_keys("aks", "ml-aks", aksResourceGroup="rg"))
+cluster_provider("gke", ClusterTarget.from_keys("gke", "ml-gke", gkeLocation="us-central1"))
 """
 
 

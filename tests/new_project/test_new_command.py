@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +13,9 @@ import yaml
 from gpuready.cli.main import main
 from gpuready.cli.new_command import requirement_of
 from gpuready.core.clouds.registry import CLOUDS, cloud_profile
+from gpuready.core.config_model.settings_model import cloud_settings_models, pulumi_types
 from gpuready.new_project.declarations import config_block
-from gpuready.new_project.flags import WIRING_FLAGS
+from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 GPUREADY = Path(sys.executable).with_name("gpuready")
@@ -29,7 +31,7 @@ WIRING_VALUES = {
 def required_flags(cloud: str) -> list[str]:
     return [
         part
-        for key in cloud_profile(cloud).required_settings
+        for key in cloud_profile(cloud).settings.required_keys()
         for value in WIRING_VALUES[key]
         for part in (WIRING_FLAGS[key], value)
     ]
@@ -38,7 +40,18 @@ def required_flags(cloud: str) -> list[str]:
 @pytest.mark.parametrize("cloud", CLOUDS)
 def test_every_wiring_setting_of_every_cloud_has_a_flag(cloud: str) -> None:
     profile = cloud_profile(cloud)
-    assert {*profile.required_settings, *profile.optional_settings} <= set(WIRING_FLAGS)
+    assert set(profile.settings.stack_keys()) <= set(WIRING_FLAGS)
+
+
+def test_the_flags_are_the_cloud_models_keys_spelt_as_flags() -> None:
+    """The table the parser reads without pydantic is the settings models' keys: each ``--<key in kebab case>``,
+    a list key's singular (its flag repeats)."""
+    keys = [key for model in cloud_settings_models() for key in model.stack_keys()]
+    assert list(WIRING_FLAGS) == keys
+    assert {key for key in keys if pulumi_types()[key] == "array"} == LIST_KEYS
+    for key, flag in WIRING_FLAGS.items():
+        kebab = "--" + re.sub(r"(?<!^)([A-Z])", r"-\1", key).lower()
+        assert flag == (kebab.removesuffix("s") if key in LIST_KEYS else kebab), key
 
 
 def test_the_repository_project_carries_the_config_block_new_projects_get() -> None:
@@ -70,7 +83,7 @@ def test_a_new_project_outside_the_repository_plans_offline(
     assert yaml.safe_load((project / "Pulumi.yaml").read_text())["config"] == repo_config
     stack = yaml.safe_load((project / "Pulumi.prod.yaml").read_text())["config"]
     assert stack["gpuready:cloud"] == cloud and stack["gpuready:clusterName"] == "ml-prod"
-    for key in cloud_profile(cloud).required_settings:
+    for key in cloud_profile(cloud).settings.required_keys():
         given = WIRING_VALUES[key]
         assert stack[f"gpuready:{key}"] in (given, given[0])
     assert len(yaml.safe_load(stack["gpuready:nodePools"])) == 1

@@ -20,12 +20,13 @@ import yaml
 from pulumi.runtime import set_all_config
 
 from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.config_model.settings_model import pulumi_types
 from gpuready.core.stack_settings import NS, StackSettings
 from gpuready.errors import ConfigError
 from gpuready.offline.project import ConfigDeclaration, load_project
 from gpuready.offline.pulumi_config import load_stack_config, parse_stack_document
 
-REQUIRED_BY_CLOUD = {p.name: p.required_settings for p in cloud_profiles()}
+REQUIRED_BY_CLOUD = {p.name: p.settings.required_keys() for p in cloud_profiles()}
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = load_project(ROOT)
 EXAMPLE_STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in ROOT.glob("stacks/Pulumi.*.yaml"))
@@ -119,16 +120,7 @@ def test_program_config_reads_exactly_the_declared_keys_with_their_declared_type
     assert len(read) == len(set(read)), "a key is read twice"
     assert set(read) == set(DECLARATIONS)
 
-    string_keys, array_keys = set(PROGRAM_CONFIG.STRING_KEYS), set(PROGRAM_CONFIG.ARRAY_KEYS)
-    scalar_keys = set(PROGRAM_CONFIG.SCALAR_KEYS)
-    assert string_keys | array_keys | scalar_keys == set(DECLARATIONS)
-    assert not string_keys & array_keys and not scalar_keys & (string_keys | array_keys)
-    for key in scalar_keys:
-        assert DECLARATIONS[key].type in ("boolean", "integer"), key
-    for key in string_keys:
-        assert DECLARATIONS[key].type == "string", key
-    for key in array_keys:
-        assert DECLARATIONS[key].type == "array", key
+    assert {key: d.type for key, d in DECLARATIONS.items()} == pulumi_types()
 
 
 def test_every_key_a_cloud_requires_is_declared_with_an_empty_default() -> None:
@@ -181,14 +173,10 @@ def test_example_stack_pool_list_parses_into_specs(stack: str) -> None:
     assert settings.pools
     assert len({p.name for p in settings.pools}) == len(settings.pools)
     assert {p.cloud for p in settings.pools} == {settings.cloud}
+    assert settings.cloud_settings is not None
+    wiring = settings.cloud_settings.model_dump(by_alias=True)
     for key in REQUIRED_BY_CLOUD[settings.cloud]:
-        attribute = {
-            "eksNodeRoleArn": settings.eks_node_role_arn,
-            "eksSubnetIds": settings.eks_subnet_ids,
-            "aksResourceGroup": settings.aks_resource_group,
-            "gkeLocation": settings.gke_location,
-        }[key]
-        assert attribute, key
+        assert wiring[key], key
 
 
 @pytest.mark.parametrize("stack", EXAMPLE_STACKS)
@@ -222,3 +210,27 @@ def test_program_config_load_reports_every_problem_at_once() -> None:
         load_settings(config)
     paths = {p.path for p in info.value.problems}
     assert {"gpuready:eksNodeRoleArn", "gpuready:eksSubnetIds"} <= paths
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *sorted((ROOT / "components/gpuready/stack_program").glob("*.py")),
+        ROOT / "components/gpuready/core/stack_settings.py",
+        ROOT / "components/gpuready/core/config_model/settings_model.py",
+        ROOT / "components/gpuready/core/cluster_kubeconfig.py",
+        ROOT / "components/gpuready/stack_adapters.py",
+    ],
+    ids=lambda p: p.name,
+)
+def test_the_stack_program_names_no_cloud_s_key(path: Path) -> None:
+    """The program reads every key through the joined model and hands each cloud its own settings model: no key
+    of a cloud (``eksNodeRoleArn``, ``gke_location``...) is spelt outside its cloud's package."""
+    keys = {
+        spelling
+        for profile in cloud_profiles()
+        for name, field in profile.settings.model_fields.items()
+        for spelling in (name, field.alias or name)
+    }
+    text = path.read_text(encoding="utf-8")
+    assert sorted(key for key in keys if key in text) == []

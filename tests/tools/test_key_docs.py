@@ -12,7 +12,7 @@ from pydantic import create_model
 from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS
 from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
 from gpuready.core.config_model.scheduler_model import BINPACK_KEYS
-from gpuready.core.config_model.settings_model import SETTINGS_KEYS
+from gpuready.core.config_model.settings_model import settings_keys
 from tools import key_docs
 
 DESCRIPTIONS = key_docs.project_descriptions()
@@ -34,7 +34,7 @@ def test_check_passes_on_the_repository() -> None:
     ("reference", "keys", "prefix"),
     [
         (POOLS, POOL_KEYS, ""),
-        (STACK, SETTINGS_KEYS, "gpuready:"),
+        (STACK, settings_keys(), "gpuready:"),
         (STACK, GPU_STACK_KEYS, ""),
         (STACK, BINPACK_KEYS, ""),
     ],

@@ -32,7 +32,6 @@ class AksAgentPool(Provisioner):
 
     key: ClassVar[str] = "node-pool"
     cloud: ClassVar[str] = "aks"
-    adapter: ClassVar[str] = "gpuready.aks.stack_adapter:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="AksGpuNodePool",
         module="gpuready.aks.node_pool",

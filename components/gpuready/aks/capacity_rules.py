@@ -7,7 +7,7 @@ Inputs: ``capacityReservationGroupID`` and ``proximityPlacementGroupID`` of azur
 * both ids are Azure resource ids, ``/subscriptions/<GUID>/resourceGroups/<group>/providers/Microsoft.Compute/
   capacityReservationGroups/<name>`` and ``.../proximityPlacementGroups/<name>`` (Azure/azure-rest-api-specs
   ``Microsoft.Compute`` ComputeRP ``capacityReservation.json`` and ``proximityPlacementGroup.json`` paths; the
-  subscription id a GUID, the group name as ``config_model.wiring`` checks it);
+  subscription id a GUID, the group name as ``aks.settings_model`` checks it);
 * a capacity reservation group serves on-demand VMs only, not Spot (Azure docs "On-demand capacity reservation",
   limitations); AKS takes it at node pool creation (MicrosoftDocs/azure-aks-docs ``use-capacity-reservation-groups.md``:
   ``az aks nodepool add --crg-id``), and changing it replaces the pool (hashicorp/terraform-provider-azurerm

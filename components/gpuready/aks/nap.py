@@ -103,7 +103,6 @@ class AksNodeAutoProvisioning(KarpenterNodePoolProvisioner):
     key: ClassVar[str] = "nap"
     cloud: ClassVar[str] = "aks"
     image_version_refusal: ClassVar[str] = IMAGE_VERSION_REFUSAL
-    adapter: ClassVar[str] = "gpuready.aks.nap_pool:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="AksNapGpuPool",
         module="gpuready.aks.nap_pool",

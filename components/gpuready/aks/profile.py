@@ -32,7 +32,8 @@ from gpuready.core.taints import Taint
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
-    from gpuready.core.config_model.settings_model import StackSettingsConfig
+    from gpuready.aks.settings_model import AksSettingsConfig
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -110,14 +111,18 @@ class AksProfile(CloudProfile):
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
     }
     provisioners = {"node-pool": capacity.PROVISIONER, "nap": nap.PROVISIONER}
-    required_settings = ("aksResourceGroup",)
-    optional_settings = ("aksVnetSubnetId",)
+
+    @property
+    def settings(self) -> type[AksSettingsConfig]:
+        from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
+
+        return AksSettingsConfig
+
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin
     example_pool = (
         "# One T4 per node, whole GPUs, scaled from zero on demand.\n"
         "- name: t4\n  instanceType: Standard_NC4as_T4_v3\n  minSize: 0\n  maxSize: 2\n"
     )
-    cluster_target_setting = ("aksResourceGroup", "aks_resource_group")
     max_pools = (100, "AKS quotas page: maximum node pools per cluster")
 
     # osDiskSizeGB: "If you specify 0, it will apply the default osDisk size according to the vmSize specified"
@@ -186,10 +191,10 @@ class AksProfile(CloudProfile):
         return []
 
     def stack_settings_problems(
-        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
-        subscription = capacity_rules.cluster_subscription(settings.aks_vnet_subnet_id)
+        subscription = capacity_rules.cluster_subscription(self.settings.narrow(settings).aks_vnet_subnet_id)
         return [
             problem
             for index, pool in enumerate(pools)

@@ -17,6 +17,7 @@ from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
 from gpuready.cli.exit_codes import EXIT_VIOLATIONS as EXIT_FINDINGS
 from gpuready.cli.habits import is_document, print_document, table_style
 from gpuready.cli.next_step import with_next_step
+from gpuready.cloud_credentials import recognise
 from gpuready.errors import GpuReadyError
 from gpuready.gc_pause import paused_gc
 from gpuready.kube.deadline import Deadline
@@ -33,7 +34,7 @@ def open_client(args: argparse.Namespace, deadline: Deadline | None = None) -> N
     """A node client for the kubeconfig and context the arguments name (kubectl's rules otherwise), bound by
     ``deadline`` (default: ``--timeout`` from now) and telling stderr about long retry waits."""
     deadline = deadline if deadline is not None else command_deadline(args)
-    return connect(args.kubeconfig, one_context(args), deadline=deadline, progress=progress)
+    return connect(args.kubeconfig, one_context(args), deadline=deadline, progress=progress, credentials=recognise)
 
 
 def one_context(args: argparse.Namespace) -> str | None:

@@ -1,13 +1,11 @@
-"""Kubeconfig text for the cluster a stack names, built from what each cloud's API returns. Pure.
+"""Kubeconfig text for the cluster a stack names, built from what its cloud's API returns. Pure.
 
 Each builder returns one kubeconfig v1 document (``apiVersion: v1``, ``kind: Config``) with exactly one cluster,
-one user and one context, all named after the cluster, and that context current:
-
-- EKS: the endpoint and base64 CA of ``DescribeCluster`` and a bearer token, the user's ``token`` field.
-- GKE: the endpoint (an address without scheme, as GKE returns it) and base64 CA of the cluster, and a user
-  that runs the ``gke-gcloud-auth-plugin`` exec credential plugin, as ``gcloud container clusters
-  get-credentials`` writes it.
-- AKS: the kubeconfig Azure itself returns (``listClusterUserCredential``), base64-decoded and checked.
+one user and one context, all named after the cluster, and that context current; the user presents a bearer token
+(``bearer_token_kubeconfig``) or runs an exec credential plugin (``exec_kubeconfig``), or the cloud returns the
+whole kubeconfig (``decoded_kubeconfig``). Which one a cloud uses, and its plugin's facts, are the cloud's own
+(``components/gpuready/<cloud>/kubeconfig.py``, called by its stack adapter); ``ClusterTarget`` carries the cloud's
+own settings, which its look-up reads.
 
 Error messages never quote a credential: they say what is wrong and how long the value was.
 """
@@ -23,15 +21,12 @@ from typing import Any
 import yaml
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+from gpuready.core.config_model.problems import validate
 from gpuready.errors import ConfigError, GpuReadyError, Problem
 
 NS = "gpuready"
 EXEC_API_VERSION = "client.authentication.k8s.io/v1beta1"
-GKE_AUTH_PLUGIN = "gke-gcloud-auth-plugin"
-GKE_INSTALL_HINT = (
-    "Install gke-gcloud-auth-plugin for use with kubectl by following "
-    "https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke"
-)
 OVERRIDE_HINT = f"or set {NS}:kubeconfig (content or path) to a kubeconfig that reaches the cluster"
 
 
@@ -49,10 +44,18 @@ class ClusterTarget:
 
     cloud: Cloud
     cluster_name: str
-    aks_resource_group: str = ""
-    """The cluster's resource group; required for AKS."""
-    gke_location: str = ""
-    """The cluster's region or zone; required for GKE."""
+    cloud_settings: CloudSettingsConfig | None = None
+    """The cloud's own settings (its profile's ``settings`` model, as ``StackSettings.cloud_settings`` carries
+    them): its look-up reads the keys the model marks ``target`` (the resource group, the location); None: none
+    given, so a cloud whose look-up needs a key reports it missing."""
+
+    @classmethod
+    def from_keys(cls, cloud: Cloud, cluster_name: str, **keys: object) -> ClusterTarget:
+        """A target from the cloud's own stack keys as a stack file spells them (``<cloud><Key>="..."``),
+        checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
+        if cloud not in CLOUDS:
+            return cls(cloud, cluster_name)  # refused, naming the clouds
+        return cls(cloud, cluster_name, validate(cloud_profile(cloud).settings, keys, f"{NS}:"))
 
     def __post_init__(self) -> None:
         problems: list[Problem] = []
@@ -60,24 +63,14 @@ class ClusterTarget:
             problems.append(Problem(f"{NS}:cloud", "unknown cloud", self.cloud, CLOUDS))
         if not self.cluster_name:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
-        wanted = cloud_profile(self.cloud).cluster_target_setting if self.cloud in CLOUDS else None
-        if wanted is not None:
-            key, attribute = wanted
-            if not getattr(self, attribute):
-                problems.append(
-                    Problem(
-                        f"{NS}:{key}",
-                        f"is required when {NS}:cloud is {self.cloud}",
-                        hint=f"pulumi config set {NS}:{key} ...",
-                    )
-                )
+        if self.cloud in CLOUDS:
+            model = cloud_profile(self.cloud).settings
+            given = self.cloud_settings
+            if given is not None and not isinstance(given, model):
+                raise TypeError(f"a {self.cloud} cluster target takes {model.__name__}, not {type(given).__name__}")
+            problems += (given or model()).missing(model.target_keys(), self.cloud)
         if problems:
             raise ConfigError(problems)
-
-
-def eks_kubeconfig(name: str, endpoint: str, ca_data_b64: str, token: str) -> str:
-    """A kubeconfig for an EKS cluster whose user presents ``token`` (``k8s-aws-v1.…``) as a bearer token."""
-    return bearer_token_kubeconfig(name, endpoint, ca_data_b64, token)
 
 
 def bearer_token_kubeconfig(name: str, endpoint: str, ca_data_b64: str, token: str, *, user: str = "") -> str:
@@ -87,24 +80,18 @@ def bearer_token_kubeconfig(name: str, endpoint: str, ca_data_b64: str, token: s
     return _kubeconfig(name, endpoint, ca_data_b64, user or name, {"token": token})
 
 
-def gke_kubeconfig(name: str, endpoint: str, ca_data_b64: str) -> str:
-    """A kubeconfig for a GKE cluster whose user runs ``gke-gcloud-auth-plugin`` for a token on each use."""
-    exec_plugin: dict[str, Any] = {
-        "apiVersion": EXEC_API_VERSION,
-        "command": GKE_AUTH_PLUGIN,
-        "installHint": GKE_INSTALL_HINT,
-        "provideClusterInfo": True,
-    }
-    return _kubeconfig(name, endpoint, ca_data_b64, name, {"exec": exec_plugin})
+def exec_kubeconfig(name: str, endpoint: str, ca_data_b64: str, plugin: Mapping[str, Any]) -> str:
+    """A kubeconfig whose user runs the exec credential plugin ``plugin`` (its ``command``, ``installHint``...)
+    for a token on each use, with the ``apiVersion`` gpuready writes (``EXEC_API_VERSION``)."""
+    return _kubeconfig(name, endpoint, ca_data_b64, name, {"exec": {"apiVersion": EXEC_API_VERSION, **plugin}})
 
 
-def aks_kubeconfig(b64_value: str) -> str:
-    """The kubeconfig text in one AKS ``listClusterUserCredential`` entry (its base64 ``value``), checked.
+def decoded_kubeconfig(b64_value: str, where: str) -> str:
+    """The kubeconfig text a cloud returns base64-encoded (``where``: the field of its answer), checked.
 
     Raises ``ClusterCredentialsError`` when the value is not base64 of UTF-8 text, or the text is not a
     kubeconfig with at least one cluster, user and context.
     """
-    where = "AKS listClusterUserCredential kubeconfigs[0].value"
     try:
         text = base64.b64decode(b64_value.strip(), validate=True).decode("utf-8")
     except (binascii.Error, ValueError) as error:
@@ -124,7 +111,7 @@ def aks_kubeconfig(b64_value: str) -> str:
 
 
 def https_server(endpoint: str) -> str:
-    """The API server URL for an endpoint: GKE returns a bare address, EKS a full ``https://`` URL."""
+    """The API server URL for an endpoint: some clouds return a bare address, others a full ``https://`` URL."""
     endpoint = endpoint.strip()
     if "://" in endpoint:
         return endpoint

@@ -57,8 +57,9 @@ class ComponentEntry:
     module: str = ""
     """The module defining the class and its Args (imported on first use: it loads the cloud's SDK)."""
     builder: str = ""
-    """The module whose ``package_pool(name, spec, wiring, opts...)`` builds the component from the package's
-    inputs (imported on first use)."""
+    """The module that builds the component (imported on first use): ``build_pool(spec, settings[, provider])``
+    from the stack settings (the stack program's, ``gpuready.stack_adapters.build_pool``; the provider for an elastic
+    pool) and ``package_pool(name, spec, wiring, opts...)`` from the component package's inputs."""
     description: str = ""
     """The schema's description of the component."""
     wiring: tuple[Wire, ...] = ()

@@ -3,8 +3,8 @@
 Pulumi's project config schema types only strings, integers, booleans and arrays (pulumi/pulumi
 ``sdk/go/common/workspace/project.json``: ``simpleConfigType``), so the structured pool list is the YAML
 text of ``gpuready:nodePools`` and every other key is a scalar or a string array (their model:
-``config_model.settings_model``). Cloud-specific keys are declared with empty defaults in ``Pulumi.yaml`` and
-required here when the stack's cloud needs them.
+``config_model.settings_model``). A cloud's own keys are its settings model's (the profile's ``settings``): declared
+with empty defaults in ``Pulumi.yaml``, checked in their formats on every stack, required and used on their cloud's.
 """
 
 from __future__ import annotations
@@ -15,14 +15,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import yaml
-from pydantic import ValidationError
 
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
+from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.config_model.kueue_model import stack_kueue
-from gpuready.core.config_model.problems import problems_of
-from gpuready.core.config_model.settings_model import KUBECONFIG_HINT, NS, SECRET_KEYS, StackSettingsConfig
+from gpuready.core.config_model.settings_model import (
+    KUBECONFIG_HINT,
+    NS,
+    SECRET_KEYS,
+    StackSettingsConfig,
+    split_settings,
+)
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions, parse_conventions
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -71,13 +76,9 @@ class StackSettings:
     """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
     its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
     tags: Mapping[str, str] = field(default_factory=dict)
-    eks_node_role_arn: str = ""
-    eks_subnet_ids: tuple[str, ...] = ()
-    aks_resource_group: str = ""
-    aks_vnet_subnet_id: str = ""
-    gke_location: str = ""
-    gke_node_locations: tuple[str, ...] = ()
-    gke_service_account: str = ""
+    cloud_settings: CloudSettingsConfig | None = None
+    """The stack's cloud's own keys, as its settings model (the profile's ``settings``) validated them; the cloud's
+    code reads them with ``<Cloud>SettingsConfig.of(settings)``. None only in settings built by hand."""
     cluster: ClusterFacts = field(default_factory=ClusterFacts)
     """What the stack declares of the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
     verify: bool = False
@@ -96,8 +97,9 @@ class StackSettings:
 def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[str] | None = None) -> StackSettings:
     """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``.
 
-    Every key is checked against the config model (``StackSettingsConfig``: unknown keys refused, arrays decoded,
-    booleans and numbers as the engine passes them), then the pools, the GPU stack (planned here, once) and the
+    Every key is checked against the joined config model (``stack_config_model``: the cloud-neutral keys and every
+    cloud's; unknown keys refused, arrays decoded, booleans and numbers as the engine passes them), the stack's
+    cloud's required keys asked for, then the pools, the GPU stack (planned here, once) and the
     scheduler; every problem of every part comes in one ``ConfigError``.
 
     ``secret_keys``: the keys (without namespace) the engine holds as secrets, when known; kubeconfig *content*
@@ -106,21 +108,18 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     if secret_keys is not None:
         problems.extend(_plaintext_secrets(values, secret_keys))
     values = StackSettingsConfig.given(values)
-    model = _settings_model(values, problems)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
     profile: StackWiring | None = cloud_profile(cloud) if cloud else None
+    model: StackSettingsConfig | None = None
+    cloud_settings: CloudSettingsConfig | None = None
+    try:
+        model, cloud_settings = split_settings(values, profile.settings if profile else None)
+    except ConfigError as error:
+        problems.extend(error.problems)
     if profile is not None:
-        for key in profile.required_settings:
-            if not values.get(key):
-                problems.append(
-                    Problem(
-                        f"{NS}:{key}",
-                        f"is required when {NS}:cloud is {cloud}",
-                        None,
-                        (),
-                        f"pulumi config set {NS}:{key} ...",
-                    )
-                )
+        problems.extend(
+            missing_key(key, profile.name) for key in profile.settings.required_keys() if not values.get(key)
+        )
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
@@ -133,8 +132,8 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
             pools = parse_pools(raw_pools, cloud, f"{NS}:nodePools", None, conventions)
         except ConfigError as error:
             problems.extend(error.problems)
-    if profile is not None and pools and model is not None:
-        problems.extend(profile.stack_settings_problems(model, pools, f"{NS}:"))
+    if profile is not None and cloud_settings is not None and pools:
+        problems.extend(profile.stack_settings_problems(cloud_settings, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
     plan = _plan(cloud, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
@@ -158,13 +157,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         kueue=kueue,
         conventions=conventions,
         tags=tags,
-        eks_node_role_arn=model.eks_node_role_arn,
-        eks_subnet_ids=tuple(model.eks_subnet_ids),
-        aks_resource_group=model.aks_resource_group,
-        aks_vnet_subnet_id=model.aks_vnet_subnet_id,
-        gke_location=model.gke_location,
-        gke_node_locations=tuple(model.gke_node_locations),
-        gke_service_account=model.gke_service_account,
+        cloud_settings=cloud_settings,
         cluster=cluster,
         verify=model.verify,
         verify_timeout_seconds=model.verify_timeout_seconds,
@@ -174,14 +167,6 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,
     )
-
-
-def _settings_model(values: Mapping[str, object], problems: list[Problem]) -> StackSettingsConfig | None:
-    try:
-        return StackSettingsConfig.model_validate(values)
-    except ValidationError as error:
-        problems.extend(problems_of(error, StackSettingsConfig, f"{NS}:"))
-        return None
 
 
 def _plan(

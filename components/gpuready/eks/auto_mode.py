@@ -114,7 +114,6 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
 
     key: ClassVar[str] = "eks-auto-mode"
     cloud: ClassVar[str] = "eks"
-    adapter: ClassVar[str] = "gpuready.eks.auto_mode_pool:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="EksAutoModeGpuPool",
         module="gpuready.eks.auto_mode_pool",

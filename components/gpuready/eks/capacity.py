@@ -43,7 +43,6 @@ class EksNodeGroup(Provisioner):
 
     key: ClassVar[str] = "node-group"
     cloud: ClassVar[str] = "eks"
-    adapter: ClassVar[str] = "gpuready.eks.stack_adapter:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="EksGpuNodePool",
         module="gpuready.eks.node_pool",

@@ -220,7 +220,6 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
     cloud: ClassVar[str] = "eks"
     image_version_refusal: ClassVar[str] = ""
     capacities: ClassVar[Mapping[str, CapacityOffer]] = KARPENTER_CAPACITIES
-    adapter: ClassVar[str] = "gpuready.eks.karpenter_pool:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="EksKarpenterGpuPool",
         module="gpuready.eks.karpenter_pool",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
@@ -30,6 +30,9 @@ from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
 from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.eks.platform_fits import PLATFORM_FITS
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.eks.settings_model import EksSettingsConfig
 
 NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
     "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
@@ -77,12 +80,19 @@ class EksProfile(CloudProfile):
         "platform": "EKS Auto Mode's own node monitoring agent (Auto Mode pools only; other pools report nothing)",
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
+    exec_credentials = "gpuready.eks.kube_token:parse_eks_exec"
     provisioners = {
         "node-group": capacity.PROVISIONER,
         "karpenter": karpenter.PROVISIONER,
         "eks-auto-mode": auto_mode.PROVISIONER,
     }
-    required_settings = ("eksNodeRoleArn", "eksSubnetIds")
+
+    @property
+    def settings(self) -> type[EksSettingsConfig]:
+        from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
+
+        return EksSettingsConfig
+
     example_pool = (
         "# One L4 per node, whole GPUs, scaled from zero on demand, on Bottlerocket's NVIDIA variant (driver and\n"
         "# device plugin built in: no GPU stack to install; gpuStack installs one for AL2023).\n"

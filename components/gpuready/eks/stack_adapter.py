@@ -17,17 +17,20 @@ import pulumi
 from pulumi_aws import eks
 
 from gpuready.core.clouds.registry import Cloud
-from gpuready.core.cluster_kubeconfig import ClusterTarget, eks_kubeconfig, first_entry
+from gpuready.core.cluster_kubeconfig import ClusterTarget, first_entry
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
+from gpuready.eks.kubeconfig import eks_kubeconfig
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
+from gpuready.eks.settings_model import EksSettingsConfig
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> EksGpuNodePool:
     """The node group component of ``spec``, wired from the stack's ``eks*`` settings."""
+    wiring = EksSettingsConfig.of(settings)
     return EksGpuNodePool(spec.name, EksGpuNodePoolArgs(
-        pool=spec, cluster_name=settings.cluster_name, node_role_arn=settings.eks_node_role_arn,
-        subnet_ids=list(settings.eks_subnet_ids), tags=settings.tags,
+        pool=spec, cluster_name=settings.cluster_name, node_role_arn=wiring.eks_node_role_arn,
+        subnet_ids=list(wiring.eks_subnet_ids), tags=settings.tags,
     ))  # fmt: skip
 
 

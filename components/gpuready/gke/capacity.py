@@ -24,7 +24,6 @@ class GkeNodePool(Provisioner):
 
     key: ClassVar[str] = "node-pool"
     cloud: ClassVar[str] = "gke"
-    adapter: ClassVar[str] = "gpuready.gke.stack_adapter:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="GkeGpuNodePool",
         module="gpuready.gke.node_pool",

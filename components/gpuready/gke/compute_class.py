@@ -183,7 +183,6 @@ class GkeComputeClass(Provisioner):
         "creates run the node image of their GKE version; remove imageVersion"
     )
     elastic: ClassVar[bool] = True
-    adapter: ClassVar[str] = "gpuready.gke.compute_class_pool:build_pool"
     component: ClassVar[component_entry.ComponentEntry] = component_entry.ComponentEntry(
         name="GkeComputeClassGpuPool",
         module="gpuready.gke.compute_class_pool",

@@ -22,6 +22,10 @@ from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.gke.settings_model import GkeSettingsConfig
 from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
@@ -35,9 +39,6 @@ from gpuready.verify.node_labels import (
     LABEL_GKE_MAX_SHARED_CLIENTS,
     LABEL_GKE_SHARING_STRATEGY,
 )
-
-if TYPE_CHECKING:
-    from gpuready.core.config_model.settings_model import StackSettingsConfig
 
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
 """GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
@@ -101,13 +102,17 @@ class GkeProfile(CloudProfile):
         "GKE's managed DCGM exporter when the cluster enables it)",
     }
     provisioners = {"node-pool": capacity.PROVISIONER, "compute-class": compute_class.PROVISIONER}
-    required_settings = ("gkeLocation",)
-    optional_settings = ("gkeNodeLocations", "gkeServiceAccount")
+
+    @property
+    def settings(self) -> type[GkeSettingsConfig]:
+        from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
+
+        return GkeSettingsConfig
+
     example_pool = (
         "# One L4 per node on GKE's own driver and device plugin, scaled from zero on demand.\n"
         "- name: l4\n  instanceType: g2-standard-8\n  minSize: 0\n  maxSize: 2\n"
     )
-    cluster_target_setting = ("gkeLocation", "gke_location")
     tags_are_labels = True
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
@@ -245,10 +250,11 @@ class GkeProfile(CloudProfile):
         return problems
 
     def stack_settings_problems(
-        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        locations = tuple(settings.gke_node_locations)
-        found = zone_problems(settings.gke_location or None, locations, pools, prefix)
+        wiring = self.settings.narrow(settings)
+        locations = tuple(wiring.gke_node_locations)
+        found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         return found + fabric.stack_zone_problems(locations, pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:

@@ -17,18 +17,21 @@ import pulumi
 from pulumi_gcp import container
 
 from gpuready.core.clouds.registry import Cloud
-from gpuready.core.cluster_kubeconfig import ClusterTarget, first_entry, gke_kubeconfig
+from gpuready.core.cluster_kubeconfig import ClusterTarget, first_entry
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
+from gpuready.gke.kubeconfig import gke_kubeconfig
 from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
+from gpuready.gke.settings_model import GkeSettingsConfig
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GkeGpuNodePool:
     """The node pool component of ``spec``, wired from the stack's ``gke*`` settings."""
+    wiring = GkeSettingsConfig.of(settings)
     return GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(
-        pool=spec, cluster_name=settings.cluster_name, location=settings.gke_location,
-        node_locations=settings.gke_node_locations or None,
-        service_account=settings.gke_service_account or None, resource_labels=settings.tags,
+        pool=spec, cluster_name=settings.cluster_name, location=wiring.gke_location,
+        node_locations=tuple(wiring.gke_node_locations) or None,
+        service_account=wiring.gke_service_account or None, resource_labels=settings.tags,
     ))  # fmt: skip
 
 
@@ -50,7 +53,9 @@ def package_pool(
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:
     """A kubeconfig for the cluster whose user runs gke-gcloud-auth-plugin."""
     name = target.cluster_name
-    cluster = container.get_cluster_output(name=name, location=target.gke_location, opts=invoke_opts)
+    cluster = container.get_cluster_output(
+        name=name, location=GkeSettingsConfig.of(target).gke_location, opts=invoke_opts
+    )
     kubeconfig: pulumi.Output[str] = cluster.apply(
         lambda result: gke_kubeconfig(
             name, result.endpoint, first_entry(result.master_auths, "masterAuths").cluster_ca_certificate

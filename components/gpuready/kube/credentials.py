@@ -2,8 +2,9 @@
 
 lightkube's ``client_adapter`` builds it from the kubeconfig (TLS, token, token file, client certificate, basic
 auth, proxies from the environment), except for the two credentials that take time to get, which run within the
-command's deadline instead: an ``aws eks get-token`` user gets ``EksTokenAuth`` (botocore, in-process) and any other
-exec plugin ``ExecCredentialAuth`` (run as untrusted input, its client certificates loaded into the TLS context).
+command's deadline instead: a user whose exec plugin a cloud runs in-process (``exec_credentials``: ``aws eks
+get-token``, minted with botocore) gets that cloud's auth, and any other exec plugin ``ExecCredentialAuth`` (run as
+untrusted input, its client certificates loaded into the TLS context).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from lightkube.config.client_adapter import ConnectionParams
 from lightkube.config.models import User
 from lightkube.core.exceptions import ConfigError
 
-from gpuready.kube.eks_token import EksTokenAuth
 from gpuready.kube.errors import KubeConfigError
+from gpuready.kube.exec_credentials import DeadlineAuth
 from gpuready.kube.exec_plugin import ExecCredentialAuth
 from gpuready.kube.kubeconfig import KubeTarget
 from gpuready.kube.redaction import scrub
@@ -23,16 +24,16 @@ from gpuready.kube.redaction import scrub
 
 def credentialed_http(
     target: KubeTarget, timeout: float
-) -> tuple[httpx2.Client, EksTokenAuth | ExecCredentialAuth | None]:
+) -> tuple[httpx2.Client, DeadlineAuth | ExecCredentialAuth | None]:
     """The client, and its auth when that must be told the command's deadline (``deadline_of``)."""
     params = ConnectionParams(timeout=httpx2.Timeout(timeout), trust_env=True)
     user = target.config.user
     try:
-        if target.eks is not None:
-            eks = EksTokenAuth(target.eks)
+        if target.in_process is not None:
+            auth = target.in_process.auth()
             http = http_client_for(target.config._replace(user=User()), params)
-            http.auth = eks
-            return http, eks
+            http.auth = auth
+            return http, auth
         if user is not None and user.exec is not None:
             settings = params.httpx_params(target.config._replace(user=User()))  # TLS only: no lightkube exec
             plugin = ExecCredentialAuth(user.exec, settings["verify"], cluster=target.exec_cluster)

@@ -3,8 +3,9 @@
 ``--kubeconfig`` names one file that must exist; otherwise every file in ``KUBECONFIG`` (``os.pathsep``
 separated, missing files skipped) is merged with kubectl's rule "the first file to set a name or the
 current context wins"; otherwise ``~/.kube/config``. Relative certificate and token-file paths are resolved
-against the file that holds them. A user whose ``exec`` runs ``aws eks get-token`` (or
-``aws-iam-authenticator token``) is recognised, so the token can be minted with botocore instead.
+against the file that holds them. A user whose ``exec`` runs a command the caller's ``credentials`` recognise (a
+cloud's ``exec_credentials``: ``aws eks get-token`` or ``aws-iam-authenticator token``) gets its credential
+in-process instead.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from lightkube.core.exceptions import ConfigError
 
 from gpuready.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from gpuready.errors import shown
-from gpuready.kube.eks_token import EksExec, parse_eks_exec
 from gpuready.kube.errors import KubeConfigError
+from gpuready.kube.exec_credentials import InProcessCredential, Recogniser
 from gpuready.kube.exec_info import exec_cluster, provides_cluster_info
 from gpuready.kube.redaction import redact_url
 
@@ -44,8 +45,8 @@ class KubeTarget:
     sources: tuple[Path, ...]
     """The kubeconfig files that were merged."""
     user_name: str
-    eks: EksExec | None
-    """Set when the user's exec plugin is ``aws eks get-token``: the token is minted in-process."""
+    in_process: InProcessCredential | None
+    """Set when a cloud recognises the user's exec plugin (``aws eks get-token``): the credential is got in-process."""
     exec_cluster: Mapping[str, Any] | None = None
     """``spec.cluster`` for the exec plugin when its ``provideClusterInfo`` is true (``exec_info``), else None."""
 
@@ -64,9 +65,8 @@ class KubeTarget:
 
     def auth_kind(self) -> str:
         user = self.config.user
-        if self.eks is not None:
-            role = f", role {self.eks.role_arn}" if self.eks.role_arn else ""
-            return f"EKS token for cluster {self.eks.cluster}{role}"
+        if self.in_process is not None:
+            return self.in_process.describe()
         if user is None:
             return "no credentials"
         if user.token or user.token_file:
@@ -131,13 +131,18 @@ def _absolute_paths(section: str, entry: dict[str, Any], base: Path) -> dict[str
 
 
 def load_target(
-    kubeconfig: str | None = None, context: str | None = None, env: Mapping[str, str] | None = None
+    kubeconfig: str | None = None,
+    context: str | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    credentials: Recogniser | None = None,
 ) -> KubeTarget:
-    """Read the kubeconfig(s) and select ``context`` (default: the current context)."""
+    """Read the kubeconfig(s) and select ``context`` (default: the current context); ``credentials`` recognises
+    the exec plugins run in-process (None: every plugin runs as it is)."""
     environ = os.environ if env is None else env
     paths = kubeconfig_paths(kubeconfig, environ, Path(environ.get("HOME", str(Path.home()))))
     documents = [(p, _read(p)) for p in paths]
-    return _select(documents, ", ".join(str(p) for p in paths), context)
+    return _select(documents, ", ".join(str(p) for p in paths), context, credentials)
 
 
 def context_names(kubeconfig: str | None = None, env: Mapping[str, str] | None = None) -> list[str]:
@@ -148,14 +153,19 @@ def context_names(kubeconfig: str | None = None, env: Mapping[str, str] | None =
     return [str(c["name"]) for c in merged["contexts"]]
 
 
-def load_target_from_text(text: str, context: str | None = None, *, source: str = "the kubeconfig") -> KubeTarget:
+def load_target_from_text(
+    text: str, context: str | None = None, *, source: str = "the kubeconfig", credentials: Recogniser | None = None
+) -> KubeTarget:
     """Select ``context`` from kubeconfig *content* held in memory (never written to disk). ``source`` names it
-    in errors (e.g. the config key it came from); relative file paths in it resolve against the working directory."""
+    in errors (e.g. the config key it came from); relative file paths in it resolve against the working directory;
+    ``credentials`` as for ``load_target``."""
     document = _parse(text, source)
-    return _select([(Path.cwd() / "kubeconfig", document)], source, context)
+    return _select([(Path.cwd() / "kubeconfig", document)], source, context, credentials)
 
 
-def _select(documents: list[tuple[Path, Mapping[str, Any]]], where: str, context: str | None) -> KubeTarget:
+def _select(
+    documents: list[tuple[Path, Mapping[str, Any]]], where: str, context: str | None, credentials: Recogniser | None
+) -> KubeTarget:
     merged = merge_kubeconfigs(documents)
     chosen = context or merged.get("current-context")
     contexts = sorted(str(c["name"]) for c in merged["contexts"])
@@ -175,12 +185,12 @@ def _select(documents: list[tuple[Path, Mapping[str, Any]]], where: str, context
     if single.user is None:  # kubectl allows an anonymous context; lightkube insists on a user
         single = single._replace(user=User())
     user = single.user
-    eks = None
-    if user is not None and user.exec is not None:
+    in_process = None
+    if user is not None and user.exec is not None and credentials is not None:
         exec_env = {v.name: v.value for v in user.exec.env or ()}
-        eks = parse_eks_exec(user.exec.command, user.exec.args or [], exec_env)
+        in_process = credentials(user.exec.command, user.exec.args or [], exec_env)
     cluster_info = _exec_cluster(merged, user_name, single.context.cluster, where)
-    return KubeTarget(single, tuple(p for p, _ in documents), user_name, eks, cluster_info)
+    return KubeTarget(single, tuple(p for p, _ in documents), user_name, in_process, cluster_info)
 
 
 def _exec_cluster(merged: Mapping[str, Any], user_name: str, cluster_name: str, where: str) -> dict[str, Any] | None:

@@ -55,6 +55,7 @@ from gpuready.kube.errors import (
     KubeAuthError,
     MalformedResponseError,
 )
+from gpuready.kube.exec_credentials import Recogniser
 from gpuready.kube.kubeconfig import KubeTarget, load_target
 from gpuready.kube.redaction import redact_url, scrub
 from gpuready.kube.retry import RETRYABLE_READ_STATUS, RetryPolicy
@@ -267,11 +268,13 @@ def connect(
     env: Mapping[str, str] | None = None,
     deadline: Deadline | None = None,
     progress: Callable[[str], None] | None = None,
+    credentials: Recogniser | None = None,
 ) -> NodeClient:
     """A ``NodeClient`` for the chosen kubeconfig and context (see ``kubeconfig.load_target``).
 
-    ``deadline`` bounds every request and retry; ``progress`` hears about long retry waits."""
-    target = load_target(kubeconfig, context, env)
+    ``deadline`` bounds every request and retry; ``progress`` hears about long retry waits; ``credentials``
+    recognises the exec plugins run in-process (``gpuready.cloud_credentials.recognise``)."""
+    target = load_target(kubeconfig, context, env, credentials=credentials)
     client = client_for(target, policy=policy, timeout=timeout)
     if deadline is not None:
         client.deadline = deadline

@@ -1,6 +1,7 @@
 """The ``config:`` block of a Pulumi project that runs gpuready's stack program: every ``gpuready:*`` key, typed,
-with its default and description. One source (``project_config.yaml`` beside this module, shipped in the wheel):
-the repository's ``Pulumi.yaml`` carries it and ``gpuready new`` writes it, and a test keeps the two equal.
+with its default and description. One source (``project_config.yaml`` beside this module, shipped in the wheel,
+generated from the settings models by ``tools/project_config.py``): the repository's ``Pulumi.yaml`` carries it and
+``gpuready new`` writes it.
 
 The project is named ``gpuready`` because Pulumi types only the keys of the project's own namespace (pulumi/pulumi
 ``sdk/go/common/workspace/project.go``: "is not namespaced by the project and should not define a type";

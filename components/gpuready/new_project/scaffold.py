@@ -37,7 +37,8 @@ def stack_values(request: NewProject) -> dict[str, object]:
     Raises ``ConfigError`` naming every problem: a wiring flag the cloud does not take, a flag it requires, and
     whatever the settings model refuses (with the flag that sets the key)."""
     profile = cloud_profile(request.cloud)
-    allowed = (*profile.required_settings, *profile.optional_settings)
+    required = profile.settings.required_keys()
+    allowed = profile.settings.stack_keys()
     problems = [
         Problem(WIRING_FLAGS[key], f"is not a {profile.title} setting", None, tuple(WIRING_FLAGS[k] for k in allowed))
         for key, value in request.wiring.items()
@@ -45,7 +46,7 @@ def stack_values(request: NewProject) -> dict[str, object]:
     ]
     problems += [
         Problem(WIRING_FLAGS[key], f"is required with --cloud {profile.name}", None, (), f"pass {WIRING_FLAGS[key]}")
-        for key in profile.required_settings
+        for key in required
         if not request.wiring.get(key)
     ]
     if problems:

@@ -37,8 +37,7 @@ def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResour
         target = ClusterTarget(
             cloud=settings.cloud,
             cluster_name=settings.cluster_name,
-            aks_resource_group=settings.aks_resource_group,
-            gke_location=settings.gke_location,
+            cloud_settings=settings.cloud_settings,
         )
         made: pulumi.ProviderResource = cluster_provider(
             "cluster", target, kubeconfig=settings.kubeconfig, context=settings.kube_context

@@ -178,18 +178,19 @@ def _client(kubeconfig: str, context: str | None) -> NodeClient:
     """A node client from the ``kubeconfig`` prop: "" for kubectl's default resolution, one line that is not JSON
     for a path, anything else for content, which is parsed in memory and never written to disk (so no temporary
     file can outlive the provider process, however it ends). Errors name the prop, never its content."""
+    from gpuready.cloud_credentials import recognise  # noqa: PLC0415 - imported in the provider process
     from gpuready.kube.errors import KubeConfigError  # noqa: PLC0415 - imported in the provider process
     from gpuready.kube.kubeconfig import load_target_from_text  # noqa: PLC0415 - imported in the provider process
     from gpuready.kube.nodes_api import client_for, connect  # noqa: PLC0415 - imported in the provider process
 
     value = kubeconfig.strip()
     if not value:
-        return connect(None, context)
+        return connect(None, context, credentials=recognise)
     if "\n" not in value and not value.startswith("{"):  # one line, not JSON: a path
         if not Path(value).expanduser().is_file():  # not shown: it may be a pasted token rather than a path
             raise KubeConfigError(
                 f"{KUBECONFIG_SOURCE}: one line that names no existing file ({len(value)} characters, not shown); "
                 "pass a path to a kubeconfig file, or the whole kubeconfig as a secret"
             )
-        return connect(value, context)
-    return client_for(load_target_from_text(kubeconfig, context, source=KUBECONFIG_SOURCE))
+        return connect(value, context, credentials=recognise)
+    return client_for(load_target_from_text(kubeconfig, context, source=KUBECONFIG_SOURCE, credentials=recognise))

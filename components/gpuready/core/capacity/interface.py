@@ -85,12 +85,10 @@ class Provisioner(ABC):
     """The cloud the provisioner makes capacity on."""
     elastic: ClassVar[bool] = False
     """Whether nodes are made on demand rather than kept in a sized group."""
-    adapter: ClassVar[str]
-    """``module:function`` building the pool's Pulumi component from the stack settings (the cloud's stack adapter),
-    loaded lazily by ``gpuready.stack_adapters.build_pool``."""
     component: ClassVar[ComponentEntry]
-    """The provisioner's one registration entry: its Pulumi component, the module building it from the component
-    package's inputs, its schema text (the facade and ``gpuready.package`` derive from it)."""
+    """The provisioner's one registration entry: its Pulumi component, the module building it from the stack
+    settings (``build_pool``, for the stack program: ``gpuready.stack_adapters.build_pool``) and from the component
+    package's inputs (``package_pool``), its schema text (the facade and ``gpuready.package`` derive from it)."""
     tables: ClassVar[tuple[ResourceTable, ...]]
     """Replacement tables of every cloud resource the provisioner creates (``gpuready diff`` collects them)."""
     pool_table: ClassVar[ResourceTable]

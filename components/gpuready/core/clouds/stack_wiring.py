@@ -1,9 +1,10 @@
-"""What a stack on a cloud is wired with (``StackWiring``): its stack adapter, required and optional settings, the
-example a new project starts with, the cluster's kubeconfig lookup and the region the pools go to. Read by the
-stack program, the stack settings, ``gpuready new`` and the pool outputs. Pure."""
+"""What a stack on a cloud is wired with (``StackWiring``): its stack adapter, its settings model, the example a new
+project starts with and the region the pools go to. Read by the stack program, the stack settings, ``gpuready new``
+and the pool outputs. Pure."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -12,7 +13,7 @@ from gpuready.core.clouds.named import NamedCloud
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
-    from gpuready.core.config_model.settings_model import StackSettingsConfig
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
     from gpuready.core.specs import GpuPoolSpec
 
 
@@ -24,24 +25,23 @@ class StackWiring(NamedCloud, Protocol):
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""
-    required_settings: ClassVar[tuple[str, ...]] = ()
-    """``gpuready:*`` keys a stack on this cloud must set besides ``cloud``, ``clusterName`` and ``nodePools``."""
-    optional_settings: ClassVar[tuple[str, ...]] = ()
-    """Other ``gpuready:*`` wiring keys of this cloud (``gpuready new`` offers a flag for each)."""
+
+    @property
+    @abstractmethod
+    def settings(self) -> type[CloudSettingsConfig]:
+        """The cloud's settings model (``<cloud>/settings_model.py``): its own ``gpuready:*`` keys, which of them a
+        stack on it must set and which the cluster's kubeconfig look-up needs. Imported when first asked for: pydantic
+        loads only where a stack's config is read (``check``, ``label`` and ``verify`` start without it)."""
+
+    exec_credentials: ClassVar[str | None] = None
+    """``module:function`` recognising a kubeconfig user's exec plugin that this cloud's library runs in-process
+    (``gpuready.kube.exec_credentials``: EKS's ``aws eks get-token``, minted with botocore); None: none."""
     example_pool: ClassVar[str]
     """One GPU pool valid on this cloud, as ``gpuready:nodePools`` YAML (the pool a new project starts with)."""
     example_gpu_stack: ClassVar[str] = ""
     """The ``gpuready:gpuStack`` the example pool needs (empty: none to install)."""
-    cluster_target_setting: ClassVar[tuple[str, str] | None] = None
-    """(config key, ``ClusterTarget`` field) the cluster's kubeconfig lookup needs, if any."""
     tags_are_labels: ClassVar[bool] = False
     """Whether ``gpuready:tags`` become cloud labels with label syntax (GCP resource labels)."""
-
-    def stack_settings_problems(
-        self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
-    ) -> list[Problem]:
-        """Problems of the stack's cloud settings given its pools (GKE: node locations and per-zone sizes)."""
-        return []
 
     region_settings: ClassVar[tuple[str, ...]] = ()
     """Provider config keys (``aws:region``) that name the region the pools go to; the first one set wins."""
@@ -49,6 +49,13 @@ class StackWiring(NamedCloud, Protocol):
     """Package whose ``offerings.json`` lists the regions offering the catalog's types; None: not checked."""
     offerings_unchecked: ClassVar[str] = ""
     """What is not checked about regional offerings on this cloud, and why (a cloud without offerings data)."""
+
+    def stack_settings_problems(
+        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+    ) -> list[Problem]:
+        """Problems of the stack's cloud settings (``settings``: its ``settings`` model) given its pools (GKE: node
+        locations and per-zone sizes)."""
+        return []
 
     def region(self, settings: Mapping[str, str | None]) -> str | None:
         """The region the pools go to, from the stack's provider config (config key -> value or None)."""

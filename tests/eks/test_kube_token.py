@@ -1,4 +1,5 @@
-"""EKS tokens minted with botocore: the exec-block parser, the token's shape, role assumption, and the auth flow."""
+"""EKS tokens minted with botocore (``gpuready.eks.kube_token``, the EKS profile's ``exec_credentials``): the exec-block
+parser, the token's shape, role assumption, and the auth flow through ``gpuready.kube``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 import yaml
 from moto import mock_aws
 
-from gpuready.kube.eks_token import EksExec, eks_token, parse_eks_exec
+from gpuready.cloud_credentials import recognise
+from gpuready.eks.kube_token import EksExec, eks_token, parse_eks_exec
 from gpuready.kube.errors import KubeConfigError
 from gpuready.kube.kubeconfig import load_target
 from gpuready.kube.nodes_api import client_for
@@ -130,8 +132,9 @@ def test_eks_kubeconfig_sends_a_botocore_token_without_running_aws(
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
     monkeypatch.setenv("PATH", str(tmp_path))  # no aws binary anywhere
     with KubeStandin.start() as kube:
-        target = load_target(str(_eks_kubeconfig(tmp_path / "kubeconfig", kube.url)), None, env={})
-        assert target.eks == EksExec("ml", "us-east-1")
+        path = str(_eks_kubeconfig(tmp_path / "kubeconfig", kube.url))
+        target = load_target(path, None, env={}, credentials=recognise)
+        assert target.in_process == EksExec("ml", "us-east-1")
         assert target.auth_kind() == "EKS token for cluster ml"
         with client_for(target) as client:
             client.list_nodes()
@@ -142,7 +145,7 @@ def test_eks_kubeconfig_sends_a_botocore_token_without_running_aws(
 
 
 def test_eks_token_is_reminted_once_on_401(tmp_path: Path) -> None:
-    from gpuready.kube.eks_token import EksTokenAuth  # noqa: PLC0415
+    from gpuready.eks.kube_token import EksTokenAuth  # noqa: PLC0415
 
     minted: list[str] = []
 

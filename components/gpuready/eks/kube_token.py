@@ -4,6 +4,9 @@ The token is what the AWS CLI produces (aws-cli ``customizations/eks/get_token.p
 by the unpadded base64url of an STS ``GetCallerIdentity`` URL presigned for 60 seconds, with the cluster name
 in the signed ``x-k8s-aws-id`` header. EKS accepts a token for 15 minutes; it is re-minted after 14, like
 the CLI's ``expirationTimestamp``, or on a 401.
+
+Registered as ``EksProfile.exec_credentials`` (``parse_eks_exec``), which ``gpuready.kube.exec_credentials`` asks
+when a kubeconfig user runs an exec plugin: cluster access (``gpuready.kube``) names no cloud.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import httpx2
 
 from gpuready.kube.deadline import UNLIMITED, Deadline
 from gpuready.kube.errors import DeadlineError, KubeConfigError
+from gpuready.kube.exec_credentials import DeadlineAuth
 
 TOKEN_PREFIX = "k8s-aws-v1."
 CLUSTER_ID_HEADER = "x-k8s-aws-id"
@@ -43,6 +47,15 @@ class EksExec:
     """AWS profile from ``--profile`` or the exec block's ``AWS_PROFILE``."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The exec block's environment entries."""
+
+    def describe(self) -> str:
+        """How the user authenticates (``KubeTarget.auth_kind``)."""
+        role = f", role {self.role_arn}" if self.role_arn else ""
+        return f"EKS token for cluster {self.cluster}{role}"
+
+    def auth(self) -> EksTokenAuth:
+        """A new auth minting this cluster's token with botocore."""
+        return EksTokenAuth(self)
 
 
 def _options(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
@@ -149,20 +162,19 @@ def _cluster_header(cluster: str) -> Callable[..., None]:
     return inject
 
 
-class EksTokenAuth(httpx2.Auth):
+class EksTokenAuth(DeadlineAuth):
     """httpx auth that sends a botocore-minted EKS token, re-minting it before expiry and once on 401.
 
     Minting runs within the command's deadline (``deadline_of``): botocore gets ``sts_config``, and a watchdog ends
     the wait at the deadline whatever botocore does (credential providers, DNS), with ``DeadlineError``."""
 
     def __init__(self, spec: EksExec, mint: Callable[[EksExec], str] | None = None) -> None:
+        super().__init__()
         self._spec = spec
         self._mint = mint
         self._lock = threading.Lock()
         self._token = ""
         self._minted = 0.0
-        self.deadline_of: Callable[[], Deadline] = lambda: UNLIMITED
-        """The command's deadline (set by ``nodes_api`` to the transport's)."""
 
     def _current(self, force: bool = False) -> str:
         with self._lock:
