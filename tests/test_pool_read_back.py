@@ -55,6 +55,7 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
         if facts.props.get("capacityType") != "CAPACITY_BLOCK":  # a block's type is in its launch template (#28)
             assert facts.model is not None and facts.model.key == spec["accelerator"], spec["name"]
             assert spec["instanceType"] in facts.instance_types, spec["name"]
+            assert facts.gpus_per_node == spec["gpusPerNode"], spec["name"]
         assert facts.labels == spec["nodeLabels"], spec["name"]
         taint = spec.get("taint")
         assert taint is None or Taint(taint["key"], taint["value"], taint["effect"]) in facts.taints, spec["name"]
@@ -119,6 +120,7 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     bounds = provisioner.bounds(spec)
     assert (facts.cloud, facts.provisioner, facts.elastic) == (spec.cloud, provisioner.key, provisioner.elastic)
     assert facts.model == spec.resolved.gpu.model
+    assert facts.gpus_per_node == spec.resolved.gpu.gpus
     assert spec.resolved.gpu.instance_type in facts.instance_types
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)

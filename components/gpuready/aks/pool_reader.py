@@ -12,7 +12,7 @@ from typing import Any
 
 from gpuready.aks.catalog import AKS_VM_SIZES, unlisted_gpu_type
 from gpuready.aks.lifecycle import CREATION_ONLY
-from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, ShapeKind, cloud_pool, text_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, text_map
@@ -68,5 +68,13 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         labels=text_map(props.get("nodeLabels")),
         max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
         desired_nodes=whole(props.get("count")),
+        gpus_per_node=listed.gpus if listed else None,
         creation_only=creation_only,
     )
+
+
+_AGENT_POOL_SHAPE: Mapping[str, ShapeKind] = {"nodeTaints": "list", "nodeLabels": "object", "gpuProfile": "object"}
+AGENT_POOL_READER = PoolReader(read_agent_pool, _AGENT_POOL_SHAPE)
+"""The agent pool's reader, with the shapes of the fields it reads."""
+MANAGED_CLUSTER_READER = PoolReader(read_managed_cluster, {"agentPoolProfiles": "list"})
+"""The reader of a ManagedCluster's agent pool profiles."""

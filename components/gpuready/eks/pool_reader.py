@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES, unlisted_gpu_type
@@ -42,6 +42,14 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         labels=text_map(props.get("labels")),
         max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
         desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
+        gpus_per_node=listed[0].gpus if listed else None,
         creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )
     return (pool,)
+
+
+NODE_GROUP_READER = PoolReader(
+    read_node_group,
+    {"instanceTypes": "list", "scalingConfig": "object", "taints": "list", "labels": "object"},
+)
+"""The node group's reader, with the shapes of the fields it reads."""

@@ -26,7 +26,7 @@ from typing import Any, cast
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, whole
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
@@ -89,6 +89,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         labels=labels,
         labels_field=LABELS_FIELD,
         max_nodes=whole(limits.get(NODES)),
+        gpus_per_node=next((entry.gpus for _, entry in listed if entry is not None), None),
         gpu_limit=whole(limits.get(GPU_LIMIT)),
         elastic=True,
         node_facts=facts,
@@ -154,3 +155,18 @@ def _model(
     ]  # fmt: skip
     found = {m for m in GPU_MODELS.values() for n in names if n in (m.key, m.skypilot)}
     return found.pop() if len(found) == 1 else None
+
+
+NODE_POOL_READER = PoolReader(
+    read_node_pool,
+    {
+        "spec": "object",
+        "spec.limits": "object",
+        "spec.template": "object",
+        "spec.template.spec": "object",
+        "spec.template.spec.requirements": "list",
+        "spec.template.spec.taints": "list",
+        "spec.template.metadata.labels": "object",
+    },
+)
+"""The one NodePool reader every Karpenter provisioner shares, with the shapes of the fields it reads."""

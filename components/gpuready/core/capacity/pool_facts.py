@@ -8,9 +8,9 @@ provisioner's package. Whoever reads a pool (the policy pack, ``gpuready diff``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TaintEffect
@@ -64,6 +64,8 @@ class PoolFacts:
     """The most nodes the resource allows (a whole number), else None."""
     desired_nodes: int | None = None
     """The nodes the resource asks for at creation (a whole number), else None."""
+    gpus_per_node: int | None = None
+    """The GPUs each node has (the catalog's count for the instance type, or the accelerators attached), else None."""
     gpu_limit: int | None = None
     """The ``nvidia.com/gpu`` limit of an elastic pool's object, else None."""
     creation_only: tuple[str, ...] = ()
@@ -86,8 +88,37 @@ class PoolFacts:
         return self.model is not None and self.model.mig is not None
 
 
-PoolReader = Callable[[Mapping[str, Any]], "tuple[PoolFacts, ...]"]
-"""Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties."""
+ShapeKind = Literal["list", "object"]
+SHAPE_TESTS: Mapping[ShapeKind, Callable[[object], bool]] = {
+    "list": lambda value: isinstance(value, Sequence) and not isinstance(value, str | bytes),
+    "object": lambda value: as_mapping(value) is not None,
+}
+"""How a value of each shape kind is told apart (a string is no list)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolReader:
+    """Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties.
+
+    Reading is lenient (what does not have its shape is read as absent), so any program's resource can be read;
+    ``shape`` says which of the fields it reads must be lists or objects when set, for a reader that must refuse
+    a malformed resource instead (``gpuready diff``: ``readers.shape_problems``)."""
+
+    read: Callable[[Mapping[str, Any]], tuple[PoolFacts, ...]]
+    shape: Mapping[str, ShapeKind]
+    """Dotted field path -> the shape it must have when set."""
+
+    def __call__(self, props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+        return self.read(props)
+
+    def problems(self, props: Mapping[str, Any]) -> tuple[str, ...]:
+        """``field: a list, not str`` for every field of ``shape`` set to a value of another shape."""
+        found = []
+        for path, kind in self.shape.items():
+            value = dig(props, *path.split("."))
+            if value is not None and not SHAPE_TESTS[kind](value):
+                found.append(f"{path}: {'a list' if kind == 'list' else 'an object'}, not {type(value).__name__}")
+        return tuple(found)
 
 
 API_EFFECTS: Mapping[str, str] = {api: effect for effect, api in UPPER_SNAKE_EFFECTS.items()}
@@ -135,6 +166,7 @@ def cloud_pool(
     labels: Mapping[str, str],
     max_nodes: int | None,
     desired_nodes: int | None,
+    gpus_per_node: int | None,
     creation_only: tuple[str, ...] = (),
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
@@ -160,6 +192,7 @@ def cloud_pool(
         min_nodes_field=where + found[0] if found is not None else "",
         max_nodes=max_nodes,
         desired_nodes=desired_nodes,
+        gpus_per_node=gpus_per_node,
         creation_only=creation_only,
         driver_owner=profile.policy_preinstalled_driver(props, labels),
         platform_plugin=profile.policy_own_device_plugin(props, labels),

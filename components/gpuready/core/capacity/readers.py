@@ -62,3 +62,10 @@ def read_pools(resource_type: str, props: Mapping[str, Any]) -> tuple[PoolFacts,
         _READ.clear()
     _READ[id(props)] = (props, resource_type, pools)
     return pools
+
+
+def shape_problems(resource_type: str, props: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields of a pool resource its reader reads that are set to a value of another shape (a strict reader
+    refuses the resource: ``gpuready diff``); () for a type no provisioner reads."""
+    reader = pool_readers().get(resource_type)
+    return () if reader is None else reader.problems(props)
