@@ -13,10 +13,19 @@ from typing import Any
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, ShapeKind, api_taint, cloud_pool, whole
+from gpuready.core.capacity.pool_facts import (
+    PoolFacts,
+    PoolReader,
+    ShapeKind,
+    SharedClients,
+    api_taint,
+    cloud_pool,
+    whole,
+)
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
 
@@ -64,8 +73,24 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         desired_nodes=whole(props.get("initialNodeCount")),
         gpus_per_node=gpus,
         creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
+        shared_clients=_shared_clients(config),
     )
     return (pool,)
+
+
+def _shared_clients(node_config: Mapping[str, Any]) -> tuple[SharedClients, ...]:
+    """Each accelerator's ``gpuSharingConfig.maxSharedClientsPerGpu`` (pulumi_gcp 10.2.0
+    ``container/_inputs.py`` NodePoolNodeConfigGuestAcceleratorGpuSharingConfig), up to ``GKE_MAX_SHARED_CLIENTS``."""
+    return tuple(
+        SharedClients(
+            f"nodeConfig.guestAccelerators[{index}].gpuSharingConfig.maxSharedClientsPerGpu",
+            clients,
+            GKE_MAX_SHARED_CLIENTS,
+            "gpuSharingConfig",
+        )
+        for index, accelerator in enumerate(accelerators(node_config))
+        if (clients := dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")) is not None
+    )
 
 
 def _max_nodes(props: Mapping[str, Any]) -> int | None:

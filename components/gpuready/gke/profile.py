@@ -17,9 +17,8 @@ from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_a
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.props import as_mapping, as_number, as_text, dig, show
+from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
-from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
@@ -147,22 +146,6 @@ class GkeProfile(CloudProfile):
             elif size not in attached.mig.profiles:
                 allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
                 problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
-        return problems
-
-    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
-        problems = []
-        limit = min(limit, GKE_MAX_SHARED_CLIENTS)
-        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
-            clients = dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")
-            if clients is None:
-                continue
-            count = as_number(clients)
-            field = f"nodeConfig.guestAccelerators[{index}].gpuSharingConfig.maxSharedClientsPerGpu"
-            if count is None or not count.is_integer() or not 2 <= count <= limit:
-                problems.append(
-                    f"{field}: must be a whole number from 2 to {limit:g}; got {show(clients)}. "
-                    "Use 2 or more shares per GPU, or drop gpuSharingConfig for whole GPUs"
-                )
         return problems
 
     def encoded_taint(self, taint: Taint) -> object:

@@ -81,11 +81,44 @@ class PoolFacts:
     or "" (always "" for an elastic pool, whose node class decides it)."""
     platform_plugin: str = ""
     """Who runs a device plugin on the pool's nodes outside the GPU stack (``GKE``, ``EKS Auto Mode``), or ""."""
+    image_problems: tuple[str, ...] = ()
+    """What is wrong with the node image the resource names for its GPUs and CPU architecture (its cloud's
+    judgement, field and fix in each message)."""
+    mig_problems: tuple[str, ...] = ()
+    """What is wrong with the MIG partitioning the cloud's own fields ask of the pool's GPU (field and fix in each)."""
+    shared_clients: tuple[SharedClients, ...] = ()
+    """The cloud's own GPU time-sharing settings on the pool (clients per GPU), one per field that sets one."""
+    health_gap: str = ""
+    """Why the cloud runs no GPU health checks on the pool's nodes (with the alternative), or ""."""
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    """An elastic object's resource limits as written (a NodePool's ``spec.limits``)."""
+    fixed_count: bool = False
+    """The object keeps a fixed count of nodes (a static NodePool's ``spec.replicas``): no limit or consolidation
+    applies."""
+    consolidation: str | None = None
+    """The consolidation policy an elastic object sets (a NodePool's ``spec.disruption.consolidationPolicy``), None
+    when it sets none (its provisioner's default applies)."""
+    consolidation_blocked: bool = False
+    """Consolidation never deletes a node that still runs pods (turned off, or a budget that always blocks it)."""
 
     @property
     def mig_capable(self) -> bool:
         """Whether the pool's GPU can be MIG-partitioned."""
         return self.model is not None and self.model.mig is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SharedClients:
+    """A cloud's own GPU time-sharing setting on a pool: how many clients share each GPU."""
+
+    field: str
+    """Its field path inside the resource."""
+    value: object
+    """As written."""
+    most: int
+    """The most clients per GPU the cloud allows."""
+    setting: str
+    """The setting to drop for whole GPUs (``gpuSharingConfig``)."""
 
 
 ShapeKind = Literal["list", "object"]
@@ -168,9 +201,11 @@ def cloud_pool(
     desired_nodes: int | None,
     gpus_per_node: int | None,
     creation_only: tuple[str, ...] = (),
+    shared_clients: tuple[SharedClients, ...] = (),
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
-    and minimum sit and who installs the driver and a device plugin on it are the cloud profile's answers."""
+    and minimum sit, who installs the driver and a device plugin on it, and what is wrong with its image, its MIG
+    settings and its GPU health checks are the cloud profile's answers, asked once here."""
     profile: PolicyReading = cloud_profile(cloud)
     found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
     return PoolFacts(
@@ -196,4 +231,8 @@ def cloud_pool(
         creation_only=creation_only,
         driver_owner=profile.policy_preinstalled_driver(props, labels),
         platform_plugin=profile.policy_own_device_plugin(props, labels),
+        image_problems=tuple(profile.policy_image_problems(props, instance_types, arch)),
+        mig_problems=tuple(profile.policy_mig_problems(where, props, model, instance_types)),
+        shared_clients=shared_clients,
+        health_gap=profile.policy_health_gap(where, props),
     )

@@ -55,10 +55,6 @@ class PolicyReading(NamedCloud, Protocol):
         """Problems of the cloud's own MIG settings on a pool resource (messages name the field and the fix)."""
         return []
 
-    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
-        """Problems of the cloud's own GPU sharing settings on a pool resource (at most ``limit`` shares)."""
-        return []
-
     def policy_image_problems(self, props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
         """Problems of the node image a GPU pool resource names (for ``arch`` when the catalog knows it)."""
         return []

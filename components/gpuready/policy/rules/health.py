@@ -144,8 +144,4 @@ def dcgm_owner_findings(resources: Sequence[StackResource], config: Mapping[str,
 
 def driverless_health_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A GPU pool whose cloud runs no GPU health checks because its driver is not the cloud's (named, a warning)."""
-    return [
-        gap
-        for pool in gpu_pools(resource_type, props)
-        if (gap := pool.reading.policy_health_gap(pool.where, pool.props))
-    ]
+    return [pool.health_gap for pool in gpu_pools(resource_type, props) if pool.health_gap]

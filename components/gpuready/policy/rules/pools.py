@@ -77,7 +77,7 @@ def pool_image_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     type); the cloud profile reads the pool resource."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_image_problems(pool.props, pool.instance_types, pool.arch)
+        problems += pool.image_problems
     return problems
 
 
@@ -86,17 +86,25 @@ def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapp
     ``gpuPartitionSize``, and default-table layouts in the ``nvidia.com/mig.config`` label."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_mig_problems(pool.where, pool.props, pool.model, pool.instance_types)
+        problems += pool.mig_problems
         problems += _mig_label(pool)
     return problems
 
 
 def pool_sharing_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
-    """GKE ``gpuSharingConfig.maxSharedClientsPerGpu`` is a whole number from 2 to ``maxReplicas`` (at most 48)."""
-    limit = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
+    """A pool's own GPU time-sharing setting (GKE's ``gpuSharingConfig.maxSharedClientsPerGpu``) is a whole number
+    of clients per GPU from 2 to ``maxReplicas``, at most what the cloud allows (GKE: 48)."""
+    wanted = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_sharing_problems(pool.props, limit)
+        for shared in pool.shared_clients:
+            limit = min(wanted, shared.most)
+            count = as_number(shared.value)
+            if count is None or not count.is_integer() or not 2 <= count <= limit:
+                problems.append(
+                    f"{shared.field}: must be a whole number from 2 to {limit:g}; got {show(shared.value)}. "
+                    f"Use 2 or more shares per GPU, or drop {shared.setting} for whole GPUs"
+                )
     return problems
 
 
