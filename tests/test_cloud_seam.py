@@ -89,11 +89,9 @@ def cloud_names(source: str) -> Iterator[tuple[int, str]]:
 
 _ACCESS = "cluster access (kubeconfig, tokens) per cloud sits below the cloud packages in the layers; no seam yet"
 _SETTINGS = "the per-cloud stack keys (eksNodeRoleArn...): each cloud's settings model is #25 item 5 (wt-resolve)"
-_READERS = "the policy pack's per-cloud readers: one reader per resource, owned by its writer, is #25 item 4"
 _VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
 _PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
 NAMING_EXEMPT: Mapping[str, str] = {
-    "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
     "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
     "components/gpuready/core/cluster_kubeconfig.py": _ACCESS,
     "components/gpuready/core/config_model/settings_model.py": _SETTINGS,
@@ -111,10 +109,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
     "(by type token)",
     "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",
-    "components/gpuready/policy/policies.py": _READERS,
-    "components/gpuready/policy/rules/gpu_pools.py": _READERS,
-    "components/gpuready/policy/rules/health.py": _READERS,
-    "components/gpuready/policy/rules/k8s.py": _READERS,
     "components/gpuready/stack_program/program.py": _SETTINGS,
     "components/gpuready/verify/checks.py": _VERIFY,
     "components/gpuready/verify/expectations.py": _VERIFY,

@@ -51,5 +51,6 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
 NODE_GROUP_READER = PoolReader(
     read_node_group,
     {"instanceTypes": "list", "scalingConfig": "object", "taints": "list", "labels": "object"},
+    frozenset({"image"}),
 )
 """The node group's reader, with the shapes of the fields it reads."""

@@ -23,6 +23,7 @@ from gpuready.core.scheduling import (
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter
+from gpuready.eks.addon import ADDON_RESOURCE
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
@@ -72,6 +73,7 @@ class EksProfile(CloudProfile):
         "platform": "EKS Auto Mode's own node monitoring agent (Auto Mode pools only; other pools report nothing)",
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
+    addon_resource = ADDON_RESOURCE
     provisioners = {
         "node-group": capacity.PROVISIONER,
         "karpenter": karpenter.PROVISIONER,

@@ -163,6 +163,7 @@ NODE_POOL_READER = PoolReader(
         "autoscaling": "object",
         "nodeLocations": "list",
     },
+    frozenset({"sharing"}),
 )
 """The node pool's reader, with the shapes of the fields it reads."""
 COMPUTE_CLASS_SHAPE: Mapping[str, ShapeKind] = {

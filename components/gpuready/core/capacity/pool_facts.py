@@ -122,6 +122,9 @@ class SharedClients:
 
 
 ShapeKind = Literal["list", "object"]
+OwnSetting = Literal["image", "sharing"]
+"""A cloud's own pool setting a policy is scoped to: the node image (``PoolFacts.image_problems``), GPU time-sharing
+(``PoolFacts.shared_clients``)."""
 SHAPE_TESTS: Mapping[ShapeKind, Callable[[object], bool]] = {
     "list": lambda value: isinstance(value, Sequence) and not isinstance(value, str | bytes),
     "object": lambda value: as_mapping(value) is not None,
@@ -140,6 +143,9 @@ class PoolReader:
     read: Callable[[Mapping[str, Any]], tuple[PoolFacts, ...]]
     shape: Mapping[str, ShapeKind]
     """Dotted field path -> the shape it must have when set."""
+    settings: frozenset[OwnSetting] = frozenset()
+    """The cloud's own settings the resource carries, which the reader reads (the policies checking one are
+    scoped to the types whose readers read it: ``readers.types_reading``)."""
 
     def __call__(self, props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         return self.read(props)

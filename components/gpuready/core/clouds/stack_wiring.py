@@ -12,6 +12,7 @@ from gpuready.core.clouds.named import NamedCloud
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.addon_resource import AddonResource
     from gpuready.core.config_model.settings_model import StackSettingsConfig
     from gpuready.core.specs import GpuPoolSpec
 
@@ -21,6 +22,8 @@ class StackWiring(NamedCloud, Protocol):
 
     health_agent_adapter: ClassVar[str | None] = None
     """``module:function`` installing the cloud's installable health agent (``health.agent.INSTALLED_AGENT``)."""
+    addon_resource: ClassVar[AddonResource | None] = None
+    """The resource the cloud installs managed add-ons with (the health agent's), None where it has none."""
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""

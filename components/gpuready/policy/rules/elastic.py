@@ -28,11 +28,12 @@ from typing import Any
 from gpuready.core import scheduling
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT
 from gpuready.core.capacity.karpenter_reader import DEFAULT_CONSOLIDATION
+from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.props import as_text, dig, show
 from gpuready.policy.rules.elastic_pools import ElasticPool, elastic_pools
-from gpuready.policy.rules.k8s import API_EFFECTS, GPU_TAINT, api_taint, parse_quantity
+from gpuready.policy.rules.k8s import GPU_TAINT, parse_quantity
 
 K8S_GPU_TAINT = scheduling.to_k8s_taint(GPU_TAINT)
 """The GPU taint as a NodePool or ComputeClass spells it: ``{key, value: present, effect: NoSchedule}``."""
@@ -53,7 +54,7 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
                     f"spells them {', '.join(TAINT_EFFECTS)}), so the API server refuses the object. Use "
                     f"{API_EFFECTS.get(effect, 'NoSchedule')!r}"
                 )
-        taints = [t for t in (api_taint(e) for e in pool.raw_taints) if t is not None]
+        taints = pool.taints
         wanted = gpu_taint_of(config)
         fix = scheduling.to_k8s_taint(wanted)
         gpu = [t for t in taints if t.key == wanted.key]

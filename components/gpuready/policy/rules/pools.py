@@ -10,20 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
+from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.clouds.spec_rules import SpecRules
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
 from gpuready.policy.rules.gpu_pools import GpuPool, first, gpu_pools
-from gpuready.policy.rules.k8s import API_EFFECTS
 
 DEFAULT_REQUIRED_LABELS: tuple[str, ...] = (scheduling.LABEL_GPU_PRESENT, scheduling.LABEL_ACCELERATOR)
 """``nvidia.com/gpu.present`` lets the device plugin's required node affinity match before NFD runs
 (nvidia.md 8 #10); ``gpuready.io/accelerator`` is the canonical lowercase GPU name workloads select on."""
 
 API_EFFECTS_BY_K8S = {k8s: api for api, k8s in API_EFFECTS.items()}
-"""Kubernetes effect spelling -> EKS / GKE API spelling, for fixes."""
+"""Kubernetes effect spelling -> the cloud API's spelling (``NO_SCHEDULE``), for fixes."""
 
 
 def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
