@@ -106,9 +106,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/kube/credentials.py": _ACCESS,
     "components/gpuready/kube/eks_token.py": _ACCESS,
     "components/gpuready/kube/kubeconfig.py": _ACCESS,
-    "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
-    "(by type token)",
-    "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",
     "components/gpuready/stack_program/program.py": _SETTINGS,
     "components/gpuready/verify/checks.py": _VERIFY,
     "components/gpuready/verify/expectations.py": _VERIFY,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator
+from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator, offline_answers
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
@@ -101,6 +101,7 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "gpuready.aks.stack_adapter"
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",

@@ -22,7 +22,7 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
-from gpuready.eks import auto_mode, capacity, catalog, karpenter
+from gpuready.eks import auto_mode, capacity, catalog, karpenter, offline_answers
 from gpuready.eks.addon import ADDON_RESOURCE
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
@@ -67,6 +67,7 @@ class EksProfile(CloudProfile):
 
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "gpuready.eks.stack_adapter"
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "eks-node-monitoring-agent": "the EKS node monitoring agent add-on (AcceleratedHardwareReady and the node "
         "health conditions EKS auto repair acts on)",

@@ -22,7 +22,7 @@ from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DE
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
+from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answers, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
@@ -86,6 +86,7 @@ class GkeProfile(CloudProfile):
         "list --filter=zone:<zone>`)"
     )
     stack_adapter = "gpuready.gke.stack_adapter"
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
         "GKE's managed DCGM exporter when the cluster enables it)",
