@@ -89,7 +89,6 @@ def cloud_names(source: str) -> Iterator[tuple[int, str]]:
 
 _ACCESS = "cluster access (kubeconfig, tokens) per cloud sits below the cloud packages in the layers; no seam yet"
 _SETTINGS = "the per-cloud stack keys (eksNodeRoleArn...): each cloud's settings model is #25 item 5 (wt-resolve)"
-_VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
 _PROFILE = "a reserved key or bound every pool is checked against: needs a profile member (wt-resolve's profile split)"
 NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/core/catalog/gpus.py": "the GPU catalog rows carry each cloud's accelerator names",
@@ -107,15 +106,6 @@ NAMING_EXEMPT: Mapping[str, str] = {
     "components/gpuready/kube/eks_token.py": _ACCESS,
     "components/gpuready/kube/kubeconfig.py": _ACCESS,
     "components/gpuready/stack_program/program.py": _SETTINGS,
-    "components/gpuready/verify/checks.py": _VERIFY,
-    "components/gpuready/verify/expectations.py": _VERIFY,
-    "components/gpuready/verify/findings.py": _VERIFY,
-    "components/gpuready/verify/health.py": _VERIFY,
-    "components/gpuready/verify/inference.py": _VERIFY,
-    "components/gpuready/verify/node_labels.py": _VERIFY,
-    "components/gpuready/verify/node_sharing.py": _VERIFY,
-    "components/gpuready/verify/resource_checks.py": _VERIFY,
-    "components/gpuready/verify_hook/wire.py": "the verification hook's wire format carries GKE's sharing labels",
 }
 """Files outside the cloud packages that still name a cloud, and why (what would move them)."""
 

@@ -18,6 +18,7 @@ from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
+from gpuready.aks.node_labels import NODE_LABELS
 from gpuready.aks.plan import OWNED_INPUTS
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
@@ -101,6 +102,7 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "gpuready.aks.stack_adapter"
+    node_labels = NODE_LABELS
     offline_answers = offline_answers.ANSWERS
     health_agents = {
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "

@@ -26,10 +26,10 @@ from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answe
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
+from gpuready.gke.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY, NODE_LABELS
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
 from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
-from gpuready.verify.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY
 
 if TYPE_CHECKING:
     from gpuready.core.config_model.settings_model import StackSettingsConfig
@@ -103,6 +103,7 @@ class GkeProfile(CloudProfile):
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
     cloud_sharing_labels = True
+    node_labels = NODE_LABELS
 
     # disk_size_gb: "The smallest allowed disk size is 10GB. Defaults to 100GB" (pulumi_gcp 10.2.0
     # container/_inputs.py, NodePoolNodeConfigArgs); no largest size is stated there, so none is checked.

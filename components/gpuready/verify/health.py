@@ -13,7 +13,7 @@ from gpuready.core.health.conditions import (
     HEALTH_CONDITIONS,
     REPORTER_TITLES,
     HealthCondition,
-    eks_reason,
+    reporter_reason,
 )
 from gpuready.core.health.driver_upgrade import LABEL_DRIVER_UPGRADE_STATE, upgrade_phase
 from gpuready.core.health.xid import describe_xid, xid_in
@@ -55,7 +55,7 @@ def _condition_finding(view: NodeView, condition: ReportedCondition, fact: Healt
     reporter = REPORTER_TITLES[fact.reporter]
     shown = f"{condition.type}={condition.status}" + (f" ({condition.reason})" if condition.reason else "")
     cause = f"{reporter} reports {fact.meaning}"
-    reason = eks_reason(condition.reason) if fact.reporter == "eks-node-monitoring-agent" else None
+    reason = reporter_reason(fact.reporter, condition.reason)
     severity = fact.severity
     if reason is not None:
         cause += f": {reason.meaning}"

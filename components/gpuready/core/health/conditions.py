@@ -144,3 +144,12 @@ aws/eks-node-monitoring-agent #241, #256)."""
 def eks_reason(reason: str) -> ReasonFact | None:
     """The fact for an ``AcceleratedHardwareReady`` reason, None for a reason the table does not know."""
     return next((r for r in EKS_GPU_REASONS if r.matches(reason)), None)
+
+
+REPORTER_REASONS: dict[str, tuple[ReasonFact, ...]] = {"eks-node-monitoring-agent": EKS_GPU_REASONS}
+"""The reasons each reporter's conditions carry that gpuready explains (only the EKS agent's so far)."""
+
+
+def reporter_reason(reporter: str, reason: str) -> ReasonFact | None:
+    """The fact for a reason ``reporter`` set on one of its conditions, None for a reason no table knows."""
+    return next((r for r in REPORTER_REASONS.get(reporter, ()) if r.matches(reason)), None)
