@@ -90,6 +90,9 @@ class PoolFacts:
     """The cloud's own GPU time-sharing settings on the pool (clients per GPU), one per field that sets one."""
     health_gap: str = ""
     """Why the cloud runs no GPU health checks on the pool's nodes (with the alternative), or ""."""
+    capacity_problems: tuple[str, ...] = ()
+    """How the resource breaks the capacity rules of its provisioner (reservations, queued and flex-start
+    capacity: ``Provisioner.policy_capacity_problems``), field and fix in each."""
     limits: Mapping[str, Any] = field(default_factory=dict)
     """An elastic object's resource limits as written (a NodePool's ``spec.limits``)."""
     fixed_count: bool = False
@@ -211,8 +214,10 @@ def cloud_pool(
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
     and minimum sit, who installs the driver and a device plugin on it, and what is wrong with its image, its MIG
-    settings and its GPU health checks are the cloud profile's answers, asked once here."""
-    profile: PolicyReading = cloud_profile(cloud)
+    settings and its GPU health checks are the cloud profile's answers, and what is wrong with how it gets capacity
+    its provisioner's, asked once here."""
+    whole_profile = cloud_profile(cloud)
+    profile: PolicyReading = whole_profile
     found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
     return PoolFacts(
         cloud=cloud,
@@ -241,4 +246,5 @@ def cloud_pool(
         mig_problems=tuple(profile.policy_mig_problems(where, props, model, instance_types)),
         shared_clients=shared_clients,
         health_gap=profile.policy_health_gap(where, props),
+        capacity_problems=tuple(whole_profile.provisioners[provisioner].policy_capacity_problems(where, props)),
     )
