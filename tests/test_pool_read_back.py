@@ -57,7 +57,8 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
             assert spec["instanceType"] in facts.instance_types, spec["name"]
             assert facts.gpus_per_node == spec["gpusPerNode"], spec["name"]
         assert facts.labels == spec["nodeLabels"], spec["name"]
-        assert (facts.image_problems, facts.mig_problems) == ((), ()), spec["name"]  # gpuready's own pools are sound
+        sound = (facts.image_problems, facts.mig_problems, facts.capacity_problems, facts.refused_taints)
+        assert sound == ((), (), (), ()), spec["name"]  # gpuready's own pools are sound
         for shared in facts.shared_clients:  # a cloud's own time-sharing: each GPU is advertised once per client
             assert shared.value * spec["gpusPerNode"] == spec["schedulablePerNode"][spec["resourceName"]]
         taint = spec.get("taint")

@@ -51,6 +51,8 @@ class PoolFacts:
     taints: tuple[Taint, ...] = ()
     taints_field: str
     """Field path of the taints inside the resource (with ``where``)."""
+    refused_taints: tuple[Taint, ...] = ()
+    """Those of ``taints`` whose value the cloud refuses (GKE requires one: ``SpecRules.taint_value_problems``)."""
     raw_taints: Any = ()
     """The taints as the resource spells them (a list of entries, unless the resource is malformed)."""
     labels: Mapping[str, str] = field(default_factory=dict)
@@ -230,6 +232,7 @@ def cloud_pool(
         model=model,
         arch=arch,
         taints=taints,
+        refused_taints=tuple(t for t in taints if whole_profile.taint_value_problems(where, t)),
         taints_field=where + profile.policy_fields[0],
         raw_taints=dig(props, *profile.policy_fields[0].split(".")) or [],
         labels=labels,

@@ -11,8 +11,6 @@ from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
 from gpuready.core.capacity.pool_facts import API_EFFECTS
-from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.clouds.spec_rules import SpecRules
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
@@ -45,7 +43,7 @@ def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Map
                 f"{field}: the {taint.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
                 f"the GPU nodes. Use {fix!r}"
             )
-        elif any(_spec_rules(pool).taint_value_problems(field, t) for t in gpu):
+        elif any(t in pool.refused_taints for t in gpu):
             problems.append(f"{field}: {profile.title} requires a taint value. Use {fix!r}")
     return problems
 
@@ -106,11 +104,6 @@ def pool_sharing_problems(resource_type: str, props: Mapping[str, Any], config: 
                     f"Use 2 or more shares per GPU, or drop {shared.setting} for whole GPUs"
                 )
     return problems
-
-
-def _spec_rules(pool: GpuPool) -> SpecRules:
-    """The cloud's own limits on a pool spec (a taint value GKE requires), which hold for any program's pool."""
-    return cloud_profile(pool.cloud)
 
 
 def _effect_spelling(pool: GpuPool) -> list[str]:
