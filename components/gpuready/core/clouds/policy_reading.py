@@ -1,6 +1,7 @@
 """What the policy pack asks of a cloud (``PolicyReading``) to read and fix any program's pool resources of that
-cloud: field paths, taint spelling, driver and plugin owners, and the cloud's own MIG, sharing, image and health
-settings. Pure."""
+cloud: field paths, taint spelling, driver and plugin owners, and the cloud's own MIG, image and health settings.
+The hooks over a resource's props are asked once, by the pool's reader (``core.capacity.pool_facts.cloud_pool``),
+and the pack reads their answers from ``PoolFacts``. Pure."""
 
 from __future__ import annotations
 
