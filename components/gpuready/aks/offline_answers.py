@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import OfflineAnswers, Placeholders
-from gpuready.core.cluster_kubeconfig import bearer_token_kubeconfig
 
 AKS_LIST_USER_CREDENTIALS = "azure-native:containerservice:listManagedClusterUserCredentials"
 
@@ -27,9 +26,7 @@ def _user_credentials(args: Mapping[str, Any], fake: Placeholders) -> dict[str, 
     name = value if isinstance(value, str) and value else fake.cluster
     group = args.get("resourceGroupName") or "offline-group"
     # Azure names the user clusterUser_<group>_<cluster> and serves the API on port 443.
-    text = bearer_token_kubeconfig(
-        name, f"{fake.endpoint}:443", fake.ca_b64, fake.token, user=f"clusterUser_{group}_{name}"
-    )
+    text = fake.kubeconfig(name, f"{fake.endpoint}:443", f"clusterUser_{group}_{name}")
     return {"kubeconfigs": [{"name": "clusterUser", "value": base64.b64encode(text.encode()).decode()}]}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from gpuready.core.clouds.offline_answers import InvokeAnswer, Placeholders
 from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.cluster_kubeconfig import bearer_token_kubeconfig
 
 OFFLINE_HOST = "offline.invalid"
 OFFLINE_ENDPOINT = f"https://{OFFLINE_HOST}"
@@ -36,6 +37,9 @@ PLACEHOLDERS = Placeholders(
     cluster=OFFLINE_CLUSTER,
     security_group=OFFLINE_SECURITY_GROUP,
     vpc=OFFLINE_VPC,
+    kubeconfig=lambda cluster, server, user: bearer_token_kubeconfig(
+        cluster, server, OFFLINE_CA_B64, OFFLINE_TOKEN, user=user
+    ),
 )
 
 

@@ -27,6 +27,9 @@ class Placeholders:
     """The cluster name echoed when an invoke names none."""
     security_group: str
     vpc: str
+    kubeconfig: Callable[[str, str, str], str]
+    """(cluster, server, user) -> a kubeconfig of the placeholder CA and token (``cluster_kubeconfig``'s bearer-token
+    kubeconfig, passed in so the cloud's answers do not import the cluster access code)."""
 
 
 ComputedOutputs = Callable[[str, Mapping[str, Any]], dict[str, Any]]
