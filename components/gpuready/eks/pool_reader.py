@@ -12,6 +12,7 @@ from typing import Any
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.eks import ami_types
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES, unlisted_gpu_type
 from gpuready.eks.lifecycle import CREATION_ONLY
 
@@ -43,6 +44,7 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
         desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
         gpus_per_node=listed[0].gpus if listed else None,
+        image_problems=tuple(ami_types.image_problems(props, types, arch)),
         creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )
     return (pool,)

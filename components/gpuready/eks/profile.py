@@ -10,7 +10,7 @@ Bottlerocket's NVIDIA variants (driver, toolkit and device plugin built in).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.clouds.profile import CloudProfile
@@ -24,19 +24,13 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter, offline_answers
 from gpuready.eks.addon import ADDON_RESOURCE
+from gpuready.eks.ami_types import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
-from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
+from gpuready.eks.plan import MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.errors import Problem
 
-NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
-    "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
-    "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
-}
-"""EKS AMI types with the NVIDIA driver (botocore ``eks`` model ``AMITypes``; gpuready's choices plus FIPS)."""
-DEPRECATED_GPU_AMI = "AL2_x86_64_GPU"
-"""EKS stopped publishing AL2 AMIs on 2025-11-26 (awslabs/amazon-eks-ami doc/usage/al2.md, issue #2545)."""
 MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
 MAX_TAINTS = 50
@@ -139,33 +133,6 @@ class EksProfile(CloudProfile):
 
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         return "Bottlerocket NVIDIA" if (as_text(props.get("amiType")) or "").startswith("BOTTLEROCKET_") else ""
-
-    def policy_image_problems(self, props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
-        want = AMI_TYPES[("al2023", arch or "x86_64")]
-        ami = as_text(props.get("amiType"))
-        named = ", ".join(types) or "its launch template's instance types"
-        if ami is None:
-            if props.get("launchTemplate") is not None:
-                return []  # the AMI comes from the launch template
-            return [
-                f"amiType: not set for GPU instance types {named}; EKS then picks a standard AMI. Set amiType: {want!r}"
-            ]
-        if ami == "CUSTOM":
-            return []
-        if ami == DEPRECATED_GPU_AMI:
-            return [
-                f"amiType: {ami!r} is the deprecated Amazon Linux 2 GPU AMI; EKS stopped publishing AL2 AMIs on "
-                f"2025-11-26 (awslabs/amazon-eks-ami#2545). Use {want!r} (or the BOTTLEROCKET_*_NVIDIA type)"
-            ]
-        if ami not in NVIDIA_AMI_TYPES:
-            return [
-                f"amiType: {ami!r} has no NVIDIA driver, so the GPUs of {named} are never usable. Use {want!r} "
-                f"(allowed: {', '.join(sorted(NVIDIA_AMI_TYPES))})"
-            ]
-        ami_arch = "arm64" if "_ARM_64_" in ami else "x86_64"
-        if arch is not None and ami_arch != arch:
-            return [f"amiType: {ami!r} is for {ami_arch}, but {named} is {arch}. Use {want!r}"]
-        return []
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_eks_taint(taint)

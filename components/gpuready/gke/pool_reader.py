@@ -26,7 +26,7 @@ from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
-from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, unlisted_gpu_type
+from gpuready.gke.catalog import GKE_MACHINE_TYPES, GKE_MIG_MODELS, gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
 
 
@@ -74,8 +74,28 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         gpus_per_node=gpus,
         creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
         shared_clients=_shared_clients(config),
+        mig_problems=tuple(_mig_problems(config)),
     )
     return (pool,)
+
+
+def _mig_problems(node_config: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the ``gpuPartitionSize`` each accelerator asks of its GPUs (GKE MIG)."""
+    problems = []
+    for index, accelerator in enumerate(accelerators(node_config)):
+        size = as_text(accelerator.get("gpuPartitionSize"))
+        attached = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "")
+        if size is None or attached is None:
+            continue
+        field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
+        if attached.mig is None or attached.key not in GKE_MIG_MODELS:
+            problems.append(
+                f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
+            )
+        elif size not in attached.mig.profiles:
+            allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
+            problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
+    return problems
 
 
 def _shared_clients(node_config: Mapping[str, Any]) -> tuple[SharedClients, ...]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel, gpu_model_for_gke_accelerator
+from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
@@ -130,25 +130,6 @@ class GkeProfile(CloudProfile):
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
         return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
-
-    def policy_mig_problems(
-        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
-    ) -> list[str]:
-        problems = []
-        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
-            size = as_text(accelerator.get("gpuPartitionSize"))
-            attached = gpu_model_for_gke_accelerator(as_text(accelerator.get("type")) or "")
-            if size is None or attached is None:
-                continue
-            field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
-            if attached.mig is None or attached.key not in GKE_MIG_MODELS:
-                problems.append(
-                    f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
-                )
-            elif size not in attached.mig.profiles:
-                allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
-                problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
-        return problems
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_gke_taint(taint)

@@ -213,11 +213,14 @@ def cloud_pool(
     gpus_per_node: int | None,
     creation_only: tuple[str, ...] = (),
     shared_clients: tuple[SharedClients, ...] = (),
+    image_problems: tuple[str, ...] = (),
+    mig_problems: tuple[str, ...] = (),
+    health_gap: str = "",
 ) -> PoolFacts:
-    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
-    and minimum sit, who installs the driver and a device plugin on it, and what is wrong with its image, its MIG
-    settings and its GPU health checks are the cloud profile's answers, and what is wrong with how it gets capacity
-    its provisioner's, asked once here."""
+    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool), the rest read by its
+    reader: where its taints, labels and minimum sit, who installs the driver and a device plugin on it and which
+    taint values it refuses are the cloud profile's answers, and what is wrong with how it gets capacity its
+    provisioner's, asked once here."""
     whole_profile = cloud_profile(cloud)
     profile: PolicyReading = whole_profile
     found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
@@ -245,9 +248,9 @@ def cloud_pool(
         creation_only=creation_only,
         driver_owner=profile.policy_preinstalled_driver(props, labels),
         platform_plugin=profile.policy_own_device_plugin(props, labels),
-        image_problems=tuple(profile.policy_image_problems(props, instance_types, arch)),
-        mig_problems=tuple(profile.policy_mig_problems(where, props, model, instance_types)),
+        image_problems=image_problems,
+        mig_problems=mig_problems,
         shared_clients=shared_clients,
-        health_gap=profile.policy_health_gap(where, props),
+        health_gap=health_gap,
         capacity_problems=tuple(whole_profile.provisioners[provisioner].policy_capacity_problems(where, props)),
     )

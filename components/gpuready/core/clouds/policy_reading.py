@@ -1,18 +1,18 @@
 """What the policy pack asks of a cloud (``PolicyReading``) to read and fix any program's pool resources of that
-cloud: field paths, taint spelling, driver and plugin owners, and the cloud's own MIG, image and health settings.
-The hooks over a resource's props are asked once, by the pool's reader (``core.capacity.pool_facts.cloud_pool``),
-and the pack reads their answers from ``PoolFacts``. Pure."""
+cloud: field paths, taint spelling, driver and plugin owners, the fixes to propose. The hooks over a resource's
+props are asked once, by the pool's reader (``core.capacity.pool_facts.cloud_pool``), and the pack reads their
+answers from ``PoolFacts``; the cloud's own image, MIG and health checks are its readers' (``<cloud>/pool_reader``).
+Pure."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from gpuready.core.clouds.named import NamedCloud
 
 if TYPE_CHECKING:
-    from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.taints import Taint
 
 
@@ -45,20 +45,6 @@ class PolicyReading(NamedCloud, Protocol):
     def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         """Who runs a device plugin on a pool resource outside the GPU stack, or ``""``."""
         return ""
-
-    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
-        """Why the cloud runs no GPU health checks on a pool resource (with the alternative), or ``""``."""
-        return ""
-
-    def policy_mig_problems(
-        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
-    ) -> list[str]:
-        """Problems of the cloud's own MIG settings on a pool resource (messages name the field and the fix)."""
-        return []
-
-    def policy_image_problems(self, props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
-        """Problems of the node image a GPU pool resource names (for ``arch`` when the catalog knows it)."""
-        return []
 
     @abstractmethod
     def encoded_taint(self, taint: Taint) -> object:
