@@ -53,6 +53,7 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
     if not gpu:
         return None
     raw_taints = as_list(props.get("nodeTaints"))
+    driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
     autoscaled = as_flag(props.get("enableAutoScaling")) is True
     # An agent pool's own count is read at creation only when autoscaled (``lifecycle.creation_only``).
     creation_only = CREATION_ONLY if props.get("enableAutoScaling") is True and not where else ()
@@ -67,11 +68,14 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         arch=listed.arch if listed else None,
         taints=tuple(t for t in (text_taint(e) for e in raw_taints if isinstance(e, str)) if t),
         labels=text_map(props.get("nodeLabels")),
+        fields=("nodeTaints", "nodeLabels"),
+        min_size_fields=("minCount",),
         max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
         desired_nodes=whole(props.get("count")),
         gpus_per_node=listed.gpus if listed else None,
         mig_problems=tuple(_mig_problems(where, props, GPU_MODELS[listed.gpu] if listed else None, size)),
         health_gap=_health_gap(where, props),
+        driver_owner=f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else "",
         creation_only=creation_only,
     )
 

@@ -24,7 +24,6 @@ from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
-from gpuready.core.props import as_text, dig
 from gpuready.core.scheduling import AKS_SPOT_TAINT, GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
@@ -127,8 +126,6 @@ class AksProfile(CloudProfile):
     inputs_package = "gpuready.aks"
     owned_inputs = OWNED_INPUTS
 
-    policy_fields = ("nodeTaints", "nodeLabels")
-    policy_min_size_fields = ("minCount",)
     policy_taints_as_text = True
     policy_untainted_note = "AKS never taints GPU pools and has no ExtendedResourceToleration (Azure/AKS#1449)"
     policy_driver_hand_over = "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)"
@@ -139,10 +136,6 @@ class AksProfile(CloudProfile):
         "no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator release has driver.enabled: "
         "false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
     )
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
-        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
 
     def stack_settings_problems(
         self, settings: StackSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str

@@ -18,6 +18,11 @@ DEPRECATED_GPU_AMI = "AL2_x86_64_GPU"
 """EKS stopped publishing AL2 AMIs on 2025-11-26 (awslabs/amazon-eks-ami doc/usage/al2.md, issue #2545)."""
 
 
+def has_nvidia_driver(ami: str) -> bool:
+    """Whether nodes of AMI type ``ami`` come with the NVIDIA driver (the deprecated AL2 GPU AMI too)."""
+    return ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI
+
+
 def image_problems(props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
     """What is wrong with the AMI type a GPU node group names for its instance types (of CPU ``arch`` when known)."""
     want = AMI_TYPES[("al2023", arch or "x86_64")]

@@ -41,9 +41,13 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         arch=arch,
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
         labels=text_map(props.get("labels")),
+        fields=("taints", "labels"),
+        min_size_fields=("scalingConfig.minSize",),
         max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
         desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
         gpus_per_node=listed[0].gpus if listed else None,
+        driver_owner=f"the EKS NVIDIA AMI ({ami})" if ami_types.has_nvidia_driver(ami) else "",
+        platform_plugin="Bottlerocket NVIDIA" if ami.startswith("BOTTLEROCKET_") else "",
         image_problems=tuple(ami_types.image_problems(props, types, arch)),
         creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
-from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
     GPUREADY_DOMAIN,
     LABEL_DEPLOY_PREFIX,
@@ -24,7 +22,6 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.eks import auto_mode, capacity, catalog, karpenter, offline_answers
 from gpuready.eks.addon import ADDON_RESOURCE
-from gpuready.eks.ami_types import DEPRECATED_GPU_AMI, NVIDIA_AMI_TYPES
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
@@ -117,8 +114,6 @@ class EksProfile(CloudProfile):
             )
         return found
 
-    policy_fields = ("taints", "labels")
-    policy_min_size_fields = ("scalingConfig.minSize",)
     policy_untainted_note = "EKS never taints GPU node groups, so CPU pods fill the GPU nodes"
     policy_driver_hand_over = "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)"
     policy_plugin_fix = (
@@ -126,13 +121,6 @@ class EksProfile(CloudProfile):
         f"{LABEL_DEPLOY_PREFIX}device-plugin=false for the operator)"
     )
     policy_why_unserved = "EKS NVIDIA AMIs ship the driver but no device plugin"
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        ami = as_text(props.get("amiType")) or ""
-        return f"the EKS NVIDIA AMI ({ami})" if ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI else ""
-
-    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        return "Bottlerocket NVIDIA" if (as_text(props.get("amiType")) or "").startswith("BOTTLEROCKET_") else ""
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_eks_taint(taint)

@@ -25,9 +25,11 @@ from gpuready.core.capacity.pool_facts import (
 from gpuready.core.catalog.gpus import GPU_MODELS, gpu_model_for_gke_accelerator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.core.scheduling import LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.gke.catalog import GKE_MACHINE_TYPES, GKE_MIG_MODELS, gpu_family, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
+from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED
 
 
 def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -59,6 +61,9 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         if found is not None:  # the attached accelerators are the machine's GPUs (GKE: one entry per GPU type)
             model, gpus = found, whole(accelerator.get("count"))
     raw_taints = as_list(config.get("taints"))
+    labels = text_map(config.get("labels"))
+    version = driver_version(config)
+    off = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
     pool = cloud_pool(
         "gke",
         "node-pool",
@@ -68,13 +73,17 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         model=model,
         arch=listed.arch if listed else None,
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
-        labels=text_map(config.get("labels")),
+        labels=labels,
+        fields=("nodeConfig.taints", "nodeConfig.labels"),
+        min_size_fields=("autoscaling.minNodeCount", "autoscaling.totalMinNodeCount"),
         max_nodes=_max_nodes(props),
         desired_nodes=whole(props.get("initialNodeCount")),
         gpus_per_node=gpus,
         creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
         shared_clients=_shared_clients(config),
         mig_problems=tuple(_mig_problems(config)),
+        driver_owner=f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else "",
+        platform_plugin="" if off or version == DRIVER_INSTALLATION_DISABLED else "GKE",
     )
     return (pool,)
 
@@ -111,6 +120,15 @@ def _shared_clients(node_config: Mapping[str, Any]) -> tuple[SharedClients, ...]
         for index, accelerator in enumerate(accelerators(node_config))
         if (clients := dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")) is not None
     )
+
+
+def driver_version(node_config: Mapping[str, Any]) -> str:
+    """``gpuDriverVersion`` of a node pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
+    for accelerator in accelerators(node_config):
+        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
+        if version:
+            return version
+    return "DEFAULT"
 
 
 def _max_nodes(props: Mapping[str, Any]) -> int | None:

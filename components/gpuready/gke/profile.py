@@ -17,7 +17,6 @@ from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN, LABEL_GKE_NO_DEVICE_PLUGIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
@@ -28,7 +27,6 @@ from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
 from gpuready.gke.node_labels import LABEL_GKE_MAX_SHARED_CLIENTS, LABEL_GKE_SHARING_STRATEGY, NODE_LABELS
 from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, OWNED_INPUTS, to_gke_taint
-from gpuready.gke.pool_reader import accelerators
 from gpuready.gke.zones import ZONE, zone_problems
 
 if TYPE_CHECKING:
@@ -46,15 +44,6 @@ EVERY_IMAGE_DRIVER_VERSIONS: tuple[str, ...] = tuple(
     v for v in DRIVER_VERSIONS if all(v in facts.driver_versions for facts in IMAGES.values())
 )
 """The driver versions every GKE image takes: what a pool on an image GKE lacks is judged by."""
-
-
-def driver_version(props: Mapping[str, Any]) -> str:
-    """``gpuDriverVersion`` of a node pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
-    for accelerator in accelerators(as_mapping(props.get("nodeConfig")) or {}):
-        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
-        if version:
-            return version
-    return "DEFAULT"
 
 
 class GkeProfile(CloudProfile):
@@ -112,8 +101,6 @@ class GkeProfile(CloudProfile):
     inputs_package = "gpuready.gke"
     owned_inputs = OWNED_INPUTS
 
-    policy_fields = ("nodeConfig.taints", "nodeConfig.labels")
-    policy_min_size_fields = ("autoscaling.minNodeCount", "autoscaling.totalMinNodeCount")
     policy_untainted_note = (
         "GKE adds it only when the cluster already has a non-GPU pool (terraform-google-kubernetes-engine#703), "
         "and a pool that declares other taints but not this one is replaced on every apply "
@@ -122,14 +109,6 @@ class GkeProfile(CloudProfile):
     policy_driver_hand_over = f"set gpuDriverInstallationConfig.gpuDriverVersion: {DRIVER_INSTALLATION_DISABLED!r}"
     policy_plugin_fix = f"Label the pool {LABEL_GKE_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off"
     policy_why_unserved = f"GKE's device plugin is off ({LABEL_GKE_NO_DEVICE_PLUGIN} or driver installation disabled)"
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        version = driver_version(props)
-        return f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else ""
-
-    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        disabled = labels.get(LABEL_GKE_NO_DEVICE_PLUGIN) == "true"
-        return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_gke_taint(taint)

@@ -208,22 +208,25 @@ def cloud_pool(
     arch: str | None,
     taints: tuple[Taint, ...],
     labels: Mapping[str, str],
+    fields: tuple[str, str],
+    min_size_fields: tuple[str, ...],
     max_nodes: int | None,
     desired_nodes: int | None,
     gpus_per_node: int | None,
+    driver_owner: str,
+    platform_plugin: str = "",
     creation_only: tuple[str, ...] = (),
     shared_clients: tuple[SharedClients, ...] = (),
     image_problems: tuple[str, ...] = (),
     mig_problems: tuple[str, ...] = (),
     health_gap: str = "",
 ) -> PoolFacts:
-    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool), the rest read by its
-    reader: where its taints, labels and minimum sit, who installs the driver and a device plugin on it and which
-    taint values it refuses are the cloud profile's answers, and what is wrong with how it gets capacity its
-    provisioner's, asked once here."""
-    whole_profile = cloud_profile(cloud)
-    profile: PolicyReading = whole_profile
-    found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
+    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool) as its reader read them
+    (``fields``: the paths of its taints and labels; ``min_size_fields``: of its autoscaling minimum, the first one
+    set wins), with the taint values its cloud refuses (the profile's ``SpecRules``) and what is wrong with how it
+    gets capacity (its provisioner's), asked once here."""
+    profile = cloud_profile(cloud)
+    found = next(((f, v) for f in min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
     return PoolFacts(
         cloud=cloud,
         provisioner=provisioner,
@@ -235,22 +238,22 @@ def cloud_pool(
         model=model,
         arch=arch,
         taints=taints,
-        refused_taints=tuple(t for t in taints if whole_profile.taint_value_problems(where, t)),
-        taints_field=where + profile.policy_fields[0],
-        raw_taints=dig(props, *profile.policy_fields[0].split(".")) or [],
+        refused_taints=tuple(t for t in taints if profile.taint_value_problems(where, t)),
+        taints_field=where + fields[0],
+        raw_taints=dig(props, *fields[0].split(".")) or [],
         labels=labels,
-        labels_field=where + profile.policy_fields[1],
+        labels_field=where + fields[1],
         min_nodes=whole(found[1]) if found is not None else None,
         min_nodes_field=where + found[0] if found is not None else "",
         max_nodes=max_nodes,
         desired_nodes=desired_nodes,
         gpus_per_node=gpus_per_node,
         creation_only=creation_only,
-        driver_owner=profile.policy_preinstalled_driver(props, labels),
-        platform_plugin=profile.policy_own_device_plugin(props, labels),
+        driver_owner=driver_owner,
+        platform_plugin=platform_plugin,
         image_problems=image_problems,
         mig_problems=mig_problems,
         shared_clients=shared_clients,
         health_gap=health_gap,
-        capacity_problems=tuple(whole_profile.provisioners[provisioner].policy_capacity_problems(where, props)),
+        capacity_problems=tuple(profile.provisioners[provisioner].policy_capacity_problems(where, props)),
     )
