@@ -164,6 +164,7 @@ CLASS_FACTS = NodeFacts(
     taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
     own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
     own_plugin_opt_out=scheduling.LABEL_GKE_NO_DEVICE_PLUGIN,
+    untainted_note="GKE taints its GPU nodes only in clusters that also have a non-GPU node pool",
 )  # fmt: skip
 """How a ComputeClass and the nodes GKE makes for it are recognised and read."""
 

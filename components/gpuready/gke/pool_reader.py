@@ -186,6 +186,7 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         gpus_per_node=gpus,
         elastic=True,
         node_facts=facts,
+        untainted_note=facts.untainted_note,
         platform_plugin=facts.plugin_on(labels),
     )
     return (pool,)

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
-from gpuready.core.capacity.node_facts import NodeFacts
+from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.clouds.registry import Cloud, cloud_profile
@@ -103,6 +103,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         or any(_blocks_underutilized(b) for b in as_list(disruption.get("budgets"))),
         elastic=True,
         node_facts=facts,
+        untainted_note=facts.untainted_note if facts is not None else KARPENTER_UNTAINTED,
         platform_plugin=facts.plugin_on(labels) if facts is not None else "",
     )
     return (pool,)

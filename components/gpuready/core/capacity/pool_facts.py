@@ -78,6 +78,8 @@ class PoolFacts:
     """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
     node_facts: NodeFacts | None = None
     """The elastic provisioner's facts, when its object is one."""
+    untainted_note: str = ""
+    """What follows when an elastic object does not taint its GPU nodes (its provisioner's ``NodeFacts``)."""
     driver_owner: str = ""
     """Who installs the NVIDIA driver on the pool's nodes outside the GPU stack (``AKS (gpuProfile.driver=...)``),
     or "" (always "" for an elastic pool, whose node class decides it)."""

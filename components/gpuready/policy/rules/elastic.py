@@ -32,7 +32,7 @@ from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.props import as_text, dig, show
-from gpuready.policy.rules.elastic_pools import ElasticPool, elastic_pools
+from gpuready.policy.rules.elastic_pools import elastic_pools
 from gpuready.policy.rules.k8s import GPU_TAINT, parse_quantity
 
 K8S_GPU_TAINT = scheduling.to_k8s_taint(GPU_TAINT)
@@ -62,7 +62,7 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
         if not gpu:
             problems.append(
                 f"{field}: GPU {pool.kind} ({pool.why}) has no {wanted.key} NoSchedule taint, so "
-                f"{_untainted_note(pool)}; got {show(pool.raw_taints)}. Add {fix!r} to {field}"
+                f"{pool.untainted_note}; got {show(pool.raw_taints)}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
@@ -70,12 +70,6 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
                 f"the GPU nodes (effects are spelt as in Kubernetes here: NoSchedule). Use {fix!r}"
             )
     return problems
-
-
-def _untainted_note(pool: ElasticPool) -> str:
-    if pool.kind == "ComputeClass":
-        return "GKE taints its GPU nodes only in clusters that also have a non-GPU node pool"
-    return "Karpenter adds no taint of its own and any pending pod can land on (and keep alive) the GPU nodes it makes"
 
 
 def limit_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
