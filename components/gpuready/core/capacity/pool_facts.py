@@ -38,7 +38,8 @@ class PoolFacts:
     name: str
     """The pool's own name where the resource gives one, else ``""``."""
     props: Mapping[str, Any]
-    """The pool's properties (the profile's, inside a ManagedCluster), for the cloud's own checks."""
+    """The pool's properties (the profile's, inside a ManagedCluster), for the checks not read into the record yet
+    (the node fabric's: ``CloudFabric.policy_problems``)."""
     reading: PolicyReading = field(repr=False, compare=False)
     """How the pool's cloud reads and fixes its pool resources (the policy pack's questions), resolved by the
     reader once."""
