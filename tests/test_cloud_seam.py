@@ -90,26 +90,7 @@ def cloud_names(source: str) -> Iterator[tuple[int, str]]:
             yield line, name
 
 
-_READERS = "the policy pack's per-cloud readers: one reader per resource, owned by its writer, is #25 item 4"
-_VERIFY = "verification reads each cloud's node labels and agent reasons; it sits below the cloud packages"
-NAMING_EXEMPT: Mapping[str, str] = {
-    "components/gpuready/cli/release_section.py": "shows the EKS health-agent add-on of a plan (its type token)",
-    "components/gpuready/offline/computed_outputs.py": "the offline engine computes the outputs a provider would "
-    "(by type token)",
-    "components/gpuready/offline/invoke_results.py": "the offline engine answers each provider's invokes",
-    "components/gpuready/policy/policies.py": _READERS,
-    "components/gpuready/policy/rules/gpu_pools.py": _READERS,
-    "components/gpuready/policy/rules/health.py": _READERS,
-    "components/gpuready/policy/rules/k8s.py": _READERS,
-    "components/gpuready/verify/checks.py": _VERIFY,
-    "components/gpuready/verify/expectations.py": _VERIFY,
-    "components/gpuready/verify/findings.py": _VERIFY,
-    "components/gpuready/verify/inference.py": _VERIFY,
-    "components/gpuready/verify/node_labels.py": _VERIFY,
-    "components/gpuready/verify/node_sharing.py": _VERIFY,
-    "components/gpuready/verify/resource_checks.py": _VERIFY,
-    "components/gpuready/verify_hook/wire.py": "the verification hook's wire format carries GKE's sharing labels",
-}
+NAMING_EXEMPT: Mapping[str, str] = {}
 """Files outside the cloud packages that still name a cloud, and why (what would move them)."""
 
 

@@ -56,7 +56,12 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
         if facts.props.get("capacityType") != "CAPACITY_BLOCK":  # a block's type is in its launch template (#28)
             assert facts.model is not None and facts.model.key == spec["accelerator"], spec["name"]
             assert spec["instanceType"] in facts.instance_types, spec["name"]
+            assert facts.gpus_per_node == spec["gpusPerNode"], spec["name"]
         assert facts.labels == spec["nodeLabels"], spec["name"]
+        sound = (facts.image_problems, facts.mig_problems, facts.capacity_problems, facts.refused_taints)
+        assert sound == ((), (), (), ()), spec["name"]  # gpuready's own pools are sound
+        for shared in facts.shared_clients:  # a cloud's own time-sharing: each GPU is advertised once per client
+            assert shared.value * spec["gpusPerNode"] == spec["schedulablePerNode"][spec["resourceName"]]
         taint = spec.get("taint")
         assert taint is None or Taint(taint["key"], taint["value"], taint["effect"]) in facts.taints, spec["name"]
         if facts.kind == "ComputeClass":  # GKE sizes the node pools it creates: the class has no bounds
@@ -64,8 +69,14 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
         elif facts.elastic:  # a NodePool: no minimum, a nodes limit, a GPU limit counted as its nodes report
             assert (facts.min_nodes, facts.max_nodes) == (None, spec["maxNodes"]), spec["name"]
             assert facts.gpu_limit == spec["schedulableAtMaxSize"][GPU_RESOURCE], spec["name"]
+            assert not facts.fixed_count and GPU_RESOURCE in facts.limits, spec["name"]
+            assert facts.consolidation == "WhenEmpty" or facts.consolidation_blocked, spec["name"]
         else:
             assert (facts.min_nodes, facts.max_nodes) == (spec["minNodes"], spec["maxNodes"]), spec["name"]
+
+
+def test_the_examples_read_back_a_cloud_s_own_sharing() -> None:
+    assert any(f.shared_clients for path in PLANS for _, f in _planned(path))
 
 
 def test_the_examples_cover_every_provisioner_but_auto_mode() -> None:
@@ -119,12 +130,15 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     bounds = provisioner.bounds(spec)
     assert (facts.cloud, facts.provisioner, facts.elastic) == (spec.cloud, provisioner.key, provisioner.elastic)
     assert facts.model == spec.resolved.gpu.model
+    assert facts.gpus_per_node == spec.resolved.gpu.gpus
     assert spec.resolved.gpu.instance_type in facts.instance_types
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)
     assert facts.creation_only == provisioner.creation_only(spec)  # every table pool is autoscaled
+    assert (facts.image_problems, facts.mig_problems, facts.shared_clients) == ((), (), ())
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
+        assert not facts.fixed_count
     else:
         assert facts.arch == spec.resolved.gpu.arch
         assert (facts.min_nodes, facts.max_nodes, facts.desired_nodes) == (bounds.min, bounds.max, bounds.initial)

@@ -15,6 +15,7 @@ from gpuready.core.taints import Taint
 from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, with_field
+from tests.plan_diff.capacity_of import read_capacity
 
 NODE_POOL_CRD = "karpenter-azure/karpenter.sh_nodepools.v1.14.2.yaml"
 NODE_CLASS_CRD = "karpenter-azure/karpenter.azure.com_aksnodeclasses.v1.14.2.yaml"
@@ -141,10 +142,10 @@ def test_the_registry_chooses_nap_and_capacity_reads_the_pool_back() -> None:
     chosen = registry.provisioner_for(spec)
     assert chosen is nap.PROVISIONER
     assert chosen.bounds(spec).expected_nodes == 0 and chosen.summary(spec).max_gpus == 6
-    found = chosen.capacity(nap.node_pool(spec))
+    found = read_capacity(chosen.pool_table.type, nap.node_pool(spec))
     assert found is not None
     assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 2, 3)
-    assert chosen.capacity({"spec": {}}) is None
+    assert read_capacity(chosen.pool_table.type, {"spec": {}}) is None
     assert registry.provisioner_for(build_spec("aks")).key == "node-pool"
 
 

@@ -15,6 +15,7 @@ from gpuready.eks import auto_mode, karpenter
 from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, schema_problems, with_field
+from tests.plan_diff.capacity_of import read_capacity
 
 NODE_POOL_CRD = "karpenter-aws/karpenter.sh_nodepools.v1.14.1.yaml"
 NODE_CLASS_SCHEMA = "crds-catalog/eks.amazonaws.com/nodeclass_v1.json"
@@ -108,10 +109,10 @@ def test_the_registry_chooses_auto_mode_and_capacity_reads_the_pool_back() -> No
     chosen = registry.provisioner_for(spec)
     assert chosen is auto_mode.PROVISIONER
     assert chosen.bounds(spec).expected_nodes == 0 and chosen.summary(spec).max_gpus == 12
-    found = chosen.capacity(auto_mode.node_pool(spec))
+    found = read_capacity(chosen.pool_table.type, auto_mode.node_pool(spec))
     assert found is not None
     assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 4, 3)
-    assert chosen.capacity({"spec": {}}) is None
+    assert read_capacity(chosen.pool_table.type, {"spec": {}}) is None
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import pytest
 
 from gpuready.cli.main import main
 from gpuready.core.health.agent_chart import AGENT_ADDON, AGENT_ADDON_VERSION
+from gpuready.eks.addon import ADDON_RESOURCE
 from gpuready.eks.health_agent import addon_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +34,12 @@ def test_addon_args_are_sdk_inputs_and_botocore_members() -> None:
     assert args["resolve_conflicts_on_create"] in request.members["resolveConflicts"].enum
     assert args["resolve_conflicts_on_update"] in request.members["resolveConflicts"].enum
     assert (args["addon_name"], args["addon_version"]) == (AGENT_ADDON, AGENT_ADDON_VERSION)
+    fields = (ADDON_RESOURCE.name_field, ADDON_RESOURCE.version_field, ADDON_RESOURCE.values_field)
+    assert set(fields) <= set(request.members)  # the add-on's inputs as gpuready reads any program's
+
+
+def test_the_addon_resource_is_the_sdk_s() -> None:
+    assert repr(ADDON_RESOURCE.type) in inspect.getsource(aws.eks.Addon._internal_init)
 
 
 def _plan(tmp_path: Path, capsys: pytest.CaptureFixture[str], stack: str) -> dict[str, Any]:

@@ -9,12 +9,14 @@ import pytest
 
 from gpuready.core import scheduling
 from gpuready.core.capacity import registry
+from gpuready.core.capacity.karpenter_nodepool import NODE_POOL_TABLE
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.eks import karpenter
 from gpuready.errors import SpecError
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems
+from tests.plan_diff.capacity_of import read_capacity
 
 NODE_POOL_CRD = "karpenter-aws/karpenter.sh_nodepools.v1.14.1.yaml"
 NODE_CLASS_CRD = "karpenter-aws/karpenter.k8s.aws_ec2nodeclasses.v1.14.1.yaml"
@@ -203,10 +205,10 @@ def test_the_registry_chooses_karpenter_from_the_spec_and_its_summary_is_elastic
 
 def test_capacity_reads_a_planned_node_pool_back() -> None:
     spec = build_spec("eks", provisioner="karpenter", instance_type="g5.12xlarge", max_size=3)
-    found = karpenter.PROVISIONER.capacity(karpenter.node_pool(spec))
+    found = read_capacity(NODE_POOL_TABLE.type, karpenter.node_pool(spec))
     assert found is not None
     assert (found.accelerator, found.gpus_per_node, found.max_nodes, found.max_gpus) == ("a10g", 4, 3, 12)
-    assert karpenter.PROVISIONER.capacity({"spec": {"template": {"spec": {"requirements": []}}}}) is None
+    assert read_capacity(NODE_POOL_TABLE.type, {"spec": {"template": {"spec": {"requirements": []}}}}) is None
 
 
 @pytest.mark.parametrize(

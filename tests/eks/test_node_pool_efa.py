@@ -17,7 +17,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks import karpenter, launch_template_fabric, lifecycle
 from gpuready.eks.fabric_facts import EFA_TYPES
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from gpuready.offline.invoke_results import EC2_GET_SUBNETS
+from gpuready.eks.offline_answers import EC2_GET_SUBNETS
 from gpuready.plan_diff.registry import table_for
 from tests.eks.test_fabric_facts import BUNDLED, EFA_IN_EC2
 from tests.pulumi_mocks import CapturingMonitor, RecordingMocks, failing_program, install_mocks, runtime_test

@@ -18,6 +18,7 @@ from gpuready.errors import SpecError
 from gpuready.gke import compute_class
 from tests.core.conftest import build_spec
 from tests.crd_schemas import schema_problems, with_field
+from tests.plan_diff.capacity_of import read_capacity
 
 SCHEMA = "crds-catalog/cloud.google.com/computeclass_v1.json"
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
@@ -159,11 +160,11 @@ def test_the_registry_chooses_the_compute_class_and_its_summary_is_elastic() -> 
 
 def test_capacity_reads_a_planned_compute_class_back() -> None:
     spec = build_spec("gke", provisioner="compute-class", instance_type="a2-highgpu-2g", capacity="spot")
-    found = compute_class.PROVISIONER.capacity(compute_class.compute_class(spec))
+    found = read_capacity(compute_class.COMPUTE_CLASS.type, compute_class.compute_class(spec))
     assert found is not None
     assert (found.accelerator, found.gpus_per_node, found.max_nodes) == (spec.resolved.gpu.model.key, 2, None)
-    assert compute_class.PROVISIONER.capacity({"spec": {"priorities": []}}) is None
-    assert compute_class.PROVISIONER.capacity({"spec": {"priorities": [{"machineType": "n9-nothing"}]}}) is None
+    assert read_capacity(compute_class.COMPUTE_CLASS.type, {"spec": {"priorities": []}}) is None
+    assert read_capacity(compute_class.COMPUTE_CLASS.type, {"spec": {"priorities": [{"machineType": "n9-x"}]}}) is None
 
 
 @pytest.mark.parametrize(

@@ -16,17 +16,13 @@ import yaml
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 
+from gpuready.aks.offline_answers import AKS_LIST_USER_CREDENTIALS
 from gpuready.core.cluster_kubeconfig import ClusterCredentialsError, ClusterTarget
+from gpuready.eks.offline_answers import EKS_GET_CLUSTER, EKS_GET_CLUSTER_AUTH
 from gpuready.gke.kubeconfig import GKE_INSTALL_HINT
+from gpuready.gke.offline_answers import GKE_GET_CLUSTER
 from gpuready.kube_provider import cluster_provider
-from gpuready.offline.invoke_results import (
-    AKS_LIST_USER_CREDENTIALS,
-    EKS_GET_CLUSTER,
-    EKS_GET_CLUSTER_AUTH,
-    GKE_GET_CLUSTER,
-    OFFLINE_CA_B64,
-    OFFLINE_TOKEN,
-)
+from gpuready.offline.invoke_results import OFFLINE_CA_B64, OFFLINE_TOKEN
 from tests.kube_provider.conftest import InvokeRecordingMocks, MockedRun
 from tests.pulumi_mocks import failing_program, install_mocks, runtime_test
 from tests.wiring import cloud_settings

@@ -12,18 +12,16 @@ import yaml
 from pulumi.runtime import MockCallArgs, rpc
 
 from gpuready.aks.kubeconfig import aks_kubeconfig
+from gpuready.aks.offline_answers import AKS_LIST_USER_CREDENTIALS
+from gpuready.eks.offline_answers import EC2_GET_SUBNETS, EKS_GET_CLUSTER, EKS_GET_CLUSTER_AUTH
+from gpuready.gke.offline_answers import GKE_GET_CLUSTER
 from gpuready.offline.capture import PlanMocks
 from gpuready.offline.invoke_results import (
-    AKS_LIST_USER_CREDENTIALS,
-    EC2_GET_SUBNETS,
-    EKS_GET_CLUSTER,
-    EKS_GET_CLUSTER_AUTH,
-    FAKED_INVOKES,
-    GKE_GET_CLUSTER,
     OFFLINE_CA_B64,
     OFFLINE_CA_TEXT,
     OFFLINE_CLUSTER,
     fake_invoke_result,
+    faked_invokes,
 )
 from gpuready.offline.runner import run_program
 from tests.pulumi_mocks import RecordingMocks
@@ -44,7 +42,7 @@ def test_both_mocks_answer_from_the_one_table(token: str, args: dict[str, Any]) 
     expected = fake_invoke_result(token, args)
     assert PlanMocks().call(call) == (expected, [])
     assert RecordingMocks().call(call) == (expected, [])
-    assert bool(expected) == (token in FAKED_INVOKES)
+    assert bool(expected) == (token in faked_invokes())
 
 
 def test_answers_echo_the_cluster_and_are_clearly_fake() -> None:

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from gpuready.plan_diff.diff import diff_plans
+from gpuready.plan_diff.plan_file import PlanFormatError
+from tests.plan_diff.capacity_of import read_capacity
 
 STACK = "urn:pulumi:dev::gpuready::pulumi:pulumi:Stack::gpuready-dev"
 LABELS = {"gpuready.io/accelerator": "h100", "skypilot.co/accelerator": "h100", "gpuready.io/pool": "p"}
@@ -143,3 +145,62 @@ def test_a_raw_node_pool_halved_is_read_by_the_provisioner_that_wrote_it(instanc
     (risk,) = diff.at_risk
     assert (risk.pool, risk.action) == ("gpu", "update")
     assert risk.losses == (f"fewer schedulable units at maxSize: {loss}",)
+
+
+NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
+AGENT_POOL_TYPE = "azure-native:containerservice:AgentPool"
+NODE_POOL_TYPE = "gcp:container/nodePool:NodePool"
+KARPENTER_TYPE = "kubernetes:karpenter.sh/v1:NodePool"
+CLASS_TYPE = "kubernetes:cloud.google.com/v1:ComputeClass"
+
+
+def _karpenter(limits: dict[str, Any]) -> dict[str, Any]:
+    terms = [{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": ["p5.48xlarge"]}]
+    return {"spec": {"limits": limits, "template": {"spec": {"requirements": terms}}}}
+
+
+@pytest.mark.parametrize(
+    ("type_token", "inputs", "expected"),
+    [
+        (NODE_GROUP_TYPE, {"instanceTypes": ["g6.12xlarge"], "scalingConfig": {"maxSize": 3}}, ("l4", 4, 3)),
+        (NODE_GROUP_TYPE, {"instanceTypes": ["m5.large"]}, None),
+        (AGENT_POOL_TYPE, {"vmSize": "Standard_NC4as_T4_v3", "enableAutoScaling": True, "maxCount": 4}, ("t4", 1, 4)),
+        (AGENT_POOL_TYPE, {"vmSize": "Standard_NC4as_T4_v3", "count": 2}, ("t4", 1, 2)),
+        (NODE_POOL_TYPE, {"nodeConfig": {"machineType": "g2-standard-4"}, "autoscaling": {"totalMaxNodeCount": 5}},
+         ("l4", 1, 5)),
+        (NODE_POOL_TYPE, {"nodeConfig": {"machineType": "g2-standard-4"}, "autoscaling": {"maxNodeCount": 2},
+                          "nodeLocations": ["a", "b"]}, ("l4", 1, 4)),
+        (NODE_POOL_TYPE, {"nodeConfig": {"machineType": "n1-standard-8", "guestAccelerators": [
+            {"type": "nvidia-tesla-t4", "count": 2}]}, "nodeCount": 3, "nodeLocations": ["a"]}, ("t4", 2, 3)),
+        (NODE_POOL_TYPE, {"nodeConfig": {"machineType": "g2-standard-4"}, "autoscaling": {"maxNodeCount": 2}},
+         ("l4", 1, None)),
+        (KARPENTER_TYPE, _karpenter({"nodes": "2"}), ("h100", 8, 2)),
+        (KARPENTER_TYPE, _karpenter({"nvidia.com/gpu": "24"}), ("h100", 8, 3)),
+        (CLASS_TYPE, {"spec": {"priorities": [{"machineType": "a2-highgpu-2g"}]}}, ("a100", 2, None)),
+    ],
+)  # fmt: skip
+def test_a_foreign_pool_is_read_by_its_provisioners_reader(
+    type_token: str, inputs: dict[str, Any], expected: tuple[str, int, int | None] | None
+) -> None:
+    found = read_capacity(type_token, inputs)
+    assert (found and (found.accelerator, found.gpus_per_node, found.max_nodes)) == expected
+
+
+@pytest.mark.parametrize(
+    ("type_token", "inputs", "named"),
+    [
+        (NODE_GROUP_TYPE, {"instanceTypes": {"a": 1}}, "instanceTypes: a list, not dict"),
+        (NODE_GROUP_TYPE, {"instanceTypes": "g6.xlarge"}, "instanceTypes: a list, not str"),
+        (NODE_POOL_TYPE, {"nodeConfig": {"machineType": "g2-standard-4", "guestAccelerators": {"type": "x"}}},
+         "nodeConfig.guestAccelerators: a list, not dict"),
+        (NODE_POOL_TYPE, {"nodeConfig": [], "nodeLocations": 3}, "nodeConfig: an object, not list; nodeLocations"),
+        (KARPENTER_TYPE, {"spec": {"template": {"spec": {"requirements": 5}}}},
+         "spec.template.spec.requirements: a list, not int"),
+        (AGENT_POOL_TYPE, {"vmSize": "Standard_NC4as_T4_v3", "nodeTaints": "a=b:NoSchedule"}, "nodeTaints: a list"),
+        (CLASS_TYPE, {"spec": {"priorities": {"gpu": {}}}}, "spec.priorities: a list, not dict"),
+    ],
+)  # fmt: skip
+def test_a_misshapen_pool_resource_is_a_plan_format_error(type_token: str, inputs: dict[str, Any], named: str) -> None:
+    with pytest.raises(PlanFormatError, match="the new plan's resource urn:") as error:
+        read_capacity(type_token, inputs)
+    assert named in str(error.value)

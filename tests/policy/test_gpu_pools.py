@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from gpuready.core.capacity import readers as module
-from gpuready.core.capacity.pool_facts import PoolFacts
-from gpuready.policy.rules.gpu_pools import EKS_NODE_GROUP, gpu_pools
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader
+from gpuready.policy.rules.gpu_pools import IMAGE_TYPES, SHARING_TYPES, gpu_pools
 
+EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 NODE_GROUP = {"instanceTypes": ["g6.xlarge"], "amiType": "AL2023_x86_64_NVIDIA", "labels": {}, "taints": []}
 
 
@@ -22,9 +23,11 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     every = dict(module.pool_readers())
     real = every[EKS_NODE_GROUP]
 
-    def counting(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+    def read(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         seen.append(EKS_NODE_GROUP)
         return real(props)
+
+    counting = PoolReader(read, real.shape, real.settings)
 
     monkeypatch.setattr(module, "pool_readers", lambda: {**every, EKS_NODE_GROUP: counting})
     return seen
@@ -47,3 +50,8 @@ def test_plain_dicts_are_read_afresh(reads: list[str]) -> None:
     props["instanceTypes"] = ["m5.large"]
     assert gpu_pools(EKS_NODE_GROUP, props) == []
     assert len(reads) == 2
+
+
+def test_the_cloud_s_own_settings_are_scoped_to_the_types_whose_readers_read_them() -> None:
+    assert frozenset({EKS_NODE_GROUP}) == IMAGE_TYPES
+    assert frozenset({"gcp:container/nodePool:NodePool"}) == SHARING_TYPES

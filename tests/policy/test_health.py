@@ -17,6 +17,7 @@ from gpuready.policy.rules.stack import StackResource
 from tests.core.conftest import build_spec
 from tests.policy.builders import AKS, RELEASE, aks, operator
 
+ADDON = "aws:eks/addon:Addon"
 GPU_EXISTS = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 POOLS = [build_spec("eks")]
 
@@ -31,11 +32,11 @@ def daemonset(name: str, tolerations: list[dict[str, str]]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("resource_type", "props", "violates"), [
-    (health.ADDON, addon(None), True),  # the chart's default: no toleration
-    (health.ADDON, addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}), False),
-    (health.ADDON, addon(agent_values(POOLS, "health-agent")), False),  # what gpuready plans
-    (health.ADDON, addon(agent_values(POOLS, "gpu-operator")), False),  # kept off the pools on purpose
-    (health.ADDON, {"addonName": "vpc-cni", "clusterName": "ml"}, False),
+    (ADDON, addon(None), True),  # the chart's default: no toleration
+    (ADDON, addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}), False),
+    (ADDON, addon(agent_values(POOLS, "health-agent")), False),  # what gpuready plans
+    (ADDON, addon(agent_values(POOLS, "gpu-operator")), False),  # kept off the pools on purpose
+    (ADDON, {"addonName": "vpc-cni", "clusterName": "ml"}, False),
     (RELEASE, {"chart": "eks-node-monitoring-agent", "values": {}}, True),
     (health.DAEMONSET, daemonset("node-problem-detector", []), True),
     (health.DAEMONSET, daemonset("nvsentinel-gpu-health-monitor", [GPU_EXISTS]), False),
@@ -55,15 +56,15 @@ def stack(*resources: tuple[str, str, dict[str, Any]]) -> list[StackResource]:
 @pytest.mark.parametrize(("resources", "violations"), [
     # the agent's dcgm-server on the pools beside the operator's exporter (embedded host engine, on by default)
     (stack((RELEASE, "gpu-operator", operator()),
-           (health.ADDON, "agent", addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}))), 1),
+           (ADDON, "agent", addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}))), 1),
     # the operator's standalone DCGM and the agent kept off the pools: one owner
     (stack((RELEASE, "gpu-operator", operator({"dcgm": {"enabled": True}})),
-           (health.ADDON, "agent", addon(agent_values(POOLS, "gpu-operator")))), 0),
+           (ADDON, "agent", addon(agent_values(POOLS, "gpu-operator")))), 0),
     # the exporter off: the agent's dcgm-server is the one owner
     (stack((RELEASE, "gpu-operator", operator({"dcgmExporter": {"enabled": False}})),
-           (health.ADDON, "agent", addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}))), 0),
+           (ADDON, "agent", addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}))), 0),
     # an agent whose dcgm-server cannot land on the pools is the other policy's
-    (stack((RELEASE, "gpu-operator", operator()), (health.ADDON, "agent", addon(None))), 0),
+    (stack((RELEASE, "gpu-operator", operator()), (ADDON, "agent", addon(None))), 0),
 ])  # fmt: skip
 def test_one_dcgm_owner(resources: list[StackResource], violations: int) -> None:
     findings = health.dcgm_owner_findings(resources, {})
@@ -84,9 +85,9 @@ def test_aks_pools_without_the_cloud_driver_are_named(driver: str, warned: bool)
 def test_the_planned_health_stack_passes_its_own_policies() -> None:
     values = agent_values(POOLS, HealthSpec(agent="eks-node-monitoring-agent").dcgm_owner("gpu-operator"))
     resources = stack((RELEASE, "gpu-operator", operator({"dcgm": {"enabled": True}})),
-                      (health.ADDON, "agent", addon(values)))  # fmt: skip
+                      (ADDON, "agent", addon(values)))  # fmt: skip
     assert health.dcgm_owner_findings(resources, {}) == []
-    assert health.agent_taint_problems(health.ADDON, addon(values), {}) == []
+    assert health.agent_taint_problems(ADDON, addon(values), {}) == []
 
 
 SKU = {"gpuTaint": {"key": "sku", "value": "gpu", "effect": "NoSchedule"}}
@@ -98,10 +99,10 @@ SKU_POOLS = [build_spec("eks", conventions=Conventions(gpu_taint=Taint("sku", "g
     (addon({"dcgmAgent": {"tolerations": [GPU_EXISTS]}}), True),  # nvidia.com/gpu is not the team's taint
 ])  # fmt: skip
 def test_health_agents_tolerate_the_configured_taint(props: dict[str, Any], violates: bool) -> None:
-    problems = health.agent_taint_problems(health.ADDON, props, SKU)
+    problems = health.agent_taint_problems(ADDON, props, SKU)
     assert bool(problems) == violates, problems
     if violates:
         assert "sku=gpu:NoSchedule" in problems[0] and "{key: sku, operator: Exists" in problems[0]
-    sku_agent = [StackResource(health.ADDON, "urn:agent", "agent", props), StackResource(RELEASE, "urn:op", "op",
+    sku_agent = [StackResource(ADDON, "urn:agent", "agent", props), StackResource(RELEASE, "urn:op", "op",
                  operator())]  # fmt: skip
     assert len(health.dcgm_owner_findings(sku_agent, SKU)) == (0 if violates else 1)  # on the pools only if tolerated

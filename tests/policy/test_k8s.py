@@ -6,11 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from gpuready.core.capacity.pool_facts import API_EFFECTS, api_taint, text_taint
 from gpuready.core.taints import Taint
 from gpuready.policy.rules.k8s import (
-    API_EFFECTS,
-    api_taint,
-    parse_aks_taint,
     parse_quantity,
     tolerates,
     tolerates_every_value,
@@ -74,8 +72,8 @@ def test_quantities_parse_like_apimachinery(value: object, expected: Fraction | 
         ("no-effect", None),
     ],
 )
-def test_aks_taint_strings(text: str, expected: Taint | None) -> None:
-    assert parse_aks_taint(text) == expected
+def test_taint_strings(text: str, expected: Taint | None) -> None:
+    assert text_taint(text) == expected
 
 
 def test_api_effects_map_to_kubernetes_spelling() -> None:

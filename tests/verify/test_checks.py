@@ -312,10 +312,10 @@ def test_pool_expectations_are_self_consistent(overrides: dict[str, object]) -> 
     # Invariant: a node carrying what its pool declares (plus what GFD/GKE would add) has no findings.
     expectation = expectation_for(build_spec(**overrides))  # type: ignore[arg-type]
     extra = {"nvidia.com/gpu.product": f"NVIDIA-{expectation.accelerator}".upper()} if expectation.gfd_expected else {}
-    if expectation.gke_partition_size:
-        extra["cloud.google.com/gke-gpu-partition-size"] = expectation.gke_partition_size
-    if expectation.gke_shared_clients:
-        extra["cloud.google.com/gke-max-shared-clients-per-gpu"] = str(expectation.gke_shared_clients)
+    if expectation.cloud_partition_size:
+        extra["cloud.google.com/gke-gpu-partition-size"] = expectation.cloud_partition_size
+    if expectation.cloud_shared_clients:
+        extra["cloud.google.com/gke-max-shared-clients-per-gpu"] = str(expectation.cloud_shared_clients)
     node = _pool_node(expectation, extra, dict(expectation.allocatable))
     assert check_node(node, expectation) == []
 

@@ -11,7 +11,7 @@ from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
-from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
@@ -49,8 +49,8 @@ class AksAgentPool(Provisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.AGENT_POOL
     readers: ClassVar[Mapping[str, PoolReader]] = {
-        lifecycle.AGENT_POOL.type: pool_reader.read_agent_pool,
-        pool_reader.MANAGED_CLUSTER: pool_reader.read_managed_cluster,
+        lifecycle.AGENT_POOL.type: pool_reader.AGENT_POOL_READER,
+        pool_reader.MANAGED_CLUSTER: pool_reader.MANAGED_CLUSTER_READER,
     }
     """An agent pool of gpuready's, and any program's agent pools, also those declared inside a ManagedCluster."""
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
@@ -71,9 +71,6 @@ class AksAgentPool(Provisioner):
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.creation_only(spec)
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        return lifecycle.capacity(inputs)
 
 
 PROVISIONER = AksAgentPool()

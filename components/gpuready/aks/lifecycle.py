@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.catalog import lookup
-from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, wire_name
+from gpuready.core.lifecycle import FieldRule, ResourceTable, node_template, wire_name
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import SpecError
 
 AN = "pulumi/pulumi-azure-native@{commit}:{path}#L{lines}"
 REPLACEMENT_GO = "provider/pkg/gen/replacement.go"
@@ -136,19 +134,6 @@ def replace_on_changes(args: Mapping[str, Any]) -> list[str]:
     wire = {wire_name(k, IRREGULAR_NAMES) for k in args}
     rules = (*AGENT_POOL.rules, *AKS_IMMUTABLE)
     return sorted({r.field for r in rules if r.action == "replace" and r.field in wire})
-
-
-def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """GPU capacity of a planned agent pool: GPUs per VM size from the catalog, maxCount (or count) nodes."""
-    size = inputs.get("vmSize")
-    if not isinstance(size, str):
-        return None
-    try:
-        gpu = lookup.resolve_instance_type("aks", size, None)
-    except SpecError:
-        return None
-    nodes = inputs.get("maxCount") if inputs.get("enableAutoScaling") else inputs.get("count")
-    return PoolCapacity(gpu.model.key, gpu.gpus, nodes if isinstance(nodes, int) else None)
 
 
 def summary(spec: GpuPoolSpec) -> str:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES, unlisted_gpu_type
 from gpuready.aks.lifecycle import CREATION_ONLY
-from gpuready.core.capacity.pool_facts import PoolFacts, cloud_pool, text_taint, whole
-from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, ShapeKind, cloud_pool, text_taint, whole
+from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import InstanceType
-from gpuready.core.props import as_flag, as_list, as_mapping, as_text, text_map
+from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig, text_map
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 """A cluster whose ``agentPoolProfiles`` declare agent pools (any program may declare its GPU pools there)."""
@@ -52,6 +53,7 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
     if not gpu:
         return None
     raw_taints = as_list(props.get("nodeTaints"))
+    driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
     autoscaled = as_flag(props.get("enableAutoScaling")) is True
     # An agent pool's own count is read at creation only when autoscaled (``lifecycle.creation_only``).
     creation_only = CREATION_ONLY if props.get("enableAutoScaling") is True and not where else ()
@@ -66,7 +68,60 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         arch=listed.arch if listed else None,
         taints=tuple(t for t in (text_taint(e) for e in raw_taints if isinstance(e, str)) if t),
         labels=text_map(props.get("nodeLabels")),
+        fields=("nodeTaints", "nodeLabels"),
+        min_size_fields=("minCount",),
         max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
         desired_nodes=whole(props.get("count")),
+        gpus_per_node=listed.gpus if listed else None,
+        mig_problems=tuple(_mig_problems(where, props, GPU_MODELS[listed.gpu] if listed else None, size)),
+        health_gap=_health_gap(where, props),
+        driver_owner=f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else "",
         creation_only=creation_only,
     )
+
+
+def _health_gap(where: str, props: Mapping[str, Any]) -> str:
+    """Why AKS runs no GPU health checks on the pool: its driver is not AKS's."""
+    # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
+    if as_text(dig(props, "gpuProfile", "driver")) != "None":
+        return ""
+    return (
+        f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
+        "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
+        "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
+        "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
+    )
+
+
+def _mig_problems(where: str, props: Mapping[str, Any], model: GpuModel | None, size: str) -> list[str]:
+    """What is wrong with the ``gpuInstanceProfile`` an agent pool asks of its GPUs."""
+    profile = as_text(props.get("gpuInstanceProfile"))
+    field = f"{where}gpuInstanceProfile"
+    if profile is None:
+        return []
+    if profile not in aks_mig.MIG_PROFILES:
+        allowed = ", ".join(aks_mig.MIG_PROFILES)
+        return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
+    if model is None:
+        return []
+    if model.mig is None:
+        return [
+            f"{field}: {size or 'this VM size'} carries {model.display} GPUs, which have no MIG; got {profile!r}. "
+            "Remove gpuInstanceProfile or use an A100/H100/H200 VM size"
+        ]
+    offered = {
+        name: p
+        for p in aks_mig.mig_choices(model.mig)
+        if (name := aks_mig.gpu_instance_profile(model.mig, p)) is not None
+    }
+    if profile not in offered:
+        allowed = ", ".join(sorted(offered))
+        return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
+    return []
+
+
+_AGENT_POOL_SHAPE: Mapping[str, ShapeKind] = {"nodeTaints": "list", "nodeLabels": "object", "gpuProfile": "object"}
+AGENT_POOL_READER = PoolReader(read_agent_pool, _AGENT_POOL_SHAPE)
+"""The agent pool's reader, with the shapes of the fields it reads."""
+MANAGED_CLUSTER_READER = PoolReader(read_managed_cluster, {"agentPoolProfiles": "list"})
+"""The reader of a ManagedCluster's agent pool profiles."""

@@ -14,18 +14,17 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator
+from gpuready.aks import capacity, capacity_rules, catalog, fabric, nap, network_operator, offline_answers
 from gpuready.aks import health_conditions as npd
 from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES
 from gpuready.aks.images import IMAGES
+from gpuready.aks.node_labels import NODE_LABELS
 from gpuready.aks.plan import OWNED_INPUTS
-from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.fabric.model import CloudFabric, FabricSpec, FabricWorkload, TypeFabric
-from gpuready.core.props import as_text, dig
 from gpuready.core.scheduling import GPUREADY_DOMAIN, LABEL_POOL, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 from gpuready.core.taints import Taint
@@ -106,6 +105,8 @@ class AksProfile(CloudProfile):
         "--size <vmSize> --output table`)"
     )
     stack_adapter = "gpuready.aks.stack_adapter"
+    node_labels = NODE_LABELS
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "platform": "AKS Node Problem Detector (GPUMissing, XIDErrors, NVLink and InfiniBand conditions; not on "
         "pools with driver: operator, where NVSentinel or the GPU Operator's DCGM exporter must watch instead)",
@@ -134,8 +135,6 @@ class AksProfile(CloudProfile):
     inputs_package = "gpuready.aks"
     owned_inputs = OWNED_INPUTS
 
-    policy_fields = ("nodeTaints", "nodeLabels")
-    policy_min_size_fields = ("minCount",)
     policy_taints_as_text = True
     policy_untainted_note = "AKS never taints GPU pools and has no ExtendedResourceToleration (Azure/AKS#1449)"
     policy_driver_hand_over = "set the pool's gpuProfile.driver: 'None' (immutable: recreate the pool)"
@@ -146,49 +145,6 @@ class AksProfile(CloudProfile):
         "no NVIDIA driver owner: gpuProfile.driver is 'None' and every GPU Operator release has driver.enabled: "
         "false. Set driver.enabled: true, or gpuProfile.driver: 'Install'"
     )
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        driver = as_text(dig(props, "gpuProfile", "driver")) or "Install"  # AKS's default
-        return f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else ""
-
-    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
-        # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
-        if as_text(dig(props, "gpuProfile", "driver")) != "None":
-            return ""
-        return (
-            f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
-            "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
-            "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
-            "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
-        )
-
-    def policy_mig_problems(
-        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
-    ) -> list[str]:
-        profile = as_text(props.get("gpuInstanceProfile"))
-        field = f"{where}gpuInstanceProfile"
-        if profile is None:
-            return []
-        if profile not in aks_mig.MIG_PROFILES:
-            allowed = ", ".join(aks_mig.MIG_PROFILES)
-            return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
-        if model is None:
-            return []
-        if model.mig is None:
-            size = instance_types[0] if instance_types else "this VM size"
-            return [
-                f"{field}: {size} carries {model.display} GPUs, which have no MIG; got {profile!r}. "
-                "Remove gpuInstanceProfile or use an A100/H100/H200 VM size"
-            ]
-        offered = {
-            name: p
-            for p in aks_mig.mig_choices(model.mig)
-            if (name := aks_mig.gpu_instance_profile(model.mig, p)) is not None
-        }
-        if profile not in offered:
-            allowed = ", ".join(sorted(offered))
-            return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
-        return []
 
     def stack_settings_problems(
         self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import yaml
 
+from gpuready.core.clouds.addon_resource import AddonResource
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.gpu_stack.gpu_cluster_values import release_note
 from gpuready.offline.plan import PlannedResource
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 QUOTA = "kubernetes:core/v1:ResourceQuota"
-ADDON = "aws:eks/addon:Addon"
+
+
+@cache
+def _addons() -> Mapping[str, AddonResource]:
+    """The clouds' managed add-on resources by type token (the health agent is installed as one)."""
+    return {a.type: a for p in cloud_profiles() if (a := p.addon_resource) is not None}
 
 
 def render_releases(resources: Sequence[PlannedResource]) -> str:
@@ -24,8 +32,8 @@ def render_releases(resources: Sequence[PlannedResource]) -> str:
     for resource in resources:
         if resource.type == RELEASE:
             blocks.append(_release(resource.name, resource.inputs))
-        elif resource.type == ADDON and resource.inputs.get("configurationValues"):
-            blocks.append(_addon(resource.inputs))
+        elif (addon := _addons().get(resource.type)) is not None and resource.inputs.get(addon.values_field):
+            blocks.append(_addon(addon, resource.inputs))
     for resource in resources:
         if resource.type == CONFIG_MAP:
             blocks.append(_config_map(resource.inputs))
@@ -52,13 +60,14 @@ def _release(name: str, inputs: Mapping[str, Any]) -> str:
     return head + "\n" + _indent(_yaml(values), "  values: ")
 
 
-def _addon(inputs: Mapping[str, Any]) -> str:
-    """An EKS add-on with configuration values (the health agent): name, version and the values as YAML."""
-    head = f"EKS add-on {inputs.get('addonName')!r} {inputs.get('addonVersion') or '(version not pinned)'}"
+def _addon(addon: AddonResource, inputs: Mapping[str, Any]) -> str:
+    """A cloud add-on with configuration values (the health agent): name, version and the values as YAML."""
+    version = inputs.get(addon.version_field) or "(version not pinned)"
+    head = f"{addon.title} {inputs.get(addon.name_field)!r} {version}"
     try:
-        values: object = json.loads(str(inputs["configurationValues"]))
+        values: object = json.loads(str(inputs[addon.values_field]))
     except json.JSONDecodeError:
-        values = inputs["configurationValues"]
+        values = inputs[addon.values_field]
     return head + "\n" + _indent(_yaml(values), "  configuration values: ")
 
 

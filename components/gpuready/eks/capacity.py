@@ -10,7 +10,7 @@ from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
-from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.cluster_autoscaler import NodeGroupDecider, TemplateTags
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
@@ -64,7 +64,7 @@ class EksNodeGroup(Provisioner):
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_GROUP
     capacities: ClassVar[Mapping[str, CapacityOffer]] = NODE_GROUP_CAPACITIES
-    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.read_node_group}
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_GROUP.type: pool_reader.NODE_GROUP_READER}
     scale_decider: ClassVar[ScaleDecider] = NodeGroupDecider(
         "cluster-autoscaler (EKS)",
         "kubernetes/autoscaler@55c37cd cluster-autoscaler/cloudprovider/aws/aws_manager.go L285-305, L404-500",
@@ -93,9 +93,6 @@ class EksNodeGroup(Provisioner):
         if spec.reservation is None or offer is None or offer.reservation == "refused":
             return []
         return reservation.node_group_problems(spec)
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        return lifecycle.capacity(inputs)
 
 
 PROVISIONER = EksNodeGroup()

@@ -8,14 +8,12 @@ its schema block; ``tests/fidelity/test_replacement_tables.py`` checks every row
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.catalog import lookup
-from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, node_template, pool_cloud_name
+from gpuready.core.lifecycle import FieldRule, ResourceTable, node_template, pool_cloud_name
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks.plan import max_unavailable
-from gpuready.errors import SpecError
 
 TF_AWS = "hashicorp/terraform-provider-aws@{commit}:internal/service/{path}#L{lines}"
 NODE_GROUP_COMMIT = "012e0a32f0686212f447447fd3d81c3d0ce256ad"
@@ -107,22 +105,6 @@ def autoscaler_tags(spec: GpuPoolSpec) -> dict[str, str]:
     """Node-template tags for the node group's Auto Scaling group: every label and taint the nodes get and every
     extended resource they advertise, so the autoscaler scales the group up from zero for pods that need them."""
     return dict(sorted((f"{NODE_TEMPLATE}/{kind}/{key}", value) for kind, key, value in node_template(spec)))
-
-
-def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """GPU capacity of a planned node group (any program's): GPUs per instance from the catalog, maxSize nodes."""
-    types: Sequence[Any] = inputs.get("instanceTypes") or ()
-    scaling = inputs.get("scalingConfig") or {}
-    max_nodes = scaling.get("maxSize") if isinstance(scaling, Mapping) else None
-    if not types or not isinstance(types[0], str):
-        return None
-    try:
-        gpu = lookup.resolve_instance_type("eks", types[0], None)
-    except SpecError:
-        return None
-    return PoolCapacity(
-        accelerator=gpu.model.key, gpus_per_node=gpu.gpus, max_nodes=max_nodes if isinstance(max_nodes, int) else None
-    )
 
 
 def summary(spec: GpuPoolSpec) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, cloud_pool, whole
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
+from gpuready.eks import ami_types
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES, unlisted_gpu_type
 from gpuready.eks.lifecycle import CREATION_ONLY
 
@@ -40,8 +41,22 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         arch=arch,
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
         labels=text_map(props.get("labels")),
+        fields=("taints", "labels"),
+        min_size_fields=("scalingConfig.minSize",),
         max_nodes=whole(dig(props, "scalingConfig", "maxSize")),
         desired_nodes=whole(dig(props, "scalingConfig", "desiredSize")),
+        gpus_per_node=listed[0].gpus if listed else None,
+        driver_owner=f"the EKS NVIDIA AMI ({ami})" if ami_types.has_nvidia_driver(ami) else "",
+        platform_plugin="Bottlerocket NVIDIA" if ami.startswith("BOTTLEROCKET_") else "",
+        image_problems=tuple(ami_types.image_problems(props, types, arch)),
         creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )
     return (pool,)
+
+
+NODE_GROUP_READER = PoolReader(
+    read_node_group,
+    {"instanceTypes": "list", "scalingConfig": "object", "taints": "list", "labels": "object"},
+    frozenset({"image"}),
+)
+"""The node group's reader, with the shapes of the fields it reads."""

@@ -10,37 +10,30 @@ Bottlerocket's NVIDIA variants (driver, toolkit and device plugin built in).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.lifecycle_rules import RELEASE_EXAMPLES, RELEASE_VERSION
-from gpuready.core.props import as_text
 from gpuready.core.scheduling import (
     GPUREADY_DOMAIN,
     LABEL_DEPLOY_PREFIX,
 )
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
-from gpuready.eks import auto_mode, capacity, catalog, karpenter
+from gpuready.eks import auto_mode, capacity, catalog, karpenter, offline_answers
 from gpuready.eks import health_conditions as agent
+from gpuready.eks.addon import ADDON_RESOURCE
 from gpuready.eks.catalog import EKS_INSTANCE_TYPES
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.images import BOTTLEROCKET_DISABLED_OPERANDS, IMAGES
-from gpuready.eks.plan import AMI_TYPES, MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
+from gpuready.eks.plan import MAX_UNAVAILABLE, OWNED_INPUTS, max_unavailable, to_eks_taint
 from gpuready.eks.platform_fits import PLATFORM_FITS
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.eks.settings_model import EksSettingsConfig
 
-NVIDIA_AMI_TYPES = frozenset(AMI_TYPES.values()) | {
-    "BOTTLEROCKET_x86_64_NVIDIA_FIPS",
-    "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
-}
-"""EKS AMI types with the NVIDIA driver (botocore ``eks`` model ``AMITypes``; gpuready's choices plus FIPS)."""
-DEPRECATED_GPU_AMI = "AL2_x86_64_GPU"
-"""EKS stopped publishing AL2 AMIs on 2025-11-26 (awslabs/amazon-eks-ami doc/usage/al2.md, issue #2545)."""
 MAX_KEY = 63
 """EKS API ``labelKey`` / ``taintKey``: 1-63 characters in all, prefix included (botocore eks service model)."""
 MAX_TAINTS = 50
@@ -74,6 +67,7 @@ class EksProfile(CloudProfile):
 
     matrix_types = ("g6.xlarge", "p4d.24xlarge")
     stack_adapter = "gpuready.eks.stack_adapter"
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "eks-node-monitoring-agent": "the EKS node monitoring agent add-on (AcceleratedHardwareReady and the node "
         "health conditions EKS auto repair acts on)",
@@ -81,6 +75,7 @@ class EksProfile(CloudProfile):
     }
     health_agent_adapter = "gpuready.eks.health_agent:build_health_agent"
     exec_credentials = "gpuready.eks.kube_token:parse_eks_exec"
+    addon_resource = ADDON_RESOURCE
     provisioners = {
         "node-group": capacity.PROVISIONER,
         "karpenter": karpenter.PROVISIONER,
@@ -135,8 +130,6 @@ class EksProfile(CloudProfile):
             )
         return found
 
-    policy_fields = ("taints", "labels")
-    policy_min_size_fields = ("scalingConfig.minSize",)
     policy_untainted_note = "EKS never taints GPU node groups, so CPU pods fill the GPU nodes"
     policy_driver_hand_over = "use a non-NVIDIA AMI the operator supports (e.g. Ubuntu via a launch template)"
     policy_plugin_fix = (
@@ -144,40 +137,6 @@ class EksProfile(CloudProfile):
         f"{LABEL_DEPLOY_PREFIX}device-plugin=false for the operator)"
     )
     policy_why_unserved = "EKS NVIDIA AMIs ship the driver but no device plugin"
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        ami = as_text(props.get("amiType")) or ""
-        return f"the EKS NVIDIA AMI ({ami})" if ami in NVIDIA_AMI_TYPES or ami == DEPRECATED_GPU_AMI else ""
-
-    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        return "Bottlerocket NVIDIA" if (as_text(props.get("amiType")) or "").startswith("BOTTLEROCKET_") else ""
-
-    def policy_image_problems(self, props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
-        want = AMI_TYPES[("al2023", arch or "x86_64")]
-        ami = as_text(props.get("amiType"))
-        named = ", ".join(types) or "its launch template's instance types"
-        if ami is None:
-            if props.get("launchTemplate") is not None:
-                return []  # the AMI comes from the launch template
-            return [
-                f"amiType: not set for GPU instance types {named}; EKS then picks a standard AMI. Set amiType: {want!r}"
-            ]
-        if ami == "CUSTOM":
-            return []
-        if ami == DEPRECATED_GPU_AMI:
-            return [
-                f"amiType: {ami!r} is the deprecated Amazon Linux 2 GPU AMI; EKS stopped publishing AL2 AMIs on "
-                f"2025-11-26 (awslabs/amazon-eks-ami#2545). Use {want!r} (or the BOTTLEROCKET_*_NVIDIA type)"
-            ]
-        if ami not in NVIDIA_AMI_TYPES:
-            return [
-                f"amiType: {ami!r} has no NVIDIA driver, so the GPUs of {named} are never usable. Use {want!r} "
-                f"(allowed: {', '.join(sorted(NVIDIA_AMI_TYPES))})"
-            ]
-        ami_arch = "arm64" if "_ARM_64_" in ami else "x86_64"
-        if arch is not None and ami_arch != arch:
-            return [f"amiType: {ami!r} is for {ami_arch}, but {named} is {arch}. Use {want!r}"]
-        return []
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_eks_taint(taint)

@@ -10,7 +10,7 @@ from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.health.repair import RepairFacts
-from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
@@ -44,7 +44,7 @@ class GkeNodePool(Provisioner):
     )
     tables: ClassVar[tuple[ResourceTable, ...]] = lifecycle.TABLES
     pool_table: ClassVar[ResourceTable] = lifecycle.NODE_POOL
-    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_POOL.type: pool_reader.read_node_pool}
+    readers: ClassVar[Mapping[str, PoolReader]] = {lifecycle.NODE_POOL.type: pool_reader.NODE_POOL_READER}
     scale_decider: ClassVar[ScaleDecider] = GkeNodePoolDecider()
     repair: ClassVar[RepairFacts | None] = RepairFacts(
         on="GKE node auto-repair (management.autoRepair, set explicitly): GKE recreates a node that stays NotReady "
@@ -73,9 +73,6 @@ class GkeNodePool(Provisioner):
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return lifecycle.CREATION_ONLY
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        return lifecycle.capacity(inputs)
 
 
 PROVISIONER = GkeNodePool()

@@ -31,12 +31,12 @@ from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader
 from gpuready.core.health.repair import RepairFacts
-from gpuready.core.lifecycle import PoolCapacity, ResourceTable
+from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity_rules, lifecycle, plan, pool_reader
+from gpuready.gke import capacity_rules, plan, pool_reader
 from gpuready.gke.compute_class_capacity import CLASS_CAPACITIES, capacity_rule
 from gpuready.gke.scale_path import CLASS_LABEL, ComputeClassDecider, class_taint
 
@@ -164,6 +164,7 @@ CLASS_FACTS = NodeFacts(
     taints_path="spec.nodePoolConfig.taints", labels_path="spec.nodePoolConfig.nodeLabels",
     own_device_plugin="GKE's NVIDIA device plugin (GKE installs the driver of every ComputeClass GPU)",
     own_plugin_opt_out=plan.LABEL_NO_DEVICE_PLUGIN,
+    untainted_note="GKE taints its GPU nodes only in clusters that also have a non-GPU node pool",
 )  # fmt: skip
 """How a ComputeClass and the nodes GKE makes for it are recognised and read."""
 
@@ -212,7 +213,9 @@ class GkeComputeClass(Provisioner):
         source="cloud.google.com/v1 ComputeClass schema nodePoolConfig.autoRepair",
     )
     node_facts: ClassVar[NodeFacts | None] = CLASS_FACTS
-    readers: ClassVar[Mapping[str, PoolReader]] = {COMPUTE_CLASS.type: read_compute_class}
+    readers: ClassVar[Mapping[str, PoolReader]] = {
+        COMPUTE_CLASS.type: PoolReader(read_compute_class, pool_reader.COMPUTE_CLASS_SHAPE)
+    }
 
     capacities: ClassVar[Mapping[str, CapacityOffer]] = reading(CLASS_CAPACITIES, capacity_rules.RESERVATION_KEYS)
     capacity_keys: ClassVar[frozenset[str]] = frozenset({"maxRunDuration"})
@@ -263,18 +266,6 @@ class GkeComputeClass(Provisioner):
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         return ()
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned ComputeClass's GPUs: the machine and accelerator of its first priority; no node bound."""
-        spec = inputs.get("spec")
-        rules = spec.get("priorities") if isinstance(spec, Mapping) else None
-        if not isinstance(rules, list) or not rules or not isinstance(rules[0], Mapping):
-            return None
-        gpu = rules[0].get("gpu")
-        accelerators = [{"type": gpu.get("type"), "count": gpu.get("count")}] if isinstance(gpu, Mapping) else []
-        # The node pool's own reading of a machine and its accelerators (no autoscaling: no node bound).
-        return lifecycle.capacity({"nodeConfig": {"machineType": rules[0].get("machineType"),
-                                                  "guestAccelerators": accelerators}})  # fmt: skip
 
 
 PROVISIONER = GkeComputeClass()

@@ -12,12 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpuready.core.catalog import lookup
-from gpuready.core.catalog.lookup import ExplicitGpu
-from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable, pool_cloud_name
+from gpuready.core.lifecycle import FieldRule, ResourceTable, pool_cloud_name
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import SpecError
-from gpuready.gke import catalog
 
 TF_GOOGLE_BETA = "hashicorp/terraform-provider-google-beta@{commit}:google-beta/services/container/{file}#L{lines}"
 COMMIT = "3dc173a397749158369ea839a2890d89f8c9c370"
@@ -98,37 +94,6 @@ CREATION_ONLY = ("initialNodeCount",)
 def cloud_name(spec: GpuPoolSpec, args: Mapping[str, Any]) -> str:
     """The node pool's name: the pool name, plus a suffix of the replacement-forcing inputs when it rotates."""
     return pool_cloud_name(spec, NODE_POOL, args, CREATION_ONLY)
-
-
-def capacity(inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """GPU capacity of a planned node pool: attached or built-in GPUs per machine, total maximum nodes."""
-    config = inputs.get("nodeConfig") or {}
-    machine = config.get("machineType") if isinstance(config, Mapping) else None
-    if not isinstance(machine, str):
-        return None
-    accelerators = config.get("guestAccelerators") or []
-    explicit = None
-    if accelerators and isinstance(accelerators[0], Mapping):
-        gpu_type, count = accelerators[0].get("type"), accelerators[0].get("count")
-        found = catalog.gpu_for_accelerator(gpu_type) if isinstance(gpu_type, str) else None
-        model = found.key if found is not None else None
-        if model is not None and isinstance(count, int):
-            explicit = ExplicitGpu(model=model, count=count)
-    try:
-        gpu = lookup.resolve_instance_type("gke", machine, explicit)
-    except SpecError:
-        return None
-    return PoolCapacity(gpu.model.key, gpu.gpus, _max_nodes(inputs))
-
-
-def _max_nodes(inputs: Mapping[str, Any]) -> int | None:
-    autoscaling = inputs.get("autoscaling") or {}
-    total = autoscaling.get("totalMaxNodeCount") if isinstance(autoscaling, Mapping) else None
-    if isinstance(total, int):
-        return total
-    per_zone = autoscaling.get("maxNodeCount") if isinstance(autoscaling, Mapping) else inputs.get("nodeCount")
-    zones = len(inputs.get("nodeLocations") or []) or None
-    return per_zone * zones if isinstance(per_zone, int) and zones else None
 
 
 def summary(spec: GpuPoolSpec, zones: int) -> str:

@@ -22,6 +22,8 @@ from gpuready.gke.images import IMAGES
 LABEL_NO_DEVICE_PLUGIN = "gke-no-default-nvidia-gpu-device-plugin"
 """The node label that turns GKE's own device plugin off (``true``), set on pools whose driver the GPU Operator owns
 (cloud.google.com kubernetes-engine/docs/how-to/gpu-operator; shared reference clouds.md 1.4)."""
+MAX_SHARED_CLIENTS = 48
+"""GKE's maximum for ``max_shared_clients_per_gpu`` (GKE time-sharing GPUs docs)."""
 
 IMAGE_TYPES: Mapping[str, str] = {image: facts.api_names["x86_64"] for image, facts in IMAGES.items()}
 """Image family -> GKE image type (the image table's ``api_names``, the same on every architecture)."""

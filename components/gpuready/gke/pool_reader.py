@@ -13,12 +13,21 @@ from typing import Any
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, cloud_pool, whole
+from gpuready.core.capacity.pool_facts import (
+    PoolFacts,
+    PoolReader,
+    ShapeKind,
+    SharedClients,
+    api_taint,
+    cloud_pool,
+    whole,
+)
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.gke.catalog import GKE_MACHINE_TYPES, gpu_family, gpu_for_accelerator, unlisted_gpu_type
+from gpuready.gke.catalog import GKE_MACHINE_TYPES, GKE_MIG_MODELS, gpu_family, gpu_for_accelerator, unlisted_gpu_type
 from gpuready.gke.lifecycle import CREATION_ONLY
+from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, LABEL_NO_DEVICE_PLUGIN, MAX_SHARED_CLIENTS
 
 
 def accelerators(node_config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -44,11 +53,15 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     if not attached and listed is None and not unlisted_gpu_type(machine):
         return ()
     model = GPU_MODELS[listed.gpu] if listed else None
+    gpus = listed.gpus if listed else None
     for accelerator in attached:
-        model = gpu_for_accelerator(as_text(accelerator.get("type")) or "") or model
+        found = gpu_for_accelerator(as_text(accelerator.get("type")) or "")
+        if found is not None:  # the attached accelerators are the machine's GPUs (GKE: one entry per GPU type)
+            model, gpus = found, whole(accelerator.get("count"))
     raw_taints = as_list(config.get("taints"))
-    autoscaling = as_mapping(props.get("autoscaling")) or {}
-    most = whole(autoscaling.get("totalMaxNodeCount"))
+    labels = text_map(config.get("labels"))
+    version = driver_version(config)
+    off = labels.get(LABEL_NO_DEVICE_PLUGIN) == "true"
     pool = cloud_pool(
         "gke",
         "node-pool",
@@ -58,18 +71,81 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         model=model,
         arch=listed.arch if listed else None,
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
-        labels=text_map(config.get("labels")),
-        max_nodes=most if most is not None else whole(autoscaling.get("maxNodeCount")),
+        labels=labels,
+        fields=("nodeConfig.taints", "nodeConfig.labels"),
+        min_size_fields=("autoscaling.minNodeCount", "autoscaling.totalMinNodeCount"),
+        max_nodes=_max_nodes(props),
         desired_nodes=whole(props.get("initialNodeCount")),
+        gpus_per_node=gpus,
         creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
+        shared_clients=_shared_clients(config),
+        mig_problems=tuple(_mig_problems(config)),
+        driver_owner=f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else "",
+        platform_plugin="" if off or version == DRIVER_INSTALLATION_DISABLED else "GKE",
     )
     return (pool,)
+
+
+def _mig_problems(node_config: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the ``gpuPartitionSize`` each accelerator asks of its GPUs (GKE MIG)."""
+    problems = []
+    for index, accelerator in enumerate(accelerators(node_config)):
+        size = as_text(accelerator.get("gpuPartitionSize"))
+        attached = gpu_for_accelerator(as_text(accelerator.get("type")) or "")
+        if size is None or attached is None:
+            continue
+        field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
+        if attached.mig is None or attached.key not in GKE_MIG_MODELS:
+            problems.append(
+                f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
+            )
+        elif size not in attached.mig.profiles:
+            allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
+            problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
+    return problems
+
+
+def _shared_clients(node_config: Mapping[str, Any]) -> tuple[SharedClients, ...]:
+    """Each accelerator's ``gpuSharingConfig.maxSharedClientsPerGpu`` (pulumi_gcp 10.2.0
+    ``container/_inputs.py`` NodePoolNodeConfigGuestAcceleratorGpuSharingConfig), up to ``MAX_SHARED_CLIENTS``."""
+    return tuple(
+        SharedClients(
+            f"nodeConfig.guestAccelerators[{index}].gpuSharingConfig.maxSharedClientsPerGpu",
+            clients,
+            MAX_SHARED_CLIENTS,
+            "gpuSharingConfig",
+        )
+        for index, accelerator in enumerate(accelerators(node_config))
+        if (clients := dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")) is not None
+    )
+
+
+def driver_version(node_config: Mapping[str, Any]) -> str:
+    """``gpuDriverVersion`` of a node pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
+    for accelerator in accelerators(node_config):
+        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
+        if version:
+            return version
+    return "DEFAULT"
+
+
+def _max_nodes(props: Mapping[str, Any]) -> int | None:
+    """The most nodes of the pool in all its zones: ``autoscaling.totalMaxNodeCount``, else the per-zone maximum
+    (``autoscaling.maxNodeCount``, or ``nodeCount`` without autoscaling) times its ``nodeLocations`` (None when it
+    names none: the cluster's zones are not in the resource)."""
+    autoscaling = as_mapping(props.get("autoscaling"))
+    total = whole(dig(autoscaling, "totalMaxNodeCount"))
+    if total is not None:
+        return total
+    per_zone = whole(autoscaling.get("maxNodeCount") if autoscaling is not None else props.get("nodeCount"))
+    zones = len(as_list(props.get("nodeLocations")))
+    return per_zone * zones if per_zone is not None and zones else None
 
 
 def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[PoolFacts, ...]:
     """The GPU pool a ComputeClass declares (none or one), its instance types the machine types of its GPU
     priorities; ``facts``: the ComputeClass provisioner's."""
-    why, model, machines = "", None, []
+    why, model, machines, gpus = "", None, [], None
     for index, rule in enumerate(as_list(dig(props, "spec", "priorities"))):
         gpu = as_mapping(dig(rule, "gpu"))
         machine = as_text(dig(rule, "machineType")) or ""
@@ -77,7 +153,9 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         found = gpu_instance_type(machine) if machine else None
         if gpu is not None or found is not None or (family and gpu_family(family)):
             what = f"gpu {as_text(gpu.get('type'))}" if gpu is not None else machine or family
-            why = why or f"spec.priorities[{index}] {what}"
+            if not why:  # the first GPU priority's GPUs per node
+                why = f"spec.priorities[{index}] {what}"
+                gpus = whole(gpu.get("count")) if gpu is not None else found[1].gpus if found and found[1] else None
             machines += [machine] if machine and machine not in machines else []
             if gpu is not None:
                 model = model or gpu_for_accelerator(as_text(gpu.get("type")) or "")
@@ -103,8 +181,33 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         raw_taints=raw_taints,
         labels=labels,
         labels_field=facts.labels_path,
+        gpus_per_node=gpus,
         elastic=True,
         node_facts=facts,
+        untainted_note=facts.untainted_note,
         platform_plugin=facts.plugin_on(labels),
     )
     return (pool,)
+
+
+NODE_POOL_READER = PoolReader(
+    read_node_pool,
+    {
+        "nodeConfig": "object",
+        "nodeConfig.guestAccelerators": "list",
+        "nodeConfig.taints": "list",
+        "nodeConfig.labels": "object",
+        "autoscaling": "object",
+        "nodeLocations": "list",
+    },
+    frozenset({"sharing"}),
+)
+"""The node pool's reader, with the shapes of the fields it reads."""
+COMPUTE_CLASS_SHAPE: Mapping[str, ShapeKind] = {
+    "spec": "object",
+    "spec.priorities": "list",
+    "spec.nodePoolConfig": "object",
+    "spec.nodePoolConfig.taints": "list",
+    "spec.nodePoolConfig.nodeLabels": "object",
+}
+"""The shapes of the fields the ComputeClass reader reads."""

@@ -17,28 +17,32 @@ from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import MigTable
 from gpuready.core.clouds.node_setup import Delivery, PlatformAdvertiser
 from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.props import as_mapping, as_number, as_text, dig, show
 from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answers, stack_quota
+from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
+from gpuready.gke.fabric_profile import FABRIC
+from gpuready.gke.images import IMAGES
+from gpuready.gke.node_labels import (
+    LABEL_GKE_MAX_SHARED_CLIENTS,
+    LABEL_GKE_SHARING_STRATEGY,
+    NODE_LABELS,
+)
+from gpuready.gke.plan import (
+    DRIVER_INSTALLATION_DISABLED,
+    LABEL_NO_DEVICE_PLUGIN,
+    MAX_SHARED_CLIENTS,
+    OWNED_INPUTS,
+    to_gke_taint,
+)
+from gpuready.gke.platform_fits import PLATFORM_FITS
+from gpuready.gke.zones import ZONE, zone_problems
 
 if TYPE_CHECKING:
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
     from gpuready.gke.settings_model import GkeSettingsConfig
-from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
-from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
-from gpuready.gke.fabric_profile import FABRIC
-from gpuready.gke.images import IMAGES
-from gpuready.gke.plan import DRIVER_INSTALLATION_DISABLED, LABEL_NO_DEVICE_PLUGIN, OWNED_INPUTS, to_gke_taint
-from gpuready.gke.platform_fits import PLATFORM_FITS
-from gpuready.gke.pool_reader import accelerators
-from gpuready.gke.zones import ZONE, zone_problems
-from gpuready.verify.node_labels import (
-    LABEL_GKE_ACCELERATOR,
-    LABEL_GKE_MAX_SHARED_CLIENTS,
-    LABEL_GKE_SHARING_STRATEGY,
-)
 
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
 """GKE 1.33+ (every version the operator supports on GKE: platform-support, K8s 1.33-1.36) needs the toolkit
@@ -54,22 +58,13 @@ EVERY_IMAGE_DRIVER_VERSIONS: tuple[str, ...] = tuple(
 """The driver versions every GKE image takes: what a pool on an image GKE lacks is judged by."""
 
 
-def driver_version(props: Mapping[str, Any]) -> str:
-    """``gpuDriverVersion`` of a node pool's accelerators; ``DEFAULT`` when unset (GKE >= 1.30.1 installs it)."""
-    for accelerator in accelerators(as_mapping(props.get("nodeConfig")) or {}):
-        version = as_text(dig(accelerator, "gpuDriverInstallationConfig", "gpuDriverVersion"))
-        if version:
-            return version
-    return "DEFAULT"
-
-
 class GkeProfile(CloudProfile):
     name = "gke"
     title = "GKE"
     image_facts = IMAGES
     fabric = FABRIC
     platform_fits = PLATFORM_FITS
-    max_shared_clients = 48  # GKE's maximum for max_shared_clients_per_gpu (GKE time-sharing GPUs docs)
+    max_shared_clients = MAX_SHARED_CLIENTS
     images = tuple(IMAGES)
     # GKE node pools: lowercase letters, digits and '-', starting with a letter, at most 40 characters.
     name_rule = (
@@ -82,7 +77,6 @@ class GkeProfile(CloudProfile):
     instance_types = GKE_MACHINE_TYPES
     attachable = GKE_ATTACHABLE
     accelerator_names = catalog.ACCELERATORS
-    accelerator_label = LABEL_GKE_ACCELERATOR
 
     def unlisted_gpu_type(self, name: str) -> bool:
         return catalog.unlisted_gpu_type(name)
@@ -97,6 +91,7 @@ class GkeProfile(CloudProfile):
         "list --filter=zone:<zone>`)"
     )
     stack_adapter = "gpuready.gke.stack_adapter"
+    offline_answers = offline_answers.ANSWERS
     health_agents = {
         "platform": "GKE's own health checks (node auto-repair on NotReady; no GPU conditions; GPU metrics from "
         "GKE's managed DCGM exporter when the cluster enables it)",
@@ -117,6 +112,7 @@ class GkeProfile(CloudProfile):
     cloud_driver_serves_nvidia_plugin = False
     blue_green = True
     cloud_sharing_labels = True
+    node_labels = NODE_LABELS
 
     # disk_size_gb: "The smallest allowed disk size is 10GB. Defaults to 100GB" (pulumi_gcp 10.2.0
     # container/_inputs.py, NodePoolNodeConfigArgs); no largest size is stated there, so none is checked.
@@ -125,8 +121,6 @@ class GkeProfile(CloudProfile):
     inputs_package = "gpuready.gke"
     owned_inputs = OWNED_INPUTS
 
-    policy_fields = ("nodeConfig.taints", "nodeConfig.labels")
-    policy_min_size_fields = ("autoscaling.minNodeCount", "autoscaling.totalMinNodeCount")
     policy_untainted_note = (
         "GKE adds it only when the cluster already has a non-GPU pool (terraform-google-kubernetes-engine#703), "
         "and a pool that declares other taints but not this one is replaced on every apply "
@@ -135,49 +129,6 @@ class GkeProfile(CloudProfile):
     policy_driver_hand_over = f"set gpuDriverInstallationConfig.gpuDriverVersion: {DRIVER_INSTALLATION_DISABLED!r}"
     policy_plugin_fix = f"Label the pool {LABEL_NO_DEVICE_PLUGIN}=true in nodeConfig.labels to turn GKE's off"
     policy_why_unserved = f"GKE's device plugin is off ({LABEL_NO_DEVICE_PLUGIN} or driver installation disabled)"
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        version = driver_version(props)
-        return f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else ""
-
-    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        disabled = labels.get(LABEL_NO_DEVICE_PLUGIN) == "true"
-        return "" if disabled or driver_version(props) == DRIVER_INSTALLATION_DISABLED else "GKE"
-
-    def policy_mig_problems(
-        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
-    ) -> list[str]:
-        problems = []
-        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
-            size = as_text(accelerator.get("gpuPartitionSize"))
-            attached = catalog.gpu_for_accelerator(as_text(accelerator.get("type")) or "")
-            if size is None or attached is None:
-                continue
-            field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
-            if attached.mig is None or attached.key not in GKE_MIG_MODELS:
-                problems.append(
-                    f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
-                )
-            elif size not in attached.mig.profiles:
-                allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
-                problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
-        return problems
-
-    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
-        problems = []
-        limit = min(limit, self.max_shared_clients)
-        for index, accelerator in enumerate(accelerators(as_mapping(props.get("nodeConfig")) or {})):
-            clients = dig(accelerator, "gpuSharingConfig", "maxSharedClientsPerGpu")
-            if clients is None:
-                continue
-            count = as_number(clients)
-            field = f"nodeConfig.guestAccelerators[{index}].gpuSharingConfig.maxSharedClientsPerGpu"
-            if count is None or not count.is_integer() or not 2 <= count <= limit:
-                problems.append(
-                    f"{field}: must be a whole number from 2 to {limit:g}; got {show(clients)}. "
-                    "Use 2 or more shares per GPU, or drop gpuSharingConfig for whole GPUs"
-                )
-        return problems
 
     def encoded_taint(self, taint: Taint) -> object:
         return to_gke_taint(taint)

@@ -1,27 +1,26 @@
 """Outputs a provider computes on create, faked for the mock runtime so programs that read them run offline. Pure.
 
-The mocks echo inputs as outputs; these are the outputs gpuready's components read that no input holds:
-an AKS agent pool's ``name`` (azure-native names it by ``agentPoolName``) and an EKS node group's ``resources``
-(``resources[0].autoscalingGroups[0].name``, pulumi-aws 7.51.1 ``eks/outputs.py`` ``NodeGroupResource``), and for
-an EFA node group its placement group's ``name`` and its launch template's ``latestVersion``. Values
-are clearly fake: EKS names real groups ``eks-<node group>-<uuid>``; the offline one ends in ``-offline``.
+The mocks echo inputs as outputs; the outputs gpuready's components read that no input holds are each cloud's
+(``CloudProfile.offline_answers``, ``<cloud>/offline_answers.py``): this module only asks by type token. Values are
+clearly fake (a name ending in ``-offline``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
+
+from gpuready.core.clouds.offline_answers import ComputedOutputs
+from gpuready.core.clouds.registry import cloud_profiles
+
+
+@cache
+def _outputs() -> Mapping[str, ComputedOutputs]:
+    return {token: answer for p in cloud_profiles() for token, answer in p.offline_answers.outputs.items()}
 
 
 def computed_outputs(type_token: str, name: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Extra outputs for a resource of ``type_token`` registered as ``name`` with ``inputs`` (wire names)."""
-    if type_token == "azure-native:containerservice:AgentPool" and "name" not in inputs:
-        return {"name": inputs.get("agentPoolName", name)}
-    if type_token == "aws:eks/nodeGroup:NodeGroup" and "resources" not in inputs:
-        group = inputs.get("nodeGroupName") or name
-        return {"resources": [{"autoscalingGroups": [{"name": f"eks-{group}-offline"}]}]}
-    if type_token == "aws:ec2/placementGroup:PlacementGroup" and "name" not in inputs:
-        return {"name": f"{name}-offline"}  # Pulumi auto-names it <name>-<random> at create
-    if type_token == "aws:ec2/launchTemplate:LaunchTemplate" and "latestVersion" not in inputs:
-        return {"latestVersion": 1}  # EC2 numbers a new template's first version 1
-    return {}
+    answer = _outputs().get(type_token)
+    return answer(name, inputs) if answer is not None else {}

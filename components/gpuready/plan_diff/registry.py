@@ -1,4 +1,4 @@
-"""What ``gpuready diff`` knows per resource type: the clouds' replacement tables and GPU capacity readers.
+"""What ``gpuready diff`` knows per resource type: the clouds' replacement tables and GPU pool capacity.
 
 Each cloud package owns its facts (``components/gpuready/<cloud>/lifecycle.py``) and each provisioner declares them
 (``gpuready/core/capacity``); this module only collects them from the provisioner registry, so the diff asks by
@@ -9,16 +9,14 @@ namespace is a new object, anything else is an update (pulumi-kubernetes replace
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.capacity.readers import read_pools
+from gpuready.core.capacity.readers import read_pools, shape_problems
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.lifecycle import FieldRule, PoolCapacity, ResourceTable
 from gpuready.plan_diff.plan_file import PlanFormatError
-
-CapacityReader = Callable[[Mapping[str, Any]], PoolCapacity | None]
 
 TABLES: Mapping[str, ResourceTable] = {t.type: t for p in provisioners() for t in p.tables}
 """Replacement tables of the cloud resources gpuready creates, by Pulumi type token."""
@@ -27,20 +25,6 @@ GPU_POOL_TYPES: Mapping[str, tuple[Provisioner, ...]] = {
 }
 """Cloud resources that hold GPU nodes, by type token, with the provisioners that write them (a ``karpenter.sh``
 NodePool is written by several: Karpenter and Auto Mode on EKS, node auto-provisioning on AKS)."""
-
-
-def _reader(type_token: str, inputs: Mapping[str, Any]) -> CapacityReader | None:
-    """The capacity reader of the provisioner that wrote a resource: the only one of its type, else the one its
-    pool reader names (a NodePool's node class group or labels tell its cloud and provisioner)."""
-    writers = GPU_POOL_TYPES.get(type_token, ())
-    if len(writers) <= 1:
-        return writers[0].capacity if writers else None
-    for facts in read_pools(type_token, inputs):
-        same_cloud = [p for p in writers if p.cloud == facts.cloud]
-        named = [p for p in same_cloud if p.key == facts.provisioner]
-        if named or same_cloud:
-            return (named or same_cloud)[0].capacity
-    return None
 
 
 _K8S_SOURCE = "pulumi/pulumi-kubernetes: metadata.name and metadata.namespace are replace-on-change for every kind"
@@ -59,18 +43,27 @@ OTHER = ResourceTable(type="*", rules=(), unlisted="update")
 
 
 def read_capacity(resource: Mapping[str, Any], which: str) -> PoolCapacity | None:
-    """The GPU capacity of a planned resource, None when it holds no GPU nodes; inputs that do not have the shape
-    its type gives them are a ``PlanFormatError`` naming the resource."""
+    """The GPU capacity of a planned resource, None when it holds no GPU nodes gpuready can count, read by its
+    provisioner's pool reader (``PoolFacts``): the GPU model, GPUs per node and most nodes (a NodePool without a
+    ``nodes`` limit: its GPU limit in whole nodes). A field the reader reads that does not have the shape its type
+    gives it is a ``PlanFormatError`` naming the resource."""
+    type_token = resource["type"]
+    if type_token not in GPU_POOL_TYPES:
+        return None
     inputs = resource.get("inputs") or {}
-    try:
-        reader = _reader(resource["type"], inputs)
-        return None if reader is None else reader(inputs)
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
+    problems = shape_problems(type_token, inputs)
+    if problems:
         raise PlanFormatError(
-            f"the {which} plan's resource {resource['urn']}: its inputs do not have the shape {resource['type']} gives "
-            f"them ({type(error).__name__}: {error}); "
-            "make both plans with gpuready plan -o json"
-        ) from None
+            f"the {which} plan's resource {resource['urn']}: its inputs do not have the shape {type_token} gives "
+            f"them ({'; '.join(problems)}); make both plans with gpuready plan -o json"
+        )
+    pool = next(iter(read_pools(type_token, inputs)), None)
+    if pool is None or pool.model is None or not pool.gpus_per_node:
+        return None
+    nodes = pool.max_nodes
+    if nodes is None and pool.gpu_limit is not None:
+        nodes = pool.gpu_limit // pool.gpus_per_node
+    return PoolCapacity(pool.model.key, pool.gpus_per_node, nodes)
 
 
 def table_for(type_token: str) -> ResourceTable:

@@ -24,7 +24,7 @@ from gpuready.policy import (
 from gpuready.policy.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
 from gpuready.policy.rules.charts import DEFAULT_ALLOWED_VERSIONS, INSTALL_TYPES, RELEASE
 from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
-from gpuready.policy.rules.gpu_pools import EKS_NODE_GROUP, GKE_NODE_POOL, POOL_TYPES
+from gpuready.policy.rules.gpu_pools import IMAGE_TYPES, POOL_TYPES, SHARING_TYPES
 from gpuready.policy.rules.workloads import WORKLOAD_TYPES
 from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
 
@@ -76,7 +76,7 @@ POLICIES: list[Policy] = [
         name="eks-gpu-node-group-requires-nvidia-ami",
         description="EKS GPU node groups use a current NVIDIA AMI type (not a standard AMI, not AL2_x86_64_GPU).",
         rules=[pools.pool_image_problems],
-        resource_types=[EKS_NODE_GROUP],
+        resource_types=sorted(IMAGE_TYPES),
         enforcement_level=MANDATORY,
         severity=Severity.HIGH,
         url="https://github.com/awslabs/amazon-eks-ami/issues/2545",
@@ -99,7 +99,7 @@ POLICIES: list[Policy] = [
         name="gpu-sharing-replicas-within-bounds",
         description="GPU time-slicing / MPS replicas are whole numbers from 2 to maxReplicas.",
         rules=[pools.pool_sharing_problems, gpu_configs.plugin_config_problems],
-        resource_types={GKE_NODE_POOL} | INSTALL_TYPES,
+        resource_types=SHARING_TYPES | INSTALL_TYPES,
         enforcement_level=MANDATORY,
         severity=Severity.MEDIUM,
         url="https://github.com/NVIDIA/k8s-device-plugin/blob/main/README.md#shared-access-to-gpus",

@@ -7,8 +7,8 @@ On a gpuready pool every mismatch is an error; on a foreign node, missing conven
 
 from __future__ import annotations
 
-from gpuready.core.catalog.accelerators import accelerator_model, accelerator_name
 from gpuready.core.catalog.gpus import GPU_MODELS
+from gpuready.core.clouds.cloud_node_labels import CloudNodeLabels
 from gpuready.core.scheduling import (
     GPU_TAINT_KEY,
     LABEL_ACCELERATOR,
@@ -22,7 +22,7 @@ from gpuready.verify.expectations import Expectation
 from gpuready.verify.findings import Finding, Severity, show_node
 from gpuready.verify.health import check_health, merge_health
 from gpuready.verify.inference import catalog_instance_type
-from gpuready.verify.node_labels import LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR, LABEL_INSTANCE_TYPE
+from gpuready.verify.node_labels import LABEL_GFD_PRODUCT, LABEL_INSTANCE_TYPE, accelerator_labels
 from gpuready.verify.nodes import NodeView
 from gpuready.verify.provisioned import NodeOrigin
 
@@ -196,27 +196,33 @@ def _label_model(key: str, value: str) -> str:
 
 
 def _accelerator_conflict(view: NodeView, expectation: Expectation) -> list[Finding]:
-    """The cloud's accelerator label naming another GPU than the node's machine type has (fixed-GPU types)."""
-    value = view.labels.get(LABEL_GKE_ACCELERATOR, "")
-    labeled = accelerator_model(LABEL_GKE_ACCELERATOR, value) if value else None
+    """A cloud's accelerator label naming another GPU than the node's machine type has (fixed-GPU types)."""
+    return [found for cloud in accelerator_labels() for found in _label_conflict(view, expectation, cloud)]
+
+
+def _label_conflict(view: NodeView, expectation: Expectation, cloud: CloudNodeLabels) -> list[Finding]:
+    label = cloud.accelerator
+    value = view.labels.get(label, "")
+    labeled = cloud.accelerator_model(value) if value else None
     listed = catalog_instance_type(view)
     if labeled is None or listed is None or labeled.key == listed.gpu:
         return []
     has = GPU_MODELS[listed.gpu]
+    name = cloud.accelerator_value(has)
     fix = (
-        f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}={named} --overwrite"
-        if (named := accelerator_name(LABEL_GKE_ACCELERATOR, has.key))
-        else f"kubectl label node {view.name} {LABEL_GKE_ACCELERATOR}-"
+        f"kubectl label node {view.name} {label}={name} --overwrite"
+        if name
+        else f"kubectl label node {view.name} {label}-"
     )
     return [Finding(
         node=view.name, severity=_severity(expectation), code=f.ACCELERATOR_LABEL_CONFLICT,
-        message=f"label {LABEL_GKE_ACCELERATOR}: names another GPU than the instance type; got {value!r} "
+        message=f"label {label}: names another GPU than the instance type; got {value!r} "
         f"({labeled.display}), instance type {listed.name} has {has.display}",
-        cause="mislabeled: GKE sets this label from the node pool's accelerator and a machine type with built-in "
+        cause=f"mislabeled: {cloud.accelerator_origin} and a machine type with built-in "
         "GPUs has one model, so the label was edited by hand or copied from another node; workloads selecting on "
         "it land on the wrong GPU (gpuready trusts the instance type)",
         fix=fix,
-        reproduce=f"kubectl get node {view.name} -L {LABEL_GKE_ACCELERATOR} -L {LABEL_INSTANCE_TYPE}",
+        reproduce=f"kubectl get node {view.name} -L {label} -L {LABEL_INSTANCE_TYPE}",
     )]  # fmt: skip
 
 

@@ -27,7 +27,7 @@ from gpuready.core.scheduling import (
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.verify.inference import Inference, catalog_instance_type
-from gpuready.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT, LABEL_GKE_ACCELERATOR
+from gpuready.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT
 from gpuready.verify.node_sharing import node_sharing
 from gpuready.verify.nodes import NodeView
 from gpuready.verify.provisioned import gpu_count, node_origin
@@ -51,10 +51,10 @@ class Expectation:
     """Time-slicing / MPS shares per GPU, when the GPUs are shared."""
     mig: bool = False
     """The GPUs are MIG-partitioned."""
-    gke_partition_size: str | None = None
-    """GKE MIG partition label value the node must carry."""
-    gke_shared_clients: int | None = None
-    """GKE time-sharing / MPS clients per GPU label value the node must carry."""
+    cloud_partition_size: str | None = None
+    """The MIG partition the cloud's partition label must name (``CloudNodeLabels.partition_size``: GKE's)."""
+    cloud_shared_clients: int | None = None
+    """The clients per GPU the cloud's sharing label must count (``CloudNodeLabels.shared_clients``: GKE's)."""
     gfd_expected: bool = False
     """The GPU Operator (and its GPU Feature Discovery) runs on the pool: it owns the driver or the MIG layout."""
     exact_taint_values: bool = True
@@ -91,7 +91,7 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
     delivered_by = spec.resolved.delivery
     cloud_delivered = delivered_by == "cloud"
     replicas = sharing.replicas if isinstance(sharing, GpuSharing) else None
-    on_gke = spec.profile.cloud_sharing_labels and cloud_delivered
+    labelled = spec.profile.cloud_sharing_labels and cloud_delivered
     advertiser = spec.resolved.advertiser
     provisioner = spec.resolved.provisioner
     bounds = provisioner.bounds(spec)
@@ -104,8 +104,8 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         allocatable=advertiser.allocatable_per_node(spec),
         replicas=replicas,
         mig=isinstance(sharing, MigPartitioning),
-        gke_partition_size=sharing.profile if on_gke and isinstance(sharing, MigPartitioning) else None,
-        gke_shared_clients=replicas if on_gke else None,
+        cloud_partition_size=sharing.profile if labelled and isinstance(sharing, MigPartitioning) else None,
+        cloud_shared_clients=replicas if labelled else None,
         gfd_expected=spec.driver == "operator" or delivered_by == "mig-manager",
         expected_nodes=bounds.expected_nodes,
         elastic=bounds.elastic,
@@ -119,8 +119,8 @@ def infer_expectation(
     view: NodeView, inference: Inference | None, conventions: Conventions = DEFAULT_CONVENTIONS
 ) -> Expectation:
     """The expectation for a GPU node that no known gpuready pool owns: what its own labels ask for
-    (``node_sharing``: device-plugin config, MIG layout, GKE sharing, GFD) on the GPUs it has, with the team's GPU
-    taint and labels (``conventions``)."""
+    (``node_sharing``: device-plugin config, MIG layout, the cloud's sharing labels, GFD) on the GPUs it has, with
+    the team's GPU taint and labels (``conventions``)."""
     labels = view.labels
     listed = catalog_instance_type(view)
     advertiser = advertiser_for_node(view.capacity, labels)
@@ -165,7 +165,7 @@ def describe_inference(inference: Inference) -> str:
         return inference.evidence  # already label=value
     where = {
         "gfd-product": f"GFD's {LABEL_GFD_PRODUCT}",
-        "gke-accelerator": f"{LABEL_GKE_ACCELERATOR}",
+        "gke-accelerator": inference.label,
         "instance-type": "instance type",
         "gpuready-label": f"{LABEL_ACCELERATOR}",
     }[inference.source]

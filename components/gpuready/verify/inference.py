@@ -1,9 +1,10 @@
 """Recognise GPU nodes and infer which GPU they carry, from labels and resources alone. Pure: no I/O.
 
 A node is a GPU node when any of these says so: GPU capacity advertised (any registered advertiser's), NFD's NVIDIA
-PCI label, a cloud accelerator label (GKE, AKS), ``nvidia.com/gpu.present=true``, a gpuready pool label,
-or an instance type in gpuready's catalog. So a node whose device plugin never started is still found.
-The GPU model comes from the strongest source first: GFD's product label, then the GKE accelerator label (unless
+PCI label, a cloud's accelerator label (``CloudNodeLabels``: GKE's, AKS's), ``nvidia.com/gpu.present=true``, a
+gpuready pool label, or an instance type in gpuready's catalog. So a node whose device plugin never started is
+still found.
+The GPU model comes from the strongest source first: GFD's product label, then a cloud's accelerator label (unless
 the machine type has built-in GPUs of another model: a hand-edited label), then the instance type, then the GPU
 labels of the elastic provisioner that made the node (Karpenter's ``instance-gpu-name``...; ``provisioned``), then
 labels gpuready or SkyPilot wrote earlier. Those provisioner labels also mark a node as a GPU node.
@@ -13,28 +14,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuready.core.advertisers.registry import is_gpu_resource
-from gpuready.core.catalog.accelerators import accelerator_model
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_POOL, LABEL_GPU_PRESENT, LABEL_POOL
 from gpuready.verify.node_labels import (
-    AKS_ACCELERATOR_NVIDIA,
-    LABEL_AKS_ACCELERATOR,
     LABEL_GFD_PRODUCT,
-    LABEL_GKE_ACCELERATOR,
     LABEL_INSTANCE_TYPE,
     LABEL_INSTANCE_TYPE_BETA,
     NFD_NVIDIA_PCI_LABELS,
+    accelerator_labels,
+    gpu_markers,
 )
 from gpuready.verify.nodes import NodeView
 from gpuready.verify.provisioned import gpu_label, node_origin, says_gpu
 
 Source = Literal["gfd-product", "gke-accelerator", "instance-type", "provisioner-label", "gpuready-label"]
+"""Where a node's GPU model was read from; ``gke-accelerator``: a cloud's accelerator label (``CloudNodeLabels``), a
+name kept from when only GKE's was read, since ``gpuready check -o json`` shows it as ``acceleratorSource``."""
 
 _INSTANCE_TYPES_FOLDED: Mapping[str, InstanceType] = {
     name.lower(): entry for profile in cloud_profiles() for name, entry in profile.instance_types.items()
@@ -52,6 +53,8 @@ class Inference:
     source: Source
     evidence: str
     """The label value the model was read from (``label=value`` for a provisioner's label)."""
+    label: str = field(default="", compare=False)
+    """The cloud's accelerator label it was read from (source ``gke-accelerator``), else ""."""
 
 
 def instance_type_of(view: NodeView) -> str:
@@ -70,14 +73,10 @@ def gpu_signals(view: NodeView) -> list[str]:
     labels = view.labels
     signals = [f"capacity {name}={count}" for name, count in sorted(view.capacity.items()) if is_gpu_resource(name)]
     signals += [f"{key}={labels[key]}" for key in NFD_NVIDIA_PCI_LABELS if labels.get(key) == "true"]
-    for key, wanted in (
-        (LABEL_GPU_PRESENT, "true"),
-        (LABEL_GPU_POOL, "true"),
-        (LABEL_AKS_ACCELERATOR, AKS_ACCELERATOR_NVIDIA),
-    ):
+    for key, wanted in ((LABEL_GPU_PRESENT, "true"), (LABEL_GPU_POOL, "true"), *gpu_markers()):
         if labels.get(key) == wanted:
             signals.append(f"{key}={wanted}")
-    for key in (LABEL_GKE_ACCELERATOR, LABEL_POOL):  # empty values are not GPUs (skypilot#6274)
+    for key in (*(c.accelerator for c in accelerator_labels()), LABEL_POOL):  # empty values: no GPU (skypilot#6274)
         if labels.get(key):
             signals.append(f"{key}={labels[key]}")
     if catalog_instance_type(view) is not None:
@@ -96,8 +95,9 @@ def is_gpu_node(view: NodeView) -> bool:
     return (
         any(is_gpu_resource(name) for name in view.capacity)
         or any(labels.get(key) == "true" for key in _TRUE_LABELS)
-        or labels.get(LABEL_AKS_ACCELERATOR) == AKS_ACCELERATOR_NVIDIA
-        or bool(labels.get(LABEL_GKE_ACCELERATOR) or labels.get(LABEL_POOL))
+        or any(labels.get(key) == wanted for key, wanted in gpu_markers())
+        or any(labels.get(c.accelerator) for c in accelerator_labels())
+        or bool(labels.get(LABEL_POOL))
         or catalog_instance_type(view) is not None
         or bool(says_gpu(labels))
     )
@@ -131,11 +131,12 @@ def infer_accelerator(view: NodeView) -> Inference | None:
         if labeled is not None and labeled.matches_product(product):
             model = labeled
         return Inference(model, "gfd-product", product)
-    accelerator = labels.get(LABEL_GKE_ACCELERATOR, "")
     listed = catalog_instance_type(view)
-    model = accelerator_model(LABEL_GKE_ACCELERATOR, accelerator) if accelerator else None
-    if model is not None and (listed is None or listed.gpu == model.key):  # built-in GPUs outrank a label
-        return Inference(model, "gke-accelerator", accelerator)
+    for cloud in accelerator_labels():
+        accelerator = labels.get(cloud.accelerator, "")
+        model = cloud.accelerator_model(accelerator) if accelerator else None
+        if model is not None and (listed is None or listed.gpu == model.key):  # built-in GPUs outrank a label
+            return Inference(model, "gke-accelerator", accelerator, cloud.accelerator)
     if listed is not None:
         return Inference(GPU_MODELS[listed.gpu], "instance-type", listed.name)
     origin = node_origin(labels)

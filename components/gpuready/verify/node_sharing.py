@@ -18,9 +18,10 @@ only when no intent label says more. Label names and values:
   (``none``/``time-slicing``/``mps``) and ``nvidia.com/mig.strategy`` (``none``/``single``/``mixed``)
   (k8s-device-plugin v0.20.0 ``internal/lm``; upstream/cloud-native-docs/output.mig-node-labels.json and
   output.mig-mixed-node-labels.json show them on real nodes).
-- GKE: ``cloud.google.com/gke-gpu-sharing-strategy`` (``time-sharing``/``mps``),
-  ``cloud.google.com/gke-max-shared-clients-per-gpu`` and ``cloud.google.com/gke-gpu-partition-size`` (GKE MIG is
-  always advertised ``single``: shared reference clouds.md section 4.2).
+- A cloud's own sharing labels (``CloudNodeLabels``; GKE's: ``cloud.google.com/gke-gpu-sharing-strategy``
+  (``time-sharing``/``mps``), ``cloud.google.com/gke-max-shared-clients-per-gpu`` and
+  ``cloud.google.com/gke-gpu-partition-size``; GKE MIG is always advertised ``single``: shared reference clouds.md
+  section 4.2).
 
 Without a ``nvidia.com/mig.strategy`` label the MIG strategy is ``mixed`` when the node already shows
 ``nvidia.com/mig-<profile>`` resources, else ``single`` (the GPU Operator's default ``mig.strategy``, nvidia.md
@@ -42,9 +43,7 @@ from gpuready.verify.node_labels import (
     LABEL_GFD_MIG_STRATEGY,
     LABEL_GFD_REPLICAS,
     LABEL_GFD_SHARING_STRATEGY,
-    LABEL_GKE_MAX_SHARED_CLIENTS,
-    LABEL_GKE_PARTITION_SIZE,
-    LABEL_GKE_SHARING_STRATEGY,
+    cloud_node_labels,
 )
 
 SharedMode = Literal["time-slicing", "mps"]
@@ -106,7 +105,8 @@ def node_sharing(labels: Mapping[str, str], model: GpuModel | None, *, shows_par
     """What ``labels`` ask the node to advertise; ``model`` (when known) resolves named MIG layouts, and
     ``shows_partitions`` (the node advertises per-profile MIG resources) picks the strategy when no label does.
     The evidence lists only the labels that decided: the first source that names the replicas wins (a gpuready
-    config key, then GKE's, then GFD's), and a config key of one's own is listed as what asked for sharing."""
+    config key, then the cloud's (GKE's), then GFD's), and a config key of one's own is listed as what asked for
+    sharing."""
     evidence: list[str] = []
 
     def seen(key: str) -> str:
@@ -119,10 +119,7 @@ def node_sharing(labels: Mapping[str, str], model: GpuModel | None, *, shows_par
     config = parse_config_name(seen(LABEL_DEVICE_PLUGIN_CONFIG))
     mode: SharedMode | None = config.mode if config is not None else None
     replicas = config.replicas if config is not None else None
-    for strategy_key, replicas_key in (
-        (LABEL_GKE_SHARING_STRATEGY, LABEL_GKE_MAX_SHARED_CLIENTS),
-        (LABEL_GFD_SHARING_STRATEGY, LABEL_GFD_REPLICAS),
-    ):
+    for strategy_key, replicas_key in (*_cloud_sharing_labels(), (LABEL_GFD_SHARING_STRATEGY, LABEL_GFD_REPLICAS)):
         shares = _shares(labels.get(replicas_key, ""))
         if replicas is not None or shares is None:
             continue
@@ -145,13 +142,23 @@ def node_sharing(labels: Mapping[str, str], model: GpuModel | None, *, shows_par
     )
 
 
+def _cloud_sharing_labels() -> list[tuple[str, str]]:
+    """(strategy label, clients-per-GPU label) of each cloud that labels the sharing it delivers."""
+    return [(c.sharing_strategy, c.shared_clients) for c in cloud_node_labels() if c.shared_clients]
+
+
+def _partition_labels() -> list[str]:
+    """The labels the clouds name a node's MIG partition with (a cloud's MIG is always advertised ``single``)."""
+    return [c.partition_size for c in cloud_node_labels() if c.partition_size]
+
+
 def _mig(
     labels: Mapping[str, str], model: GpuModel | None, shows_partitions: bool, seen: Callable[[str], str]
 ) -> tuple[Mapping[str, int] | None, MigStrategy, bool]:
     table = model.mig if model is not None else None
-    partition = labels.get(LABEL_GKE_PARTITION_SIZE, "")
+    key, partition = next(((k, labels[k]) for k in _partition_labels() if labels.get(k)), ("", ""))
     if partition:
-        seen(LABEL_GKE_PARTITION_SIZE)
+        seen(key)
         count = table.profiles.get(partition) if table is not None else None
         return ({partition: count} if count else None), "single", True
     gfd_strategy = labels.get(LABEL_GFD_MIG_STRATEGY, "")

@@ -29,12 +29,12 @@ from gpuready.verify.node_labels import (
     LABEL_DEPLOY_DEVICE_PLUGIN,
     LABEL_GFD_PRODUCT,
     LABEL_GFD_REPLICAS,
-    LABEL_GKE_MAX_SHARED_CLIENTS,
-    LABEL_GKE_PARTITION_SIZE,
     LABEL_MIG_CONFIG_STATE,
     LIFECYCLE_TAINT_PREFIX,
     MIG_INVALID_SUFFIX,
     NFD_NVIDIA_PCI_LABELS,
+    cloud_node_labels,
+    partition_labels,
 )
 from gpuready.verify.nodes import NodeView
 
@@ -250,15 +250,15 @@ def _mig_state(view: NodeView, expectation: Expectation) -> list[Finding]:
             "use a homogeneous layout (all-<profile>) or the mixed strategy; then: " + logs,
             reproduce=f"kubectl get node {view.name} -L {LABEL_GFD_PRODUCT}",
         ))  # fmt: skip
-    want = expectation.gke_partition_size
-    have = view.labels.get(LABEL_GKE_PARTITION_SIZE)
-    if want is not None and have != want:
+    want = expectation.cloud_partition_size
+    cloud = partition_labels(view.labels) if want is not None else None
+    have = view.labels.get(cloud.partition_size) if cloud is not None else None
+    if cloud is not None and have != want:
+        label = cloud.partition_size
         found.append(_finding(
-            view, f.GKE_PARTITION_MISMATCH,
-            f"label {LABEL_GKE_PARTITION_SIZE}: wrong MIG partition; got {have!r}, expected {want!r}",
-            "the GKE node pool was created with another gpu_partition_size (it cannot change in place)",
-            "recreate the node pool with the pool's MIG profile; check: gcloud container node-pools describe <pool>",
-            reproduce=f"kubectl get node {view.name} -L {LABEL_GKE_PARTITION_SIZE}",
+            view, f.CLOUD_PARTITION_MISMATCH,
+            f"label {label}: wrong MIG partition; got {have!r}, expected {want!r}",
+            cloud.partition_cause, cloud.partition_fix, reproduce=f"kubectl get node {view.name} -L {label}",
         ))  # fmt: skip
     return found
 
@@ -268,7 +268,8 @@ def _shared_labels(view: NodeView, expectation: Expectation) -> list[Finding]:
     replicas = expectation.replicas
     if replicas is None:
         return found
-    checks = [(LABEL_GFD_REPLICAS, replicas), (LABEL_GKE_MAX_SHARED_CLIENTS, expectation.gke_shared_clients)]
+    clouds = [(c.shared_clients, expectation.cloud_shared_clients) for c in cloud_node_labels() if c.shared_clients]
+    checks = [(LABEL_GFD_REPLICAS, replicas), *clouds]
     for key, want in checks:
         raw = view.labels.get(key)
         if want is None or raw is None or whole_count(raw) == want:

@@ -16,6 +16,8 @@ from gpuready.core.taints import Taint
 from gpuready.verify.expectations import Expectation
 
 _INT_FIELDS = ("gpus_per_node", "replicas", "gke_shared_clients", "expected_nodes")
+"""Wire keys of whole numbers; ``gke_*`` keep the names they had when only GKE labelled its sharing, so the
+verification resource's inputs of deployed stacks do not change (``cloud_*`` fields of ``Expectation``)."""
 
 
 def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
@@ -34,8 +36,8 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
         "allocatable": dict(sorted(expectation.allocatable.items())),
         "replicas": expectation.replicas,
         "mig": expectation.mig,
-        "gke_partition_size": expectation.gke_partition_size,
-        "gke_shared_clients": expectation.gke_shared_clients,
+        "gke_partition_size": expectation.cloud_partition_size,
+        "gke_shared_clients": expectation.cloud_shared_clients,
         "gfd_expected": expectation.gfd_expected,
         "exact_taint_values": expectation.exact_taint_values,
         "expected_nodes": expectation.expected_nodes,
@@ -60,8 +62,8 @@ def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
         allocatable={str(k): int(v) for k, v in (data.get("allocatable") or {}).items()},
         replicas=ints["replicas"],
         mig=bool(data.get("mig")),
-        gke_partition_size=_str(data.get("gke_partition_size")),
-        gke_shared_clients=ints["gke_shared_clients"],
+        cloud_partition_size=_str(data.get("gke_partition_size")),
+        cloud_shared_clients=ints["gke_shared_clients"],
         gfd_expected=bool(data.get("gfd_expected")),
         exact_taint_values=bool(data.get("exact_taint_values", True)),
         expected_nodes=ints["expected_nodes"] or 0,

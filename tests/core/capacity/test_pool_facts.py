@@ -8,8 +8,15 @@ from typing import Any
 import pytest
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
-from gpuready.core.capacity.pool_facts import api_taint, text_taint, whole
-from gpuready.core.capacity.readers import elastic_types, fixed_types, pool_readers, read_pools
+from gpuready.core.capacity.pool_facts import PoolReader, api_taint, text_taint, whole
+from gpuready.core.capacity.readers import (
+    elastic_types,
+    fixed_types,
+    pool_readers,
+    read_pools,
+    shape_problems,
+    types_reading,
+)
 from gpuready.core.taints import Taint
 
 
@@ -95,3 +102,36 @@ def test_no_props_make_a_reader_fail(resource_type: str, props: Any) -> None:
 def test_gpu_instance_type_of_any_cloud(name: str, cloud: str | None, listed: bool) -> None:
     found = gpu_instance_type(name)
     assert (found[0] if found else None, found is not None and found[1] is not None) == (cloud, listed)
+
+
+def _reader(shape: dict[str, Any]) -> PoolReader:
+    return PoolReader(lambda props: (), shape)
+
+
+@pytest.mark.parametrize(
+    ("shape", "props", "problems"),
+    [
+        ({"a": "list"}, {"a": [1]}, ()),
+        ({"a": "list"}, {"a": ()}, ()),
+        ({"a": "list"}, {}, ()),  # unset is not misshapen
+        ({"a": "list"}, {"a": None}, ()),
+        ({"a": "list"}, {"a": "x"}, ("a: a list, not str",)),
+        ({"a": "list"}, {"a": {"k": 1}}, ("a: a list, not dict",)),
+        ({"a.b": "object"}, {"a": {"b": [1]}}, ("a.b: an object, not list",)),
+        ({"a.b": "object"}, {"a": 3}, ()),  # the parent's shape is its own entry's to check
+        ({"a": "object", "a.b": "object"}, {"a": 3}, ("a: an object, not int",)),
+        ({"a": "object"}, MappingProxyType({"a": MappingProxyType({})}), ()),
+    ],
+)
+def test_a_reader_s_shape_names_each_misshapen_field(
+    shape: dict[str, Any], props: Any, problems: tuple[str, ...]
+) -> None:
+    assert _reader(shape).problems(props) == problems
+
+
+def test_every_reader_s_shape_names_fields_its_resource_reads_without_problems_on_an_empty_resource() -> None:
+    for token, reader in pool_readers().items():
+        assert reader.shape, token
+        assert shape_problems(token, {}) == ()
+    assert shape_problems("kubernetes:core/v1:Pod", {"spec": 1}) == ()  # no reader: nothing to refuse
+    assert types_reading("image") <= fixed_types() and types_reading("sharing") <= fixed_types()

@@ -104,17 +104,3 @@ def test_bounds_and_lifecycle_facts_are_the_existing_ones(cloud: Cloud, override
 def test_an_elastic_pool_expects_no_nodes() -> None:
     assert ScalingBounds(min=0, max=4, initial=0, elastic=True).expected_nodes == 0
     assert ScalingBounds(min=2, max=4, initial=3).expected_nodes == 3
-
-
-@pytest.mark.parametrize(
-    ("cloud", "inputs"),
-    [
-        ("eks", {"instanceTypes": ["g6.12xlarge"], "scalingConfig": {"maxSize": 3}}),
-        ("aks", {"vmSize": "Standard_NC4as_T4_v3", "enableAutoScaling": True, "maxCount": 4}),
-        ("gke", {"nodeConfig": {"machineType": "g2-standard-4"}, "autoscaling": {"totalMaxNodeCount": 5}}),
-        ("eks", {"instanceTypes": ["m5.large"]}),
-    ],
-)
-def test_capacity_readers_are_the_lifecycle_ones(cloud: Cloud, inputs: dict[str, Any]) -> None:
-    reader = {"eks": eks.capacity, "aks": aks.capacity, "gke": gke.capacity}[cloud]
-    assert registry.provisioner_for(build_spec(cloud)).capacity(inputs) == reader(inputs)

@@ -7,11 +7,10 @@ import re
 import pytest
 
 from gpuready.core.catalog import mig_profiles
-from gpuready.core.catalog.accelerators import accelerator_model, accelerator_name
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.gke.catalog import ACCELERATORS
 from gpuready.gke.catalog import gpu_for_accelerator as gpu_model_for_gke_accelerator
-from gpuready.verify.node_labels import LABEL_GKE_ACCELERATOR as GKE_ACCELERATOR_LABEL
+from gpuready.gke.node_labels import NODE_LABELS
 
 MIG_CAPABLE = {
     "a100", "a100-80gb", "a30", "h100", "h100-mega", "h100-nvl", "h200", "h200-nvl", "b200", "b300", "gb200", "gh200",
@@ -115,25 +114,20 @@ def test_gke_accelerator_maps_back_to_its_model(accelerator: str, key: str) -> N
     assert model is not None
     assert model.key == key
     assert ACCELERATORS[model.key] == accelerator
-    assert accelerator_model(GKE_ACCELERATOR_LABEL, accelerator) is model
-    assert accelerator_name(GKE_ACCELERATOR_LABEL, key) == accelerator
-
-
-def test_a_label_no_cloud_sets_names_no_gpu() -> None:
-    assert accelerator_model("example.com/accelerator", "nvidia-l4") is None
-    assert accelerator_name("example.com/accelerator", "l4") is None
+    assert NODE_LABELS.accelerator_model(accelerator) is model
+    assert NODE_LABELS.accelerator_value(model) == accelerator
 
 
 @pytest.mark.parametrize("accelerator", ["nvidia-tesla-p100", "nvidia-a10g", "", "NVIDIA-L4"])
 def test_unknown_gke_accelerator_maps_to_none(accelerator: str) -> None:
     assert gpu_model_for_gke_accelerator(accelerator) is None
-    assert accelerator_model(GKE_ACCELERATOR_LABEL, accelerator) is None
+    assert NODE_LABELS.accelerator_model(accelerator) is None
 
 
 @pytest.mark.parametrize("key", ["t4g", "a10g", "a10", "l40s", "v100-32gb", "h100-nvl", "gh200"])
 def test_gpus_gke_does_not_sell_have_no_gke_accelerator(key: str) -> None:
     assert key in GPU_MODELS and key not in ACCELERATORS
-    assert accelerator_name(GKE_ACCELERATOR_LABEL, key) is None
+    assert NODE_LABELS.accelerator_value(GPU_MODELS[key]) is None
 
 
 def test_gke_accelerator_names_are_unique() -> None:

@@ -22,7 +22,7 @@ from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.pool_facts import PoolReader
 from gpuready.core.component_entry import ComponentEntry
 from gpuready.core.health.repair import RepairFacts
-from gpuready.core.lifecycle import SUFFIX_LENGTH, PoolCapacity, ResourceTable
+from gpuready.core.lifecycle import SUFFIX_LENGTH, ResourceTable
 from gpuready.errors import Problem, RegistrationError
 
 if TYPE_CHECKING:
@@ -194,10 +194,6 @@ class Provisioner(ABC):
     @abstractmethod
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         """Inputs read at creation only (camelCase paths)."""
-
-    @abstractmethod
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """GPU capacity of a planned resource of type ``pool_table.type`` (any program's), from its inputs."""
 
     def planned_capacity_problems(self, inputs: Mapping[str, Any]) -> list[str]:
         """What is wrong with how a planned resource of type ``pool_table.type`` (any program's) gets its capacity,

@@ -15,12 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core import scheduling
 from gpuready.core.capacity import gpu_choice, node_disruption
-from gpuready.core.catalog import lookup
-from gpuready.core.clouds.registry import Cloud
-from gpuready.core.lifecycle import PoolCapacity, ResourceTable
-from gpuready.core.scale_path.karpenter_limits import NODES, node_pool_limits
+from gpuready.core.lifecycle import ResourceTable
+from gpuready.core.scale_path.karpenter_limits import node_pool_limits
 from gpuready.core.taints import Taint
-from gpuready.errors import SpecError
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -128,46 +125,3 @@ def node_pool(
 def limits_text(spec: GpuPoolSpec, gpu_limit: int) -> str:
     """The NodePool's limits in one line (``nvidia.com/gpu=64, nodes=4``), for the plan's lifecycle line."""
     return ", ".join(f"{k}={v}" for k, v in node_pool_limits(spec, gpu_limit).items())
-
-
-def requirement_value(inputs: Mapping[str, Any], key: str) -> str | None:
-    """The first value of the requirement ``key`` of a planned NodePool (its inputs), if it has exactly one such
-    requirement (gpuready's pools list types of one GPU model and count only)."""
-    spec = inputs.get("spec")
-    template = spec.get("template") if isinstance(spec, Mapping) else None
-    body = template.get("spec") if isinstance(template, Mapping) else None
-    terms = body.get("requirements") if isinstance(body, Mapping) else None
-    values = [t.get("values") for t in terms or () if isinstance(t, Mapping) and t.get("key") == key]
-    if len(values) != 1 or not isinstance(values[0], list) or not values[0]:
-        return None
-    return values[0][0] if isinstance(values[0][0], str) else None
-
-
-def gpu_limit_of(inputs: Mapping[str, Any]) -> int | None:
-    """The ``nvidia.com/gpu`` limit of a planned NodePool, if it has one."""
-    return limit_of(inputs, GPU_LIMIT)
-
-
-def limit_of(inputs: Mapping[str, Any], resource: str) -> int | None:
-    """The ``resource`` limit of a planned NodePool, if it has one (a whole number)."""
-    spec = inputs.get("spec")
-    limits = spec.get("limits") if isinstance(spec, Mapping) else None
-    limit = limits.get(resource) if isinstance(limits, Mapping) else None
-    return int(limit) if isinstance(limit, int | str) and str(limit).isdigit() else None
-
-
-def planned_capacity(cloud: Cloud, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-    """A planned NodePool's GPUs on ``cloud``: the (first) instance type of its requirements, its ``nodes`` limit
-    (else its ``nvidia.com/gpu`` limit as whole nodes); None when it names no instance type gpuready knows."""
-    instance_type = requirement_value(inputs, INSTANCE_TYPE)
-    if instance_type is None:
-        return None
-    try:
-        gpu = lookup.resolve_instance_type(cloud, instance_type, None)
-    except SpecError:
-        return None
-    nodes = limit_of(inputs, NODES)
-    limit = gpu_limit_of(inputs)
-    if nodes is None and limit is not None:
-        nodes = limit // gpu.gpus
-    return PoolCapacity(gpu.model.key, gpu.gpus, nodes)

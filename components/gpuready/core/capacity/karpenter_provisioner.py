@@ -9,15 +9,13 @@ at creation only, and plan their GPUs from the NodePool's requirements and limit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from gpuready.core.capacity import karpenter_nodepool, karpenter_reader, refusals
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.pool_facts import PoolReader
 
 if TYPE_CHECKING:
-    from gpuready.core.clouds.registry import Cloud
-    from gpuready.core.lifecycle import PoolCapacity
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.errors import Problem
 
@@ -29,7 +27,7 @@ class KarpenterNodePoolProvisioner(Provisioner):
     limits_gpus: ClassVar[bool] = True
     node_lifetime: ClassVar[bool] = True
     readers: ClassVar[Mapping[str, PoolReader]] = {
-        karpenter_nodepool.NODE_POOL_TABLE.type: karpenter_reader.read_node_pool
+        karpenter_nodepool.NODE_POOL_TABLE.type: karpenter_reader.NODE_POOL_READER
     }
 
     def name_problems(self, spec: GpuPoolSpec) -> list[Problem]:
@@ -38,7 +36,3 @@ class KarpenterNodePoolProvisioner(Provisioner):
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:
         """None: every NodePool input updates in place (``karpenter_nodepool.NODE_POOL_TABLE``)."""
         return ()
-
-    def capacity(self, inputs: Mapping[str, Any]) -> PoolCapacity | None:
-        """A planned NodePool's GPUs: the instance type of its requirements, its ``nvidia.com/gpu`` limit."""
-        return karpenter_nodepool.planned_capacity(cast("Cloud", self.cloud), inputs)

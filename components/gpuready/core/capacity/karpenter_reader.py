@@ -25,8 +25,8 @@ from typing import Any, cast
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
-from gpuready.core.capacity.node_facts import NodeFacts
-from gpuready.core.capacity.pool_facts import PoolFacts, api_taint, whole
+from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NodeFacts
+from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
@@ -34,6 +34,10 @@ from gpuready.core.scale_path.karpenter_limits import NODES
 
 TAINTS_FIELD = "spec.template.spec.taints"
 LABELS_FIELD = "spec.template.metadata.labels"
+DEFAULT_CONSOLIDATION = "WhenEmptyOrUnderutilized"
+"""The CRD's default ``spec.disruption.consolidationPolicy`` (kubernetes-sigs/karpenter v1.14.1
+``pkg/apis/crds/karpenter.sh_nodepools.yaml`` L154)."""
+BLOCKING_BUDGET_NODES = frozenset({"0", "0%"})
 Owner = tuple[Cloud, str, NodeFacts]
 """A NodePool provisioner: its cloud, its key and its node facts."""
 
@@ -73,6 +77,7 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     raw_taints = tuple(as_list(body.get("taints")))
     labels = text_map(dig(template, "metadata", "labels"))
     limits = as_mapping(dig(props, "spec", "limits")) or {}
+    disruption = as_mapping(dig(props, "spec", "disruption")) or {}
     pool = PoolFacts(
         cloud=cloud,
         provisioner=owner[1] if owner else "",
@@ -89,12 +94,31 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         labels=labels,
         labels_field=LABELS_FIELD,
         max_nodes=whole(limits.get(NODES)),
+        gpus_per_node=next((entry.gpus for _, entry in listed if entry is not None), None),
         gpu_limit=whole(limits.get(GPU_LIMIT)),
+        limits=limits,
+        fixed_count=dig(props, "spec", "replicas") is not None,
+        consolidation=as_text(disruption.get("consolidationPolicy")),
+        consolidation_blocked=disruption.get("consolidateAfter") == "Never"
+        or any(_blocks_underutilized(b) for b in as_list(disruption.get("budgets"))),
         elastic=True,
         node_facts=facts,
+        untainted_note=facts.untainted_note if facts is not None else KARPENTER_UNTAINTED,
         platform_plugin=facts.plugin_on(labels) if facts is not None else "",
     )
     return (pool,)
+
+
+def _blocks_underutilized(budget: object) -> bool:
+    """Whether a disruption budget always blocks consolidation of nodes that still run pods: ``nodes: "0"`` (or
+    ``0%``), always active (no ``schedule``), for ``Underutilized`` (no ``reasons``, or listing it)
+    (kubernetes-sigs/karpenter v1.14.1 ``pkg/apis/crds/karpenter.sh_nodepools.yaml`` spec.disruption.budgets,
+    L76-131)."""
+    nodes = as_text(dig(budget, "nodes"))
+    if nodes not in BLOCKING_BUDGET_NODES or dig(budget, "schedule") is not None:
+        return False
+    reasons = [r for r in as_list(dig(budget, "reasons")) if isinstance(r, str)]
+    return not reasons or "Underutilized" in reasons
 
 
 def _owner(owners: Sequence[Owner], group: str, keys: Sequence[str]) -> Owner | None:
@@ -154,3 +178,18 @@ def _model(
     ]  # fmt: skip
     found = {m for m in GPU_MODELS.values() for n in names if n in (m.key, m.skypilot)}
     return found.pop() if len(found) == 1 else None
+
+
+NODE_POOL_READER = PoolReader(
+    read_node_pool,
+    {
+        "spec": "object",
+        "spec.limits": "object",
+        "spec.template": "object",
+        "spec.template.spec": "object",
+        "spec.template.spec.requirements": "list",
+        "spec.template.spec.taints": "list",
+        "spec.template.metadata.labels": "object",
+    },
+)
+"""The one NodePool reader every Karpenter provisioner shares, with the shapes of the fields it reads."""

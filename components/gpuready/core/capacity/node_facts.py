@@ -22,6 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+KARPENTER_UNTAINTED = (
+    "Karpenter adds no taint of its own and any pending pod can land on (and keep alive) the GPU nodes it makes"
+)
+"""What follows when a NodePool does not taint its GPU nodes (``spec.template.spec.taints`` are all its nodes get)."""
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class NodeFacts:
@@ -48,6 +53,8 @@ class NodeFacts:
     """Where the pool object declares its nodes' taints."""
     labels_path: str = "spec.template.metadata.labels"
     """Where the pool object declares its nodes' labels."""
+    untainted_note: str = KARPENTER_UNTAINTED
+    """What follows when the pool object does not taint its GPU nodes (the policy pack says it)."""
     own_device_plugin: str = ""
     """Who runs a device plugin on its nodes outside the GPU stack (EKS Auto Mode, GKE), or ""."""
     own_plugin_opt_out: str = ""

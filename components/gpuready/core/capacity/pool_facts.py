@@ -8,9 +8,9 @@ provisioner's package. Whoever reads a pool (the policy pack, ``gpuready diff``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TaintEffect
@@ -38,7 +38,8 @@ class PoolFacts:
     name: str
     """The pool's own name where the resource gives one, else ``""``."""
     props: Mapping[str, Any]
-    """The pool's properties (the profile's, inside a ManagedCluster), for the cloud's own checks."""
+    """The pool's properties (the profile's, inside a ManagedCluster), for the checks not read into the record yet
+    (the node fabric's: ``CloudFabric.policy_problems``)."""
     reading: PolicyReading = field(repr=False, compare=False)
     """How the pool's cloud reads and fixes its pool resources (the policy pack's questions), resolved by the
     reader once."""
@@ -51,6 +52,8 @@ class PoolFacts:
     taints: tuple[Taint, ...] = ()
     taints_field: str
     """Field path of the taints inside the resource (with ``where``)."""
+    refused_taints: tuple[Taint, ...] = ()
+    """Those of ``taints`` whose value the cloud refuses (GKE requires one: ``SpecRules.taint_value_problems``)."""
     raw_taints: Any = ()
     """The taints as the resource spells them (a list of entries, unless the resource is malformed)."""
     labels: Mapping[str, str] = field(default_factory=dict)
@@ -64,6 +67,8 @@ class PoolFacts:
     """The most nodes the resource allows (a whole number), else None."""
     desired_nodes: int | None = None
     """The nodes the resource asks for at creation (a whole number), else None."""
+    gpus_per_node: int | None = None
+    """The GPUs each node has (the catalog's count for the instance type, or the accelerators attached), else None."""
     gpu_limit: int | None = None
     """The ``nvidia.com/gpu`` limit of an elastic pool's object, else None."""
     creation_only: tuple[str, ...] = ()
@@ -74,11 +79,35 @@ class PoolFacts:
     """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
     node_facts: NodeFacts | None = None
     """The elastic provisioner's facts, when its object is one."""
+    untainted_note: str = ""
+    """What follows when an elastic object does not taint its GPU nodes (its provisioner's ``NodeFacts``)."""
     driver_owner: str = ""
     """Who installs the NVIDIA driver on the pool's nodes outside the GPU stack (``AKS (gpuProfile.driver=...)``),
     or "" (always "" for an elastic pool, whose node class decides it)."""
     platform_plugin: str = ""
     """Who runs a device plugin on the pool's nodes outside the GPU stack (``GKE``, ``EKS Auto Mode``), or ""."""
+    image_problems: tuple[str, ...] = ()
+    """What is wrong with the node image the resource names for its GPUs and CPU architecture (its cloud's
+    judgement, field and fix in each message)."""
+    mig_problems: tuple[str, ...] = ()
+    """What is wrong with the MIG partitioning the cloud's own fields ask of the pool's GPU (field and fix in each)."""
+    shared_clients: tuple[SharedClients, ...] = ()
+    """The cloud's own GPU time-sharing settings on the pool (clients per GPU), one per field that sets one."""
+    health_gap: str = ""
+    """Why the cloud runs no GPU health checks on the pool's nodes (with the alternative), or ""."""
+    capacity_problems: tuple[str, ...] = ()
+    """How the resource breaks the capacity rules of its provisioner (reservations, queued and flex-start
+    capacity: ``Provisioner.policy_capacity_problems``), field and fix in each."""
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    """An elastic object's resource limits as written (a NodePool's ``spec.limits``)."""
+    fixed_count: bool = False
+    """The object keeps a fixed count of nodes (a static NodePool's ``spec.replicas``): no limit or consolidation
+    applies."""
+    consolidation: str | None = None
+    """The consolidation policy an elastic object sets (a NodePool's ``spec.disruption.consolidationPolicy``), None
+    when it sets none (its provisioner's default applies)."""
+    consolidation_blocked: bool = False
+    """Consolidation never deletes a node that still runs pods (turned off, or a budget that always blocks it)."""
 
     @property
     def mig_capable(self) -> bool:
@@ -86,8 +115,57 @@ class PoolFacts:
         return self.model is not None and self.model.mig is not None
 
 
-PoolReader = Callable[[Mapping[str, Any]], "tuple[PoolFacts, ...]"]
-"""Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties."""
+@dataclass(frozen=True, slots=True)
+class SharedClients:
+    """A cloud's own GPU time-sharing setting on a pool: how many clients share each GPU."""
+
+    field: str
+    """Its field path inside the resource."""
+    value: object
+    """As written."""
+    most: int
+    """The most clients per GPU the cloud allows."""
+    setting: str
+    """The setting to drop for whole GPUs (``gpuSharingConfig``)."""
+
+
+ShapeKind = Literal["list", "object"]
+OwnSetting = Literal["image", "sharing"]
+"""A cloud's own pool setting a policy is scoped to: the node image (``PoolFacts.image_problems``), GPU time-sharing
+(``PoolFacts.shared_clients``)."""
+SHAPE_TESTS: Mapping[ShapeKind, Callable[[object], bool]] = {
+    "list": lambda value: isinstance(value, Sequence) and not isinstance(value, str | bytes),
+    "object": lambda value: as_mapping(value) is not None,
+}
+"""How a value of each shape kind is told apart (a string is no list)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolReader:
+    """Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties.
+
+    Reading is lenient (what does not have its shape is read as absent), so any program's resource can be read;
+    ``shape`` says which of the fields it reads must be lists or objects when set, for a reader that must refuse
+    a malformed resource instead (``gpuready diff``: ``readers.shape_problems``)."""
+
+    read: Callable[[Mapping[str, Any]], tuple[PoolFacts, ...]]
+    shape: Mapping[str, ShapeKind]
+    """Dotted field path -> the shape it must have when set."""
+    settings: frozenset[OwnSetting] = frozenset()
+    """The cloud's own settings the resource carries, which the reader reads (the policies checking one are
+    scoped to the types whose readers read it: ``readers.types_reading``)."""
+
+    def __call__(self, props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
+        return self.read(props)
+
+    def problems(self, props: Mapping[str, Any]) -> tuple[str, ...]:
+        """``field: a list, not str`` for every field of ``shape`` set to a value of another shape."""
+        found = []
+        for path, kind in self.shape.items():
+            value = dig(props, *path.split("."))
+            if value is not None and not SHAPE_TESTS[kind](value):
+                found.append(f"{path}: {'a list' if kind == 'list' else 'an object'}, not {type(value).__name__}")
+        return tuple(found)
 
 
 API_EFFECTS: Mapping[str, str] = {api: effect for effect, api in UPPER_SNAKE_EFFECTS.items()}
@@ -133,14 +211,25 @@ def cloud_pool(
     arch: str | None,
     taints: tuple[Taint, ...],
     labels: Mapping[str, str],
+    fields: tuple[str, str],
+    min_size_fields: tuple[str, ...],
     max_nodes: int | None,
     desired_nodes: int | None,
+    gpus_per_node: int | None,
+    driver_owner: str,
+    platform_plugin: str = "",
     creation_only: tuple[str, ...] = (),
+    shared_clients: tuple[SharedClients, ...] = (),
+    image_problems: tuple[str, ...] = (),
+    mig_problems: tuple[str, ...] = (),
+    health_gap: str = "",
 ) -> PoolFacts:
-    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool): where its taints, labels
-    and minimum sit and who installs the driver and a device plugin on it are the cloud profile's answers."""
-    profile: PolicyReading = cloud_profile(cloud)
-    found = next(((f, v) for f in profile.policy_min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
+    """The facts of a cloud's own node pool resource (a node group, agent pool, node pool) as its reader read them
+    (``fields``: the paths of its taints and labels; ``min_size_fields``: of its autoscaling minimum, the first one
+    set wins), with the taint values its cloud refuses (the profile's ``SpecRules``) and what is wrong with how it
+    gets capacity (its provisioner's), asked once here."""
+    profile = cloud_profile(cloud)
+    found = next(((f, v) for f in min_size_fields if (v := dig(props, *f.split("."))) is not None), None)
     return PoolFacts(
         cloud=cloud,
         provisioner=provisioner,
@@ -152,15 +241,22 @@ def cloud_pool(
         model=model,
         arch=arch,
         taints=taints,
-        taints_field=where + profile.policy_fields[0],
-        raw_taints=dig(props, *profile.policy_fields[0].split(".")) or [],
+        refused_taints=tuple(t for t in taints if profile.taint_value_problems(where, t)),
+        taints_field=where + fields[0],
+        raw_taints=dig(props, *fields[0].split(".")) or [],
         labels=labels,
-        labels_field=where + profile.policy_fields[1],
+        labels_field=where + fields[1],
         min_nodes=whole(found[1]) if found is not None else None,
         min_nodes_field=where + found[0] if found is not None else "",
         max_nodes=max_nodes,
         desired_nodes=desired_nodes,
+        gpus_per_node=gpus_per_node,
         creation_only=creation_only,
-        driver_owner=profile.policy_preinstalled_driver(props, labels),
-        platform_plugin=profile.policy_own_device_plugin(props, labels),
+        driver_owner=driver_owner,
+        platform_plugin=platform_plugin,
+        image_problems=image_problems,
+        mig_problems=mig_problems,
+        shared_clients=shared_clients,
+        health_gap=health_gap,
+        capacity_problems=tuple(profile.provisioners[provisioner].policy_capacity_problems(where, props)),
     )

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader
+from gpuready.core.capacity.pool_facts import OwnSetting, PoolFacts, PoolReader
 from gpuready.core.capacity.registry import provisioners
 
 
@@ -23,6 +23,12 @@ def pool_readers() -> Mapping[str, PoolReader]:
             if found.setdefault(token, reader) is not reader:
                 raise TypeError(f"two readers of {token!r}: {found[token]!r} and {reader!r} ({provisioner.key})")
     return found
+
+
+@cache
+def types_reading(setting: OwnSetting) -> frozenset[str]:
+    """Types of the pool resources that carry the cloud's own ``setting`` (an image, GPU time-sharing)."""
+    return frozenset(token for token, reader in pool_readers().items() if setting in reader.settings)
 
 
 @cache
@@ -62,3 +68,10 @@ def read_pools(resource_type: str, props: Mapping[str, Any]) -> tuple[PoolFacts,
         _READ.clear()
     _READ[id(props)] = (props, resource_type, pools)
     return pools
+
+
+def shape_problems(resource_type: str, props: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields of a pool resource its reader reads that are set to a value of another shape (a strict reader
+    refuses the resource: ``gpuready diff``); () for a type no provisioner reads."""
+    reader = pool_readers().get(resource_type)
+    return () if reader is None else reader.problems(props)

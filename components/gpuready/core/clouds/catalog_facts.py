@@ -24,11 +24,10 @@ class CloudCatalog(NamedCloud, Protocol):
     attachable: ClassVar[AttachableGpus | None] = None
     """A machine family that takes GPUs as guest accelerators (GCE N1), if any."""
     fabric: ClassVar[CloudFabric] = NO_FABRIC
-    accelerator_names: ClassVar[Mapping[str, str]] = {}
-    """GPU model key -> the cloud's own name for it (GKE's accelerator type), where the cloud names GPUs."""
-    accelerator_label: ClassVar[str | None] = None
-    """The node label the cloud sets to that name (``cloud.google.com/gke-accelerator``), if any."""
     """The node fabrics of the cloud's instance types and its rules for them (``gpuready.core.fabric``)."""
+    accelerator_names: ClassVar[Mapping[str, str]] = {}
+    """GPU model key -> the cloud's own name for it (GKE's accelerator type), where the cloud names GPUs; the node
+    label carrying it is the cloud's ``node_labels.accelerator``."""
 
     def unlisted_gpu_type(self, name: str) -> bool:
         """Whether ``name`` is a GPU instance type of the cloud that the catalog may not list (its GPU family's), so

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from gpuready.core.clouds.cloud_node_labels import CloudNodeLabels
 from gpuready.core.clouds.fit_rows import ByDriver
 from gpuready.core.clouds.named import NamedCloud
 
@@ -95,6 +96,8 @@ class NodeSetup(NamedCloud, Protocol):
 
     image_facts: ClassVar[Mapping[str, ImageFacts]]
     """The cloud's node image families for GPU pools (its ``<cloud>/images.py`` table), in ``images`` order."""
+    node_labels: ClassVar[CloudNodeLabels] = CloudNodeLabels()
+    """The labels the cloud puts on GPU nodes that verification reads (its ``<cloud>/node_labels.py``)."""
     cloud_sharing_labels: ClassVar[bool] = False
     """Whether the sharing the cloud delivers shows in node labels verification checks (GKE's partition size and
     max shared clients)."""

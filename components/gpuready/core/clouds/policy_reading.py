@@ -1,28 +1,22 @@
-"""What the policy pack asks of a cloud (``PolicyReading``) to read and fix any program's pool resources of that
-cloud: field paths, taint spelling, driver and plugin owners, and the cloud's own MIG, sharing, image and health
-settings. Pure."""
+"""What the policy pack asks of a cloud (``PolicyReading``) to word its findings on any program's pool resources
+of that cloud: taint spelling and encoding, why a pool is untainted, how to hand the driver over or remove a second
+device plugin. What a resource declares (field paths, driver and plugin owners, the cloud's image, MIG and health
+checks) is its reader's (``<cloud>/pool_reader``, into ``PoolFacts``). Pure."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from gpuready.core.clouds.named import NamedCloud
 
 if TYPE_CHECKING:
-    from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.taints import Taint
 
 
 class PolicyReading(NamedCloud, Protocol):
     """How to read and fix any program's pool resources of the cloud."""
 
-    policy_fields: ClassVar[tuple[str, str]]
-    """Dotted paths of the taints and the labels inside the pool resource (``nodeConfig.taints``)."""
-    policy_min_size_fields: ClassVar[tuple[str, ...]] = ()
-    """Dotted paths of the pool resource's autoscaling minimum, the first one set wins (the scale-path rules: a DRA
-    pool at zero nodes never scales up)."""
     policy_taints_as_text: ClassVar[bool] = False
     """Whether the resource spells taints as ``key=value:Effect`` text (else API objects with ``NO_SCHEDULE``)."""
     policy_untainted_note: ClassVar[str]
@@ -36,32 +30,6 @@ class PolicyReading(NamedCloud, Protocol):
     policy_unowned_driver: ClassVar[str] = ""
     """The finding when a pool's cloud installs no driver and no GPU Operator release does ("" if the cloud always
     installs one where the GPU stack does not)."""
-
-    def policy_preinstalled_driver(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        """Who installs the driver on a pool resource outside the GPU stack, or ``""``."""
-        return ""
-
-    def policy_own_device_plugin(self, props: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-        """Who runs a device plugin on a pool resource outside the GPU stack, or ``""``."""
-        return ""
-
-    def policy_health_gap(self, where: str, props: Mapping[str, Any]) -> str:
-        """Why the cloud runs no GPU health checks on a pool resource (with the alternative), or ``""``."""
-        return ""
-
-    def policy_mig_problems(
-        self, where: str, props: Mapping[str, Any], model: GpuModel | None, instance_types: Sequence[str]
-    ) -> list[str]:
-        """Problems of the cloud's own MIG settings on a pool resource (messages name the field and the fix)."""
-        return []
-
-    def policy_sharing_problems(self, props: Mapping[str, Any], limit: float) -> list[str]:
-        """Problems of the cloud's own GPU sharing settings on a pool resource (at most ``limit`` shares)."""
-        return []
-
-    def policy_image_problems(self, props: Mapping[str, Any], types: Sequence[str], arch: str | None) -> list[str]:
-        """Problems of the node image a GPU pool resource names (for ``arch`` when the catalog knows it)."""
-        return []
 
     @abstractmethod
     def encoded_taint(self, taint: Taint) -> object:

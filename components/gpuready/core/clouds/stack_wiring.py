@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from gpuready.core import offerings
 from gpuready.core.clouds.named import NamedCloud
+from gpuready.core.clouds.offline_answers import OfflineAnswers
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.addon_resource import AddonResource
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
     from gpuready.core.specs import GpuPoolSpec
 
@@ -22,6 +24,10 @@ class StackWiring(NamedCloud, Protocol):
 
     health_agent_adapter: ClassVar[str | None] = None
     """``module:function`` installing the cloud's installable health agent (``health.agent.INSTALLED_AGENT``)."""
+    offline_answers: ClassVar[OfflineAnswers] = OfflineAnswers()
+    """What the cloud's provider would answer that offline plans fake: computed outputs and invoke results."""
+    addon_resource: ClassVar[AddonResource | None] = None
+    """The resource the cloud installs managed add-ons with (the health agent's), None where it has none."""
     stack_adapter: ClassVar[str]
     """Module of the cloud's stack-program adapter (``build_pool``, ``cluster_kubeconfig``; it imports the cloud's
     Pulumi SDK, so ``gpuready.stack_adapters`` loads it only for the stack's cloud)."""

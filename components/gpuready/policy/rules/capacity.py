@@ -7,9 +7,9 @@
   Karpenter offers reserved capacity only from the reservations a node class selects (aws/karpenter-provider-aws
   v1.14.1 ``pkg/providers/capacityreservation``; EKS User Guide auto-odcr for Auto Mode), so such a pool never gets
   a reserved node.
-- A GPU pool resource's capacity settings as the provisioner that reads it judges them (``PoolFacts.provisioner``;
-  ``Provisioner.policy_capacity_problems``: GKE queued and flex-start node pools, AKS reservation and placement
-  group ids), reached through the capacity registry: the pack imports no cloud package.
+- A GPU pool resource's capacity settings as the provisioner that writes it judges them
+  (``PoolFacts.capacity_problems``, asked of ``Provisioner.policy_capacity_problems`` by the pool's reader: GKE
+  queued and flex-start node pools, AKS reservation and placement group ids): the pack imports no cloud package.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpuready.core.capacity.karpenter_nodepool import CAPACITY_TYPE, CAPACITY_TYPES
-from gpuready.core.capacity.registry import provisioner_named, provisioners
+from gpuready.core.capacity.registry import provisioners
 from gpuready.core.props import as_list, as_mapping, as_text, dig
 from gpuready.policy.rules.elastic_pools import elastic_pools
 from gpuready.policy.rules.gpu_pools import gpu_pools
@@ -95,8 +95,4 @@ def reserved_node_pool_findings(resources: Sequence[StackResource], config: Mapp
 
 def capacity_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """Every capacity rule a GPU pool resource breaks, naming the field and the fix."""
-    return [
-        problem
-        for pool in gpu_pools(resource_type, props)
-        for problem in provisioner_named(pool.cloud, pool.provisioner).policy_capacity_problems(pool.where, pool.props)
-    ]
+    return [problem for pool in gpu_pools(resource_type, props) for problem in pool.capacity_problems]

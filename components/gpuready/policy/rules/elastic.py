@@ -27,18 +27,17 @@ from typing import Any
 
 from gpuready.core import scheduling
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT
+from gpuready.core.capacity.karpenter_reader import DEFAULT_CONSOLIDATION
+from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
-from gpuready.core.props import as_list, as_mapping, as_text, dig, show
-from gpuready.policy.rules.elastic_pools import ElasticPool, elastic_pools
-from gpuready.policy.rules.k8s import API_EFFECTS, GPU_TAINT, api_taint, parse_quantity
+from gpuready.core.props import as_text, dig, show
+from gpuready.policy.rules.elastic_pools import elastic_pools
+from gpuready.policy.rules.k8s import GPU_TAINT, parse_quantity
 
 K8S_GPU_TAINT = scheduling.to_k8s_taint(GPU_TAINT)
 """The GPU taint as a NodePool or ComputeClass spells it: ``{key, value: present, effect: NoSchedule}``."""
-DEFAULT_CONSOLIDATION = "WhenEmptyOrUnderutilized"
-"""The CRD's default ``consolidationPolicy``."""
 SAFE_CONSOLIDATION = "WhenEmpty"
-BLOCKING_BUDGET_NODES = frozenset({"0", "0%"})
 DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt"
 """The pod annotation that keeps Karpenter from disrupting a node the pod runs on (kubernetes-sigs/karpenter)."""
 
@@ -55,7 +54,7 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
                     f"spells them {', '.join(TAINT_EFFECTS)}), so the API server refuses the object. Use "
                     f"{API_EFFECTS.get(effect, 'NoSchedule')!r}"
                 )
-        taints = [t for t in (api_taint(e) for e in pool.raw_taints) if t is not None]
+        taints = pool.taints
         wanted = gpu_taint_of(config)
         fix = scheduling.to_k8s_taint(wanted)
         gpu = [t for t in taints if t.key == wanted.key]
@@ -63,7 +62,7 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
         if not gpu:
             problems.append(
                 f"{field}: GPU {pool.kind} ({pool.why}) has no {wanted.key} NoSchedule taint, so "
-                f"{_untainted_note(pool)}; got {show(pool.raw_taints)}. Add {fix!r} to {field}"
+                f"{pool.untainted_note}; got {show(pool.raw_taints)}. Add {fix!r} to {field}"
             )
         elif not any(t.effect == "NoSchedule" for t in gpu):
             problems.append(
@@ -73,20 +72,13 @@ def taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping
     return problems
 
 
-def _untainted_note(pool: ElasticPool) -> str:
-    if pool.kind == "ComputeClass":
-        return "GKE taints its GPU nodes only in clusters that also have a non-GPU node pool"
-    return "Karpenter adds no taint of its own and any pending pod can land on (and keep alive) the GPU nodes it makes"
-
-
 def limit_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A GPU NodePool bounds its GPUs with an ``nvidia.com/gpu`` limit (a static NodePool with ``replicas`` aside)."""
     problems = []
     for pool in elastic_pools(resource_type, props):
-        spec = as_mapping(props.get("spec")) or {}
-        if pool.kind != "NodePool" or spec.get("replicas") is not None:
+        if pool.kind != "NodePool" or pool.fixed_count:
             continue
-        limits = as_mapping(spec.get("limits")) or {}
+        limits = pool.limits
         per_node = "<nodes x GPUs per node>"
         if GPU_LIMIT not in limits:
             problems.append(
@@ -106,14 +98,10 @@ def disruption_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     """A GPU NodePool's consolidation never deletes a node that still runs GPU pods."""
     problems = []
     for pool in elastic_pools(resource_type, props):
-        spec = as_mapping(props.get("spec")) or {}
-        if pool.kind != "NodePool" or spec.get("replicas") is not None:
+        if pool.kind != "NodePool" or pool.fixed_count:
             continue
-        disruption = as_mapping(spec.get("disruption")) or {}
-        policy = as_text(disruption.get("consolidationPolicy"))
-        if (policy or DEFAULT_CONSOLIDATION) == SAFE_CONSOLIDATION or disruption.get("consolidateAfter") == "Never":
-            continue
-        if any(_blocks_underutilized(b) for b in as_list(disruption.get("budgets"))):
+        policy = pool.consolidation
+        if (policy or DEFAULT_CONSOLIDATION) == SAFE_CONSOLIDATION or pool.consolidation_blocked:
             continue
         got = f"{policy!r}" if policy else f"not set (the default, {DEFAULT_CONSOLIDATION!r})"
         problems.append(
@@ -124,12 +112,3 @@ def disruption_problems(resource_type: str, props: Mapping[str, Any], config: Ma
             f"{DO_NOT_DISRUPT}: 'true'"
         )
     return problems
-
-
-def _blocks_underutilized(budget: object) -> bool:
-    """Whether a disruption budget always blocks consolidation of nodes that still run pods."""
-    nodes = as_text(dig(budget, "nodes"))
-    if nodes not in BLOCKING_BUDGET_NODES or dig(budget, "schedule") is not None:
-        return False
-    reasons = [r for r in as_list(dig(budget, "reasons")) if isinstance(r, str)]
-    return not reasons or "Underutilized" in reasons

@@ -11,12 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpuready.core.capacity.pool_facts import PoolFacts
-from gpuready.core.capacity.readers import fixed_types, read_pools
+from gpuready.core.capacity.readers import fixed_types, read_pools, types_reading
 
-EKS_NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-GKE_NODE_POOL = "gcp:container/nodePool:NodePool"
 POOL_TYPES = fixed_types()
 """Types of the cloud resources that declare GPU pools (the fixed provisioners' readers')."""
+IMAGE_TYPES = types_reading("image") & POOL_TYPES
+"""Pool resources that name their node image (an EKS node group's ``amiType``)."""
+SHARING_TYPES = types_reading("sharing") & POOL_TYPES
+"""Pool resources with GPU time-sharing settings of their cloud's own (a GKE node pool's ``gpuSharingConfig``)."""
 
 GpuPool = PoolFacts
 """A GPU pool as the rules read it: the one normalised record (``gpuready.core.capacity.pool_facts``)."""

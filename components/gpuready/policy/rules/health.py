@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpuready.core.clouds.addon_resource import AddonResource
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
@@ -24,9 +26,10 @@ from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates
 from gpuready.policy.rules.stack import Finding, StackResource
 
-ADDON = "aws:eks/addon:Addon"
+ADDONS: Mapping[str, AddonResource] = {a.type: a for p in cloud_profiles() if (a := p.addon_resource) is not None}
+"""The clouds' managed add-on resources by type token (an agent is installed as one)."""
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-HEALTH_TYPES = frozenset({ADDON, RELEASE, DAEMONSET})
+HEALTH_TYPES = frozenset({*ADDONS, RELEASE, DAEMONSET})
 HEALTH_DAEMONSET_WORDS = ("node-problem-detector", "node-monitoring-agent", "dcgm", "nvsentinel", "gpu-health")
 
 
@@ -68,15 +71,17 @@ def _excludes_pools(term: object) -> bool:
 def agent_config(resource_type: str, props: Mapping[str, Any]) -> AgentConfig | None:
     """The agent's values when ``props`` are its add-on or a release of its chart (None for anything else, and for
     configuration values that are not known yet or not JSON)."""
-    if resource_type == ADDON and as_text(props.get("addonName")) == AGENT_ADDON:
-        raw = props.get("configurationValues")
+    addon = ADDONS.get(resource_type)
+    if addon is not None and as_text(props.get(addon.name_field)) == AGENT_ADDON:
+        source = f"add-on {addon.values_field}"
+        raw = props.get(addon.values_field)
         if raw in (None, ""):
-            return AgentConfig("add-on configurationValues", {})
+            return AgentConfig(source, {})
         try:
             values = json.loads(raw) if isinstance(raw, str) else None
         except json.JSONDecodeError:
             return None
-        return AgentConfig("add-on configurationValues", values) if isinstance(values, Mapping) else None
+        return AgentConfig(source, values) if isinstance(values, Mapping) else None
     if resource_type == RELEASE and (as_text(props.get("chart")) or "").rsplit("/", 1)[-1] == AGENT_ADDON:
         return AgentConfig("Helm values", as_mapping(props.get("values")) or {})
     return None
@@ -144,8 +149,4 @@ def dcgm_owner_findings(resources: Sequence[StackResource], config: Mapping[str,
 
 def driverless_health_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A GPU pool whose cloud runs no GPU health checks because its driver is not the cloud's (named, a warning)."""
-    return [
-        gap
-        for pool in gpu_pools(resource_type, props)
-        if (gap := pool.reading.policy_health_gap(pool.where, pool.props))
-    ]
+    return [pool.health_gap for pool in gpu_pools(resource_type, props) if pool.health_gap]

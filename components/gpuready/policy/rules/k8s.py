@@ -12,34 +12,12 @@ from fractions import Fraction
 from typing import Any, cast
 
 from gpuready.core import quantities, scheduling
-from gpuready.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
+from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
-from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
-
-API_EFFECTS: Mapping[str, str] = {UPPER_SNAKE_EFFECTS[effect]: effect for effect in TAINT_EFFECTS}
-"""EKS / GKE API effect spelling (``NO_SCHEDULE``) -> Kubernetes spelling (``NoSchedule``)."""
-
+from gpuready.core.taints import Taint
 
 GPU_TAINT = scheduling.GPU_TAINT
 """The taint gpuready puts on every GPU pool: ``nvidia.com/gpu=present:NoSchedule``."""
-
-
-def parse_aks_taint(text: str) -> Taint | None:
-    """An AKS ``nodeTaints`` entry (``key=value:Effect`` or ``key:Effect``), or None when malformed; the effect
-    is kept as written, so callers can report it."""
-    parts = parse_taint_text(text)
-    return None if parts is None else Taint(parts[0], parts[1], cast("TaintEffect", parts[2]))
-
-
-def api_taint(entry: object) -> Taint | None:
-    """An EKS / GKE taint object (``{key, value, effect: NO_SCHEDULE}``); the effect is kept as written
-    when it is not in API spelling, so callers can report it."""
-    mapping = as_mapping(entry)
-    if mapping is None:
-        return None
-    key = as_text(mapping.get("key")) or ""
-    effect = as_text(mapping.get("effect")) or ""
-    return Taint(key, as_text(mapping.get("value")) or "", cast("TaintEffect", API_EFFECTS.get(effect, effect)))
 
 
 def tolerates(toleration: object, taint: Taint) -> bool:

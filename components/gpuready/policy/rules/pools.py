@@ -10,20 +10,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
-from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.clouds.spec_rules import SpecRules
+from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
 from gpuready.policy.rules.gpu_pools import GpuPool, first, gpu_pools
-from gpuready.policy.rules.k8s import API_EFFECTS
 
 DEFAULT_REQUIRED_LABELS: tuple[str, ...] = (scheduling.LABEL_GPU_PRESENT, scheduling.LABEL_ACCELERATOR)
 """``nvidia.com/gpu.present`` lets the device plugin's required node affinity match before NFD runs
 (nvidia.md 8 #10); ``gpuready.io/accelerator`` is the canonical lowercase GPU name workloads select on."""
 
 API_EFFECTS_BY_K8S = {k8s: api for api, k8s in API_EFFECTS.items()}
-"""Kubernetes effect spelling -> EKS / GKE API spelling, for fixes."""
+"""Kubernetes effect spelling -> the cloud API's spelling (``NO_SCHEDULE``), for fixes."""
 
 
 def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
@@ -45,7 +43,7 @@ def gpu_taint_problems(resource_type: str, props: Mapping[str, Any], config: Map
                 f"{field}: the {taint.key} taint has effect {gpu[0].effect}, which does not keep other pods off "
                 f"the GPU nodes. Use {fix!r}"
             )
-        elif any(_spec_rules(pool).taint_value_problems(field, t) for t in gpu):
+        elif any(t in pool.refused_taints for t in gpu):
             problems.append(f"{field}: {profile.title} requires a taint value. Use {fix!r}")
     return problems
 
@@ -77,7 +75,7 @@ def pool_image_problems(resource_type: str, props: Mapping[str, Any], config: Ma
     type); the cloud profile reads the pool resource."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_image_problems(pool.props, pool.instance_types, pool.arch)
+        problems += pool.image_problems
     return problems
 
 
@@ -86,23 +84,26 @@ def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapp
     ``gpuPartitionSize``, and default-table layouts in the ``nvidia.com/mig.config`` label."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_mig_problems(pool.where, pool.props, pool.model, pool.instance_types)
+        problems += pool.mig_problems
         problems += _mig_label(pool)
     return problems
 
 
 def pool_sharing_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
-    """GKE ``gpuSharingConfig.maxSharedClientsPerGpu`` is a whole number from 2 to ``maxReplicas`` (at most 48)."""
-    limit = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
+    """A pool's own GPU time-sharing setting (GKE's ``gpuSharingConfig.maxSharedClientsPerGpu``) is a whole number
+    of clients per GPU from 2 to ``maxReplicas``, at most what the cloud allows (GKE: 48)."""
+    wanted = as_number(config.get("maxReplicas")) or DEFAULT_MAX_REPLICAS
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.reading.policy_sharing_problems(pool.props, limit)
+        for shared in pool.shared_clients:
+            limit = min(wanted, shared.most)
+            count = as_number(shared.value)
+            if count is None or not count.is_integer() or not 2 <= count <= limit:
+                problems.append(
+                    f"{shared.field}: must be a whole number from 2 to {limit:g}; got {show(shared.value)}. "
+                    f"Use 2 or more shares per GPU, or drop {shared.setting} for whole GPUs"
+                )
     return problems
-
-
-def _spec_rules(pool: GpuPool) -> SpecRules:
-    """The cloud's own limits on a pool spec (a taint value GKE requires), which hold for any program's pool."""
-    return cloud_profile(pool.cloud)
 
 
 def _effect_spelling(pool: GpuPool) -> list[str]:
