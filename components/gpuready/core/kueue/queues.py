@@ -216,3 +216,26 @@ def queue_warnings(spec: KueueSpec, flavors: Sequence[GpuPoolSpec]) -> list[str]
         "admitted unless Kueue's configuration excludes them (resources.excludeResourcePrefixes); give "
         f"gpuready:kueue clusterQueue.quota.<pool>.{missing[0]} for every flavor"
     ]
+
+
+def workload_queue_problems(
+    queue: str, declared: Sequence[LocalQueueSpec], namespace: str | None = None
+) -> list[Problem]:
+    """Why a workload cannot name LocalQueue ``queue`` (in ``namespace``, when known): not a queue name, or, when the
+    stack declares LocalQueues (``declared``), none of them (in that namespace)."""
+    reason = object_name_problem(queue) or label_value_problem(queue)
+    if reason is not None:
+        return [Problem("queue", f"{reason} (it is the label {QUEUE_LABEL})", queue, (), "e.g. training")]
+    if not declared:
+        return []
+    names = sorted({q.name for q in declared})
+    if queue not in names:
+        hint = f"use one of them, or add {{namespace: <the workload's>, name: {queue}}} to localQueues"
+        return [Problem("queue", "names no LocalQueue the stack declares (gpuready:kueue localQueues)", queue, names,
+                        hint)]  # fmt: skip
+    namespaces = sorted(q.namespace for q in declared if q.name == queue)
+    if namespace is not None and namespace not in namespaces:
+        return [Problem("namespace", f"has no LocalQueue {queue} (gpuready:kueue localQueues)", namespace, namespaces,
+                        f"run the workload in one of them, or add {{namespace: {namespace}, name: {queue}}} to "
+                        "localQueues")]  # fmt: skip
+    return []
