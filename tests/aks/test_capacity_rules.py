@@ -57,6 +57,14 @@ REFUSED = [
                  "AKSNodeClass has no capacity reservation group", "provisioner: node-pool", id="nap-reserved"),
     pytest.param({"provisioner": "nap", "reservation": Reservation(group_id=CRG)}, "reservation.groupId",
                  "not read by the AKS nap", "provisioner: node-pool", id="nap-group"),
+    pytest.param({"capacity": "reserved", "zones": ("1", "2"), "reservation": Reservation(group_id=CRG, zone="3")},
+                 "reservation.zone", "not one of the pool's zones", 'set zones: ["3"]', id="zone-outside-pool"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, zone="eastus-1")},
+                 "reservation.zone", "not an availability zone as AKS names it", 'e.g. zone: "1"', id="zone-format"),
+    pytest.param({"reservation": Reservation(zone="1")}, "reservation.zone", "pool of capacity on-demand does not "
+                 "consume", "set capacity: reserved", id="zone-on-demand"),
+    pytest.param({"capacity": "reserved", "max_size": 4, "reservation": Reservation(group_id=CRG, nodes=2)},
+                 "maxSize", "above the 2 nodes the reservation holds", "lower maxSize to 2", id="above-the-group"),
 ]  # fmt: skip
 
 

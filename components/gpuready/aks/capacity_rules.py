@@ -43,9 +43,11 @@ SUBSCRIPTION = re.compile(rf"^/subscriptions/(?P<subscription>{_GUID})/", re.IGN
 PPG_OVERRIDE = "overrides.proximityPlacementGroupID"
 CAPACITIES: tuple[str, ...] = ("on-demand", "spot", "reserved")
 """The AKS agent pool's capacities (``AksAgentPool.capacities``)."""
-OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId"}))
-"""The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, which
-``problems`` allows on reserved and on-demand pools only."""
+OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId", "zone", "nodes"}))
+"""The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, with the zone
+and size of its reservation when the user states them, which ``problems`` allows on reserved pools only."""
+AZ = re.compile(r"^[1-9]\Z")
+"""An AKS availability zone as agent pools name it (``availabilityZones``: ``"1"``, ``"2"``, ``"3"``)."""
 
 
 def _id_form(kind: str) -> str:
@@ -69,10 +71,44 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
             found.append(Problem("reservation.groupId", "not a capacity reservation group resource id", group, (),
                                  f"{_id_form('capacityReservationGroups')}; print it with az capacity reservation "
                                  "group show -g <group> -n <name> --query id -o tsv"))  # fmt: skip
+    found.extend(_sized_problems(spec))
     placement = placement_group(spec)
     if placement is not None:
         found.extend(_placement_problems(spec, placement, group))
     return found
+
+
+def _sized_problems(spec: GpuPoolSpec) -> list[Problem]:
+    """The reservation's stated zone and size: on a reserved pool only, the zone one of the pool's ``zones`` (a
+    zonal reservation holds VMs of that zone only: Azure docs "On-demand capacity reservation", zonal reservations);
+    ``nodes`` bounds ``maxSize`` through the shared rule (``core.capacity.reservation_rules``)."""
+    reservation = spec.reservation
+    if reservation is None:
+        return []
+    stated = {"zone": reservation.zone, "nodes": reservation.nodes}
+    if spec.capacity != "reserved":
+        why = f"describes a capacity reservation, which a pool of capacity {spec.capacity} does not consume"
+        return [Problem(f"reservation.{key}", why, value, (), f"remove reservation.{key}, or set capacity: reserved")
+                for key, value in stated.items() if value is not None]  # fmt: skip
+    zone = reservation.zone
+    if zone is None:
+        return []
+    if not isinstance(zone, str) or not AZ.match(zone):
+        return [
+            Problem(
+                "reservation.zone",
+                "not an availability zone as AKS names it",
+                zone,
+                ("1", "2", "3"),
+                'e.g. zone: "1" (the zone number, as in the pool\'s zones)',
+            )
+        ]
+    zones: Sequence[str] = spec.zones if isinstance(spec.zones, tuple) else ()
+    if zones and zone not in zones:
+        return [Problem("reservation.zone", "is not one of the pool's zones: a zonal reservation outside them is "
+                        "never consumed", zone, tuple(zones), f"set zones: [\"{zone}\"], or reservation.zone to the "
+                        "reservation's zone (az capacity reservation show --query zones)")]  # fmt: skip
+    return []
 
 
 def placement_group(spec: GpuPoolSpec) -> object:

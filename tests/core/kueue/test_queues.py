@@ -114,7 +114,7 @@ REFUSED: list[tuple[str, dict[str, Any], str, str, str]] = [
     ("local-queue-repeated", {"clusterQueue": {"name": "q"}, "localQueues": [{"namespace": "a", "name": "q"}] * 2},
      "kueue.localQueues[1]", "repeats a LocalQueue", "once"),
     ("quota-of-no-flavor", {"clusterQueue": {"name": "q", "quota": {"serve": {"cpu": 1}}}},
-     "kueue.clusterQueue.quota.serve", "names no flavor", "flavors: all"),
+     "kueue.clusterQueue.quota.serve", "names no flavor", "use the name of a pool with a ResourceFlavor"),
     ("quota-negative", {"clusterQueue": {"name": "q", "quota": {"train": {"nvidia.com/gpu": -1}}}},
      "kueue.clusterQueue.quota.train.nvidia.com/gpu", "non-negative Kubernetes quantity", "e.g. 96"),
     ("quota-not-a-quantity", {"clusterQueue": {"name": "q", "quota": {"train": {"memory": "lots"}}}},

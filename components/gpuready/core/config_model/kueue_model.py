@@ -111,7 +111,7 @@ class KueueConfig(ConfigModel):
             cluster_queue=self.cluster_queue.to_spec() if self.cluster_queue else None,
             local_queues=tuple(q.to_spec() for q in self.local_queues or ()),
         )
-        found = problems(pools, made, path)
+        found = problems(pools, made, path) if pools else []  # pools that failed to parse are reported already
         if found:
             raise SpecError(found)
         return made

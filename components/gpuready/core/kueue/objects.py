@@ -56,7 +56,7 @@ def problems(pools: Sequence[GpuPoolSpec], spec: KueueSpec, path: str) -> list[P
         if pool.capacity == "queued" and pool.resolved.provisioner.provisioning_class is None:
             found.append(Problem(f"{path}.flavors", f"pool {pool.name!r}: its provisioner makes no queued capacity",
                                  pool.capacity, (), "remove capacity: queued from the pool"))  # fmt: skip
-    return [*found, *queue_problems(spec, flavored(pools, spec), path)]
+    return [*found, *queue_problems(spec, flavored(pools, spec), path, pools)]
 
 
 def _object(kind: str, name: str, spec: dict[str, Any]) -> Manifest:

@@ -97,8 +97,11 @@ def local_queue(spec: LocalQueueSpec, cluster_queue_name: str) -> dict[str, Any]
             "spec": {"clusterQueue": cluster_queue_name}}  # fmt: skip
 
 
-def queue_problems(spec: KueueSpec, flavors: Sequence[GpuPoolSpec], path: str) -> list[Problem]:
-    """What makes the queues unusable or refused by Kueue (``flavors``: the flavored pools; ``path``: the stack key)."""
+def queue_problems(
+    spec: KueueSpec, flavors: Sequence[GpuPoolSpec], path: str, pools: Sequence[GpuPoolSpec] = ()
+) -> list[Problem]:
+    """What makes the queues unusable or refused by Kueue (``flavors``: the flavored pools of the stack's ``pools``;
+    ``path``: the stack key)."""
     queue = spec.cluster_queue
     found: list[Problem] = []
     for index, local in enumerate(spec.local_queues):
@@ -125,7 +128,7 @@ def queue_problems(spec: KueueSpec, flavors: Sequence[GpuPoolSpec], path: str) -
                              f"at most {MAX_FLAVORS} in one resource group", spec.flavors, (),
                              "set flavors: queued"))  # fmt: skip
     found += _selector_problems(queue.namespace_selector, f"{where}.namespaceSelector")
-    found += _quota_problems(queue, flavors, f"{where}.quota")
+    found += _quota_problems(queue, flavors, f"{where}.quota", pools, spec.flavors)
     return found
 
 
@@ -163,13 +166,19 @@ def _selector_problems(selector: NamespaceSelector, where: str) -> list[Problem]
     return found
 
 
-def _quota_problems(queue: ClusterQueueSpec, flavors: Sequence[GpuPoolSpec], where: str) -> list[Problem]:
+def _quota_problems(
+    queue: ClusterQueueSpec, flavors: Sequence[GpuPoolSpec], where: str, pools: Sequence[GpuPoolSpec] = (),
+    queue_flavors: str = "queued",
+) -> list[Problem]:  # fmt: skip
     found: list[Problem] = []
     names = [pool.name for pool in flavors]
     for flavor, quota in queue.quota.items():
         if flavor not in names:
+            hint = "use the name of a pool with a ResourceFlavor"
+            if any(pool.name == flavor for pool in pools) and queue_flavors != "all":
+                hint += f", or set flavors: all ({flavor} has no ResourceFlavor under flavors: {queue_flavors})"
             found.append(Problem(f"{where}.{flavor}", "names no flavor of the queue (a pool with a ResourceFlavor)",
-                                 flavor, names, "use a pool's name, or set flavors: all"))  # fmt: skip
+                                 flavor, names, hint))  # fmt: skip
         for resource, value in quota.items():
             found += _quantity_problems(resource, value, f"{where}.{flavor}.{resource}")
     advertised = {name for pool in flavors for name in pool_quota(pool)}
