@@ -69,6 +69,8 @@ class Reservation:
     # AKS node pools (issue #28, AKS part)
     group_id: str | None = None
     """AKS: the capacity reservation group's resource id."""
+    region: str | None = None
+    """AKS: the group's region (a resource id names none), compared with the cluster's when the stack sets it."""
 
 
 DriverOwner = Literal["cloud", "operator"]

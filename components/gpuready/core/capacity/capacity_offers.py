@@ -28,6 +28,7 @@ RESERVATION_FIELDS: Mapping[str, str] = {
     "name": "name",
     "project": "project",
     "groupId": "group_id",
+    "region": "region",
 }
 """``reservation`` key as written -> ``Reservation`` field (EKS, then GKE, then AKS)."""
 
