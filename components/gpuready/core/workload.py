@@ -44,7 +44,8 @@ from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.interface import Advertiser, GpuRequest
 from gpuready.core.fabric.model import FabricWorkload, fabric_container
 from gpuready.core.k8s_syntax import object_name_problem
-from gpuready.core.kueue.queues import QUEUE_LABEL, workload_queue_problems
+from gpuready.core.kueue.queue_rules import workload_queue_problems
+from gpuready.core.kueue.queues import QUEUE_LABEL
 from gpuready.core.kueue.spec import LocalQueueSpec
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec

@@ -129,6 +129,10 @@ REFUSED: list[tuple[str, dict[str, Any], str, str, str]] = [
      "kueue.clusterQueue.namespaceSelector.matchExpressions[0].values", "takes no values", "no values"),
     ("selector-label-value", {"clusterQueue": {"name": "q", "namespaceSelector": {"matchLabels": {"team": "m l"}}}},
      "kueue.clusterQueue.namespaceSelector.matchLabels.team", "alphanumeric", "team: ml"),
+    ("local-queue-in-a-namespace-the-selector-does-not-admit", {"clusterQueue": {"name": "q", "namespaceSelector": {
+        "matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["team-a"]}]}},
+        "localQueues": [{"namespace": "team-b", "name": "q"}]},
+     "kueue.localQueues[0].namespace", "does not admit", "add the namespace to clusterQueue.namespaceSelector"),
     ("selector-operator", {"clusterQueue": {"name": "q", "namespaceSelector": {
         "matchExpressions": [{"key": "team", "operator": "in", "values": ["a"]}]}}},
      "kueue.clusterQueue.namespaceSelector.matchExpressions[0].operator", "unknown selector operator", "NotIn"),
@@ -154,3 +158,15 @@ def test_a_dra_pool_in_the_queue_needs_its_quota() -> None:
     made = parse_kueue({"flavors": "all", "clusterQueue": {"name": "q", "quota": {"dra": {"example.com/gpu": 8}}}},
                        (dra,))  # fmt: skip
     assert made.cluster_queue is not None
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [{}, {"matchLabels": {"kubernetes.io/metadata.name": "team-a"}}, {"matchLabels": {"team": "ml"}},
+     {"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": ["team-b"]}]}],
+    ids=["every-namespace", "by-name", "by-another-label-unknown-offline", "not-in-another"],
+)  # fmt: skip
+def test_a_local_queue_in_an_admitted_or_unknowable_namespace_passes(selector: dict[str, Any]) -> None:
+    raw = {"clusterQueue": {"name": "q", "namespaceSelector": selector},
+           "localQueues": [{"namespace": "team-a", "name": "q"}]}  # fmt: skip
+    assert parse_kueue(raw, pools()[:2]).local_queues[0].namespace == "team-a"

@@ -24,7 +24,8 @@ from typing import Any
 
 from gpuready.core import scheduling
 from gpuready.core.k8s_syntax import object_name_problem
-from gpuready.core.kueue.queues import cluster_queue, local_queue, queue_problems
+from gpuready.core.kueue.queue_rules import queue_problems
+from gpuready.core.kueue.queues import cluster_queue, local_queue
 from gpuready.core.kueue.spec import FLAVOR_CHOICES, FlavorChoice, KueueSpec
 from gpuready.core.pool_parts import QUEUED_CAPACITIES
 from gpuready.core.specs import GpuPoolSpec

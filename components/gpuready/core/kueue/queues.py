@@ -22,6 +22,8 @@ Kueue v0.19.2 semantics (kubernetes-sigs/kueue v0.19.2), each a reason for what 
   its own flavor in ``admissionChecksStrategy``, so the ProvisioningRequest is made only for workloads on it.
 * ``namespaceSelector`` null admits no namespace (``clusterqueue_types.go`` L109-115): gpuready writes ``{}``
   (every namespace) unless the stack gives one.
+* A LocalQueue in a namespace the selector does not admit never admits a workload; gpuready judges it when the
+  selector selects by the namespace's name label (``kubernetes.io/metadata.name``, set on every namespace) only.
 * Workloads name their LocalQueue in the label ``kueue.x-k8s.io/queue-name`` (``pkg/controller/constants/
   constants.go`` L23), so a LocalQueue's name is also a label value.
 """
@@ -31,11 +33,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gpuready.core.k8s_syntax import label_value_problem, object_name_problem, qualified_name_problem
-from gpuready.core.kueue.spec import ClusterQueueSpec, KueueSpec, LocalQueueSpec, NamespaceSelector
-from gpuready.core.quantities import parse_quantity
+from gpuready.core.kueue.spec import ClusterQueueSpec, KueueSpec, LocalQueueSpec
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import Problem
 
 API_VERSION = "kueue.x-k8s.io/v1beta2"
 MAX_FLAVORS = 64
@@ -44,6 +43,9 @@ MAX_FLAVORS = 64
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 """The label naming a workload's LocalQueue (kubernetes-sigs/kueue v0.19.2 pkg/controller/constants/constants.go
 L23)."""
+NAME_LABEL = "kubernetes.io/metadata.name"
+"""The label the API server sets on every namespace, its name (kubernetes.io "Well-Known Labels, Annotations and
+Taints": kubernetes.io/metadata.name)."""
 NODE_RESOURCES = ("cpu", "memory")
 """What nearly every pod requests: a queue without their quota admits only pods that request none."""
 
@@ -97,121 +99,6 @@ def local_queue(spec: LocalQueueSpec, cluster_queue_name: str) -> dict[str, Any]
             "spec": {"clusterQueue": cluster_queue_name}}  # fmt: skip
 
 
-def queue_problems(
-    spec: KueueSpec, flavors: Sequence[GpuPoolSpec], path: str, pools: Sequence[GpuPoolSpec] = ()
-) -> list[Problem]:
-    """What makes the queues unusable or refused by Kueue (``flavors``: the flavored pools of the stack's ``pools``;
-    ``path``: the stack key)."""
-    queue = spec.cluster_queue
-    found: list[Problem] = []
-    for index, local in enumerate(spec.local_queues):
-        found += _local_problems(local, f"{path}.localQueues[{index}]")
-    names = [(q.namespace, q.name) for q in spec.local_queues]
-    found += [Problem(f"{path}.localQueues[{i}]", "repeats a LocalQueue", f"{n[0]}/{n[1]}", (),
-                      "list each namespace's queue once") for i, n in enumerate(names) if n in names[:i]]  # fmt: skip
-    if queue is None:
-        if spec.local_queues:
-            found.append(Problem(f"{path}.localQueues", "needs the ClusterQueue the LocalQueues point at", None, (),
-                                 "add clusterQueue: {name: training}"))  # fmt: skip
-        return found
-    where = f"{path}.clusterQueue"
-    for key, value in (("name", queue.name), ("cohort", queue.cohort)):
-        reason = object_name_problem(value) if value is not None else None
-        if reason is not None:
-            found.append(Problem(f"{where}.{key}", reason, value, (), "e.g. training"))
-    if not flavors:
-        found.append(Problem(where, "covers no pool: no pool gets a ResourceFlavor", spec.flavors, (),
-                             "set flavors: all (every pool), or give a pool capacity: queued"))  # fmt: skip
-        return found
-    if len(flavors) > MAX_FLAVORS:
-        found.append(Problem(f"{path}.flavors", f"gives the ClusterQueue {len(flavors)} flavors; Kueue allows "
-                             f"at most {MAX_FLAVORS} in one resource group", spec.flavors, (),
-                             "set flavors: queued"))  # fmt: skip
-    found += _selector_problems(queue.namespace_selector, f"{where}.namespaceSelector")
-    found += _quota_problems(queue, flavors, f"{where}.quota", pools, spec.flavors)
-    return found
-
-
-def _local_problems(local: LocalQueueSpec, where: str) -> list[Problem]:
-    found = []
-    namespace = object_name_problem(local.namespace)
-    if namespace is not None or "." in local.namespace or len(local.namespace) > 63:
-        found.append(Problem(f"{where}.namespace", "is not a namespace name (a DNS label: 'a-z', '0-9', '-', at most "
-                             "63)", local.namespace, (), "e.g. team-a"))  # fmt: skip
-    reason = object_name_problem(local.name) or label_value_problem(local.name)
-    if reason is not None:
-        found.append(Problem(f"{where}.name", f"{reason} (workloads name it in the label {QUEUE_LABEL})", local.name,
-                             (), "e.g. training"))  # fmt: skip
-    return found
-
-
-def _selector_problems(selector: NamespaceSelector, where: str) -> list[Problem]:
-    found = []
-    for key, value in selector.match_labels.items():
-        reason = qualified_name_problem(key) or label_value_problem(value)
-        if reason is not None:
-            found.append(Problem(f"{where}.matchLabels.{key}", reason, value, (), "e.g. {team: ml}"))
-    for index, expression in enumerate(selector.match_expressions):
-        at = f"{where}.matchExpressions[{index}]"
-        reason = qualified_name_problem(expression.key)
-        if reason is not None:
-            found.append(Problem(f"{at}.key", reason, expression.key, (), "e.g. team"))
-        needs_values = expression.operator in ("In", "NotIn")
-        if needs_values != bool(expression.values):
-            wanted = "needs values" if needs_values else "takes no values"
-            found.append(Problem(f"{at}.values", f"operator {expression.operator} {wanted}", list(expression.values),
-                                 (), "In / NotIn: values: [a]; Exists / DoesNotExist: no values"))  # fmt: skip
-        found += [Problem(f"{at}.values[{i}]", reason, v, ()) for i, v in enumerate(expression.values)
-                  if (reason := label_value_problem(v)) is not None]  # fmt: skip
-    return found
-
-
-def _quota_problems(
-    queue: ClusterQueueSpec, flavors: Sequence[GpuPoolSpec], where: str, pools: Sequence[GpuPoolSpec] = (),
-    queue_flavors: str = "queued",
-) -> list[Problem]:  # fmt: skip
-    found: list[Problem] = []
-    names = [pool.name for pool in flavors]
-    for flavor, quota in queue.quota.items():
-        if flavor not in names:
-            hint = "use the name of a pool with a ResourceFlavor"
-            if any(pool.name == flavor for pool in pools) and queue_flavors != "all":
-                hint += f", or set flavors: all ({flavor} has no ResourceFlavor under flavors: {queue_flavors})"
-            found.append(Problem(f"{where}.{flavor}", "names no flavor of the queue (a pool with a ResourceFlavor)",
-                                 flavor, names, hint))  # fmt: skip
-        for resource, value in quota.items():
-            found += _quantity_problems(resource, value, f"{where}.{flavor}.{resource}")
-    advertised = {name for pool in flavors for name in pool_quota(pool)}
-    covered = covered_resources(queue, flavors)
-    if len(covered) > MAX_FLAVORS:
-        found.append(Problem(where, f"covers {len(covered)} resources; Kueue allows at most {MAX_FLAVORS}", None, ()))
-    for pool in flavors:
-        given = queue.quota.get(pool.name, {})
-        if not pool_quota(pool) and not given:
-            found.append(Problem(f"{where}.{pool.name}", "the pool advertises no extended resource (its GPUs are DRA "
-                                 "devices, which Kueue counts only through deviceClassMappings in its own "
-                                 "configuration)", None, (), f"give quota.{pool.name} the resource Kueue maps its "
-                                 "DeviceClass to, or leave the pool out of the queue (flavors: queued)"))  # fmt: skip
-        lacking = [name for name in covered if name not in advertised and name not in given]
-        if lacking:
-            found.append(Problem(f"{where}.{pool.name}", f"gives no quota of {', '.join(lacking)}, which other flavors "
-                                 "of the queue have: this flavor would admit no workload requesting it", None, (),
-                                 f"give quota.{pool.name} {lacking[0]} too (every flavor covers the same "
-                                 "resources)"))  # fmt: skip
-    return found
-
-
-def _quantity_problems(resource: str, value: int | str, where: str) -> list[Problem]:
-    found = []
-    reason = qualified_name_problem(resource)
-    if reason is not None:
-        found.append(Problem(where, f"is not a resource name: {reason}", resource, (), "e.g. cpu, memory"))
-    amount = parse_quantity(value) if isinstance(value, str) else value
-    if amount is None or amount < 0:
-        found.append(Problem(where, "is not a non-negative Kubernetes quantity", value, (), "e.g. 96, 500m, 1024Gi"))
-    return found
-
-
 def queue_warnings(spec: KueueSpec, flavors: Sequence[GpuPoolSpec]) -> list[str]:
     """The plan's warning of a queue without cpu or memory quota: nearly every workload requests them."""
     queue = spec.cluster_queue
@@ -225,26 +112,3 @@ def queue_warnings(spec: KueueSpec, flavors: Sequence[GpuPoolSpec]) -> list[str]
         "admitted unless Kueue's configuration excludes them (resources.excludeResourcePrefixes); give "
         f"gpuready:kueue clusterQueue.quota.<pool>.{missing[0]} for every flavor"
     ]
-
-
-def workload_queue_problems(
-    queue: str, declared: Sequence[LocalQueueSpec], namespace: str | None = None
-) -> list[Problem]:
-    """Why a workload cannot name LocalQueue ``queue`` (in ``namespace``, when known): not a queue name, or, when the
-    stack declares LocalQueues (``declared``), none of them (in that namespace)."""
-    reason = object_name_problem(queue) or label_value_problem(queue)
-    if reason is not None:
-        return [Problem("queue", f"{reason} (it is the label {QUEUE_LABEL})", queue, (), "e.g. training")]
-    if not declared:
-        return []
-    names = sorted({q.name for q in declared})
-    if queue not in names:
-        hint = f"use one of them, or add {{namespace: <the workload's>, name: {queue}}} to localQueues"
-        return [Problem("queue", "names no LocalQueue the stack declares (gpuready:kueue localQueues)", queue, names,
-                        hint)]  # fmt: skip
-    namespaces = sorted(q.namespace for q in declared if q.name == queue)
-    if namespace is not None and namespace not in namespaces:
-        return [Problem("namespace", f"has no LocalQueue {queue} (gpuready:kueue localQueues)", namespace, namespaces,
-                        f"run the workload in one of them, or add {{namespace: {namespace}, name: {queue}}} to "
-                        "localQueues")]  # fmt: skip
-    return []
