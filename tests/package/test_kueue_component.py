@@ -4,12 +4,15 @@ keys come back with the stack program's problems, and nothing registers without 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc  # type: ignore[import-untyped]  # no stubs installed
 import pulumi_kubernetes as k8s
 import pytest
+import yaml
 from google.protobuf import json_format  # type: ignore[import-untyped]
 from pulumi.runtime.mocks import MockMonitor
 
@@ -17,11 +20,13 @@ from gpuready import GpuKueueObjects, GpuKueueObjectsArgs
 from gpuready.core.config_model.kueue_model import parse_kueue
 from gpuready.core.pool_config import parse_pools
 from gpuready.package.schema import package_schema
+from gpuready.package.yaml_program import check_yaml_program
 from tests.package.provider_host import Host, provider_host
 from tests.package.test_provider_host import _same_as_python, _stack_problems
 from tests.pulumi_mocks import install_mocks
 
 TOKEN = "gpuready:index:GpuKueueObjects"
+YAML_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "yaml_eks"
 K8S_URN = "urn:pulumi:test::gpuready::pulumi:providers:kubernetes::cluster"
 PROVIDERS = {"kubernetes": f"{K8S_URN}::cluster-id"}
 POOLS = [
@@ -83,3 +88,32 @@ def test_without_a_kubernetes_provider_nothing_registers(host: Host) -> None:
         host.construct(TOKEN, "noprov", {"pools": POOLS, "cloud": "gke"})
     assert "providers: GpuKueueObjects makes Kubernetes objects on the cluster" in caught.value.details()
     assert not [r for r in host.monitor.registrations if r.name == "noprov"]
+
+
+@pytest.mark.parametrize(
+    ("properties", "path"),
+    [
+        ({"flavors": "all", "clusterQueue": {"name": "ml"}}, None),
+        ({"flavors": "all", "localQueues": [{"namespace": "team-a", "name": "ml"}]}, "localQueues"),
+        ({"flavors": "some"}, "flavors"),
+        ({"clusterQueue": {"nam": "ml"}}, "clusterQueue.nam"),
+    ],
+    ids=["passes", "local-queues-without-a-cluster-queue", "unknown-choice", "unknown-key"],
+)  # fmt: skip
+def test_a_yaml_program_s_kueue_objects_are_checked_by_the_stack_rules(
+    properties: dict[str, Any], path: str | None, tmp_path: Path
+) -> None:
+    program = tmp_path / "program"
+    shutil.copytree(YAML_EXAMPLE, program)
+    document = yaml.safe_load((program / "Pulumi.yaml").read_text())
+    document["resources"]["kueue"] = {
+        "type": TOKEN,
+        "properties": {"cloud": "eks", "pools": ["${trainPool}"], **properties},
+        "options": {"providers": ["${cluster}"]},
+    }
+    (program / "Pulumi.yaml").write_text(yaml.safe_dump(document, sort_keys=False))
+    problems = [p.path for p in check_yaml_program(program, "dev").problems]
+    if path is None:
+        assert problems == []
+    else:
+        assert any(p.startswith(f"resources.kueue.properties.{path}") for p in problems), problems
