@@ -7,7 +7,7 @@ Kueue v0.19.2 semantics (kubernetes-sigs/kueue v0.19.2), each a reason for what 
   (``core.kueue.objects``) is the pool's.
 * Kueue gives each resource group of a pod set the first flavor, in the ClusterQueue's order, with unused quota
   (``site/content/en/docs/concepts/cluster_queue.md`` L66-71); resources of one group share the flavor
-  (L86-93). So the queue has ONE resource group: every flavored pool, in stack order, over every resource the
+  (L87-91). So the queue has ONE resource group: every flavored pool, in stack order, over every resource the
   pools advertise (``nvidia.com/gpu``, ``nvidia.com/gpu.shared``, ``nvidia.com/mig-<profile>``) plus the ones the
   stack gives quota for (cpu, memory). A flavor's quota of a GPU resource is what its nodes advertise
   (``Advertiser.allocatable_per_node``) times the nodes it may have; of a resource its nodes lack, 0.
