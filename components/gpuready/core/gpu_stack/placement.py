@@ -16,7 +16,7 @@ from gpuready.core.scheduling import LABEL_ADVERTISE, LABEL_GPU_POOL, tolerated_
 from gpuready.core.specs import GpuPoolSpec
 
 CRITICAL_ADDONS_ONLY = {"key": "CriticalAddonsOnly", "operator": "Exists"}
-"""Kept from the plugin chart's default tolerations (DP values L87-91)."""
+"""Kept from the plugin chart's default tolerations (DP values L86-93)."""
 
 
 def taint_tolerations(pools: Iterable[GpuPoolSpec]) -> list[dict[str, str]]:

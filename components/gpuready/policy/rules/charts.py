@@ -2,7 +2,7 @@
 
 Pure. Chart facts are from the released charts (shared reference nvidia.md 2-3): GPU Operator v26.7.0
 (``values.yaml`` L8-10, L45-48, L138, L230, L242, L371, L618-659) and device plugin 0.20.0 (``values.yaml``
-L20-28, L87-91, L110-153). Neither chart has a values schema, so a misspelled key is silently ignored;
+L20-28, L86-93, L110-153). Neither chart has a values schema, so a misspelled key is silently ignored;
 Helm lists replace the chart default instead of merging with it.
 """
 
@@ -46,7 +46,7 @@ _DEFAULT_TOLERATIONS: Mapping[tuple[str, str], tuple[Mapping[str, str], ...]] = 
         {"key": "node-role.kubernetes.io/control-plane", "operator": "Equal", "value": "", "effect": "NoSchedule"},
         _GPU_EXISTS,
     ),
-    # DP values L87-91.
+    # DP values L86-93.
     (DEVICE_PLUGIN, "tolerations"): ({"key": "CriticalAddonsOnly", "operator": "Exists"}, _GPU_EXISTS),
     # DP values L136-145: only the GKE-style value "present" (NVIDIA/k8s-device-plugin#734, #1934).
     (DEVICE_PLUGIN, "nfd.worker.tolerations"): (
