@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gpuready.errors import Problem
-from gpuready.gke.zones import ZONE
+from gpuready.gke.zone_names import ZONE
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
