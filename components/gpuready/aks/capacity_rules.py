@@ -20,8 +20,9 @@ Inputs: ``capacityReservationGroupID`` and ``proximityPlacementGroupID`` of azur
 * both live in the cluster's subscription where the stack knows it (the subscription of ``gpuready:aksVnetSubnetId``);
   the region is not part of a resource id: the user may state the group's ``reservation.region``, compared with the
   cluster's ``azure-native:location`` while the program runs (a plan warning, ``region_warning``);
-* a stated ``reservation.zone`` must be one of the pool's ``zones`` and ``reservation.nodes`` bounds ``maxSize``
-  (``_sized_problems``; the VM size of the group's reservations is not stated, so not matched).
+* a stated ``reservation.zone`` must be one of the pool's ``zones``, ``reservation.nodes`` bounds ``maxSize`` and
+  ``reservation.vmSize`` is the pool's VM size (a capacity reservation holds VMs of one size, which only VMs of that
+  size consume: Azure docs "On-demand capacity reservation") (``_sized_problems``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ SUBSCRIPTION = re.compile(rf"^/subscriptions/(?P<subscription>{_GUID})/", re.IGN
 PPG_OVERRIDE = "overrides.proximityPlacementGroupID"
 CAPACITIES: tuple[str, ...] = ("on-demand", "spot", "reserved")
 """The AKS agent pool's capacities (``AksAgentPool.capacities``)."""
-OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId", "zone", "nodes", "region"}))
+OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId", "zone", "nodes", "region", "vmSize"}))
 """The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, with the zone
 and size of its reservation when the user states them, which ``problems`` allows on reserved pools only."""
 AZ = re.compile(r"^[1-9]\Z")
@@ -90,7 +91,8 @@ def _sized_problems(spec: GpuPoolSpec) -> list[Problem]:
     reservation = spec.reservation
     if reservation is None:
         return []
-    stated = {"zone": reservation.zone, "nodes": reservation.nodes, "region": reservation.region}
+    stated = {"zone": reservation.zone, "nodes": reservation.nodes, "region": reservation.region,
+              "vmSize": reservation.vm_size}  # fmt: skip
     if spec.capacity != "reserved":
         why = f"describes a capacity reservation, which a pool of capacity {spec.capacity} does not consume"
         return [Problem(f"reservation.{key}", why, value, (), f"remove reservation.{key}, or set capacity: reserved")
@@ -100,6 +102,11 @@ def _sized_problems(spec: GpuPoolSpec) -> list[Problem]:
     if region is not None and (not isinstance(region, str) or not REGION.match(region)):
         found.append(Problem("reservation.region", "not an Azure region name", region, (),
                              "e.g. eastus (az account list-locations --query [].name -o tsv)"))  # fmt: skip
+    size, pool_size = reservation.vm_size, spec.instance_type
+    if size is not None and isinstance(pool_size, str) and str(size).lower() != pool_size.lower():
+        why = f"the group's reservations hold {size} VMs, and the pool's nodes are {pool_size}: they draw on none of it"
+        found.append(Problem("reservation.vmSize", why, size, (pool_size,),
+                             f"use a group of {pool_size}, or set instanceType: {size}"))  # fmt: skip
     zone = reservation.zone
     if zone is None:
         return found

@@ -29,6 +29,7 @@ RESERVATION_FIELDS: Mapping[str, str] = {
     "project": "project",
     "groupId": "group_id",
     "region": "region",
+    "vmSize": "vm_size",
 }
 """``reservation`` key as written -> ``Reservation`` field (EKS, then GKE, then AKS)."""
 
