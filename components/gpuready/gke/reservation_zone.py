@@ -5,7 +5,9 @@ A Compute Engine reservation holds VMs in one zone (GKE docs "Consuming reserved
 cloud.google.com/kubernetes-engine/docs/how-to/consuming-reservations: "reserve Compute Engine instances in a specific
 zone"), and a node pool that targets a SPECIFIC reservation creates its nodes only from it, so a
 ``reservation.zone`` outside the pool's node locations (its ``zones``, else the stack's ``gkeNodeLocations``, else a
-zonal cluster's own zone) can never be consumed: refused. ``reservation.nodes`` bounds ``maxSize`` through the shared
+zonal cluster's own zone) can never be consumed: refused. Witness: GoogleCloudPlatform/cluster-toolkit@098a055e
+``modules/compute/gke-node-pool/reservation_definitions.tf`` L29-49 looks a specific reservation up in the node pool's
+own zones only (``for zone in var.zones``). ``reservation.nodes`` bounds ``maxSize`` through the shared
 rule (``core.capacity.reservation_rules``: GKE's ``maxSize`` is the pool's total, ``total_max_node_count``).
 
 A reservation of another project (``reservation.project``) must be shared with the cluster's project (GKE docs
