@@ -6,7 +6,7 @@ cloud.google.com/kubernetes-engine/docs/how-to/consuming-reservations: "reserve 
 zone"), and a node pool that targets a SPECIFIC reservation creates its nodes only from it, so a
 ``reservation.zone`` outside the pool's node locations (its ``zones``, else the stack's ``gkeNodeLocations``, else a
 zonal cluster's own zone) can never be consumed: refused. Witness: GoogleCloudPlatform/cluster-toolkit@098a055e
-``modules/compute/gke-node-pool/reservation_definitions.tf`` L29-49 looks a specific reservation up in the node pool's
+``modules/compute/gke-node-pool/reservation_definitions.tf`` L27-47 looks a specific reservation up in the node pool's
 own zones only (``for zone in var.zones``). ``reservation.nodes`` bounds ``maxSize`` through the shared
 rule (``core.capacity.reservation_rules``: GKE's ``maxSize`` is the pool's total, ``total_max_node_count``).
 
