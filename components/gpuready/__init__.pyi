@@ -11,6 +11,7 @@ from gpuready.core.binpack.scheduler_config import gpu_resources_of as gpu_resou
 from gpuready.core.catalog.lookup import ExplicitGpu as ExplicitGpu
 from gpuready.core.fabric.model import FabricSpec as FabricSpec
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec as GpuStackSpec
+from gpuready.core.kueue.spec import KueueSpec as KueueSpec
 from gpuready.core.pool_parts import GpuSharing as GpuSharing
 from gpuready.core.pool_parts import MigPartitioning as MigPartitioning
 from gpuready.core.specs import GpuPoolSpec as GpuPoolSpec
@@ -38,6 +39,8 @@ from gpuready.gpu_stack.gpu_operator import GpuOperator as GpuOperator
 from gpuready.gpu_stack.gpu_operator import GpuOperatorArgs as GpuOperatorArgs
 from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra as GpuOperatorDra
 from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDraArgs as GpuOperatorDraArgs
+from gpuready.kueue.queue_objects import GpuKueueObjects as GpuKueueObjects
+from gpuready.kueue.queue_objects import GpuKueueObjectsArgs as GpuKueueObjectsArgs
 from gpuready.pool_outputs import GpuNodePoolBase as GpuNodePoolBase
 from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler as GpuBinPackingScheduler
 from gpuready.scheduler.binpack_scheduler import GpuBinPackingSchedulerArgs as GpuBinPackingSchedulerArgs
@@ -64,6 +67,8 @@ __all__ = [
     "GkeGpuNodePoolArgs",
     "GpuBinPackingScheduler",
     "GpuBinPackingSchedulerArgs",
+    "GpuKueueObjects",
+    "GpuKueueObjectsArgs",
     "GpuNodePoolBase",
     "GpuOperator",
     "GpuOperatorArgs",
@@ -73,6 +78,7 @@ __all__ = [
     "GpuReadyError",
     "GpuSharing",
     "GpuStackSpec",
+    "KueueSpec",
     "MigPartitioning",
     "NvidiaDevicePlugin",
     "NvidiaDevicePluginArgs",

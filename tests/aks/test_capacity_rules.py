@@ -57,6 +57,21 @@ REFUSED = [
                  "AKSNodeClass has no capacity reservation group", "provisioner: node-pool", id="nap-reserved"),
     pytest.param({"provisioner": "nap", "reservation": Reservation(group_id=CRG)}, "reservation.groupId",
                  "not read by the AKS nap", "provisioner: node-pool", id="nap-group"),
+    pytest.param({"capacity": "reserved", "zones": ("1", "2"), "reservation": Reservation(group_id=CRG, zone="3")},
+                 "reservation.zone", "not one of the pool's zones", 'set zones: ["3"]', id="zone-outside-pool"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, zone="eastus-1")},
+                 "reservation.zone", "not an availability zone as AKS names it", 'e.g. zone: "1"', id="zone-format"),
+    pytest.param({"reservation": Reservation(zone="1")}, "reservation.zone", "pool of capacity on-demand does not "
+                 "consume", "set capacity: reserved", id="zone-on-demand"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, region="East US")},
+                 "reservation.region", "not an Azure region name", "e.g. eastus", id="region-format"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, vm_size="Standard_NC40ads_H100_v5")},
+                 "reservation.vmSize", "draw on none of it", "use a group of Standard_NC24ads_A100_v4",
+                 id="vm-size-not-the-pool-s"),
+    pytest.param({"reservation": Reservation(region="eastus")}, "reservation.region", "does not consume",
+                 "set capacity: reserved", id="region-on-demand"),
+    pytest.param({"capacity": "reserved", "max_size": 4, "reservation": Reservation(group_id=CRG, nodes=2)},
+                 "maxSize", "above the 2 nodes the reservation holds", "lower maxSize to 2", id="above-the-group"),
 ]  # fmt: skip
 
 
@@ -114,3 +129,28 @@ def test_a_group_of_the_cluster_s_subscription_passes() -> None:
     settings = parse_stack_settings(_settings({**POOL, "capacity": "reserved", "reservation": {"groupId": CRG}}))
     assert settings.pools[0].reservation == Reservation(group_id=CRG)
     assert capacity_rules.cluster_subscription("") is None
+
+
+@pytest.mark.parametrize(
+    ("region", "location", "warned"),
+    [("eastus", "westeurope", True), ("westeurope", "West Europe", False), ("eastus", None, False),
+     (None, "westeurope", False)],
+)  # fmt: skip
+def test_a_group_of_another_region_than_the_cluster_s_is_warned_of(
+    region: str | None, location: str | None, warned: bool
+) -> None:
+    pool = spec(capacity="reserved", reservation=Reservation(group_id=CRG, region=region))
+    warning = capacity_rules.region_warning(pool, location)
+    assert (warning is not None) == warned
+    if warning is not None:
+        assert "reservation.region eastus is not the cluster's location westeurope" in warning
+
+
+def test_the_plan_warns_of_the_group_s_region() -> None:
+    from gpuready.cli.program_log import collected  # noqa: PLC0415
+    from tests.stacks.program_runs import config_bag, run_stack  # noqa: PLC0415
+
+    pool = {**POOL, "capacity": "reserved", "reservation": {"groupId": CRG, "region": "eastus"}}
+    with collected() as log:
+        run_stack("aks-dev", config_bag("aks-dev", [f"gpuready:nodePools={json.dumps([pool])}"]))
+    assert any("reservation.region eastus is not the cluster's location westeurope" in m for m in log.warnings)

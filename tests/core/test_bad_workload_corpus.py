@@ -10,6 +10,7 @@ import yaml
 
 from gpuready.core import pool_config
 from gpuready.core.advertisers.device_selectors import DeviceSelector
+from gpuready.core.kueue.spec import LocalQueueSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError
 
@@ -21,7 +22,7 @@ def test_corpus_ids_are_unique_and_cases_well_formed() -> None:
     assert len({case["id"] for case in CASES}) == len(CASES) >= 10
     for case in CASES:
         assert set(case) == {"id", "cloud", "pool", "workload", "expect"}
-        assert set(case["workload"]) <= {"gpus", "resource", "migProfile", "selectors"}
+        assert set(case["workload"]) <= {"gpus", "resource", "migProfile", "selectors", "queue", "localQueues"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
@@ -33,7 +34,8 @@ def test_bad_request_is_refused_with_a_pointed_problem(case: dict[str, Any]) -> 
     with pytest.raises(SpecError) as info:
         gpu_workload(
             pool, args.get("gpus", 1), resource=args.get("resource"), mig_profile=args.get("migProfile"),
-            selectors=selectors,
+            selectors=selectors, queue=args.get("queue"),
+            local_queues=[LocalQueueSpec(**q) for q in args.get("localQueues", [])],
         )  # fmt: skip
     problems = info.value.problems
     assert any(path in p.path and message in str(p) for p in problems), "\n".join(map(str, problems))

@@ -60,7 +60,7 @@ REFUSED = [
     pytest.param({"capacity": "reserved", "reservation": Reservation(affinity="specific", name="r", project="P")},
                  "reservation.project", "not a Google Cloud project id", "6-30", id="project-format"),
     pytest.param({"capacity": "reserved", "reservation": Reservation(affinity="any", name="r")}, "reservation.name",
-                 "only a specific reservation is named", "affinity: specific", id="any-named"),
+                 "only a specific reservation takes a name", "affinity: specific", id="any-named"),
     pytest.param({"capacity": "flex-start"}, "repair", "needs node auto-repair off", "repair: false",
                  id="flex-repair"),
     pytest.param({"capacity": "queued"}, "repair", "needs node auto-repair off", "repair: false", id="queued-repair"),

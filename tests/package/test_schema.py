@@ -18,6 +18,7 @@ from gpuready.gpu_stack.device_plugin import NvidiaDevicePlugin
 from gpuready.gpu_stack.dra_driver import NvidiaDraDriver
 from gpuready.gpu_stack.gpu_operator import GpuOperator
 from gpuready.gpu_stack.gpu_operator_dra import GpuOperatorDra
+from gpuready.kueue.queue_objects import TYPE_TOKEN as KUEUE_TOKEN
 from gpuready.package.provider import GpuReadyProvider
 from gpuready.package.schema import SCHEMA_FILE, package_schema, schema_text
 from gpuready.scheduler.binpack_scheduler import TYPE_TOKEN
@@ -47,6 +48,7 @@ def test_every_component_keeps_the_token_its_python_class_registers() -> None:
     expected = {GpuOperator.TOKEN, NvidiaDevicePlugin.TOKEN, NvidiaDraDriver.TOKEN, GpuOperatorDra.TOKEN, TYPE_TOKEN}
     expected |= {f"gpuready:index:{c}GpuNodePool" for c in ("Eks", "Aks", "Gke")}
     expected |= {f"gpuready:index:{c}" for c in ELASTIC_COMPONENTS}  # tokens checked against Python: test_provider_host
+    expected.add(KUEUE_TOKEN)
     assert set(RESOURCES) == expected
     assert all(r["isComponent"] for r in RESOURCES.values())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from gpuready.cli.program_log import collected
 from gpuready.offline.capture import CapturedRun, RegisteredResource
 from tests.stacks.program_runs import config_bag, run_stack
 
@@ -45,3 +46,28 @@ def test_flavors_all_gives_every_pool_a_flavor_and_none_gives_none() -> None:
     assert "kueue-resourceflavor-l4" in _kueue(every)
     nothing = run_stack("gke-dev", config_bag("gke-dev", [pools, 'gpuready:kueue={"flavors": "none"}']))
     assert _kueue(nothing) == {} and "kueue" not in nothing.outputs
+
+
+def test_the_cluster_queue_and_local_queues_come_after_the_flavors_and_the_stack_exports_them() -> None:
+    quota = {p["name"]: {"cpu": 8, "memory": "64Gi"} for p in POOLS[:2]}
+    queue = {"clusterQueue": {"name": "training", "quota": quota},
+             "localQueues": [{"namespace": "team-a", "name": "training"}]}  # fmt: skip
+    config = [f"gpuready:nodePools={json.dumps(POOLS)}", f"gpuready:kueue={json.dumps(queue)}"]
+    run = run_stack("gke-dev", config_bag("gke-dev", config))
+    by_name = _kueue(run)
+    cluster_queue = by_name["kueue-clusterqueue-training"]
+    assert by_name["kueue-resourceflavor-h100-flex"].urn in cluster_queue.dependencies  # the last flavor
+    assert cluster_queue.urn in by_name["kueue-localqueue-team-a-training"].dependencies
+    assert cluster_queue.inputs["spec"]["admissionChecksStrategy"]["admissionChecks"] == [
+        {"name": "h100-queued", "onFlavors": ["h100-queued"]}
+    ]
+    assert run.outputs["kueue"]["clusterQueue"] == "training"
+    assert run.outputs["kueue"]["localQueues"] == ["team-a/training"]
+
+
+def test_a_queued_pool_without_flavors_is_warned_of_in_the_program_log() -> None:
+    pools = f"gpuready:nodePools={json.dumps(POOLS)}"
+    with collected() as log:
+        run_stack("gke-dev", config_bag("gke-dev", [pools, 'gpuready:kueue={"flavors": "none"}']))
+    warned = sorted(m for m in log.warnings if "gpuready:kueue flavors: none" in m)
+    assert [m.split(":")[0] for m in warned] == ["pool h100-flex", "pool h100-queued"]

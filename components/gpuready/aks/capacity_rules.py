@@ -18,7 +18,11 @@ Inputs: ``capacityReservationGroupID`` and ``proximityPlacementGroupID`` of azur
 * a proximity placement group maps to at most one availability zone (MicrosoftDocs/azure-aks-docs
   ``reduce-latency-ppg.md``), so the pool names one zone or none;
 * both live in the cluster's subscription where the stack knows it (the subscription of ``gpuready:aksVnetSubnetId``);
-  the region is not part of a resource id, so it is checked by Azure at create (docs/limits.md).
+  the region is not part of a resource id: the user may state the group's ``reservation.region``, compared with the
+  cluster's ``azure-native:location`` while the program runs (a plan warning, ``region_warning``);
+* a stated ``reservation.zone`` must be one of the pool's ``zones``, ``reservation.nodes`` bounds ``maxSize`` and
+  ``reservation.vmSize`` is the pool's VM size (a capacity reservation holds VMs of one size, which only VMs of that
+  size consume: Azure docs "On-demand capacity reservation") (``_sized_problems``).
 """
 
 from __future__ import annotations
@@ -43,9 +47,13 @@ SUBSCRIPTION = re.compile(rf"^/subscriptions/(?P<subscription>{_GUID})/", re.IGN
 PPG_OVERRIDE = "overrides.proximityPlacementGroupID"
 CAPACITIES: tuple[str, ...] = ("on-demand", "spot", "reserved")
 """The AKS agent pool's capacities (``AksAgentPool.capacities``)."""
-OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId"}))
-"""The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, which
-``problems`` allows on reserved and on-demand pools only."""
+OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId", "zone", "nodes", "region", "vmSize"}))
+"""The AKS agent pool's row of the capacity table (``capacity.capacity_offers``): a reservation group, with the zone
+and size of its reservation when the user states them, which ``problems`` allows on reserved pools only."""
+AZ = re.compile(r"^[1-9]\Z")
+REGION = re.compile(r"^[a-z][a-z0-9]+\Z")
+"""An Azure region's name as resource ids and ``azure-native:location`` write it (``eastus``, ``westeurope``)."""
+"""An AKS availability zone as agent pools name it (``availabilityZones``: ``"1"``, ``"2"``, ``"3"``)."""
 
 
 def _id_form(kind: str) -> str:
@@ -69,10 +77,74 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
             found.append(Problem("reservation.groupId", "not a capacity reservation group resource id", group, (),
                                  f"{_id_form('capacityReservationGroups')}; print it with az capacity reservation "
                                  "group show -g <group> -n <name> --query id -o tsv"))  # fmt: skip
+    found.extend(_sized_problems(spec))
     placement = placement_group(spec)
     if placement is not None:
         found.extend(_placement_problems(spec, placement, group))
     return found
+
+
+def _sized_problems(spec: GpuPoolSpec) -> list[Problem]:
+    """The reservation's stated zone and size: on a reserved pool only, the zone one of the pool's ``zones`` (a
+    zonal reservation holds VMs of that zone only: Azure docs "On-demand capacity reservation", zonal reservations);
+    ``nodes`` bounds ``maxSize`` through the shared rule (``core.capacity.reservation_rules``)."""
+    reservation = spec.reservation
+    if reservation is None:
+        return []
+    stated = {"zone": reservation.zone, "nodes": reservation.nodes, "region": reservation.region,
+              "vmSize": reservation.vm_size}  # fmt: skip
+    if spec.capacity != "reserved":
+        why = f"describes a capacity reservation, which a pool of capacity {spec.capacity} does not consume"
+        return [Problem(f"reservation.{key}", why, value, (), f"remove reservation.{key}, or set capacity: reserved")
+                for key, value in stated.items() if value is not None]  # fmt: skip
+    found: list[Problem] = []
+    region = reservation.region
+    if region is not None and (not isinstance(region, str) or not REGION.match(region)):
+        found.append(Problem("reservation.region", "not an Azure region name", region, (),
+                             "e.g. eastus (az account list-locations --query [].name -o tsv)"))  # fmt: skip
+    size, pool_size = reservation.vm_size, spec.instance_type
+    if size is not None and isinstance(pool_size, str) and str(size).lower() != pool_size.lower():
+        why = f"the group's reservations hold {size} VMs, and the pool's nodes are {pool_size}: they draw on none of it"
+        found.append(Problem("reservation.vmSize", why, size, (pool_size,),
+                             f"use a group of {pool_size}, or set instanceType: {size}"))  # fmt: skip
+    zone = reservation.zone
+    if zone is None:
+        return found
+    if not isinstance(zone, str) or not AZ.match(zone):
+        return [
+            Problem(
+                "reservation.zone",
+                "not an availability zone as AKS names it",
+                zone,
+                ("1", "2", "3"),
+                'e.g. zone: "1" (the zone number, as in the pool\'s zones)',
+            )
+        ]
+    zones: Sequence[str] = spec.zones if isinstance(spec.zones, tuple) else ()
+    if zones and zone not in zones:
+        why = "is not one of the pool's zones: a zonal reservation outside them is never consumed"
+        return [*found, Problem("reservation.zone", why, zone, tuple(zones), f"set zones: [\"{zone}\"], or "
+                                "reservation.zone to the reservation's zone (az capacity reservation show --query "
+                                "zones)")]  # fmt: skip
+    return found
+
+
+def region_warning(spec: GpuPoolSpec, cluster_location: str | None) -> str | None:
+    """What the plan warns of a reservation group in another region than the cluster's (``azure-native:location``,
+    read when the program runs): a group serves VMs of its own region only (Azure docs "On-demand capacity
+    reservation": a capacity reservation is created for a region, and VMs in that region consume it). A warning, not a
+    refusal: the provider's location is known only while the program runs, after other pools may have registered."""
+    region = spec.reservation.region if spec.reservation is not None else None
+    if region is None or not cluster_location:
+        return None
+    location = cluster_location.replace(" ", "").lower()
+    if region == location:
+        return None
+    return (
+        f"pool {spec.name}: reservation.region {region} is not the cluster's location {location} "
+        "(azure-native:location): the group's reservations serve VMs of their own region only; use a group of "
+        f"{location}, or correct reservation.region"
+    )
 
 
 def placement_group(spec: GpuPoolSpec) -> object:

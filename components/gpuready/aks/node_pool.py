@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pulumi
 from pulumi_azure_native import containerservice
 
-from gpuready.aks import capacity, lifecycle, plan
+from gpuready.aks import capacity, capacity_rules, lifecycle, plan
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
@@ -58,3 +58,6 @@ class AksGpuNodePool(GpuNodePoolBase):
             **agent_pool_args,
         )
         self._publish(args.pool, self.agent_pool.name, plan.driver_summary(args.pool), lifecycle.summary(args.pool))
+        elsewhere = capacity_rules.region_warning(args.pool, pulumi.Config("azure-native").get("location"))
+        if elsewhere is not None:
+            pulumi.log.warn(elsewhere, resource=self)

@@ -14,6 +14,7 @@ from gpuready.ci_report import CI_FORMATS
 from gpuready.cli import error_report
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK, EXIT_PROGRAM_FAILED, EXIT_VIOLATIONS
 from gpuready.cli.habits import is_document, print_document, table_style
+from gpuready.cli.kueue_section import render_kueue
 from gpuready.cli.pool_table import is_pool_component, pool_json, render_pool_table
 from gpuready.cli.program_log import ProgramLog, collected
 from gpuready.cli.release_section import render_releases
@@ -136,6 +137,9 @@ def render_text(
     releases = render_releases(plan.resources)
     if releases:
         lines += ["", releases]
+    queues = render_kueue(plan.resources)
+    if queues:
+        lines += ["", queues]
     said = log.render() if log is not None else ""
     if said:
         lines += ["", said]

@@ -69,6 +69,10 @@ class Reservation:
     # AKS node pools (issue #28, AKS part)
     group_id: str | None = None
     """AKS: the capacity reservation group's resource id."""
+    region: str | None = None
+    """AKS: the group's region (a resource id names none), compared with the cluster's when the stack sets it."""
+    vm_size: str | None = None
+    """AKS: the VM size the group's reservations hold, which must be the pool's."""
 
 
 DriverOwner = Literal["cloud", "operator"]

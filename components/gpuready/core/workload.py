@@ -22,6 +22,14 @@ On a pool with a node fabric (``fabric``), the pool's cloud says what the pods n
 interfaces in proportion to its GPUs the pod takes, all for a whole-node job), ``hugepages-2Mi`` and libfabric's
 ``FI_PROVIDER=efa`` (``gpuready.eks.fabric``); ``container`` adds them, ``pod_annotations`` gives what the pod
 template carries.
+
+A workload submitted through Kueue names its LocalQueue (``queue``) in the label ``kueue.x-k8s.io/queue-name``
+on the job object (a Job's, JobSet's... ``metadata.labels``; a bare Pod's own), the label Kueue reads
+(kubernetes-sigs/kueue v0.19.2 ``pkg/controller/constants/constants.go`` L23; ``site/content/en/docs/tasks/run/
+jobs.md`` L50): ``queue_labels``. Given the LocalQueues the stack declares (``gpuready:kueue`` ``localQueues``),
+the name must be one of them, and ``objects(namespace)`` refuses a namespace without it. The pool's
+``nodeSelector`` also makes Kueue choose the pool's own ResourceFlavor: a flavor whose labels the selector does not
+match is not assigned (``site/content/en/docs/concepts/resource_flavor.md`` L34-35).
 """
 
 from __future__ import annotations
@@ -36,6 +44,9 @@ from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.interface import Advertiser, GpuRequest
 from gpuready.core.fabric.model import FabricWorkload, fabric_container
 from gpuready.core.k8s_syntax import object_name_problem
+from gpuready.core.kueue.queue_rules import workload_queue_problems
+from gpuready.core.kueue.queues import QUEUE_LABEL
+from gpuready.core.kueue.spec import LocalQueueSpec
 from gpuready.core.scheduling import node_selector, tolerated_taints, toleration_for
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload_placement import Placement
@@ -65,6 +76,10 @@ class GpuWorkload:
     fabric: FabricWorkload = field(default_factory=FabricWorkload)
     """What the pods need to use the pool's node fabric (``CloudFabric.workload``): its devices (all of a node's
     for a whole-node job), huge pages, environment, pod annotations; empty on a pool without one."""
+    queue: str | None = None
+    """The Kueue LocalQueue the workload is submitted to (``queue_labels``); None: not through Kueue."""
+    declared_queues: tuple[LocalQueueSpec, ...] = ()
+    """The LocalQueues the stack declares, which ``objects(namespace)`` checks the namespace against."""
 
     def pod_spec(self) -> dict[str, Any]:
         """Fields to merge into a PodSpec: ``nodeSelector``, ``tolerations``, the placement's fields and any the
@@ -93,6 +108,10 @@ class GpuWorkload:
         """Labels the pod template must carry for the placement (the pack group's)."""
         return self.placement.pod_labels()
 
+    def queue_labels(self) -> dict[str, str]:
+        """Labels of the job object (or bare Pod) that submit it to its Kueue LocalQueue; none without a queue."""
+        return {QUEUE_LABEL: self.queue} if self.queue is not None else {}
+
     def resources(self) -> dict[str, Any]:
         """A container's ``resources`` for the GPU units, as the pool's advertiser asks them."""
         return self.advertiser.container_resources(self._request())
@@ -103,6 +122,8 @@ class GpuWorkload:
         ask alike share one); none for extended resources."""
         if object_name_problem(namespace) is not None or "." in namespace or len(namespace) > 63:
             raise SpecError([Problem("namespace", "is not a namespace name (a DNS label)", namespace, (), "e.g. ml")])
+        if self.queue is not None and (found := workload_queue_problems(self.queue, self.declared_queues, namespace)):
+            raise SpecError(found)
         return self.advertiser.workload_objects(self._request(), namespace)
 
     def _request(self) -> GpuRequest:
@@ -144,11 +165,17 @@ def gpu_workload(
     placement: Placement | None = None,
     mig_profile: str | None = None,
     selectors: Sequence[DeviceSelector] = (),
+    queue: str | None = None,
+    local_queues: Sequence[LocalQueueSpec] = (),
 ) -> GpuWorkload:
     """The placement and GPU request for ``gpus`` units of ``resource`` (default: the pool's main one) per
-    container on ``pool``; on a DRA pool, devices of ``mig_profile`` matching every one of ``selectors``. Raises
-    ``SpecError`` for fractions, unknown resources, requests no node can hold, MIG profiles the pool lacks,
-    unknown device attributes, and profiles or selectors on a pool that cannot choose devices so."""
+    container on ``pool``; on a DRA pool, devices of ``mig_profile`` matching every one of ``selectors``; with
+    ``queue``, submitted to that Kueue LocalQueue, one of ``local_queues`` (the stack's ``kueue.local_queues``) when
+    given. Raises ``SpecError`` for fractions, unknown resources, requests no node can hold, MIG profiles the pool
+    lacks, unknown device attributes, profiles or selectors on a pool that cannot choose devices so, and a queue
+    name that is none or not declared."""
+    if queue is not None and (found := workload_queue_problems(queue, local_queues)):
+        raise SpecError(found)
     advertiser = pool.resolved.advertiser
     request = advertiser.request(pool, gpus, resource, mig_profile=mig_profile, selectors=selectors)
     provisioner = pool.resolved.provisioner
@@ -166,6 +193,8 @@ def gpu_workload(
         mig_profile=request.mig_profile,
         selectors=request.selectors,
         fabric=cloud.fabric.workload(pool, share=_node_share(pool, request.count, request.resource)),
+        queue=queue,
+        declared_queues=tuple(local_queues),
     )
 
 

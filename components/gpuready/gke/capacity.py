@@ -15,7 +15,7 @@ from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity_rules, lifecycle, pool_reader
+from gpuready.gke import capacity_rules, lifecycle, pool_reader, reservation_zone
 from gpuready.gke.scale_path import GkeNodePoolDecider
 
 
@@ -62,7 +62,7 @@ class GkeNodePool(Provisioner):
     capacity_keys: ClassVar[frozenset[str]] = frozenset({"locationPolicy", "maxRunDuration"})
 
     def spec_problems(self, spec: GpuPoolSpec) -> list[Problem]:
-        return capacity_rules.problems(spec)
+        return capacity_rules.problems(spec) + reservation_zone.problems(spec)
 
     def policy_capacity_problems(self, where: str, props: Mapping[str, Any]) -> list[str]:
         return capacity_rules.policy_problems(where, props)

@@ -89,8 +89,9 @@ CAPACITIES: Mapping[str, GkeCapacity] = {
     "queued": GkeCapacity(flex_start=True, queued=True, location_policies=("ANY",), forced_affinity="none"),
 }
 """The GKE node pool's capacities (``GkeNodePool.capacities`` has its keys)."""
-RESERVATION_KEYS: frozenset[str] = frozenset({"affinity", "name", "project"})
-"""The ``reservation`` fields a GKE node pool or ComputeClass reads (which capacity takes which: ``problems``)."""
+RESERVATION_KEYS: frozenset[str] = frozenset({"affinity", "name", "project", "zone", "nodes"})
+"""The ``reservation`` fields a GKE node pool or ComputeClass reads (which capacity takes which: ``problems``; a
+specific reservation's ``zone`` against the pool's zones: ``gke.reservation_zone``)."""
 OFFERS: Mapping[str, CapacityOffer] = reading(tuple(CAPACITIES), RESERVATION_KEYS)
 """The GKE node pool's row of the capacity table (``capacity.capacity_offers``)."""
 
@@ -173,7 +174,7 @@ def _reservation_problems(spec: GpuPoolSpec) -> list[Problem]:
             hint = "set reservation: {affinity: any}, or {affinity: specific, name: ...}"
             return [Problem("reservation.affinity", "a reserved pool names how it consumes reservations", None,
                             gke.affinities, hint)]  # fmt: skip
-        return []
+        return _specific_problems(spec, None)
     if chosen not in AFFINITIES:
         return [Problem("reservation.affinity", "unknown reservation affinity", chosen, tuple(AFFINITIES))]
     if chosen not in gke.affinities:
@@ -187,16 +188,18 @@ def _reservation_problems(spec: GpuPoolSpec) -> list[Problem]:
     return _specific_problems(spec, chosen)
 
 
-def _specific_problems(spec: GpuPoolSpec, chosen: str) -> list[Problem]:
+def _specific_problems(spec: GpuPoolSpec, chosen: str | None) -> list[Problem]:
     reservation = spec.reservation
     if reservation is None:
         return []
     found: list[Problem] = []
     if chosen != "specific":
+        why = f"only a specific reservation takes a name, project, zone and size (affinity is {chosen or 'unset'})"
         found += [
-            Problem(f"reservation.{key}", f"only a specific reservation is named (affinity is {chosen})", value, (),
+            Problem(f"reservation.{key}", why, value, (),
                     f"set reservation.affinity: specific, or remove reservation.{key}")
-            for key, value in (("name", reservation.name), ("project", reservation.project))
+            for key, value in (("name", reservation.name), ("project", reservation.project),
+                               ("zone", reservation.zone), ("nodes", reservation.nodes))
             if value is not None
         ]  # fmt: skip
         return found

@@ -36,7 +36,7 @@ from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning, UpgradePolicy
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity_rules, plan, pool_reader
+from gpuready.gke import capacity_rules, plan, pool_reader, reservation_zone
 from gpuready.gke.compute_class_capacity import CLASS_CAPACITIES, capacity_rule
 from gpuready.gke.scale_path import CLASS_LABEL, ComputeClassDecider, class_taint
 
@@ -262,6 +262,7 @@ class GkeComputeClass(Provisioner):
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         found.extend(capacity_rules.class_problems(spec))
+        found.extend(reservation_zone.problems(spec))
         return found
 
     def creation_only(self, spec: GpuPoolSpec) -> tuple[str, ...]:

@@ -36,8 +36,8 @@ def capacity_rule(spec: GpuPoolSpec) -> dict[str, Any]:
             named: dict[str, Any] = {"name": reservation.name}
             if reservation.project is not None:
                 named["project"] = reservation.project
-            if spec.zones:
-                named["zones"] = list(spec.zones)
+            if reservation.zone is not None or spec.zones:
+                named["zones"] = [reservation.zone] if reservation.zone is not None else list(spec.zones)
             reservations["specific"] = [named]
         rule["reservations"] = reservations
     if spec.capacity == "flex-start":

@@ -10,7 +10,7 @@ import pulumi_gcp as gcp
 
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
-from gpuready.gke import capacity, lifecycle, plan
+from gpuready.gke import capacity, lifecycle, plan, reservation_zone
 from gpuready.gke import zones as gke_zones
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
 
@@ -44,6 +44,13 @@ class GkeGpuNodePool(GpuNodePoolBase):
         spec = args.pool
         location = args.location if isinstance(args.location, str) else None
         zones = gke_zones.zone_count(location, spec.zones or args.node_locations)
+        if not spec.zones:  # the pool spans the wiring's zones: its specific reservation's zone must be one of them
+            spanned = tuple(args.node_locations or ()) or (
+                (location,) if location and gke_zones.ZONE.match(location) else ()
+            )
+            outside = reservation_zone.outside_problems(spec, spanned, "pool.")
+            if outside:
+                raise SpecError(outside)
         node_pool_args = plan.node_pool_args(spec, zones)
         node_config = node_pool_args["node_config"]
         if args.service_account is not None:
@@ -70,3 +77,6 @@ class GkeGpuNodePool(GpuNodePoolBase):
             **node_pool_args,
         )
         self._publish(spec, self.node_pool.name, plan.driver_summary(spec), lifecycle.summary(spec, zones))
+        shared = reservation_zone.project_warning(spec, pulumi.Config("gcp").get("project"))
+        if shared is not None:
+            pulumi.log.warn(shared, resource=self)

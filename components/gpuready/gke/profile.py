@@ -21,7 +21,7 @@ from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answers, stack_quota
+from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answers, reservation_zone, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
@@ -206,6 +206,7 @@ class GkeProfile(CloudProfile):
         wiring = self.settings.narrow(settings)
         locations = tuple(wiring.gke_node_locations)
         found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
+        found += reservation_zone.stack_problems(wiring.gke_location or None, locations, pools, prefix)
         return found + fabric.stack_zone_problems(locations, pools, prefix)
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:

@@ -9,15 +9,14 @@ the zones named for a regional cluster and starts exactly ``desiredSize`` nodes:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem, SpecError
+from gpuready.gke.zone_names import ZONE
 
-ZONE = re.compile(r"^[a-z]+-[a-z]+[0-9]+-[a-z]\Z")
-"""A GCE zone (``us-central1-a``); a region has no letter suffix (``us-central1``)."""
+__all__ = ["ZONE", "initial_per_zone", "initial_size_problem", "zone_count", "zone_problems"]
 
 
 def zone_count(location: str | None, node_locations: Sequence[str] | None) -> int:

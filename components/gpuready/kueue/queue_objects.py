@@ -1,8 +1,9 @@
 """``GpuKueueObjects``: the Kueue objects that make a stack's pools usable by Kueue (issue #28), as custom resources
-on the cluster's Kubernetes provider. Thin: every object is ``gpuready.core.kueue.objects``'s.
+on the cluster's Kubernetes provider. Thin: every object is ``gpuready.core.kueue``'s.
 
 Each object is registered after the one before it (``pool_outputs.custom_resources``), so a pool's AdmissionCheck
-comes after the ProvisioningRequestConfig it names. The cluster must run Kueue (v0.19: the ``v1beta2`` API).
+comes after the ProvisioningRequestConfig it names, the ClusterQueue after its flavors and checks, and the
+LocalQueues after the ClusterQueue. The cluster must run Kueue (v0.19: the ``v1beta2`` API).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from gpuready.core.kueue.objects import KueueSpec, kueue_objects
+from gpuready.core.kueue.objects import flavored, kueue_objects
+from gpuready.core.kueue.queues import queue_warnings
+from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.pool_outputs import custom_resources
 
@@ -27,26 +30,45 @@ class GpuKueueObjectsArgs:
     pools: Sequence[GpuPoolSpec]
     """The stack's validated pools."""
     kueue: KueueSpec
-    """Which pools get objects (``gpuready:kueue``)."""
+    """Which pools get objects, and the queues over them (``gpuready:kueue``, validated with the pools)."""
     provider: pulumi.ProviderResource
     """The Kubernetes provider of the cluster."""
 
 
 class GpuKueueObjects(pulumi.ComponentResource):
-    """A ResourceFlavor per chosen pool; a ProvisioningRequestConfig and an AdmissionCheck per queued pool."""
+    """A ResourceFlavor per chosen pool; a ProvisioningRequestConfig and an AdmissionCheck per queued pool; on request
+    a ClusterQueue over the flavors and LocalQueues onto it."""
 
     resources: dict[str, k8s.apiextensions.CustomResource]
-    """Every object, keyed ``<kind lowercase>-<pool>``."""
+    """Every object, keyed ``<kind lowercase>-<name>``."""
     flavors: list[str]
-    """The ResourceFlavors' names (the pools' names), for the team's ClusterQueue."""
+    """The ResourceFlavors' names (the pools' names)."""
     admission_checks: list[str]
-    """The AdmissionChecks' names (the queued pools' names)."""
+    """The AdmissionCheck's names (the queued pools' names)."""
+    cluster_queue: str | None
+    """The ClusterQueue's name, None when the stack asks for none."""
+    local_queues: list[str]
+    """The LocalQueues, as ``<namespace>/<name>``."""
 
     def __init__(self, name: str, args: GpuKueueObjectsArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         objects = kueue_objects(args.pools, args.kueue)
         super().__init__(TYPE_TOKEN, name, {}, opts)
         made = custom_resources(self, name, list(objects.items()), args.provider)
         self.resources = dict(zip(objects, made, strict=True))
-        self.flavors = [obj["metadata"]["name"] for obj in objects.values() if obj["kind"] == "ResourceFlavor"]
-        self.admission_checks = [obj["metadata"]["name"] for obj in objects.values() if obj["kind"] == "AdmissionCheck"]
-        self.register_outputs({"flavors": self.flavors, "admission_checks": self.admission_checks})
+        kinds = [(obj["kind"], obj["metadata"]) for obj in objects.values()]
+        self.flavors = [meta["name"] for kind, meta in kinds if kind == "ResourceFlavor"]
+        self.admission_checks = [meta["name"] for kind, meta in kinds if kind == "AdmissionCheck"]
+        self.cluster_queue = next((meta["name"] for kind, meta in kinds if kind == "ClusterQueue"), None)
+        self.local_queues = [f"{meta['namespace']}/{meta['name']}" for kind, meta in kinds if kind == "LocalQueue"]
+        for warning in queue_warnings(args.kueue, flavored(args.pools, args.kueue)):
+            pulumi.log.warn(warning, resource=self)
+        self.register_outputs(self.outputs())
+
+    def outputs(self) -> dict[str, object]:
+        """The names the stack exports (``kueue``) and the component package returns."""
+        return {
+            "flavors": self.flavors,
+            "admissionChecks": self.admission_checks,
+            **({"clusterQueue": self.cluster_queue} if self.cluster_queue else {}),
+            **({"localQueues": self.local_queues} if self.local_queues else {}),
+        }

@@ -19,12 +19,14 @@ from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.kueue_model import parse_kueue
 from gpuready.core.config_model.problems import rebased
 from gpuready.core.config_model.scheduler_model import parse_binpack
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
+from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.specs import GpuPoolSpec
@@ -44,6 +46,7 @@ NodeOverlay instead of a refusal)."""
 RELEASE_KINDS = {token(entry.name): kind for kind, entry in CHART_COMPONENTS.items()}
 """Chart component token -> the GPU stack kind its inputs are parsed as (``GpuStackKind.component``)."""
 SCHEDULER = token("GpuBinPackingScheduler")
+KUEUE = token("GpuKueueObjects")
 
 
 def plain(value: Any, path: str) -> Any:
@@ -146,6 +149,16 @@ def binpack_inputs(inputs: Mapping[str, Any]) -> BinPackSchedulerSpec:
         raise ConfigError(rebased(error.problems, "binpackScheduler.", "")) from None
 
 
+def kueue_inputs(inputs: Mapping[str, Any]) -> tuple[KueueSpec, tuple[GpuPoolSpec, ...]]:
+    """The Kueue objects' spec (``gpuready:kueue``'s keys) and the pools it is checked against."""
+    pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
+    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
+    try:
+        return parse_kueue(given, pools, "kueue"), pools
+    except ConfigError as error:
+        raise ConfigError(rebased(error.problems, "kueue.", "")) from None
+
+
 def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool = False) -> None:
     """Parse ``inputs`` of component ``resource_type`` as ``Construct`` does, building nothing; raise ``SpecError``
     with every problem (input paths). ``gated``: the component's schema takes ``karpenterFeatureGates``."""
@@ -159,3 +172,5 @@ def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool =
         release_inputs(RELEASE_KINDS[resource_type], inputs)
     elif resource_type == SCHEDULER:
         binpack_inputs(inputs)
+    elif resource_type == KUEUE:
+        kueue_inputs(inputs)

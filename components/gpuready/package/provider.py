@@ -6,8 +6,9 @@ Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, ser
 component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
 stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
 those models (``gpuready.package.schema``) and the inputs are checked by the same parsers as the stack
-program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``, through ``gpuready.package.input_check``, which
-``gpuready plan`` also runs on Pulumi YAML programs), so a problem reads the same, the path
+program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``, ``parse_kueue``, through
+``gpuready.package.input_check``, which ``gpuready plan`` also runs on Pulumi YAML programs), so a problem reads the
+same, the path
 naming the component's input instead of the stack key.
 """
 
@@ -33,6 +34,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from gpuready.gpu_stack.install import release_classes
 from gpuready.gpu_stack.release_component import GpuStackRelease
+from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs
 from gpuready.package.input_check import (
     AGENT_WIRING,
     CONVENTION_INPUTS,
@@ -41,6 +43,7 @@ from gpuready.package.input_check import (
     binpack_inputs,
     elastic_pool,
     fixed_pool,
+    kueue_inputs,
     plain,
     release_inputs,
 )
@@ -96,6 +99,7 @@ class GpuReadyProvider(Provider):
             },
             **{token(entry.name): _release_builder(entry, kind) for kind, entry in CHART_COMPONENTS.items()},
             token("GpuBinPackingScheduler"): _scheduler,
+            token("GpuKueueObjects"): _kueue,
         }
 
     def construct(
@@ -196,6 +200,14 @@ def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOption
     spec = binpack_inputs(inputs)
     scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
     return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+
+
+def _kueue(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+    spec, pools = kueue_inputs(inputs)
+    provider = _kubernetes_provider("GpuKueueObjects", opts)
+    objects = GpuKueueObjects(name, GpuKueueObjectsArgs(pools=pools, kueue=spec, provider=provider), opts)
+    outputs = {**objects.outputs(), "clusterQueue": objects.cluster_queue or "", "localQueues": objects.local_queues}
+    return objects, outputs
 
 
 def main() -> None:

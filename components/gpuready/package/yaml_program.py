@@ -20,7 +20,14 @@ from typing import Any
 import yaml
 
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, kind_of
-from gpuready.package.input_check import CONVENTION_INPUTS, FEATURE_GATES, RELEASE_KINDS, SCHEDULER, check_inputs
+from gpuready.package.input_check import (
+    CONVENTION_INPUTS,
+    FEATURE_GATES,
+    KUEUE,
+    RELEASE_KINDS,
+    SCHEDULER,
+    check_inputs,
+)
 from gpuready.package.schema import schema_text
 from gpuready.package.yaml_schema import schema_problems
 
@@ -89,7 +96,7 @@ def check_yaml_program(project_dir: Path, stack: str) -> YamlCheck:
 
 def _model_problems(kind: str, inputs: Mapping[str, Any], where: str, *, gated: bool) -> list[Problem]:
     """The component's parsers on its inputs; an unknown model input is a problem of its own."""
-    model_inputs = inputs if kind in RELEASE_KINDS or kind == SCHEDULER else {
+    model_inputs = inputs if kind in RELEASE_KINDS or kind in (SCHEDULER, KUEUE) else {
         k: v for k, v in inputs.items() if k in POOL_MODEL_INPUTS
     }  # fmt: skip
     unknown = [

@@ -88,8 +88,10 @@ def build_cluster_software(
 
 def build_kueue(settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource]) -> GpuKueueObjects | None:
     """The Kueue objects of the stack's pools (``gpuready:kueue``), None when no pool gets one (then no provider)."""
-    from gpuready.core.kueue.objects import flavored  # noqa: PLC0415
+    from gpuready.core.kueue.objects import flavored, unqueued_warnings  # noqa: PLC0415
 
+    for warning in unqueued_warnings(settings.pools, settings.kueue):
+        pulumi.log.warn(warning)
     if not flavored(settings.pools, settings.kueue):
         return None
     from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs  # noqa: PLC0415
@@ -125,7 +127,7 @@ def run() -> None:
             depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
     if kueue is not None:
-        pulumi.export("kueue", {"flavors": kueue.flavors, "admissionChecks": kueue.admission_checks})
+        pulumi.export("kueue", kueue.outputs())
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
     if scheduler is not None and settings.binpack_scheduler is not None:

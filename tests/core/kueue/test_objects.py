@@ -3,6 +3,7 @@ CEL rules, and the ProvisioningRequest class against the cluster-autoscaler's Pr
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from gpuready.core.capacity.registry import provisioners
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.kueue.objects import KueueSpec, flavored, kueue_objects, problems
 from gpuready.core.specs import GpuPoolSpec, GpuSharing
+from gpuready.core.stack_settings import parse_stack_settings
 from tests.core.conftest import build_spec
 from tests.crd_schemas import crd_problems, crd_schema
 
@@ -97,14 +99,16 @@ def test_a_pool_name_that_is_no_object_name_is_refused_for_all() -> None:
     assert problems((eks,), KueueSpec(), "gpuready:kueue") == []
 
 
-def test_the_documented_cluster_queue_passes_its_crd_and_names_the_example_s_objects() -> None:
+def test_the_documented_cluster_queue_is_the_example_stack_s_and_passes_its_crd() -> None:
     root = Path(__file__).resolve().parents[3]
     text = (root / "docs" / "capacity.md").read_text("utf-8")
     blocks = [yaml.safe_load(b.split("```", 1)[0]) for b in text.split("```yaml\n")[1:]]
     (queue,) = [b for b in blocks if isinstance(b, dict) and b.get("kind") == "ClusterQueue"]
     assert crd_problems("kueue/kueue.x-k8s.io_clusterqueues.v0.19.2.yaml", queue) == []
     stack = yaml.safe_load((root / "stacks" / "Pulumi.gke-queued.yaml").read_text("utf-8"))["config"]
-    queued = [p["name"] for p in yaml.safe_load(stack["gpuready:nodePools"]) if p.get("capacity") == "queued"]
-    check = queue["spec"]["admissionChecksStrategy"]["admissionChecks"][0]
-    assert [check["name"]] == check["onFlavors"] == queued  # the example's AdmissionCheck and flavor, both the pool's
-    assert queue["spec"]["resourceGroups"][0]["flavors"][0]["name"] == queued[0]
+    (documented,) = [b["gpuready:kueue"] for b in blocks if isinstance(b, dict) and "gpuready:kueue" in b]
+    assert yaml.safe_load(documented) == yaml.safe_load(stack["gpuready:kueue"])
+    values = {key.split(":", 1)[1]: value for key, value in stack.items() if key.startswith("gpuready:")}
+    values = {k: json.dumps(v) if isinstance(v, list) else v for k, v in values.items()}
+    settings = parse_stack_settings(values)
+    assert kueue_objects(settings.pools, settings.kueue)["clusterqueue-ml"] == queue

@@ -28,6 +28,8 @@ RESERVATION_FIELDS: Mapping[str, str] = {
     "name": "name",
     "project": "project",
     "groupId": "group_id",
+    "region": "region",
+    "vmSize": "vm_size",
 }
 """``reservation`` key as written -> ``Reservation`` field (EKS, then GKE, then AKS)."""
 

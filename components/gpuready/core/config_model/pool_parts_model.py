@@ -235,6 +235,11 @@ class ReservationConfig(ConfigModel):
     group_id: str | None = None
     """AKS: the capacity reservation group's resource id
     (``/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/capacityReservationGroups/<name>``)."""
+    region: str | None = None
+    """AKS: the capacity reservation group's region (e.g. ``eastus``), compared with the cluster's
+    (``azure-native:location``) when the stack sets it."""
+    vm_size: str | None = None
+    """AKS: the VM size of the group's reservations (e.g. ``Standard_NC40ads_H100_v5``), which must be the pool's."""
 
     def to_spec(self) -> Reservation:
         terms = tuple(term.to_spec() for term in self.selector_terms or ())
@@ -242,5 +247,6 @@ class ReservationConfig(ConfigModel):
         return Reservation(
             ids=tuple(self.ids or ()), resource_group_arn=self.resource_group_arn, selector_terms=terms,
             instance_match_criteria=self.instance_match_criteria, fallback=fallback, zone=self.zone, nodes=self.nodes,
-            affinity=self.affinity, name=self.name, project=self.project, group_id=self.group_id,
+            affinity=self.affinity, name=self.name, project=self.project, group_id=self.group_id, region=self.region,
+            vm_size=self.vm_size,
         )  # fmt: skip
