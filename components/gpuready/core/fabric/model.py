@@ -77,6 +77,21 @@ class FabricWorkload:
     """What each workload container adds: ``env`` and ``volumeMounts`` entries, ``capabilities`` to add."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NodeFabric:
+    """What a fabric pool's node advertises once its fabric is set up, and what to do when it does not
+    (``gpuready verify`` / ``check``); ``{node}`` in ``fix`` is the node's name."""
+
+    kind: FabricKind
+    resources: Mapping[str, int]
+    """Extended resource -> devices the node should advertise as allocatable."""
+    missing_cause: str
+    """Why a node advertises none of a resource."""
+    short_cause: str
+    """Why a node advertises fewer devices than its type has."""
+    fix: str
+
+
 class CloudFabric:
     """What a cloud knows about node fabrics; the defaults are "none here"."""
 
@@ -116,6 +131,21 @@ class CloudFabric:
     def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
         """Extended resource -> devices per node the fabric's device plugin advertises."""
         return {}
+
+    node_causes: tuple[str, str] = ("", "")
+    """Why a fabric node advertises none of its devices, and why fewer than its type has (``node_fabric``)."""
+    node_fix: str = ""
+    """What to check on such a node (``{node}``: its name), ending with a kubectl command."""
+
+    def node_fabric(self, spec: GpuPoolSpec) -> NodeFabric | None:
+        """What ``spec``'s nodes advertise of their fabric (``resources``), with the cloud's advice when they do not;
+        None without a fabric or when its devices show on no node resource."""
+        resources = self.resources(spec)
+        if spec.fabric is None or not resources:
+            return None
+        missing, short = self.node_causes
+        return NodeFabric(kind=spec.fabric.kind, resources=resources, missing_cause=missing, short_cause=short,
+                          fix=self.node_fix)  # fmt: skip
 
     def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
         """What a pod on ``spec``'s pool requests and sets to use the fabric, taking ``share`` of a node's GPUs
