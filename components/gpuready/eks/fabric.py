@@ -59,6 +59,10 @@ class EksFabric(CloudFabric):
     plugin_adapter = "gpuready.eks.efa_plugin_release:build_fabric_plugin"
     policy_types = ("aws:ec2/launchTemplate:LaunchTemplate",)
     resource_names = (EFA_RESOURCE,)
+    # aws/aws-ofi-nccl names its NCCL net plugin "Libfabric" (v1.21.1 src/nccl_ofi_interface_nvidia.cpp L662, the
+    # ``ncclNetPlugin_v*`` ``.name``); "AWS Libfabric" in v1.11.0 and before, and "AWS Libfabric" or "OFI" when
+    # NCCL_NET names it so (v1.19.2, same file, L737-760 ``nvidia_plugin_name_fixup``).
+    nccl_networks = {"efa": ("Libfabric", "AWS Libfabric", "OFI")}
     node_causes = (
         "the EFA device plugin is not running on the node (its DaemonSet not installed, not tolerating the node's "
         "taints, or not selecting its pool label), or the node has no EFA interfaces (launched without gpuready's "

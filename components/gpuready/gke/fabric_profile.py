@@ -21,6 +21,10 @@ class GkeFabric(CloudFabric):
     types: Mapping[str, TypeFabric] = fabric.TYPES
     networks = fabric.NETWORK_COUNTS
     policy_networks_field = "networkConfig.additionalNodeNetworkConfigs"
+    # Google's NCCL net plugins: GPUDirectTCPX (logged with its version, "GPUDirectTCPX_v7";
+    # GoogleCloudPlatform/nccl-plugin-gpudirecttcpx), FasTrak for TCPXO and gIB for RDMA (GKE / Compute Engine docs,
+    # "Enable GPUDirect-TCPXO" and "NCCL log format": "NCCL INFO Using network FasTrak", "Using network gIB").
+    nccl_networks = {"gpudirect-tcpx": ("GPUDirectTCPX",), "gpudirect-tcpxo": ("FasTrak",), "gpudirect-rdma": ("gIB",)}
     default_placement = CREATE  # a compact placement policy of the pool's own (``fabric.node_pool_inputs``)
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:

@@ -9,6 +9,7 @@ Waiting reads each Job once per ``POLL_SECONDS`` (one GET per pool per round); c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,6 +20,7 @@ from lightkube.core.resource import ApiInfo, ResourceDef
 from lightkube.generic_resource import GenericNamespacedResource
 from lightkube.types import CascadeType
 
+from gpuready.core.health.nccl_smoke import ANNOTATION_NCCL_NETWORKS, MARKER, judge_nccl_log, pod_logs_command
 from gpuready.core.health.smoke_job import LABEL_SMOKE_POOL, LABEL_SMOKE_RUN, SmokeJob
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.errors import KubeApiError, KubeAuthError, KubeError
@@ -27,6 +29,8 @@ from gpuready.kube.nodes_api import NodeClient
 POLL_SECONDS = 1.0
 CLEANUP_SECONDS = 30.0
 LOG_LINES = 20
+_NCCL_SHOWN = re.compile(rf"NCCL INFO Using network|NCCL WARN|NET/Socket|{re.escape(MARKER)}")
+"""The log lines of the NCCL run a report shows (the rest stays in the pods' logs)."""
 SmokeStatus = Literal["passed", "failed", "not-started", "timed-out", "no-nodes"]
 
 
@@ -38,7 +42,7 @@ def _resource(group: str, kind: str, plural: str) -> type[GenericNamespacedResou
 
 JOB = _resource("batch", "Job", "jobs")
 POD = _resource("", "Pod", "pods")
-_KINDS = {("batch/v1", "Job"): JOB, ("v1", "Pod"): POD,
+_KINDS = {("batch/v1", "Job"): JOB, ("v1", "Pod"): POD, ("v1", "Service"): _resource("", "Service", "services"),
           ("resource.k8s.io/v1", "ResourceClaimTemplate"): _resource("resource.k8s.io", "ResourceClaimTemplate",
                                                                      "resourceclaimtemplates")}  # fmt: skip
 
@@ -58,6 +62,9 @@ class SmokeResult:
     """The last lines of its pod's log."""
     left_behind: tuple[str, ...] = ()
     """Objects that could not be deleted (``kind/name: error``)."""
+    cause: str = ""
+    """Why it failed, when the run knows better than its status (the NCCL run's judged log); "" otherwise."""
+    fix: str = ""
 
 
 def run_smoke(
@@ -134,23 +141,55 @@ def _pods(client: NodeClient, job: SmokeJob) -> list[dict[str, Any]]:
     return [dict(p) for p in client.kube.list(POD, namespace=job.namespace, labels=labels)]
 
 
+def _log(client: NodeClient, job: SmokeJob, pod: dict[str, Any]) -> tuple[str, ...]:
+    """The whole log of ``pod`` once it has run ("" lines without), or one line saying why it cannot be read."""
+    if not pod or (pod.get("status") or {}).get("phase") not in ("Running", "Succeeded", "Failed"):
+        return ()
+    try:
+        return tuple(line.rstrip("\n") for line in client.kube.log(pod["metadata"]["name"], namespace=job.namespace))
+    except (lightkube.ApiError, httpx2.HTTPError) as error:
+        return (f"(log not readable: {error})",)
+
+
 def _result(client: NodeClient, job: SmokeJob, finished: SmokeStatus | None) -> SmokeResult:
     pods = _pods(client, job)
+    networks = str((job.job["metadata"].get("annotations") or {}).get(ANNOTATION_NCCL_NETWORKS) or "")
+    if networks:
+        return _nccl_result(client, job, pods, finished, tuple(networks.split(",")))
     pod = pods[-1] if pods else {}
-    spec, status = pod.get("spec") or {}, pod.get("status") or {}
-    node = str(spec.get("nodeName") or "")
-    log: tuple[str, ...] = ()
-    if pod and status.get("phase") in ("Running", "Succeeded", "Failed"):
-        try:
-            log = tuple(line.rstrip("\n") for line in client.kube.log(pod["metadata"]["name"], namespace=job.namespace))
-        except (lightkube.ApiError, httpx2.HTTPError) as error:
-            log = (f"(log not readable: {error})",)
-        log = log[-LOG_LINES:]
+    node = str((pod.get("spec") or {}).get("nodeName") or "")
+    log = _log(client, job, pod)[-LOG_LINES:]
     if finished is not None:
         return SmokeResult(job.pool, job.name, finished, node, _pod_detail(pod), log)
-    started = bool(pod) and status.get("phase") not in (None, "Pending")
+    started = bool(pod) and (pod.get("status") or {}).get("phase") not in (None, "Pending")
     detail = _pod_detail(pod) if pod else "no pod was created for the Job (quota, admission, or no Job controller)"
     return SmokeResult(job.pool, job.name, "timed-out" if started else "not-started", node, detail, log)
+
+
+def _nccl_result(
+    client: NodeClient, job: SmokeJob, pods: list[dict[str, Any]], finished: SmokeStatus | None,
+    expected: tuple[str, ...],
+) -> SmokeResult:  # fmt: skip
+    """The two-node all-reduce's result: its pods' logs judged by the NCCL network they show (``nccl_smoke``)."""
+    nodes = ",".join(sorted({str((p.get("spec") or {}).get("nodeName") or "") for p in pods} - {""}))
+    logs = [(str(p["metadata"]["name"]), _log(client, job, p)) for p in pods]
+    lines = [line for _, log in logs for line in log]
+    labels = {k: str(v) for k, v in job.job["metadata"]["labels"].items() if k in (LABEL_SMOKE_RUN, LABEL_SMOKE_POOL)}
+    verdict = judge_nccl_log(lines, expected, pod_logs_command(job.namespace, labels))
+    shown = tuple(f"{name}: {line}" for name, log in logs for line in log if _NCCL_SHOWN.search(line))
+    shown = shown[-LOG_LINES:] or tuple(f"{name}: {line}" for name, log in logs for line in log[-5:])
+    if finished is None:
+        started = any((p.get("status") or {}).get("phase") not in (None, "Pending") for p in pods)
+        detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods) or (
+            "no pod was created for the Job (quota, admission, or no Job controller)"
+        )
+        return SmokeResult(job.pool, job.name, "timed-out" if started else "not-started", nodes, detail, shown)
+    if not verdict.networks and finished == "failed":  # it failed before NCCL said anything: the pods say why
+        detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods)
+        return SmokeResult(job.pool, job.name, "failed", nodes, detail, shown, cause=verdict.cause, fix=verdict.fix)
+    status: SmokeStatus = "passed" if verdict.ok and finished == "passed" else "failed"
+    return SmokeResult(job.pool, job.name, status, nodes, verdict.detail, shown,
+                       cause="" if verdict.ok else verdict.cause, fix="" if verdict.ok else verdict.fix)  # fmt: skip
 
 
 def _pod_detail(pod: dict[str, Any]) -> str:
@@ -192,4 +231,5 @@ def _cleanup(client: NodeClient, job: SmokeJob, made: list[tuple[type[GenericNam
 def _with_left(result: SmokeResult, left: Sequence[str]) -> SmokeResult:
     if not left:
         return result
-    return SmokeResult(result.pool, result.job, result.status, result.node, result.detail, result.log, tuple(left))
+    return SmokeResult(result.pool, result.job, result.status, result.node, result.detail, result.log, tuple(left),
+                       result.cause, result.fix)  # fmt: skip
