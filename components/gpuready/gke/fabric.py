@@ -62,6 +62,16 @@ TYPES: Mapping[str, TypeFabric] = {
 }
 """GKE machine type -> its fabric: the GPU NICs (the TCPX/TCPXO gVNICs, or the RDMA NICs) are its devices."""
 NETWORK_COUNTS: Mapping[str, int] = {name: facts.networks for name, facts in GPUDIRECT.items()}
+REFUSED: Mapping[str, str] = {
+    "a4x-": (
+        "A4X (GB200, arm64) GPUDirect-RDMA needs a Compute Engine workload policy (required for A4X: Compute Engine "
+        "'About workload policies'), not the compact placement gpuready makes; four RDMA networks (rdma-0..rdma-3 "
+        "in Google's gpudirect-rdma/nccl-test-imex-a4x.yaml @992db81); Google's arm64 NCCL installer "
+        "(gpudirect-rdma/nccl-rdma-installer-a4x.yaml, nccl-plugin-gib-arm64); and, for NVLink across the rack, an "
+        "IMEX ComputeDomain of NVIDIA's DRA driver. gpuready emits none of these yet"
+    ),
+}
+"""Machine type prefixes whose GPUDirect gpuready refuses, and why (``CloudFabric.refused``)."""
 
 GCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
 """A GCE network or subnetwork name (RFC 1035, at most 63 characters): also a valid name for the cluster's

@@ -111,6 +111,9 @@ class CloudFabric:
     """Instance types whose fabric needs additional node networks -> how many (GKE GPUDirect)."""
     policy_networks_field: str = ""
     """Dotted path of a pool resource's additional node networks (the policy pack counts them)."""
+    refused: Mapping[str, str] = {}
+    """Instance type prefix -> why a fabric on those types is refused although the cloud has it there (facts
+    gpuready does not emit yet); the refusal names the reason instead of the types that have the fabric."""
     nccl_networks: Mapping[str, tuple[str, ...]] = {}
     """Fabric kind -> the NCCL networks (``NCCL INFO Using network <name>``) that prove NCCL runs over it: its net
     plugin's ``ncclNet_t.name``, or NCCL's own ``IB``; the smoke run's two-node all-reduce is judged by them."""
