@@ -48,6 +48,7 @@ class AksFabric(CloudFabric):
     # NCCL's own InfiniBand verbs transport: ``ncclNetIb.name`` (NVIDIA/nccl v2.30.7-1 src/transport/net_ib/common.cc
     # L193-194).
     nccl_networks = {"infiniband": ("IB",)}
+    charts = {network_operator.CHART: network_operator.VERSION}
     node_causes = (
         "NVIDIA's Network Operator has not set up the node: its NicClusterPolicy's RDMA shared device plugin is not "
         "running there (the operator not installed, its DaemonSets not tolerating the node's taints, or the DOCA "

@@ -37,8 +37,14 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, StackItem
-from gpuready.eks import efa_plugin, fabric_policy
-from gpuready.eks.fabric_facts import EFA_RESOURCE, EFA_TYPES
+from gpuready.eks import fabric_policy
+from gpuready.eks.fabric_facts import (
+    EFA_PLUGIN_CHART,
+    EFA_PLUGIN_RELEASE,
+    EFA_PLUGIN_VERSION,
+    EFA_RESOURCE,
+    EFA_TYPES,
+)
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -63,6 +69,7 @@ class EksFabric(CloudFabric):
     # ``ncclNetPlugin_v*`` ``.name``); "AWS Libfabric" in v1.11.0 and before, and "AWS Libfabric" or "OFI" when
     # NCCL_NET names it so (v1.19.2, same file, L737-760 ``nvidia_plugin_name_fixup``).
     nccl_networks = {"efa": ("Libfabric", "AWS Libfabric", "OFI")}
+    charts = {EFA_PLUGIN_CHART: EFA_PLUGIN_VERSION}
     node_causes = (
         "the EFA device plugin is not running on the node (its DaemonSet not installed, not tolerating the node's "
         "taints, or not selecting its pool label), or the node has no EFA interfaces (launched without gpuready's "
@@ -73,7 +80,7 @@ class EksFabric(CloudFabric):
     node_fix = (
         "check the EFA device plugin's pod on the node and the node's interfaces (the launch template's EFA "
         "interfaces, in the EFA security group that admits all traffic from itself): kubectl -n kube-system get "
-        f"pods -o wide --field-selector spec.nodeName={{node}} | grep {efa_plugin.RELEASE}"
+        f"pods -o wide --field-selector spec.nodeName={{node}} | grep {EFA_PLUGIN_RELEASE}"
     )
 
     def type_resources(self, instance_type: str) -> dict[str, int]:

@@ -111,6 +111,9 @@ class CloudFabric:
     """Instance types whose fabric needs additional node networks -> how many (GKE GPUDirect)."""
     policy_networks_field: str = ""
     """Dotted path of a pool resource's additional node networks (the policy pack counts them)."""
+    charts: Mapping[str, str] = {}
+    """Helm charts the cloud installs for its fabric pools -> the chart version gpuready pins (the policy pack's
+    ``gpu-helm-release-version-pinned`` allows it by default)."""
     refused: Mapping[str, str] = {}
     """Instance type prefix -> why a fabric on those types is refused although the cloud has it there (facts
     gpuready does not emit yet); the refusal names the reason instead of the types that have the fabric."""
