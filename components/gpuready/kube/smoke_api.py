@@ -85,7 +85,7 @@ def _api_error(code: int, message: str) -> KubeError:
     text = f"smoke test: the API server answered {code}: {message}"
     if code in (401, 403):
         return KubeAuthError(
-            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log) in the smoke namespace; "
+            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log, services) in the smoke namespace; "
             "check with: kubectl auth can-i create jobs.batch -n <namespace>", code,
         )  # fmt: skip
     return KubeApiError(text, code)
