@@ -141,4 +141,5 @@ def test_pods_that_never_schedule_end_at_the_deadline_and_are_deleted(
     (pool,) = report["smoke"]["pools"]
     assert pool["status"] == "not-started"
     assert "no pod was created" in pool["detail"]
+    assert "the pool needs two nodes" in pool["cause"] and pool["fix"].startswith("look at why the pods")
     assert kube_standin.requests.find("DELETE", "/api/v1/namespaces/default/services/" + pool["job"])

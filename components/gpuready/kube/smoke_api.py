@@ -32,6 +32,20 @@ LOG_LINES = 20
 _NCCL_SHOWN = re.compile(rf"NCCL INFO Using network|NCCL WARN|NET/Socket|{re.escape(MARKER)}")
 """The log lines of the NCCL run a report shows (the rest stays in the pods' logs)."""
 SmokeStatus = Literal["passed", "failed", "not-started", "timed-out", "no-nodes"]
+_NCCL_UNFINISHED: dict[str, tuple[str, str]] = {
+    "not-started": (
+        "a pod of the two-node all-reduce never ran: the pool needs two nodes, each with all its GPUs and "
+        "fabric devices free (a node group below two nodes, a node not advertising its fabric, or pods "
+        "that do not tolerate its taints)",
+        "look at why the pods were not scheduled, then run verify --smoke again",
+    ),
+    "timed-out": (
+        "the all-reduce did not finish before the deadline: the PyTorch image still pulling, or the two "
+        "pods never met (rank 0's DNS name <job>-0.<job>, the rendezvous port blocked)",
+        "give it a longer --timeout or pre-pull the image, and read the pods' logs",
+    ),
+}
+"""Why a two-node run did not finish, and what to do, by status."""
 
 
 def _resource(group: str, kind: str, plural: str) -> type[GenericNamespacedResource]:
@@ -85,8 +99,8 @@ def _api_error(code: int, message: str) -> KubeError:
     text = f"smoke test: the API server answered {code}: {message}"
     if code in (401, 403):
         return KubeAuthError(
-            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log, services) in the smoke namespace; "
-            "check with: kubectl auth can-i create jobs.batch -n <namespace>", code,
+            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log, services) in the smoke "
+            "namespace; check with: kubectl auth can-i create jobs.batch -n <namespace>", code,
         )  # fmt: skip
     return KubeApiError(text, code)
 
@@ -183,12 +197,15 @@ def _nccl_result(
         detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods) or (
             "no pod was created for the Job (quota, admission, or no Job controller)"
         )
-        return SmokeResult(job.pool, job.name, "timed-out" if started else "not-started", nodes, detail, shown)
+        status: SmokeStatus = "timed-out" if started else "not-started"
+        cause, fix = _NCCL_UNFINISHED[status]
+        return SmokeResult(job.pool, job.name, status, nodes, detail, shown, cause=cause,
+                           fix=f"{fix}: {pod_logs_command(job.namespace, labels)}")  # fmt: skip
     if not verdict.networks and finished == "failed":  # it failed before NCCL said anything: the pods say why
         detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods)
         return SmokeResult(job.pool, job.name, "failed", nodes, detail, shown, cause=verdict.cause, fix=verdict.fix)
-    status: SmokeStatus = "passed" if verdict.ok and finished == "passed" else "failed"
-    return SmokeResult(job.pool, job.name, status, nodes, verdict.detail, shown,
+    ended: SmokeStatus = "passed" if verdict.ok and finished == "passed" else "failed"
+    return SmokeResult(job.pool, job.name, ended, nodes, verdict.detail, shown,
                        cause="" if verdict.ok else verdict.cause, fix="" if verdict.ok else verdict.fix)  # fmt: skip
 
 
