@@ -43,8 +43,8 @@ Variables: ``NCCL_DEBUG``, ``NCCL_DEBUG_SUBSYS``)."""
 
 _PROGRAM = f"""\
 import os, torch, torch.distributed as dist
-dist.init_process_group("nccl")
 torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+dist.init_process_group("nccl")
 x = torch.ones(1 << 26, device="cuda")
 dist.all_reduce(x)
 torch.cuda.synchronize()
@@ -71,7 +71,7 @@ def command(gpus: int) -> list[str]:
     node found from the pod's own hostname (``<job>-<index>``) under the Service of the Job's name."""
     script = (
         f"cat > /tmp/gpuready_allreduce.py <<'EOF'\n{_PROGRAM}EOF\n"
-        'job="${HOSTNAME%-*}"\n'
+        'host="${HOSTNAME:-$(hostname)}"; job="${host%-*}"\n'
         f'exec torchrun --nnodes={NODES} --nproc-per-node={gpus} --node-rank="$JOB_COMPLETION_INDEX" '
         f'--master-addr="$job-0.$job" --master-port={PORT} /tmp/gpuready_allreduce.py'
     )
