@@ -25,7 +25,6 @@ class GkeFabric(CloudFabric):
     # GoogleCloudPlatform/nccl-plugin-gpudirecttcpx), FasTrak for TCPXO and gIB for RDMA (GKE / Compute Engine docs,
     # "Enable GPUDirect-TCPXO" and "NCCL log format": "NCCL INFO Using network FasTrak", "Using network gIB").
     nccl_networks = {"gpudirect-tcpx": ("GPUDirectTCPX",), "gpudirect-tcpxo": ("FasTrak",), "gpudirect-rdma": ("gIB",)}
-    refused = fabric.REFUSED
     default_placement = CREATE  # a compact placement policy of the pool's own (``fabric.node_pool_inputs``)
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:

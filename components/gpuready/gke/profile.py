@@ -23,7 +23,7 @@ from gpuready.core.sharing_rules import GKE_MAX_SHARED_CLIENTS
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity, catalog, compute_class, fabric, stack_quota
+from gpuready.gke import capacity, catalog, compute_class, fabric, fabric_objects, stack_quota
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
@@ -240,7 +240,8 @@ class GkeProfile(CloudProfile):
     ) -> list[Problem]:
         locations = tuple(settings.gke_node_locations)
         found = zone_problems(settings.gke_location or None, locations, pools, prefix)
-        return found + fabric.stack_zone_problems(locations, pools, prefix)
+        return [*found, *fabric.stack_zone_problems(locations, pools, prefix),
+                *fabric_objects.installer_problems(pools, prefix)]  # fmt: skip
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
         return "gke-device-plugin" if driver == "cloud" else "nvidia"

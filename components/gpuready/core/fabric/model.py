@@ -114,9 +114,6 @@ class CloudFabric:
     charts: Mapping[str, str] = {}
     """Helm charts the cloud installs for its fabric pools -> the chart version gpuready pins (the policy pack's
     ``gpu-helm-release-version-pinned`` allows it by default)."""
-    refused: Mapping[str, str] = {}
-    """Instance type prefix -> why a fabric on those types is refused although the cloud has it there (facts
-    gpuready does not emit yet); the refusal names the reason instead of the types that have the fabric."""
     nccl_networks: Mapping[str, tuple[str, ...]] = {}
     """Fabric kind -> the NCCL networks (``NCCL INFO Using network <name>``) that prove NCCL runs over it: its net
     plugin's ``ncclNet_t.name``, or NCCL's own ``IB``; the smoke run's two-node all-reduce is judged by them."""

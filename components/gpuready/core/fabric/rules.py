@@ -32,12 +32,6 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
         )
         return [Problem("fabric.kind", f"not a node fabric of {profile.title}", fabric.kind, tuple(offered), hint)]
     lacking = [name for name in gpu_choice.instance_types(spec) if name not in having]
-    refused = [(name, why) for name in lacking for prefix, why in profile.fabric.refused.items()
-               if name.startswith(prefix)]  # fmt: skip
-    if refused:
-        name, why = refused[0]
-        hint = "use a type whose fabric gpuready sets up, or remove fabric and set up the fabric yourself"
-        return [Problem("fabric", f"{name}: not supported yet: {why}", fabric.kind, (), hint)]
     if lacking:
         table = profile.instance_types
         model = table[lacking[0]].gpu if lacking[0] in table else None
