@@ -40,10 +40,9 @@ def pool(machine: str, name: str = "train", prefix: str = "gpu") -> GpuPoolSpec:
         FabricNetwork(network=f"{prefix}-net-{i}", subnetwork=f"{prefix}-sub-{i}") for i in range(facts.networks)
     )
     placement = f"{name}-workload-policy" if facts.workload_policy else None
-    extra = {"gpu": UNLISTED[machine]} if machine in UNLISTED else {}
     return GpuPoolSpec(
-        cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2,
-        fabric=FabricSpec(kind=facts.kind, networks=networks, placement_group=placement), **extra,
+        cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2, gpu=UNLISTED.get(machine),
+        fabric=FabricSpec(kind=facts.kind, networks=networks, placement_group=placement),
     )  # fmt: skip
 
 
