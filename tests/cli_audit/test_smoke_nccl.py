@@ -54,8 +54,9 @@ def seed_nodes(kube: KubeStandin) -> None:
                                  capacity={"nvidia.com/gpu": "8", EFA_RESOURCE: "32"}))  # fmt: skip
 
 
-def controller(kube: KubeStandin, logs: tuple[str, str], stop: threading.Event) -> None:
-    """For each new Indexed Job: its two pods (one per node) with ``logs``, and the Job's status from them."""
+def controller(kube: KubeStandin, logs: tuple[str, str], stop: threading.Event, failed: bool = False) -> None:
+    """For each new Indexed Job: its two pods (one per node) with ``logs``, and the Job's status from them (failed,
+    its second pod with exit code 1, when ``failed``)."""
     seen: set[str] = set()
     while not stop.is_set():
         for job in kube.store.objects("jobs"):
@@ -69,21 +70,21 @@ def controller(kube: KubeStandin, logs: tuple[str, str], stop: threading.Event) 
                        "metadata": {"name": f"{name}-{index}-abcde", "namespace": namespace,
                                     "labels": {**template["metadata"]["labels"], "job-name": name}},
                        "spec": {**template["spec"], "nodeName": node, "hostname": f"{name}-{index}"},
-                       "status": {"phase": "Succeeded"}}  # fmt: skip
+                       "status": {"phase": "Failed" if failed and index else "Succeeded"}}  # fmt: skip
                 kube.store.add(pod)
                 kube.store.logs[(namespace, pod["metadata"]["name"])] = log
 
             def finish(obj: dict[str, Any]) -> None:
-                obj["status"] = {"succeeded": 2}
+                obj["status"] = {"failed": 1} if failed else {"succeeded": 2}
 
             kube.store.modify("jobs", name, finish, namespace)
         time.sleep(0.02)
 
 
 def smoke(gpuready: Cli, project: Path, kube: KubeStandin, logs: tuple[str, str] | None,
-          timeout: str = "20") -> tuple[int, dict[str, Any]]:  # fmt: skip
+          *, timeout: str = "20", failed: bool = False) -> tuple[int, dict[str, Any]]:  # fmt: skip
     stop = threading.Event()
-    thread = threading.Thread(target=controller, args=(kube, logs, stop)) if logs else None
+    thread = threading.Thread(target=controller, args=(kube, logs, stop, failed)) if logs else None
     if thread:
         thread.start()
     try:
@@ -143,3 +144,15 @@ def test_pods_that_never_schedule_end_at_the_deadline_and_are_deleted(
     assert "no pod was created" in pool["detail"]
     assert "the pool needs two nodes" in pool["cause"] and pool["fix"].startswith("look at why the pods")
     assert kube_standin.requests.find("DELETE", "/api/v1/namespaces/default/services/" + pool["job"])
+
+
+def test_a_job_that_fails_after_nccl_ran_on_the_fabric_says_so(
+    kube_standin: KubeStandin, gpuready: Cli, efa_project: Path
+) -> None:
+    seed_nodes(kube_standin)
+    code, report = smoke(gpuready, efa_project, kube_standin, (EFA_LOG, EFA_LOG), failed=True)
+    assert code == 1
+    (pool,) = report["smoke"]["pools"]
+    assert pool["status"] == "failed" and "pod phase Failed" in pool["detail"]
+    assert pool["cause"] == "the Job failed although NCCL ran on the fabric (see the log)"
+    assert pool["fix"].startswith("read the pods' logs: kubectl logs -n default -l ")

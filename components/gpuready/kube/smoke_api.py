@@ -201,9 +201,11 @@ def _nccl_result(
         cause, fix = _NCCL_UNFINISHED[status]
         return SmokeResult(job.pool, job.name, status, nodes, detail, shown, cause=cause,
                            fix=f"{fix}: {pod_logs_command(job.namespace, labels)}")  # fmt: skip
-    if not verdict.networks and finished == "failed":  # it failed before NCCL said anything: the pods say why
+    if finished == "failed" and (verdict.ok or not verdict.networks):  # the pods say why, not NCCL's network
         detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods)
-        return SmokeResult(job.pool, job.name, "failed", nodes, detail, shown, cause=verdict.cause, fix=verdict.fix)
+        cause = "the Job failed although NCCL ran on the fabric (see the log)" if verdict.ok else verdict.cause
+        fix = verdict.fix or f"read the pods' logs: {pod_logs_command(job.namespace, labels)}"
+        return SmokeResult(job.pool, job.name, "failed", nodes, detail, shown, cause=cause, fix=fix)
     ended: SmokeStatus = "passed" if verdict.ok and finished == "passed" else "failed"
     return SmokeResult(job.pool, job.name, ended, nodes, verdict.detail, shown,
                        cause="" if verdict.ok else verdict.cause, fix="" if verdict.ok else verdict.fix)  # fmt: skip
