@@ -159,10 +159,10 @@ def test_the_workload_helper_annotates_pods_for_the_extra_interfaces() -> None:
     }
 
 
-@pytest.mark.parametrize("machine", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g"])
+@pytest.mark.parametrize("machine", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g", "a4x-highgpu-4g"])
 def test_a_workload_pod_with_its_fabric_parts_is_a_valid_pod(machine: str) -> None:
     spec = pool(machine)
-    workload = gpu_workload(spec, 8)
+    workload = gpu_workload(spec, spec.resolved.gpu.gpus)
     containers = [*workload.sidecars(), workload.container({"name": "train", "image": "nccl:latest"})]
     pod: dict[str, Any] = {
         "apiVersion": "v1",
@@ -175,11 +175,12 @@ def test_a_workload_pod_with_its_fabric_parts_is_a_valid_pod(machine: str) -> No
     assert {m["name"] for c in containers for m in c.get("volumeMounts", [])} <= volumes
     device_keys = [k for k in workload.pod_annotations() if k.startswith("devices.gke.io/container.")]
     assert [k.rsplit(".", 1)[-1] for k in device_keys] == [c["name"] for c in workload.sidecars()]
-    if GPUDIRECT[machine].kind == "gpudirect-rdma":
-        assert workload.sidecars() == [] and workload.volumes() == []
-    else:
-        train = containers[-1]
-        assert {"name": "LD_LIBRARY_PATH", "value": "/usr/local/nvidia/lib64"} in train["env"]
+    train = containers[-1]
+    assert {"name": "LD_LIBRARY_PATH", "value": "/usr/local/nvidia/lib64"} in train["env"]
+    if GPUDIRECT[machine].kind == "gpudirect-rdma":  # Google's gIB plugin: no sidecar, its directories mounted
+        assert workload.sidecars() == []
+        assert {m["mountPath"] for m in train["volumeMounts"]} == {"/usr/local/nvidia", "/usr/local/gib", "/dev/shm"}
+        assert workload.fabric.shell_setup == ("source /usr/local/gib/scripts/set_nccl_env.sh",)
 
 
 def test_the_container_keeps_what_it_had() -> None:

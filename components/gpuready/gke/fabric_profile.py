@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.errors import Problem
-from gpuready.gke import fabric, fabric_objects
+from gpuready.gke import fabric, fabric_objects, gib
 from gpuready.gke.rxdm import RXDM
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ class GkeFabric(CloudFabric):
         return fabric_objects.fabric_objects(pools)
 
     def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
+        if spec.fabric is not None and spec.fabric.kind == "gpudirect-rdma":  # Google's gIB plugin, no sidecar
+            return FabricWorkload(annotations=fabric_objects.pod_annotations(spec), volumes=gib.VOLUMES,
+                                  container=gib.CONTAINER, shell_setup=gib.SHELL_SETUP)  # fmt: skip
         rxdm = RXDM.get(spec.fabric.kind) if spec.fabric is not None else None
         return FabricWorkload(
             annotations=fabric_objects.pod_annotations(spec),

@@ -160,3 +160,15 @@ def test_the_logs_are_judged_by_the_nccl_network(
 def test_each_cloud_names_the_nccl_network_of_each_of_its_fabric_kinds() -> None:
     pools: list[Any] = [efa(), tcpxo(), infiniband()]
     assert [nccl_networks(p)[0] for p in pools] == ["Libfabric", "FasTrak", "IB"]
+
+
+def test_a_gke_rdma_run_sources_the_gib_plugins_nccl_settings_first() -> None:
+    networks = tuple(FabricNetwork(network=f"n{i}", subnetwork=f"s{i}") for i in range(9))
+    pool = GpuPoolSpec(cloud="gke", name="train", instance_type="a3-ultragpu-8g", min_size=0, max_size=2,
+                       fabric=FabricSpec(kind="gpudirect-rdma", networks=networks))  # fmt: skip
+    job = smoke_job(pool, namespace="ml", run="r1", deadline_seconds=60).job
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    assert container["command"][:2] == ["bash", "-c"]
+    assert container["command"][2].startswith("source /usr/local/gib/scripts/set_nccl_env.sh\n")
+    assert job["metadata"]["annotations"][ANNOTATION_NCCL_NETWORKS] == "gIB"
+    assert strict_problems(job, "1.33") == []

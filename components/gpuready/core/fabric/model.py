@@ -75,6 +75,8 @@ class FabricWorkload:
     """Pod volumes the sidecars and containers mount."""
     container: Mapping[str, Any] = field(default_factory=dict)
     """What each workload container adds: ``env`` and ``volumeMounts`` entries, ``capabilities`` to add."""
+    shell_setup: tuple[str, ...] = ()
+    """Shell lines a container runs before NCCL (GKE GPUDirect-RDMA: the gIB plugin's ``set_nccl_env.sh``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

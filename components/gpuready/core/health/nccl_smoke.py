@@ -66,16 +66,17 @@ def wants_nccl_run(pool: GpuPoolSpec) -> bool:
     return bool(nccl_networks(pool)) and pool.max_size >= NODES
 
 
-def command(gpus: int) -> list[str]:
-    """The pod's command: write the all-reduce program, then ``torchrun`` it over ``gpus`` local ranks, rank 0's
-    node found from the pod's own hostname (``<job>-<index>``) under the Service of the Job's name."""
+def command(gpus: int, setup: Sequence[str] = ()) -> list[str]:
+    """The pod's command (bash): the fabric's ``setup`` lines (``FabricWorkload.shell_setup``), write the all-reduce
+    program, then ``torchrun`` it over ``gpus`` local ranks, rank 0's node found from the pod's own hostname
+    (``<job>-<index>``) under the Service of the Job's name."""
     script = (
-        f"cat > /tmp/gpuready_allreduce.py <<'EOF'\n{_PROGRAM}EOF\n"
+        "".join(f"{line}\n" for line in setup) + f"cat > /tmp/gpuready_allreduce.py <<'EOF'\n{_PROGRAM}EOF\n"
         'host="${HOSTNAME:-$(hostname)}"; job="${host%-*}"\n'
         f'exec torchrun --nnodes={NODES} --nproc-per-node={gpus} --node-rank="$JOB_COMPLETION_INDEX" '
         f'--master-addr="$job-0.$job" --master-port={PORT} /tmp/gpuready_allreduce.py'
     )
-    return ["sh", "-c", script]
+    return ["bash", "-c", script]
 
 
 def nccl_objects(
@@ -88,7 +89,7 @@ def nccl_objects(
     container = workload.container({
         "name": "nccl-allreduce",
         "image": image,
-        "command": command(gpus),
+        "command": command(gpus, workload.fabric.shell_setup),
         "env": [{"name": k, "value": v} for k, v in NCCL_ENV.items()],
         "ports": [{"containerPort": PORT, "name": "rendezvous"}],
     })  # fmt: skip
