@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from gpuready.gke.fabric_objects import INSTALLERS_FILE
-from tests.upstream import upstream_bytes
+from tests.upstream import UPSTREAM, upstream_bytes
 
 REPOSITORY = "GoogleCloudPlatform/container-engine-accelerators"
 COMMIT = "992db81257553607f1477945f1b3219632991829"
@@ -28,14 +28,25 @@ SOURCES = {
     "gpudirect-tcpx": ("gpudirect-tcpx/nccl-tcpx-installer.yaml", "gke-gpudirect/nccl-tcpx-installer.yaml"),
     "gpudirect-tcpxo": ("gpudirect-tcpxo/nccl-tcpxo-installer.yaml", "gke-gpudirect/nccl-tcpxo-installer.yaml"),
     "gpudirect-rdma": ("gpudirect-rdma/nccl-rdma-installer.yaml", "gke-gpudirect/nccl-rdma-installer.yaml"),
-}
-"""Fabric kind -> (path in the repository, path in the snapshot)."""
+    "gpudirect-rdma-a4x": (
+        "gpudirect-rdma/nccl-rdma-installer-a4x.yaml", "gke-gpudirect/nccl-rdma-installer-a4x.yaml",
+    ),
+}  # fmt: skip
+"""Installer key (the fabric kind, or kind and machine family: ``GpuDirect.installer_key``) -> (path in the
+repository, path in the snapshot)."""
+RECORDED_WHEN_ABSENT = frozenset({"gpudirect-rdma-a4x"})
+"""Installers the shared snapshot does not hold yet: their recorded entry (taken from the repository at ``COMMIT``
+with ``git show``) is kept as it is, and ``tests/gke/test_fabric_objects.py`` compares it with the snapshot's copy,
+skipping with the missing path as the reason, until the snapshot has it."""
 
 
 def table() -> dict[str, Any]:
-    """The installers by kind, each with its citation."""
+    """The installers by key, each with its citation."""
     installers = {}
     for kind, (path, shared) in SOURCES.items():
+        if kind in RECORDED_WHEN_ABSENT and not (UPSTREAM / shared).is_file():
+            installers[kind] = json.loads(INSTALLERS_FILE.read_text("utf-8"))["installers"][kind]
+            continue
         data = upstream_bytes(shared)
         installers[kind] = {
             "source": f"{REPOSITORY}@{COMMIT}:{path}",

@@ -15,14 +15,15 @@ import pytest
 import yaml
 
 from gpuready.core import resource_inputs
+from gpuready.core.catalog.lookup import ExplicitGpu
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.fabric.model import FabricKind, FabricNetwork, FabricSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.errors import ConfigError, SpecError
-from gpuready.gke import lifecycle
+from gpuready.gke import fabric_objects, lifecycle
 from gpuready.gke.catalog import ACCELERATORS, GKE_MACHINE_TYPES
-from gpuready.gke.fabric import FABRIC_INPUTS, GPUDIRECT
+from gpuready.gke.fabric import FABRIC_INPUTS, GPUDIRECT, node_pool_inputs
 from tests.gke.test_node_pool import NODE_POOL, build
 from tests.pulumi_mocks import CapturingMonitor
 from tests.upstream import upstream_text
@@ -31,7 +32,12 @@ INSTALLERS = {
     "gpudirect-tcpx": "gke-gpudirect/nccl-tcpx-installer.yaml",
     "gpudirect-tcpxo": "gke-gpudirect/nccl-tcpxo-installer.yaml",
     "gpudirect-rdma": "gke-gpudirect/nccl-rdma-installer.yaml",
+    "gpudirect-rdma-a4x": "gke-gpudirect/nccl-rdma-installer-a4x.yaml",
 }
+"""Installer key (``GpuDirect.installer_key``) -> Google's installer in the shared snapshot."""
+UNLISTED = {"a4x-highgpu-4g": ExplicitGpu(model="gb200", count=4)}
+"""GPUDirect machines the GKE catalog does not list (A4X, clouds.md 4.1): their pools describe their GPUs with
+``gpu:`` (four GB200 per A4X VM: Google's ``gpudirect-rdma/nccl-test-imex-a4x.yaml`` requests ``nvidia.com/gpu: 4``)."""
 
 
 def networks(count: int, prefix: str = "gpu") -> tuple[FabricNetwork, ...]:
@@ -41,7 +47,11 @@ def networks(count: int, prefix: str = "gpu") -> tuple[FabricNetwork, ...]:
 def spec(
     machine: str = "a3-megagpu-8g", kind: FabricKind = "gpudirect-tcpxo", count: int = 8, **extra: Any
 ) -> GpuPoolSpec:
-    fabric = extra.pop("fabric", FabricSpec(kind=kind, networks=networks(count)))
+    workload_policy = GPUDIRECT[machine].workload_policy if machine in GPUDIRECT else False
+    placement = "a4x-workload-policy" if workload_policy else None
+    fabric = extra.pop("fabric", FabricSpec(kind=kind, networks=networks(count), placement_group=placement))
+    if machine in UNLISTED:
+        extra.setdefault("gpu", UNLISTED[machine])
     return GpuPoolSpec(cloud="gke", name="train", instance_type=machine, min_size=0, max_size=2, fabric=fabric, **extra)
 
 
@@ -52,20 +62,40 @@ def with_last(network: FabricNetwork) -> FabricSpec:
 
 @pytest.mark.parametrize("machine", sorted(GPUDIRECT))
 def test_every_gpudirect_machine_is_in_the_catalog(machine: str) -> None:
-    assert machine in GKE_MACHINE_TYPES
+    assert (machine in GKE_MACHINE_TYPES) is (machine not in UNLISTED)
     assert cloud_profile("gke").fabric.types[machine].kind == GPUDIRECT[machine].kind
 
 
-@pytest.mark.parametrize("kind", sorted(INSTALLERS))
-def test_the_machines_of_a_kind_are_the_ones_its_installer_selects(kind: str) -> None:
-    installer = yaml.safe_load(upstream_text(INSTALLERS[kind]))
+@pytest.mark.parametrize("key", sorted(INSTALLERS))
+def test_the_machines_of_an_installer_are_the_ones_it_selects(key: str) -> None:
+    installer = yaml.safe_load(upstream_text(INSTALLERS[key]))
     terms = installer["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
         "requiredDuringSchedulingIgnoredDuringExecution"
     ]["nodeSelectorTerms"]
-    (expression,) = terms[0]["matchExpressions"]
-    assert expression["key"] == "cloud.google.com/gke-accelerator"
-    ours = {ACCELERATORS[GKE_MACHINE_TYPES[machine].gpu] for machine, facts in GPUDIRECT.items() if facts.kind == kind}
-    assert ours == set(expression["values"])
+    (term,) = terms
+    selected = {e["key"]: set(e["values"]) for e in term["matchExpressions"] if e["operator"] == "In"}
+    assert set(selected) <= {"cloud.google.com/gke-accelerator", "kubernetes.io/arch"}
+    gpus = [spec(m, f.kind, f.networks).resolved.gpu for m, f in GPUDIRECT.items() if f.installer_key == key]
+    assert {ACCELERATORS[g.model.key] for g in gpus} == selected["cloud.google.com/gke-accelerator"]
+    if "kubernetes.io/arch" in selected:  # A4X's installer: the arm64 plugin build
+        assert {g.arch for g in gpus} == selected["kubernetes.io/arch"]
+
+
+def test_a4x_installer_recorded_is_the_one_that_selects_arm64_gb200() -> None:
+    """The recorded A4X installer (taken with ``git show`` at the cited commit, the snapshot lacking it) selects
+    what the A4X machine is, and installs the arm64 build of Google's gIB plugin."""
+    manifest = fabric_objects.installers()["gpudirect-rdma-a4x"]["manifest"]
+    (term,) = manifest["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    ]["nodeSelectorTerms"]
+    selected = {e["key"]: e["values"] for e in term["matchExpressions"]}
+    gpu = spec("a4x-highgpu-4g", "gpudirect-rdma", 5).resolved.gpu
+    assert selected == {
+        "cloud.google.com/gke-accelerator": [ACCELERATORS[gpu.model.key]],
+        "kubernetes.io/arch": [gpu.arch],
+    }
+    (init,) = manifest["spec"]["template"]["spec"]["initContainers"]
+    assert init["image"].startswith("us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib-arm64:")
 
 
 @pytest.mark.parametrize(
@@ -190,3 +220,15 @@ def test_a_gpudirect_pool_on_the_stacks_zones_takes_one(
     assert any(
         p.path.endswith("nodePools[0].zones") and "compact placement" in p.problem for p in error.value.problems
     ), str(error.value)
+
+
+def test_an_a4x_pool_names_its_workload_policy_and_gets_it_as_its_placement_policy() -> None:
+    with pytest.raises(SpecError, match=r"fabric\.placementGroup: a4x-highgpu-4g node pools need a Compute Engine"):
+        spec("a4x-highgpu-4g", "gpudirect-rdma", 5, fabric=FabricSpec(kind="gpudirect-rdma", networks=networks(5)))
+    pool = spec("a4x-highgpu-4g", "gpudirect-rdma", 5)
+    assert node_pool_inputs(pool)["placement_policy"] == {"type": "COMPACT", "policy_name": "a4x-workload-policy"}
+
+
+def test_placement_group_create_is_the_pools_own_compact_policy_not_a_policy_named_create() -> None:
+    own = spec(fabric=FabricSpec(kind="gpudirect-tcpxo", networks=networks(8), placement_group="create"))
+    assert node_pool_inputs(own)["placement_policy"] == {"type": "COMPACT"}

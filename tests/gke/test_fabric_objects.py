@@ -24,6 +24,7 @@ from gpuready.gke import fabric_objects
 from gpuready.gke.fabric import GPUDIRECT
 from tests.crd_schemas import schema_problems, with_field
 from tests.fidelity import gke_installers
+from tests.gke.test_fabric import UNLISTED
 from tests.upstream import upstream_text
 
 SCHEMAS = {
@@ -38,9 +39,10 @@ def pool(machine: str, name: str = "train", prefix: str = "gpu") -> GpuPoolSpec:
     networks = tuple(
         FabricNetwork(network=f"{prefix}-net-{i}", subnetwork=f"{prefix}-sub-{i}") for i in range(facts.networks)
     )
+    placement = f"{name}-workload-policy" if facts.workload_policy else None
     return GpuPoolSpec(
-        cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2,
-        fabric=FabricSpec(kind=facts.kind, networks=networks),
+        cloud="gke", name=name, instance_type=machine, min_size=0, max_size=2, gpu=UNLISTED.get(machine),
+        fabric=FabricSpec(kind=facts.kind, networks=networks, placement_group=placement),
     )  # fmt: skip
 
 
@@ -68,6 +70,7 @@ def test_a_misspelt_field_fails_the_strict_schema() -> None:
         ("a3-megagpu-8g", ["NetDevice"] * 8),
         ("a3-ultragpu-8g", ["NetDevice"] + ["RDMA"] * 8),
         ("a4-highgpu-8g", ["NetDevice"] + ["RDMA"] * 8),
+        ("a4x-highgpu-4g", ["NetDevice"] + ["RDMA"] * 4),
     ],
 )
 def test_device_modes_follow_the_nics_of_the_machine(machine: str, modes: list[str]) -> None:
@@ -83,6 +86,25 @@ def test_each_installer_is_googles_as_published(kind: str) -> None:
     _, shared = gke_installers.SOURCES[kind]
     assert fabric_objects.installers()[kind]["manifest"] == yaml.safe_load(upstream_text(shared))
     kubernetes_validate.validate(dict(fabric_objects.installers()[kind]["manifest"]), K8S, strict=True)
+
+
+@pytest.mark.parametrize("key", sorted(gke_installers.SOURCES))
+def test_each_recorded_installer_is_a_valid_daemonset(key: str) -> None:
+    kubernetes_validate.validate(dict(fabric_objects.installers()[key]["manifest"]), K8S, strict=True)
+
+
+def test_an_a4x_pool_gets_googles_arm64_installer_and_not_with_an_a4_pool() -> None:
+    a4x = pool("a4x-highgpu-4g", "gb", prefix="gb")
+    objects = cloud_profile("gke").fabric.cluster_objects([a4x])
+    (daemonset,) = [o for o in objects if o["kind"] == "DaemonSet"]
+    assert daemonset == fabric_objects.installers()["gpudirect-rdma-a4x"]["manifest"]
+    a4 = pool("a4-highgpu-8g", "b2", prefix="b2")
+    (problem,) = fabric_objects.installer_problems([a4, a4x], "gpuready:")
+    assert problem.path == "gpuready:nodePools[1].fabric"
+    assert "gpudirect-rdma and gpudirect-rdma-a4x are both the DaemonSet kube-system/nccl-rdma-installer" in str(
+        problem
+    )
+    assert fabric_objects.installer_problems([a4x, pool("a4x-highgpu-4g", "gb2", prefix="gb2")], "") == []
 
 
 def test_the_recorded_installers_are_what_the_generator_makes() -> None:
@@ -137,10 +159,10 @@ def test_the_workload_helper_annotates_pods_for_the_extra_interfaces() -> None:
     }
 
 
-@pytest.mark.parametrize("machine", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g"])
+@pytest.mark.parametrize("machine", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g", "a4x-highgpu-4g"])
 def test_a_workload_pod_with_its_fabric_parts_is_a_valid_pod(machine: str) -> None:
     spec = pool(machine)
-    workload = gpu_workload(spec, 8)
+    workload = gpu_workload(spec, spec.resolved.gpu.gpus)
     containers = [*workload.sidecars(), workload.container({"name": "train", "image": "nccl:latest"})]
     pod: dict[str, Any] = {
         "apiVersion": "v1",
@@ -153,11 +175,12 @@ def test_a_workload_pod_with_its_fabric_parts_is_a_valid_pod(machine: str) -> No
     assert {m["name"] for c in containers for m in c.get("volumeMounts", [])} <= volumes
     device_keys = [k for k in workload.pod_annotations() if k.startswith("devices.gke.io/container.")]
     assert [k.rsplit(".", 1)[-1] for k in device_keys] == [c["name"] for c in workload.sidecars()]
-    if GPUDIRECT[machine].kind == "gpudirect-rdma":
-        assert workload.sidecars() == [] and workload.volumes() == []
-    else:
-        train = containers[-1]
-        assert {"name": "LD_LIBRARY_PATH", "value": "/usr/local/nvidia/lib64"} in train["env"]
+    train = containers[-1]
+    assert {"name": "LD_LIBRARY_PATH", "value": "/usr/local/nvidia/lib64"} in train["env"]
+    if GPUDIRECT[machine].kind == "gpudirect-rdma":  # Google's gIB plugin: no sidecar, its directories mounted
+        assert workload.sidecars() == []
+        assert {m["mountPath"] for m in train["volumeMounts"]} == {"/usr/local/nvidia", "/usr/local/gib", "/dev/shm"}
+        assert workload.fabric.shell_setup == ("source /usr/local/gib/scripts/set_nccl_env.sh",)
 
 
 def test_the_container_keeps_what_it_had() -> None:

@@ -72,6 +72,7 @@ def test_smoke_grants_only_what_the_smoke_run_does_in_its_namespace() -> None:
         {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "get", "delete"]},
         {"apiGroups": [""], "resources": ["pods"], "verbs": ["list", "delete"]},
         {"apiGroups": [""], "resources": ["pods/log"], "verbs": ["get"]},
+        {"apiGroups": [""], "resources": ["services"], "verbs": ["create", "delete"]},  # the NCCL run's headless one
         {"apiGroups": ["resource.k8s.io"], "resources": ["resourceclaimtemplates"], "verbs": ["create", "delete"]},
     ]
     [binding] = [o for o in objects if o["kind"] == "RoleBinding"]

@@ -46,12 +46,14 @@ RESOURCE_SLICES = ResourceType(
 
 JOBS = ResourceType("batch", "v1", "jobs", "job", "Job", True)
 PODS = ResourceType("", "v1", "pods", "pod", "Pod", True, ("po",))
+SERVICES = ResourceType("", "v1", "services", "service", "Service", True, ("svc",))
 
 # Nodes are what the product reads and labels; namespaces exist so kubeconfig contexts name a real one;
 # ResourceSlices are what DRA verification lists (a cluster without resource.k8s.io: inject a 404 on their path);
 # Jobs and Pods (and a pod's log) are what the GPU smoke test creates, reads and deletes. Nothing runs them: a test
 # plays the Job controller and the kubelet (``Store.put`` of a Pod, ``Store.logs``), or leaves a Job never starting.
-RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, RESOURCE_SLICES, JOBS, PODS)
+# Services are the headless Service of a fabric pool's two-node NCCL smoke run.
+RESOURCE_TYPES: tuple[ResourceType, ...] = (NODES, NAMESPACES, RESOURCE_SLICES, JOBS, PODS, SERVICES)
 SUBRESOURCES: dict[str, tuple[str, ...]] = {"pods": ("status", "log"), "jobs": ("status",)}
 
 # (group, version) -> plural -> type

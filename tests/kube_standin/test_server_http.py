@@ -81,7 +81,8 @@ def test_discovery_documents(kube_standin: KubeStandin) -> None:
     )
     assert nodes["verbs"] == ["get", "list", "patch", "watch"]
     assert {r["name"] for r in core["resources"]} == {
-        "nodes", "nodes/status", "namespaces", "namespaces/status", "pods", "pods/status"
+        "nodes", "nodes/status", "namespaces", "namespaces/status", "pods", "pods/status", "services",
+        "services/status",
     }  # fmt: skip
     # DRA's ResourceSlices, listed by verification; Jobs, created by the GPU smoke test
     groups = {g["name"]: g["preferredVersion"]["groupVersion"] for g in call(kube_standin, "GET", "/apis")[2]["groups"]}

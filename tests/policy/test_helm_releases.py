@@ -116,3 +116,32 @@ def test_other_helm_charts_are_left_alone() -> None:
     props = {"chart": "ingress-nginx", "namespace": "default", "timeout": 60, "values": {"nfd": {"worker": {}}}}
     for policy in (VERSION, NAMESPACE, TIMEOUT, NFD_KEY, NFD_SELECTOR, TOLERATIONS):
         assert messages(policy, [(RELEASE, props)]) == []
+
+
+NETWORK_OPERATOR = {"chart": "network-operator", "namespace": "nvidia-network-operator", "version": "26.1.2"}
+EFA_PLUGIN = {"chart": "aws-efa-k8s-device-plugin", "namespace": "kube-system", "version": "v0.5.30"}
+
+
+@pytest.mark.parametrize(
+    ("props", "expected"),
+    [
+        (NETWORK_OPERATOR, None),
+        ({**NETWORK_OPERATOR, "chart": "nvidia/network-operator"}, None),
+        ({**NETWORK_OPERATOR, "version": "25.7.0"}, "'25.7.0' is not an allowed network-operator chart version. "
+                                                    "Allowed: ['26.1.2']"),
+        ({**NETWORK_OPERATOR, "version": None}, "Pin version: '26.1.2'"),
+        (EFA_PLUGIN, None),
+        ({**EFA_PLUGIN, "version": "v0.5.6"}, "not an allowed aws-efa-k8s-device-plugin chart version"),
+    ],
+    ids=["network-operator", "network-operator-repo-prefixed", "network-operator-old", "network-operator-unpinned",
+         "efa-plugin", "efa-plugin-old"],
+)  # fmt: skip
+def test_the_fabric_charts_pin_the_version_gpuready_installs(props: dict[str, Any], expected: str | None) -> None:
+    found = messages(VERSION, [(RELEASE, props)])
+    assert found == [] if expected is None else (len(found) == 1 and expected in found[0]), found
+
+
+def test_a_fabric_charts_allowed_versions_come_from_config() -> None:
+    config = {VERSION: {"allowedVersions": {"network-operator": ["25.7.0"]}}}
+    found = messages(VERSION, [(RELEASE, NETWORK_OPERATOR)], config=config)
+    assert found and "Allowed: ['25.7.0']" in found[0]

@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
+from gpuready.core import pool_config
+from gpuready.eks.fabric_facts import EFA_RESOURCE
 from gpuready.verify_hook.provider import GpuPoolVerificationProvider, PoolNotConvergedError
 from gpuready.verify_hook.wire import smoke_from_data, smoke_to_data
+from tests.cli_audit import test_smoke_nccl as nccl
 from tests.cli_audit.test_smoke import controller
 from tests.kube_standin import KubeStandin
 from tests.verify_hook.conftest import pool_node, pool_spec, props
@@ -60,3 +63,36 @@ def test_the_planned_job_survives_the_wire_with_floats() -> None:
     data = smoke_to_data(pool_spec(), "registry.example.com/cuda:12")
     wire = json.loads(json.dumps(data), parse_int=float)
     assert smoke_from_data(wire).objects == smoke_from_data(data).objects
+
+
+def run_fabric(kube: KubeStandin, kubeconfig: Path, logs: tuple[str, str]) -> dict[str, Any]:
+    """The ``pulumi up`` hook on an EFA pool of two p5.48xlarge: its two-node NCCL run, played by the stand-in."""
+    (spec,) = pool_config.parse_pools([nccl.POOL], "eks")
+    for name in ("p5-a", "p5-b"):
+        node = pool_node(spec, name)
+        node["status"]["capacity"][EFA_RESOURCE] = node["status"]["allocatable"][EFA_RESOURCE] = "32"
+        kube.store.add(node)
+    stop = threading.Event()
+    thread = threading.Thread(target=nccl.controller, args=(kube, logs, stop))
+    thread.start()
+    try:
+        return GpuPoolVerificationProvider().verify(props(spec, str(kubeconfig), timeout=20,
+                                                          smoke=smoke_to_data(spec, None)))  # fmt: skip
+    finally:
+        stop.set()
+        thread.join()
+        for kind in ("jobs", "pods", "services"):
+            assert kube.store.objects(kind) == [], kind
+
+
+def test_the_hook_runs_a_fabric_pools_two_node_all_reduce(kube_standin: KubeStandin, kubeconfig_path: Path) -> None:
+    outs = run_fabric(kube_standin, kubeconfig_path, (nccl.EFA_LOG, nccl.EFA_LOG))
+    assert outs["converged"] and outs["smokeStatus"] == "passed"
+
+
+def test_the_hook_fails_an_update_whose_nccl_fell_back_to_sockets(
+    kube_standin: KubeStandin, kubeconfig_path: Path
+) -> None:
+    with pytest.raises(PoolNotConvergedError, match="NCCL fell back to TCP sockets") as error:
+        run_fabric(kube_standin, kubeconfig_path, (nccl.SOCKET_LOG, nccl.EFA_LOG))
+    assert "NCCL INFO Using network Socket" in str(error.value)

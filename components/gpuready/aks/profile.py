@@ -48,6 +48,22 @@ class AksFabric(CloudFabric):
 
     types: Mapping[str, TypeFabric] = fabric.TYPES
     resource_names = (network_operator.RDMA_RESOURCE,)
+    # NCCL's own InfiniBand verbs transport: ``ncclNetIb.name`` (NVIDIA/nccl v2.30.7-1 src/transport/net_ib/common.cc
+    # L193-194).
+    nccl_networks = {"infiniband": ("IB",)}
+    charts = {network_operator.CHART: network_operator.VERSION}
+    node_causes = (
+        "NVIDIA's Network Operator has not set up the node: its NicClusterPolicy's RDMA shared device plugin is not "
+        "running there (the operator not installed, its DaemonSets not tolerating the node's taints, or the DOCA "
+        "driver still loading), or the VM has no InfiniBand (AKSInfinibandSupport not registered)",
+        "the RDMA shared device plugin advertises fewer devices than its NicClusterPolicy's rdmaHcaMax: it runs "
+        "with another configuration",
+    )
+    node_fix = (
+        f"check the NicClusterPolicy's state and the operator's pods on the node: kubectl get nicclusterpolicy "
+        f"nic-cluster-policy -o jsonpath='{{.status}}'; kubectl -n {network_operator.NAMESPACE} get pods -o wide "
+        "--field-selector spec.nodeName={node}"
+    )
 
     def type_resources(self, instance_type: str) -> dict[str, int]:
         found = instance_type in self.types

@@ -32,6 +32,7 @@ class SmokePlan:
     image: str
     namespace: str
     run: str
+    nccl_image: str
 
 
 def smoke_plan(args: argparse.Namespace, pools: Sequence[GpuPoolSpec]) -> SmokePlan | None:
@@ -40,7 +41,8 @@ def smoke_plan(args: argparse.Namespace, pools: Sequence[GpuPoolSpec]) -> SmokeP
         return None
     if not pools:
         raise GpuReadyError("--smoke: needs the pools of a stack: pass --stack NAME or --config FILE (not -l)")
-    return SmokePlan(tuple(pools), args.smoke_image, args.smoke_namespace, secrets.token_hex(3))
+    return SmokePlan(tuple(pools), args.smoke_image, args.smoke_namespace, secrets.token_hex(3),
+                     args.smoke_nccl_image)  # fmt: skip
 
 
 def run_smoke_step(
@@ -53,8 +55,8 @@ def run_smoke_step(
     seconds = int(deadline.remaining() - _MARGIN)
     idle = [SmokeResult(p.name, "", "no-nodes", "", "the pool has no nodes yet: nothing to run on", ())
             for p in plan.pools if p.name not in pools_with_nodes]  # fmt: skip
-    jobs = [smoke_job(p, image=plan.image, namespace=plan.namespace, run=plan.run, deadline_seconds=seconds)
-            for p in plan.pools if p.name in pools_with_nodes]  # fmt: skip
+    jobs = [smoke_job(p, image=plan.image, namespace=plan.namespace, run=plan.run, deadline_seconds=seconds,
+                      nccl_image=plan.nccl_image) for p in plan.pools if p.name in pools_with_nodes]  # fmt: skip
     if not jobs:
         return idle
     print(f"smoke test: {len(jobs)} Job(s) in namespace {plan.namespace}, {seconds}s", file=sys.stderr, flush=True)
@@ -101,6 +103,8 @@ def smoke_text(plan: SmokePlan, results: Sequence[SmokeResult]) -> str:
 
 
 def _advice(result: SmokeResult) -> dict[str, str]:
+    if result.cause:  # the run judged its own failure (the NCCL all-reduce's transport)
+        return {"cause": result.cause, "fix": result.fix}
     where = f"kubectl get pods -n <namespace> -o wide -l gpuready.io/smoke-pool={result.pool.lower()}"
     if result.status == "not-started":
         return {"cause": "the Job's pod never ran: no node of the pool could take it (no free GPU, taints the pod "

@@ -51,6 +51,9 @@ class ResourceTable:
     """What an input without a row is taken to do: replacing is the safe assumption for a CI gate."""
     name_field: str = ""
     """The input holding the cloud name (a replacement that keeps it cannot be created beside the old one)."""
+    update_note: str = ""
+    """What an in-place update of this type does beyond itself (a launch template's new version rolls the node
+    group's nodes), shown by ``gpuready diff``; "" when it does nothing more."""
 
     def rule(self, path: str) -> FieldRule | None:
         """The row for ``path`` or its closest listed parent (``a.b[0].c`` -> ``a.b.c``, ``a.b``, ``a``)."""

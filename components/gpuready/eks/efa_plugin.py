@@ -18,12 +18,13 @@ from typing import Any
 
 from gpuready.core import namespaces, scheduling
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.fabric_facts import EFA_PLUGIN_CHART, EFA_PLUGIN_RELEASE, EFA_PLUGIN_VERSION
 
-CHART = "aws-efa-k8s-device-plugin"
-VERSION = "v0.5.30"
+CHART = EFA_PLUGIN_CHART
+VERSION = EFA_PLUGIN_VERSION
 REPOSITORY = "https://aws.github.io/eks-charts"
 NAMESPACE = namespaces.KUBE_SYSTEM
-RELEASE = "aws-efa-k8s-device-plugin"
+RELEASE = EFA_PLUGIN_RELEASE
 
 
 def efa_pools(pools: Sequence[GpuPoolSpec]) -> list[GpuPoolSpec]:

@@ -38,7 +38,13 @@ from typing import TYPE_CHECKING, Any
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, StackItem
 from gpuready.eks import fabric_policy
-from gpuready.eks.fabric_facts import EFA_RESOURCE, EFA_TYPES
+from gpuready.eks.fabric_facts import (
+    EFA_PLUGIN_CHART,
+    EFA_PLUGIN_RELEASE,
+    EFA_PLUGIN_VERSION,
+    EFA_RESOURCE,
+    EFA_TYPES,
+)
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -59,6 +65,23 @@ class EksFabric(CloudFabric):
     plugin_adapter = "gpuready.eks.efa_plugin_release:build_fabric_plugin"
     policy_types = ("aws:ec2/launchTemplate:LaunchTemplate",)
     resource_names = (EFA_RESOURCE,)
+    # aws/aws-ofi-nccl names its NCCL net plugin "Libfabric" (v1.21.1 src/nccl_ofi_interface_nvidia.cpp L662, the
+    # ``ncclNetPlugin_v*`` ``.name``); "AWS Libfabric" in v1.11.0 and before, and "AWS Libfabric" or "OFI" when
+    # NCCL_NET names it so (v1.19.2, same file, L737-760 ``nvidia_plugin_name_fixup``).
+    nccl_networks = {"efa": ("Libfabric", "AWS Libfabric", "OFI")}
+    charts = {EFA_PLUGIN_CHART: EFA_PLUGIN_VERSION}
+    node_causes = (
+        "the EFA device plugin is not running on the node (its DaemonSet not installed, not tolerating the node's "
+        "taints, or not selecting its pool label), or the node has no EFA interfaces (launched without gpuready's "
+        "launch template, or EFA not set up on its AMI)",
+        "the node has fewer EFA interfaces than its type takes: it was launched from a launch template (or an "
+        "older version of it) that attaches fewer, or some interfaces failed to attach",
+    )
+    node_fix = (
+        "check the EFA device plugin's pod on the node and the node's interfaces (the launch template's EFA "
+        "interfaces, in the EFA security group that admits all traffic from itself): kubectl -n kube-system get "
+        f"pods -o wide --field-selector spec.nodeName={{node}} | grep {EFA_PLUGIN_RELEASE}"
+    )
 
     def type_resources(self, instance_type: str) -> dict[str, int]:
         found = EFA_TYPES.get(instance_type)

@@ -65,3 +65,8 @@ EFA_TYPES: Mapping[str, TypeFabric] = {
     for name, (first, count) in EFA_CARDS.items()
 }
 """Instance type -> its EFA (devices = EFA interfaces = network cards that take one)."""
+
+EFA_PLUGIN_CHART = "aws-efa-k8s-device-plugin"
+EFA_PLUGIN_VERSION = "v0.5.30"
+"""The EFA device plugin chart gpuready installs and its pinned version (aws/eks-charts; ``eks.efa_plugin``)."""
+EFA_PLUGIN_RELEASE = EFA_PLUGIN_CHART

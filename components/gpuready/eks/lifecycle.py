@@ -85,7 +85,58 @@ PLACEMENT_GROUP = ResourceTable(
 """An EFA pool's placement group. A new one (another strategy, or ``placementGroup`` naming another) changes the
 launch template, whose new version rolls every node of the node group into it (``launchTemplate.version``:
 UpdateNodegroupVersion); the old group is deleted once its instances are gone."""
-TABLES = (NODE_GROUP, ASG_TAG, PLACEMENT_GROUP)
+# An EFA pool's launch template and security group: what a change of them does.
+#
+# - The launch template: only its name forces a new one; any other change (its EFA interfaces, placement group,
+#   root volume) makes a new version (pulumi-aws 7.51.1 ``ec2/launch_template.py``: "whenever a change to this
+#   resource creates a new version"; gpuready sets ``updateDefaultVersion``). The node group follows the template's
+#   latest version (``launchTemplate.version``), an ``UpdateNodegroupVersion``: EKS rolls every node of the group
+#   onto the new version, as its update config allows (the node group table's ``launchTemplate.version`` row; AWS EKS
+#   User Guide, "Update a managed node group": a new launch template version replaces the nodes).
+# - The EFA security group: ``name``, ``namePrefix``, ``description`` and ``vpcId`` cannot change (pulumi-aws 7.51.1
+#   ``ec2/security_group.py`` L499: a ``name`` change "forces new", "description, name_prefix, or vpc_id cannot be
+#   changed"); its inline ``ingress`` / ``egress`` rules are revoked and authorized in place
+#   (hashicorp/terraform-provider-aws ``internal/service/ec2/vpc_security_group.go``, ``resourceSecurityGroupUpdate``
+#   -> ``resourceSecurityGroupUpdateRules``), so running nodes keep their interfaces and only the traffic they admit
+#   changes.
+#
+# The rows cite the installed SDK (``SDK``: its file and line, checked by ``tests/fidelity/test_replacement_tables.py``
+# against the installed ``pulumi_aws``), not a Terraform schema block.
+SDK = "pulumi_aws==7.51.1:{path}#L{line}"
+"""A row's source in the installed pulumi-aws SDK: its file under the package and the line that says it."""
+_SG = SDK.format(path="ec2/security_group.py", line=499)
+_LT = SDK.format(path="ec2/launch_template.py", line=72)
+
+LAUNCH_TEMPLATE = ResourceTable(
+    type="aws:ec2/launchTemplate:LaunchTemplate",
+    rules=(
+        FieldRule("networkInterfaces", "update", _LT, "whenever a change to this resource creates a new version"),
+        FieldRule("placement", "update", _LT, "whenever a change to this resource creates a new version"),
+        FieldRule("blockDeviceMappings", "update", _LT, "whenever a change to this resource creates a new version"),
+        FieldRule("tags", "update", _LT, "whenever a change to this resource creates a new version"),
+    ),
+    unlisted="update",
+    update_note=(
+        "a new launch template version: the node group follows its latest version (launchTemplate.version, "
+        "UpdateNodegroupVersion), so EKS replaces every node of the group, as its update config allows"
+    ),
+)
+SECURITY_GROUP = ResourceTable(
+    type="aws:ec2/securityGroup:SecurityGroup",
+    name_field="name",
+    rules=(
+        FieldRule("name", "replace", _SG, '`name` change "forces new"'),
+        FieldRule("namePrefix", "replace", _SG, "`name_prefix`, or `vpc_id` [cannot be changed]"),
+        FieldRule("description", "replace", _SG, "`description`, `name_prefix`, or `vpc_id` [cannot be changed]"),
+        FieldRule("vpcId", "replace", _SG, "or `vpc_id` [cannot be changed]"),
+    ),
+    unlisted="update",
+    update_note=(
+        "its rules change in place (revoked and authorized on the same group): the nodes keep their EFA interfaces; "
+        "only the traffic between them changes"
+    ),
+)
+TABLES = (NODE_GROUP, ASG_TAG, PLACEMENT_GROUP, LAUNCH_TEMPLATE, SECURITY_GROUP)
 
 CREATION_ONLY = ("scalingConfig.desiredSize",)
 """Inputs read at creation only: afterwards the cluster autoscaler owns the node count, and a refresh that saw

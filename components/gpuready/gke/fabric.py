@@ -10,7 +10,15 @@ A3 Ultra and A4 nodes take one more gVNIC network and eight RDMA subnets of a VP
 - ``a3-megagpu-8g``: GPUDirect-TCPXO, 8 additional node networks (``eth1``-``eth8``, ``gpudirect-tcpxo/
   nccl-test-latest.yaml``); a gVNIC network besides them takes a GPU NIC's slot (NVIDIA AI Cluster Runtime, "GKE
   TCPXO Networking Prerequisites"), so there are exactly eight;
-- ``a3-ultragpu-8g`` (H200) and ``a4-highgpu-8g`` (B200): GPUDirect-RDMA, 1 gVNIC + 8 RDMA networks.
+- ``a3-ultragpu-8g`` (H200) and ``a4-highgpu-8g`` (B200): GPUDirect-RDMA, 1 gVNIC + 8 RDMA networks;
+- ``a4x-highgpu-4g`` (A4X: 4 x GB200, arm64; not in the GKE catalog, so its pools describe ``gpu: {model: gb200,
+  count: 4}``): GPUDirect-RDMA, 1 gVNIC + 4 RDMA networks (Google's ``gpudirect-rdma/nccl-test-imex-a4x.yaml`` @992db81
+  attaches rdma-0..rdma-3 as eth2-eth5), Google's arm64 installer (``nccl-rdma-installer-a4x.yaml``), and a
+  Compute Engine workload policy instead of gpuready's compact placement (required for A4X: Compute Engine "About
+  workload policies"; GoogleCloudPlatform/cluster-toolkit@1047080 ``examples/gke-a4x/gke-a4x.yaml`` L223-235 makes
+  one, HIGH_THROUGHPUT with accelerator topology 1x72, and ``modules/compute/resource-policy/outputs.tf`` L26-27
+  hands it to the node pool as ``placement_policy {type: COMPACT, policy_name}``): its ``placementGroup`` must name
+  it. A4X capacity is reservation-bound; multi-node NVLink needs an IMEX ComputeDomain, which gpuready does not make.
 The NCCL plugin installer of each kind selects these machines' accelerators (``gke_installers``). The smaller A3
 High sizes (``-1g``/``-2g``/``-4g``) have no GPUDirect (the TCPX installer selects H100 nodes, the guide 8-GPU ones).
 """
@@ -22,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuready.core.fabric.model import FabricKind, TypeFabric
+from gpuready.core.fabric.model import CREATE, FabricKind, TypeFabric
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
@@ -31,6 +39,7 @@ if TYPE_CHECKING:
 GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx"
 RDMA_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-rdma"
 COMPACT_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/compact-placement"
+A4X_TEST = "GoogleCloudPlatform/container-engine-accelerators@992db81 gpudirect-rdma/nccl-test-imex-a4x.yaml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +52,15 @@ class GpuDirect:
     rdma_networks: int
     """Additional RDMA node networks (``deviceMode: RDMA``), after the gVNIC ones."""
     source: str
+    installer: str = ""
+    """Key of Google's NCCL plugin installer in ``nccl_installers.json``: "" for the kind's own."""
+    workload_policy: bool = False
+    """The machine's node pools need a Compute Engine workload policy (named by ``placementGroup``), not a compact
+    placement policy of gpuready's."""
+
+    @property
+    def installer_key(self) -> str:
+        return self.installer or self.kind
 
     @property
     def networks(self) -> int:
@@ -54,6 +72,14 @@ GPUDIRECT: Mapping[str, GpuDirect] = {
     "a3-megagpu-8g": GpuDirect("gpudirect-tcpxo", 8, 0, f"{GUIDE} (A3 Mega: eight secondary NICs)"),
     "a3-ultragpu-8g": GpuDirect("gpudirect-rdma", 1, 8, f"{RDMA_GUIDE} (A3 Ultra: gVNIC + 8 RDMA)"),
     "a4-highgpu-8g": GpuDirect("gpudirect-rdma", 1, 8, f"{RDMA_GUIDE} (A4: gVNIC + 8 RDMA)"),
+    "a4x-highgpu-4g": GpuDirect(
+        "gpudirect-rdma",
+        1,
+        4,
+        f"{RDMA_GUIDE} (A4X: gVNIC + 4 RDMA; {A4X_TEST}: rdma-0..rdma-3 on eth2-eth5)",
+        installer="gpudirect-rdma-a4x",
+        workload_policy=True,
+    ),
 }
 """GKE machine types with GPUDirect and the additional node networks each needs."""
 TYPES: Mapping[str, TypeFabric] = {
@@ -62,6 +88,7 @@ TYPES: Mapping[str, TypeFabric] = {
 }
 """GKE machine type -> its fabric: the GPU NICs (the TCPX/TCPXO gVNICs, or the RDMA NICs) are its devices."""
 NETWORK_COUNTS: Mapping[str, int] = {name: facts.networks for name, facts in GPUDIRECT.items()}
+WORKLOAD_POLICIES = "https://cloud.google.com/compute/docs/instance-groups/about-workload-policies"
 
 GCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?\Z")
 """A GCE network or subnetwork name (RFC 1035, at most 63 characters): also a valid name for the cluster's
@@ -86,6 +113,16 @@ def pool_problems(spec: GpuPoolSpec, instance_type: str) -> list[Problem]:
             )
         )  # fmt: skip
     problems.extend(_network_problems(spec, instance_type, facts))
+    if facts.workload_policy and fabric.placement_group in (None, CREATE):
+        problems.append(
+            Problem(
+                "fabric.placementGroup", f"{instance_type} node pools need a Compute Engine workload policy (type "
+                "HIGH_THROUGHPUT with the rack's accelerator topology), made outside gpuready; a compact placement "
+                "policy of gpuready's does not do", fabric.placement_group, (),
+                f"create one (gcloud compute resource-policies create workload-policy NAME --type HIGH_THROUGHPUT "
+                f"--accelerator-topology 1x72) and name it: placementGroup: NAME ({WORKLOAD_POLICIES})",
+            )
+        )  # fmt: skip
     if len(spec.zones) > 1:
         problems.append(
             Problem(
@@ -136,7 +173,7 @@ def node_pool_inputs(spec: GpuPoolSpec) -> dict[str, object]:
     if fabric is None:
         return {}
     placement: dict[str, str] = {"type": COMPACT}
-    if fabric.placement_group is not None:
+    if fabric.placement_group not in (None, CREATE):  # ``create``: the compact policy of the pool's own
         placement["policy_name"] = fabric.placement_group
     return {
         "gvnic": {"enabled": True},

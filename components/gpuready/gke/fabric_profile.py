@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.fabric.model import CREATE, CloudFabric, FabricSpec, FabricWorkload, TypeFabric
 from gpuready.errors import Problem
-from gpuready.gke import fabric, fabric_objects
+from gpuready.gke import fabric, fabric_objects, gib
 from gpuready.gke.rxdm import RXDM
 
 if TYPE_CHECKING:
@@ -21,6 +21,10 @@ class GkeFabric(CloudFabric):
     types: Mapping[str, TypeFabric] = fabric.TYPES
     networks = fabric.NETWORK_COUNTS
     policy_networks_field = "networkConfig.additionalNodeNetworkConfigs"
+    # Google's NCCL net plugins: GPUDirectTCPX (logged with its version, "GPUDirectTCPX_v7";
+    # GoogleCloudPlatform/nccl-plugin-gpudirecttcpx), FasTrak for TCPXO and gIB for RDMA (GKE / Compute Engine docs,
+    # "Enable GPUDirect-TCPXO" and "NCCL log format": "NCCL INFO Using network FasTrak", "Using network gIB").
+    nccl_networks = {"gpudirect-tcpx": ("GPUDirectTCPX",), "gpudirect-tcpxo": ("FasTrak",), "gpudirect-rdma": ("gIB",)}
     default_placement = CREATE  # a compact placement policy of the pool's own (``fabric.node_pool_inputs``)
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:
@@ -30,6 +34,9 @@ class GkeFabric(CloudFabric):
         return fabric_objects.fabric_objects(pools)
 
     def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
+        if spec.fabric is not None and spec.fabric.kind == "gpudirect-rdma":  # Google's gIB plugin, no sidecar
+            return FabricWorkload(annotations=fabric_objects.pod_annotations(spec), volumes=gib.VOLUMES,
+                                  container=gib.CONTAINER, shell_setup=gib.SHELL_SETUP)  # fmt: skip
         rxdm = RXDM.get(spec.fabric.kind) if spec.fabric is not None else None
         return FabricWorkload(
             annotations=fabric_objects.pod_annotations(spec),

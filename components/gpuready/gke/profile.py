@@ -21,7 +21,16 @@ from gpuready.core.scheduling import GPU_TAINT, GPUREADY_DOMAIN
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
-from gpuready.gke import capacity, catalog, compute_class, fabric, offline_answers, reservation_zone, stack_quota
+from gpuready.gke import (
+    capacity,
+    catalog,
+    compute_class,
+    fabric,
+    fabric_objects,
+    offline_answers,
+    reservation_zone,
+    stack_quota,
+)
 from gpuready.gke.catalog import GKE_ATTACHABLE, GKE_MACHINE_TYPES, GKE_MIG_MODELS
 from gpuready.gke.fabric_profile import FABRIC
 from gpuready.gke.images import IMAGES
@@ -207,7 +216,8 @@ class GkeProfile(CloudProfile):
         locations = tuple(wiring.gke_node_locations)
         found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         found += reservation_zone.stack_problems(wiring.gke_location or None, locations, pools, prefix)
-        return found + fabric.stack_zone_problems(locations, pools, prefix)
+        return [*found, *fabric.stack_zone_problems(locations, pools, prefix),
+                *fabric_objects.installer_problems(pools, prefix)]  # fmt: skip
 
     def platform_advertiser(self, image: str, driver: str) -> PlatformAdvertiser:
         return "gke-device-plugin" if driver == "cloud" else "nvidia"

@@ -1,6 +1,7 @@
 """GKE GPUDirect-TCPX / -TCPXO: the RxDM sidecar, its volumes and what the NCCL container needs beside it. Pure.
 
-Google's NCCL test pods are the documented shape (GoogleCloudPlatform/container-engine-accelerators@992db81,
+Google's NCCL test pods are the documented shape (GoogleCloudPlatform/container-engine-accelerators
+@992db81257553607f1477945f1b3219632991829,
 ``gpudirect-tcpx/nccl-test-latest.yaml`` L61-133 and ``gpudirect-tcpxo/nccl-test-latest.yaml`` L81-160; GKE
 "Maximize GPU network bandwidth ...", "Add GPUDirect to your manifests"): a ``tcpx-daemon`` / ``tcpxo-daemon``
 sidecar (the receive data-path manager) with ``NET_ADMIN`` (TCPXO also ``NET_BIND_SERVICE``), the node's NVIDIA
@@ -8,6 +9,8 @@ libraries, ``/sys`` and ``/proc/sys``; the NCCL container finds the plugin throu
 talks to the daemon over the ``/run/tcpx`` socket directory (mounted at ``/tmp``), on TCPXO reads the aperture
 devices (``NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY``) and gets a memory-backed ``/dev/shm``. The devices the sidecar needs
 come through the pod annotation (``fabric_objects.pod_annotations``). GPUDirect-RDMA needs no sidecar.
+``tests/gke/test_rxdm.py`` checks every fact here against those two manifests (the daemon's ``--setup_param``
+value keeps the manifest's backslash-escaped quotes: a plain YAML scalar, passed to the daemon as written).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ RXDM: Mapping[str, Rxdm] = {
             "image": "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpx/tcpgpudmarxd-dev:v2.0.12",
             "command": [
                 "/tcpgpudmarxd/build/app/tcpgpudmarxd", "--gpu_nic_preset", "a3vm", "--gpu_shmem_type", "fd",
-                "--uds_path", "/run/tcpx", "--setup_param", '"--verbose 128 2 0 "',
+                "--uds_path", "/run/tcpx", "--setup_param", '\\"--verbose 128 2 0 \\"',
             ],
             "securityContext": {"capabilities": {"add": ["NET_ADMIN"]}},
             "volumeMounts": [*_DAEMON_MOUNTS, {"name": "tcpx-socket", "mountPath": "/run/tcpx"}],

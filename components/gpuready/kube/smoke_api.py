@@ -9,6 +9,7 @@ Waiting reads each Job once per ``POLL_SECONDS`` (one GET per pool per round); c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,6 +20,7 @@ from lightkube.core.resource import ApiInfo, ResourceDef
 from lightkube.generic_resource import GenericNamespacedResource
 from lightkube.types import CascadeType
 
+from gpuready.core.health.nccl_smoke import ANNOTATION_NCCL_NETWORKS, MARKER, judge_nccl_log, pod_logs_command
 from gpuready.core.health.smoke_job import LABEL_SMOKE_POOL, LABEL_SMOKE_RUN, SmokeJob
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.errors import KubeApiError, KubeAuthError, KubeError
@@ -27,7 +29,23 @@ from gpuready.kube.nodes_api import NodeClient
 POLL_SECONDS = 1.0
 CLEANUP_SECONDS = 30.0
 LOG_LINES = 20
+_NCCL_SHOWN = re.compile(rf"NCCL INFO Using network|NCCL WARN|NET/Socket|{re.escape(MARKER)}")
+"""The log lines of the NCCL run a report shows (the rest stays in the pods' logs)."""
 SmokeStatus = Literal["passed", "failed", "not-started", "timed-out", "no-nodes"]
+_NCCL_UNFINISHED: dict[str, tuple[str, str]] = {
+    "not-started": (
+        "a pod of the two-node all-reduce never ran: the pool needs two nodes, each with all its GPUs and "
+        "fabric devices free (a node group below two nodes, a node not advertising its fabric, or pods "
+        "that do not tolerate its taints)",
+        "look at why the pods were not scheduled, then run verify --smoke again",
+    ),
+    "timed-out": (
+        "the all-reduce did not finish before the deadline: the PyTorch image still pulling, or the two "
+        "pods never met (rank 0's DNS name <job>-0.<job>, the rendezvous port blocked)",
+        "give it a longer --timeout or pre-pull the image, and read the pods' logs",
+    ),
+}
+"""Why a two-node run did not finish, and what to do, by status."""
 
 
 def _resource(group: str, kind: str, plural: str) -> type[GenericNamespacedResource]:
@@ -38,7 +56,7 @@ def _resource(group: str, kind: str, plural: str) -> type[GenericNamespacedResou
 
 JOB = _resource("batch", "Job", "jobs")
 POD = _resource("", "Pod", "pods")
-_KINDS = {("batch/v1", "Job"): JOB, ("v1", "Pod"): POD,
+_KINDS = {("batch/v1", "Job"): JOB, ("v1", "Pod"): POD, ("v1", "Service"): _resource("", "Service", "services"),
           ("resource.k8s.io/v1", "ResourceClaimTemplate"): _resource("resource.k8s.io", "ResourceClaimTemplate",
                                                                      "resourceclaimtemplates")}  # fmt: skip
 
@@ -58,6 +76,9 @@ class SmokeResult:
     """The last lines of its pod's log."""
     left_behind: tuple[str, ...] = ()
     """Objects that could not be deleted (``kind/name: error``)."""
+    cause: str = ""
+    """Why it failed, when the run knows better than its status (the NCCL run's judged log); "" otherwise."""
+    fix: str = ""
 
 
 def run_smoke(
@@ -78,8 +99,8 @@ def _api_error(code: int, message: str) -> KubeError:
     text = f"smoke test: the API server answered {code}: {message}"
     if code in (401, 403):
         return KubeAuthError(
-            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log) in the smoke namespace; "
-            "check with: kubectl auth can-i create jobs.batch -n <namespace>", code,
+            f"{text}. It needs what deploy/rbac/smoke.yaml grants (jobs, pods, pods/log, services) in the smoke "
+            "namespace; check with: kubectl auth can-i create jobs.batch -n <namespace>", code,
         )  # fmt: skip
     return KubeApiError(text, code)
 
@@ -134,23 +155,60 @@ def _pods(client: NodeClient, job: SmokeJob) -> list[dict[str, Any]]:
     return [dict(p) for p in client.kube.list(POD, namespace=job.namespace, labels=labels)]
 
 
+def _log(client: NodeClient, job: SmokeJob, pod: dict[str, Any]) -> tuple[str, ...]:
+    """The whole log of ``pod`` once it has run ("" lines without), or one line saying why it cannot be read."""
+    if not pod or (pod.get("status") or {}).get("phase") not in ("Running", "Succeeded", "Failed"):
+        return ()
+    try:
+        return tuple(line.rstrip("\n") for line in client.kube.log(pod["metadata"]["name"], namespace=job.namespace))
+    except (lightkube.ApiError, httpx2.HTTPError) as error:
+        return (f"(log not readable: {error})",)
+
+
 def _result(client: NodeClient, job: SmokeJob, finished: SmokeStatus | None) -> SmokeResult:
     pods = _pods(client, job)
+    networks = str((job.job["metadata"].get("annotations") or {}).get(ANNOTATION_NCCL_NETWORKS) or "")
+    if networks:
+        return _nccl_result(client, job, pods, finished, tuple(networks.split(",")))
     pod = pods[-1] if pods else {}
-    spec, status = pod.get("spec") or {}, pod.get("status") or {}
-    node = str(spec.get("nodeName") or "")
-    log: tuple[str, ...] = ()
-    if pod and status.get("phase") in ("Running", "Succeeded", "Failed"):
-        try:
-            log = tuple(line.rstrip("\n") for line in client.kube.log(pod["metadata"]["name"], namespace=job.namespace))
-        except (lightkube.ApiError, httpx2.HTTPError) as error:
-            log = (f"(log not readable: {error})",)
-        log = log[-LOG_LINES:]
+    node = str((pod.get("spec") or {}).get("nodeName") or "")
+    log = _log(client, job, pod)[-LOG_LINES:]
     if finished is not None:
         return SmokeResult(job.pool, job.name, finished, node, _pod_detail(pod), log)
-    started = bool(pod) and status.get("phase") not in (None, "Pending")
+    started = bool(pod) and (pod.get("status") or {}).get("phase") not in (None, "Pending")
     detail = _pod_detail(pod) if pod else "no pod was created for the Job (quota, admission, or no Job controller)"
     return SmokeResult(job.pool, job.name, "timed-out" if started else "not-started", node, detail, log)
+
+
+def _nccl_result(
+    client: NodeClient, job: SmokeJob, pods: list[dict[str, Any]], finished: SmokeStatus | None,
+    expected: tuple[str, ...],
+) -> SmokeResult:  # fmt: skip
+    """The two-node all-reduce's result: its pods' logs judged by the NCCL network they show (``nccl_smoke``)."""
+    nodes = ",".join(sorted({str((p.get("spec") or {}).get("nodeName") or "") for p in pods} - {""}))
+    logs = [(str(p["metadata"]["name"]), _log(client, job, p)) for p in pods]
+    lines = [line for _, log in logs for line in log]
+    labels = {k: str(v) for k, v in job.job["metadata"]["labels"].items() if k in (LABEL_SMOKE_RUN, LABEL_SMOKE_POOL)}
+    verdict = judge_nccl_log(lines, expected, pod_logs_command(job.namespace, labels))
+    shown = tuple(f"{name}: {line}" for name, log in logs for line in log if _NCCL_SHOWN.search(line))
+    shown = shown[-LOG_LINES:] or tuple(f"{name}: {line}" for name, log in logs for line in log[-5:])
+    if finished is None:
+        started = any((p.get("status") or {}).get("phase") not in (None, "Pending") for p in pods)
+        detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods) or (
+            "no pod was created for the Job (quota, admission, or no Job controller)"
+        )
+        status: SmokeStatus = "timed-out" if started else "not-started"
+        cause, fix = _NCCL_UNFINISHED[status]
+        return SmokeResult(job.pool, job.name, status, nodes, detail, shown, cause=cause,
+                           fix=f"{fix}: {pod_logs_command(job.namespace, labels)}")  # fmt: skip
+    if finished == "failed" and (verdict.ok or not verdict.networks):  # the pods say why, not NCCL's network
+        detail = "; ".join(f"{p['metadata']['name']}: {_pod_detail(p)}" for p in pods)
+        cause = "the Job failed although NCCL ran on the fabric (see the log)" if verdict.ok else verdict.cause
+        fix = verdict.fix or f"read the pods' logs: {pod_logs_command(job.namespace, labels)}"
+        return SmokeResult(job.pool, job.name, "failed", nodes, detail, shown, cause=cause, fix=fix)
+    ended: SmokeStatus = "passed" if verdict.ok and finished == "passed" else "failed"
+    return SmokeResult(job.pool, job.name, ended, nodes, verdict.detail, shown,
+                       cause="" if verdict.ok else verdict.cause, fix="" if verdict.ok else verdict.fix)  # fmt: skip
 
 
 def _pod_detail(pod: dict[str, Any]) -> str:
@@ -192,4 +250,5 @@ def _cleanup(client: NodeClient, job: SmokeJob, made: list[tuple[type[GenericNam
 def _with_left(result: SmokeResult, left: Sequence[str]) -> SmokeResult:
     if not left:
         return result
-    return SmokeResult(result.pool, result.job, result.status, result.node, result.detail, result.log, tuple(left))
+    return SmokeResult(result.pool, result.job, result.status, result.node, result.detail, result.log, tuple(left),
+                       result.cause, result.fix)  # fmt: skip

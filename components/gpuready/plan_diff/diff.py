@@ -179,7 +179,7 @@ def _compare(urn: str, was: Mapping[str, Any], now: Mapping[str, Any]) -> Change
     table = registry.table_for(now["type"])
     replaced = any(table.action(f) == "replace" or any(_covers(r, f) for r in replacing) for f in fields)
     if not replaced:
-        return Change(now["type"], now["name"], urn, "update", tuple(fields))
+        return Change(now["type"], now["name"], urn, "update", tuple(fields), table.update_note)
     return Change(now["type"], now["name"], urn, "replace", tuple(fields), _replace_note(table, fields, options))
 
 

@@ -75,9 +75,10 @@ def to_text(
         ]
         header: tuple[str, ...] = ("ACTION", "TYPE", "NAME", "FIELDS") + (("URN",) if wide else ())
         lines += ["", *_table(header, rows, headers)]
-        notes = [f"  {c.name}: {c.note}" for c in diff.changes if c.note]
-        if notes:
-            lines += ["", "replacements:", *notes]
+        for action, title in (("replace", "replacements:"), ("update", "updates in place:")):
+            notes = [f"  {c.name}: {c.note}" for c in diff.changes if c.note and c.action == action]
+            if notes:
+                lines += ["", title, *notes]
     if diff.capacity:
         rows = [
             row + ((_nodes(c.before, c.after),) if wide else ())

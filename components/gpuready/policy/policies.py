@@ -22,7 +22,7 @@ from gpuready.policy import (
     scale_policies,
 )
 from gpuready.policy.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
-from gpuready.policy.rules.charts import DEFAULT_ALLOWED_VERSIONS, INSTALL_TYPES, RELEASE
+from gpuready.policy.rules.charts import DEFAULT_ALLOWED_VERSIONS, FABRIC_CHART_VERSIONS, INSTALL_TYPES, RELEASE
 from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
 from gpuready.policy.rules.gpu_pools import IMAGE_TYPES, POOL_TYPES, SHARING_TYPES
 from gpuready.policy.rules.workloads import WORKLOAD_TYPES
@@ -109,7 +109,8 @@ POLICIES: list[Policy] = [
     ),
     ScopedResourcePolicy(
         name="gpu-helm-release-version-pinned",
-        description="GPU Operator and device-plugin Helm releases pin an allowed chart version.",
+        description="GPU Operator, device-plugin and fabric (Network Operator, EFA device plugin) Helm releases pin "
+        "an allowed chart version.",
         rules=[helm_releases.version_problems],
         resource_types=INSTALL_TYPES,
         enforcement_level=MANDATORY,
@@ -121,8 +122,12 @@ POLICIES: list[Policy] = [
             "allowedVersions": {
                 "type": "object",
                 "additionalProperties": _STRING_LIST,
-                "default": {chart: list(versions) for chart, versions in DEFAULT_ALLOWED_VERSIONS.items()},
-                "description": "Chart name (gpu-operator, nvidia-device-plugin) -> allowed chart versions.",
+                "default": {
+                    chart: list(versions)
+                    for chart, versions in {**DEFAULT_ALLOWED_VERSIONS, **FABRIC_CHART_VERSIONS}.items()
+                },
+                "description": "Chart name (gpu-operator, nvidia-device-plugin, and the fabric charts "
+                f"{', '.join(sorted(FABRIC_CHART_VERSIONS))}) -> allowed chart versions.",
             }
         },
     ),

@@ -19,6 +19,7 @@ from gpuready.core.taints import Taint
 from gpuready.verify import findings as f
 from gpuready.verify.advertised import check_advertised
 from gpuready.verify.expectations import Expectation
+from gpuready.verify.fabric import check_fabric
 from gpuready.verify.findings import Finding, Severity, show_node
 from gpuready.verify.health import check_health, merge_health
 from gpuready.verify.inference import catalog_instance_type
@@ -38,6 +39,7 @@ def check_node(view: NodeView, expectation: Expectation, origin: NodeOrigin | No
     found += _labels(view, expectation, origin)
     found += _accelerator_conflict(view, expectation)
     found += _product(view, expectation)
+    found += check_fabric(view, expectation)
     return found + merge_health(check_advertised(view, expectation), check_health(view, expectation))
 
 

@@ -16,6 +16,7 @@ from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.registry import advertiser_for_node, is_gpu_resource
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
+from gpuready.core.fabric.model import NodeFabric
 from gpuready.core.quantities import whole_count
 from gpuready.core.scheduling import (
     LABEL_ACCELERATOR,
@@ -26,6 +27,7 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
+from gpuready.verify.fabric import infer_node_fabric
 from gpuready.verify.inference import Inference, catalog_instance_type
 from gpuready.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT
 from gpuready.verify.node_sharing import node_sharing
@@ -77,6 +79,8 @@ class Expectation:
     accelerator_evidence: str = ""
     """For a foreign node: where ``accelerator`` was read from (``instance type g6.xlarge``), for messages; "" for a
     pool's nodes (the pool declares it)."""
+    fabric: NodeFabric | None = None
+    """A fabric pool's node: the fabric devices it should advertise (``verify.fabric``); None otherwise."""
 
     @property
     def inferred(self) -> bool:
@@ -112,6 +116,7 @@ def expectation_for(spec: GpuPoolSpec) -> Expectation:
         provisioner=provisioner.key if bounds.elastic else "",
         advertiser=advertiser.key,
         devices=advertiser.devices_per_node(spec),
+        fabric=spec.profile.fabric.node_fabric(spec),
     )
 
 
@@ -156,6 +161,7 @@ def infer_expectation(
         advertiser=advertiser.key,
         sharing_evidence=sharing.describe() if (replicas or mig) else "",
         accelerator_evidence=describe_inference(inference) if inference is not None else "",
+        fabric=infer_node_fabric(view),
     )
 
 

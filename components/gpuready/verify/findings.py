@@ -44,10 +44,12 @@ GPU_HEALTH_FLAPPED = "gpu-health-flapped"
 DRIVER_UPGRADE_FAILED = "driver-upgrade-failed"
 DRIVER_UPGRADE_ACTIVE = "driver-upgrade-active"
 DRIVER_UPGRADE_QUEUED = "driver-upgrade-queued"
+FABRIC_NOT_ADVERTISED = "fabric-not-advertised"
+FABRIC_DEVICES_SHORT = "fabric-devices-short"
 
 TRANSIENT_CODES: frozenset[str] = frozenset(
     {NODE_NOT_READY, GPUS_NOT_ADVERTISED, MIG_CONFIG_PENDING, POOL_NODES_MISSING, DRA_SLICES_MISSING,
-     DRIVER_UPGRADE_ACTIVE}
+     DRIVER_UPGRADE_ACTIVE, FABRIC_NOT_ADVERTISED}
 )  # fmt: skip
 """Findings that usually clear by themselves while new nodes converge; the others need a change."""
 

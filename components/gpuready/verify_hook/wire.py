@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
+from gpuready.core.fabric.model import FABRIC_KINDS, NodeFabric
 from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE
 from gpuready.core.health.smoke_job import SmokeJob, smoke_job
 from gpuready.core.specs import GpuPoolSpec
@@ -27,6 +28,7 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
     advertiser = {} if expectation.advertiser == EXTENDED_RESOURCES.key else {"advertiser": expectation.advertiser}
     elastic = {"elastic": True, "provisioner": expectation.provisioner} if expectation.elastic else {}
     devices = {"devices": dict(sorted(expectation.devices.items()))} if expectation.devices else {}
+    fabric = {"fabric": _fabric_to_data(expectation.fabric)} if expectation.fabric is not None else {}
     return {
         "pool": expectation.pool,
         "accelerator": expectation.accelerator,
@@ -44,6 +46,7 @@ def expectation_to_data(expectation: Expectation) -> dict[str, Any]:
         **advertiser,
         **elastic,
         **devices,
+        **fabric,
     }
 
 
@@ -71,6 +74,27 @@ def expectation_from_data(data: Mapping[str, Any]) -> Expectation:
         provisioner=_str(data.get("provisioner")) or "",
         advertiser=_str(data.get("advertiser")) or EXTENDED_RESOURCES.key,
         devices={str(k): int(v) for k, v in (data.get("devices") or {}).items()},
+        fabric=_fabric_from_data(data.get("fabric")),
+    )
+
+
+def _fabric_to_data(fabric: NodeFabric) -> dict[str, Any]:
+    return {"kind": fabric.kind, "resources": dict(sorted(fabric.resources.items())),
+            "missing_cause": fabric.missing_cause, "short_cause": fabric.short_cause, "fix": fabric.fix}  # fmt: skip
+
+
+def _fabric_from_data(data: Any) -> NodeFabric | None:
+    if not isinstance(data, Mapping):
+        return None
+    kind = str(data["kind"])
+    if kind not in FABRIC_KINDS:
+        raise ValueError(f"fabric.kind: not a fabric kind; got {kind!r}, allowed: {', '.join(FABRIC_KINDS)}")
+    return NodeFabric(
+        kind=kind,
+        resources={str(k): int(v) for k, v in (data.get("resources") or {}).items()},
+        missing_cause=str(data.get("missing_cause") or ""),
+        short_cause=str(data.get("short_cause") or ""),
+        fix=str(data.get("fix") or ""),
     )
 
 

@@ -75,6 +75,23 @@ class FabricWorkload:
     """Pod volumes the sidecars and containers mount."""
     container: Mapping[str, Any] = field(default_factory=dict)
     """What each workload container adds: ``env`` and ``volumeMounts`` entries, ``capabilities`` to add."""
+    shell_setup: tuple[str, ...] = ()
+    """Shell lines a container runs before NCCL (GKE GPUDirect-RDMA: the gIB plugin's ``set_nccl_env.sh``)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NodeFabric:
+    """What a fabric pool's node advertises once its fabric is set up, and what to do when it does not
+    (``gpuready verify`` / ``check``); ``{node}`` in ``fix`` is the node's name."""
+
+    kind: FabricKind
+    resources: Mapping[str, int]
+    """Extended resource -> devices the node should advertise as allocatable."""
+    missing_cause: str
+    """Why a node advertises none of a resource."""
+    short_cause: str
+    """Why a node advertises fewer devices than its type has."""
+    fix: str
 
 
 class CloudFabric:
@@ -96,6 +113,12 @@ class CloudFabric:
     """Instance types whose fabric needs additional node networks -> how many (GKE GPUDirect)."""
     policy_networks_field: str = ""
     """Dotted path of a pool resource's additional node networks (the policy pack counts them)."""
+    charts: Mapping[str, str] = {}
+    """Helm charts the cloud installs for its fabric pools -> the chart version gpuready pins (the policy pack's
+    ``gpu-helm-release-version-pinned`` allows it by default)."""
+    nccl_networks: Mapping[str, tuple[str, ...]] = {}
+    """Fabric kind -> the NCCL networks (``NCCL INFO Using network <name>``) that prove NCCL runs over it: its net
+    plugin's ``ncclNet_t.name``, or NCCL's own ``IB``; the smoke run's two-node all-reduce is judged by them."""
 
     def type_resources(self, instance_type: str) -> dict[str, int]:
         """Extended resource -> devices a node of ``instance_type`` advertises once its fabric is set up."""
@@ -116,6 +139,21 @@ class CloudFabric:
     def resources(self, spec: GpuPoolSpec) -> dict[str, int]:
         """Extended resource -> devices per node the fabric's device plugin advertises."""
         return {}
+
+    node_causes: tuple[str, str] = ("", "")
+    """Why a fabric node advertises none of its devices, and why fewer than its type has (``node_fabric``)."""
+    node_fix: str = ""
+    """What to check on such a node (``{node}``: its name), ending with a kubectl command."""
+
+    def node_fabric(self, spec: GpuPoolSpec) -> NodeFabric | None:
+        """What ``spec``'s nodes advertise of their fabric (``resources``), with the cloud's advice when they do not;
+        None without a fabric or when its devices show on no node resource."""
+        resources = self.resources(spec)
+        if spec.fabric is None or not resources:
+            return None
+        missing, short = self.node_causes
+        return NodeFabric(kind=spec.fabric.kind, resources=resources, missing_cause=missing, short_cause=short,
+                          fix=self.node_fix)  # fmt: skip
 
     def workload(self, spec: GpuPoolSpec, share: Fraction) -> FabricWorkload:
         """What a pod on ``spec``'s pool requests and sets to use the fabric, taking ``share`` of a node's GPUs

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE
+from gpuready.core.health import nccl_smoke
+from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_IMAGE
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError
@@ -39,18 +40,28 @@ class SmokeJob:
 
 
 def smoke_job(
-    pool: GpuPoolSpec, *, image: str = DEFAULT_SMOKE_IMAGE, namespace: str, run: str, deadline_seconds: int
-) -> SmokeJob:
-    """The Job (and the claim templates a DRA pool needs first) that runs ``nvidia-smi`` on one GPU of ``pool``."""
-    if not _IMAGE.match(image):
-        raise SpecError.one("--smoke-image", "not an image reference", image,
-                            hint=f"pass a pinned image, e.g. {DEFAULT_SMOKE_IMAGE}")  # fmt: skip
+    pool: GpuPoolSpec, *, image: str = DEFAULT_SMOKE_IMAGE, namespace: str, run: str, deadline_seconds: int,
+    nccl_image: str = DEFAULT_NCCL_IMAGE,
+) -> SmokeJob:  # fmt: skip
+    """The Job (and the claim templates a DRA pool needs first) that runs ``nvidia-smi`` on one GPU of ``pool``;
+    on a fabric pool with room for two nodes, the two-node NCCL all-reduce (``nccl_smoke``) in ``nccl_image``."""
+    for flag, given, example in (("--smoke-image", image, DEFAULT_SMOKE_IMAGE),
+                                 ("--smoke-nccl-image", nccl_image, DEFAULT_NCCL_IMAGE)):  # fmt: skip
+        if not _IMAGE.match(given):
+            raise SpecError.one(flag, "not an image reference", given, hint=f"pass a pinned image, e.g. {example}")
     if deadline_seconds < 1:
         raise SpecError.one("--timeout", "leaves the smoke Job less than 1 second", deadline_seconds,
                             hint="give verify --smoke a longer --timeout, e.g. 600")  # fmt: skip
+    pool_label = pool.name.lower().replace("_", "-")
+    labels = {LABEL_SMOKE_RUN: run, LABEL_SMOKE_POOL: pool_label}
+    if nccl_smoke.wants_nccl_run(pool):
+        # An Indexed Job's pod hostname is ``<job>-<index>``: the name leaves room for the index.
+        name = f"gpuready-nccl-{pool_label}-{run}"[: 63 - 2].rstrip("-")
+        objects = nccl_smoke.nccl_objects(pool, image=nccl_image, namespace=namespace, name=name, labels=labels,
+                                          deadline_seconds=deadline_seconds, ttl=TTL_AFTER_FINISHED)  # fmt: skip
+        return SmokeJob(pool.name, namespace, name, tuple(objects))
     workload = gpu_workload(pool)
-    name = f"gpuready-smoke-{pool.name.lower().replace('_', '-')}-{run}"[:63].rstrip("-")
-    labels = {LABEL_SMOKE_RUN: run, LABEL_SMOKE_POOL: pool.name.lower().replace("_", "-")}
+    name = f"gpuready-smoke-{pool_label}-{run}"[:63].rstrip("-")
     container = workload.container({
         "name": "nvidia-smi",
         "image": image,
@@ -81,9 +92,17 @@ def rerun(planned: SmokeJob, run: str, deadline_seconds: int) -> SmokeJob:
                             hint="give the verification a longer timeout")  # fmt: skip
     old = str(planned.job["metadata"]["labels"][LABEL_SMOKE_RUN])
     name = planned.name.removesuffix(old) + run
-    job = copy.deepcopy(planned.job)
+    objects = [copy.deepcopy(o) for o in planned.objects]
+    job = objects[-1]
     job["metadata"]["name"] = name
     job["metadata"]["labels"][LABEL_SMOKE_RUN] = run
     job["spec"]["template"]["metadata"]["labels"][LABEL_SMOKE_RUN] = run
     job["spec"]["activeDeadlineSeconds"] = deadline_seconds
-    return SmokeJob(planned.pool, planned.namespace, name, (*planned.objects[:-1], job))
+    pod_spec = job["spec"]["template"]["spec"]
+    for service in (o for o in objects if o["kind"] == "Service" and o["metadata"]["name"] == planned.name):
+        # The two-node run's headless Service: named as the Job, selecting its run's pods (``nccl_smoke``).
+        service["metadata"]["name"] = name
+        service["metadata"]["labels"][LABEL_SMOKE_RUN] = run
+        service["spec"]["selector"][LABEL_SMOKE_RUN] = run
+        pod_spec["subdomain"] = name
+    return SmokeJob(planned.pool, planned.namespace, name, tuple(objects))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpuready.core import scheduling
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.gpu_stack import charts
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
 
@@ -30,6 +31,12 @@ ChartName = Literal["gpu-operator", "nvidia-device-plugin"]
 _PINNED = {OPERATOR: charts.GPU_OPERATOR, DEVICE_PLUGIN: charts.DEVICE_PLUGIN}
 DEFAULT_ALLOWED_VERSIONS: Mapping[str, tuple[str, ...]] = {name: (c.version,) for name, c in _PINNED.items()}
 """The versions gpuready pins (nvidia.md 1): the operator's chart version has a leading ``v``, the plugin's none."""
+
+FABRIC_CHART_VERSIONS: Mapping[str, tuple[str, ...]] = {
+    name: (version,) for profile in cloud_profiles() for name, version in profile.fabric.charts.items()
+}
+"""The charts the clouds install for fabric pools (``CloudFabric.charts``: the EFA device plugin, NVIDIA's Network
+Operator) -> the version gpuready pins."""
 
 NFD_KEY: Mapping[str, str] = {name: c.nfd_key for name, c in _PINNED.items()}
 """Values key of the NFD subchart: not aliased in the operator chart, aliased ``nfd`` in the plugin chart."""

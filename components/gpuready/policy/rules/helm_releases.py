@@ -14,10 +14,13 @@ from gpuready.core.props import as_flag, as_list, as_mapping, as_number, as_text
 from gpuready.policy.rules.charts import (
     DEFAULT_ALLOWED_VERSIONS,
     DEFAULT_NAMESPACE,
+    FABRIC_CHART_VERSIONS,
+    INSTALL_TYPES,
     NFD_KEY,
     OPERATOR,
     gpu_release,
 )
+from gpuready.policy.rules.cross_resource import chart_name_of
 from gpuready.policy.rules.k8s import any_tolerates, tolerates_every_value
 
 DEFAULT_MIN_TIMEOUT_SECONDS = 900
@@ -33,7 +36,7 @@ def version_problems(resource_type: str, props: Mapping[str, Any], config: Mappi
     """The chart version is pinned to an allowed one (config ``allowedVersions``: chart -> versions)."""
     release = gpu_release(resource_type, props)
     if release is None:
-        return []
+        return _fabric_chart_problems(resource_type, props, config)
     configured = as_mapping(config.get("allowedVersions"))
     allowed_raw = configured.get(release.chart) if configured is not None else None
     allowed = [v for v in as_list(allowed_raw) if isinstance(v, str)] or list(DEFAULT_ALLOWED_VERSIONS[release.chart])
@@ -46,6 +49,23 @@ def version_problems(resource_type: str, props: Mapping[str, Any], config: Mappi
     if version not in allowed:
         hint = " (gpu-operator chart versions start with 'v')" if release.chart == OPERATOR else ""
         return [f"version: {version!r} is not an allowed {release.chart} chart version{hint}. Allowed: {allowed}"]
+    return []
+
+
+def _fabric_chart_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """A fabric chart's release (NVIDIA's Network Operator, the EFA device plugin) pins an allowed version too."""
+    chart = chart_name_of(props) if resource_type in INSTALL_TYPES else ""
+    if chart not in FABRIC_CHART_VERSIONS:
+        return []
+    configured = as_mapping(config.get("allowedVersions"))
+    allowed_raw = configured.get(chart) if configured is not None else None
+    allowed = [v for v in as_list(allowed_raw) if isinstance(v, str)] or list(FABRIC_CHART_VERSIONS[chart])
+    version = as_text(props.get("version"))
+    if not version:
+        return [f"version: not set, so every deploy installs whatever {chart} chart is newest. Pin version: "
+                f"{allowed[0]!r}"]  # fmt: skip
+    if version not in allowed:
+        return [f"version: {version!r} is not an allowed {chart} chart version. Allowed: {allowed}"]
     return []
 
 
