@@ -101,7 +101,7 @@ def child_bare(count: int) -> dict[str, float]:
         args["node_group_name"] = lifecycle.cloud_name(spec, {**args, **BENCH_WIRING})
         prepared.append((spec.name, args, values, lifecycle.autoscaler_tags(spec)))
     tag_count = sum(len(tags) for *_, tags in prepared)
-    stack_plan = plan_gpu_stack("eks", specs, GpuStackSpec(kind="gpu-operator"))
+    stack_plan = plan_gpu_stack(specs[0].profile, specs, GpuStackSpec(kind="gpu-operator"))
     release = stack_plan.release
     assert release is not None and stack_plan.namespace is not None
     namespace_metadata = stack_plan.namespace["metadata"]

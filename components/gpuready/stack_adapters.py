@@ -85,7 +85,7 @@ def build_fabric_plugin(
 ) -> pulumi.Resource | None:
     """What the cluster needs for the stack's fabric pools (the cloud fabric's ``plugin_adapter``: EKS's EFA device
     plugin), after the pools; None when no pool has a fabric (then no provider is made)."""
-    adapter_path = cloud_profile(settings.cloud).fabric.plugin_adapter
+    adapter_path = settings.profile.fabric.plugin_adapter
     if adapter_path is None or not any(spec.fabric is not None for spec in settings.pools):
         return None
     module, _, function = adapter_path.partition(":")
@@ -95,7 +95,7 @@ def build_fabric_plugin(
 
 def installs_agent(plan: GpuStackPlan) -> bool:
     """Whether ``plan`` installs a health agent (its values planned, and the cloud has an adapter for it)."""
-    return plan.agent_values is not None and cloud_profile(plan.cloud).health_agent_adapter is not None
+    return plan.agent_values is not None and plan.profile.health_agent_adapter is not None
 
 
 def cluster_name_problems(plan: GpuStackPlan, cluster_name: str | None, field: str) -> list[Problem]:
@@ -118,7 +118,7 @@ def install_health_agent(
     or no agent)."""
     if not installs_agent(plan):
         return None
-    adapter_path = cloud_profile(plan.cloud).health_agent_adapter
+    adapter_path = plan.profile.health_agent_adapter
     assert adapter_path is not None and plan.agent_values is not None  # installs_agent
     module, _, function = adapter_path.partition(":")
     adapter = getattr(importlib.import_module(module), function)

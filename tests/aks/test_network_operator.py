@@ -83,11 +83,11 @@ def test_objects_only_when_a_pool_has_infiniband() -> None:
 
 
 def test_the_gpu_operator_drives_gpudirect_rdma_on_an_infiniband_stack() -> None:
-    plan = plan_gpu_stack("aks", [ib_pool()], GpuStackSpec(kind="gpu-operator"))
+    plan = plan_gpu_stack(cloud_profile("aks"), [ib_pool()], GpuStackSpec(kind="gpu-operator"))
     assert plan.release is not None
     assert plan.release.values["driver"]["rdma"] == {"enabled": True}
     assert plan.release.values["driver"]["enabled"] is True
-    plain = plan_gpu_stack("aks", [PLAIN], GpuStackSpec(kind="gpu-operator"))
+    plain = plan_gpu_stack(cloud_profile("aks"), [PLAIN], GpuStackSpec(kind="gpu-operator"))
     assert plain.release is not None
     assert "rdma" not in plain.release.values["driver"]
 

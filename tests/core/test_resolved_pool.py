@@ -70,15 +70,15 @@ def test_the_resolved_pool_agrees_with_the_registries(name: str) -> None:
     assert resolved.provisioner is provisioner_for(spec)
     assert resolved.advertiser is advertiser_for(spec)
     assert resolved.image == spec.image_family
-    assert resolved.delivery == sharing_plan.delivery(spec.cloud, spec.driver, spec.sharing_mode)
+    assert resolved.delivery == sharing_plan.delivery(spec.profile, spec.driver, spec.sharing_mode)
     assert resolved.platform_plugin == ownership.platform_plugin(
-        spec.cloud, resolved.image, spec.driver, spec.provisioner
+        spec.profile, resolved.image, spec.driver, spec.provisioner
     )
 
 
-VALIDATION_LOOKUPS_MOST = 3
-"""Profile look-ups by name to validate one pool: the spec's own, and the catalog's instance-type resolution (which
-takes a cloud name); 26 before pools were resolved once (issue #25)."""
+VALIDATION_LOOKUPS_MOST = 1
+"""Profile look-ups by name to validate one pool: the spec's own (the catalog's instance-type resolution reads the
+pool's profile as its ``CloudCatalog``); 26 before pools were resolved once (issue #25)."""
 
 
 class _CountingProfiles(dict[str, Any]):

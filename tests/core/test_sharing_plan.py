@@ -17,7 +17,7 @@ from gpuready.core.catalog.mig_profiles import (
     H200_141GB,
     MigTable,
 )
-from gpuready.core.clouds.registry import Cloud, cloud_profiles
+from gpuready.core.clouds.registry import Cloud, cloud_profile, cloud_profiles
 from gpuready.core.specs import GpuSharing, MigPartitioning
 
 DELIVERY = [
@@ -50,7 +50,7 @@ DELIVERY = [
 
 @pytest.mark.parametrize(("cloud", "driver", "mode", "where"), DELIVERY)
 def test_delivery(cloud: Cloud, driver: str, mode: str, where: str) -> None:
-    assert sharing_plan.delivery(cloud, driver, mode) == where
+    assert sharing_plan.delivery(cloud_profile(cloud), driver, mode) == where
 
 
 def test_delivery_table_covers_every_combination() -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.catalog.lookup import ExplicitGpu
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import ChartKind
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -192,7 +192,9 @@ class Scenario:
     spec: dict[str, Any]
 
     def plan(self) -> GpuStackPlan:
-        return plan_gpu_stack(self.pool_set.cloud, self.pool_set.pools, GpuStackSpec(kind=self.kind, **self.spec))
+        return plan_gpu_stack(
+            cloud_profile(self.pool_set.cloud), self.pool_set.pools, GpuStackSpec(kind=self.kind, **self.spec)
+        )
 
 
 def _scenarios() -> Iterator[Scenario]:

@@ -14,6 +14,7 @@ import pulumi_kubernetes as k8s
 import pytest
 
 from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -102,7 +103,7 @@ def test_registers_namespace_config_map_and_release_under_the_component(mocked: 
 def test_release_inputs_are_the_pinned_chart_and_the_plans_values(mocked: CapturingMonitor) -> None:
     build()
 
-    plan = plan_gpu_stack("aks", AKS_POOLS, GpuStackSpec(kind="device-plugin"))
+    plan = plan_gpu_stack(cloud_profile("aks"), AKS_POOLS, GpuStackSpec(kind="device-plugin"))
     assert plan.release is not None
     inputs = mocked.one(RELEASE).inputs
     assert {k: v for k, v in inputs.items() if k not in ("values", "compat")} == {
@@ -145,7 +146,7 @@ def test_pools_as_specs_without_sharing_gfd_off_and_custom_release(mocked: Captu
 
     assert mocked.of_type(AKS_POOL) == [] and mocked.of_type(CONFIG_MAP) == []  # nothing shares: no config
     release = mocked.one(RELEASE)
-    plan = plan_gpu_stack("aks", (H100_SPOT,), GpuStackSpec(kind="device-plugin", **settings))  # type: ignore[arg-type]
+    plan = plan_gpu_stack(cloud_profile("aks"), (H100_SPOT,), GpuStackSpec(kind="device-plugin", **settings))  # type: ignore[arg-type]
     assert plan.release is not None
     assert (release.inputs["name"], release.inputs["version"], release.inputs["namespace"]) == (
         "nvdp",

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack import chart_facts, owned_values
 from gpuready.core.gpu_stack.charts import STACK_CHARTS, ChartKind
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -41,7 +42,7 @@ PLUGIN_PRIVATE = {
 
 
 def _plan(cloud: str, pools: Sequence[GpuPoolSpec], kind: ChartKind, **spec: Any) -> GpuStackPlan:
-    return plan_gpu_stack(cloud, pools, GpuStackSpec(kind=kind, **spec))  # type: ignore[arg-type]
+    return plan_gpu_stack(cloud_profile(cloud), pools, GpuStackSpec(kind=kind, **spec))
 
 
 def _render(plan: GpuStackPlan) -> Rendered:

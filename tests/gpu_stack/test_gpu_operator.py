@@ -15,7 +15,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, HelmRelease, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -101,7 +101,7 @@ def build(
 
 
 def plan_of(cloud: Cloud, specs: Sequence[GpuPoolSpec], **spec: object) -> GpuStackPlan:
-    return plan_gpu_stack(cloud, specs, GpuStackSpec(kind="gpu-operator", **spec))  # type: ignore[arg-type]
+    return plan_gpu_stack(cloud_profile(cloud), specs, GpuStackSpec(kind="gpu-operator", **spec))  # type: ignore[arg-type]
 
 
 def release_of(plan: GpuStackPlan) -> HelmRelease:

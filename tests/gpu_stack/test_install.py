@@ -7,6 +7,7 @@ from __future__ import annotations
 import pulumi_kubernetes as k8s
 import pytest
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.charts import STACK_CHARTS
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -30,7 +31,7 @@ BOTTLEROCKET = GpuPoolSpec(
 
 def install(spec: GpuStackSpec, pools: list[GpuPoolSpec]) -> list[GpuStackRelease | None]:
     made: list[GpuStackRelease | None] = []
-    plan: GpuStackPlan = plan_gpu_stack("eks", pools, spec)
+    plan: GpuStackPlan = plan_gpu_stack(cloud_profile("eks"), pools, spec)
 
     @runtime_test
     def program() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec
@@ -34,7 +35,7 @@ SPEC_VARIANTS: Mapping[str, Mapping[str, Any]] = {
 def _plan(set_id: str, variant: str) -> tuple[GpuStackPlan, tuple[GpuPoolSpec, ...]]:
     cloud, pools = POOL_SETS[set_id]
     spec = GpuStackSpec(kind="dra-driver", **{"cluster_version": "1.34", **SPEC_VARIANTS[variant]})
-    return plan_gpu_stack(cloud, pools, spec), pools
+    return plan_gpu_stack(cloud_profile(cloud), pools, spec), pools
 
 
 CASES = [(s, v) for s in POOL_SETS for v in SPEC_VARIANTS]
@@ -68,7 +69,7 @@ def test_dra_and_device_plugin_pools_keep_apart_in_one_cluster() -> None:
     node of the other's pools."""
     dra_plan, dra_pools = _plan("eks-two-tainted", "defaults")
     plugin_pools = tuple(checks.replace(p, advertise="device-plugin") for p in dra_pools)
-    plugin_plan = plan_gpu_stack("eks", plugin_pools, GpuStackSpec(kind="device-plugin"))
+    plugin_plan = plan_gpu_stack(cloud_profile("eks"), plugin_pools, GpuStackSpec(kind="device-plugin"))
     dra_daemonsets = _rendered(dra_plan).of_kind("DaemonSet")
     plugin_daemonsets = _rendered(plugin_plan).of_kind("DaemonSet")
     assert plugin_daemonsets and dra_daemonsets
@@ -114,7 +115,7 @@ def test_the_charts_own_affinity_is_found_to_reach_device_plugin_pools() -> None
 
 def test_a_device_plugin_without_the_dra_exclusion_is_found() -> None:
     pools = (checks.replace(POOL_SETS["eks-one"][1][0], advertise="device-plugin"),)
-    plan = plan_gpu_stack("eks", pools, GpuStackSpec(kind="device-plugin"))
+    plan = plan_gpu_stack(cloud_profile("eks"), pools, GpuStackSpec(kind="device-plugin"))
     problems = checks.dra_placement_problems(_render_with(plan, affinity={}), plan, pools)
     assert any("selects the nodes of pool 'h100' as a DRA pool" in p for p in problems), problems
     assert checks.dra_placement_problems(_rendered(plan), plan, pools) == []

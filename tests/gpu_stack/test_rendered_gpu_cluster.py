@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from helm_python import HelmError
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -46,7 +46,7 @@ CASES = [(s, v) for s in POOL_SETS for v in SPEC_VARIANTS]
 def _plan(set_id: str, variant: str) -> tuple[GpuStackPlan, tuple[GpuPoolSpec, ...]]:
     cloud, pools = POOL_SETS[set_id]
     spec = GpuStackSpec(kind="gpu-operator-dra", **{"cluster_version": "1.34", **SPEC_VARIANTS[variant]})
-    return plan_gpu_stack(cloud, pools, spec), pools
+    return plan_gpu_stack(cloud_profile(cloud), pools, spec), pools
 
 
 def _rendered(plan: GpuStackPlan) -> Rendered:

@@ -221,7 +221,9 @@ def test_a_cluster_policy_against_the_crd() -> None:
 
 def test_a_missing_config_map_and_key_are_found() -> None:
     case = _case(OPERATOR_CASE)
-    without = GpuStackPlan(spec=case.plan.spec, cloud=case.plan.cloud, pools=case.plan.pools, release=case.plan.release)
+    without = GpuStackPlan(
+        spec=case.plan.spec, profile=case.plan.profile, pools=case.plan.pools, release=case.plan.release
+    )
     problems = checks.config_map_problems(case.rendered(), without, case.pools)
     assert any("ClusterPolicy devicePlugin names config map 'gpuready-device-plugin-config-" in p for p in problems)
     assert any("ClusterPolicy migManager names config map 'gpuready-mig-parted-config-" in p for p in problems)
@@ -236,7 +238,7 @@ def test_a_pool_label_without_its_plugin_config_is_found() -> None:
     case = _case(PLUGIN_CASE)
     plan = GpuStackPlan(
         spec=case.plan.spec,
-        cloud=case.plan.cloud,
+        profile=case.plan.profile,
         pools=case.plan.pools,
         release=case.plan.release,
         objects=tuple(

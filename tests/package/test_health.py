@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import grpc  # type: ignore[import-untyped]  # no stubs installed
 import pytest
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.health.agent import HealthSpec
@@ -82,7 +83,7 @@ def test_health_installs_the_stack_programs_add_on_from_every_chart_component(ho
     _same_as_python(host, f"gpuready:index:{component}", name, inputs, lambda: build(pools, HealthSpec(**AGENT)))
     [addon] = [r for r in host.monitor.registrations if r.type == ADDON_TYPE and r.name == f"{name}-{AGENT_ADDON}"]
     # The stack program's plan for the same gpuStack setting decides the add-on's arguments.
-    stack = plan_gpu_stack("eks", pools, parse_gpu_stack({"kind": kind, "health": AGENT, **settings}))
+    stack = plan_gpu_stack(cloud_profile("eks"), pools, parse_gpu_stack({"kind": kind, "health": AGENT, **settings}))
     assert stack.agent_values is not None
     expected = addon_args("prod", stack.agent_values, TAGS)
     assert addon.inputs["addonName"] == AGENT_ADDON and addon.inputs["addonVersion"] == AGENT_ADDON_VERSION
@@ -108,7 +109,7 @@ def test_the_operators_dcgm_serves_the_agent_from_the_component(host: Host) -> N
 def _stack_refusal(cloud: str, pool: Mapping[str, Any], gpu_stack: Mapping[str, Any]) -> list[str]:
     """The stack program's problems for ``gpu_stack`` on ``pool`` (its parser, then its plan)."""
     with pytest.raises(SpecError) as caught:
-        plan_gpu_stack(cloud, parse_pools([pool], cloud), parse_gpu_stack(dict(gpu_stack)))  # type: ignore[arg-type]
+        plan_gpu_stack(cloud_profile(cloud), parse_pools([pool], cloud), parse_gpu_stack(dict(gpu_stack)))  # type: ignore[arg-type]
     return [str(p) for p in caught.value.problems]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gpuready.cli import error_report
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.errors import GpuReadyError
 from gpuready.new_project.flags import WIRING_FLAGS
 from gpuready.new_project.scaffold import NewProject, project_files
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
             'pass --gpuready "gpuready @ git+REPO@TAG" (or a wheel path), as README "Install" shows',
         )
     wiring = {key: getattr(args, f"wiring_{key}") for key in WIRING_FLAGS}
-    request = NewProject(args.cloud, args.cluster_name, args.stack, {k: v for k, v in wiring.items() if v}, requirement)
+    profile = cloud_profile(args.cloud)  # --cloud, resolved once
+    request = NewProject(profile, args.cluster_name, args.stack, {k: v for k, v in wiring.items() if v}, requirement)
     try:
         files = project_files(request)
     except GpuReadyError as error:

@@ -19,16 +19,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.spec_rules import SpecRules
 
 
-def pool_count_problems(cloud: Cloud, pools: int, path: str, existing_hint: str = "") -> list[Problem]:
+def pool_count_problems(profile: SpecRules, pools: int, path: str, existing_hint: str = "") -> list[Problem]:
     """A problem when ``pools`` gpuready pools alone exceed the cloud's per-cluster limit (``max_pools``)."""
-    profile: SpecRules = cloud_profile(cloud)
     if profile.max_pools is None or pools <= profile.max_pools[0]:
         return []
     limit, source = profile.max_pools

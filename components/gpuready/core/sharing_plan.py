@@ -15,14 +15,13 @@ from collections.abc import Mapping
 
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.mig_profiles import MigTable
-from gpuready.core.clouds.node_setup import Delivery
-from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.clouds.node_setup import Delivery, NodeSetup
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 
 
-def delivery(cloud: Cloud, driver: str, mode: str) -> Delivery:
-    """Which party applies the sharing ``mode`` on a pool of ``cloud`` whose driver ``driver`` owns."""
-    return cloud_profile(cloud).delivery(driver, mode)
+def delivery(setup: NodeSetup, driver: str, mode: str) -> Delivery:
+    """Which party applies the sharing ``mode`` on a pool of ``setup``'s cloud whose driver ``driver`` owns."""
+    return setup.delivery(driver, mode)
 
 
 def describe(where: Delivery, sharing: GpuSharing | MigPartitioning | None) -> str:

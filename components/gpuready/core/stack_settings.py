@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING
 
 import yaml
@@ -42,7 +42,7 @@ from gpuready.errors import ConfigError, Problem, SpecError
 
 if TYPE_CHECKING:
     from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
-    from gpuready.core.clouds.stack_wiring import StackWiring
+    from gpuready.core.clouds.profile import CloudProfile
 
 __all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack_settings"]
 
@@ -56,6 +56,11 @@ class StackSettings:
     cloud: Cloud
     cluster_name: str
     pools: tuple[GpuPoolSpec, ...]
+    profile: CloudProfile = field(init=False, repr=False, compare=False)
+    """The stack's cloud's profile, resolved once from ``gpuready:cloud`` (stack-level code reads it, not the name)."""
+    resolved_profile: InitVar[CloudProfile | None] = None
+    """The profile already resolved (``parse_stack_settings``); None: resolved here from ``cloud`` (settings built
+    by hand)."""
     gpu_stack: GpuStackSpec = field(default_factory=lambda: GpuStackSpec(kind="none"))
     """What advertises the pools' GPUs (``gpuready:gpuStack``); checked against every pool."""
     gpu_stack_plan: GpuStackPlan | None = None
@@ -66,7 +71,7 @@ class StackSettings:
         """The plan made with the settings; settings built by hand (tests) are planned here."""
         if self.gpu_stack_plan is not None:
             return self.gpu_stack_plan
-        return plan_gpu_stack(self.cloud, self.pools, self.gpu_stack)
+        return plan_gpu_stack(self.profile, self.pools, self.gpu_stack)
 
     binpack_scheduler: BinPackSchedulerSpec | None = None
     """The GPU bin-packing scheduler (``gpuready:binpackScheduler``); None deploys none."""
@@ -93,6 +98,9 @@ class StackSettings:
     """Kubeconfig content or path for the verification; empty uses KUBECONFIG / ~/.kube/config."""
     kube_context: str = ""
 
+    def __post_init__(self, resolved_profile: CloudProfile | None) -> None:
+        object.__setattr__(self, "profile", resolved_profile or cloud_profile(self.cloud))
+
 
 def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[str] | None = None) -> StackSettings:
     """Validate the stack's ``gpuready:*`` values (keys without namespace) into ``StackSettings``.
@@ -109,7 +117,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         problems.extend(_plaintext_secrets(values, secret_keys))
     values = StackSettingsConfig.given(values)
     cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
-    profile: StackWiring | None = cloud_profile(cloud) if cloud else None
+    profile = cloud_profile(cloud) if cloud else None  # the one look-up of the stack's cloud by name
     model: StackSettingsConfig | None = None
     cloud_settings: CloudSettingsConfig | None = None
     try:
@@ -123,8 +131,8 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
-    if cloud and isinstance(raw_pools, list):
-        problems.extend(pool_count_problems(cloud, len(raw_pools), f"{NS}:nodePools"))
+    if profile is not None and isinstance(raw_pools, list):
+        problems.extend(pool_count_problems(profile, len(raw_pools), f"{NS}:nodePools"))
     cluster = karpenter_cluster(model.karpenter_feature_gates if model else [], f"{NS}:karpenterFeatureGates", problems)
     conventions = stack_conventions(values.get("conventions"), problems)  # once: every pool carries them
     if cloud and raw_pools is not None:
@@ -135,7 +143,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     if profile is not None and cloud_settings is not None and pools:
         problems.extend(profile.stack_settings_problems(cloud_settings, pools, f"{NS}:"))
     gpu_stack = _gpu_stack(values.get("gpuStack"), problems)
-    plan = _plan(cloud, pools, gpu_stack, problems)
+    plan = _plan(profile, pools, gpu_stack, problems)
     problems.extend(pool_scale_problems(pools, cluster, f"{NS}:nodePools"))
     binpack = _binpack(values.get("binpackScheduler"), pools, problems)
     kueue = stack_kueue(values.get("kueue"), pools, problems, _yaml_text)
@@ -149,6 +157,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         raise ConfigError(problems)
     return StackSettings(
         cloud=model.cloud,
+        resolved_profile=profile,
         cluster_name=model.cluster_name,
         pools=pools,
         gpu_stack=gpu_stack,
@@ -170,13 +179,13 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
 
 
 def _plan(
-    cloud: Cloud | None, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec | None, problems: list[Problem]
+    profile: CloudProfile | None, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec | None, problems: list[Problem]
 ) -> GpuStackPlan | None:
     """The GPU stack planned for the pools, once (``stack_rules`` runs inside); None after reporting why not."""
-    if cloud is None or spec is None or not pools:
+    if profile is None or spec is None or not pools:
         return None
     try:
-        return plan_gpu_stack(cloud, pools, spec)
+        return plan_gpu_stack(profile, pools, spec)
     except SpecError as error:
         problems.extend(Problem(f"{NS}:{p.path}", p.problem, p.value, p.allowed, p.hint) for p in error.problems)
         return None

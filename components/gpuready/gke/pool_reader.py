@@ -166,13 +166,15 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
     config = as_mapping(dig(props, "spec", "nodePoolConfig")) or {}
     raw_taints = as_list(config.get("taints"))
     labels = text_map(config.get("nodeLabels"))
+    profile = cloud_profile("gke")
     pool = PoolFacts(
         cloud="gke",
         provisioner="compute-class",
         kind="ComputeClass",
         name=as_text(dig(props, "metadata", "name")) or "",
         props=props,
-        reading=cloud_profile("gke"),
+        reading=profile,
+        catalog=profile,
         why=why,
         instance_types=tuple(machines),
         model=model,

@@ -79,7 +79,7 @@ def make_plan(pools: Sequence[PoolInput], spec: GpuStackSpec) -> GpuStackPlan:
     clouds = sorted({p.cloud for p in specs})
     if len(clouds) > 1:
         raise SpecError.one("pools", "all pools of one GPU stack are in one cluster, so of one cloud", clouds)
-    return plan_gpu_stack(specs[0].cloud, specs, spec)
+    return plan_gpu_stack(specs[0].profile, specs, spec)
 
 
 class GpuStackRelease(pulumi.ComponentResource):

@@ -9,22 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import yaml
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.stack_settings import NS, parse_stack_settings
 from gpuready.errors import ConfigError, Problem
 from gpuready.new_project.declarations import PROJECT_NAME, config_block
 from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
 from gpuready.new_project.templates import GITIGNORE, MAIN, workflow
 
+if TYPE_CHECKING:
+    from gpuready.core.clouds.stack_wiring import StackWiring
+
 
 @dataclass(frozen=True)
 class NewProject:
     """What the person asked for: the cloud, the cluster, the stack's name, its wiring and the gpuready requirement."""
 
-    cloud: str
+    profile: StackWiring
+    """The cloud's (``--cloud``, resolved once by the command)."""
     cluster_name: str
     stack: str
     wiring: Mapping[str, str | Sequence[str]]
@@ -36,7 +40,7 @@ def stack_values(request: NewProject) -> dict[str, object]:
 
     Raises ``ConfigError`` naming every problem: a wiring flag the cloud does not take, a flag it requires, and
     whatever the settings model refuses (with the flag that sets the key)."""
-    profile = cloud_profile(request.cloud)
+    profile = request.profile
     required = profile.settings.required_keys()
     allowed = profile.settings.stack_keys()
     problems = [
@@ -70,7 +74,7 @@ def project_files(request: NewProject) -> dict[str, str]:
     stack_yaml = yaml.safe_dump({"config": config}, sort_keys=False, default_flow_style=False)
     pool_lines = "".join(f"    {line}\n" for line in pools.splitlines())
     stack_text = (
-        f"# Stack {request.stack}: GPU pools for the existing {request.cloud} cluster {request.cluster_name}.\n"
+        f"# Stack {request.stack}: GPU pools for the existing {request.profile.name} cluster {request.cluster_name}.\n"
         f"# gpuready plan --stack {request.stack} (offline), then pulumi up -s {request.stack}.\n"
         f"{stack_yaml}  {NS}:nodePools: |\n{pool_lines}"
     )

@@ -11,7 +11,7 @@ import pytest
 from gpuready.aks import nap
 from gpuready.core.capacity import gpu_choice, registry
 from gpuready.core.catalog import lookup
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.specs import GpuPoolSpec, GpuRequirements
 from gpuready.eks import auto_mode, karpenter
 from gpuready.gke import compute_class
@@ -71,7 +71,7 @@ def test_elastic_keys_reach_the_object(
     types = gpu_choice.instance_types(spec)
     assert set(named) <= set(types)
     for name in types:  # every type is of the pool's one GPU model and count
-        gpu = lookup.resolve_instance_type(cloud, name, None)
+        gpu = lookup.resolve_instance_type(cloud_profile(cloud), name, None)
         assert (gpu.model, gpu.gpus) == (spec.resolved.gpu.model, spec.resolved.gpu.gpus)
     if obj["kind"] == "NodePool":
         assert _requirement(obj, "node.kubernetes.io/instance-type") == list(types)

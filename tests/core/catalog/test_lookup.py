@@ -8,7 +8,7 @@ from gpuready.core.catalog import lookup
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.instance_types import Arch
 from gpuready.core.catalog.lookup import ExplicitGpu
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.errors import Problem, SpecError, UnknownGpuModelError
 
 LISTED = [
@@ -74,7 +74,7 @@ LISTED = [
 def test_listed_instance_type_resolves_from_the_catalog(
     cloud: Cloud, instance_type: str, model: str, gpus: int, arch: Arch
 ) -> None:
-    resolved = lookup.resolve_instance_type(cloud, instance_type, None)
+    resolved = lookup.resolve_instance_type(cloud_profile(cloud), instance_type, None)
     assert (resolved.instance_type, resolved.model.key, resolved.gpus, resolved.arch, resolved.listed) == (
         instance_type,
         model,
@@ -94,7 +94,7 @@ def test_listed_instance_type_resolves_from_the_catalog(
     ],
 )
 def test_aks_vm_size_is_case_insensitive_and_normalised(given: str, canonical: str) -> None:
-    resolved = lookup.resolve_instance_type("aks", given, None)
+    resolved = lookup.resolve_instance_type(cloud_profile("aks"), given, None)
     assert resolved.instance_type == canonical
     assert resolved.listed
 
@@ -104,7 +104,7 @@ def test_aks_vm_size_is_case_insensitive_and_normalised(given: str, canonical: s
 )
 def test_eks_and_gke_names_are_exact(cloud: Cloud, instance_type: str) -> None:
     with pytest.raises(UnknownGpuModelError):
-        lookup.resolve_instance_type(cloud, instance_type, None)
+        lookup.resolve_instance_type(cloud_profile(cloud), instance_type, None)
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_eks_and_gke_names_are_exact(cloud: Cloud, instance_type: str) -> None:
     ],
 )
 def test_gke_n1_attaches_the_explicit_gpu(machine: str, model: str, count: int) -> None:
-    resolved = lookup.resolve_instance_type("gke", machine, ExplicitGpu(model, count))
+    resolved = lookup.resolve_instance_type(cloud_profile("gke"), machine, ExplicitGpu(model, count))
     assert (resolved.instance_type, resolved.model.key, resolved.gpus, resolved.arch, resolved.listed) == (
         machine,
         model.lower(),
@@ -146,7 +146,7 @@ def test_gke_n1_attaches_the_explicit_gpu(machine: str, model: str, count: int) 
 )
 def test_gke_n1_refuses_missing_or_unattachable_gpus(explicit: ExplicitGpu | None, path: str, text: str) -> None:
     with pytest.raises(SpecError) as info:
-        lookup.resolve_instance_type("gke", "n1-standard-8", explicit)
+        lookup.resolve_instance_type(cloud_profile("gke"), "n1-standard-8", explicit)
     (problem,) = info.value.problems
     assert problem.path == path
     assert text in problem.problem
@@ -154,7 +154,7 @@ def test_gke_n1_refuses_missing_or_unattachable_gpus(explicit: ExplicitGpu | Non
 
 def test_gke_n1_without_gpu_lists_allowed_counts_and_a_hint() -> None:
     with pytest.raises(SpecError) as info:
-        lookup.resolve_instance_type("gke", "n1-standard-4", None)
+        lookup.resolve_instance_type(cloud_profile("gke"), "n1-standard-4", None)
     (problem,) = info.value.problems
     assert list(problem.allowed) == ["t4 x 1/2/4", "v100 x 1/2/4/8"]
     assert "gpu: {model: t4, count: 1}" in problem.hint
@@ -176,7 +176,7 @@ def test_gke_n1_without_gpu_lists_allowed_counts_and_a_hint() -> None:
 def test_unlisted_type_with_explicit_gpu_is_accepted(
     cloud: Cloud, instance_type: str, explicit: ExplicitGpu, arch: Arch
 ) -> None:
-    resolved = lookup.resolve_instance_type(cloud, instance_type, explicit)
+    resolved = lookup.resolve_instance_type(cloud_profile(cloud), instance_type, explicit)
     assert (resolved.instance_type, resolved.model.key, resolved.gpus, resolved.arch, resolved.listed) == (
         instance_type,
         explicit.model.lower(),
@@ -189,7 +189,7 @@ def test_unlisted_type_with_explicit_gpu_is_accepted(
 @pytest.mark.parametrize("count", [0, -1])
 def test_unlisted_type_needs_at_least_one_gpu(count: int) -> None:
     with pytest.raises(SpecError) as info:
-        lookup.resolve_instance_type("eks", "g9.2xlarge", ExplicitGpu("l4", count))
+        lookup.resolve_instance_type(cloud_profile("eks"), "g9.2xlarge", ExplicitGpu("l4", count))
     assert [p.path for p in info.value.problems] == ["gpu.count"]
 
 
@@ -205,7 +205,7 @@ def test_unlisted_type_needs_at_least_one_gpu(count: int) -> None:
 )
 def test_unlisted_type_without_gpu_is_refused_with_a_hint(cloud: Cloud, instance_type: str, did_you_mean: str) -> None:
     with pytest.raises(UnknownGpuModelError) as info:
-        lookup.resolve_instance_type(cloud, instance_type, None)
+        lookup.resolve_instance_type(cloud_profile(cloud), instance_type, None)
     (problem,) = info.value.problems
     assert problem.path == "instanceType"
     assert problem.value == instance_type
@@ -216,13 +216,13 @@ def test_unlisted_type_without_gpu_is_refused_with_a_hint(cloud: Cloud, instance
 
 def test_empty_instance_type_gets_no_did_you_mean() -> None:
     with pytest.raises(UnknownGpuModelError) as info:
-        lookup.resolve_instance_type("eks", "", None)
+        lookup.resolve_instance_type(cloud_profile("eks"), "", None)
     assert "did you mean" not in info.value.problems[0].hint
 
 
 def test_unknown_instance_type_error_uses_the_given_path() -> None:
     with pytest.raises(UnknownGpuModelError) as info:
-        lookup.resolve_instance_type("eks", "m5.large", None, path="pools[0].type")
+        lookup.resolve_instance_type(cloud_profile("eks"), "m5.large", None, path="pools[0].type")
     assert info.value.problems[0].path == "pools[0].type"
 
 
@@ -243,7 +243,7 @@ def test_explicit_gpu_contradicting_a_listed_type_is_refused(
     cloud: Cloud, instance_type: str, explicit: ExplicitGpu, path: str, text: str
 ) -> None:
     with pytest.raises(SpecError) as info:
-        lookup.resolve_instance_type(cloud, instance_type, explicit)
+        lookup.resolve_instance_type(cloud_profile(cloud), instance_type, explicit)
     (problem,) = info.value.problems
     assert problem.path == path
     assert text in problem.problem
@@ -261,7 +261,7 @@ def test_explicit_gpu_contradicting_a_listed_type_is_refused(
 def test_explicit_gpu_agreeing_with_a_listed_type_is_accepted(
     cloud: Cloud, instance_type: str, explicit: ExplicitGpu
 ) -> None:
-    resolved = lookup.resolve_instance_type(cloud, instance_type, explicit)
+    resolved = lookup.resolve_instance_type(cloud_profile(cloud), instance_type, explicit)
     assert resolved.listed
     assert resolved.model.key == explicit.model.lower()
 

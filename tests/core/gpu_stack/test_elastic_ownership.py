@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from gpuready.core.capacity.registry import provisioners
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack import ownership
 from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.kinds import stack_kind
@@ -138,11 +138,11 @@ def test_the_stack_plan_agrees(row: Row) -> None:
     """Planning the stack over the pool accepts it or refuses it with the pool's platform named, provisioner too."""
     pool = _pool(row)
     if row.ok:
-        plan = plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
+        plan = plan_gpu_stack(cloud_profile(row.cloud), [pool], _stack(row.kind))
         assert plan.pools[0].platform_plugin == row.advertiser
         return
     with pytest.raises(SpecError) as raised:
-        plan_gpu_stack(row.cloud, [pool], _stack(row.kind))
+        plan_gpu_stack(cloud_profile(row.cloud), [pool], _stack(row.kind))
     assert any(f"provisioner: {row.provisioner}" in p.problem for p in raised.value.problems), str(raised.value)
 
 
@@ -153,7 +153,7 @@ def test_no_second_device_plugin_on_eks_auto_mode_even_beside_karpenter_pools(ki
     karpenter = GpuPoolSpec(cloud="eks", name="kp", instance_type="g6.12xlarge", min_size=0, max_size=2,
                             provisioner="karpenter")  # fmt: skip
     with pytest.raises(SpecError) as raised:
-        plan_gpu_stack("eks", [karpenter, auto], GpuStackSpec(kind=kind))
+        plan_gpu_stack(cloud_profile("eks"), [karpenter, auto], GpuStackSpec(kind=kind))
     assert [p.problem.split(" (")[0] for p in raised.value.problems] == ["pool 'auto'"]
     assert "advertise the GPUs twice" in str(raised.value)
 
@@ -161,7 +161,7 @@ def test_no_second_device_plugin_on_eks_auto_mode_even_beside_karpenter_pools(ki
 def test_the_operator_leaves_driver_toolkit_and_plugin_to_eks_auto_mode() -> None:
     auto = GpuPoolSpec(cloud="eks", name="auto", instance_type="g6e.12xlarge", min_size=0, max_size=2,
                        provisioner="eks-auto-mode")  # fmt: skip
-    plan = plan_gpu_stack("eks", [auto], GpuStackSpec(kind="gpu-operator"))
+    plan = plan_gpu_stack(cloud_profile("eks"), [auto], GpuStackSpec(kind="gpu-operator"))
     assert plan.release is not None
     assert (plan.release.values["driver"]["enabled"], plan.release.values["toolkit"]["enabled"]) == (False, False)
     labels = pool_labels(auto)

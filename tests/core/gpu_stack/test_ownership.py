@@ -170,7 +170,7 @@ def _pool(cloud: Cloud, image: str, driver: str) -> GpuPoolSpec:
 
 @pytest.mark.parametrize("row", MATRIX, ids=_id)
 def test_fit(row: Row) -> None:
-    verdict = ownership.fit(row.cloud, row.image, row.driver, row.kind)
+    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, row.kind)
     assert verdict.ok is row.ok, verdict.summary
     assert verdict.operator_driver is row.operator_driver
     assert verdict.summary
@@ -184,7 +184,7 @@ def test_fit(row: Row) -> None:
 @pytest.mark.parametrize("row", [r for r in MATRIX if r.not_in_hint], ids=_id)
 def test_refusal_hint_offers_no_dead_end(row: Row) -> None:
     """A hint never proposes a way that the same platform refuses too (see the matrix above)."""
-    verdict = ownership.fit(row.cloud, row.image, row.driver, row.kind)
+    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, row.kind)
     assert not verdict.ok
     for word in row.not_in_hint:
         assert word not in verdict.hint, verdict.hint
@@ -224,7 +224,7 @@ def test_platforms_outside_the_matrix_are_refused_as_pools(cloud: Cloud, image: 
 
 @pytest.mark.parametrize(("cloud", "image", "driver", "expected"), ADVERTISERS)
 def test_platform_plugin(cloud: Cloud, image: str, driver: str, expected: ownership.PlatformPlugin) -> None:
-    assert ownership.platform_plugin(cloud, image, driver) == expected
+    assert ownership.platform_plugin(cloud_profile(cloud), image, driver) == expected
 
 
 def test_platform_plugin_table_covers_the_matrix_platforms() -> None:
@@ -236,4 +236,4 @@ def test_the_platforms_own_plugin_is_exactly_where_kind_none_works(
     cloud: Cloud, image: str, driver: str, expected: ownership.PlatformPlugin
 ) -> None:
     """``none`` fits exactly the platforms that bring a device plugin (GKE's, Bottlerocket's)."""
-    assert ownership.fit(cloud, image, driver, "none").ok is (expected != "nvidia")
+    assert ownership.fit(cloud_profile(cloud), image, driver, "none").ok is (expected != "nvidia")

@@ -14,7 +14,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -115,7 +115,7 @@ IDS = [s[0] for s in SCENARIOS]
 
 
 def _plan(cloud: Cloud, pools: list[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
-    return plan_gpu_stack(cloud, pools, spec)
+    return plan_gpu_stack(cloud_profile(cloud), pools, spec)
 
 
 def _all_objects(plan: GpuStackPlan) -> list[Mapping[str, Any]]:

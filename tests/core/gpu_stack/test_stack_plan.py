@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.clouds.registry import Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -82,7 +82,7 @@ GKE_CLOUD = GpuPoolSpec(cloud="gke", name="l4", instance_type="g2-standard-4", m
 
 
 def _plan(cloud: Cloud, pools: Sequence[GpuPoolSpec], **spec: Any) -> GpuStackPlan:
-    return plan_gpu_stack(cloud, pools, GpuStackSpec(**spec))
+    return plan_gpu_stack(cloud_profile(cloud), pools, GpuStackSpec(**spec))
 
 
 def _values(plan: GpuStackPlan) -> Mapping[str, Any]:

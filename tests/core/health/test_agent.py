@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.health.agent import HealthSpec, health_problems, operator_dcgm_values
@@ -55,14 +56,14 @@ def test_health_rules(case: tuple[Any, ...]) -> None:
 def test_refusals_reach_the_stack_plan() -> None:
     spec = GpuStackSpec(kind="gpu-operator", health=HealthSpec(agent="eks-node-monitoring-agent", dcgm="health-agent"))
     with pytest.raises(SpecError, match="two DCGM host engines"):
-        plan_gpu_stack("eks", [build_spec("eks")], spec)
+        plan_gpu_stack(cloud_profile("eks"), [build_spec("eks")], spec)
 
 
 def test_the_operator_runs_standalone_dcgm_when_it_owns_it_and_its_chart_takes_it() -> None:
     health = HealthSpec(agent="eks-node-monitoring-agent")
     assert operator_dcgm_values(health, "gpu-operator") == {"dcgm": {"enabled": True}}
     assert operator_dcgm_values(HealthSpec(), "gpu-operator") == {}
-    plan = plan_gpu_stack("eks", [build_spec("eks")], GpuStackSpec(kind="gpu-operator", health=health))
+    plan = plan_gpu_stack(cloud_profile("eks"), [build_spec("eks")], GpuStackSpec(kind="gpu-operator", health=health))
     assert plan.release is not None and plan.release.values["dcgm"] == {"enabled": True}
     rendered = render_release(plan.release)
     policy: dict[str, Any] = rendered.one("ClusterPolicy")

@@ -13,6 +13,7 @@ import pytest
 import yaml
 from helm_python import Chart
 
+from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.health import agent_chart
@@ -59,7 +60,7 @@ def render(values: dict[str, Any]) -> list[dict[str, Any]]:
 
 def plan_values(pools: list[GpuPoolSpec], kind: str, dcgm: str | None = None, **stack: Any) -> dict[str, Any]:
     spec = GpuStackSpec(kind=kind, health=HealthSpec(agent="eks-node-monitoring-agent", dcgm=dcgm), **stack)  # type: ignore[arg-type]
-    plan = plan_gpu_stack("eks", pools, spec)
+    plan = plan_gpu_stack(cloud_profile("eks"), pools, spec)
     assert plan.agent_values is not None
     return dict(plan.agent_values)
 

@@ -77,7 +77,7 @@ def resolve(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]) -> Resolv
 
 def _resolved_at(spec: GpuPoolSpec, name: str, path: str, problems: list[Problem]) -> ResolvedGpu | None:
     try:
-        return lookup.resolve_instance_type(spec.cloud, name, spec.gpu, path)
+        return lookup.resolve_instance_type(spec.profile, name, spec.gpu, path)
     except SpecError as error:
         problems.extend(error.problems)
         return None
@@ -143,7 +143,7 @@ def _from_requirements(spec: GpuPoolSpec, elastic: bool, problems: list[Problem]
                     (), "name the instance types of one architecture in instanceType instead")
         )  # fmt: skip
         return None
-    return lookup.resolve_instance_type(spec.cloud, types[0], None)
+    return lookup.resolve_instance_type(spec.profile, types[0], None)
 
 
 def _whole(listed: InstanceType) -> bool:

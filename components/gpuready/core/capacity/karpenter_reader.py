@@ -78,13 +78,15 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
     labels = text_map(dig(template, "metadata", "labels"))
     limits = as_mapping(dig(props, "spec", "limits")) or {}
     disruption = as_mapping(dig(props, "spec", "disruption")) or {}
+    profile = cloud_profile(cloud)
     pool = PoolFacts(
         cloud=cloud,
         provisioner=owner[1] if owner else "",
         kind="NodePool",
         name=as_text(dig(props, "metadata", "name")) or "",
         props=props,
-        reading=cloud_profile(cloud),
+        reading=profile,
+        catalog=profile,
         why=reasons[0],
         instance_types=types,
         model=_model(listed, terms, facts),

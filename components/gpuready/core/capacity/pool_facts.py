@@ -20,6 +20,7 @@ from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 if TYPE_CHECKING:
     from gpuready.core.capacity.node_facts import NodeFacts
     from gpuready.core.catalog.gpus import GpuModel
+    from gpuready.core.clouds.catalog_facts import CloudCatalog
     from gpuready.core.clouds.policy_reading import PolicyReading
     from gpuready.core.clouds.registry import Cloud
 
@@ -43,6 +44,9 @@ class PoolFacts:
     reading: PolicyReading = field(repr=False, compare=False)
     """How the pool's cloud reads and fixes its pool resources (the policy pack's questions), resolved by the
     reader once."""
+    catalog: CloudCatalog = field(repr=False, compare=False)
+    """The pool's cloud's GPU catalog (its instance types and their node fabrics: the fabric rules read it), the
+    same profile the reader resolved."""
     why: str = ""
     """What makes an elastic pool a GPU pool, e.g. ``requirement karpenter.k8s.aws/instance-gpu-count In ['1']``."""
     instance_types: tuple[str, ...] = ()
@@ -237,6 +241,7 @@ def cloud_pool(
         name=name,
         props=props,
         reading=profile,
+        catalog=profile,
         instance_types=instance_types,
         model=model,
         arch=arch,

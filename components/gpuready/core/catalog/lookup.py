@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import Arch, AttachableGpus, InstanceType
-from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.errors import SpecError, UnknownGpuModelError
 
 if TYPE_CHECKING:
@@ -68,11 +67,11 @@ def lookup_gpu_model(key: str, path: str = "gpu.model") -> GpuModel:
 
 
 def resolve_instance_type(
-    cloud: Cloud, instance_type: str, explicit: ExplicitGpu | None, path: str = "instanceType"
+    catalog: CloudCatalog, instance_type: str, explicit: ExplicitGpu | None, path: str = "instanceType"
 ) -> ResolvedGpu:
-    """Resolve ``instance_type`` on ``cloud``, honouring an explicit GPU description."""
-    listed = _find(cloud, instance_type)
-    attachable = cloud_profile(cloud).attachable
+    """Resolve ``instance_type`` in a cloud's ``catalog`` (its profile's), honouring an explicit GPU description."""
+    listed = _find(catalog, instance_type)
+    attachable = catalog.attachable
     if attachable is not None and instance_type.startswith(attachable.machine_prefix):
         return _resolve_attachable(attachable, instance_type, explicit, path)
     if listed is not None:
@@ -80,11 +79,11 @@ def resolve_instance_type(
             _check_agrees(listed, explicit, path)
         return ResolvedGpu(listed.name, GPU_MODELS[listed.gpu], listed.gpus, listed.arch, True, listed.gpu_fraction)
     if explicit is None:
-        table = cloud_profile(cloud).instance_types
+        table = catalog.instance_types
         known = sorted(table)
         raise UnknownGpuModelError.one(
             path,
-            f"not a GPU instance type gpuready knows on {cloud}",
+            f"not a GPU instance type gpuready knows on {catalog.name}",
             instance_type,
             (),
             (_did_you_mean(instance_type, table) + " " if instance_type else "")
@@ -94,10 +93,9 @@ def resolve_instance_type(
     return _from_explicit(instance_type, explicit, path)
 
 
-def _find(cloud: Cloud, instance_type: str) -> InstanceType | None:
-    profile: CloudCatalog = cloud_profile(cloud)
-    table = profile.instance_types
-    if not profile.instance_types_fold_case:
+def _find(catalog: CloudCatalog, instance_type: str) -> InstanceType | None:
+    table = catalog.instance_types
+    if not catalog.instance_types_fold_case:
         return table.get(instance_type)
     folded = instance_type.lower()
     return next((t for name, t in table.items() if name.lower() == folded), None)

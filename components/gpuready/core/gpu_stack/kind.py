@@ -18,7 +18,7 @@ from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart, StackKind
 from gpuready.errors import RegistrationError
 
 if TYPE_CHECKING:
-    from gpuready.core.clouds.registry import Cloud
+    from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.gpu_stack.stack_objects import ReleaseObject
     from gpuready.core.health.agent import HealthSpec
     from gpuready.core.specs import GpuPoolSpec
@@ -50,7 +50,7 @@ class ValuesBuilder(Protocol):
     """Builds a kind's release values for ``pools``; config maps and other objects go into ``objects``."""
 
     def __call__(
-        self, cloud: Cloud, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[ReleaseObject]
+        self, profile: CloudProfile, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[ReleaseObject]
     ) -> dict[str, Any]: ...
 
 

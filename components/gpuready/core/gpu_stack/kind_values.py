@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.gpu_stack import mig_manager_config, plugin_configs, stack_objects
 from gpuready.core.gpu_stack.device_plugin_values import device_plugin_values
 from gpuready.core.gpu_stack.dra_values import dra_driver_values
@@ -24,7 +24,10 @@ MIG_CONFIG_BASE = "gpuready-mig-parted-config"
 
 
 def operator_release(
-    cloud: Cloud, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[stack_objects.ReleaseObject]
+    profile: CloudProfile,
+    pools: Sequence[GpuPoolSpec],
+    settings: StackSettings,
+    objects: list[stack_objects.ReleaseObject],
 ) -> dict[str, Any]:
     """The GPU Operator's ClusterPolicy values, its plugin and MIG config maps, and the cloud's objects."""
     ns = settings.effective_namespace
@@ -33,13 +36,16 @@ def operator_release(
     if mig_manager_config.needs_custom_config(pools):
         data = {mig_manager_config.CONFIG_KEY: mig_manager_config.mig_parted_config(pools)}
         mig_name = _add_config(objects, MIG_CONFIG_BASE, ns, data)
-    values = operator_values(cloud, pools, settings, plugin_config_name=plugin_name, mig_config_name=mig_name)
-    objects.extend(cloud_profile(cloud).stack_objects(ns, pools))
+    values = operator_values(profile, pools, settings, plugin_config_name=plugin_name, mig_config_name=mig_name)
+    objects.extend(profile.stack_objects(ns, pools))
     return values
 
 
 def device_plugin_release(
-    cloud: Cloud, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[stack_objects.ReleaseObject]
+    profile: CloudProfile,
+    pools: Sequence[GpuPoolSpec],
+    settings: StackSettings,
+    objects: list[stack_objects.ReleaseObject],
 ) -> dict[str, Any]:
     """The device-plugin chart's values and its sharing config map."""
     plugin_configs_data = plugin_configs.plugin_configs(pools)
@@ -48,14 +54,20 @@ def device_plugin_release(
 
 
 def dra_driver_release(
-    cloud: Cloud, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[stack_objects.ReleaseObject]
+    profile: CloudProfile,
+    pools: Sequence[GpuPoolSpec],
+    settings: StackSettings,
+    objects: list[stack_objects.ReleaseObject],
 ) -> dict[str, Any]:
     """NVIDIA's DRA driver chart's values (no config maps)."""
     return dra_driver_values(pools)
 
 
 def gpu_cluster_release(
-    cloud: Cloud, pools: Sequence[GpuPoolSpec], settings: StackSettings, objects: list[stack_objects.ReleaseObject]
+    profile: CloudProfile,
+    pools: Sequence[GpuPoolSpec],
+    settings: StackSettings,
+    objects: list[stack_objects.ReleaseObject],
 ) -> dict[str, Any]:
     """The GPU Operator chart's GPUCluster values (no config maps)."""
     return gpu_cluster_values(pools, settings)

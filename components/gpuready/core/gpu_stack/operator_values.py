@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.gpu_stack import mig_manager_config, mig_pools, ownership, placement, plugin_configs
 from gpuready.core.gpu_stack.kind import StackSettings
 from gpuready.core.health.agent import operator_dcgm_values
@@ -32,7 +32,7 @@ force and given 5 minutes, no full drain (only GPU pods hold the driver; drainin
 
 
 def operator_values(
-    cloud: Cloud,
+    profile: CloudProfile,
     pools: Sequence[GpuPoolSpec],
     spec: StackSettings,
     *,
@@ -53,7 +53,6 @@ def operator_values(
     }
     if operator_driver:
         values["driver"]["upgradePolicy"] = DRIVER_UPGRADE_POLICY
-    profile = cloud_profile(cloud)
     for section, settings in profile.operator_values(operator_driver=operator_driver).items():
         values[section].update(settings)
     for section, settings in profile.fabric.operator_values(pools).items():

@@ -1,7 +1,7 @@
 """Who owns the driver, the container toolkit and the device plugin on a pool, for each GPU stack. Pure.
 
 One table (``stack_fits``: platform plugin x kind x driver owner; a platform's own plugin's rows are in its cloud's
-package, ``NodeSetup.platform_fits``), one function: ``fit(cloud, image, driver, kind)`` says whether a pool of
+package, ``NodeSetup.platform_fits``), one function: ``fit(profile, image, driver, kind)`` says whether a pool of
 that platform can be served by that stack and what the GPU Operator must (not) install there. The README's support
 matrix is generated from it. Sources (shared reference nvidia.md section 7, clouds.md section 1.4):
 
@@ -49,14 +49,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpuready.core.capacity.registry import default_provisioner, provisioner_named
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
-from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack.charts import StackKind
 from gpuready.core.gpu_stack.stack_fits import rows
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.node_setup import NodeSetup
+    from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.specs import GpuPoolSpec
 
 PlatformPlugin = PlatformAdvertiser
@@ -77,11 +76,12 @@ class Fit:
     """The GPU Operator installs the driver and container toolkit on these nodes."""
 
 
-def platform_plugin(cloud: Cloud, image: str, driver: str, provisioner: str | None = None) -> PlatformPlugin:
+def platform_plugin(profile: CloudProfile, image: str, driver: str, provisioner: str | None = None) -> PlatformPlugin:
     """The device plugin that comes with the platform, or ``nvidia`` when none does: the provisioner's when it has
-    one (``provisioner`` None: the cloud's default), else the cloud profile's for the image and driver owner."""
-    made_by = provisioner_named(cloud, provisioner or default_provisioner(cloud))
-    return made_by.platform_advertiser or cloud_profile(cloud).platform_advertiser(image, driver)
+    one (``provisioner`` None: the cloud's default, its profile's first), else the cloud profile's for the image
+    and driver owner."""
+    made_by = profile.provisioners[provisioner or next(iter(profile.provisioners))]
+    return made_by.platform_advertiser or profile.platform_advertiser(image, driver)
 
 
 def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
@@ -89,10 +89,11 @@ def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
     return _fit(pool.profile, pool.resolved.platform_plugin, pool.resolved.image, pool.driver, kind)
 
 
-def fit(cloud: Cloud, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
-    """Whether a pool on ``cloud`` with node ``image`` whose driver ``driver`` installs, made by ``provisioner``
-    (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.rows`` for the platform's plugin."""
-    return _fit(cloud_profile(cloud), platform_plugin(cloud, image, driver, provisioner), image, driver, kind)
+def fit(profile: CloudProfile, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
+    """Whether a pool on ``profile``'s cloud with node ``image`` whose driver ``driver`` installs, made by
+    ``provisioner`` (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.rows`` for the platform's
+    plugin."""
+    return _fit(profile, platform_plugin(profile, image, driver, provisioner), image, driver, kind)
 
 
 def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:

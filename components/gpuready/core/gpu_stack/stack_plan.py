@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack import extra_values, ownership, stack_objects, stack_rules
 from gpuready.core.gpu_stack.charts import Chart
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
@@ -18,6 +17,10 @@ from gpuready.core.health.agent import INSTALLED_AGENT, agent_values, health_pro
 from gpuready.core.health.agent import describe as describe_health
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem, SpecError
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.clouds.registry import Cloud
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,7 +55,8 @@ class GpuStackPlan:
     """Everything a stack's GPU software needs, in registration order: namespace, objects, release."""
 
     spec: GpuStackSpec
-    cloud: Cloud
+    profile: CloudProfile = field(repr=False, compare=False)
+    """The stack's cloud's profile (its health agents and adapters, its fabric), as the planner was given it."""
     pools: tuple[PoolService, ...]
     namespace: Mapping[str, Any] | None = None
     objects: tuple[stack_objects.ReleaseObject, ...] = ()
@@ -65,14 +69,21 @@ class GpuStackPlan:
     agent_values: Mapping[str, Any] | None = None
     """The EKS node monitoring agent's chart values (its add-on's configuration values), when it is installed."""
 
+    @property
+    def cloud(self) -> Cloud:
+        """The stack's cloud's name."""
+        return self.profile.name
 
-def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
-    """Decide the GPU stack for ``pools`` on ``cloud``; raise ``SpecError`` listing every contradiction."""
+
+def plan_gpu_stack(profile: CloudProfile, pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> GpuStackPlan:
+    """Decide the GPU stack for ``pools`` on ``profile``'s cloud (the stack's, resolved once); raise ``SpecError``
+    listing every contradiction."""
+    cloud = profile.name
     problems: list[Problem] = [
         Problem("nodePools", f"pool {p.name!r} is for {p.cloud}, not {cloud}") for p in pools if p.cloud != cloud
     ]
     problems.extend(stack_rules.stack_problems(pools, spec))
-    agents = cloud_profile(cloud).health_agents
+    agents = profile.health_agents
     problems.extend(health_problems(spec.health, stack_kind=spec.kind, monitoring=spec.monitoring, cloud_agents=agents,
                                     pools=pools))  # fmt: skip
     if problems:
@@ -89,10 +100,10 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     )
     build = spec.stack_kind.values
     if build is None:
-        return GpuStackPlan(spec=spec, cloud=cloud, pools=services, health=health, agent_values=agent)
+        return GpuStackPlan(spec=spec, profile=profile, pools=services, health=health, agent_values=agent)
     ns = spec.effective_namespace
     objects: list[stack_objects.ReleaseObject] = []
-    values = build(cloud, pools, spec, objects)
+    values = build(profile, pools, spec, objects)
     if spec.values:  # the always-owned paths were refused with the spec; these are what the pools made gpuready's
         overrides = extra_values.override_problems(spec.chart, spec.values, values, "gpuStack.values")
         if overrides:
@@ -109,7 +120,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
     )
     return GpuStackPlan(
         spec=spec,
-        cloud=cloud,
+        profile=profile,
         pools=services,
         namespace=stack_objects.namespace(ns),
         objects=tuple(objects),

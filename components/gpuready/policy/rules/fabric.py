@@ -17,9 +17,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuready.core.clouds.registry import Cloud, cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.props import as_list, as_mapping, dig, text_map
 from gpuready.policy.rules.charts import INSTALL_TYPES
 from gpuready.policy.rules.cross_resource import chart_name_of
@@ -27,6 +27,9 @@ from gpuready.policy.rules.gpu_pools import POOL_TYPES, GpuPool, gpu_pools
 from gpuready.policy.rules.k8s import selector_matches
 from gpuready.policy.rules.stack import Finding, StackResource, collect
 from gpuready.policy.rules.workloads import WORKLOAD_TYPES, pod_spec
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.catalog_facts import CloudCatalog
 
 RDMA_PREFIX = "rdma/"
 """Resource prefix of Mellanox/k8s-rdma-shared-dev-plugin (README, "Configuration": ``resourcePrefix``)."""
@@ -39,16 +42,16 @@ def gpudirect_network_problems(resource_type: str, props: Mapping[str, Any], con
     """A pool on a machine whose fabric needs additional node networks declares all of them."""
     problems = []
     for pool in gpu_pools(resource_type, props):
-        profile = cloud_profile(pool.cloud)
+        fabric = pool.catalog.fabric
         for machine in pool.instance_types:
-            needed = profile.fabric.networks.get(machine)
+            needed = fabric.networks.get(machine)
             if not needed:
                 continue
-            field = profile.fabric.policy_networks_field
+            field = fabric.policy_networks_field
             have = len(as_list(dig(pool.props, *field.split("."))))
             if have == needed:
                 continue
-            kind = profile.fabric.types[machine].kind
+            kind = fabric.types[machine].kind
             problems.append(
                 f"{pool.where}{field}: {machine} has {kind} over {needed} extra NICs, but the pool declares {have} "
                 f"additional node networks, so NCCL falls back to TCP on the primary NIC. Give it one network per "
@@ -74,7 +77,7 @@ def rdma_findings(resources: Sequence[StackResource], config: Mapping[str, Any])
             continue  # the pools it lands on are not in this stack: nothing to judge
         kind = r.type.rsplit(":", 1)[-1]
         wanted = ", ".join(sorted(asked))
-        without = [p.label for p in selected if not _has_infiniband(p.pool.cloud, p.pool.instance_types)]
+        without = [p.label for p in selected if not _has_infiniband(p.pool.catalog, p.pool.instance_types)]
         if without:
             findings.append(
                 Finding(
@@ -111,10 +114,9 @@ def _rdma_resources(resource_type: str, props: Mapping[str, Any]) -> set[str]:
     return names
 
 
-def _has_infiniband(cloud: Cloud, instance_types: Sequence[str]) -> bool:
-    profile = cloud_profile(cloud)
-    fold = profile.instance_types_fold_case  # Azure VM sizes match whatever their case
-    types = {(k.lower() if fold else k): v.kind for k, v in profile.fabric.types.items()}
+def _has_infiniband(catalog: CloudCatalog, instance_types: Sequence[str]) -> bool:
+    fold = catalog.instance_types_fold_case  # Azure VM sizes match whatever their case
+    types = {(k.lower() if fold else k): v.kind for k, v in catalog.fabric.types.items()}
     return bool(instance_types) and all(types.get(t.lower() if fold else t) == INFINIBAND for t in instance_types)
 
 
@@ -130,9 +132,7 @@ def fabric_findings(resources: Sequence[StackResource], config: Mapping[str, Any
     pools = [(r, pool) for r in resources for pool in gpu_pools(r.type, r.props)]
     findings = []
     for resource, pool in pools:
-        for message in cloud_profile(pool.cloud).fabric.policy_problems(
-            pool.where, pool.props, pool.instance_types, stack
-        ):
+        for message in pool.catalog.fabric.policy_problems(pool.where, pool.props, pool.instance_types, stack):
             findings.append(Finding(resource.urn, f"{_kind(resource)} {resource.name!r}: {message}"))
     names = {name for profile in cloud_profiles() for name in profile.fabric.resource_names}
     for resource in resources:
@@ -160,7 +160,7 @@ def _requested(spec: Mapping[str, Any]) -> set[str]:
 
 
 def _lacking(resource: StackResource, path: tuple[str, ...], wanted: list[str], pool: GpuPool) -> list[Finding]:
-    fabric = cloud_profile(pool.cloud).fabric
+    fabric = pool.catalog.fabric
     offered: set[str] = set()
     for name in pool.instance_types:
         offered.update(fabric.type_resources(name))

@@ -209,7 +209,7 @@ def _instance_gpus(pool: ElasticPool) -> int | None:
     if not pool.instance_types:
         return None
     try:
-        return lookup.resolve_instance_type(pool.cloud, pool.instance_types[0], None).gpus
+        return lookup.resolve_instance_type(pool.catalog, pool.instance_types[0], None).gpus
     except SpecError:
         return None
 
