@@ -14,7 +14,6 @@ import pulumi
 import pulumi_kubernetes
 
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.pool_summary import PoolOutputs, pool_outputs
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -168,11 +167,12 @@ def require_default_provisioner(component: str, spec: GpuPoolSpec) -> None:
     """Refuse, before anything registers, a spec whose ``provisioner`` makes its nodes some other way than the
     fixed node group / pool this ``component`` creates (its own component builds it)."""
     chosen = spec.resolved.provisioner
-    if chosen.key != default_provisioner(spec.cloud):
+    default = next(iter(spec.profile.provisioners))
+    if chosen.key != default:
         raise SpecError.one(
             "pool.provisioner",
             f"{component} makes the cloud's fixed node pool, not a {chosen.key} pool",
             chosen.key,
-            (default_provisioner(spec.cloud),),
+            (default,),
             f"build it with the {chosen.key} pool component (docs/elastic-pools.md), or drop provisioner",
         )

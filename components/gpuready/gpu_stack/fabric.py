@@ -14,7 +14,6 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.specs import GpuPoolSpec
 
 TYPE_TOKEN = "gpuready:index:GpuFabricObjects"
@@ -65,6 +64,6 @@ def _register(name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions) -
 def fabric_manifests(pools: Sequence[GpuPoolSpec]) -> list[Mapping[str, Any]]:
     """The cluster objects the pools' fabrics need, from each pool's cloud (none without a fabric pool)."""
     found: list[Mapping[str, Any]] = []
-    for cloud in sorted({spec.cloud for spec in pools if spec.fabric is not None}):
-        found.extend(cloud_profile(cloud).fabric.cluster_objects([p for p in pools if p.cloud == cloud]))
+    for _, profile in sorted({spec.cloud: spec.profile for spec in pools if spec.fabric is not None}.items()):
+        found.extend(profile.fabric.cluster_objects([p for p in pools if p.profile is profile]))
     return found

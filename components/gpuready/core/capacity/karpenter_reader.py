@@ -21,16 +21,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
 from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
-from gpuready.core.clouds.registry import Cloud, cloud_profile
+from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.core.scale_path.karpenter_limits import NODES
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.clouds.registry import Cloud
 
 TAINTS_FIELD = "spec.template.spec.taints"
 LABELS_FIELD = "spec.template.metadata.labels"
@@ -38,8 +42,8 @@ DEFAULT_CONSOLIDATION = "WhenEmptyOrUnderutilized"
 """The CRD's default ``spec.disruption.consolidationPolicy`` (kubernetes-sigs/karpenter v1.14.1
 ``pkg/apis/crds/karpenter.sh_nodepools.yaml`` L154)."""
 BLOCKING_BUDGET_NODES = frozenset({"0", "0%"})
-Owner = tuple[Cloud, str, NodeFacts]
-"""A NodePool provisioner: its cloud, its key and its node facts."""
+Owner = tuple["CloudProfile", str, NodeFacts]
+"""A NodePool provisioner: its cloud's profile, its key and its node facts."""
 
 
 @cache
@@ -47,8 +51,9 @@ def _owners() -> tuple[Owner, ...]:
     # The registry loads the provisioners, which hold this reader: ask it on first use, not at import.
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415
 
+    profiles: dict[str, CloudProfile] = {profile.name: profile for profile in cloud_profiles()}
     return tuple(
-        (cast("Cloud", p.cloud), p.key, p.node_facts)
+        (profiles[p.cloud], p.key, p.node_facts)
         for p in provisioners()
         if p.node_facts is not None and p.node_facts.object_type == NODE_POOL_TABLE.type
     )
@@ -70,17 +75,17 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         for v in as_list(t.get("values")) if isinstance(v, str)
     )  # fmt: skip
     listed = [hit for v in types if (hit := gpu_instance_type(v)) is not None]
-    cloud = owner[0] if owner else next((c for c, _ in listed), None)
-    if cloud is None:  # a GPU requirement is an instance type's (whose cloud is known) or a provisioner's label
+    # the instance type's cloud (the catalog names it) is resolved here, once, for the record
+    profile = owner[0] if owner else next((cloud_profile(c) for c, _ in listed), None)
+    if profile is None:  # a GPU requirement is an instance type's (whose cloud is known) or a provisioner's label
         return ()
     facts = owner[2] if owner else None
     raw_taints = tuple(as_list(body.get("taints")))
     labels = text_map(dig(template, "metadata", "labels"))
     limits = as_mapping(dig(props, "spec", "limits")) or {}
     disruption = as_mapping(dig(props, "spec", "disruption")) or {}
-    profile = cloud_profile(cloud)
     pool = PoolFacts(
-        cloud=cloud,
+        cloud=profile.name,
         provisioner=owner[1] if owner else "",
         kind="NodePool",
         name=as_text(dig(props, "metadata", "name")) or "",
@@ -142,7 +147,7 @@ def _gpu_requirement(term: Mapping[str, Any], owners: Sequence[Owner]) -> str | 
     shown = f"requirement {key} {operator}" + (f" {values}" if values else "")
     if key == INSTANCE_TYPE and operator == "In":
         return shown if any(gpu_instance_type(v) is not None for v in values) else None
-    for cloud, _, f in owners:
+    for profile, _, f in owners:
         if key == f.gpu_count_label:
             counts = [n for v in values if (n := as_number(_int(v))) is not None]
             if (
@@ -155,7 +160,7 @@ def _gpu_requirement(term: Mapping[str, Any], owners: Sequence[Owner]) -> str | 
             return shown
         if key == f.gpu_manufacturer_label and operator == "In" and "nvidia" in [v.lower() for v in values]:
             return shown
-        family = cloud_profile(cloud).gpu_family
+        family = profile.gpu_family
         if key == f.instance_family_label and operator == "In" and any(family(v) for v in values):
             return shown
     return None

@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuready.core.capacity.registry import provisioner_named, provisioners
+from gpuready.core.capacity.registry import provisioners
 from gpuready.policy.rules.gpu_pools import gpu_pools
 
-LIFECYCLE_TYPES = frozenset(p.pool_table.type for p in provisioners() if not p.elastic)
+_POOL_TABLES = {p.pool_table.type: p.pool_table for p in provisioners() if not p.elastic}
+"""Resource type of a sized GPU node group -> the replacement table of the provisioner that writes it (one each)."""
+LIFECYCLE_TYPES = frozenset(_POOL_TABLES)
 """The resources that hold a sized group of GPU nodes (a cluster's inline pool profiles are left out: their counts
 live in one list with the cluster's own settings)."""
 
@@ -27,9 +29,11 @@ def autoscaled_count_problems(
     resource_type: str, props: Mapping[str, Any], options: Mapping[str, Any], config: Mapping[str, Any]
 ) -> list[str]:
     """An autoscaled GPU pool must leave its node count to the autoscaler after creation."""
+    table = _POOL_TABLES.get(resource_type)
+    if table is None:
+        return []
     problems = []
     for pool in gpu_pools(resource_type, props):
-        table = provisioner_named(pool.cloud, pool.provisioner).pool_table
         for field in pool.creation_only:
             if _ignored(field, options.get("ignoreChanges") or ()):
                 continue
