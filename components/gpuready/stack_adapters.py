@@ -19,7 +19,7 @@ from typing import Protocol, cast
 
 import pulumi
 
-from gpuready.core.clouds.registry import cloud_profile
+from gpuready.core.clouds.stack_wiring import StackWiring
 from gpuready.core.cluster_kubeconfig import ClusterTarget
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
 from gpuready.core.health.agent_chart import AGENT_ADDON
@@ -41,9 +41,9 @@ class StackAdapter(Protocol):
     ) -> pulumi.Output[str]: ...
 
 
-def stack_adapter(cloud: str) -> StackAdapter:
-    """The stack adapter of ``cloud`` (its module, imported on first use)."""
-    return cast("StackAdapter", importlib.import_module(cloud_profile(cloud).stack_adapter))
+def stack_adapter(wiring: StackWiring) -> StackAdapter:
+    """The stack adapter of ``wiring``'s cloud (its module, imported on first use)."""
+    return cast("StackAdapter", importlib.import_module(wiring.stack_adapter))
 
 
 def build_pool(

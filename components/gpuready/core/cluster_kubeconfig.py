@@ -15,8 +15,8 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -24,6 +24,9 @@ from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.config_model.problems import validate
 from gpuready.errors import ConfigError, GpuReadyError, Problem
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.stack_wiring import StackWiring
 
 NS = "gpuready"
 EXEC_API_VERSION = "client.authentication.k8s.io/v1beta1"
@@ -48,6 +51,9 @@ class ClusterTarget:
     """The cloud's own settings (its profile's ``settings`` model, as ``StackSettings.cloud_settings`` carries
     them): its look-up reads the keys the model marks ``target`` (the resource group, the location); None: none
     given, so a cloud whose look-up needs a key reports it missing."""
+    profile: StackWiring = field(init=False, repr=False, compare=False)
+    """The cloud's profile (its settings model and stack adapter), resolved once from the name the target was given
+    (a stack's ``gpuready:cloud`` or a command's ``--cloud``)."""
 
     @classmethod
     def from_keys(cls, cloud: Cloud, cluster_name: str, **keys: object) -> ClusterTarget:
@@ -64,7 +70,8 @@ class ClusterTarget:
         if not self.cluster_name:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
         if self.cloud in CLOUDS:
-            model = cloud_profile(self.cloud).settings
+            object.__setattr__(self, "profile", cloud_profile(self.cloud))
+            model = self.profile.settings
             given = self.cloud_settings
             if given is not None and not isinstance(given, model):
                 raise TypeError(f"a {self.cloud} cluster target takes {model.__name__}, not {type(given).__name__}")

@@ -39,4 +39,4 @@ def cluster_provider(
 
 
 def _cloud_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:
-    return stack_adapter(target.cloud).cluster_kubeconfig(target, invoke_opts)
+    return stack_adapter(target.profile).cluster_kubeconfig(target, invoke_opts)
