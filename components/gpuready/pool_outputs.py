@@ -8,7 +8,7 @@ values come from pure functions of the validated spec. The values are known at c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 import pulumi_kubernetes
@@ -19,6 +19,9 @@ from gpuready.core.pool_summary import PoolOutputs, pool_outputs
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
+
+if TYPE_CHECKING:
+    from gpuready.core.clouds.stack_wiring import StackWiring
 
 
 class GpuNodePoolBase(pulumi.ComponentResource):
@@ -47,7 +50,7 @@ class GpuNodePoolBase(pulumi.ComponentResource):
     def _report_offering(self, spec: GpuPoolSpec) -> None:
         """Warn when the stack's region does not offer the pool's instance type (``pulumi preview`` and ``gpuready
         plan`` show it; the plan goes on); say as info what the cloud cannot have checked."""
-        profile = spec.profile
+        profile: StackWiring = spec.profile
         settings = {
             key: pulumi.Config(key.partition(":")[0]).get(key.partition(":")[2]) for key in profile.region_settings
         }

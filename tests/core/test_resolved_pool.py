@@ -95,6 +95,7 @@ class _CountingProfiles(dict[str, Any]):
 
 @pytest.fixture
 def profile_lookups(monkeypatch: pytest.MonkeyPatch) -> Iterator[_CountingProfiles]:
+    build_spec("eks")  # what validation caches on first use (every cloud's reserved keys) is not a pool's look-up
     counting = _CountingProfiles(clouds.REGISTRY._profiles)
     monkeypatch.setattr(clouds.REGISTRY, "_profiles", counting)
     yield counting

@@ -20,6 +20,7 @@ from gpuready.core.pool_parts import UPGRADE_STRATEGIES
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.specs import GpuPoolSpec
 
 MAX_SOAK_SECONDS = 7 * 24 * 3600
@@ -56,7 +57,7 @@ def check_upgrade(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 def _check_blue_green(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     policy = spec.upgrade
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     if not profile.blue_green:
         problems.append(
             Problem(
@@ -89,7 +90,7 @@ def _check_soak_keys_unused(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 
 
 def _check_cloud(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     problems.extend(profile.upgrade_problems(spec))
     problems.extend(profile.release_version_problems(spec))
     if not profile.rotates_names and spec.fixed_name is False:

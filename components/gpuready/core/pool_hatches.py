@@ -14,6 +14,7 @@ from gpuready.core.mappings import deep_merge
 from gpuready.errors import Problem, kind_of
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.specs import GpuPoolSpec
 
 
@@ -43,7 +44,7 @@ def _disk_problems(spec: GpuPoolSpec) -> list[Problem]:
     size = spec.disk_size_gb
     if size is None:
         return []
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     if not isinstance(size, int) or isinstance(size, bool):
         return [Problem("diskSizeGb", "must be a whole number of GB", size)]
     low, high, source = profile.disk_size_gb

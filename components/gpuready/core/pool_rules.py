@@ -5,6 +5,7 @@ Field paths use the stack config's camelCase names so a message points at the li
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from gpuready.core import lifecycle_rules, pool_hatches, resolved_pool, sharing_rules
@@ -12,6 +13,7 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.catalog.gpus import GpuModel
+from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.fabric import rules as fabric_rules
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
@@ -30,6 +32,7 @@ from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem, SpecError
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.resolved_pool import ResolvedPool
     from gpuready.core.specs import GpuPoolSpec
 
@@ -96,12 +99,25 @@ def _check_driver(spec: GpuPoolSpec, problems: list[Problem]) -> None:
     problems.extend(spec.profile.driver_problems(spec))
 
 
+@cache
+def _clouds_own_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """The label and taint keys some cloud's pools get from gpuready (``NodeSetup.own_label_keys``,
+    ``own_taint_keys``), every registered cloud's: a pool on any cloud may not declare them (AKS's spot taint, GKE's
+    device-plugin opt-out label), as before they moved into their cloud packages. Asked on first use: the profiles
+    register when ``gpuready.plugins`` is imported."""
+    profiles = cloud_profiles()
+    return (
+        frozenset(key for profile in profiles for key in profile.own_label_keys),
+        frozenset(key for profile in profiles for key in profile.own_taint_keys),
+    )
+
+
 def _check_cloud_offers(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:
     problems.extend(spec.profile.accelerator_problems(model))
 
 
 def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     for key, value in spec.labels.items():
         path = f"labels[{key!r}]"
         reason = qualified_name_problem(key)
@@ -133,12 +149,12 @@ def _check_labels(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                         ("false",),
                     )
                 )
-        elif key in MANAGED_LABEL_KEYS or key in profile.own_label_keys or key.startswith(LABEL_DEPLOY_PREFIX):
+        elif key in MANAGED_LABEL_KEYS or key in _clouds_own_keys()[0] or key.startswith(LABEL_DEPLOY_PREFIX):
             problems.append(Problem(path, "gpuready sets this label itself", key, (), "remove it from labels"))
 
 
 def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     seen: set[tuple[str, str]] = set()
     for index, taint in enumerate(spec.taints):
         path = f"taints[{index}]"
@@ -159,7 +175,7 @@ def _check_taints(spec: GpuPoolSpec, problems: list[Problem]) -> None:
                     _effect_hint(taint.effect),
                 )
             )
-        if taint.key == spec.conventions.gpu_taint.key or taint.key in profile.own_taint_keys:
+        if taint.key == spec.conventions.gpu_taint.key or taint.key in _clouds_own_keys()[1]:
             problems.append(Problem(f"{path}.key", "gpuready sets this taint itself", taint.key, (), "remove it"))
         problems.extend(profile.taint_value_problems(f"{path}.value", taint))
         if (taint.key, taint.effect) in seen:

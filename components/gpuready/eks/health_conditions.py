@@ -24,7 +24,22 @@ CONDITIONS: tuple[HealthCondition, ...] = (
 # aws/eks-node-monitoring-agent v1.7.0 docs/node-health-issues.adoc L20-108, pkg/reasons/reasons.go L5-90
 GPU_REASONS: tuple[ReasonFact, ...] = (
     ReasonFact("DCGMDiagnosticFailure", "a DCGM active diagnostics test failed", True),
-    ReasonFact("DCGMError", "the agent lost (or never had) its connection to the DCGM host engine", True),
+    ReasonFact(
+        "DCGMError",
+        "the agent lost (or never had) its connection to the DCGM host engine",
+        True,
+        # on GPU Operator nodes the agent's own dcgm-server is often missing or sees no GPUs
+        # (aws/containers-roadmap #2555, #2763; aws/eks-node-monitoring-agent #241, #256)
+        cause=(
+            " (on GPU Operator nodes the agent's dcgm-server is often not running: it does not tolerate the GPU "
+            "taint, or a second host engine sees no GPUs; aws/containers-roadmap#2555, #2763)"
+        ),
+        fix=(
+            "give DCGM one owner per node (gpuStack.health in the stack: the GPU Operator's standalone DCGM, or the "
+            "agent's dcgm-server with the pool's tolerations); check: kubectl get pods -A -o wide "
+            "--field-selector spec.nodeName={node}"
+        ),
+    ),
     ReasonFact("DCGMFieldError[Code]", "DCGM saw GPU degradation through a field", False),
     ReasonFact("DCGMHealthCode[Code]", "a DCGM health check failed", True),
     ReasonFact("FabricManagerNotRunning", "NVIDIA Fabric Manager is not running on an NVSwitch instance", True),

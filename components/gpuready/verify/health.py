@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from gpuready.core.advertisers.registry import is_gpu_resource
 from gpuready.core.health.conditions import (
-    DCGM_UNREACHABLE_REASON,
     HEALTH_CONDITIONS,
     REPORTER_TITLES,
     HealthCondition,
@@ -68,16 +67,9 @@ def _condition_finding(view: NodeView, condition: ReportedCondition, fact: Healt
     if condition.message:
         cause += f"; message: {condition.message}"
     fix = _repair_fix(view.name)
-    if condition.reason == DCGM_UNREACHABLE_REASON:
-        cause += (
-            " (on GPU Operator nodes the agent's dcgm-server is often not running: it does not tolerate the GPU "
-            "taint, or a second host engine sees no GPUs; aws/containers-roadmap#2555, #2763)"
-        )
-        fix = (
-            "give DCGM one owner per node (gpuStack.health in the stack: the GPU Operator's standalone DCGM, or the "
-            f"agent's dcgm-server with the pool's tolerations); check: kubectl get pods -A -o wide "
-            f"--field-selector spec.nodeName={view.name}"
-        )
+    if reason is not None:  # what the reporter's cloud knows more of the reason (the EKS agent's DCGMError)
+        cause += reason.cause
+        fix = reason.fix.format(node=view.name) if reason.fix else fix
     return Finding(
         node=view.name, severity=severity, code=f.GPU_UNHEALTHY if fact.gpu else f.NODE_UNHEALTHY,
         message=f"health condition {condition.type}: reports a problem; got {shown}",

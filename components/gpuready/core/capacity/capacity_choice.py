@@ -21,6 +21,7 @@ from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.capacity.interface import Provisioner
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.specs import GpuPoolSpec
 
 
@@ -56,7 +57,7 @@ def _reads(key: str) -> Callable[[Provisioner], bool]:
 
 def _offered_by(spec: GpuPoolSpec, offers: Callable[[Provisioner], bool], what: str) -> str:
     """A hint naming the provisioners of the pool's cloud for which ``offers`` holds, else removing ``what``."""
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     keys = [key for key, provisioner in profile.provisioners.items() if offers(provisioner)]
     if keys:
         return f"remove {what}, or set provisioner: {' or '.join(keys)}"

@@ -27,6 +27,7 @@ from gpuready.errors import Problem, RegistrationError
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.node_setup import PlatformAdvertiser
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.scale_path.model import ScaleDecider
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.core.taints import Taint
@@ -210,7 +211,7 @@ class Provisioner(ABC):
 
 def cloud_name_problems(spec: GpuPoolSpec) -> list[Problem]:
     """The pool's ``name`` as the cloud's node pool name (a fixed pool's, with its rotating suffix)."""
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     pattern, rule = profile.name_rule
     if not pattern.match(spec.name):
         return [Problem("name", f"not a valid {profile.title} node pool name", spec.name, (), rule)]

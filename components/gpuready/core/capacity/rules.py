@@ -24,6 +24,7 @@ from gpuready.errors import Problem
 if TYPE_CHECKING:
     from gpuready.core.capacity.interface import Provisioner
     from gpuready.core.catalog.lookup import ResolvedGpu
+    from gpuready.core.clouds.spec_rules import SpecRules
     from gpuready.core.specs import GpuPoolSpec
 
 
@@ -59,7 +60,7 @@ def _node_class_problems(spec: GpuPoolSpec, chosen: Provisioner) -> list[Problem
 
 
 def _node_pool_keys(spec: GpuPoolSpec) -> str:
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     keys = [key for key, made in profile.provisioners.items() if made.node_lifetime]
     return f"provisioner: {' or '.join(keys)}" if keys else f"no provisioner on {profile.title} makes one"
 
@@ -116,7 +117,7 @@ def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
 
 
 def _elastic_keys(spec: GpuPoolSpec) -> str:
-    profile = spec.profile
+    profile: SpecRules = spec.profile
     elastic = [key for key, made in profile.provisioners.items() if made.elastic]
     return ", ".join(elastic) or "none on this cloud"
 

@@ -42,10 +42,10 @@ class NodeSetup(NamedCloud, Protocol):
     its own plugin with its driver)."""
     own_label_keys: ClassVar[frozenset[str]] = frozenset()
     """Keys of the node labels gpuready sets on the cloud's pools for it (``cloud_labels``): the pool rules refuse
-    them in a pool's extra labels."""
+    them in the extra labels of a pool on any cloud."""
     own_taint_keys: ClassVar[frozenset[str]] = frozenset()
     """Keys of the taints the cloud puts on pools itself, which gpuready declares (``cloud_taints``): the pool rules
-    refuse them in a pool's own taints."""
+    refuse them in the own taints of a pool on any cloud."""
     platform_fits: ClassVar[PlatformFits] = {}
     """How each GPU stack kind fits a pool whose platform brings the cloud's own device plugin (``stack_fits``'
     rows of each plugin the cloud's images and provisioners bring, besides ``nvidia``)."""

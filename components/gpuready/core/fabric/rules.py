@@ -10,6 +10,7 @@ from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.core.clouds.catalog_facts import CloudCatalog
     from gpuready.core.specs import GpuPoolSpec
 
 SHOWN_TYPES = 12
@@ -23,7 +24,7 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
         return []
     if not isinstance(fabric, FabricSpec):
         return [Problem("fabric", "must be a fabric kind or a mapping with a kind", fabric, FABRIC_KINDS)]
-    profile = spec.profile
+    profile: CloudCatalog = spec.profile
     having = sorted(name for name, found in profile.fabric.types.items() if found.kind == fabric.kind)
     if fabric.kind not in FABRIC_KINDS or not having:
         offered = sorted({found.kind for found in profile.fabric.types.values()})

@@ -103,15 +103,13 @@ class ReasonFact:
     meaning: str
     condition: bool
     """Set as the node condition (auto repair acts on it); otherwise only a Kubernetes event."""
+    cause: str = ""
+    """What verification adds to the finding's cause when a node reports the reason ("" for nothing more)."""
+    fix: str = ""
+    """The fix verification proposes instead of repairing the node (``{node}``: the node's name); "" to repair it."""
 
     def matches(self, reason: str) -> bool:
         return re.fullmatch(self.pattern.replace("[Code]", r"\d+"), reason) is not None
-
-
-DCGM_UNREACHABLE_REASON = "DCGMError"
-"""The reason the agent sets when its DCGM host engine is unreachable: on GPU Operator nodes the agent's own
-dcgm-server is often missing or sees no GPUs (aws/containers-roadmap #2555, #2763;
-aws/eks-node-monitoring-agent #241, #256)."""
 
 
 @functools.cache
