@@ -5,7 +5,8 @@ The audiences (each a ``Protocol`` in its own module, typed against by the code 
 ``StackWiring`` (the stack program, settings, ``gpuready new``) and ``CloudCatalog`` (the GPU catalog). Each cloud
 subclasses ``CloudProfile`` in its own package (``components/gpuready/<cloud>/profile.py``) and sets the facts; the
 protocols' defaults are what a cloud does when it adds nothing of its own. A pool carries its profile
-(``spec.profile``); others ask ``registry.cloud_profile(name)``.
+(``spec.profile``), the stack settings and the GPU stack plan the stack's (``profile``), a read pool its reader's
+(``PoolFacts.reading``, ``catalog``); ``registry.cloud_profile(name)`` is asked only where a name comes in.
 """
 
 from __future__ import annotations
