@@ -34,11 +34,10 @@ LOOKUPS: dict[tuple[str, str], str] = {
     ),
     ("core/capacity/karpenter_reader.py", "read_node_pool"): "a NodePool's cloud, named by its instance type's row",
     ("core/capacity/rules.py", "is_elastic_key"): "a pool entry's minSize rule, before its spec (and profile) exist",
-    ("core/capacity/registry.py", "default_provisioner"): "the capacity registry's by-name answer",
-    ("core/capacity/registry.py", "provisioner_named"): "the capacity registry's by-name answer (`provisioners()`)",
+    ("core/capacity/registry.py", "provisioner_named"): "the capacity registry's by-name answer (the tests')",
     ("pool_outputs.py", "require_provisioner"): "names an elastic component's cloud for a pool of another cloud",
 }
-MOST_LOOKUPS = 12
+MOST_LOOKUPS = 11
 """Look-ups by name outside the registry and the cloud packages; 28 before the stack's cloud was resolved once."""
 
 

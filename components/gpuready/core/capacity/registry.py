@@ -19,17 +19,16 @@ if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
-def default_provisioner(cloud: str) -> str:
-    """The key of the provisioner a pool of ``cloud`` uses unless it names one."""
-    return next(iter(cloud_profile(cloud).provisioners))
-
-
 def provisioner_named(cloud: str, key: str) -> Provisioner:
     """The provisioner registered as ``key`` on ``cloud``; raises ``KeyError`` naming the known ones."""
     known = cloud_profile(cloud).provisioners
     provisioner = known.get(key)
     if provisioner is None:
         raise KeyError(f"no provisioner {key!r} on {cloud!r}; known: {', '.join(known) or 'none'}")
+    return _checked(cloud, key, provisioner)
+
+
+def _checked(cloud: str, key: str, provisioner: object) -> Provisioner:
     if not isinstance(provisioner, Provisioner) or (provisioner.cloud, provisioner.key) != (cloud, key):
         raise TypeError(f"{provisioner!r} is not the {cloud!r} provisioner {key!r}")
     return provisioner
@@ -44,7 +43,7 @@ def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
 
 def provisioners() -> tuple[Provisioner, ...]:
     """Every registered provisioner, cloud by cloud in registry order."""
-    return tuple(provisioner_named(p.name, key) for p in cloud_profiles() for key in p.provisioners)
+    return tuple(_checked(p.name, key, made) for p in cloud_profiles() for key, made in p.provisioners.items())
 
 
 def component_provisioners() -> tuple[Provisioner, ...]:
