@@ -13,11 +13,13 @@ from gpuready.core import sharing_plan
 from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.capacity.registry import provisioner_for
 from gpuready.core.clouds import registry as clouds
+from gpuready.core.cluster_quotas import pool_count_problems
 from gpuready.core.gpu_stack import ownership
 from gpuready.core.pool_parts import GpuSharing, MigPartitioning
 from gpuready.core.pool_summary import pool_outputs
 from gpuready.core.scheduling import pool_labels, pool_taints
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.core.workload import gpu_workload
 from gpuready.verify.expectations import expectation_for
 from tests.core.conftest import build_spec
@@ -114,3 +116,23 @@ def test_downstream_of_validation_no_profile_or_provisioner_is_looked_up_by_name
     assert (pool_labels(spec), pool_taints(spec)) == (outputs.node_labels, expectation.taints)
     assert workload.resource == outputs.resource_name
     assert profile_lookups.asked[made:] == []
+
+
+STACK = {
+    "cloud": "gke",
+    "clusterName": "ml",
+    "gkeLocation": "us-central1-a",
+    "nodePools": "- {name: l4, instanceType: g2-standard-8, minSize: 0, maxSize: 2}\n"
+    "- {name: l4b, instanceType: g2-standard-4, minSize: 0, maxSize: 1}",
+}
+
+
+def test_the_stack_settings_resolve_their_cloud_once(profile_lookups: _CountingProfiles) -> None:
+    parse_stack_settings(STACK)  # the joined settings model, built once from every profile, is not the stack's look-up
+    profile_lookups.asked.clear()
+    settings = parse_stack_settings(STACK)
+    assert profile_lookups.asked == ["gke"] * (1 + len(settings.pools))  # `gpuready:cloud`, then each pool's `cloud`
+    plan = settings.planned_gpu_stack
+    assert settings.profile is plan.profile is settings.pools[0].profile is clouds.cloud_profile("gke")
+    assert pool_count_problems(settings.profile, 1000, "nodePools") == []  # no GKE limit, asked of the profile
+    assert profile_lookups.asked == ["gke"] * (2 + len(settings.pools))  # only the check's own look-up above
