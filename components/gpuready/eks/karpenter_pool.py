@@ -58,8 +58,6 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
     """The ``karpenter.k8s.aws/v1`` EC2NodeClass (escape hatch)."""
     node_overlay: k8s.apiextensions.CustomResource | None
     """The ``karpenter.sh/v1alpha1`` NodeOverlay of the pool's other GPU resources, if it needs one."""
-    placement_group: aws.ec2.PlacementGroup | None
-    """An EFA pool's cluster placement group, when gpuready makes it (``placementGroup: create``)."""
 
     def __init__(self, name: str, args: EksKarpenterGpuPoolArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         spec = args.pool
@@ -69,7 +67,9 @@ class EksKarpenterGpuPool(GpuNodePoolBase):
         child = pulumi.ResourceOptions(parent=self, provider=args.provider)
         tags = dict(args.tags)
 
-        self.placement_group = _placement_group(name, spec, tags, self)
+        # On the instance, not the class: the SDK evaluates class annotations (see EksGpuNodePool.launch_template).
+        self.placement_group: aws.ec2.PlacementGroup | None = _placement_group(name, spec, tags, self)
+        """An EFA pool's cluster placement group, when gpuready makes it (``placementGroup: create``)."""
 
         def class_spec(resolved: dict[str, Any]) -> dict[str, Any]:
             wiring = karpenter.KarpenterWiring(

@@ -38,8 +38,6 @@ class EksGpuNodePool(GpuNodePoolBase):
 
     node_group: aws.eks.NodeGroup
     """The underlying node group (escape hatch)."""
-    launch_template: aws.ec2.LaunchTemplate | None
-    """The launch template gpuready makes for a reserved, Capacity Block or EFA pool, else None."""
     autoscaler_tags: list[aws.autoscaling.Tag]
     """Node-template tags on the node group's Auto Scaling group (deleted with the node group)."""
 
@@ -65,9 +63,13 @@ class EksGpuNodePool(GpuNodePoolBase):
             fabric_args = efa.template_args
             wiring["subnet_ids"] = efa.subnet_ids
         # One launch template for the pool's capacity (reservation, Capacity Block) and fabric (EFA), or none.
+        # Declared here, not on the class: the Pulumi SDK evaluates a component class's annotations when it
+        # registers outputs (pulumi/_types.py resource_types), and naming aws.ec2 there would load its 183 modules
+        # for every EKS plan, with or without a launch template.
         self.launch_template: aws.ec2.LaunchTemplate | None = launch_template.launch_template(
             name, spec, self, fabric_args=fabric_args, tags=args.tags
         )
+        """The launch template gpuready makes for a reserved, Capacity Block or EFA pool, else None."""
         if self.launch_template is not None:
             wiring["launch_template"] = launch_template.node_group_reference(self.launch_template)
         decided = dict(node_group_args)
