@@ -10,7 +10,8 @@ from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners, provisioners
 from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, Wire
 from gpuready.core.gpu_stack.kind import GpuStackKind
-from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, GPU_OPERATOR_DRA_STACK, STACK_KIND_OBJECTS
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, STACK_KIND_OBJECTS
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import GPU_OPERATOR_DRA_STACK
 from gpuready.eks.auto_mode import EksAutoMode
 from gpuready.errors import RegistrationError
 from gpuready.package.json_types import token

@@ -83,7 +83,7 @@ def plan_gpu_stack(cloud: Cloud, pools: Sequence[GpuPoolSpec], spec: GpuStackSpe
         PoolService(
             pool=p.name,
             platform_plugin=p.resolved.platform_plugin,
-            summary=ownership.pool_fit(p, spec.kind).summary,
+            summary=ownership.pool_fit(p, spec.stack_kind).summary,
         )
         for p in pools
     )

@@ -17,9 +17,8 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_name
 from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.catalog.lookup import resolve_instance_type
 from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.dra_cluster import DRA_MIN_MINOR
-from gpuready.core.gpu_stack.kinds import stack_kind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind, stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
