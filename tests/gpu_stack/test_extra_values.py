@@ -41,7 +41,7 @@ PLUGIN_PRIVATE = {
 
 
 def _plan(cloud: str, pools: Sequence[GpuPoolSpec], kind: str, **spec: Any) -> GpuStackPlan:
-    return plan_gpu_stack(cloud, pools, GpuStackSpec(kind=kind, **spec))  # type: ignore[arg-type]
+    return plan_gpu_stack(cloud, pools, GpuStackSpec(kind=kind, **spec))
 
 
 def _render(plan: GpuStackPlan) -> Rendered:

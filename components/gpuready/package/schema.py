@@ -20,7 +20,7 @@ from pydantic.alias_generators import to_camel
 import gpuready.plugins  # noqa: F401 - the schema lists the components of the registered clouds' provisioners
 from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners
-from gpuready.core.clouds.registry import CLOUDS
+from gpuready.core.clouds.registry import cloud_names
 from gpuready.core.component_entry import STRING, STRING_MAP, Wire
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
@@ -66,7 +66,7 @@ _CONVENTIONS = (
          "(gpuready:conventions' skypilotLabels); absent: true."),
 )  # fmt: skip
 """Every component with pools takes the team's conventions, as the stack takes ``gpuready:conventions``."""
-_CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(CLOUDS)}.", True)
+_CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(cloud_names())}.", True)
 _AGENT_WIRING = (
     Wire("clusterName", STRING, "Name of the existing cluster: required when health installs an agent add-on (EKS: "
          "the node monitoring agent)."),

@@ -11,14 +11,16 @@ from collections.abc import Mapping
 from functools import cache
 
 from gpuready.core.catalog.instance_types import InstanceType
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 
 
 @cache
 def _any_folded() -> Mapping[str, tuple[Cloud, InstanceType]]:
     """Every catalog instance type by lowercase name (names never collide across clouds), with its cloud; built on
     first use, since the profiles load the provisioners whose readers ask it."""
-    return {name.lower(): (cloud, t) for cloud in CLOUDS for name, t in cloud_profile(cloud).instance_types.items()}
+    return {
+        name.lower(): (cloud, t) for cloud in cloud_names() for name, t in cloud_profile(cloud).instance_types.items()
+    }
 
 
 def gpu_instance_type(name: str) -> tuple[Cloud, InstanceType | None] | None:
@@ -27,4 +29,4 @@ def gpu_instance_type(name: str) -> tuple[Cloud, InstanceType | None] | None:
     listed = _any_folded().get(name.lower())
     if listed is not None:
         return listed
-    return next(((cloud, None) for cloud in CLOUDS if cloud_profile(cloud).unlisted_gpu_type(name)), None)
+    return next(((cloud, None) for cloud in cloud_names() if cloud_profile(cloud).unlisted_gpu_type(name)), None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
@@ -48,7 +48,7 @@ def _owners() -> tuple[Owner, ...]:
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415
 
     return tuple(
-        (cast("Cloud", p.cloud), p.key, p.node_facts)
+        (p.cloud, p.key, p.node_facts)
         for p in provisioners()
         if p.node_facts is not None and p.node_facts.object_type == NODE_POOL_TABLE.type
     )

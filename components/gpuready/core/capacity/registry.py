@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile
+from gpuready.core.clouds.registry import cloud_names, cloud_profile
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -44,7 +44,7 @@ def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
 
 def provisioners() -> tuple[Provisioner, ...]:
     """Every registered provisioner, cloud by cloud in registry order."""
-    return tuple(provisioner_named(cloud, key) for cloud in CLOUDS for key in cloud_profile(cloud).provisioners)
+    return tuple(provisioner_named(cloud, key) for cloud in cloud_names() for key in cloud_profile(cloud).provisioners)
 
 
 def component_provisioners() -> tuple[Provisioner, ...]:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity import capacity_choice, node_disruption, reservation_rules
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile
+from gpuready.core.clouds.registry import cloud_names, cloud_profile
 from gpuready.core.health.repair import repair_problems
 from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem
@@ -106,7 +106,7 @@ def _chosen(spec: GpuPoolSpec) -> Provisioner | Problem:
     key = spec.provisioner if spec.provisioner is not None else known[0]
     if key in registered:
         return registered[key]
-    elsewhere = [cloud for cloud in CLOUDS if key in tuple(cloud_profile(cloud).provisioners)]
+    elsewhere = [cloud for cloud in cloud_names() if key in tuple(cloud_profile(cloud).provisioners)]
     if elsewhere:
         where = " and ".join(cloud_profile(cloud).title for cloud in elsewhere)
         hint = f"{key} makes capacity on {where} only; on {spec.profile.title} use one of the allowed"

@@ -16,7 +16,7 @@ from gpuready.core import sharing_plan
 from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_named
 from gpuready.core.capacity.registry import default_provisioner
 from gpuready.core.catalog.lookup import resolve_instance_type
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.gpu_stack.dra_cluster import DRA_MIN_MINOR
 from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind, stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
@@ -63,7 +63,7 @@ def platforms() -> list[Platform]:
     """Every (cloud, provisioner, image, driver) a pool may have: the ones ``GpuPoolSpec`` accepts, provisioners in
     their cloud profile's order (the default, a fixed group, first)."""
     found: list[Platform] = []
-    for cloud in CLOUDS:
+    for cloud in cloud_names():
         profile = cloud_profile(cloud)
         for provisioner in profile.provisioners:
             for driver in DRIVER_OWNERS:
@@ -74,7 +74,7 @@ def platforms() -> list[Platform]:
                 ):
                     buildable = [Platform(cloud, provisioner, NO_IMAGE, driver)]
                 found.extend(buildable)
-    return sorted(found, key=lambda p: (CLOUDS.index(p.cloud), list(cloud_profile(p.cloud).provisioners).index(
+    return sorted(found, key=lambda p: (cloud_names().index(p.cloud), list(cloud_profile(p.cloud).provisioners).index(
         p.provisioner), cloud_profile(p.cloud).images.index(p.image) if p.image != NO_IMAGE else -1,
         DRIVER_OWNERS.index(p.driver)))  # fmt: skip
 
