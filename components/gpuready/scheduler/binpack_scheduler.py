@@ -89,3 +89,12 @@ class GpuBinPackingScheduler(pulumi.ComponentResource):
         resource = constructor(f"{name}-{suffix}", opts=opts, **arguments)
         self.resources[suffix] = resource
         return resource
+
+
+def package_component(
+    name: str, spec: BinPackSchedulerSpec, opts: pulumi.ResourceOptions
+) -> tuple[pulumi.ComponentResource, dict[str, Any]]:
+    """The component from the component package's parsed inputs, and its outputs (its ``SettingEntry``'s builder:
+    ``gpuready.core.binpack.scheduler_entry``)."""
+    scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
+    return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
