@@ -126,10 +126,16 @@ class SettingEntry:
     module: str = ""
     """The module defining the class and its Args (imported on first use: it loads the Kubernetes SDK)."""
     builder: str = ""
-    """The module that builds the component from its parsed spec (imported on first use):
-    ``package_component(name, spec, opts) -> (component, outputs)``."""
+    """The module that builds the component from its parsed spec (imported on first use): for the component
+    package ``package_component(name, spec, opts) -> (component, outputs)``, for the stack program
+    ``stack_component(name, spec, provider)`` and the stack's export of it, ``stack_exports(spec)``."""
     key: str = ""
-    """Its ``gpuready:*`` key (the parser's path: a problem names the component's input below it)."""
+    """Its ``gpuready:*`` key (the parser's path: a problem names the component's input below it; the stack
+    program's export)."""
+    setting: str = ""
+    """The ``StackSettings`` attribute holding the key's parsed spec (None: the stack asks for no component)."""
+    stack_name: str = ""
+    """The component's resource name in the stack program."""
     model: type[Any] | None = None
     """The key's config model (the schema's inputs)."""
     parse: Callable[[object, Sequence[Any], str], Any] | None = None
@@ -144,13 +150,14 @@ class SettingEntry:
     """The schema's outputs (name -> type and description), which ``package_component`` returns."""
 
     def __post_init__(self) -> None:
-        required = ("name", "module", "builder", "key", "model", "parse", "description", "pools", "outputs")
+        required = ("name", "module", "builder", "key", "setting", "stack_name", "model", "parse", "description",
+                    "pools", "outputs")  # fmt: skip
         missing = [name for name in required if not getattr(self, name)]
         if missing:
             raise RegistrationError(
                 f"setting entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
-                "component class, module, builder module, key, config model and parser, description, pools and "
-                "outputs"
+                "component class, module, builder module, key, settings attribute, stack resource name, config model "
+                "and parser, description, pools and outputs"
             )
 
     @property

@@ -98,3 +98,15 @@ def package_component(
     ``gpuready.core.binpack.scheduler_entry``)."""
     scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
     return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+
+
+def stack_component(name: str, spec: BinPackSchedulerSpec, provider: pulumi.ProviderResource) -> GpuBinPackingScheduler:
+    """The component of a stack's ``gpuready:binpackScheduler``, on the stack's Kubernetes provider."""
+    return GpuBinPackingScheduler(
+        name, GpuBinPackingSchedulerArgs(scheduler=spec), pulumi.ResourceOptions(provider=provider)
+    )
+
+
+def stack_exports(spec: BinPackSchedulerSpec) -> dict[str, Any]:
+    """What the stack exports of its scheduler (under ``binpackScheduler``)."""
+    return {"schedulerName": spec.scheduler_name, "namespace": spec.namespace, "image": spec.image}
