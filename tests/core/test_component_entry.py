@@ -100,6 +100,7 @@ def test_a_release_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str
         ({"component": None}, "'gpu-operator-dra' lacks component"),
         ({"values": None, "component": None}, "lacks values, component"),
         ({"chart": None}, "installs no chart but has values, component"),
+        ({"nvidia_fits": {}}, r"has nvidia_fits rows for \[\]; it needs one per driver owner: cloud, operator"),
     ],
 )
 def test_a_stack_kind_without_its_entry_fails_when_made(changes: dict[str, Any], named: str) -> None:

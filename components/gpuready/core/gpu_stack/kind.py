@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from gpuready.core.clouds.fit_rows import ByDriver
 from gpuready.core.component_entry import ReleaseEntry
 from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart
+from gpuready.core.pool_parts import DRIVER_OWNERS
 from gpuready.errors import RegistrationError
 
 if TYPE_CHECKING:
@@ -119,6 +120,11 @@ class GpuStackKind:
             raise RegistrationError(
                 f"GPU stack kind {self.key!r} {'lacks' if self.chart else 'installs no chart but has'} "
                 f"{', '.join(lacking)} (set exactly when chart is)"
+            )
+        if set(self.nvidia_fits) != set(DRIVER_OWNERS):
+            raise RegistrationError(
+                f"GPU stack kind {self.key!r} has nvidia_fits rows for {sorted(self.nvidia_fits)}; it needs one per "
+                f"driver owner: {', '.join(DRIVER_OWNERS)}"
             )
 
     @property
