@@ -93,7 +93,7 @@ schema: install
 key-docs: install
 	$(BIN)/python -m tools.key_docs --write
 
-# Pulumi.yaml's config block and gpuready new's project_config.yaml, generated from the settings models;
-# tests/tools/test_project_config.py fails when stale.
+# Pulumi.yaml's config block, gpuready new's project_config.yaml and its flags (new_project/flags.py), generated
+# from the registered clouds and the settings models; tests/tools/test_project_config.py fails when stale.
 project-config: install
 	$(BIN)/python -m tools.project_config --write

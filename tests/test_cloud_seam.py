@@ -18,20 +18,19 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import cloud_names as registered_clouds
+from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
 from tests.ast_source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("components", "policies", "stacks")
-CLOUD_PACKAGES = tuple(f"components/gpuready/{name}/" for name in CLOUDS)
-REGISTRY = "components/gpuready/core/clouds/registry.py"
-"""The one place that names every cloud: their names (``Cloud``)."""
+CLOUD_PACKAGES = tuple(f"components/gpuready/{name}/" for name in registered_clouds())
 PLUGINS = "components/gpuready/plugins.py"
-"""The one module that imports every cloud's profile, to register it."""
+"""The one module that names every cloud: it imports every cloud's profile, to register it (``CLOUD_PROFILES``)."""
 
 
 def _is_cloud_name(node: ast.AST) -> bool:
-    if isinstance(node, ast.Constant) and node.value in CLOUDS:
+    if isinstance(node, ast.Constant) and node.value in registered_clouds():
         return True
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return bool(node.elts) and all(_is_cloud_name(item) for item in node.elts)
@@ -86,7 +85,7 @@ def cloud_names(source: str) -> Iterator[tuple[int, str]]:
     """(line, name) for every identifier, import path or resource-type token in ``source`` that names a cloud."""
     for line, name in sorted(set(_names(parse(source)))):
         words = _words(name)
-        if any(word in CLOUDS for word in words) or name.startswith(tuple(f"{p}:" for p in PROVIDERS)):
+        if any(word in registered_clouds() for word in words) or name.startswith(tuple(f"{p}:" for p in PROVIDERS)):
             yield line, name
 
 
@@ -102,7 +101,7 @@ def test_no_code_outside_a_cloud_package_branches_on_the_cloud() -> None:
     found = []
     for path in _scanned_files():
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(CLOUD_PACKAGES) or relative in (REGISTRY, PLUGINS):
+        if relative.startswith(CLOUD_PACKAGES) or relative == PLUGINS:
             continue
         found += [f"{relative}:{line}: {what}" for line, what in cloud_branches(path.read_text())]
     assert not found, "ask the cloud profile (gpuready.core.clouds) instead:\n" + "\n".join(found)
@@ -112,7 +111,7 @@ def test_no_code_outside_a_cloud_package_names_a_cloud() -> None:
     found, still = [], set()
     for path in _scanned_files():
         relative = path.relative_to(ROOT).as_posix()
-        if relative.startswith(CLOUD_PACKAGES) or relative in (REGISTRY, PLUGINS):
+        if relative.startswith(CLOUD_PACKAGES) or relative == PLUGINS:
             continue
         names = [f"{relative}:{line}: {name}" for line, name in cloud_names(path.read_text())]
         if relative not in NAMING_EXEMPT:
@@ -170,8 +169,8 @@ def test_the_scan_catches_each_form(snippet: str, caught: bool) -> None:
 
 
 def test_every_cloud_has_its_profile_registered_under_its_name() -> None:
-    assert [p.name for p in cloud_profiles()] == list(CLOUDS)
-    for name in CLOUDS:
+    assert [p.name for p in cloud_profiles()] == list(registered_clouds())
+    for name in registered_clouds():
         assert cloud_profile(name) is cloud_profile(name)
         assert cloud_profile(name).images, name
 

@@ -61,7 +61,7 @@ def test_a_spec_of_another_provisioner_is_refused_before_anything_registers(
     mocked: CapturingMonitor, case: tuple[str, str, str, Make], cloud: str, keys: dict[str, Any]
 ) -> None:
     component, provisioner, title, make = case
-    spec = build_spec(cloud, **keys)  # type: ignore[arg-type]
+    spec = build_spec(cloud, **keys)
     if spec.provisioner == provisioner:
         return  # the component's own provisioner: not a wrong spec for it
 

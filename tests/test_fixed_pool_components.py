@@ -39,7 +39,7 @@ def mocked() -> Iterator[CapturingMonitor]:
 def test_an_elastic_spec_is_refused_before_anything_registers(
     mocked: CapturingMonitor, cloud: str, provisioner: str, make: Any
 ) -> None:
-    spec = build_spec(cloud, provisioner=provisioner, min_size=0)  # type: ignore[arg-type]
+    spec = build_spec(cloud, provisioner=provisioner, min_size=0)
 
     @runtime_test
     def program() -> None:

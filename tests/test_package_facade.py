@@ -13,6 +13,7 @@ import pytest
 
 import gpuready
 from gpuready import public_names
+from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, SettingEntry
 from tests.ast_source import parse
 from tools import facade_stub
 
@@ -63,8 +64,10 @@ def test_the_stub_is_as_generated() -> None:
 def test_the_exports_are_the_shared_names_and_each_registered_component() -> None:
     from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415 - pure core, no SDK
     from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS  # noqa: PLC0415 - pure core, no SDK
+    from gpuready.core.setting_components import SETTING_COMPONENTS  # noqa: PLC0415 - pure core, no SDK
 
-    entries = [p.component for p in provisioners()] + [k.component for k in STACK_KIND_OBJECTS if k.component]
+    entries: list[ComponentEntry | ReleaseEntry | SettingEntry] = [p.component for p in provisioners()]
+    entries += [k.component for k in STACK_KIND_OBJECTS if k.component] + list(SETTING_COMPONENTS)
     plugged = {f"{e.name}{tail}": e.module for e in entries for tail in ("", "Args")}
     assert {**public_names.SHARED, **plugged} == public_names.exports()
     assert set(public_names.SHARED).isdisjoint(plugged)

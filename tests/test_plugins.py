@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.core.clouds.registry import CLOUDS, cloud_profiles
+from gpuready.core.clouds.registry import cloud_names, cloud_profiles
 from tests.ast_source import parse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,7 +18,7 @@ _REGISTERED = "from gpuready.core.clouds.registry import REGISTRY; print([p.name
 
 
 def test_every_cloud_is_registered_once_in_order() -> None:
-    assert [p.name for p in cloud_profiles()] == list(CLOUDS)
+    assert [p.name for p in cloud_profiles()] == list(cloud_names())
 
 
 def test_shell_completion_registers_nothing() -> None:
@@ -46,7 +46,7 @@ def test_an_entry_point_registers_the_clouds_in_a_fresh_process(entry: str) -> N
     code = f"import contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()):\n    {entry}\n{_REGISTERED}"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == str(list(CLOUDS))
+    assert done.stdout.strip() == str(list(cloud_names()))
 
 
 @pytest.mark.parametrize(

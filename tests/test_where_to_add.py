@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.core.clouds.registry import CLOUDS
+from gpuready.core.clouds.registry import cloud_names as registered_clouds
 from tests.ast_source import parse
 from tests.test_cloud_seam import NAMING_EXEMPT, cloud_names
 
@@ -89,7 +89,7 @@ def _file_names(path: Path) -> tuple[frozenset[str], frozenset[str]]:
 
 def _names_example(path: Path, entry: Entry) -> bool:
     named, cloud_words = _file_names(path)
-    if entry.example[0] in CLOUDS:  # a cloud: every identifier or type token naming it, and its key
+    if entry.example[0] in registered_clouds():  # a cloud: every identifier or type token naming it, and its key
         return entry.example[0] in named or entry.example[0] in cloud_words
     return not named.isdisjoint(entry.example)
 
@@ -98,7 +98,7 @@ def _expanded(path: str) -> list[str]:
     if path == EXEMPTION_TABLE:
         return sorted(NAMING_EXEMPT)
     if CLOUD_PLACEHOLDER in path:
-        return [path.replace(CLOUD_PLACEHOLDER, cloud) for cloud in CLOUDS]
+        return [path.replace(CLOUD_PLACEHOLDER, cloud) for cloud in registered_clouds()]
     return [path]
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+import gpuready.plugins  # noqa: F401 - registers the clouds, whose settings models the stack keys include
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.kueue_model import KueueConfig

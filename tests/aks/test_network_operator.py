@@ -11,7 +11,7 @@ import pytest
 from gpuready.aks import network_operator
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.fabric.model import FabricSpec
-from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.kinds import StackKind
 from gpuready.core.gpu_stack.placement import taint_tolerations
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_rules import stack_problems

@@ -8,9 +8,11 @@ import pytest
 
 from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners, provisioners
-from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, Wire
+from gpuready.core.component_entry import ComponentEntry, ReleaseEntry, SettingEntry, Wire
 from gpuready.core.gpu_stack.kind import GpuStackKind
-from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, GPU_OPERATOR_DRA_STACK, STACK_KIND_OBJECTS
+from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS, STACK_KIND_OBJECTS
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import GPU_OPERATOR_DRA_STACK
+from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.eks.auto_mode import EksAutoMode
 from gpuready.errors import RegistrationError
 from gpuready.package.json_types import token
@@ -98,6 +100,7 @@ def test_a_release_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str
         ({"component": None}, "'gpu-operator-dra' lacks component"),
         ({"values": None, "component": None}, "lacks values, component"),
         ({"chart": None}, "installs no chart but has values, component"),
+        ({"nvidia_fits": {}}, r"has nvidia_fits rows for \[\]; it needs one per driver owner: cloud, operator"),
     ],
 )
 def test_a_stack_kind_without_its_entry_fails_when_made(changes: dict[str, Any], named: str) -> None:
@@ -110,3 +113,46 @@ def test_every_kind_that_installs_a_chart_registers_its_own_component() -> None:
     assert list(CHART_COMPONENTS) == [k.key for k in STACK_KIND_OBJECTS if k.installs_chart]
     names = [entry.name for entry in CHART_COMPONENTS.values()]
     assert len(set(names)) == len(names)
+
+
+SETTING: dict[str, Any] = {
+    "name": "ExampleSetting",
+    "module": "example.setting",
+    "builder": "example.setting_builder",
+    "key": "example",
+    "setting": "example",
+    "stack_name": "example",
+    "model": dict,
+    "parse": lambda raw, pools, path: raw,
+    "description": "An example stack-wide component.",
+    "pools": "The pools it serves.",
+    "outputs": {"name": {"type": "string", "description": "Its name."}},
+}
+
+
+@pytest.mark.parametrize(
+    ("left_out", "named"),
+    [
+        (("name",), "lacks name"),
+        (("builder",), "lacks builder"),
+        (("key",), "lacks key"),
+        (("setting", "stack_name"), "lacks setting, stack_name"),
+        (("model", "parse"), "lacks model, parse"),
+        (("pools", "outputs"), "lacks pools, outputs"),
+    ],
+)
+def test_a_setting_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str, ...], named: str) -> None:
+    with pytest.raises(RegistrationError, match=named):
+        SettingEntry(**{k: v for k, v in SETTING.items() if k not in left_out})
+
+
+def test_the_scheduler_is_a_registered_setting_component_whose_builder_builds_it() -> None:
+    """The bin-packing scheduler is a plug-in: one entry, whose class, Args and builder its modules define."""
+    import importlib  # noqa: PLC0415 - the adapter loads the Kubernetes SDK
+
+    (entry,) = SETTING_COMPONENTS
+    assert (entry.name, entry.key) == ("GpuBinPackingScheduler", "binpackScheduler")
+    module, builder = importlib.import_module(entry.module), importlib.import_module(entry.builder)
+    assert {name: hasattr(module, name) for name in entry.exports} == dict.fromkeys(entry.exports, True)
+    assert callable(builder.package_component)
+    assert module.TYPE_TOKEN.endswith(f":{entry.name}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpuready.core import namespaces
-from gpuready.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN
+from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR
 
 
 @pytest.mark.parametrize(

@@ -435,7 +435,7 @@ def test_pool_entry_must_be_a_mapping(entry: object) -> None:
 
 
 def test_unknown_cloud_is_refused() -> None:
-    (problem,) = _problems([_pool()], "azure")  # type: ignore[arg-type]
+    (problem,) = _problems([_pool()], "azure")
     assert (problem.path, problem.allowed) == ("cloud", ("eks", "aks", "gke"))
 
 

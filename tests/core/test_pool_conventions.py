@@ -86,7 +86,7 @@ def test_no_conventions_are_gpureadys_own(stack: str) -> None:
 
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])
 def test_the_scale_path_model_refuses_pods_that_tolerate_only_gpureadys_taint(cloud: str) -> None:
-    spec = build_spec(cloud, conventions=Conventions(gpu_taint=SKU))  # type: ignore[arg-type]
+    spec = build_spec(cloud, conventions=Conventions(gpu_taint=SKU))
     node = new_node(spec, provisioner_for(spec).scale_decider)
     pod = pending_pod(spec, shapes(spec)[0])
     assert scheduler_fit.fit(pod, node).ok
@@ -104,7 +104,7 @@ def test_the_scale_path_model_refuses_pods_that_tolerate_only_gpureadys_taint(cl
 def test_taints_the_cloud_adds_unasked_are_tolerated_not_declared(
     cloud: str, conventions: Conventions, implicit: tuple[Taint, ...]
 ) -> None:
-    spec = build_spec(cloud, conventions=conventions)  # type: ignore[arg-type]
+    spec = build_spec(cloud, conventions=conventions)
     assert scheduling.tolerated_taints(spec) == (*scheduling.pool_taints(spec), *implicit)
     assert not set(implicit) & set(scheduling.pool_taints(spec))  # never declared on the pool itself
     tolerated = gpu_workload(spec).tolerations

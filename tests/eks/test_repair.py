@@ -94,7 +94,7 @@ def test_what_a_provisioner_cannot_do_is_refused(cloud: str, provisioner: str | 
     if provisioner in ("eks-auto-mode", "karpenter", "nap"):
         extra["min_size"] = 0
     with pytest.raises(SpecError) as error:
-        build_spec(cloud, repair=repair, **extra)  # type: ignore[arg-type]
+        build_spec(cloud, repair=repair, **extra)
     assert path in {p.path for p in error.value.problems}
 
 

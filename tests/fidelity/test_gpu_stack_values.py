@@ -11,7 +11,7 @@ bundled node-feature-discovery 0.19.0 subchart's ``values.yaml``) and ``nvidia-d
 Rules of the walk: every leaf of the release values (a scalar, a list, or an empty mapping) must be a key path of
 the chart's ``values.yaml``; a path under the chart's NFD key (``node-feature-discovery.`` in the operator chart,
 ``nfd.`` in the plugin chart) is looked up in the NFD subchart's ``values.yaml`` instead; the walk stops at the
-free-form maps of ``charts.FREE_FORM_VALUE_MAPS`` (whose own path must exist and be a map); a path the chart reads
+free-form maps of ``Chart.free_form`` (whose own path must exist and be a map); a path the chart reads
 only as a dependency ``condition`` in its packaged ``Chart.yaml`` (the plugin chart's ``nfd.enabled``) is accepted.
 """
 
@@ -25,7 +25,8 @@ import pytest
 import yaml
 
 from gpuready.core.gpu_stack import extra_values
-from gpuready.core.gpu_stack.charts import CHARTS, FREE_FORM_VALUE_MAPS, Chart, ChartKind
+from gpuready.core.gpu_stack.charts import Chart
+from gpuready.core.gpu_stack.kinds import CHARTS
 from tests.gpu_stack.stack_scenarios import SCENARIOS, Scenario
 from tests.upstream import upstream_text
 
@@ -34,11 +35,11 @@ def _load(relative: str) -> Any:
     return yaml.safe_load(upstream_text(relative))
 
 
-CHART_VALUES: dict[ChartKind, Mapping[str, Any]] = {
+CHART_VALUES: dict[str, Mapping[str, Any]] = {
     "gpu-operator": _load("gpu-operator/values.v26.7.0.packaged.yaml"),
     "device-plugin": _load("k8s-device-plugin/values.v0.20.0.packaged.yaml"),
 }
-CHART_YAML: dict[ChartKind, Mapping[str, Any]] = {
+CHART_YAML: dict[str, Mapping[str, Any]] = {
     "gpu-operator": _load("gpu-operator/Chart.v26.7.0.packaged.yaml"),
     "device-plugin": _load("k8s-device-plugin/Chart.v0.20.0.packaged.yaml"),
 }
@@ -46,7 +47,7 @@ NFD_VERSION = "0.19.0"
 NFD_VALUES: Mapping[str, Any] = _load(f"gpu-operator/node-feature-discovery-subchart-{NFD_VERSION}.values.yaml")
 """The NFD subchart's defaults; the same file is bundled in both charts (shared reference upstream/SOURCES.md)."""
 
-REPLACED_TOLERATION_LISTS: dict[ChartKind, tuple[str, ...]] = {
+REPLACED_TOLERATION_LISTS: dict[str, tuple[str, ...]] = {
     "gpu-operator": ("daemonsets.tolerations", "node-feature-discovery.worker.tolerations"),
     "device-plugin": ("tolerations", "nfd.worker.tolerations"),
 }
@@ -98,7 +99,7 @@ class Walk:
 
 
 def walk(chart: Chart, values: Mapping[str, Any]) -> Walk:
-    free_form_paths = set(FREE_FORM_VALUE_MAPS[chart.kind])
+    free_form_paths = set(chart.free_form)
     leaves: dict[str, Any] = {}
     free_form: dict[str, Any] = {}
 
@@ -174,7 +175,7 @@ def test_every_values_key_gpuready_sets_is_a_chart_key(scenario: Scenario) -> No
 
 def test_the_plans_reach_every_values_branch() -> None:
     """The scenarios set every key path the value builders can set (so the walk above saw them all)."""
-    reached: dict[ChartKind, set[str]] = {"gpu-operator": set(), "device-plugin": set()}
+    reached: dict[str, set[str]] = {"gpu-operator": set(), "device-plugin": set()}
     for scenario in SCENARIOS:
         found = walk(CHARTS[scenario.kind], _values(scenario))
         reached[scenario.kind] |= {*found.leaves, *found.free_form}
@@ -196,7 +197,7 @@ def test_the_plans_reach_every_values_branch() -> None:
 
 
 def test_the_plans_take_every_value_of_each_switch() -> None:
-    seen: dict[tuple[ChartKind, str], set[object]] = {}
+    seen: dict[tuple[str, str], set[object]] = {}
     for scenario in SCENARIOS:
         for path, value in walk(CHARTS[scenario.kind], _values(scenario)).leaves.items():
             if isinstance(value, (bool, str)) and not path.endswith(".name"):
@@ -213,15 +214,15 @@ def test_the_plans_take_every_value_of_each_switch() -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_free_form_maps_are_maps_in_the_chart(kind: ChartKind) -> None:
+def test_free_form_maps_are_maps_in_the_chart(kind: str) -> None:
     chart = CHARTS[kind]
-    for path in FREE_FORM_VALUE_MAPS[kind]:
+    for path in chart.free_form:
         default = chart_default(chart, path)
         assert isinstance(default, Mapping), f"{chart.name}: {path!r} is not a map in values.yaml ({default!r})"
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: ChartKind) -> None:
+def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: str) -> None:
     """The bundled subchart file is the one the NFD paths are checked against: what each chart itself sets under
     its NFD key are keys of it (below NFD's null ``worker.config``, the nfd-worker config file, apart)."""
     chart = CHARTS[kind]
@@ -253,7 +254,7 @@ def test_what_the_chart_sets_under_its_nfd_key_is_an_nfd_subchart_key(kind: Char
         ("device-plugin", {"config": {"map": "x"}}, "config.map"),
     ],
 )
-def test_the_walk_refuses_wrong_keys(kind: ChartKind, values: dict[str, Any], bad_path: str) -> None:
+def test_the_walk_refuses_wrong_keys(kind: str, values: dict[str, Any], bad_path: str) -> None:
     """Negative controls: keys blogs and other charts use, which these charts ignore; refused by this walk and by
     the check gpuready runs on ``gpuStack.values`` (``extra_values.key_problems``, on the chart facts)."""
     problems = key_problems(CHARTS[kind], values)
@@ -284,7 +285,7 @@ def test_the_plugin_charts_nfd_enabled_is_only_a_dependency_condition() -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_pinned_chart_name_and_version_are_the_packaged_charts(kind: ChartKind) -> None:
+def test_pinned_chart_name_and_version_are_the_packaged_charts(kind: str) -> None:
     chart, packaged = CHARTS[kind], CHART_YAML[kind]
     assert chart.kind == kind
     assert packaged["name"] == chart.name
@@ -299,7 +300,7 @@ def test_the_operator_version_has_a_leading_v_and_the_plugin_version_none() -> N
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_nfd_key_is_the_charts_nfd_dependency(kind: ChartKind) -> None:
+def test_nfd_key_is_the_charts_nfd_dependency(kind: str) -> None:
     """The operator bundles NFD unaliased, the plugin aliased ``nfd``; both at the bundled subchart's version."""
     chart = CHARTS[kind]
     (nfd,) = [d for d in CHART_YAML[kind]["dependencies"] if d["name"] == "node-feature-discovery"]
@@ -308,7 +309,7 @@ def test_nfd_key_is_the_charts_nfd_dependency(kind: ChartKind) -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_nfd_existing_turns_off_the_nfd_dependency_by_its_condition(kind: ChartKind) -> None:
+def test_nfd_existing_turns_off_the_nfd_dependency_by_its_condition(kind: str) -> None:
     """With ``nfd: existing`` gpuready sets ``nfd.enabled: false``: the first path of the NFD dependency's
     condition, so it wins over the next (the plugin chart's ``gfd.enabled``), and nothing under the NFD key."""
     chart = CHARTS[kind]
@@ -331,7 +332,7 @@ def test_the_charts_default_namespaces_are_never_default() -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(CHARTS))
-def test_the_replaced_lists_tolerate_the_gpu_taint_by_default(kind: ChartKind) -> None:
+def test_the_replaced_lists_tolerate_the_gpu_taint_by_default(kind: str) -> None:
     """Why the replacement must keep it: every chart default gpuready replaces tolerates ``nvidia.com/gpu``."""
     chart = CHARTS[kind]
     for path in REPLACED_TOLERATION_LISTS[kind]:

@@ -14,7 +14,6 @@ from typing import Any
 
 from gpuready.core.catalog.lookup import ExplicitGpu
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack.charts import ChartKind
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
@@ -122,7 +121,7 @@ AKS_NAP_OPERATOR_SPOT = GpuPoolSpec(
 class PoolSet:
     cloud: Cloud
     pools: tuple[GpuPoolSpec, ...]
-    kinds: tuple[ChartKind, ...]
+    kinds: tuple[str, ...]
     """The charts that fit these pools."""
 
     @property
@@ -156,7 +155,7 @@ POOL_SETS: dict[str, PoolSet] = {
     "aks-nap-cloud-driver": PoolSet("aks", (AKS_NAP_TS, AKS_TS), ("gpu-operator", "device-plugin")),
     "aks-nap-operator-driver": PoolSet("aks", (AKS_NAP_OPERATOR_MIG, AKS_NAP_OPERATOR_SPOT), ("gpu-operator",)),
 }
-RELEASE_OVERRIDES: dict[ChartKind, dict[str, Any]] = {
+RELEASE_OVERRIDES: dict[str, dict[str, Any]] = {
     "gpu-operator": {
         "namespace": "gpu-system", "release_name": "nvidia-gpu", "chart_version": "v26.3.3",
         "repository": "https://nvidia.github.io/gpu-operator/stable", "timeout_seconds": 3600,
@@ -166,7 +165,7 @@ RELEASE_OVERRIDES: dict[ChartKind, dict[str, Any]] = {
         "repository": "oci://registry.example.com/charts", "timeout_seconds": 1800,
     },
 }  # fmt: skip
-SPEC_VARIANTS: dict[ChartKind, dict[str, dict[str, Any]]] = {
+SPEC_VARIANTS: dict[str, dict[str, dict[str, Any]]] = {
     "gpu-operator": {
         "defaults": {},
         "nfd-existing": {"nfd": "existing"},
@@ -188,7 +187,7 @@ SPEC_VARIANTS: dict[ChartKind, dict[str, dict[str, Any]]] = {
 class Scenario:
     id: str
     pool_set: PoolSet
-    kind: ChartKind
+    kind: str
     spec: dict[str, Any]
 
     def plan(self) -> GpuStackPlan:

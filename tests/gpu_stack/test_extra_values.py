@@ -11,7 +11,7 @@ import pytest
 
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.gpu_stack import chart_facts, owned_values
-from gpuready.core.gpu_stack.charts import STACK_CHARTS, ChartKind
+from gpuready.core.gpu_stack.kinds import STACK_CHARTS
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec
@@ -41,7 +41,7 @@ PLUGIN_PRIVATE = {
 }
 
 
-def _plan(cloud: str, pools: Sequence[GpuPoolSpec], kind: ChartKind, **spec: Any) -> GpuStackPlan:
+def _plan(cloud: str, pools: Sequence[GpuPoolSpec], kind: str, **spec: Any) -> GpuStackPlan:
     return plan_gpu_stack(cloud_profile(cloud), pools, GpuStackSpec(kind=kind, **spec))
 
 
@@ -144,18 +144,18 @@ def test_every_value_gpuready_sets_has_an_owner() -> None:
         (s.kind, path)
         for s in SCENARIOS
         for path, _ in owned_values.leaves(s.plan().release.values)  # type: ignore[union-attr]
-        if owned_values.owner_of(s.kind, path) is None
+        if owned_values.owner_of(STACK_CHARTS[s.kind], path) is None
     }
     assert unowned == set()
 
 
 @pytest.mark.parametrize("kind", sorted(k for k in STACK_CHARTS if k != "dra-driver"))  # its `namespace` is no values
 # key: the DRA chart's templates refuse that legacy value (owned so that gpuStack.values cannot set it)
-def test_every_owned_path_is_a_key_of_the_chart(kind: ChartKind) -> None:
+def test_every_owned_path_is_a_key_of_the_chart(kind: str) -> None:
     chart = STACK_CHARTS[kind]
     known = chart_facts.chart_values(chart.name, chart.version)
-    inert = owned_values.INERT.get(kind, ((), ""))[0]
-    for path in [*(entry.path for entry in owned_values.OWNED[kind]), *inert]:
+    inert = chart.inert[0]
+    for path in [*(entry.path for entry in chart.owned), *inert]:
         node: Any = known.tree
         for part in path.split("."):
             assert part in node or path in known.conditions, (kind, path)

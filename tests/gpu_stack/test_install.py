@@ -8,7 +8,7 @@ import pulumi_kubernetes as k8s
 import pytest
 
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.gpu_stack.charts import STACK_CHARTS
+from gpuready.core.gpu_stack.kinds import STACK_CHARTS
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec, GpuSharing
@@ -96,7 +96,7 @@ def test_a_chart_kind_installs_its_component_with_every_setting(
 
 @pytest.mark.parametrize(("kind", "pool"), [("none", BOTTLEROCKET), ("external", L4)], ids=["none", "external"])
 def test_none_and_external_install_nothing(mocked: CapturingMonitor, kind: str, pool: GpuPoolSpec) -> None:
-    (made,) = install(GpuStackSpec(kind=kind), [pool])  # type: ignore[arg-type]
+    (made,) = install(GpuStackSpec(kind=kind), [pool])
 
     assert made is None
     assert [r.type for r in mocked.registrations] == [K8S_PROVIDER]

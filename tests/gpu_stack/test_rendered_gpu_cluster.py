@@ -18,7 +18,7 @@ import pytest
 from helm_python import HelmError
 
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import GPU_CLUSTER_NAME
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuready.core.gpu_stack.charts import GPU_OPERATOR_DRA
-from gpuready.core.gpu_stack.gpu_cluster_values import deploys_gpu_cluster
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import GPU_OPERATOR_DRA, deploys_gpu_cluster
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan
 from gpuready.core.specs import GpuPoolSpec

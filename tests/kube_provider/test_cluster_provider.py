@@ -118,7 +118,7 @@ def test_cloud_lookup_gives_a_secret_kubeconfig(
 )
 @pytest.mark.parametrize("cloud", ["eks", "aks", "gke"])
 def test_explicit_kubeconfig_makes_no_invoke(mocked: MockedRun, cloud: str, kubeconfig: str) -> None:
-    target = ClusterTarget(cloud, "ml", cloud_settings(cloud))  # type: ignore[arg-type]
+    target = ClusterTarget(cloud, "ml", cloud_settings(cloud))
     build(target, kubeconfig=kubeconfig, context="admin@ml")
 
     assert mocked.mocks.invokes == []

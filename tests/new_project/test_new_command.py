@@ -12,10 +12,12 @@ import yaml
 
 from gpuready.cli.main import main
 from gpuready.cli.new_command import requirement_of
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile
+from gpuready.core.clouds.registry import cloud_names, cloud_profile
 from gpuready.core.config_model.settings_model import cloud_settings_models, pulumi_types
 from gpuready.new_project.declarations import config_block
+from gpuready.new_project.flags import CLOUDS as CHOICES
 from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
+from tools import project_config
 
 ROOT = Path(__file__).resolve().parents[2]
 GPUREADY = Path(sys.executable).with_name("gpuready")
@@ -37,10 +39,16 @@ def required_flags(cloud: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("cloud", CLOUDS)
+@pytest.mark.parametrize("cloud", cloud_names())
 def test_every_wiring_setting_of_every_cloud_has_a_flag(cloud: str) -> None:
     profile = cloud_profile(cloud)
     assert set(profile.settings.stack_keys()) <= set(WIRING_FLAGS)
+
+
+def test_the_cloud_choices_are_the_registered_clouds() -> None:
+    """The parser's ``--cloud`` choices (the generated table: the parser loads no cloud) are the registry's names."""
+    assert cloud_names() == CHOICES
+    assert project_config.wiring_flags() == WIRING_FLAGS
 
 
 def test_the_flags_are_the_cloud_models_keys_spelt_as_flags() -> None:
@@ -58,7 +66,7 @@ def test_the_repository_project_carries_the_config_block_new_projects_get() -> N
     assert (ROOT / "Pulumi.yaml").read_text(encoding="utf-8").endswith(config_block())
 
 
-@pytest.mark.parametrize("cloud", CLOUDS)
+@pytest.mark.parametrize("cloud", cloud_names())
 def test_a_new_project_outside_the_repository_plans_offline(
     cloud: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -109,7 +109,7 @@ def test_the_operators_dcgm_serves_the_agent_from_the_component(host: Host) -> N
 def _stack_refusal(cloud: str, pool: Mapping[str, Any], gpu_stack: Mapping[str, Any]) -> list[str]:
     """The stack program's problems for ``gpu_stack`` on ``pool`` (its parser, then its plan)."""
     with pytest.raises(SpecError) as caught:
-        plan_gpu_stack(cloud_profile(cloud), parse_pools([pool], cloud), parse_gpu_stack(dict(gpu_stack)))  # type: ignore[arg-type]
+        plan_gpu_stack(cloud_profile(cloud), parse_pools([pool], cloud), parse_gpu_stack(dict(gpu_stack)))
     return [str(p) for p in caught.value.problems]
 
 

@@ -25,6 +25,7 @@ def test_the_files_hold_what_the_tool_writes() -> None:
     assert project_config.BLOCK.read_text(encoding="utf-8") == project_config.block_text()
     project = project_config.PROJECT.read_text(encoding="utf-8")
     assert project == project_config.project_text(project)
+    assert project_config.FLAGS.read_text(encoding="utf-8") == project_config.flags_text()
     assert project_config.main(["--check"]) == 0
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gpuready.core.clouds.registry import CLOUDS
-from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
+from gpuready.new_project.flags import CLOUDS, LIST_KEYS, WIRING_FLAGS
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:

@@ -12,7 +12,7 @@ import yaml
 
 from gpuready.core.clouds.addon_resource import AddonResource
 from gpuready.core.clouds.registry import cloud_profiles
-from gpuready.core.gpu_stack.gpu_cluster_values import release_note
+from gpuready.core.gpu_stack.kinds import release_note
 from gpuready.offline.plan import PlannedResource
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

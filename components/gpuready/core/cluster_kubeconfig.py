@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.config_model.problems import validate
 from gpuready.errors import ConfigError, GpuReadyError, Problem
@@ -59,17 +59,17 @@ class ClusterTarget:
     def from_keys(cls, cloud: Cloud, cluster_name: str, **keys: object) -> ClusterTarget:
         """A target from the cloud's own stack keys as a stack file spells them (``<cloud><Key>="..."``),
         checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
-        if cloud not in CLOUDS:
+        if cloud not in cloud_names():
             return cls(cloud, cluster_name)  # refused, naming the clouds
         return cls(cloud, cluster_name, validate(cloud_profile(cloud).settings, keys, f"{NS}:"))
 
     def __post_init__(self) -> None:
         problems: list[Problem] = []
-        if self.cloud not in CLOUDS:
-            problems.append(Problem(f"{NS}:cloud", "unknown cloud", self.cloud, CLOUDS))
+        if self.cloud not in cloud_names():
+            problems.append(Problem(f"{NS}:cloud", "unknown cloud", self.cloud, cloud_names()))
         if not self.cluster_name:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
-        if self.cloud in CLOUDS:
+        if self.cloud in cloud_names():
             object.__setattr__(self, "profile", cloud_profile(self.cloud))
             model = self.profile.settings
             given = self.cloud_settings

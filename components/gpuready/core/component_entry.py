@@ -2,14 +2,17 @@
 
 A provisioner (``Provisioner.component``) registers one ``ComponentEntry``: its component class, the module that
 builds it from the component package's inputs, and its schema text; a GPU stack kind that installs a chart
-(``GpuStackKind.component``) one ``ReleaseEntry``: its component class and its schema text. The facade
-(``gpuready.public_names``), the stack program's install and the component package's input check, provider and
-schema (``gpuready.package``) iterate the entries instead of naming components. An entry lacking a part fails when
-it is made, at import, naming the part (``RegistrationError``).
+(``GpuStackKind.component``) one ``ReleaseEntry``: its component class and its schema text; a stack-wide component
+that one ``gpuready:*`` key configures (the bin-packing scheduler) one ``SettingEntry``, listed in
+``gpuready.core.setting_components``: its component class, its config model and parser, the module that builds it
+and its schema text. The facade (``gpuready.public_names``), the stack program's install and the component
+package's input check, provider and schema (``gpuready.package``) iterate the entries instead of naming
+components. An entry lacking a part fails when it is made, at import, naming the part (``RegistrationError``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -105,6 +108,56 @@ class ReleaseEntry:
             raise RegistrationError(
                 f"release entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
                 "component class, module, description and the stack keys it does not take"
+            )
+
+    @property
+    def exports(self) -> dict[str, str]:
+        """The facade's public names of the entry (the class and its Args) -> the module defining them."""
+        return {self.name: self.module, f"{self.name}Args": self.module}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SettingEntry:
+    """One stack-wide component that one ``gpuready:*`` key configures, as the facade, the component package and its
+    schema see it: its inputs are the key's config model and, as wiring, the pools and their cloud."""
+
+    name: str = ""
+    """The component class (``<name>Args`` its arguments), the last part of its type token."""
+    module: str = ""
+    """The module defining the class and its Args (imported on first use: it loads the Kubernetes SDK)."""
+    builder: str = ""
+    """The module that builds the component from its parsed spec (imported on first use): for the component
+    package ``package_component(name, spec, opts) -> (component, outputs)``, for the stack program
+    ``stack_component(name, spec, provider)`` and the stack's export of it, ``stack_exports(spec)``."""
+    key: str = ""
+    """Its ``gpuready:*`` key (the parser's path: a problem names the component's input below it; the stack
+    program's export)."""
+    setting: str = ""
+    """The ``StackSettings`` attribute holding the key's parsed spec (None: the stack asks for no component)."""
+    stack_name: str = ""
+    """The component's resource name in the stack program."""
+    model: type[Any] | None = None
+    """The key's config model (the schema's inputs)."""
+    parse: Callable[[object, Sequence[Any], str], Any] | None = None
+    """The key's parser: ``(raw, pools, path) -> spec``, ``ConfigError`` with every problem."""
+    description: str = ""
+    """The schema's description of the component."""
+    pools: str = ""
+    """The schema's description of its pools input."""
+    pools_required: bool = True
+    """Whether it needs pools (else they are optional, and the cloud is required with them)."""
+    outputs: Mapping[str, Json] = field(default_factory=dict)
+    """The schema's outputs (name -> type and description), which ``package_component`` returns."""
+
+    def __post_init__(self) -> None:
+        required = ("name", "module", "builder", "key", "setting", "stack_name", "model", "parse", "description",
+                    "pools", "outputs")  # fmt: skip
+        missing = [name for name in required if not getattr(self, name)]
+        if missing:
+            raise RegistrationError(
+                f"setting entry {self.name or '(unnamed)'!r} lacks {', '.join(missing)}; every entry names its "
+                "component class, module, builder module, key, settings attribute, stack resource name, config model "
+                "and parser, description, pools and outputs"
             )
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from gpuready.core.clouds.registry import CLOUDS, Cloud
+from gpuready.core.clouds.registry import Cloud, cloud_names
 from gpuready.core.config_model.all_problems import OMIT, StandIn, validated
 from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
 from gpuready.core.config_model.pool_parts_model import SHARING_KEYS
@@ -36,8 +36,8 @@ def parse_pools(
     A valid pool must also scale: a pending pod of every shape it advertises becomes a node it runs on, in a
     cluster as ``cluster`` declares it (``pool_scale_problems``; None: the caller checks that itself, as the stack
     settings do after the pools' other stack-level checks)."""
-    if cloud not in CLOUDS:
-        raise ConfigError.one("cloud", "unknown cloud", cloud, CLOUDS)
+    if cloud not in cloud_names():
+        raise ConfigError.one("cloud", "unknown cloud", cloud, cloud_names())
     if not isinstance(raw, list) or not raw:
         raise ConfigError.one(path, "must be a non-empty list of pools", raw, (), "see docs/pool-keys.md")
     problems: list[Problem] = []

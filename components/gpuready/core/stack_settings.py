@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
@@ -116,7 +116,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     if secret_keys is not None:
         problems.extend(_plaintext_secrets(values, secret_keys))
     values = StackSettingsConfig.given(values)
-    cloud = next((c for c in CLOUDS if c == values.get("cloud")), None)
+    cloud = next((c for c in cloud_names() if c == values.get("cloud")), None)
     profile = cloud_profile(cloud) if cloud else None  # the one look-up of the stack's cloud by name
     model: StackSettingsConfig | None = None
     cloud_settings: CloudSettingsConfig | None = None

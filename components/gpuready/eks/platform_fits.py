@@ -6,8 +6,7 @@ from __future__ import annotations
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.clouds.fit_rows import ByDriver, FitRow, same
 from gpuready.core.clouds.node_setup import PlatformFits
-from gpuready.core.gpu_stack.charts import STACK_KINDS
-from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS
+from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS, STACK_KINDS
 
 _BOTTLEROCKET_TWICE = FitRow(
     ok=False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpuready.core.clouds.fit_rows import ByDriver, FitRow, same
 from gpuready.core.clouds.node_setup import PlatformFits
-from gpuready.core.gpu_stack.charts import STACK_KINDS
+from gpuready.core.gpu_stack.kinds import STACK_KINDS
 
 _FIGHT = FitRow(
     ok=False,

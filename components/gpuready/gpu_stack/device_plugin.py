@@ -14,7 +14,7 @@ from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleas
 class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
     """Inputs of ``NvidiaDevicePlugin``. Chart ``nvidia-device-plugin`` 0.20.0 from
     https://nvidia.github.io/k8s-device-plugin unless overridden; values are derived from the pools (see
-    ``gpuready.core.gpu_stack.device_plugin_values``)."""
+    ``gpuready.core.gpu_stack.kinds.device_plugin``)."""
 
     gfd: bool = True
     """Run GPU Feature Discovery (and with it NFD); MPS sharing needs it."""

@@ -13,7 +13,7 @@ from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleas
 @dataclass(frozen=True, kw_only=True)
 class NvidiaDraDriverArgs(GpuStackReleaseArgs):
     """Inputs of ``NvidiaDraDriver``. Chart ``dra-driver-nvidia-gpu`` 0.4.0 from https://helm.ngc.nvidia.com/nvidia
-    unless overridden; values are derived from the pools (see ``gpuready.core.gpu_stack.dra_values``)."""
+    unless overridden; values are derived from the pools (see ``gpuready.core.gpu_stack.kinds.dra_driver``)."""
 
     cluster_version: str | None = None
     """The cluster's Kubernetes version (``1.34``, ``v1.34.1-eks-...``): at least 1.34, where resource.k8s.io/v1

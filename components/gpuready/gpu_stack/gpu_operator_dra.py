@@ -14,7 +14,7 @@ from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleas
 class GpuOperatorDraArgs(GpuStackReleaseArgs):
     """Inputs of ``GpuOperatorDra``. Chart ``gpu-operator`` v26.7.0 from https://helm.ngc.nvidia.com/nvidia unless
     overridden, with ``gpuCluster.deployCR`` instead of the ClusterPolicy; values are derived from the pools (see
-    ``gpuready.core.gpu_stack.gpu_cluster_values``)."""
+    ``gpuready.core.gpu_stack.kinds.gpu_operator_dra``)."""
 
     cluster_version: str | None = None
     """The cluster's Kubernetes version (``1.34``, ``v1.34.1-eks-...``): at least 1.34, where resource.k8s.io/v1

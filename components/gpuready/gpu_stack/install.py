@@ -29,7 +29,7 @@ STACK_COMPONENTS: Mapping[str, type[GpuStackRelease]] = {
     kind: release_classes(entry)[0] for kind, entry in CHART_COMPONENTS.items()
 }
 """The component of each stack kind that installs a chart, from its registration entry (``GpuStackKind.component``;
-``charts.STACK_CHARTS`` has the same keys)."""
+``kinds.STACK_CHARTS`` has the same keys)."""
 
 
 def install_gpu_stack(

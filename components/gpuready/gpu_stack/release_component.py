@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self, assert_never
 import pulumi
 import pulumi_kubernetes as k8s
 
-from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.kinds import StackKind
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ReleaseObject, ResourceQuotaObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode

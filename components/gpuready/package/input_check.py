@@ -1,6 +1,7 @@
 """A component's inputs parsed as ``Construct`` parses them, before anything registers: the pool entry with the
 component's cloud, provisioner, Karpenter feature gates and the team's conventions (``parse_pools``), the GPU stack
-of a chart component (``parse_gpu_stack``), the scheduler's (``parse_binpack``). The provider's builders build from
+of a chart component (``parse_gpu_stack``), a stack-wide component's (its ``SettingEntry``'s parser: the
+scheduler's ``parse_binpack``). The provider's builders build from
 what these return (``gpuready.package.provider``); ``check_inputs`` runs them alone, for programs gpuready cannot run
 offline (Pulumi YAML: ``gpuready.package.yaml_program``). Every refusal is a ``SpecError`` with input paths.
 
@@ -15,13 +16,12 @@ from typing import Any
 
 import pulumi
 
-from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.registry import component_provisioners
+from gpuready.core.component_entry import SettingEntry
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
 from gpuready.core.config_model.kueue_model import parse_kueue
 from gpuready.core.config_model.problems import rebased
-from gpuready.core.config_model.scheduler_model import parse_binpack
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
@@ -29,6 +29,7 @@ from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
+from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, Problem, SpecError
 from gpuready.package.json_types import token
@@ -45,7 +46,8 @@ cluster with those gates (``ClusterFacts``: with ``NodeOverlay``, a pool whose G
 NodeOverlay instead of a refusal)."""
 RELEASE_KINDS = {token(entry.name): kind for kind, entry in CHART_COMPONENTS.items()}
 """Chart component token -> the GPU stack kind its inputs are parsed as (``GpuStackKind.component``)."""
-SCHEDULER = token("GpuBinPackingScheduler")
+SETTING_KINDS: Mapping[str, SettingEntry] = {token(entry.name): entry for entry in SETTING_COMPONENTS}
+"""Stack-wide component token -> its registration entry (``core.setting_components``)."""
 KUEUE = token("GpuKueueObjects")
 
 
@@ -138,15 +140,18 @@ def release_inputs(kind: str, inputs: Mapping[str, Any]) -> tuple[GpuStackSpec, 
     return spec, pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
 
 
-def binpack_inputs(inputs: Mapping[str, Any]) -> BinPackSchedulerSpec:
-    """The bin-packing scheduler's spec, checked against the pools it is given (if any)."""
+def setting_inputs(entry: SettingEntry, inputs: Mapping[str, Any]) -> Any:
+    """A stack-wide component's spec (its key's parser), checked against the pools it is given (if any; a component
+    that needs pools is given its input's absence as none)."""
+    assert entry.parse is not None  # a SettingEntry has its parser
     conventions = conventions_of(inputs)
-    pools = pools_of(inputs["pools"], inputs.get("cloud"), "pools", conventions) if inputs.get("pools") else ()
+    given_pools = entry.pools_required or inputs.get("pools")
+    pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions) if given_pools else ()
     given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
     try:
-        return parse_binpack(given, pools, "binpackScheduler")
+        return entry.parse(given, pools, entry.key)
     except ConfigError as error:
-        raise ConfigError(rebased(error.problems, "binpackScheduler.", "")) from None
+        raise ConfigError(rebased(error.problems, f"{entry.key}.", "")) from None
 
 
 def kueue_inputs(inputs: Mapping[str, Any]) -> tuple[KueueSpec, tuple[GpuPoolSpec, ...]]:
@@ -170,7 +175,7 @@ def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool =
         elastic_pool(component, inputs, provisioner.cloud, provisioner.key, gated=gated)
     elif resource_type in RELEASE_KINDS:
         release_inputs(RELEASE_KINDS[resource_type], inputs)
-    elif resource_type == SCHEDULER:
-        binpack_inputs(inputs)
+    elif resource_type in SETTING_KINDS:
+        setting_inputs(SETTING_KINDS[resource_type], inputs)
     elif resource_type == KUEUE:
         kueue_inputs(inputs)

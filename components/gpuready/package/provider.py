@@ -6,7 +6,7 @@ Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, ser
 component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
 stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
 those models (``gpuready.package.schema``) and the inputs are checked by the same parsers as the stack
-program's (``parse_pools``, ``parse_gpu_stack``, ``parse_binpack``, ``parse_kueue``, through
+program's (``parse_pools``, ``parse_gpu_stack``, a setting entry's parser, ``parse_kueue``, through
 ``gpuready.package.input_check``, which ``gpuready plan`` also runs on Pulumi YAML programs), so a problem reads the
 same, the path
 naming the component's input instead of the stack key.
@@ -27,9 +27,10 @@ from pydantic.alias_generators import to_camel
 
 import gpuready.plugins  # noqa: F401 - registers the clouds' profiles (the provider's process is an entry point)
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.component_entry import ReleaseEntry
+from gpuready.core.component_entry import ReleaseEntry, SettingEntry
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
+from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from gpuready.gpu_stack.install import release_classes
@@ -40,17 +41,16 @@ from gpuready.package.input_check import (
     CONVENTION_INPUTS,
     FEATURE_GATES,
     POOL_COMPONENTS,
-    binpack_inputs,
     elastic_pool,
     fixed_pool,
     kueue_inputs,
     plain,
     release_inputs,
+    setting_inputs,
 )
 from gpuready.package.json_types import token
 from gpuready.package.schema import VERSION, schema_text
 from gpuready.pool_outputs import GpuNodePoolBase
-from gpuready.scheduler.binpack_scheduler import GpuBinPackingScheduler, GpuBinPackingSchedulerArgs
 
 KUBERNETES = "kubernetes"
 
@@ -98,7 +98,7 @@ class GpuReadyProvider(Provider):
                 for component, provisioner in POOL_COMPONENTS.items()
             },
             **{token(entry.name): _release_builder(entry, kind) for kind, entry in CHART_COMPONENTS.items()},
-            token("GpuBinPackingScheduler"): _scheduler,
+            **{token(entry.name): _setting_builder(entry) for entry in SETTING_COMPONENTS},
             token("GpuKueueObjects"): _kueue,
         }
 
@@ -196,10 +196,18 @@ def _release_builder(
     return build
 
 
-def _scheduler(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-    spec = binpack_inputs(inputs)
-    scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
-    return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+class SettingBuilder(Protocol):
+    """A stack-wide component's builder module (``SettingEntry.builder``)."""
+
+    def package_component(self, name: str, spec: Any, opts: pulumi.ResourceOptions) -> Built: ...
+
+
+def _setting_builder(entry: SettingEntry) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
+    def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
+        builder = cast("SettingBuilder", importlib.import_module(entry.builder))
+        return builder.package_component(name, setting_inputs(entry, inputs), opts)
+
+    return build
 
 
 def _kueue(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:

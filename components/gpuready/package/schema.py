@@ -1,10 +1,11 @@
 """The gpuready package schema, generated from the config models. Pure.
 
 Each component's inputs are the keys of the stack config that configure it, taken from the config models
-(``PoolConfig``, ``GpuStackConfig``, ``BinPackSchedulerConfig``, ``KueueConfig``: names by alias, types, required
-keys, enums from ``Literal``, descriptions from the field docstrings), plus the cloud wiring a stack takes from its
-other keys. The resource tokens are the ones the Python components register, so URNs are the same from every language.
-``make schema`` writes it to ``schema.json``; the provider serves the same document.
+(``PoolConfig``, ``GpuStackConfig``, each setting entry's model (``BinPackSchedulerConfig``), ``KueueConfig``: names
+by alias, types, required keys, enums from ``Literal``, descriptions from the field docstrings), plus the cloud
+wiring a stack takes from its other keys. The resource tokens are the ones the Python components register, so URNs
+are the same from every language. ``make schema`` writes it to ``schema.json``; the provider serves the same
+document.
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ from pydantic.alias_generators import to_camel
 import gpuready.plugins  # noqa: F401 - the schema lists the components of the registered clouds' provisioners
 from gpuready.core import component_entry
 from gpuready.core.capacity.registry import component_provisioners
-from gpuready.core.clouds.registry import CLOUDS
+from gpuready.core.clouds.registry import cloud_names
 from gpuready.core.component_entry import STRING, STRING_MAP, Wire
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.kueue_model import KueueConfig
 from gpuready.core.config_model.pool_model import PoolConfig
-from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.pool_summary import PoolOutputs
+from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.package.field_docs import documented
 from gpuready.package.json_types import PACKAGE, Json, TypeWriter, token
 
@@ -66,7 +67,9 @@ _CONVENTIONS = (
          "(gpuready:conventions' skypilotLabels); absent: true."),
 )  # fmt: skip
 """Every component with pools takes the team's conventions, as the stack takes ``gpuready:conventions``."""
-_CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(CLOUDS)}.", True)
+_CLOUD = Wire("cloud", {"type": "string"}, f"The cloud of the pools: {', '.join(cloud_names())}.", True)
+_WITH_POOLS = {True: "", False: " Required with pools."}
+"""What the cloud's description adds for a component whose pools are optional (by ``pools_required``)."""
 _AGENT_WIRING = (
     Wire("clusterName", STRING, "Name of the existing cluster: required when health installs an agent add-on (EKS: "
          "the node monitoring agent)."),
@@ -102,19 +105,17 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
         )
         for entry in CHART_COMPONENTS.values()
     ),
-    ComponentSchema(
-        "GpuBinPackingScheduler",
-        "A second kube-scheduler with a GPU bin-packing profile (gpuready:binpackScheduler). Pass the cluster's "
-        "Kubernetes provider in the resource options.",
-        model=BinPackSchedulerConfig,
-        wiring=(
-            Wire(_POOLS.name, _POOLS.type, "The pools whose GPU resources the profile scores (optional)."),
-            Wire(_CLOUD.name, _CLOUD.type, _CLOUD.description + " Required with pools."),
-        ),
-        outputs={
-            "schedulerName": {"type": "string", "description": "What pods put in spec.schedulerName."},
-            "namespace": {"type": "string", "description": "The scheduler's namespace."},
-        },
+    *(
+        ComponentSchema(
+            entry.name, entry.description, model=entry.model,
+            wiring=(
+                Wire(_POOLS.name, _POOLS.type, entry.pools, entry.pools_required),
+                Wire(_CLOUD.name, _CLOUD.type, _CLOUD.description + _WITH_POOLS[entry.pools_required],
+                     entry.pools_required),
+            ),
+            outputs=dict(entry.outputs),
+        )
+        for entry in SETTING_COMPONENTS
     ),
     ComponentSchema(
         "GpuKueueObjects",

@@ -25,7 +25,7 @@ from gpuready.package.input_check import (
     FEATURE_GATES,
     KUEUE,
     RELEASE_KINDS,
-    SCHEDULER,
+    SETTING_KINDS,
     check_inputs,
 )
 from gpuready.package.schema import schema_text
@@ -96,7 +96,7 @@ def check_yaml_program(project_dir: Path, stack: str) -> YamlCheck:
 
 def _model_problems(kind: str, inputs: Mapping[str, Any], where: str, *, gated: bool) -> list[Problem]:
     """The component's parsers on its inputs; an unknown model input is a problem of its own."""
-    model_inputs = inputs if kind in RELEASE_KINDS or kind in (SCHEDULER, KUEUE) else {
+    model_inputs = inputs if kind in RELEASE_KINDS or kind in SETTING_KINDS or kind == KUEUE else {
         k: v for k, v in inputs.items() if k in POOL_MODEL_INPUTS
     }  # fmt: skip
     unknown = [

@@ -89,3 +89,24 @@ class GpuBinPackingScheduler(pulumi.ComponentResource):
         resource = constructor(f"{name}-{suffix}", opts=opts, **arguments)
         self.resources[suffix] = resource
         return resource
+
+
+def package_component(
+    name: str, spec: BinPackSchedulerSpec, opts: pulumi.ResourceOptions
+) -> tuple[pulumi.ComponentResource, dict[str, Any]]:
+    """The component from the component package's parsed inputs, and its outputs (its ``SettingEntry``'s builder:
+    ``gpuready.core.binpack.scheduler_entry``)."""
+    scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
+    return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
+
+
+def stack_component(name: str, spec: BinPackSchedulerSpec, provider: pulumi.ProviderResource) -> GpuBinPackingScheduler:
+    """The component of a stack's ``gpuready:binpackScheduler``, on the stack's Kubernetes provider."""
+    return GpuBinPackingScheduler(
+        name, GpuBinPackingSchedulerArgs(scheduler=spec), pulumi.ResourceOptions(provider=provider)
+    )
+
+
+def stack_exports(spec: BinPackSchedulerSpec) -> dict[str, Any]:
+    """What the stack exports of its scheduler (under ``binpackScheduler``)."""
+    return {"schedulerName": spec.scheduler_name, "namespace": spec.namespace, "image": spec.image}

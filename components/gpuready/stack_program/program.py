@@ -7,12 +7,15 @@ program: the repository's ``stacks/__main__.py`` and every project ``gpuready ne
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pulumi
 
+from gpuready.core.component_entry import SettingEntry
 from gpuready.core.health.agent import HealthSpec
+from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import GpuReadyError
 from gpuready.pool_outputs import GpuNodePoolBase
@@ -54,36 +57,47 @@ def build_pools(
     return [build_pool(spec, settings, cluster) for spec in settings.pools]
 
 
+class StackComponentBuilder(Protocol):
+    """A stack-wide component's builder module (``SettingEntry.builder``), as the stack program uses it."""
+
+    def stack_component(self, name: str, spec: Any, provider: pulumi.ProviderResource) -> pulumi.Resource: ...
+    def stack_exports(self, spec: Any) -> dict[str, Any]: ...
+
+
+StackComponents = list[tuple[SettingEntry, Any, StackComponentBuilder]]
+"""The stack-wide components a stack asks for: entry, parsed spec and builder module."""
+
+
+def _stack_components(settings: StackSettings) -> StackComponents:
+    """Each registered stack-wide component whose key the stack sets (``core.setting_components``)."""
+    return [
+        (entry, spec, cast("StackComponentBuilder", importlib.import_module(entry.builder)))
+        for entry in SETTING_COMPONENTS
+        if (spec := getattr(settings, entry.setting)) is not None
+    ]
+
+
 def build_cluster_software(
     settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource] | None = None
-) -> tuple[GpuStackRelease | None, pulumi.Resource | None]:
-    """The GPU stack release and the bin-packing scheduler, on one provider for the stack's cluster (each None
-    when the stack asks for none; without either, no provider and no cluster lookup). The fabric pools' cluster
-    objects (``GpuFabricObjects``) go on the same provider when there are any."""
+) -> tuple[GpuStackRelease | None, StackComponents]:
+    """The GPU stack release (None when the stack asks for none) and the stack-wide components (the bin-packing
+    scheduler), on one provider for the stack's cluster (without any, no provider and no cluster lookup). The fabric
+    pools' cluster objects (``GpuFabricObjects``) go on the same provider when there are any."""
     from gpuready.gpu_stack.fabric import GpuFabricObjects, fabric_manifests  # noqa: PLC0415
 
     fabric = fabric_manifests(settings.pools)
-    if not settings.gpu_stack.installs_chart and settings.binpack_scheduler is None and not fabric:
-        return None, None
+    components = _stack_components(settings)
+    if not settings.gpu_stack.installs_chart and not components and not fabric:
+        return None, []
     from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
 
     provider = (cluster or stack_cluster(settings))()
     if fabric:
         GpuFabricObjects("fabric", fabric, pulumi.ResourceOptions(provider=provider))
     gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
-    scheduler = None
-    if settings.binpack_scheduler is not None:
-        from gpuready.scheduler.binpack_scheduler import (  # noqa: PLC0415
-            GpuBinPackingScheduler,
-            GpuBinPackingSchedulerArgs,
-        )
-
-        scheduler = GpuBinPackingScheduler(
-            "gpu-binpack",
-            GpuBinPackingSchedulerArgs(scheduler=settings.binpack_scheduler),
-            opts=pulumi.ResourceOptions(provider=provider),
-        )
-    return gpu_stack, scheduler
+    for entry, spec, builder in components:
+        builder.stack_component(entry.stack_name, spec, provider)
+    return gpu_stack, components
 
 
 def build_kueue(settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource]) -> GpuKueueObjects | None:
@@ -109,7 +123,7 @@ def run() -> None:
         raise pulumi.RunError(f"invalid gpuready config:\n{error}") from error
     cluster = stack_cluster(settings)
     pools = build_pools(settings, cluster)
-    gpu_stack, scheduler = build_cluster_software(settings, pools, cluster)
+    gpu_stack, components = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
     fabric_plugin = build_fabric_plugin(settings, pools, cluster)
     kueue = build_kueue(settings, cluster)
@@ -130,12 +144,8 @@ def run() -> None:
         pulumi.export("kueue", kueue.outputs())
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
-    if scheduler is not None and settings.binpack_scheduler is not None:
-        binpack = settings.binpack_scheduler
-        pulumi.export(
-            "binpackScheduler",
-            {"schedulerName": binpack.scheduler_name, "namespace": binpack.namespace, "image": binpack.image},
-        )
+    for entry, spec, builder in components:
+        pulumi.export(entry.key, builder.stack_exports(spec))
     # Planned once, with the settings (for none / external the plan is only the per-pool summaries).
     plan = settings.planned_gpu_stack
     release = plan.release

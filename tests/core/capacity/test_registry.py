@@ -12,7 +12,7 @@ import pytest
 from gpuready.aks import lifecycle as aks
 from gpuready.core.capacity import registry
 from gpuready.core.capacity.interface import Provisioner, ScalingBounds
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.eks import lifecycle as eks
 from gpuready.gke import lifecycle as gke
 from tests.core.conftest import build_spec
@@ -26,7 +26,7 @@ ELASTIC = {("eks", "karpenter"), ("eks", "eks-auto-mode"), ("aks", "nap"), ("gke
 
 
 def test_every_entry_loads_as_the_provisioner_it_is_registered_as() -> None:
-    assert [(c, k) for c in CLOUDS for k in cloud_profile(c).provisioners] == REGISTERED
+    assert [(c, k) for c in cloud_names() for k in cloud_profile(c).provisioners] == REGISTERED
     loaded = registry.provisioners()
     assert [(p.cloud, p.key) for p in loaded] == REGISTERED
     for provisioner in loaded:

@@ -6,10 +6,10 @@ import pytest
 
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.catalog.instance_types import InstanceType, family_table
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.gke.catalog import ACCELERATORS, GKE_ATTACHABLE
 
-ALL_TYPES = [t for cloud in CLOUDS for t in cloud_profile(cloud).instance_types.values()]
+ALL_TYPES = [t for cloud in cloud_names() for t in cloud_profile(cloud).instance_types.values()]
 TYPE_IDS = [f"{t.cloud}:{t.name}" for t in ALL_TYPES]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gpuready.core.catalog.gpus import GPU_MODELS
-from gpuready.core.clouds.registry import CLOUDS, cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import cloud_names, cloud_profile, cloud_profiles
 
 
 def test_no_two_clouds_answer_the_same_token() -> None:
@@ -17,7 +17,7 @@ def test_no_two_clouds_answer_the_same_token() -> None:
     assert outputs and invokes
 
 
-@pytest.mark.parametrize("cloud", CLOUDS)
+@pytest.mark.parametrize("cloud", cloud_names())
 def test_a_cloud_s_accelerator_label_names_each_gpu_it_has_a_name_for(cloud: str) -> None:
     labels = cloud_profile(cloud).node_labels
     named = {m.key: value for m in GPU_MODELS.values() if (value := labels.accelerator_value(m))}
@@ -28,7 +28,7 @@ def test_a_cloud_s_accelerator_label_names_each_gpu_it_has_a_name_for(cloud: str
     assert labels.accelerator_model("nvidia-none") is None
 
 
-@pytest.mark.parametrize("cloud", CLOUDS)
+@pytest.mark.parametrize("cloud", cloud_names())
 def test_a_cloud_s_node_labels_are_label_keys_and_its_partition_label_says_why_and_how(cloud: str) -> None:
     labels = cloud_profile(cloud).node_labels
     keys = [labels.accelerator, labels.partition_size, labels.shared_clients, labels.sharing_strategy]

@@ -113,8 +113,8 @@ def test_parser_paths_follow_the_given_path() -> None:
 
 @pytest.mark.parametrize("kind", ["gpu-operator", "device-plugin", "none", "external"])
 def test_short_form_is_the_kind(kind: str) -> None:
-    assert parse_gpu_stack(kind) == GpuStackSpec(kind=kind)  # type: ignore[arg-type]
-    assert parse_gpu_stack({"kind": kind}) == GpuStackSpec(kind=kind)  # type: ignore[arg-type]
+    assert parse_gpu_stack(kind) == GpuStackSpec(kind=kind)
+    assert parse_gpu_stack({"kind": kind}) == GpuStackSpec(kind=kind)
 
 
 def test_long_form_operator() -> None:

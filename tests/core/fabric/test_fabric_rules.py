@@ -16,7 +16,7 @@ P5 = {"name": "train", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2
 
 def _problems(cloud: str, **extra: Any) -> list[str]:
     with pytest.raises(ConfigError) as raised:
-        pool_config.parse_pools([{**P5, **extra}], cloud)  # type: ignore[arg-type]
+        pool_config.parse_pools([{**P5, **extra}], cloud)
     return [str(p) for p in raised.value.problems]
 
 

@@ -20,8 +20,7 @@ import pytest
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.clouds.registry import Cloud, cloud_profile
 from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
-from gpuready.core.gpu_stack.kinds import stack_kind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind, stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.scheduling import pool_labels
@@ -127,7 +126,7 @@ def test_the_table_covers_every_elastic_provisioner_and_kind() -> None:
 @pytest.mark.parametrize("row", MATRIX, ids=_id)
 def test_fit_of_an_elastic_pool(row: Row) -> None:
     pool = _pool(row)
-    verdict = ownership.pool_fit(pool, row.kind)
+    verdict = ownership.pool_fit(pool, stack_kind(row.kind))
     assert (verdict.ok, verdict.operator_driver) == (row.ok, row.operator_driver), verdict.summary
     assert pool.resolved.platform_plugin == row.advertiser
     assert verdict.summary and (verdict.ok or verdict.hint)

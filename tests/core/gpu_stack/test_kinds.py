@@ -18,10 +18,9 @@ import pytest
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS
-from gpuready.core.gpu_stack.charts import STACK_CHARTS, STACK_KINDS
 from gpuready.core.gpu_stack.kind import GpuStackKind
-from gpuready.core.gpu_stack.kinds import STACK_KIND_OBJECTS, stack_kind
-from gpuready.core.gpu_stack.stack_fits import NVIDIA_FITS, rows
+from gpuready.core.gpu_stack.kinds import STACK_CHARTS, STACK_KIND_OBJECTS, STACK_KINDS, stack_kind
+from gpuready.core.gpu_stack.stack_fits import rows
 from gpuready.core.gpu_stack.stack_spec import RELEASE_SETTINGS, GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS
 from gpuready.gpu_stack.install import STACK_COMPONENTS
@@ -57,8 +56,11 @@ def test_every_platform_plugin_and_kind_has_a_row_per_driver_owner(platform: Pla
     for profile in cloud_profiles():
         if platform == "nvidia" or platform in profile.platform_fits:
             for kind in STACK_KINDS:
-                assert set(rows(profile.platform_fits, platform, kind)) == set(DRIVER_OWNERS), (platform, kind)
-    assert set(NVIDIA_FITS) == set(STACK_KINDS)
+                assert set(rows(profile.platform_fits, platform, stack_kind(kind))) == set(DRIVER_OWNERS), (
+                    platform,
+                    kind,
+                )
+    assert all(set(k.nvidia_fits) == set(DRIVER_OWNERS) for k in STACK_KIND_OBJECTS)
 
 
 def test_every_chart_kind_has_its_component() -> None:
@@ -84,7 +86,7 @@ def _args_of(component: type) -> type:
 
 def test_no_module_of_the_gpu_stack_core_compares_a_kind_by_name() -> None:
     found = []
-    for path in sorted(GPU_STACK_CORE.glob("*.py")):
+    for path in sorted(GPU_STACK_CORE.rglob("*.py")):
         for node in ast.walk(parse(path.read_text())):
             if not isinstance(node, ast.Compare) or not any(isinstance(op, ast.Eq | ast.NotEq) for op in node.ops):
                 continue

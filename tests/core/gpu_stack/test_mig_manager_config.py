@@ -32,7 +32,7 @@ def _pool(
     driver: str = "cloud",
 ) -> GpuPoolSpec:
     return GpuPoolSpec(
-        cloud=cloud,  # type: ignore[arg-type]
+        cloud=cloud,
         name=name,
         instance_type=instance_type,
         min_size=0,

@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 import pytest
 
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profile
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind, stack_kind
 from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec
 from gpuready.errors import SpecError
 
@@ -170,7 +170,7 @@ def _pool(cloud: Cloud, image: str, driver: str) -> GpuPoolSpec:
 
 @pytest.mark.parametrize("row", MATRIX, ids=_id)
 def test_fit(row: Row) -> None:
-    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, row.kind)
+    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, stack_kind(row.kind))
     assert verdict.ok is row.ok, verdict.summary
     assert verdict.operator_driver is row.operator_driver
     assert verdict.summary
@@ -184,7 +184,7 @@ def test_fit(row: Row) -> None:
 @pytest.mark.parametrize("row", [r for r in MATRIX if r.not_in_hint], ids=_id)
 def test_refusal_hint_offers_no_dead_end(row: Row) -> None:
     """A hint never proposes a way that the same platform refuses too (see the matrix above)."""
-    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, row.kind)
+    verdict = ownership.fit(cloud_profile(row.cloud), row.image, row.driver, stack_kind(row.kind))
     assert not verdict.ok
     for word in row.not_in_hint:
         assert word not in verdict.hint, verdict.hint
@@ -199,7 +199,7 @@ def test_dead_ends_named_in_not_in_hint_are_refused() -> None:
 
 
 def test_matrix_covers_every_platform_and_kind() -> None:
-    every = {(c, i, d) for c in CLOUDS for i in cloud_profile(c).images for d in DRIVER_OWNERS}
+    every = {(c, i, d) for c in cloud_names() for i in cloud_profile(c).images for d in DRIVER_OWNERS}
     in_matrix = {(r.cloud, r.image, r.driver) for r in MATRIX}
     assert in_matrix | set(UNBUILDABLE) == every
     assert not in_matrix & set(UNBUILDABLE)
@@ -236,4 +236,4 @@ def test_the_platforms_own_plugin_is_exactly_where_kind_none_works(
     cloud: Cloud, image: str, driver: str, expected: ownership.PlatformPlugin
 ) -> None:
     """``none`` fits exactly the platforms that bring a device plugin (GKE's, Bottlerocket's)."""
-    assert ownership.fit(cloud_profile(cloud), image, driver, "none").ok is (expected != "nvidia")
+    assert ownership.fit(cloud_profile(cloud), image, driver, stack_kind("none")).ok is (expected != "nvidia")

@@ -20,7 +20,7 @@ from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 def _pool(cloud: str = "eks", name: str = "gpu", sharing: Any = None, **fields: Any) -> GpuPoolSpec:
     instance_type = {"eks": "g6.xlarge", "aks": "Standard_NC4as_T4_v3", "gke": "g2-standard-4"}[cloud]
     fields.setdefault("instance_type", instance_type)
-    return GpuPoolSpec(cloud=cloud, name=name, min_size=0, max_size=2, sharing=sharing, **fields)  # type: ignore[arg-type]
+    return GpuPoolSpec(cloud=cloud, name=name, min_size=0, max_size=2, sharing=sharing, **fields)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from gpuready.core.clouds.registry import Cloud, cloud_profile
-from gpuready.core.gpu_stack.charts import DEVICE_PLUGIN, GPU_OPERATOR
+from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN
+from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR
 from gpuready.core.gpu_stack.stack_objects import ConfigMapObject, ResourceQuotaObject
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec

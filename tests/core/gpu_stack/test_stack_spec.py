@@ -12,17 +12,11 @@ from typing import Any, cast
 
 import pytest
 
-from gpuready.core.gpu_stack.charts import (
-    CHARTS,
-    DEVICE_PLUGIN,
-    DRA_DRIVER,
-    GPU_OPERATOR,
-    GPU_OPERATOR_DRA,
-    STACK_CHARTS,
-    STACK_KINDS,
-    StackKind,
-)
-from gpuready.core.gpu_stack.kinds import stack_kind
+from gpuready.core.gpu_stack.kinds import CHARTS, STACK_CHARTS, STACK_KINDS, StackKind, stack_kind
+from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN
+from gpuready.core.gpu_stack.kinds.dra_driver import DRA_DRIVER
+from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import GPU_OPERATOR_DRA
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec, NfdMode, stack_spec_problems
 from gpuready.errors import SpecError
 
@@ -63,7 +57,7 @@ def test_pinned_charts() -> None:
 def test_chart_defaults(kind: StackKind, namespace: str, release: str, version: str, repository: str) -> None:
     spec = GpuStackSpec(kind=kind)
     assert spec.installs_chart
-    assert spec.chart is CHARTS[kind]  # type: ignore[index]
+    assert spec.chart is CHARTS[kind]
     assert (spec.effective_namespace, spec.effective_release_name, spec.effective_version) == (
         namespace, release, version,
     )  # fmt: skip
@@ -193,7 +187,7 @@ def test_every_problem_at_once() -> None:
 
 def test_unknown_kind_stops_at_the_kind() -> None:
     with pytest.raises(SpecError) as raised:
-        GpuStackSpec(kind=cast(StackKind, "operator"), namespace="default")
+        GpuStackSpec(kind="operator", namespace="default")
     (problem,) = raised.value.problems
     assert problem.path == "gpuStack.kind"
     assert problem.allowed == STACK_KINDS

@@ -59,7 +59,7 @@ def render(values: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def plan_values(pools: list[GpuPoolSpec], kind: str, dcgm: str | None = None, **stack: Any) -> dict[str, Any]:
-    spec = GpuStackSpec(kind=kind, health=HealthSpec(agent="eks-node-monitoring-agent", dcgm=dcgm), **stack)  # type: ignore[arg-type]
+    spec = GpuStackSpec(kind=kind, health=HealthSpec(agent="eks-node-monitoring-agent", dcgm=dcgm), **stack)
     plan = plan_gpu_stack(cloud_profile("eks"), pools, spec)
     assert plan.agent_values is not None
     return dict(plan.agent_values)

@@ -28,7 +28,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
 def test_the_smoke_job_is_valid_for_the_pools_kubernetes_version(
     cloud: str, overrides: dict[str, Any], version: str
 ) -> None:
-    spec = build_spec(cloud, **overrides)  # type: ignore[arg-type]
+    spec = build_spec(cloud, **overrides)
     run = smoke_job(spec, namespace="default", run="a1b2c3", deadline_seconds=120)
     for obj in run.objects:
         assert strict_problems(obj, version) == [], obj["kind"]

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from gpuready.core.config_model.all_problems import nearest, validated
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.problems import rebased
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
 from gpuready.core.health.agent import HealthSpec
 from gpuready.errors import ConfigError, SpecError

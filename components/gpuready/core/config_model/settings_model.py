@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, get_origin
 
 from pydantic import BeforeValidator, Field, create_model
+from pydantic.fields import FieldInfo
 
-from gpuready.core.clouds.registry import Cloud, cloud_profiles
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profiles
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import config_error, validate
@@ -75,14 +76,16 @@ class StackSettingsConfig(ConfigModel):
     (``cloud_settings.CloudSettingsConfig``, its profile's ``settings``), joined by ``stack_config_model``."""
 
     words: ClassVar = {
-        "cloud": Words("unknown cloud", f"pulumi config set {NS}:cloud eks|aks|gke"),
+        "cloud": Words("unknown cloud", f"pulumi config set {NS}:cloud {{clouds}}"),
         "cloud:missing": Words("is required", f"pulumi config set {NS}:cloud <value>"),
         "clusterName:missing": Words("is required", f"pulumi config set {NS}:clusterName <value>"),
         "nodePools:missing": Words("is required", "a YAML list of pools; see docs/pool-keys.md"),
         "tags:list_type": Words("must be a list of key=value strings"),
     }
 
-    cloud: Cloud = Field(description="Target cloud of the stack's existing cluster: eks, aks or gke.")
+    cloud: Cloud = Field(description="Target cloud of the stack's existing cluster: {clouds}.")
+    """One of the registered clouds: the joined model (``stack_config_model``) makes the field the ``Literal`` of
+    their names and writes them into its description and hint."""
     cluster_name: str = Field(description="Name of the existing EKS / AKS / GKE cluster the GPU pools join.")
     node_pools: object = Field(
         description="YAML list of GPU pool specs (name, instanceType, minSize, maxSize, desiredSize, capacity, "
@@ -189,8 +192,15 @@ def stack_config_model() -> type[ConfigModel]:
     them and a key of another cloud is checked in its format as on its own cloud."""
     fields: dict[str, Any] = {}
     words = dict(StackSettingsConfig.words)
+    names = cloud_names()
+    hint = words["cloud"].hint.format(clouds="|".join(names))
+    words["cloud"] = Words(words["cloud"].problem, hint)
     for name, info in StackSettingsConfig.model_fields.items():
         fields[name] = (info.annotation, info)
+        if name == "cloud":  # the registered clouds: a Literal of their names, listed in the description
+            listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+            described = FieldInfo.merge_field_infos(info, description=(info.description or "").format(clouds=listed))
+            fields[name] = (Literal[names], described)
         if name == CLOUD_KEYS_AFTER:
             for model in cloud_settings_models():
                 words.update(model.words)

@@ -4,7 +4,7 @@ Three checks, every problem at once, each with the path under ``gpuStack.values`
 
 1. every key is one the chart reads: a key of its ``values.yaml`` (or of a bundled subchart's, under the
    dependency's alias), anything below a map the chart leaves free (an empty or null default, one of
-   ``charts.FREE_FORM_VALUE_MAPS``, or a map of labels, annotations, resources or security context), or a
+   ``Chart.free_form``, or a map of labels, annotations, resources or security context), or a
    dependency ``condition``; otherwise "unknown key" with a did-you-mean.
    Neither pinned chart has a ``values.schema.json`` (the bundled NFD subchart has one, which Helm applies at
    install), so Helm itself would ignore a misspelt key without a word. Checked against the pinned version's
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuready.core.gpu_stack import chart_facts
-from gpuready.core.gpu_stack.charts import FREE_FORM_VALUE_MAPS, Chart
+from gpuready.core.gpu_stack.charts import Chart
 from gpuready.core.gpu_stack.owned_values import inert_reason, leaves, owned_paths
 from gpuready.core.mappings import deep_merge
 from gpuready.core.suggest import did_you_mean
@@ -51,10 +51,10 @@ def override_problems(
     chart: Chart, values: Mapping[str, Any], gpuready_values: Mapping[str, Any] | None, prefix: str
 ) -> list[Problem]:
     """Every value of ``values`` that would override a path gpuready decides (``owned_values.owned_paths``)."""
-    owned = owned_paths(chart.kind, gpuready_values)
+    owned = owned_paths(chart, gpuready_values)
     problems: list[Problem] = []
     for path, value in leaves(values):
-        why = inert_reason(chart.kind, path)
+        why = inert_reason(chart, path)
         if why is not None:
             problems.append(Problem(f"{prefix}.{path}", f"does nothing: {why}", value, (), "remove it"))
             continue
@@ -90,7 +90,7 @@ def _walk(
     prefix: str,
     problems: list[Problem],
 ) -> None:
-    free = set(FREE_FORM_VALUE_MAPS.get(chart.kind, ()))
+    free = set(chart.free_form)
     for key, value in values.items():
         path = f"{at}{key}"
         where = f"{prefix}.{path}"

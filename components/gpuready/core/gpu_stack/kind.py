@@ -3,18 +3,21 @@
 A kind owns every fact that depends on which NVIDIA stack serves the pools: the chart it installs (none for
 ``none`` and ``external``), the pools it serves (by their advertiser), which parts it runs (GFD, NFD, the MIG
 manager, the operator's driver and DCGM), the release settings it refuses because it has no part they would
-change, and the builder of its chart's values. The kinds are listed in ``kinds.STACK_KIND_OBJECTS``; how a kind fits
-a pool's platform is the table ``stack_fits`` (``rows``); nothing else branches on a kind's name.
+change, the builder of its chart's values, its rows of the driver-ownership table on NVIDIA's device plugin
+(``stack_fits``) and what a plan notes about its release. Each kind is one module under ``kinds/``, registered once
+in ``kinds.STACK_KIND_OBJECTS``; nothing else branches on a kind's name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from gpuready.core.clouds.fit_rows import ByDriver
 from gpuready.core.component_entry import ReleaseEntry
-from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart, StackKind
+from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart
+from gpuready.core.pool_parts import DRIVER_OWNERS
 from gpuready.errors import RegistrationError
 
 if TYPE_CHECKING:
@@ -31,7 +34,9 @@ class StackSettings(Protocol):
     """The release settings a values builder reads (``GpuStackSpec`` has them)."""
 
     @property
-    def kind(self) -> StackKind: ...
+    def kind(self) -> str: ...
+    @property
+    def stack_kind(self) -> GpuStackKind: ...
     @property
     def nfd(self) -> str: ...
     @property
@@ -54,6 +59,10 @@ class ValuesBuilder(Protocol):
     ) -> dict[str, Any]: ...
 
 
+PlanNote = Callable[[str, Mapping[str, Any]], "str | None"]
+"""What a plan says about a planned release of chart ``name`` with ``values`` of this kind (None: nothing)."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Refusal:
     """Why a kind refuses a release setting (it has no part the setting would change)."""
@@ -62,11 +71,24 @@ class Refusal:
     hint: str
 
 
+PROVIDER_HINT = "Pass the cluster's Kubernetes provider in the resource options."
+"""The last sentence of every chart component's description."""
+
+
+def lacks(**why: str) -> dict[str, Refusal]:
+    """Refusals of the settings of parts a stack does not run (the setting would do nothing)."""
+    return {key: Refusal(problem=f"{why[key]}, so {key} would do nothing", hint=f"remove {key}") for key in why}
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GpuStackKind:
     """One ``gpuStack.kind``: its chart, the pools it serves, the parts it runs and its values."""
 
-    key: StackKind
+    key: str
+    """Its ``gpuStack.kind``."""
+    nvidia_fits: ByDriver
+    """Its rows on pools whose platform brings no device plugin (``nvidia``: NVIDIA's serves), per driver owner
+    (``stack_fits``)."""
     chart: Chart | None = None
     """The chart it installs; None: gpuready installs nothing (``none``, ``external``)."""
     serves: str | None = None
@@ -89,6 +111,8 @@ class GpuStackKind:
     component: ReleaseEntry | None = None
     """Its one registration entry: the chart's Pulumi component and its schema text (set exactly when ``chart``
     is); the facade, the stack program's install and the component package derive from it."""
+    plan_note: PlanNote | None = None
+    """What a plan says about its release (``cli.release_section``); None: nothing."""
 
     def __post_init__(self) -> None:
         lacking = [part for part in ("values", "component") if (getattr(self, part) is None) != (self.chart is None)]
@@ -96,6 +120,11 @@ class GpuStackKind:
             raise RegistrationError(
                 f"GPU stack kind {self.key!r} {'lacks' if self.chart else 'installs no chart but has'} "
                 f"{', '.join(lacking)} (set exactly when chart is)"
+            )
+        if set(self.nvidia_fits) != set(DRIVER_OWNERS):
+            raise RegistrationError(
+                f"GPU stack kind {self.key!r} has nvidia_fits rows for {sorted(self.nvidia_fits)}; it needs one per "
+                f"driver owner: {', '.join(DRIVER_OWNERS)}"
             )
 
     @property

@@ -42,7 +42,7 @@ def operator_values(
     """The values for one GPU Operator release serving ``pools`` (already checked by ``stack_rules``)."""
     nvidia_pools = [p for p in pools if p.resolved.platform_plugin != "gke-device-plugin"]
     operator_driver = bool(nvidia_pools) and all(
-        ownership.pool_fit(p, "gpu-operator").operator_driver for p in nvidia_pools
+        ownership.pool_fit(p, spec.stack_kind).operator_driver for p in nvidia_pools
     )
     tolerations = placement.taint_tolerations(pools)
     values: dict[str, Any] = {

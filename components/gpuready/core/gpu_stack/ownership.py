@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
-from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.gpu_stack.stack_fits import rows
 
 if TYPE_CHECKING:
@@ -84,19 +84,19 @@ def platform_plugin(profile: CloudProfile, image: str, driver: str, provisioner:
     return made_by.platform_advertiser or profile.platform_advertiser(image, driver)
 
 
-def pool_fit(pool: GpuPoolSpec, kind: StackKind) -> Fit:
+def pool_fit(pool: GpuPoolSpec, kind: GpuStackKind) -> Fit:
     """``fit`` of a pool's platform (its resolved platform plugin, image and driver owner)."""
     return _fit(pool.profile, pool.resolved.platform_plugin, pool.resolved.image, pool.driver, kind)
 
 
-def fit(profile: CloudProfile, image: str, driver: str, kind: StackKind, provisioner: str | None = None) -> Fit:
+def fit(profile: CloudProfile, image: str, driver: str, kind: GpuStackKind, provisioner: str | None = None) -> Fit:
     """Whether a pool on ``profile``'s cloud with node ``image`` whose driver ``driver`` installs, made by
     ``provisioner`` (None: the cloud's default), fits stack ``kind``: the row of ``stack_fits.rows`` for the platform's
     plugin."""
     return _fit(profile, platform_plugin(profile, image, driver, provisioner), image, driver, kind)
 
 
-def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: StackKind) -> Fit:
+def _fit(profile: NodeSetup, plugin: PlatformPlugin, image: str, driver: str, kind: GpuStackKind) -> Fit:
     row = rows(profile.platform_fits, plugin, kind)["cloud" if driver == "cloud" else "operator"]
     hint = row.hint_cloud_driver if row.hint_cloud_driver and profile.cloud_driver_serves_nvidia_plugin else row.hint
     return Fit(

@@ -94,7 +94,7 @@ def plan_gpu_stack(profile: CloudProfile, pools: Sequence[GpuPoolSpec], spec: Gp
         PoolService(
             pool=p.name,
             platform_plugin=p.resolved.platform_plugin,
-            summary=ownership.pool_fit(p, spec.kind).summary,
+            summary=ownership.pool_fit(p, spec.stack_kind).summary,
         )
         for p in pools
     )

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
 from gpuready.core.gpu_stack import ownership
-from gpuready.core.gpu_stack.charts import StackKind
+from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.gpu_stack.mig_pools import mig_strategy, nvidia_mig_pools
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.errors import Problem
@@ -55,7 +55,7 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
     problems: list[Problem] = _advertise_problems(pools, spec)
     fitting: list[GpuPoolSpec] = []
     for pool in pools:
-        verdict = ownership.pool_fit(pool, spec.kind)
+        verdict = ownership.pool_fit(pool, spec.stack_kind)
         if verdict.ok:
             fitting.append(pool)
             continue
@@ -64,8 +64,8 @@ def stack_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> list[Pro
         )
     problems.extend(_sharing_problems(fitting, spec))
     if spec.stack_kind.driver_installer:
-        problems.extend(_driver_split_problems(fitting, spec.kind))
-        problems.extend(_driver_os_problems(fitting, spec.kind))
+        problems.extend(_driver_split_problems(fitting, spec.stack_kind))
+        problems.extend(_driver_os_problems(fitting, spec.stack_kind))
     problems.extend(_strategy_problems(fitting, spec))
     problems.extend(_mps_mixed_problems(fitting, spec))
     for pool in pools:  # what each pool's fabric needs of the stack (AKS InfiniBand: the GPU Operator)
@@ -134,7 +134,7 @@ def _advertise_problems(pools: Sequence[GpuPoolSpec], spec: GpuStackSpec) -> lis
     return problems
 
 
-def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
+def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: GpuStackKind) -> list[Problem]:
     by_owner: dict[bool, list[str]] = {}
     for pool in pools:
         if pool.resolved.platform_plugin != "nvidia":
@@ -156,7 +156,7 @@ def _driver_split_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> lis
     ]
 
 
-def _driver_os_problems(pools: Sequence[GpuPoolSpec], kind: StackKind) -> list[Problem]:
+def _driver_os_problems(pools: Sequence[GpuPoolSpec], kind: GpuStackKind) -> list[Problem]:
     by_image: dict[str, list[str]] = {}
     for pool in pools:
         if pool.resolved.platform_plugin != "nvidia":

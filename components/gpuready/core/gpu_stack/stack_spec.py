@@ -16,9 +16,10 @@ from typing import Any, Literal
 
 from gpuready.core import namespaces
 from gpuready.core.gpu_stack import extra_values, kinds
-from gpuready.core.gpu_stack.charts import STACK_KINDS, Chart, StackKind
+from gpuready.core.gpu_stack.charts import Chart
 from gpuready.core.gpu_stack.dra_cluster import cluster_version_problems
 from gpuready.core.gpu_stack.kind import GpuStackKind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind
 from gpuready.core.health.agent import HealthSpec
 from gpuready.errors import Problem, SpecError
 

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING
 
 from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_named
 from gpuready.core.catalog.lookup import resolve_instance_type
-from gpuready.core.clouds.registry import CLOUDS, Cloud, cloud_profiles
-from gpuready.core.gpu_stack.charts import STACK_KINDS, StackKind
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profiles
 from gpuready.core.gpu_stack.dra_cluster import DRA_MIN_MINOR
-from gpuready.core.gpu_stack.kinds import stack_kind
+from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind, stack_kind
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
@@ -80,7 +79,7 @@ def platforms() -> list[Platform]:
                 ):
                     buildable = [Platform(profile, provisioner, NO_IMAGE, driver)]
                 found.extend(buildable)
-    return sorted(found, key=lambda p: (CLOUDS.index(p.cloud), list(p.profile.provisioners).index(
+    return sorted(found, key=lambda p: (cloud_names().index(p.cloud), list(p.profile.provisioners).index(
         p.provisioner), p.profile.images.index(p.image) if p.image != NO_IMAGE else -1,
         DRIVER_OWNERS.index(p.driver)))  # fmt: skip
 

@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 from gpuready.core import scheduling
 from gpuready.core.clouds.registry import cloud_profiles
-from gpuready.core.gpu_stack import charts
+from gpuready.core.gpu_stack.charts import gpu_cluster_deployed
+from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN as PLUGIN_CHART
+from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR as OPERATOR_CHART
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -28,7 +30,7 @@ OPERATOR: Literal["gpu-operator"] = "gpu-operator"
 DEVICE_PLUGIN: Literal["nvidia-device-plugin"] = "nvidia-device-plugin"
 ChartName = Literal["gpu-operator", "nvidia-device-plugin"]
 
-_PINNED = {OPERATOR: charts.GPU_OPERATOR, DEVICE_PLUGIN: charts.DEVICE_PLUGIN}
+_PINNED = {OPERATOR: OPERATOR_CHART, DEVICE_PLUGIN: PLUGIN_CHART}
 DEFAULT_ALLOWED_VERSIONS: Mapping[str, tuple[str, ...]] = {name: (c.version,) for name, c in _PINNED.items()}
 """The versions gpuready pins (nvidia.md 1): the operator's chart version has a leading ``v``, the plugin's none."""
 
@@ -101,7 +103,7 @@ class GpuRelease:
     @property
     def deploys_gpu_cluster(self) -> bool:
         """GO values L575-576: ``gpuCluster.deployCR`` (default false), the experimental DRA stack."""
-        return self.chart == OPERATOR and charts.gpu_cluster_deployed(self.values)
+        return self.chart == OPERATOR and gpu_cluster_deployed(self.values)
 
     @property
     def runs_device_plugin(self) -> bool:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from gpuready.core import scheduling
 from gpuready.core.advertisers.dra import DYNAMIC_RESOURCES
-from gpuready.core.gpu_stack.charts import DRA_DRIVER
+from gpuready.core.gpu_stack.kinds.dra_driver import DRA_DRIVER
 from gpuready.core.props import as_flag, as_mapping, as_text, dig, text_map
 from gpuready.core.taints import Taint
 from gpuready.policy.rules.charts import NFD_KEY, OPERATOR, RELEASE, GpuRelease, gpu_release, unreadable_chart

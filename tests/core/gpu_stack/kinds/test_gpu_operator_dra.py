@@ -8,7 +8,12 @@ from typing import Any
 import pytest
 
 from gpuready.core.gpu_stack import owned_values
-from gpuready.core.gpu_stack.gpu_cluster_values import GPU_CLUSTER_NAME, gpu_cluster_values, release_note
+from gpuready.core.gpu_stack.kinds.gpu_operator_dra import (
+    GPU_CLUSTER_NAME,
+    GPU_OPERATOR_DRA,
+    gpu_cluster_values,
+    release_note,
+)
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.taints import Taint
@@ -81,4 +86,4 @@ def test_release_note(chart: str, values: Mapping[str, Any], noted: bool) -> Non
 @pytest.mark.parametrize("settings", [{}, {"monitoring": True}, {"monitoring": False}, {"nfd": "existing"}])
 def test_every_value_set_has_an_owner(settings: Mapping[str, Any]) -> None:
     values = gpu_cluster_values((L4, A10G), GpuStackSpec(kind="gpu-operator-dra", cluster_version="1.34", **settings))
-    assert [p for p, _ in owned_values.leaves(values) if owned_values.owner_of("gpu-operator-dra", p) is None] == []
+    assert [p for p, _ in owned_values.leaves(values) if owned_values.owner_of(GPU_OPERATOR_DRA, p) is None] == []
