@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from gpuready.core.config_model.cloud_settings import TARGET, CloudSettingsConfig
-from gpuready.core.config_model.problems import config_error
+from gpuready.core.config_model.cloud_settings import TARGET, CloudSettingsConfig, formatted
 
-_RESOURCE_GROUP = re.compile(r"^[-\w.()]{1,90}\Z")
+_RESOURCE_GROUP = re.compile(r"^[-\w.()]{1,90}(?<!\.)\Z")
 _GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _AZURE_SUBNET_ID = re.compile(
     rf"^/subscriptions/{_GUID}/resourceGroups/[-\w.()]{{1,90}}/providers/Microsoft\.Network/"
@@ -30,27 +29,23 @@ _AZURE_SUBNET_ID = re.compile(
 )
 
 
-def _resource_group(value: str) -> str:
-    if _RESOURCE_GROUP.match(value) and not value.endswith("."):
-        return value
-    raise config_error(
+ResourceGroupName = Annotated[
+    str,
+    formatted(
+        _RESOURCE_GROUP,
         "must be an Azure resource group name: 1 to 90 letters, digits, _ - . ( ), not ending in a period",
         'the name, not its resource id; az aks list --query "[].{name:name, resourceGroup:resourceGroup}"',
-    )
-
-
-def _azure_subnet_id(value: str) -> str:
-    if _AZURE_SUBNET_ID.match(value):
-        return value
-    raise config_error(
+    ),
+]
+AzureSubnetId = Annotated[
+    str,
+    formatted(
+        _AZURE_SUBNET_ID,
         "must be a subnet resource id: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/"
         "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>",
         "print it with az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv",
-    )
-
-
-ResourceGroupName = Annotated[str, AfterValidator(_resource_group)]
-AzureSubnetId = Annotated[str, AfterValidator(_azure_subnet_id)]
+    ),
+]
 
 
 class AksSettingsConfig(CloudSettingsConfig):

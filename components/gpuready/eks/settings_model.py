@@ -17,10 +17,9 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import BeforeValidator, Field
 
-from gpuready.core.config_model.cloud_settings import REQUIRED, CloudSettingsConfig, text_items
-from gpuready.core.config_model.problems import config_error
+from gpuready.core.config_model.cloud_settings import REQUIRED, CloudSettingsConfig, formatted, text_items
 
 AWS_PARTITIONS = ("aws", "aws-cn", "aws-eusc", "aws-iso", "aws-iso-b", "aws-iso-e", "aws-iso-f", "aws-us-gov")
 """botocore 1.44.5 ``data/partitions.json`` partition ids."""
@@ -32,29 +31,29 @@ _ROLE_ARN = re.compile(
 _SUBNET_ID = re.compile(r"^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})\Z")
 
 
-def _role_arn(value: str) -> str:
-    if _ROLE_ARN.match(value):
-        return value
+def _role_hint(value: str) -> str:
     name = value.rsplit("/", 1)[-1] if value else "<role-name>"
-    raise config_error(
-        "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>",
+    return (
         f"e.g. arn:aws:iam::123456789012:role/{name}; print it with "
-        f"aws iam get-role --role-name {name} --query Role.Arn --output text",
+        f"aws iam get-role --role-name {name} --query Role.Arn --output text"
     )
 
 
-def _subnet_id(value: str) -> str:
-    if _SUBNET_ID.match(value):
-        return value
-    raise config_error(
+IamRoleArn = Annotated[
+    str,
+    formatted(
+        _ROLE_ARN, "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>", _role_hint
+    ),
+]
+SubnetId = Annotated[
+    str,
+    formatted(
+        _SUBNET_ID,
         "must be an EC2 subnet id: subnet- and 8 or 17 hexadecimal digits",
         "e.g. subnet-0123456789abcdef0; list the cluster's with aws eks describe-cluster --name <cluster> "
         "--query cluster.resourcesVpcConfig.subnetIds",
-    )
-
-
-IamRoleArn = Annotated[str, AfterValidator(_role_arn)]
-SubnetId = Annotated[str, AfterValidator(_subnet_id)]
+    ),
+]
 
 
 class EksSettingsConfig(CloudSettingsConfig):

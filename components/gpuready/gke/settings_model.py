@@ -14,10 +14,9 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from gpuready.core.config_model.cloud_settings import TARGET, CloudSettingsConfig, Strings
-from gpuready.core.config_model.problems import config_error
+from gpuready.core.config_model.cloud_settings import TARGET, CloudSettingsConfig, Strings, formatted
 
 _GCE_LOCATION = re.compile(r"^[a-z]+-[a-z]+[0-9]+(?:-[a-z])?\Z")
 _GCP_SERVICE_ACCOUNT = re.compile(
@@ -26,27 +25,23 @@ _GCP_SERVICE_ACCOUNT = re.compile(
 )
 
 
-def _gce_location(value: str) -> str:
-    if _GCE_LOCATION.match(value):
-        return value
-    raise config_error(
+GceLocation = Annotated[
+    str,
+    formatted(
+        _GCE_LOCATION,
         "must be a GCE region (us-central1) or zone (us-central1-a)",
         "the cluster's location: gcloud container clusters list --format='value(name,location)'",
-    )
-
-
-def _gcp_service_account(value: str) -> str:
-    if _GCP_SERVICE_ACCOUNT.match(value):
-        return value
-    raise config_error(
+    ),
+]
+GcpServiceAccount = Annotated[
+    str,
+    formatted(
+        _GCP_SERVICE_ACCOUNT,
         "must be a service account email: <account>@<project-id>.iam.gserviceaccount.com, "
         "<project-number>-compute@developer.gserviceaccount.com, or default",
         "gcloud iam service-accounts list --format='value(email)'",
-    )
-
-
-GceLocation = Annotated[str, AfterValidator(_gce_location)]
-GcpServiceAccount = Annotated[str, AfterValidator(_gcp_service_account)]
+    ),
+]
 
 
 class GkeSettingsConfig(CloudSettingsConfig):

@@ -13,13 +13,15 @@ kubeconfig look-up needs it (``target``: ``cluster_kubeconfig.ClusterTarget``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, Self
 
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from gpuready.core.config_model.base import ConfigModel
+from gpuready.core.config_model.problems import config_error
 from gpuready.errors import Problem, RegistrationError
 
 NS = "gpuready"
@@ -32,6 +34,18 @@ def text_items(value: Any) -> Any:
 
 Strings = Annotated[list[str], BeforeValidator(text_items)]
 """A list of strings (Pulumi type ``array``)."""
+
+
+def formatted(pattern: re.Pattern[str], message: str, hint: str | Callable[[str], str]) -> AfterValidator:
+    """The check of a text key in its documented format: the value when ``pattern`` matches it, else the key's
+    problem saying ``message``, with ``hint`` (a text, or one made from the value given)."""
+
+    def check(value: str) -> str:
+        if pattern.match(value):
+            return value
+        raise config_error(message, hint(value) if callable(hint) else hint)
+
+    return AfterValidator(check)
 
 
 @dataclass(frozen=True, slots=True)
