@@ -99,3 +99,26 @@ def test_a_reservation_of_another_project_is_warned_of(project: str | None, clus
     assert (warning is not None) == warned
     if warning is not None:
         assert "--add-share-with=ml-dev-project" in warning and warning.startswith("pool gpu:")
+
+
+@pytest.mark.parametrize(
+    ("zone", "spanned", "others"),
+    [("us-central1-b", ("us-central1-a", "us-central1-b"), "us-central1-a"),
+     ("us-central1-b", ("us-central1-b",), None),
+     ("us-central1-b", ("us-central1-a", "us-central1-b", "us-central1-c"), "us-central1-a, us-central1-c"),
+     ("us-central1-b", (), None)],
+)  # fmt: skip
+def test_a_pool_spanning_more_zones_than_its_reservation_is_warned_of(
+    zone: str, spanned: tuple[str, ...], others: str | None
+) -> None:
+    pool = spec(reservation=Reservation(affinity="specific", name="h100-train", zone=zone))
+    warning = reservation_zone.zones_warning(pool, spanned)
+    assert (warning is not None) == (others is not None)
+    if warning is not None:
+        assert f"also spans {others}:" in warning and f"zones: [{zone}]" in warning
+
+
+def test_a_reservation_without_a_zone_or_not_specific_gets_no_zones_warning() -> None:
+    spanned = ("us-central1-a", "us-central1-b")
+    assert reservation_zone.zones_warning(spec(reservation=Reservation(affinity="specific", name="r")), spanned) is None
+    assert reservation_zone.zones_warning(spec(reservation=Reservation(affinity="any")), spanned) is None

@@ -44,10 +44,10 @@ class GkeGpuNodePool(GpuNodePoolBase):
         spec = args.pool
         location = args.location if isinstance(args.location, str) else None
         zones = gke_zones.zone_count(location, spec.zones or args.node_locations)
+        spanned = tuple(spec.zones or args.node_locations or ()) or (
+            (location,) if location and gke_zones.ZONE.match(location) else ()
+        )
         if not spec.zones:  # the pool spans the wiring's zones: its specific reservation's zone must be one of them
-            spanned = tuple(args.node_locations or ()) or (
-                (location,) if location and gke_zones.ZONE.match(location) else ()
-            )
             outside = reservation_zone.outside_problems(spec, spanned, "pool.")
             if outside:
                 raise SpecError(outside)
@@ -77,6 +77,9 @@ class GkeGpuNodePool(GpuNodePoolBase):
             **node_pool_args,
         )
         self._publish(spec, self.node_pool.name, plan.driver_summary(spec), lifecycle.summary(spec, zones))
-        shared = reservation_zone.project_warning(spec, pulumi.Config("gcp").get("project"))
-        if shared is not None:
-            pulumi.log.warn(shared, resource=self)
+        for warning in (
+            reservation_zone.project_warning(spec, pulumi.Config("gcp").get("project")),
+            reservation_zone.zones_warning(spec, spanned),
+        ):
+            if warning is not None:
+                pulumi.log.warn(warning, resource=self)

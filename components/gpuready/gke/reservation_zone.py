@@ -13,6 +13,11 @@ rule (``core.capacity.reservation_rules``: GKE's ``maxSize`` is the pool's total
 A reservation of another project (``reservation.project``) must be shared with the cluster's project (GKE docs
 "Consuming reserved zonal resources", shared reservations); whether it is cannot be known offline, so when the stack
 names the cluster's project (``gcp:project``) and it differs, the plan warns (``project_warning``).
+
+A reservation is one zone's, but reservations of one name may exist in several zones (each zone's reservation is its
+own resource; the cluster-toolkit witness above looks the name up in every zone of the pool). A pool spanning more
+zones than ``reservation.zone`` therefore creates nodes in the others only if a reservation of that name exists there
+too, which cannot be seen offline: the plan warns (``zones_warning``), naming the zones to check.
 """
 
 from __future__ import annotations
@@ -87,4 +92,18 @@ def project_warning(spec: GpuPoolSpec, cluster_project: str | None) -> str | Non
         f"{cluster_project} (gcp:project): it must be shared with {cluster_project} (gcloud compute reservations "
         f"update {reservation.name} --project={reservation.project} --zone=<zone> --add-share-with={cluster_project}), "
         "else no node of the pool is created"
+    )
+
+
+def zones_warning(spec: GpuPoolSpec, spanned: Sequence[str]) -> str | None:
+    """What the plan warns of a specific reservation in one zone for a pool spanning more (``spanned``: its zones)."""
+    zone = _specific_zone(spec)
+    others = [z for z in spanned if z != zone]
+    if zone is None or zone not in spanned or not others or spec.reservation is None:
+        return None
+    name = spec.reservation.name
+    return (
+        f"pool {spec.name}: reservation {name} is in {zone}, but the pool also spans {', '.join(others)}: nodes there "
+        f"are created only if a reservation named {name} exists in each of those zones too (gcloud compute "
+        f"reservations list --filter=name={name}); else give the pool zones: [{zone}]"
     )
