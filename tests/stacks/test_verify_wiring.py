@@ -67,6 +67,21 @@ BASE = {"cloud": "gke", "clusterName": "c", "gkeLocation": "us-central1-a", "nod
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
+        ({}, ("", "")),
+        (
+            {"verifySmokeImage": "registry.example.com/cuda:12", "verifySmokeNcclImage": "registry.example.com/pt:1"},
+            ("registry.example.com/cuda:12", "registry.example.com/pt:1"),
+        ),
+    ],
+)
+def test_verify_smoke_image_settings_parse(values: dict[str, object], expected: tuple[str, str]) -> None:
+    settings = parse_stack_settings({**BASE, **values})
+    assert (settings.verify_smoke_image, settings.verify_smoke_nccl_image) == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
         ({"verify": "true", "verifyTimeoutSeconds": "120", "verifySkipPools": ["t4-mps"]}, (True, 120, ("t4-mps",))),
         ({"verify": False}, (False, 900, ())),
         ({}, (False, 900, ())),
@@ -84,6 +99,10 @@ def test_verify_settings_parse(values: dict[str, object], expected: tuple[bool, 
         ({"verifyTimeoutSeconds": "0"}, "gpuready:verifyTimeoutSeconds", "at least 1"),
         ({"verifyTimeoutSeconds": "ten"}, "gpuready:verifyTimeoutSeconds", "whole number"),
         ({"verifySkipPools": ["l4"]}, "gpuready:verifySkipPools[0]", "names no pool"),
+        ({"verifySmokeImage": "not an image"}, "gpuready:verifySmokeImage", "is not an image reference"),
+        ({"verifySmokeNcclImage": "not an image"}, "gpuready:verifySmokeNcclImage", "is not an image reference"),
+        ({"verifySmokeNcclImage": "Registry/pt"}, "gpuready:verifySmokeNcclImage", "is not an image reference"),
+        ({"verifySmokeNcclImage": ["a/b:1"]}, "gpuready:verifySmokeNcclImage", "must be a string"),
     ],
 )
 def test_bad_verify_settings_are_refused(values: dict[str, object], path: str, text: str) -> None:
@@ -113,3 +132,25 @@ def test_verify_smoke_is_off_by_default(tmp_path: Path, capsys: pytest.CaptureFi
     resources = plan["resources"]
     assert isinstance(resources, list)
     assert not [r for r in resources if "smoke" in r.get("inputs", {})]
+
+
+def test_verify_smoke_nccl_image_reaches_each_fabric_pools_all_reduce(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (ROOT / "stacks" / "Pulumi.eks-efa.yaml").read_text(encoding="utf-8")
+    extra = (
+        "  gpuready:verify: true\n  gpuready:verifySmoke: true\n"
+        "  gpuready:verifySmokeNcclImage: registry.example.com/pt:1\n"
+    )
+    path = tmp_path / "Pulumi.efa-verified.yaml"
+    path.write_text(text.replace("config:\n", "config:\n" + extra, 1), encoding="utf-8")
+    code, plan, err = _plan(capsys, path)
+    assert code == 0, err
+    resources = plan["resources"]
+    assert isinstance(resources, list)
+    checks = [r for r in resources if r["type"] == "pulumi-python:dynamic:Resource"]
+    assert sorted(r["name"] for r in checks) == ["h100-train-verify", "h200-train-verify"]
+    for check in checks:
+        job = check["inputs"]["smoke"]["objects"][-1]
+        assert job["spec"]["completionMode"] == "Indexed"  # the two-node all-reduce
+        assert [c["image"] for c in job["spec"]["template"]["spec"]["containers"]] == ["registry.example.com/pt:1"]

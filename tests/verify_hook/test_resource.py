@@ -10,6 +10,7 @@ import pulumi
 import pytest
 from pulumi.runtime import rpc
 
+from gpuready.core import pool_config
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
 from gpuready.verify.expectations import expectation_for
@@ -20,6 +21,7 @@ from gpuready.verify_hook import (
     verify_pools,
 )
 from gpuready.verify_hook.wire import expectation_to_data
+from tests.cli_audit import test_smoke_nccl as nccl
 from tests.kube_standin import KubeStandin
 from tests.pulumi_mocks import CapturingMonitor, Registration, install_mocks, runtime_test
 from tests.verify_hook.conftest import pool_spec
@@ -148,3 +150,10 @@ def test_preview_registers_without_calling_the_provider_or_the_cluster(
     assert sorted(by_name(previewed)) == ["infer-verify", "train-verify"]
     assert provider_calls == []
     assert len(kube_standin.requests.records) == before  # not one request reached the cluster
+
+
+def test_the_smoke_nccl_image_reaches_a_fabric_pools_planned_all_reduce(mocked: CapturingMonitor) -> None:
+    (spec,) = pool_config.parse_pools([nccl.POOL], "eks")
+    run([spec], smoke=True, smoke_nccl_image="registry.example.com/pt:1")
+    job = by_name(mocked)["train-verify"].inputs["smoke"]["objects"][-1]
+    assert [c["image"] for c in job["spec"]["template"]["spec"]["containers"]] == ["registry.example.com/pt:1"]

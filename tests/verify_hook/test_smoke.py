@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gpuready.core import pool_config
+from gpuready.eks.fabric import EFA_NCCL_IMAGE
 from gpuready.eks.fabric_facts import EFA_RESOURCE
 from gpuready.verify_hook.provider import GpuPoolVerificationProvider, PoolNotConvergedError
 from gpuready.verify_hook.wire import smoke_from_data, smoke_to_data
@@ -65,8 +66,9 @@ def test_the_planned_job_survives_the_wire_with_floats() -> None:
     assert smoke_from_data(wire).objects == smoke_from_data(data).objects
 
 
-def run_fabric(kube: KubeStandin, kubeconfig: Path, logs: tuple[str, str]) -> dict[str, Any]:
-    """The ``pulumi up`` hook on an EFA pool of two p5.48xlarge: its two-node NCCL run, played by the stand-in."""
+def run_fabric(kube: KubeStandin, kubeconfig: Path, logs: tuple[str, str], image: str | None = None) -> dict[str, Any]:
+    """The ``pulumi up`` hook on an EFA pool of two p5.48xlarge: its two-node NCCL run (of ``image``, None: the
+    fabric's default), played by the stand-in."""
     (spec,) = pool_config.parse_pools([nccl.POOL], "eks")
     for name in ("p5-a", "p5-b"):
         node = pool_node(spec, name)
@@ -77,7 +79,7 @@ def run_fabric(kube: KubeStandin, kubeconfig: Path, logs: tuple[str, str]) -> di
     thread.start()
     try:
         return GpuPoolVerificationProvider().verify(props(spec, str(kubeconfig), timeout=20,
-                                                          smoke=smoke_to_data(spec, None)))  # fmt: skip
+                                                          smoke=smoke_to_data(spec, None, image)))  # fmt: skip
     finally:
         stop.set()
         thread.join()
@@ -96,3 +98,26 @@ def test_the_hook_fails_an_update_whose_nccl_fell_back_to_sockets(
     with pytest.raises(PoolNotConvergedError, match="NCCL fell back to TCP sockets") as error:
         run_fabric(kube_standin, kubeconfig_path, (nccl.SOCKET_LOG, nccl.EFA_LOG))
     assert "NCCL INFO Using network Socket" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("image", "shown"), [(None, EFA_NCCL_IMAGE), ("registry.example.com/pt:1", "registry.example.com/pt:1")]
+)
+def test_a_socket_fallback_names_the_image_and_the_setting_that_replaces_it(
+    kube_standin: KubeStandin, kubeconfig_path: Path, image: str | None, shown: str
+) -> None:
+    with pytest.raises(PoolNotConvergedError) as error:
+        run_fabric(kube_standin, kubeconfig_path, (nccl.SOCKET_LOG, nccl.EFA_LOG), image)
+    message = str(error.value)
+    assert f"the image {shown} may lack the fabric's NCCL plugin" in message
+    assert "fix: read the pods' NCCL INFO lines" in message
+    assert "gpuready:verifySmokeNcclImage (pulumi up) or --smoke-nccl-image" in message
+
+
+@pytest.mark.parametrize(
+    ("image", "expected"), [(None, EFA_NCCL_IMAGE), ("registry.example.com/pt:1", "registry.example.com/pt:1")]
+)
+def test_the_hooks_planned_all_reduce_runs_the_given_image_or_the_fabrics(image: str | None, expected: str) -> None:
+    (spec,) = pool_config.parse_pools([nccl.POOL], "eks")
+    job = smoke_from_data(smoke_to_data(spec, None, image)).job
+    assert [c["image"] for c in job["spec"]["template"]["spec"]["containers"]] == [expected]

@@ -18,8 +18,9 @@ def add_smoke_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--smoke-image", metavar="IMAGE", default=DEFAULT_SMOKE_IMAGE,
                         help=f"image of the smoke Job (default {DEFAULT_SMOKE_IMAGE})")  # fmt: skip
-    parser.add_argument("--smoke-nccl-image", metavar="IMAGE", default=DEFAULT_NCCL_IMAGE,
+    parser.add_argument("--smoke-nccl-image", metavar="IMAGE", default=None,
                         help="image of a fabric pool's two-node NCCL all-reduce, with torchrun, NCCL and the "
-                        f"fabric's NCCL plugin (default {DEFAULT_NCCL_IMAGE})")  # fmt: skip
+                        "fabric's NCCL plugin (default: the image its cloud names for the fabric, e.g. an AWS Deep "
+                        f"Learning Container on EFA, else {DEFAULT_NCCL_IMAGE})")  # fmt: skip
     parser.add_argument("--smoke-namespace", metavar="NS", default="default",
                         help="namespace of the smoke Jobs (default: default)")  # fmt: skip

@@ -32,7 +32,8 @@ class SmokePlan:
     image: str
     namespace: str
     run: str
-    nccl_image: str
+    nccl_image: str | None
+    """The two-node all-reduce's image; None: each fabric's default (``nccl_smoke.default_image``)."""
 
 
 def smoke_plan(args: argparse.Namespace, pools: Sequence[GpuPoolSpec]) -> SmokePlan | None:

@@ -93,6 +93,8 @@ class StackSettings:
     """Also run each pool's GPU smoke Job once it converged (``gpuready:verifySmoke``)."""
     verify_smoke_image: str = ""
     """The smoke Job's image; "" for the pinned default."""
+    verify_smoke_nccl_image: str = ""
+    """The two-node NCCL all-reduce's image (``gpuready:verifySmokeNcclImage``); "" for the fabric's default."""
     verify_skip_pools: tuple[str, ...] = ()
     kubeconfig: str = ""
     """Kubeconfig content or path for the verification; empty uses KUBECONFIG / ~/.kube/config."""
@@ -172,6 +174,7 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
         verify_timeout_seconds=model.verify_timeout_seconds,
         verify_smoke=model.verify_smoke,
         verify_smoke_image=model.verify_smoke_image,
+        verify_smoke_nccl_image=model.verify_smoke_nccl_image,
         verify_skip_pools=tuple(model.verify_skip_pools),
         kubeconfig=model.kubeconfig,
         kube_context=model.kube_context,

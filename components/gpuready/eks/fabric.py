@@ -57,6 +57,12 @@ NCCL_ENV: Mapping[str, str] = {"FI_PROVIDER": "efa"}
 ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z](-[a-z]+-\d+[a-z])?\Z")
 """An Availability Zone name (``us-east-1a``; Local Zones ``us-east-1-bos-1a`` are not offered EFA GPU types)."""
 AUTO_MODE = "eks-auto-mode"
+EFA_NCCL_IMAGE = "public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2"
+"""The smoke run's two-node all-reduce image on EFA: AWS's Deep Learning Container for PyTorch on EC2/EKS, with
+torchrun, NCCL and aws-ofi-nccl over libfabric from its base image ("base has EFA", aws/deep-learning-containers
+``pytorch/training/docker/2.8/py3/cu129/Dockerfile.gpu`` at f0217a2, L28-29; the plugin on the library path,
+``/opt/amazon/ofi-nccl/lib``, L79), on ECR Public under the DLC releases' ``<version>-gpu-<python>-<cuda>-<os>-ec2``
+tag form; CUDA 12.9 (an NVIDIA driver of the 525 branch or later)."""
 
 
 class EksFabric(CloudFabric):
@@ -69,6 +75,7 @@ class EksFabric(CloudFabric):
     # ``ncclNetPlugin_v*`` ``.name``); "AWS Libfabric" in v1.11.0 and before, and "AWS Libfabric" or "OFI" when
     # NCCL_NET names it so (v1.19.2, same file, L737-760 ``nvidia_plugin_name_fixup``).
     nccl_networks = {"efa": ("Libfabric", "AWS Libfabric", "OFI")}
+    nccl_images = {"efa": EFA_NCCL_IMAGE}
     charts = {EFA_PLUGIN_CHART: EFA_PLUGIN_VERSION}
     node_causes = (
         "the EFA device plugin is not running on the node (its DaemonSet not installed, not tolerating the node's "

@@ -25,6 +25,12 @@ class GkeFabric(CloudFabric):
     # GoogleCloudPlatform/nccl-plugin-gpudirecttcpx), FasTrak for TCPXO and gIB for RDMA (GKE / Compute Engine docs,
     # "Enable GPUDirect-TCPXO" and "NCCL log format": "NCCL INFO Using network FasTrak", "Using network gIB").
     nccl_networks = {"gpudirect-tcpx": ("GPUDirectTCPX",), "gpudirect-tcpxo": ("FasTrak",), "gpudirect-rdma": ("gIB",)}
+    # No ``nccl_images``: the plugin is on the node (Google's installer DaemonSets) and reaches the pod through the
+    # workload helper's mounts and LD_LIBRARY_PATH, as in Google's own test pods, whose workload images
+    # (GoogleCloudPlatform/container-engine-accelerators gpudirect-tcpx/nccl-test-latest.yaml at 0e5609b:
+    # nccl-plugin-gpudirecttcpx-dev:v3.1.9; gpudirect-tcpxo/nccl-test-latest.yaml at 089e022:
+    # nccl-plugin-gpudirecttcpx-dev:v1.0.3) are NCCL-test images without torchrun and set
+    # LD_LIBRARY_PATH=/usr/local/nvidia/lib64 from the node: the generic PyTorch default serves.
     default_placement = CREATE  # a compact placement policy of the pool's own (``fabric.node_pool_inputs``)
 
     def problems(self, spec: GpuPoolSpec, fabric_spec: FabricSpec) -> list[Problem]:

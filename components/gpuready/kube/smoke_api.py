@@ -189,7 +189,9 @@ def _nccl_result(
     logs = [(str(p["metadata"]["name"]), _log(client, job, p)) for p in pods]
     lines = [line for _, log in logs for line in log]
     labels = {k: str(v) for k, v in job.job["metadata"]["labels"].items() if k in (LABEL_SMOKE_RUN, LABEL_SMOKE_POOL)}
-    verdict = judge_nccl_log(lines, expected, pod_logs_command(job.namespace, labels))
+    containers = job.job["spec"]["template"]["spec"].get("containers") or [{}]
+    image = str(containers[-1].get("image") or "")
+    verdict = judge_nccl_log(lines, expected, pod_logs_command(job.namespace, labels), image)
     shown = tuple(f"{name}: {line}" for name, log in logs for line in log if _NCCL_SHOWN.search(line))
     shown = shown[-LOG_LINES:] or tuple(f"{name}: {line}" for name, log in logs for line in log[-5:])
     if finished is None:

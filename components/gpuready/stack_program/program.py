@@ -138,6 +138,7 @@ def run() -> None:
             skip=settings.verify_skip_pools,
             smoke=settings.verify_smoke,
             smoke_image=settings.verify_smoke_image or None,
+            smoke_nccl_image=settings.verify_smoke_nccl_image or None,
             depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
     if kueue is not None:

@@ -145,6 +145,7 @@ class GpuPoolVerificationProvider(ResourceProvider):
                 f"(node {smoke.node or '-'}): {smoke.detail}"
                 + "".join(f"\n  log: {line}" for line in smoke.log)
                 + "".join(f"\n  left behind: {item}" for item in smoke.left_behind)
+                + (f"\n  cause: {smoke.cause}\n  fix: {smoke.fix}" if smoke.cause else "")
                 + "\n\nFix the node and run `pulumi up` again; by hand: gpuready verify --stack <stack> --smoke"
             )
         outs = {key: props.get(key) for key in OUTPUT_KEYS}

@@ -60,10 +60,11 @@ class GpuPoolVerificationArgs:
 
     @classmethod
     def for_spec(cls, spec: GpuPoolSpec, *, smoke: bool = False, smoke_image: str | None = None,
-                 **fields: Any) -> GpuPoolVerificationArgs:  # fmt: skip
-        """Args for ``spec``'s pool (``smoke``: with its smoke Job, of ``smoke_image`` or the pinned default);
-        ``fields`` sets the other attributes."""
-        data = smoke_to_data(spec, smoke_image) if smoke else None
+                 smoke_nccl_image: str | None = None, **fields: Any) -> GpuPoolVerificationArgs:  # fmt: skip
+        """Args for ``spec``'s pool (``smoke``: with its smoke Job, of ``smoke_image`` or the pinned default; a
+        fabric pool's two-node all-reduce of ``smoke_nccl_image`` or its fabric's default); ``fields`` sets the
+        other attributes."""
+        data = smoke_to_data(spec, smoke_image, smoke_nccl_image) if smoke else None
         return cls(pool=spec.name, expectation=expectation_to_data(expectation_for(spec)), smoke=data, **fields)
 
 
@@ -110,11 +111,13 @@ def verify_pools(
     depends_on: Sequence[pulumi.Resource] = (),
     smoke: bool = False,
     smoke_image: str | None = None,
+    smoke_nccl_image: str | None = None,
     opts: pulumi.ResourceOptions | None = None,
 ) -> dict[str, GpuPoolVerification]:
     """One ``GpuPoolVerification`` (named ``<pool>-verify``) per pool not named in ``skip``, each depending on
     its pool component and on ``depends_on`` (e.g. the GPU stack); with ``smoke``, each also runs the pool's GPU
-    smoke Job once its nodes converged. Pool name -> verification."""
+    smoke Job once its nodes converged (``smoke_nccl_image``: a fabric pool's two-node all-reduce image, None for
+    its fabric's default). Pool name -> verification."""
     names = {p.spec.name for p in pools}
     unknown = sorted(set(skip) - names)
     if unknown:
@@ -128,6 +131,7 @@ def verify_pools(
             spec,
             smoke=smoke,
             smoke_image=smoke_image,
+            smoke_nccl_image=smoke_nccl_image,
             kubeconfig=kubeconfig,
             context=context,
             timeout=timeout,

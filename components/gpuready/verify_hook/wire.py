@@ -111,10 +111,11 @@ PLANNED_RUN = "planned"
 """The run id of a smoke Job planned by the stack program; the provider gives each run its own (``rerun``)."""
 
 
-def smoke_to_data(spec: GpuPoolSpec, image: str | None) -> dict[str, Any]:
-    """The pool's smoke Job as plain data for the provider process (its run id and deadline set when it runs)."""
+def smoke_to_data(spec: GpuPoolSpec, image: str | None, nccl_image: str | None = None) -> dict[str, Any]:
+    """The pool's smoke Job as plain data for the provider process (its run id and deadline set when it runs);
+    ``nccl_image``: a fabric pool's two-node all-reduce image (None: its fabric's default)."""
     planned = smoke_job(spec, image=image or DEFAULT_SMOKE_IMAGE, namespace=SMOKE_NAMESPACE, run=PLANNED_RUN,
-                        deadline_seconds=1)  # fmt: skip
+                        deadline_seconds=1, nccl_image=nccl_image)  # fmt: skip
     return {"pool": planned.pool, "namespace": planned.namespace, "name": planned.name,
             "objects": [dict(o) for o in planned.objects]}  # fmt: skip
 

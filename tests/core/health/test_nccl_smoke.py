@@ -17,9 +17,15 @@ from gpuready.core.health.nccl_smoke import (
     nccl_networks,
     wants_nccl_run,
 )
-from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE
+from gpuready.core.health.smoke_image import (
+    DEFAULT_NCCL_IMAGE,
+    NCCL_IMAGE_FLAG,
+    NCCL_IMAGE_SETTING,
+    is_image_reference,
+)
 from gpuready.core.health.smoke_job import LABEL_SMOKE_RUN, rerun, smoke_job
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.eks.fabric import EFA_NCCL_IMAGE
 from gpuready.eks.fabric_facts import EFA_RESOURCE
 from gpuready.errors import SpecError
 from tests.helm_render import strict_problems
@@ -43,17 +49,17 @@ def infiniband() -> GpuPoolSpec:
                        image="ubuntu", driver="operator", fabric=FabricSpec(kind="infiniband"))  # fmt: skip
 
 
-# (id, pool, the fabric resource each pod requests -> count, NCCL networks)
-POOLS: list[tuple[str, GpuPoolSpec, dict[str, int], tuple[str, ...]]] = [
-    ("efa", efa(), {EFA_RESOURCE: 32}, ("Libfabric", "AWS Libfabric", "OFI")),
-    ("tcpxo", tcpxo(), {}, ("FasTrak",)),
-    ("infiniband", infiniband(), {RDMA_RESOURCE: 1}, ("IB",)),
+# (id, pool, the fabric resource each pod requests -> count, NCCL networks, the default image)
+POOLS: list[tuple[str, GpuPoolSpec, dict[str, int], tuple[str, ...], str]] = [
+    ("efa", efa(), {EFA_RESOURCE: 32}, ("Libfabric", "AWS Libfabric", "OFI"), EFA_NCCL_IMAGE),
+    ("tcpxo", tcpxo(), {}, ("FasTrak",), DEFAULT_NCCL_IMAGE),
+    ("infiniband", infiniband(), {RDMA_RESOURCE: 1}, ("IB",), DEFAULT_NCCL_IMAGE),
 ]
 
 
-@pytest.mark.parametrize(("pool", "fabric", "networks"), [p[1:] for p in POOLS], ids=[p[0] for p in POOLS])
+@pytest.mark.parametrize(("pool", "fabric", "networks", "image"), [p[1:] for p in POOLS], ids=[p[0] for p in POOLS])
 def test_a_fabric_pool_runs_a_two_node_all_reduce_on_whole_nodes(
-    pool: GpuPoolSpec, fabric: dict[str, int], networks: tuple[str, ...]
+    pool: GpuPoolSpec, fabric: dict[str, int], networks: tuple[str, ...], image: str
 ) -> None:
     run = smoke_job(pool, namespace="ml", run="a1b2c3", deadline_seconds=300)
     service, job = run.objects
@@ -69,7 +75,7 @@ def test_a_fabric_pool_runs_a_two_node_all_reduce_on_whole_nodes(
     pod = spec["template"]["spec"]
     assert pod["subdomain"] == run.name and pod["restartPolicy"] == "Never"
     (container,) = pod["containers"]
-    assert container["image"] == DEFAULT_NCCL_IMAGE
+    assert container["image"] == image
     limits = container["resources"]["limits"]
     assert limits["nvidia.com/gpu"] == 8  # every GPU of the node: one pod per node
     assert {k: limits[k] for k in fabric} == fabric
@@ -111,6 +117,30 @@ def test_a_rerun_renames_the_service_and_the_pods_subdomain() -> None:
     assert service["spec"]["selector"][LABEL_SMOKE_RUN] == "ff00ff" == job["spec"]["template"]["metadata"]["labels"][
         LABEL_SMOKE_RUN]  # fmt: skip
     assert planned.objects[0]["metadata"]["name"] == "gpuready-nccl-train-planned"  # the plan is not changed
+
+
+@pytest.mark.parametrize("pool", [p[1] for p in POOLS], ids=[p[0] for p in POOLS])
+def test_a_given_nccl_image_replaces_the_fabrics_default(pool: GpuPoolSpec) -> None:
+    job = smoke_job(pool, namespace="ml", run="r1", deadline_seconds=60, nccl_image="registry.example.com/pt:1").job
+    assert [c["image"] for c in job["spec"]["template"]["spec"]["containers"]] == ["registry.example.com/pt:1"]
+
+
+def test_each_clouds_nccl_images_are_image_references_of_its_own_fabric_kinds() -> None:
+    for pool in (efa(), tcpxo(), infiniband()):
+        fabric = pool.profile.fabric
+        assert set(fabric.nccl_images) <= set(fabric.nccl_networks), pool.cloud
+        assert all(is_image_reference(image) for image in fabric.nccl_images.values())
+    assert efa().profile.fabric.nccl_images == {"efa": EFA_NCCL_IMAGE}
+    assert tcpxo().profile.fabric.nccl_images == {} == infiniband().profile.fabric.nccl_images
+
+
+def test_a_socket_fallback_names_the_image_and_how_to_pass_another() -> None:
+    lines = ["a NCCL INFO Using network Socket", OK, OK]
+    verdict = judge_nccl_log(lines, ("IB",), "kubectl logs ...", DEFAULT_NCCL_IMAGE)
+    assert not verdict.ok
+    assert verdict.detail.endswith(f"; the image {DEFAULT_NCCL_IMAGE} may lack the fabric's NCCL plugin")
+    assert f"{NCCL_IMAGE_SETTING} (pulumi up) or {NCCL_IMAGE_FLAG} (gpuready verify --smoke)" in verdict.fix
+    assert NCCL_IMAGE_SETTING == "gpuready:verifySmokeNcclImage" and NCCL_IMAGE_FLAG == "--smoke-nccl-image"
 
 
 def test_a_bad_nccl_image_is_refused() -> None:

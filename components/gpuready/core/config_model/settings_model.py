@@ -22,6 +22,7 @@ from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profiles
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import config_error, validate
+from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_IMAGE, is_image_reference
 from gpuready.errors import RegistrationError, kind_of
 
 NS = "gpuready"
@@ -68,6 +69,15 @@ def _secret_text(value: Any) -> Any:
         raise config_error(
             f"must be a string; got {kind_of(value)} (its content is not shown)", KUBECONFIG_HINT, hidden=True
         )
+    return value
+
+
+def _image(value: Any) -> Any:
+    """An image key: "" (the default) or an image reference, checked as ``verify --smoke``'s flags are."""
+    if not isinstance(value, str):
+        return value  # the model's type check words it
+    if value and not is_image_reference(value):
+        raise config_error("is not an image reference", f"set a pinned image, e.g. {DEFAULT_SMOKE_IMAGE}")
     return value
 
 
@@ -139,8 +149,14 @@ class StackSettingsConfig(ConfigModel):
         description="With verify, also run one short nvidia-smi Job per pool with nodes once they converge "
         "(deleted whatever happens; a failure fails the update).",
     )
-    verify_smoke_image: str = Field(
+    verify_smoke_image: Annotated[str, BeforeValidator(_image)] = Field(
         default="", description="Image of the smoke Job (default a pinned CUDA base image)."
+    )
+    verify_smoke_nccl_image: Annotated[str, BeforeValidator(_image)] = Field(
+        default="",
+        description="Image of a fabric pool's two-node NCCL all-reduce in the smoke run, with torchrun, NCCL and "
+        "the fabric's NCCL net plugin (default: the image the pool's cloud names for its fabric, e.g. an AWS Deep "
+        f"Learning Container with aws-ofi-nccl on EFA, else {DEFAULT_NCCL_IMAGE}).",
     )
     verify_skip_pools: Strings = Field(default=[], description="Pools whose verification is turned off.")
     karpenter_feature_gates: Strings = Field(

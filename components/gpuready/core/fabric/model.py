@@ -119,6 +119,10 @@ class CloudFabric:
     nccl_networks: Mapping[str, tuple[str, ...]] = {}
     """Fabric kind -> the NCCL networks (``NCCL INFO Using network <name>``) that prove NCCL runs over it: its net
     plugin's ``ncclNet_t.name``, or NCCL's own ``IB``; the smoke run's two-node all-reduce is judged by them."""
+    nccl_images: Mapping[str, str] = {}
+    """Fabric kind -> the default image of the smoke run's two-node all-reduce, where an upstream source documents
+    one that carries ``torchrun``, NCCL and the fabric's NCCL net plugin (EKS: an AWS Deep Learning Container with
+    aws-ofi-nccl); kinds absent take ``smoke_image.DEFAULT_NCCL_IMAGE``."""
 
     def type_resources(self, instance_type: str) -> dict[str, int]:
         """Extended resource -> devices a node of ``instance_type`` advertises once its fabric is set up."""

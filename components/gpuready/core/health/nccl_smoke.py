@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, NCCL_IMAGE_FLAG, NCCL_IMAGE_SETTING
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 
@@ -59,6 +60,14 @@ def nccl_networks(pool: GpuPoolSpec) -> tuple[str, ...]:
     """The NCCL networks of ``pool``'s fabric (its cloud's table), empty without a fabric or an entry."""
     fabric = pool.fabric
     return () if fabric is None else tuple(pool.profile.fabric.nccl_networks.get(fabric.kind, ()))
+
+
+def default_image(pool: GpuPoolSpec) -> str:
+    """The all-reduce's image when none is given: the one its cloud names for the pool's fabric kind
+    (``CloudFabric.nccl_images``), else the generic ``DEFAULT_NCCL_IMAGE``."""
+    fabric = pool.fabric
+    images = pool.profile.fabric.nccl_images
+    return DEFAULT_NCCL_IMAGE if fabric is None else images.get(fabric.kind, DEFAULT_NCCL_IMAGE)
 
 
 def wants_nccl_run(pool: GpuPoolSpec) -> bool:
@@ -143,9 +152,10 @@ class NcclVerdict:
     fix: str = ""
 
 
-def judge_nccl_log(lines: Iterable[str], expected: Sequence[str], pod_command: str) -> NcclVerdict:
+def judge_nccl_log(lines: Iterable[str], expected: Sequence[str], pod_command: str, image: str = "") -> NcclVerdict:
     """Whether the log ``lines`` of every pod show NCCL on one of the ``expected`` networks (a plugin's name, or
-    its name followed by ``_``: Google's TCPX plugin logs ``GPUDirectTCPX_v7``) and the all-reduce's sum right."""
+    its name followed by ``_``: Google's TCPX plugin logs ``GPUDirectTCPX_v7``) and the all-reduce's sum right;
+    ``image``: the pods' image, named when NCCL fell back to sockets (it may lack the fabric's plugin)."""
     seen: list[str] = []
     done = 0
     for line in lines:
@@ -157,18 +167,22 @@ def judge_nccl_log(lines: Iterable[str], expected: Sequence[str], pod_command: s
     networks = tuple(seen)
     if SOCKET in seen:
         return NcclVerdict(
-            False, networks, f"NCCL fell back to TCP sockets (Using network {SOCKET}); expected {wanted}",
+            False, networks, f"NCCL fell back to TCP sockets (Using network {SOCKET}); expected {wanted}"
+            + (f"; the image {image} may lack the fabric's NCCL plugin" if image else ""),
             cause="NCCL did not load the fabric's net plugin or found no fabric device in the pod: the plugin is "
             "not in the image or not on its library path, the pod got no fabric devices, or the nodes cannot reach "
             "each other over the fabric (security group, subnet, fabric driver)",
-            fix=f"read the pods' NCCL INFO lines above the 'Using network' line ({pod_command})",
+            fix=f"read the pods' NCCL INFO lines above the 'Using network' line ({pod_command}); if the image lacks "
+            f"the plugin, pass one with torchrun, NCCL and the fabric's plugin: {NCCL_IMAGE_SETTING} (pulumi up) or "
+            f"{NCCL_IMAGE_FLAG} (gpuready verify --smoke)",
         )  # fmt: skip
     if not seen:
         return NcclVerdict(
             False, networks, "no 'NCCL INFO Using network' line in the logs: NCCL never set up a communicator",
             cause="the image has no torchrun or NCCL, or the two pods never met (rank 0's DNS name, the rendezvous "
             "port)",
-            fix=f"read the pods' logs ({pod_command}); pass an image with PyTorch and NCCL: --smoke-nccl-image",
+            fix=f"read the pods' logs ({pod_command}); pass an image with PyTorch and NCCL: {NCCL_IMAGE_SETTING} "
+            f"(pulumi up) or {NCCL_IMAGE_FLAG} (gpuready verify --smoke)",
         )  # fmt: skip
     other = [n for n in seen if not any(n == e or n.startswith(f"{e}_") for e in expected)]
     if other:

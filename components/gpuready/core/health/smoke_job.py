@@ -8,12 +8,11 @@ The Job bounds itself (``activeDeadlineSeconds``, ``backoffLimit: 0``) and is co
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.health import nccl_smoke
-from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_IMAGE
+from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_IMAGE, is_image_reference
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError
@@ -22,7 +21,6 @@ SMOKE_COMMAND = ("nvidia-smi",)
 LABEL_SMOKE_RUN = "gpuready.io/smoke-run"
 LABEL_SMOKE_POOL = "gpuready.io/smoke-pool"
 TTL_AFTER_FINISHED = 300
-_IMAGE = re.compile(r"^[a-z0-9]+([._/:@-][A-Za-z0-9_.-]+)+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +39,14 @@ class SmokeJob:
 
 def smoke_job(
     pool: GpuPoolSpec, *, image: str = DEFAULT_SMOKE_IMAGE, namespace: str, run: str, deadline_seconds: int,
-    nccl_image: str = DEFAULT_NCCL_IMAGE,
+    nccl_image: str | None = None,
 ) -> SmokeJob:  # fmt: skip
     """The Job (and the claim templates a DRA pool needs first) that runs ``nvidia-smi`` on one GPU of ``pool``;
-    on a fabric pool with room for two nodes, the two-node NCCL all-reduce (``nccl_smoke``) in ``nccl_image``."""
+    on a fabric pool with room for two nodes, the two-node NCCL all-reduce (``nccl_smoke``) in ``nccl_image``
+    (None: the image its cloud names for the fabric, ``nccl_smoke.default_image``)."""
     for flag, given, example in (("--smoke-image", image, DEFAULT_SMOKE_IMAGE),
                                  ("--smoke-nccl-image", nccl_image, DEFAULT_NCCL_IMAGE)):  # fmt: skip
-        if not _IMAGE.match(given):
+        if given is not None and not is_image_reference(given):
             raise SpecError.one(flag, "not an image reference", given, hint=f"pass a pinned image, e.g. {example}")
     if deadline_seconds < 1:
         raise SpecError.one("--timeout", "leaves the smoke Job less than 1 second", deadline_seconds,
@@ -57,7 +56,8 @@ def smoke_job(
     if nccl_smoke.wants_nccl_run(pool):
         # An Indexed Job's pod hostname is ``<job>-<index>``: the name leaves room for the index.
         name = f"gpuready-nccl-{pool_label}-{run}"[: 63 - 2].rstrip("-")
-        objects = nccl_smoke.nccl_objects(pool, image=nccl_image, namespace=namespace, name=name, labels=labels,
+        objects = nccl_smoke.nccl_objects(pool, image=nccl_image or nccl_smoke.default_image(pool),
+                                          namespace=namespace, name=name, labels=labels,
                                           deadline_seconds=deadline_seconds, ttl=TTL_AFTER_FINISHED)  # fmt: skip
         return SmokeJob(pool.name, namespace, name, tuple(objects))
     workload = gpu_workload(pool)
