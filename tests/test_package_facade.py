@@ -20,7 +20,7 @@ from tools import facade_stub
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT_CLASSES = [
     "AksGpuNodePool", "EksGpuNodePool", "GkeGpuNodePool", "GpuOperator", "NvidiaDevicePlugin", "GpuBinPackingScheduler",
-    "EksKarpenterGpuPool", "EksAutoModeGpuPool", "AksNapGpuPool", "GkeComputeClassGpuPool",
+    "EksKarpenterGpuPool", "EksAutoModeGpuPool", "AksNapGpuPool", "GkeComputeClassGpuPool", "GpuKueueObjects",
 ]  # fmt: skip
 
 

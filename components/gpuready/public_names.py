@@ -19,8 +19,6 @@ SHARED = {
     "DeviceSelector": "gpuready.core.advertisers.device_selectors",
     "BinPackSchedulerSpec": "gpuready.core.binpack.scheduler_config",
     "gpu_resources_of": "gpuready.core.binpack.scheduler_config",
-    "GpuKueueObjects": "gpuready.kueue.queue_objects",
-    "GpuKueueObjectsArgs": "gpuready.kueue.queue_objects",
     "KueueSpec": "gpuready.core.kueue.spec",
     "GpuPoolSpec": "gpuready.core.specs",
     "GpuSharing": "gpuready.core.pool_parts",

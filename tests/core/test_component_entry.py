@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -17,6 +18,8 @@ from gpuready.eks.auto_mode import EksAutoMode
 from gpuready.errors import RegistrationError
 from gpuready.package.json_types import token
 from gpuready.package.schema import POOL_TYPE
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COMPLETE: dict[str, Any] = {
     "name": "ExampleGpuPool",
@@ -146,13 +149,43 @@ def test_a_setting_entry_lacking_a_part_is_refused_naming_it(left_out: tuple[str
         SettingEntry(**{k: v for k, v in SETTING.items() if k not in left_out})
 
 
-def test_the_scheduler_is_a_registered_setting_component_whose_builder_builds_it() -> None:
-    """The bin-packing scheduler is a plug-in: one entry, whose class, Args and builder its modules define."""
+def test_the_setting_components_are_the_scheduler_and_the_kueue_objects_each_registered_once() -> None:
+    assert [(entry.name, entry.key) for entry in SETTING_COMPONENTS] == [
+        ("GpuBinPackingScheduler", "binpackScheduler"),
+        ("GpuKueueObjects", "kueue"),
+    ]
+    for part in ("name", "key", "setting", "stack_name"):
+        values = [getattr(entry, part) for entry in SETTING_COMPONENTS]
+        assert len(set(values)) == len(values), part
+
+
+@pytest.mark.parametrize("entry", SETTING_COMPONENTS, ids=lambda entry: entry.name)
+def test_a_setting_component_is_a_plug_in_whose_modules_define_its_class_args_and_builders(entry: SettingEntry) -> None:
+    """One entry, whose class and Args its module defines and whose builder module builds it for the component
+    package and for the stack program (and says what the stack exports of it)."""
     import importlib  # noqa: PLC0415 - the adapter loads the Kubernetes SDK
 
-    (entry,) = SETTING_COMPONENTS
-    assert (entry.name, entry.key) == ("GpuBinPackingScheduler", "binpackScheduler")
     module, builder = importlib.import_module(entry.module), importlib.import_module(entry.builder)
     assert {name: hasattr(module, name) for name in entry.exports} == dict.fromkeys(entry.exports, True)
-    assert callable(builder.package_component)
+    builders = ("package_component", "stack_component", "stack_exports")
+    assert {name: callable(getattr(builder, name, None)) for name in builders} == dict.fromkeys(builders, True)
     assert module.TYPE_TOKEN.endswith(f":{entry.name}")
+
+
+DERIVED = (
+    "components/gpuready/public_names.py",
+    "components/gpuready/package/provider.py",
+    "components/gpuready/package/schema.py",
+    "components/gpuready/package/input_check.py",
+    "components/gpuready/package/yaml_program.py",
+    "components/gpuready/stack_program/program.py",
+)
+"""The modules that derive the setting components from their entries (the facade, the component package, the
+stack program)."""
+
+
+@pytest.mark.parametrize("path", DERIVED)
+def test_the_modules_that_derive_from_the_entries_name_no_setting_component(path: str) -> None:
+    source = (ROOT / path).read_text(encoding="utf-8")
+    assert [entry.name for entry in SETTING_COMPONENTS if entry.name in source] == []
+    assert [entry.module for entry in SETTING_COMPONENTS if entry.module in source] == []

@@ -46,6 +46,9 @@ def test_flavors_all_gives_every_pool_a_flavor_and_none_gives_none() -> None:
     assert "kueue-resourceflavor-l4" in _kueue(every)
     nothing = run_stack("gke-dev", config_bag("gke-dev", [pools, 'gpuready:kueue={"flavors": "none"}']))
     assert _kueue(nothing) == {} and "kueue" not in nothing.outputs
+    # the Kueue entry's builder makes nothing, so the stack makes no Kubernetes provider (no cluster look-up)
+    assert [r.name for r in every.resources if r.type == PROVIDER] == ["cluster"]
+    assert [r.name for r in nothing.resources if r.type == PROVIDER] == []
 
 
 def test_the_cluster_queue_and_local_queues_come_after_the_flavors_and_the_stack_exports_them() -> None:

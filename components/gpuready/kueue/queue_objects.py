@@ -8,13 +8,14 @@ LocalQueues after the ClusterQueue. The cluster must run Kueue (v0.19: the ``v1b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
-from gpuready.core.kueue.objects import flavored, kueue_objects
+from gpuready.core.kueue.objects import flavored, kueue_objects, unqueued_warnings
 from gpuready.core.kueue.queues import queue_warnings
 from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.specs import GpuPoolSpec
@@ -72,3 +73,35 @@ class GpuKueueObjects(pulumi.ComponentResource):
             **({"clusterQueue": self.cluster_queue} if self.cluster_queue else {}),
             **({"localQueues": self.local_queues} if self.local_queues else {}),
         }
+
+
+def package_component(
+    name: str,
+    spec: KueueSpec,
+    pools: Sequence[GpuPoolSpec],
+    cluster: Callable[[], pulumi.ProviderResource],
+    opts: pulumi.ResourceOptions,
+) -> tuple[pulumi.ComponentResource, dict[str, Any]]:
+    """The component from the component package's parsed inputs (the Kubernetes provider of the resource options),
+    and its outputs (its ``SettingEntry``'s builder: ``gpuready.core.kueue.entry``)."""
+    objects = GpuKueueObjects(name, GpuKueueObjectsArgs(pools=pools, kueue=spec, provider=cluster()), opts)
+    outputs = {**objects.outputs(), "clusterQueue": objects.cluster_queue or "", "localQueues": objects.local_queues}
+    return objects, outputs
+
+
+def stack_component(
+    name: str, spec: KueueSpec, pools: Sequence[GpuPoolSpec], cluster: Callable[[], pulumi.ProviderResource]
+) -> GpuKueueObjects | None:
+    """The Kueue objects of a stack's pools (``gpuready:kueue``), None when no pool gets one (then no provider is
+    made); the plan warns of queued pools left without objects."""
+    for warning in unqueued_warnings(pools, spec):
+        pulumi.log.warn(warning)
+    if not flavored(pools, spec):
+        return None
+    return GpuKueueObjects(name, GpuKueueObjectsArgs(pools=pools, kueue=spec, provider=cluster()))
+
+
+def stack_exports(spec: KueueSpec, component: pulumi.Resource) -> dict[str, Any]:
+    """What the stack exports of its Kueue objects (under ``kueue``)."""
+    assert isinstance(component, GpuKueueObjects)  # this module's stack_component made it
+    return component.outputs()

@@ -1,7 +1,7 @@
 """A component's inputs parsed as ``Construct`` parses them, before anything registers: the pool entry with the
 component's cloud, provisioner, Karpenter feature gates and the team's conventions (``parse_pools``), the GPU stack
 of a chart component (``parse_gpu_stack``), a stack-wide component's (its ``SettingEntry``'s parser: the
-scheduler's ``parse_binpack``). The provider's builders build from
+scheduler's ``parse_binpack``, the Kueue objects' ``parse_kueue``). The provider's builders build from
 what these return (``gpuready.package.provider``); ``check_inputs`` runs them alone, for programs gpuready cannot run
 offline (Pulumi YAML: ``gpuready.package.yaml_program``). Every refusal is a ``SpecError`` with input paths.
 
@@ -20,13 +20,11 @@ from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.component_entry import SettingEntry
 from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
-from gpuready.core.config_model.kueue_model import parse_kueue
 from gpuready.core.config_model.problems import rebased
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
-from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.setting_components import SETTING_COMPONENTS
@@ -48,7 +46,6 @@ RELEASE_KINDS = {token(entry.name): kind for kind, entry in CHART_COMPONENTS.ite
 """Chart component token -> the GPU stack kind its inputs are parsed as (``GpuStackKind.component``)."""
 SETTING_KINDS: Mapping[str, SettingEntry] = {token(entry.name): entry for entry in SETTING_COMPONENTS}
 """Stack-wide component token -> its registration entry (``core.setting_components``)."""
-KUEUE = token("GpuKueueObjects")
 
 
 def plain(value: Any, path: str) -> Any:
@@ -140,8 +137,8 @@ def release_inputs(kind: str, inputs: Mapping[str, Any]) -> tuple[GpuStackSpec, 
     return spec, pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
 
 
-def setting_inputs(entry: SettingEntry, inputs: Mapping[str, Any]) -> Any:
-    """A stack-wide component's spec (its key's parser), checked against the pools it is given (if any; a component
+def setting_inputs(entry: SettingEntry, inputs: Mapping[str, Any]) -> tuple[Any, tuple[GpuPoolSpec, ...]]:
+    """A stack-wide component's spec (its key's parser) and the pools it is checked against (if any; a component
     that needs pools is given its input's absence as none)."""
     assert entry.parse is not None  # a SettingEntry has its parser
     conventions = conventions_of(inputs)
@@ -149,19 +146,9 @@ def setting_inputs(entry: SettingEntry, inputs: Mapping[str, Any]) -> Any:
     pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions) if given_pools else ()
     given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
     try:
-        return entry.parse(given, pools, entry.key)
+        return entry.parse(given, pools, entry.key), pools
     except ConfigError as error:
         raise ConfigError(rebased(error.problems, f"{entry.key}.", "")) from None
-
-
-def kueue_inputs(inputs: Mapping[str, Any]) -> tuple[KueueSpec, tuple[GpuPoolSpec, ...]]:
-    """The Kueue objects' spec (``gpuready:kueue``'s keys) and the pools it is checked against."""
-    pools = pools_of(inputs.get("pools"), inputs.get("cloud"), "pools", conventions_of(inputs))
-    given = {k: plain(v, k) for k, v in inputs.items() if k not in ("pools", "cloud", *CONVENTION_INPUTS)}
-    try:
-        return parse_kueue(given, pools, "kueue"), pools
-    except ConfigError as error:
-        raise ConfigError(rebased(error.problems, "kueue.", "")) from None
 
 
 def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool = False) -> None:
@@ -177,5 +164,3 @@ def check_inputs(resource_type: str, inputs: Mapping[str, Any], *, gated: bool =
         release_inputs(RELEASE_KINDS[resource_type], inputs)
     elif resource_type in SETTING_KINDS:
         setting_inputs(SETTING_KINDS[resource_type], inputs)
-    elif resource_type == KUEUE:
-        kueue_inputs(inputs)

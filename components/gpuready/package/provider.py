@@ -6,7 +6,7 @@ Why a classic ``pulumi.provider.Provider`` (``pulumi/provider/provider.py``, ser
 component's Args class): gpuready's Args are frozen dataclasses holding validated specs (``GpuPoolSpec``), and the
 stack config's shape lives in pydantic config models, which the analyzer cannot read. Here the schema comes from
 those models (``gpuready.package.schema``) and the inputs are checked by the same parsers as the stack
-program's (``parse_pools``, ``parse_gpu_stack``, a setting entry's parser, ``parse_kueue``, through
+program's (``parse_pools``, ``parse_gpu_stack``, a setting entry's parser, through
 ``gpuready.package.input_check``, which ``gpuready plan`` also runs on Pulumi YAML programs), so a problem reads the
 same, the path
 naming the component's input instead of the stack key.
@@ -35,7 +35,6 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, bounded_text
 from gpuready.gpu_stack.install import release_classes
 from gpuready.gpu_stack.release_component import GpuStackRelease
-from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs
 from gpuready.package.input_check import (
     AGENT_WIRING,
     CONVENTION_INPUTS,
@@ -43,7 +42,6 @@ from gpuready.package.input_check import (
     POOL_COMPONENTS,
     elastic_pool,
     fixed_pool,
-    kueue_inputs,
     plain,
     release_inputs,
     setting_inputs,
@@ -99,7 +97,6 @@ class GpuReadyProvider(Provider):
             },
             **{token(entry.name): _release_builder(entry, kind) for kind, entry in CHART_COMPONENTS.items()},
             **{token(entry.name): _setting_builder(entry) for entry in SETTING_COMPONENTS},
-            token("GpuKueueObjects"): _kueue,
         }
 
     def construct(
@@ -197,25 +194,23 @@ def _release_builder(
 
 
 class SettingBuilder(Protocol):
-    """A stack-wide component's builder module (``SettingEntry.builder``)."""
+    """A stack-wide component's builder module (``SettingEntry.builder``): ``cluster`` gives the Kubernetes provider
+    passed in the resource options (a ``ConfigError`` naming ``providers`` when none was), for a component that takes
+    it in its Args."""
 
-    def package_component(self, name: str, spec: Any, opts: pulumi.ResourceOptions) -> Built: ...
+    def package_component(
+        self, name: str, spec: Any, pools: tuple[GpuPoolSpec, ...], cluster: Callable[[], pulumi.ProviderResource],
+        opts: pulumi.ResourceOptions,
+    ) -> Built: ...  # fmt: skip
 
 
 def _setting_builder(entry: SettingEntry) -> Callable[[str, Mapping[str, Any], pulumi.ResourceOptions], Built]:
     def build(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
         builder = cast("SettingBuilder", importlib.import_module(entry.builder))
-        return builder.package_component(name, setting_inputs(entry, inputs), opts)
+        spec, pools = setting_inputs(entry, inputs)
+        return builder.package_component(name, spec, pools, lambda: _kubernetes_provider(entry.name, opts), opts)
 
     return build
-
-
-def _kueue(name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions) -> Built:
-    spec, pools = kueue_inputs(inputs)
-    provider = _kubernetes_provider("GpuKueueObjects", opts)
-    objects = GpuKueueObjects(name, GpuKueueObjectsArgs(pools=pools, kueue=spec, provider=provider), opts)
-    outputs = {**objects.outputs(), "clusterQueue": objects.cluster_queue or "", "localQueues": objects.local_queues}
-    return objects, outputs
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """The gpuready package schema, generated from the config models. Pure.
 
 Each component's inputs are the keys of the stack config that configure it, taken from the config models
-(``PoolConfig``, ``GpuStackConfig``, each setting entry's model (``BinPackSchedulerConfig``), ``KueueConfig``: names
+(``PoolConfig``, ``GpuStackConfig``, each setting entry's model (``BinPackSchedulerConfig``, ``KueueConfig``): names
 by alias, types, required keys, enums from ``Literal``, descriptions from the field docstrings), plus the cloud
 wiring a stack takes from its other keys. The resource tokens are the ones the Python components register, so URNs
 are the same from every language. ``make schema`` writes it to ``schema.json``; the provider serves the same
@@ -25,7 +25,6 @@ from gpuready.core.clouds.registry import cloud_names
 from gpuready.core.component_entry import STRING, STRING_MAP, Wire
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
-from gpuready.core.config_model.kueue_model import KueueConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.gpu_stack.kinds import CHART_COMPONENTS
 from gpuready.core.pool_summary import PoolOutputs
@@ -116,22 +115,6 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
             outputs=dict(entry.outputs),
         )
         for entry in SETTING_COMPONENTS
-    ),
-    ComponentSchema(
-        "GpuKueueObjects",
-        "The Kueue objects of the pools (gpuready:kueue): a ResourceFlavor per chosen pool, a "
-        "ProvisioningRequestConfig and an AdmissionCheck per queued pool, and on request a ClusterQueue over the "
-        "flavors and LocalQueues onto it (Kueue v0.19, v1beta2). " + component_entry.KUBERNETES_PROVIDER,
-        model=KueueConfig,
-        wiring=(_POOLS, _CLOUD),
-        outputs={
-            "flavors": {"type": "array", "items": {"type": "string"}, "description": "The ResourceFlavors' names."},
-            "admissionChecks": {"type": "array", "items": {"type": "string"},
-                                "description": "The AdmissionChecks' names (the queued pools')."},
-            "clusterQueue": {"type": "string", "description": "The ClusterQueue's name; empty when none is made."},
-            "localQueues": {"type": "array", "items": {"type": "string"},
-                            "description": "The LocalQueues, as <namespace>/<name>."},
-        },
     ),
 )  # fmt: skip
 

@@ -23,7 +23,6 @@ from gpuready.errors import ConfigError, GpuReadyError, Problem, SpecError, kind
 from gpuready.package.input_check import (
     CONVENTION_INPUTS,
     FEATURE_GATES,
-    KUEUE,
     RELEASE_KINDS,
     SETTING_KINDS,
     check_inputs,
@@ -96,7 +95,7 @@ def check_yaml_program(project_dir: Path, stack: str) -> YamlCheck:
 
 def _model_problems(kind: str, inputs: Mapping[str, Any], where: str, *, gated: bool) -> list[Problem]:
     """The component's parsers on its inputs; an unknown model input is a problem of its own."""
-    model_inputs = inputs if kind in RELEASE_KINDS or kind in SETTING_KINDS or kind == KUEUE else {
+    model_inputs = inputs if kind in RELEASE_KINDS or kind in SETTING_KINDS else {
         k: v for k, v in inputs.items() if k in POOL_MODEL_INPUTS
     }  # fmt: skip
     unknown = [

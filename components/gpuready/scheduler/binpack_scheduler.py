@@ -9,7 +9,7 @@ never start without their permissions or configuration. The caller passes the Ku
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ import pulumi_kubernetes as k8s
 
 from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
 from gpuready.core.binpack.scheduler_objects import Manifest, scheduler_objects
+from gpuready.core.specs import GpuPoolSpec
 
 TYPE_TOKEN = "gpuready:index:GpuBinPackingScheduler"
 
@@ -92,21 +93,28 @@ class GpuBinPackingScheduler(pulumi.ComponentResource):
 
 
 def package_component(
-    name: str, spec: BinPackSchedulerSpec, opts: pulumi.ResourceOptions
+    name: str,
+    spec: BinPackSchedulerSpec,
+    pools: Sequence[GpuPoolSpec],
+    cluster: Callable[[], pulumi.ProviderResource],
+    opts: pulumi.ResourceOptions,
 ) -> tuple[pulumi.ComponentResource, dict[str, Any]]:
     """The component from the component package's parsed inputs, and its outputs (its ``SettingEntry``'s builder:
-    ``gpuready.core.binpack.scheduler_entry``)."""
+    ``gpuready.core.binpack.scheduler_entry``). The pools are in the spec; the children inherit the provider of
+    ``opts``."""
     scheduler = GpuBinPackingScheduler(name, GpuBinPackingSchedulerArgs(scheduler=spec), opts)
     return scheduler, {"schedulerName": scheduler.scheduler_name, "namespace": scheduler.namespace}
 
 
-def stack_component(name: str, spec: BinPackSchedulerSpec, provider: pulumi.ProviderResource) -> GpuBinPackingScheduler:
+def stack_component(
+    name: str, spec: BinPackSchedulerSpec, pools: Sequence[GpuPoolSpec], cluster: Callable[[], pulumi.ProviderResource]
+) -> GpuBinPackingScheduler:
     """The component of a stack's ``gpuready:binpackScheduler``, on the stack's Kubernetes provider."""
     return GpuBinPackingScheduler(
-        name, GpuBinPackingSchedulerArgs(scheduler=spec), pulumi.ResourceOptions(provider=provider)
+        name, GpuBinPackingSchedulerArgs(scheduler=spec), pulumi.ResourceOptions(provider=cluster())
     )
 
 
-def stack_exports(spec: BinPackSchedulerSpec) -> dict[str, Any]:
+def stack_exports(spec: BinPackSchedulerSpec, component: pulumi.Resource) -> dict[str, Any]:
     """What the stack exports of its scheduler (under ``binpackScheduler``)."""
     return {"schedulerName": spec.scheduler_name, "namespace": spec.namespace, "image": spec.image}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pulumi
@@ -16,6 +16,7 @@ import pulumi
 from gpuready.core.component_entry import SettingEntry
 from gpuready.core.health.agent import HealthSpec
 from gpuready.core.setting_components import SETTING_COMPONENTS
+from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.errors import GpuReadyError
 from gpuready.pool_outputs import GpuNodePoolBase
@@ -24,7 +25,6 @@ from gpuready.stack_program import config as program_config
 
 if TYPE_CHECKING:
     from gpuready.gpu_stack.release_component import GpuStackRelease
-    from gpuready.kueue.queue_objects import GpuKueueObjects
 
 
 def stack_cluster(settings: StackSettings) -> Callable[[], pulumi.ProviderResource]:
@@ -58,60 +58,49 @@ def build_pools(
 
 
 class StackComponentBuilder(Protocol):
-    """A stack-wide component's builder module (``SettingEntry.builder``), as the stack program uses it."""
+    """A stack-wide component's builder module (``SettingEntry.builder``), as the stack program uses it: the
+    component on the stack's pools and its one Kubernetes provider (``cluster``, made on first use), or None when the
+    stack gets none of it (then it makes no provider); and what the stack exports of it."""
 
-    def stack_component(self, name: str, spec: Any, provider: pulumi.ProviderResource) -> pulumi.Resource: ...
-    def stack_exports(self, spec: Any) -> dict[str, Any]: ...
+    def stack_component(
+        self, name: str, spec: Any, pools: Sequence[GpuPoolSpec], cluster: Callable[[], pulumi.ProviderResource]
+    ) -> pulumi.Resource | None: ...
+    def stack_exports(self, spec: Any, component: pulumi.Resource) -> dict[str, Any]: ...
 
 
-StackComponents = list[tuple[SettingEntry, Any, StackComponentBuilder]]
-"""The stack-wide components a stack asks for: entry, parsed spec and builder module."""
-
-
-def _stack_components(settings: StackSettings) -> StackComponents:
-    """Each registered stack-wide component whose key the stack sets (``core.setting_components``)."""
-    return [
-        (entry, spec, cast("StackComponentBuilder", importlib.import_module(entry.builder)))
-        for entry in SETTING_COMPONENTS
-        if (spec := getattr(settings, entry.setting)) is not None
-    ]
+StackComponents = list[tuple[SettingEntry, Any, StackComponentBuilder, pulumi.Resource]]
+"""The stack-wide components the stack made: entry, parsed spec, builder module and component."""
 
 
 def build_cluster_software(
     settings: StackSettings, pools: list[GpuNodePoolBase], cluster: Callable[[], pulumi.ProviderResource] | None = None
 ) -> tuple[GpuStackRelease | None, StackComponents]:
-    """The GPU stack release (None when the stack asks for none) and the stack-wide components (the bin-packing
-    scheduler), on one provider for the stack's cluster (without any, no provider and no cluster lookup). The fabric
-    pools' cluster objects (``GpuFabricObjects``) go on the same provider when there are any."""
+    """The GPU stack release (None when the stack asks for none) and the stack-wide components (each registered
+    ``SettingEntry`` whose key the stack sets: the bin-packing scheduler, the Kueue objects), on one provider for the
+    stack's cluster (made on first use: without any, no provider and no cluster lookup). The fabric pools' cluster
+    objects (``GpuFabricObjects``) go on the same provider when there are any."""
     from gpuready.gpu_stack.fabric import GpuFabricObjects, fabric_manifests  # noqa: PLC0415
 
     fabric = fabric_manifests(settings.pools)
-    components = _stack_components(settings)
-    if not settings.gpu_stack.installs_chart and not components and not fabric:
-        return None, []
-    from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
+    cluster = cluster or stack_cluster(settings)
+    gpu_stack = None
+    if settings.gpu_stack.installs_chart or fabric:
+        from gpuready.gpu_stack.install import install_gpu_stack  # noqa: PLC0415
 
-    provider = (cluster or stack_cluster(settings))()
-    if fabric:
-        GpuFabricObjects("fabric", fabric, pulumi.ResourceOptions(provider=provider))
-    gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
-    for entry, spec, builder in components:
-        builder.stack_component(entry.stack_name, spec, provider)
+        provider = cluster()
+        if fabric:
+            GpuFabricObjects("fabric", fabric, pulumi.ResourceOptions(provider=provider))
+        gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
+    components: StackComponents = []
+    for entry in SETTING_COMPONENTS:
+        spec = getattr(settings, entry.setting)
+        if spec is None:
+            continue
+        builder = cast("StackComponentBuilder", importlib.import_module(entry.builder))
+        component = builder.stack_component(entry.stack_name, spec, settings.pools, cluster)
+        if component is not None:
+            components.append((entry, spec, builder, component))
     return gpu_stack, components
-
-
-def build_kueue(settings: StackSettings, cluster: Callable[[], pulumi.ProviderResource]) -> GpuKueueObjects | None:
-    """The Kueue objects of the stack's pools (``gpuready:kueue``), None when no pool gets one (then no provider)."""
-    from gpuready.core.kueue.objects import flavored, unqueued_warnings  # noqa: PLC0415
-
-    for warning in unqueued_warnings(settings.pools, settings.kueue):
-        pulumi.log.warn(warning)
-    if not flavored(settings.pools, settings.kueue):
-        return None
-    from gpuready.kueue.queue_objects import GpuKueueObjects, GpuKueueObjectsArgs  # noqa: PLC0415
-
-    args = GpuKueueObjectsArgs(pools=settings.pools, kueue=settings.kueue, provider=cluster())
-    return GpuKueueObjects("kueue", args)
 
 
 def run() -> None:
@@ -126,7 +115,6 @@ def run() -> None:
     gpu_stack, components = build_cluster_software(settings, pools, cluster)
     health_agent = build_health_agent(settings, list(pools))
     fabric_plugin = build_fabric_plugin(settings, pools, cluster)
-    kueue = build_kueue(settings, cluster)
     if settings.verify:
         from gpuready.verify_hook import verify_pools  # noqa: PLC0415
 
@@ -141,12 +129,10 @@ def run() -> None:
             smoke_nccl_image=settings.verify_smoke_nccl_image or None,
             depends_on=[r for r in (gpu_stack, health_agent, fabric_plugin) if r is not None],
         )
-    if kueue is not None:
-        pulumi.export("kueue", kueue.outputs())
     pulumi.export("cloud", settings.cloud)
     pulumi.export("clusterName", settings.cluster_name)
-    for entry, spec, builder in components:
-        pulumi.export(entry.key, builder.stack_exports(spec))
+    for entry, spec, builder, component in components:
+        pulumi.export(entry.key, builder.stack_exports(spec, component))
     # Planned once, with the settings (for none / external the plan is only the per-pool summaries).
     plan = settings.planned_gpu_stack
     release = plan.release

@@ -1,0 +1,34 @@
+"""The Kueue objects' registration entry (``gpuready:kueue``). Pure.
+
+Its component (``gpuready.kueue.queue_objects``), config model and parser (``config_model.kueue_model``), and the
+schema's text of its inputs and outputs, listed once in ``gpuready.core.setting_components``; the facade, the
+stack program and the component package derive from it.
+"""
+
+from __future__ import annotations
+
+from gpuready.core.component_entry import KUBERNETES_PROVIDER, SettingEntry
+from gpuready.core.config_model.kueue_model import KueueConfig, parse_kueue
+
+KUEUE_OBJECTS = SettingEntry(
+    name="GpuKueueObjects",
+    module="gpuready.kueue.queue_objects",
+    builder="gpuready.kueue.queue_objects",
+    key="kueue",
+    setting="kueue",
+    stack_name="kueue",
+    model=KueueConfig,
+    parse=parse_kueue,
+    description="The Kueue objects of the pools (gpuready:kueue): a ResourceFlavor per chosen pool, a "
+    "ProvisioningRequestConfig and an AdmissionCheck per queued pool, and on request a ClusterQueue over the "
+    "flavors and LocalQueues onto it (Kueue v0.19, v1beta2). " + KUBERNETES_PROVIDER,
+    pools="The pools the stack serves, as entries of gpuready:nodePools (the same as the pool components').",
+    outputs={
+        "flavors": {"type": "array", "items": {"type": "string"}, "description": "The ResourceFlavors' names."},
+        "admissionChecks": {"type": "array", "items": {"type": "string"},
+                            "description": "The AdmissionChecks' names (the queued pools')."},
+        "clusterQueue": {"type": "string", "description": "The ClusterQueue's name; empty when none is made."},
+        "localQueues": {"type": "array", "items": {"type": "string"},
+                        "description": "The LocalQueues, as <namespace>/<name>."},
+    },
+)  # fmt: skip
