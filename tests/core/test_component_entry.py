@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -189,3 +191,16 @@ def test_the_modules_that_derive_from_the_entries_name_no_setting_component(path
     source = (ROOT / path).read_text(encoding="utf-8")
     assert [entry.name for entry in SETTING_COMPONENTS if entry.name in source] == []
     assert [entry.module for entry in SETTING_COMPONENTS if entry.module in source] == []
+
+
+def test_a_setting_entry_loads_its_config_model_only_when_asked() -> None:
+    """Listing the entries builds no config model (a stack that sets no key pays none: issue #32)."""
+    code = (
+        "import sys; import gpuready.plugins; from gpuready.core.setting_components import SETTING_COMPONENTS; "
+        "loaded = [m for m in ('gpuready.core.config_model.scheduler_model',) if m in sys.modules]; "
+        "models = [entry.model() for entry in SETTING_COMPONENTS if entry.model is not None]; "
+        "print(loaded, [m.__name__ for m in models])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[] ['BinPackSchedulerConfig', 'KueueConfig']"

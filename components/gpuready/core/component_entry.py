@@ -136,10 +136,12 @@ class SettingEntry:
     """The ``StackSettings`` attribute holding the key's parsed spec (None: the stack asks for no component)."""
     stack_name: str = ""
     """The component's resource name in the stack program."""
-    model: type[Any] | None = None
-    """The key's config model (the schema's inputs)."""
+    model: Callable[[], type[Any]] | None = None
+    """The key's config model (the schema's inputs), loaded when first asked for: a stack that does not set the key
+    never builds it (issue #32, a small plan's start-up)."""
     parse: Callable[[object, Sequence[Any], str], Any] | None = None
-    """The key's parser: ``(raw, pools, path) -> spec``, ``ConfigError`` with every problem."""
+    """The key's parser: ``(raw, pools, path) -> spec``, ``ConfigError`` with every problem (importing its config
+    model on first call)."""
     description: str = ""
     """The schema's description of the component."""
     pools: str = ""

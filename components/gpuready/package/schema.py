@@ -106,7 +106,7 @@ COMPONENTS: tuple[ComponentSchema, ...] = (
     ),
     *(
         ComponentSchema(
-            entry.name, entry.description, model=entry.model,
+            entry.name, entry.description, model=entry.model() if entry.model is not None else None,
             wiring=(
                 Wire(_POOLS.name, _POOLS.type, entry.pools, entry.pools_required),
                 Wire(_CLOUD.name, _CLOUD.type, _CLOUD.description + _WITH_POOLS[entry.pools_required],

@@ -7,8 +7,27 @@ Its component (``gpuready.scheduler.binpack_scheduler``), config model and parse
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from gpuready.core.component_entry import SettingEntry
-from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig, parse_binpack
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
+
+
+def _model() -> type[BinPackSchedulerConfig]:
+    from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig  # noqa: PLC0415 - built only for a stack that sets the key
+
+    return BinPackSchedulerConfig
+
+
+def _parse(raw: object, pools: Sequence[Any], path: str) -> Any:
+    from gpuready.core.config_model.scheduler_model import parse_binpack  # noqa: PLC0415 - as _model
+
+    return parse_binpack(raw, pools, path)
+
 
 BINPACK_SCHEDULER = SettingEntry(
     name="GpuBinPackingScheduler",
@@ -17,8 +36,8 @@ BINPACK_SCHEDULER = SettingEntry(
     key="binpackScheduler",
     setting="binpack_scheduler",
     stack_name="gpu-binpack",
-    model=BinPackSchedulerConfig,
-    parse=parse_binpack,
+    model=_model,
+    parse=_parse,
     description="A second kube-scheduler with a GPU bin-packing profile (gpuready:binpackScheduler). Pass the "
     "cluster's Kubernetes provider in the resource options.",
     pools="The pools whose GPU resources the profile scores (optional).",

@@ -7,8 +7,27 @@ stack program and the component package derive from it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from gpuready.core.component_entry import KUBERNETES_PROVIDER, SettingEntry
-from gpuready.core.config_model.kueue_model import KueueConfig, parse_kueue
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gpuready.core.config_model.kueue_model import KueueConfig
+
+
+def _model() -> type[KueueConfig]:
+    from gpuready.core.config_model.kueue_model import KueueConfig  # noqa: PLC0415 - built only for a stack that sets the key
+
+    return KueueConfig
+
+
+def _parse(raw: object, pools: Sequence[Any], path: str) -> Any:
+    from gpuready.core.config_model.kueue_model import parse_kueue  # noqa: PLC0415 - as _model
+
+    return parse_kueue(raw, pools, path)
+
 
 KUEUE_OBJECTS = SettingEntry(
     name="GpuKueueObjects",
@@ -17,8 +36,8 @@ KUEUE_OBJECTS = SettingEntry(
     key="kueue",
     setting="kueue",
     stack_name="kueue",
-    model=KueueConfig,
-    parse=parse_kueue,
+    model=_model,
+    parse=_parse,
     description="The Kueue objects of the pools (gpuready:kueue): a ResourceFlavor per chosen pool, a "
     "ProvisioningRequestConfig and an AdmissionCheck per queued pool, and on request a ClusterQueue over the "
     "flavors and LocalQueues onto it (Kueue v0.19, v1beta2). " + KUBERNETES_PROVIDER,
