@@ -24,6 +24,7 @@ from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.core.taints import Taint
+from gpuready.policy.rules.pool_settings import image_problems, mig_problems
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, install_mocks, runtime_test
@@ -58,8 +59,8 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
             assert spec["instanceType"] in facts.instance_types, spec["name"]
             assert facts.gpus_per_node == spec["gpusPerNode"], spec["name"]
         assert facts.labels == spec["nodeLabels"], spec["name"]
-        sound = (facts.image_problems, facts.mig_problems, facts.capacity_problems, facts.refused_taints)
-        assert sound == ((), (), (), ()), spec["name"]  # gpuready's own pools are sound
+        sound = (image_problems(facts), mig_problems(facts), facts.capacity_problems, facts.refused_taints)
+        assert sound == ([], [], (), ()), spec["name"]  # gpuready's own pools are sound
         for shared in facts.shared_clients:  # a cloud's own time-sharing: each GPU is advertised once per client
             assert shared.value * spec["gpusPerNode"] == spec["schedulablePerNode"][spec["resourceName"]]
         taint = spec.get("taint")
@@ -135,7 +136,7 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)
     assert facts.creation_only == provisioner.creation_only(spec)  # every table pool is autoscaled
-    assert (facts.image_problems, facts.mig_problems, facts.shared_clients) == ((), (), ())
+    assert (image_problems(facts), mig_problems(facts), facts.shared_clients) == ([], [], ())
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
         assert not facts.fixed_count
