@@ -190,8 +190,9 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         labels_field=facts.labels_path,
         gpus_per_node=gpus,
         elastic=True,
-        node_facts=facts,
+        title=facts.title,
         untainted_note=facts.untainted_note,
+        reservation_terms=facts.reservation_terms,
         platform_plugin=facts.plugin_on(labels),
     )
     return (pool,)

@@ -109,8 +109,9 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         consolidation_blocked=disruption.get("consolidateAfter") == "Never"
         or any(_blocks_underutilized(b) for b in as_list(disruption.get("budgets"))),
         elastic=True,
-        node_facts=facts,
+        title=facts.title if facts is not None else "",
         untainted_note=facts.untainted_note if facts is not None else KARPENTER_UNTAINTED,
+        reservation_terms=facts.reservation_terms if facts is not None else "",
         platform_plugin=facts.plugin_on(labels) if facts is not None else "",
     )
     return (pool,)

@@ -18,7 +18,6 @@ from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 
 if TYPE_CHECKING:
-    from gpuready.core.capacity.node_facts import NodeFacts
     from gpuready.core.capacity.pool_settings import HealthOff, MigSetting, NodeImage
     from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.clouds.catalog_facts import CloudCatalog
@@ -82,10 +81,14 @@ class PoolFacts:
     the cluster's own settings)."""
     elastic: bool = False
     """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
-    node_facts: NodeFacts | None = None
-    """The elastic provisioner's facts, when its object is one."""
+    title: str = ""
+    """How messages name the elastic provisioner whose object this is (``Karpenter (EKS)``), "" for a cloud pool or
+    an object no provisioner claims."""
     untainted_note: str = ""
-    """What follows when an elastic object does not taint its GPU nodes (its provisioner's ``NodeFacts``)."""
+    """What follows when an elastic object does not taint its GPU nodes (its provisioner's)."""
+    reservation_terms: str = ""
+    """The field of the node class an elastic object references that selects capacity reservations
+    (``capacityReservationSelectorTerms``), "" when its provisioner's node class has none."""
     driver_owner: str = ""
     """Who installs the NVIDIA driver on the pool's nodes outside the GPU stack (``AKS (gpuProfile.driver=...)``),
     or "" (always "" for an elastic pool, whose node class decides it)."""
