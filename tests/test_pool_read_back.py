@@ -162,7 +162,18 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
         assert not facts.fixed_count
+        # the record carries what its provisioner declares of its objects, written once by the reader
+        declared = provisioner.node_facts
+        assert declared is not None and facts.kind == declared.kind
+        assert (facts.title, facts.untainted_note, facts.reservation_terms) == (
+            declared.title,
+            declared.untainted_note,
+            declared.reservation_terms,
+        )
+        assert (facts.taints_field, facts.labels_field) == (declared.taints_path, declared.labels_path)
+        assert facts.platform_plugin == declared.plugin_on(facts.labels)
     else:
+        assert (facts.title, facts.untainted_note, facts.reservation_terms) == ("", "", "")
         assert facts.arch == spec.resolved.gpu.arch
         assert (facts.min_nodes, facts.max_nodes, facts.desired_nodes) == (bounds.min, bounds.max, bounds.initial)
         assert facts.driver_owner or spec.driver == "operator"
