@@ -21,9 +21,11 @@ from gpuready.core.capacity.pool_facts import PoolFacts
 from gpuready.core.capacity.readers import pool_readers, read_pools
 from gpuready.core.capacity.registry import provisioner_for, provisioners
 from gpuready.core.node_names import GPU_RESOURCE
+from gpuready.core.pool_parts import MigPartitioning
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.core.taints import Taint
+from gpuready.policy.rules.pool_settings import image_problems, mig_problems
 from gpuready.stack_adapters import build_pool
 from tests.core.conftest import build_spec
 from tests.pulumi_mocks import CapturingMonitor, install_mocks, runtime_test
@@ -58,8 +60,15 @@ def test_every_example_pool_reads_back_as_planned(path: Path) -> None:
             assert spec["instanceType"] in facts.instance_types, spec["name"]
             assert facts.gpus_per_node == spec["gpusPerNode"], spec["name"]
         assert facts.labels == spec["nodeLabels"], spec["name"]
-        sound = (facts.image_problems, facts.mig_problems, facts.capacity_problems, facts.refused_taints)
-        assert sound == ((), (), (), ()), spec["name"]  # gpuready's own pools are sound
+        sound = (image_problems(facts), mig_problems(facts), facts.capacity_problems, facts.refused_taints)
+        assert sound == ([], [], (), ()), spec["name"]  # gpuready's own pools are sound
+        for mig in facts.mig:  # a cloud's own MIG: a profile the GPU has, each GPU advertised as several devices
+            assert facts.model is not None and mig.gpu == facts.model.display, spec["name"]
+            assert mig.offered is not None and mig.profile in mig.offered, spec["name"]
+            assert sum(spec["schedulablePerNode"].values()) > spec["gpusPerNode"], spec["name"]
+        if facts.image is not None:  # the image a cloud's pool resource names: one with the driver, for its CPUs
+            assert facts.image.elsewhere or (facts.image.driver, facts.image.arch) == (True, facts.arch or "x86_64")
+        assert facts.health_off is None or not facts.driver_owner, spec["name"]
         for shared in facts.shared_clients:  # a cloud's own time-sharing: each GPU is advertised once per client
             assert shared.value * spec["gpusPerNode"] == spec["schedulablePerNode"][spec["resourceName"]]
         taint = spec.get("taint")
@@ -79,6 +88,11 @@ def test_the_examples_read_back_a_cloud_s_own_sharing() -> None:
     assert any(f.shared_clients for path in PLANS for _, f in _planned(path))
 
 
+def test_the_examples_read_back_a_cloud_s_own_mig_image_and_health_setting() -> None:
+    read = [f for path in PLANS for _, f in _planned(path)]
+    assert any(f.mig for f in read) and any(f.image for f in read) and any(f.health_off for f in read)
+
+
 def test_the_examples_cover_every_provisioner_but_auto_mode() -> None:
     """Auto Mode has no example stack: the table below covers it."""
     seen = {(f.cloud, f.provisioner) for path in PLANS for _, f in _planned(path)}
@@ -95,9 +109,14 @@ TABLE: list[tuple[str, GpuPoolSpec]] = [
                                  provisioner="eks-auto-mode")),
     ("aks-node-pool", build_spec("aks", name="t4", min_size=1, max_size=3)),
     ("aks-node-pool-a100", build_spec("aks", name="a100", instance_type="Standard_NC24ads_A100_v4", max_size=2)),
+    ("aks-node-pool-mig", build_spec("aks", name="a100", instance_type="Standard_NC24ads_A100_v4", max_size=2,
+                                     sharing=MigPartitioning(profile="1g.10gb"))),
+    ("aks-node-pool-operator", build_spec("aks", name="t4", max_size=2, driver="operator")),
     ("aks-nap", build_spec("aks", name="t4", max_size=3, provisioner="nap")),
     ("gke-node-pool", build_spec("gke", name="l4", min_size=1, max_size=3)),
     ("gke-node-pool-a100", build_spec("gke", name="a100", instance_type="a2-highgpu-1g", max_size=2)),
+    ("gke-node-pool-mig", build_spec("gke", name="a100", instance_type="a2-highgpu-1g", max_size=2,
+                                     sharing=MigPartitioning(profile="1g.5gb"))),
     ("gke-compute-class", build_spec("gke", name="l4", max_size=2, provisioner="compute-class")),
 ]  # fmt: skip
 """Pools of every provisioner, as the component tests build them (``tests.core.conftest.build_spec``)."""
@@ -135,14 +154,33 @@ def test_every_table_pool_reads_back_as_its_spec(mocked: CapturingMonitor, case:
     assert facts.labels == scheduling.pool_labels(spec)
     assert set(scheduling.pool_taints(spec)) <= set(facts.taints)
     assert facts.creation_only == provisioner.creation_only(spec)  # every table pool is autoscaled
-    assert (facts.image_problems, facts.mig_problems, facts.shared_clients) == ((), (), ())
+    assert (image_problems(facts), mig_problems(facts), facts.shared_clients) == ([], [], ())
+    cloud_mig = spec.resolved.delivery == "cloud" and spec.sharing_mode == "mig"
+    assert len(facts.mig) == cloud_mig and all(m.gpu == spec.resolved.gpu.model.display for m in facts.mig)
+    # the cloud's own GPU health checks are off exactly where its driver is not the cloud's (and it has checks)
+    assert facts.health_off is None or (spec.driver, facts.driver_owner) == ("operator", "")
     if provisioner.elastic:
         assert facts.gpu_limit == (None if facts.kind == "ComputeClass" else provisioner.gpu_limit(spec))
         assert not facts.fixed_count
+        # the record carries what its provisioner declares of its objects, written once by the reader
+        declared = provisioner.node_facts
+        assert declared is not None and facts.kind == declared.kind
+        assert (facts.title, facts.untainted_note, facts.reservation_terms) == (
+            declared.title,
+            declared.untainted_note,
+            declared.reservation_terms,
+        )
+        assert (facts.taints_field, facts.labels_field) == (declared.taints_path, declared.labels_path)
+        assert facts.platform_plugin == declared.plugin_on(facts.labels)
     else:
+        assert (facts.title, facts.untainted_note, facts.reservation_terms) == ("", "", "")
         assert facts.arch == spec.resolved.gpu.arch
         assert (facts.min_nodes, facts.max_nodes, facts.desired_nodes) == (bounds.min, bounds.max, bounds.initial)
         assert facts.driver_owner or spec.driver == "operator"
+        assert facts.image is None or (facts.image.named, facts.image.arch) == (
+            facts.image.want,
+            spec.resolved.gpu.arch,
+        )
 
 
 def test_every_provisioner_reads_what_it_writes() -> None:

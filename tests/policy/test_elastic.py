@@ -190,10 +190,10 @@ def test_the_provisioner_is_read_from_the_node_class() -> None:
     [auto] = elastic_pools(NODE_POOL, node_pool(template=AUTO_MODE))
     [nap] = elastic_pools(NODE_POOL, node_pool(template=NAP))
     [bare] = elastic_pools(NODE_POOL, node_pool(template={"nodeClassRef": None}))
-    assert auto.node_facts is not None and auto.node_facts.title == "EKS Auto Mode"
+    assert auto.title == "EKS Auto Mode"
     assert (auto.cloud, auto.provisioner) == ("eks", "eks-auto-mode")
-    assert nap.node_facts is not None and (nap.cloud, nap.provisioner) == ("aks", "nap")
-    assert bare.node_facts is None and bare.cloud == "eks"  # from the catalog's g6.xlarge
+    assert nap.title == "AKS node auto-provisioning" and (nap.cloud, nap.provisioner) == ("aks", "nap")
+    assert bare.title == "" and bare.cloud == "eks"  # from the catalog's g6.xlarge
     assert bare.provisioner == ""
     assert bare.model is not None and bare.model.key == "l4"
 

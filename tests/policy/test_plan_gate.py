@@ -83,6 +83,6 @@ def test_the_karpenter_example_passes_every_elastic_rule(capsys: pytest.CaptureF
     assert sorted(e.name for e in pools) == sorted(
         r.inputs["metadata"]["name"] for r in run.resources if r.type == "kubernetes:karpenter.sh/v1:NodePool"
     )
-    assert pools and all(e.node_facts is not None and e.node_facts.title == "Karpenter (EKS)" for e in pools)
+    assert pools and all(e.title == "Karpenter (EKS)" for e in pools)
     assert main(["plan", "--stack", "eks-karpenter", "--project-dir", str(ROOT), "-o", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["violations"] == []

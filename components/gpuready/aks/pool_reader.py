@@ -14,6 +14,7 @@ from gpuready.aks import mig as aks_mig
 from gpuready.aks.catalog import AKS_VM_SIZES, unlisted_gpu_type
 from gpuready.aks.lifecycle import CREATION_ONLY
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, ShapeKind, cloud_pool, text_taint, whole
+from gpuready.core.capacity.pool_settings import HealthOff, MigSetting
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig, text_map
@@ -73,51 +74,49 @@ def _agent_pool(props: Mapping[str, Any], where: str, name: str) -> PoolFacts | 
         max_nodes=whole(props.get("maxCount") if autoscaled else props.get("count")),
         desired_nodes=whole(props.get("count")),
         gpus_per_node=listed.gpus if listed else None,
-        mig_problems=tuple(_mig_problems(where, props, GPU_MODELS[listed.gpu] if listed else None, size)),
-        health_gap=_health_gap(where, props),
+        mig=_mig(where, props, GPU_MODELS[listed.gpu] if listed else None, size),
+        health_off=_health_off(where, props),
         driver_owner=f"AKS (gpuProfile.driver={driver!r})" if driver != "None" else "",
         creation_only=creation_only,
     )
 
 
-def _health_gap(where: str, props: Mapping[str, Any]) -> str:
-    """Why AKS runs no GPU health checks on the pool: its driver is not AKS's."""
+def _health_off(where: str, props: Mapping[str, Any]) -> HealthOff | None:
+    """The setting that turns off AKS's GPU health checks on the pool: a driver that is not AKS's."""
     # learn.microsoft.com/azure/aks/gpu-health-monitoring "Limitations": no GPU health checks with --gpu-driver none
-    if as_text(dig(props, "gpuProfile", "driver")) != "None":
-        return ""
-    return (
-        f"{where}gpuProfile.driver: 'None' turns off AKS's GPU health checks (Node Problem Detector sets no "
-        "GPUMissing, XIDErrors, NVLink or InfiniBand condition on pools without the AKS-managed driver), so a "
-        "broken GPU stays unreported. Watch the pool another way: NVIDIA NVSentinel, or the GPU Operator's DCGM "
-        "exporter with health alerts (gpuready check reads NVSentinel's conditions)"
+    driver = as_text(dig(props, "gpuProfile", "driver"))
+    if driver != "None":
+        return None
+    return HealthOff(
+        field=f"{where}gpuProfile.driver",
+        value=driver,
+        checks=(
+            "AKS's GPU health checks (Node Problem Detector sets no GPUMissing, XIDErrors, NVLink or InfiniBand "
+            "condition on pools without the AKS-managed driver)"
+        ),
     )
 
 
-def _mig_problems(where: str, props: Mapping[str, Any], model: GpuModel | None, size: str) -> list[str]:
-    """What is wrong with the ``gpuInstanceProfile`` an agent pool asks of its GPUs."""
+def _mig(where: str, props: Mapping[str, Any], model: GpuModel | None, size: str) -> tuple[MigSetting, ...]:
+    """The ``gpuInstanceProfile`` an agent pool asks of its GPUs: AKS names a profile by its compute size only."""
     profile = as_text(props.get("gpuInstanceProfile"))
-    field = f"{where}gpuInstanceProfile"
     if profile is None:
-        return []
-    if profile not in aks_mig.MIG_PROFILES:
-        allowed = ", ".join(aks_mig.MIG_PROFILES)
-        return [f"{field}: unknown MIG profile; got {profile!r}. Allowed: {allowed}"]
-    if model is None:
-        return []
-    if model.mig is None:
-        return [
-            f"{field}: {size or 'this VM size'} carries {model.display} GPUs, which have no MIG; got {profile!r}. "
-            "Remove gpuInstanceProfile or use an A100/H100/H200 VM size"
-        ]
-    offered = {
-        name: p
-        for p in aks_mig.mig_choices(model.mig)
-        if (name := aks_mig.gpu_instance_profile(model.mig, p)) is not None
-    }
-    if profile not in offered:
-        allowed = ", ".join(sorted(offered))
-        return [f"{field}: {model.display} has no {profile} slice; got {profile!r}. Allowed: {allowed}"]
-    return []
+        return ()
+    offered = None
+    if model is not None and model.mig is not None:
+        table = model.mig
+        offered = tuple(sorted(n for p in aks_mig.mig_choices(table) if (n := aks_mig.gpu_instance_profile(table, p))))
+    return (
+        MigSetting(
+            field=f"{where}gpuInstanceProfile",
+            profile=profile,
+            names=aks_mig.MIG_PROFILES,
+            gpu=model.display if model is not None else "",
+            offered=offered,
+            cannot=f"{size or 'this VM size'} carries {model.display if model else ''} GPUs, which have no MIG",
+            fix="Remove gpuInstanceProfile or use an A100/H100/H200 VM size",
+        ),
+    )
 
 
 _AGENT_POOL_SHAPE: Mapping[str, ShapeKind] = {"nodeTaints": "list", "nodeLabels": "object", "gpuProfile": "object"}

@@ -48,7 +48,7 @@ def read_node_group(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         gpus_per_node=listed[0].gpus if listed else None,
         driver_owner=f"the EKS NVIDIA AMI ({ami})" if ami_types.has_nvidia_driver(ami) else "",
         platform_plugin="Bottlerocket NVIDIA" if ami.startswith("BOTTLEROCKET_") else "",
-        image_problems=tuple(ami_types.image_problems(props, types, arch)),
+        image=ami_types.node_image(props, types, arch),
         creation_only=CREATION_ONLY if low is not None and high is not None and high > low else (),
     )
     return (pool,)

@@ -22,6 +22,7 @@ from gpuready.core.capacity.pool_facts import (
     cloud_pool,
     whole,
 )
+from gpuready.core.capacity.pool_settings import MigSetting
 from gpuready.core.catalog.gpus import GPU_MODELS
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
@@ -79,30 +80,34 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         gpus_per_node=gpus,
         creation_only=CREATION_ONLY if props.get("autoscaling") is not None and "initialNodeCount" in props else (),
         shared_clients=_shared_clients(config),
-        mig_problems=tuple(_mig_problems(config)),
+        mig=_mig(config),
         driver_owner=f"GKE (gpuDriverVersion={version!r})" if version != DRIVER_INSTALLATION_DISABLED else "",
         platform_plugin="" if off or version == DRIVER_INSTALLATION_DISABLED else "GKE",
     )
     return (pool,)
 
 
-def _mig_problems(node_config: Mapping[str, Any]) -> list[str]:
-    """What is wrong with the ``gpuPartitionSize`` each accelerator asks of its GPUs (GKE MIG)."""
-    problems = []
+def _mig(node_config: Mapping[str, Any]) -> tuple[MigSetting, ...]:
+    """The ``gpuPartitionSize`` each accelerator asks of its GPUs (GKE MIG: named by the GPU's own profiles)."""
+    found = []
     for index, accelerator in enumerate(accelerators(node_config)):
         size = as_text(accelerator.get("gpuPartitionSize"))
         attached = gpu_for_accelerator(as_text(accelerator.get("type")) or "")
         if size is None or attached is None:
             continue
-        field = f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize"
-        if attached.mig is None or attached.key not in GKE_MIG_MODELS:
-            problems.append(
-                f"{field}: GKE cannot partition {attached.display} GPUs; got {size!r}. Remove gpuPartitionSize"
+        partitions = attached.mig is not None and attached.key in GKE_MIG_MODELS
+        found.append(
+            MigSetting(
+                field=f"nodeConfig.guestAccelerators[{index}].gpuPartitionSize",
+                profile=size,
+                gpu=attached.display,
+                offered=tuple(attached.mig.profiles) if attached.mig is not None and partitions else None,
+                shown=tuple(p for p in attached.mig.profiles if "+" not in p) if attached.mig is not None else None,
+                cannot=f"GKE cannot partition {attached.display} GPUs",
+                fix="Remove gpuPartitionSize",
             )
-        elif size not in attached.mig.profiles:
-            allowed = ", ".join(p for p in attached.mig.profiles if "+" not in p)
-            problems.append(f"{field}: {attached.display} has no MIG profile {size!r}. Allowed: {allowed}")
-    return problems
+        )
+    return tuple(found)
 
 
 def _shared_clients(node_config: Mapping[str, Any]) -> tuple[SharedClients, ...]:
@@ -185,8 +190,9 @@ def read_compute_class(props: Mapping[str, Any], facts: NodeFacts) -> tuple[Pool
         labels_field=facts.labels_path,
         gpus_per_node=gpus,
         elastic=True,
-        node_facts=facts,
+        title=facts.title,
         untainted_note=facts.untainted_note,
+        reservation_terms=facts.reservation_terms,
         platform_plugin=facts.plugin_on(labels),
     )
     return (pool,)

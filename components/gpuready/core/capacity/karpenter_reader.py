@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity.gpu_types import gpu_instance_type
 from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, NODE_POOL_TABLE
-from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NodeFacts
+from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NODE_POOL_LABELS, NODE_POOL_TAINTS, NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.clouds.registry import Cloud
 
-TAINTS_FIELD = "spec.template.spec.taints"
-LABELS_FIELD = "spec.template.metadata.labels"
 DEFAULT_CONSOLIDATION = "WhenEmptyOrUnderutilized"
 """The CRD's default ``spec.disruption.consolidationPolicy`` (kubernetes-sigs/karpenter v1.14.1
 ``pkg/apis/crds/karpenter.sh_nodepools.yaml`` L154)."""
@@ -96,10 +94,10 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         instance_types=types,
         model=_model(listed, terms, facts),
         taints=tuple(t for t in (api_taint(e) for e in raw_taints) if t is not None),
-        taints_field=TAINTS_FIELD,
+        taints_field=facts.taints_path if facts is not None else NODE_POOL_TAINTS,
         raw_taints=raw_taints,
         labels=labels,
-        labels_field=LABELS_FIELD,
+        labels_field=facts.labels_path if facts is not None else NODE_POOL_LABELS,
         max_nodes=whole(limits.get(NODES)),
         gpus_per_node=next((entry.gpus for _, entry in listed if entry is not None), None),
         gpu_limit=whole(limits.get(GPU_LIMIT)),
@@ -109,8 +107,9 @@ def read_node_pool(props: Mapping[str, Any]) -> tuple[PoolFacts, ...]:
         consolidation_blocked=disruption.get("consolidateAfter") == "Never"
         or any(_blocks_underutilized(b) for b in as_list(disruption.get("budgets"))),
         elastic=True,
-        node_facts=facts,
+        title=facts.title if facts is not None else "",
         untainted_note=facts.untainted_note if facts is not None else KARPENTER_UNTAINTED,
+        reservation_terms=facts.reservation_terms if facts is not None else "",
         platform_plugin=facts.plugin_on(labels) if facts is not None else "",
     )
     return (pool,)

@@ -26,6 +26,10 @@ KARPENTER_UNTAINTED = (
     "Karpenter adds no taint of its own and any pending pod can land on (and keep alive) the GPU nodes it makes"
 )
 """What follows when a NodePool does not taint its GPU nodes (``spec.template.spec.taints`` are all its nodes get)."""
+NODE_POOL_TAINTS = "spec.template.spec.taints"
+"""Where a NodePool declares its nodes' taints (karpenter.sh/v1 ``NodePool``)."""
+NODE_POOL_LABELS = "spec.template.metadata.labels"
+"""Where a NodePool declares its nodes' labels."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,9 +53,9 @@ class NodeFacts:
     gpu_memory_label: str = ""
     """GPU memory per GPU in MiB (Karpenter AWS ``instance-gpu-memory``)."""
     instance_family_label: str = ""
-    taints_path: str = "spec.template.spec.taints"
+    taints_path: str = NODE_POOL_TAINTS
     """Where the pool object declares its nodes' taints."""
-    labels_path: str = "spec.template.metadata.labels"
+    labels_path: str = NODE_POOL_LABELS
     """Where the pool object declares its nodes' labels."""
     untainted_note: str = KARPENTER_UNTAINTED
     """What follows when the pool object does not taint its GPU nodes (the policy pack says it)."""

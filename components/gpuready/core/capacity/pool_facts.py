@@ -18,7 +18,7 @@ from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
 
 if TYPE_CHECKING:
-    from gpuready.core.capacity.node_facts import NodeFacts
+    from gpuready.core.capacity.pool_settings import HealthOff, MigSetting, NodeImage
     from gpuready.core.catalog.gpus import GpuModel
     from gpuready.core.clouds.catalog_facts import CloudCatalog
     from gpuready.core.clouds.policy_reading import PolicyReading
@@ -81,24 +81,27 @@ class PoolFacts:
     the cluster's own settings)."""
     elastic: bool = False
     """Nodes are made on demand from an object (NodePool, ComputeClass), not kept in a sized group."""
-    node_facts: NodeFacts | None = None
-    """The elastic provisioner's facts, when its object is one."""
+    title: str = ""
+    """How messages name the elastic provisioner whose object this is (``Karpenter (EKS)``), "" for a cloud pool or
+    an object no provisioner claims."""
     untainted_note: str = ""
-    """What follows when an elastic object does not taint its GPU nodes (its provisioner's ``NodeFacts``)."""
+    """What follows when an elastic object does not taint its GPU nodes (its provisioner's)."""
+    reservation_terms: str = ""
+    """The field of the node class an elastic object references that selects capacity reservations
+    (``capacityReservationSelectorTerms``), "" when its provisioner's node class has none."""
     driver_owner: str = ""
     """Who installs the NVIDIA driver on the pool's nodes outside the GPU stack (``AKS (gpuProfile.driver=...)``),
     or "" (always "" for an elastic pool, whose node class decides it)."""
     platform_plugin: str = ""
     """Who runs a device plugin on the pool's nodes outside the GPU stack (``GKE``, ``EKS Auto Mode``), or ""."""
-    image_problems: tuple[str, ...] = ()
-    """What is wrong with the node image the resource names for its GPUs and CPU architecture (its cloud's
-    judgement, field and fix in each message)."""
-    mig_problems: tuple[str, ...] = ()
-    """What is wrong with the MIG partitioning the cloud's own fields ask of the pool's GPU (field and fix in each)."""
+    image: NodeImage | None = None
+    """The node image the resource names for its GPUs, when its cloud's resource names one (EKS ``amiType``)."""
+    mig: tuple[MigSetting, ...] = ()
+    """The MIG partitioning the cloud's own fields ask of the pool's GPU, one per field that sets one."""
     shared_clients: tuple[SharedClients, ...] = ()
     """The cloud's own GPU time-sharing settings on the pool (clients per GPU), one per field that sets one."""
-    health_gap: str = ""
-    """Why the cloud runs no GPU health checks on the pool's nodes (with the alternative), or ""."""
+    health_off: HealthOff | None = None
+    """The setting that turns off the cloud's own GPU health checks on the pool's nodes, or None."""
     capacity_problems: tuple[str, ...] = ()
     """How the resource breaks the capacity rules of its provisioner (reservations, queued and flex-start
     capacity: ``Provisioner.policy_capacity_problems``), field and fix in each."""
@@ -135,7 +138,7 @@ class SharedClients:
 
 ShapeKind = Literal["list", "object"]
 OwnSetting = Literal["image", "sharing"]
-"""A cloud's own pool setting a policy is scoped to: the node image (``PoolFacts.image_problems``), GPU time-sharing
+"""A cloud's own pool setting a policy is scoped to: the node image (``PoolFacts.image``), GPU time-sharing
 (``PoolFacts.shared_clients``)."""
 SHAPE_TESTS: Mapping[ShapeKind, Callable[[object], bool]] = {
     "list": lambda value: isinstance(value, Sequence) and not isinstance(value, str | bytes),
@@ -224,9 +227,9 @@ def cloud_pool(
     platform_plugin: str = "",
     creation_only: tuple[str, ...] = (),
     shared_clients: tuple[SharedClients, ...] = (),
-    image_problems: tuple[str, ...] = (),
-    mig_problems: tuple[str, ...] = (),
-    health_gap: str = "",
+    image: NodeImage | None = None,
+    mig: tuple[MigSetting, ...] = (),
+    health_off: HealthOff | None = None,
 ) -> PoolFacts:
     """The facts of a cloud's own node pool resource (a node group, agent pool, node pool) as its reader read them
     (``fields``: the paths of its taints and labels; ``min_size_fields``: of its autoscaling minimum, the first one
@@ -259,9 +262,9 @@ def cloud_pool(
         creation_only=creation_only,
         driver_owner=driver_owner,
         platform_plugin=platform_plugin,
-        image_problems=image_problems,
-        mig_problems=mig_problems,
+        image=image,
+        mig=mig,
         shared_clients=shared_clients,
-        health_gap=health_gap,
+        health_off=health_off,
         capacity_problems=tuple(profile.provisioners[provisioner].policy_capacity_problems(where, props)),
     )

@@ -3,7 +3,7 @@
 - A pool resource's own wiring, as its provisioner judges it (``Provisioner.planned_capacity_problems``): an EKS
   node group of capacity type ``CAPACITY_BLOCK`` with instance types on the group or without a launch template.
 - A NodePool that allows ``karpenter.sh/capacity-type: reserved`` on a node class (in the same stack) that selects
-  no reservation (its provisioner's ``NodeFacts.reservation_terms``, ``capacityReservationSelectorTerms``):
+  no reservation (``PoolFacts.reservation_terms``, its provisioner's ``capacityReservationSelectorTerms``):
   Karpenter offers reserved capacity only from the reservations a node class selects (aws/karpenter-provider-aws
   v1.14.1 ``pkg/providers/capacityreservation``; EKS User Guide auto-odcr for Auto Mode), so such a pool never gets
   a reserved node.
@@ -75,19 +75,19 @@ def reserved_node_pool_findings(resources: Sequence[StackResource], config: Mapp
     found: list[Finding] = []
     for r in resources:
         for pool in elastic_pools(r.type, r.props):
-            facts = pool.node_facts
-            if facts is None or not facts.reservation_terms or not _allows_reserved(r.props):
+            terms = pool.reservation_terms
+            if not terms or not _allows_reserved(r.props):
                 continue
             ref = as_mapping(dig(r.props, "spec", "template", "spec", "nodeClassRef")) or {}
             group, kind, name = (as_text(ref.get(k)) or "" for k in ("group", "kind", "name"))
             node_class = _node_class(resources, group, kind, name)
-            if node_class is None or as_list(dig(node_class.props, "spec", facts.reservation_terms)):
+            if node_class is None or as_list(dig(node_class.props, "spec", terms)):
                 continue
             found.append(Finding(r.urn, (
                 f"spec.template.spec.requirements: NodePool {pool.name or r.name} allows {CAPACITY_TYPE}: {RESERVED}, "
-                f"but its {kind} {name} has no spec.{facts.reservation_terms}: {facts.title} offers reserved "
+                f"but its {kind} {name} has no spec.{terms}: {pool.title} offers reserved "
                 f"capacity only from the reservations a node class selects, so this pool never gets a reserved node. "
-                f"Add spec.{facts.reservation_terms} (ids, or tags) to {kind} {name}, or drop {RESERVED} from the "
+                f"Add spec.{terms} (ids, or tags) to {kind} {name}, or drop {RESERVED} from the "
                 "requirement"
             )))  # fmt: skip
     return found

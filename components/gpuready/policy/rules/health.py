@@ -21,6 +21,7 @@ from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
 from gpuready.core.scheduling import LABEL_GPU_POOL
 from gpuready.core.taints import Taint
+from gpuready.policy.rules import pool_settings
 from gpuready.policy.rules.charts import OPERATOR, RELEASE, gpu_release
 from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates
@@ -149,4 +150,4 @@ def dcgm_owner_findings(resources: Sequence[StackResource], config: Mapping[str,
 
 def driverless_health_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A GPU pool whose cloud runs no GPU health checks because its driver is not the cloud's (named, a warning)."""
-    return [pool.health_gap for pool in gpu_pools(resource_type, props) if pool.health_gap]
+    return [gap for pool in gpu_pools(resource_type, props) if (gap := pool_settings.health_gap(pool))]

@@ -13,6 +13,7 @@ from gpuready.core import scheduling, sharing_plan
 from gpuready.core.capacity.pool_facts import API_EFFECTS
 from gpuready.core.conventions import gpu_taint_of, skypilot_labels_of
 from gpuready.core.props import as_list, as_number, as_text, dig, show
+from gpuready.policy.rules import pool_settings
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS
 from gpuready.policy.rules.gpu_pools import GpuPool, first, gpu_pools
 
@@ -72,10 +73,10 @@ def gpu_label_problems(resource_type: str, props: Mapping[str, Any], config: Map
 
 def pool_image_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """GPU pools use a current node image with the NVIDIA driver for their CPU architecture (EKS: an NVIDIA AMI
-    type); the cloud profile reads the pool resource."""
+    type); the pool's reader reads the image, one convention judges it (``pool_settings.image_problems``)."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.image_problems
+        problems += pool_settings.image_problems(pool)
     return problems
 
 
@@ -84,7 +85,7 @@ def pool_mig_problems(resource_type: str, props: Mapping[str, Any], config: Mapp
     ``gpuPartitionSize``, and default-table layouts in the ``nvidia.com/mig.config`` label."""
     problems: list[str] = []
     for pool in gpu_pools(resource_type, props):
-        problems += pool.mig_problems
+        problems += pool_settings.mig_problems(pool)
         problems += _mig_label(pool)
     return problems
 
