@@ -58,11 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     head = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True, check=True
     )
+    shared = ROOT.parent / "shared"
+    if shared.is_dir():  # as CI has it: the upstream reference beside the clone (without it those tests skip)
+        (work / "shared").symlink_to(shared.resolve())
     uv = shutil.which("uv") or str(ROOT / ".uv" / "bin" / "uv")
     env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
     (clone / ".uv" / "bin").mkdir(parents=True)
     (clone / ".uv" / "bin" / "uv").symlink_to(uv)  # the Makefile's uv, without installing it again
-    print(f"fresh clone of {head.stdout.strip()} in {clone}; {os.cpu_count()} CPUs; "
+    print(f"fresh clone of {head.stdout.strip()} in {clone} (../shared: {'linked' if shared.is_dir() else 'absent'}); "
+          f"{os.cpu_count()} CPUs; "
           f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '(unset)')}")  # fmt: skip
     print(f"{'step':>10} {'wall s':>7} {'CPU s':>7} {'load before':>11} {'load after':>10}  result")
     total_wall = total_cpu = 0.0
