@@ -30,7 +30,7 @@ L4_POOL_LABELS = {
 
 
 ROOT = Path(__file__).resolve().parents[2]
-STACK = """\
+STACK_HEADER = """\
 config:
   aws:region: us-east-1
   gpuready:cloud: eks
@@ -40,6 +40,16 @@ config:
     - subnet-0a1b2c3d4e5f60718
   gpuready:gpuStack: external
   gpuready:nodePools: |
+"""
+"""The EKS test stack's settings up to its pools (each test stack appends its pool list, indented 4)."""
+
+
+def eks_stack(pools: str) -> str:
+    """A test stack file on EKS with ``pools`` (YAML list lines, indented 4) as its ``gpuready:nodePools``."""
+    return STACK_HEADER + pools
+
+
+STACK = eks_stack("""\
     - name: l4
       instanceType: g6.xlarge
       minSize: 0
@@ -49,7 +59,7 @@ config:
       instanceType: g6e.xlarge
       minSize: 0
       maxSize: 2
-"""
+""")
 
 
 @pytest.fixture

@@ -17,23 +17,14 @@ from gpuready.core import pool_config
 from gpuready.core.health.nccl_smoke import MARKER
 from gpuready.core.scheduling import pool_labels
 from gpuready.eks.fabric_facts import EFA_RESOURCE
-from tests.cli_audit.conftest import GPU_TAINT, ROOT, Cli
+from tests.cli_audit.conftest import GPU_TAINT, ROOT, Cli, eks_stack
 from tests.kube_standin import KubeStandin, make_node
 
 POOL = {"name": "train", "instanceType": "p5.48xlarge", "minSize": 2, "maxSize": 2, "fabric": "efa",
         "zones": ["us-east-1a"]}  # fmt: skip
-STACK = f"""\
-config:
-  aws:region: us-east-1
-  gpuready:cloud: eks
-  gpuready:clusterName: test
-  gpuready:eksNodeRoleArn: arn:aws:iam::123456789012:role/test-gpu-nodes
-  gpuready:eksSubnetIds:
-    - subnet-0a1b2c3d4e5f60718
-  gpuready:gpuStack: external
-  gpuready:nodePools: |
+STACK = eks_stack(f"""\
     - {json.dumps(POOL)}
-"""
+""")
 OK = f"{MARKER} of 256 MiB over 16 ranks: ok"
 EFA_LOG = f"NCCL INFO NET/OFI Selected provider is efa\nNCCL INFO Using network Libfabric\n{OK}\n"
 SOCKET_LOG = f"NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>\nNCCL INFO Using network Socket\n{OK}\n"

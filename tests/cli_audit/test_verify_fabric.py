@@ -10,24 +10,15 @@ import pytest
 from gpuready.core import pool_config
 from gpuready.core.scheduling import pool_labels
 from gpuready.eks.fabric_facts import EFA_RESOURCE
-from tests.cli_audit.conftest import GPU_TAINT, ROOT, Cli
+from tests.cli_audit.conftest import GPU_TAINT, ROOT, Cli, eks_stack
 from tests.kube_standin import KubeStandin, make_node
 
 POOL = {"name": "train", "instanceType": "p5.48xlarge", "minSize": 0, "maxSize": 2, "desiredSize": 1,
         "fabric": "efa", "zones": ["us-east-1a"]}  # fmt: skip
-STACK = """\
-config:
-  aws:region: us-east-1
-  gpuready:cloud: eks
-  gpuready:clusterName: test
-  gpuready:eksNodeRoleArn: arn:aws:iam::123456789012:role/test-gpu-nodes
-  gpuready:eksSubnetIds:
-    - subnet-0a1b2c3d4e5f60718
-  gpuready:gpuStack: external
-  gpuready:nodePools: |
+STACK = eks_stack("""\
     - {name: train, instanceType: p5.48xlarge, minSize: 0, maxSize: 2, desiredSize: 1, fabric: efa,
        zones: [us-east-1a]}
-"""
+""")
 
 
 @pytest.fixture
