@@ -60,7 +60,8 @@ def dicts_child(kubeconfig: str) -> None:
     import gpuready.plugins  # noqa: F401, PLC0415 - registers the clouds' profiles, as every entry point does
     from gpuready.gc_pause import paused_gc  # noqa: PLC0415
     from gpuready.kube.convergence import follow_nodes  # noqa: PLC0415
-    from gpuready.kube.nodes_api import Node, connect  # noqa: PLC0415
+    from gpuready.kube.node_resource import Node  # noqa: PLC0415
+    from gpuready.kube.nodes_api import connect  # noqa: PLC0415
     from gpuready.verify.incremental import AuditState, WatchedAudit  # noqa: PLC0415
     from gpuready.verify.report import report_json  # noqa: PLC0415
 

@@ -15,7 +15,8 @@ import pytest
 from gpuready.cli.verify_stack import stack_expectations
 from gpuready.kube.convergence import follow_nodes
 from gpuready.kube.node_record import NodeRecord, list_views, record_view
-from gpuready.kube.nodes_api import Node, NodeClient
+from gpuready.kube.node_resource import Node
+from gpuready.kube.nodes_api import NodeClient
 from gpuready.verify.audit import audit
 from gpuready.verify.incremental import WatchedAudit
 from gpuready.verify.nodes import node_view

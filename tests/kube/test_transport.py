@@ -70,7 +70,7 @@ def test_a_failing_credential_plugin_is_not_retried() -> None:
 def test_the_generic_node_stays_out_of_lightkubes_resource_registry() -> None:
     from lightkube import codecs  # noqa: PLC0415
 
-    from gpuready.kube.nodes_api import Node  # noqa: PLC0415
+    from gpuready.kube.node_resource import Node  # noqa: PLC0415
 
     real = codecs.from_dict({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}})
     assert type(real) is not Node and codecs.resource_registry.get("v1", "Node") is not Node

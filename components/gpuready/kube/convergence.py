@@ -30,7 +30,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.errors import DeadlineError, ExpiredError, KubeError, KubeUnreachableError
-from gpuready.kube.nodes_api import Node, NodeClient
+from gpuready.kube.node_resource import Node
+from gpuready.kube.nodes_api import NodeClient
 from gpuready.kube.retry import RetryPolicy
 
 State = TypeVar("State")

@@ -31,7 +31,6 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import httpx2
@@ -41,8 +40,6 @@ from lightkube.config.kubeconfig import SingleConfig
 from lightkube.config.models import User
 from lightkube.core.client import LabelSelector
 from lightkube.core.exceptions import NotReadyError
-from lightkube.core.resource import ApiInfo, ResourceDef
-from lightkube.generic_resource import GenericGlobalResource
 from lightkube.types import PatchType
 
 from gpuready.kube.credentials import credentialed_http
@@ -57,44 +54,12 @@ from gpuready.kube.errors import (
 )
 from gpuready.kube.exec_credentials import Recogniser
 from gpuready.kube.kubeconfig import KubeTarget, load_target
+from gpuready.kube.node_resource import Node, NodeList, WatchEvent
 from gpuready.kube.redaction import redact_url, scrub
 from gpuready.kube.retry import RETRYABLE_READ_STATUS, RetryPolicy
 from gpuready.kube.transport import AttemptTransport, WatchWindowClosed, status_body
 
 PAGE_SIZE = 500
-
-
-class Node(GenericGlobalResource):
-    """core/v1 Node as a lightkube generic resource: lightkube decodes nodes into dicts, never into its models.
-
-    It is what ``create_global_resource("", "v1", "Node", "nodes")`` builds, declared the way lightkube declares
-    its own resources instead, so it stays out of lightkube's process-wide resource registry: registering a
-    generic core/v1 Node there would fail if ``lightkube.codecs`` had loaded the real Node model first, and
-    would make ``codecs`` return dicts for Nodes everywhere else in the process.
-    """
-
-    _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["get", "list", "watch", "patch"])
-
-
-@dataclass(frozen=True, slots=True)
-class NodeList:
-    """All nodes of one (possibly paginated) LIST and the resourceVersion to watch from."""
-
-    items: list[Any]
-    """Dicts, or the structs ``list_nodes`` was asked for."""
-    resource_version: str
-
-
-@dataclass(frozen=True, slots=True)
-class WatchEvent:
-    """One watch event: ADDED, MODIFIED, DELETED or BOOKMARK."""
-
-    type: str
-    object: dict[str, Any]
-
-    @property
-    def resource_version(self) -> str:
-        return str(self.object.get("metadata", {}).get("resourceVersion", ""))
 
 
 class NodeClient:

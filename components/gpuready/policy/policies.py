@@ -20,13 +20,14 @@ from gpuready.policy import (
     lifecycle_policies,
     placement_policies,
     scale_policies,
+    stack_policies,
 )
-from gpuready.policy.rules import elastic, gpu_configs, helm_releases, pools, stack, workloads
+from gpuready.policy.rules import elastic, gpu_configs, helm_releases, pools, workloads
 from gpuready.policy.rules.charts import DEFAULT_ALLOWED_VERSIONS, FABRIC_CHART_VERSIONS, INSTALL_TYPES, RELEASE
 from gpuready.policy.rules.elastic_pools import ELASTIC_TYPES
 from gpuready.policy.rules.gpu_pools import IMAGE_TYPES, POOL_TYPES, SHARING_TYPES
 from gpuready.policy.rules.workloads import WORKLOAD_TYPES
-from gpuready.policy.scoped import ScopedResourcePolicy, ScopedStackPolicy
+from gpuready.policy.scoped import ScopedResourcePolicy
 
 PACK_NAME = "gpuready-gpu-conventions"
 PACK_DESCRIPTION = "GPU node pool, GPU stack and GPU workload conventions for EKS, AKS and GKE (gpuready)."
@@ -34,8 +35,6 @@ PACK_DESCRIPTION = "GPU node pool, GPU stack and GPU workload conventions for EK
 MANDATORY, ADVISORY = EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
-_DEVICE_PLUGIN_README = "https://github.com/NVIDIA/k8s-device-plugin#quick-start"
-_STACK_TYPES = POOL_TYPES | ELASTIC_TYPES | INSTALL_TYPES
 
 POLICIES: list[Policy] = [
     ScopedResourcePolicy(
@@ -239,56 +238,7 @@ POLICIES: list[Policy] = [
         remediation_steps="Remove the nvidia.com/gpu (or catch-all) toleration from pods that do not use GPUs.",
         config={GPU_TAINT_PROPERTY: GPU_TAINT_SCHEMA},
     ),
-    ScopedStackPolicy(
-        name="gpu-stack-single-driver-owner",
-        description="Each GPU pool has exactly one NVIDIA driver owner and one device plugin across node image, "
-        "cloud and GPU stack.",
-        rules=[stack.driver_owner_findings],
-        resource_types=_STACK_TYPES,
-        requires_types=INSTALL_TYPES,
-        enforcement_level=MANDATORY,
-        severity=Severity.HIGH,
-        url="https://github.com/NVIDIA/gpu-operator/issues/525",
-        remediation_steps="With a driver in the node image or cloud (EKS NVIDIA AMIs, AKS gpuProfile.driver Install, "
-        "GKE driver installation) set the GPU Operator's driver.enabled: false; on GKE with NVIDIA's stack label "
-        "pools gke-no-default-nvidia-gpu-device-plugin=true.",
-    ),
-    ScopedStackPolicy(
-        name="gpu-pool-served-by-gpu-stack",
-        description="Every GPU pool, NodePool and ComputeClass has a device plugin (the cloud's, Bottlerocket's, EKS "
-        "Auto Mode's, or a GPU release in the stack).",
-        rules=[stack.served_findings],
-        resource_types=_STACK_TYPES,
-        enforcement_level=ADVISORY,
-        severity=Severity.MEDIUM,
-        url=_DEVICE_PLUGIN_README,
-        remediation_steps="Add an nvidia-device-plugin or gpu-operator Helm release to the stack, or make this policy "
-        "mandatory only in stacks that own the cluster's GPU stack.",
-    ),
-    ScopedStackPolicy(
-        name="gpu-stack-tolerates-pool-taints",
-        description="GPU-stack DaemonSets tolerate every NoSchedule/NoExecute taint of the GPU pools they serve.",
-        rules=[stack.taint_toleration_findings],
-        resource_types=_STACK_TYPES,
-        requires_types=INSTALL_TYPES,
-        enforcement_level=MANDATORY,
-        severity=Severity.HIGH,
-        url="https://github.com/eksctl-io/eksctl/issues/5277",
-        remediation_steps="Add an Exists toleration for each pool taint to the release's DaemonSet tolerations.",
-    ),
-    ScopedStackPolicy(
-        name="gpu-mig-manager-only-with-mig-pools",
-        description="The MIG manager is configured only with MIG-capable pools, and MIG layouts asked for by pools "
-        "are served.",
-        rules=[stack.mig_manager_findings],
-        resource_types=_STACK_TYPES,
-        requires_types=INSTALL_TYPES,
-        enforcement_level=MANDATORY,
-        severity=Severity.MEDIUM,
-        url="https://github.com/NVIDIA/gpu-operator/issues/652",
-        remediation_steps="Disable migManager without MIG-capable pools; run it (with the named layouts) where pools "
-        "set nvidia.com/mig.config.",
-    ),
+    *stack_policies.POLICIES,
     *placement_policies.POLICIES,
     *fabric_policies.POLICIES,
     *elastic_policies.POLICIES,
