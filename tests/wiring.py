@@ -41,3 +41,11 @@ def refusal(key: str, value: object) -> Problem:
         validate(stack_config_model(), {**BASE, key: value}, "gpuready:")
     (problem,) = info.value.problems
     return problem
+
+
+def assert_refused_with_hint(key: str, value: object, path: str) -> None:
+    """``value`` of ``key`` is refused at ``path``, saying what the key must be, with a hint."""
+    problem = refusal(key, value)
+    assert problem.path == path
+    assert problem.problem.startswith("must be")
+    assert problem.hint

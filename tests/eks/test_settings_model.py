@@ -12,7 +12,7 @@ import botocore  # type: ignore[import-untyped]  # no stubs installed
 import pytest
 
 from gpuready.eks.settings_model import AWS_PARTITIONS
-from tests.wiring import accepted, refusal
+from tests.wiring import accepted, assert_refused_with_hint
 
 BOTOCORE_DATA = Path(botocore.__file__).parent / "data"
 
@@ -40,10 +40,7 @@ def test_documented_formats_pass(key: str, value: Any) -> None:
 
 @pytest.mark.parametrize(("key", "value", "path"), REFUSED)
 def test_other_values_are_refused_at_their_path_with_a_hint(key: str, value: Any, path: str) -> None:
-    problem = refusal(key, value)
-    assert problem.path == path
-    assert problem.problem.startswith("must be")
-    assert problem.hint
+    assert_refused_with_hint(key, value, path)
 
 
 def _botocore(name: str) -> dict[str, Any]:
