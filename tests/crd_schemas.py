@@ -89,6 +89,14 @@ def schema_problems(file: str, obj: Mapping[str, Any]) -> list[str]:
     return sorted([*found, *cel_problems(json_schema(file), obj)])
 
 
+def problems_against(schema: Mapping[str, Any], obj: Mapping[str, Any]) -> list[str]:
+    """Every way ``obj`` breaks ``schema`` made strict and its CEL rules: for a schema a test assembles from upstream
+    ones (a property of one CRD grafted into another's schema, ``tests/eks/auto_mode_schema.py``)."""
+    errors = jsonschema.Draft7Validator(strict(schema)).iter_errors(obj)
+    found = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+    return sorted([*found, *cel_problems(schema, obj)])
+
+
 def with_field(obj: dict[str, Any], path: tuple[str, ...], key: str, value: Any = "x") -> dict[str, Any]:
     """``obj`` with ``key: value`` added at ``path`` (a misspelt or unknown field, for the strictness tests)."""
     where = obj

@@ -18,6 +18,7 @@ SUBNETS = {"subnetIds": ["subnet-0a"]}
 MNG = "awsdocs/amazon-eks-user-guide doc_source/capacity-blocks-mng.md"
 TARGET = "botocore ec2 LaunchTemplateCapacityReservationSpecificationRequest / CapacityReservationTarget"
 CRD = "karpenter-aws/karpenter.k8s.aws_ec2nodeclasses.v1.14.1.yaml L256-294"
+AUTO = "awsdocs/amazon-eks-user-guide latest/ug/automode/auto-odcr.adoc @4f3d5005 (docs.aws.amazon.com auto-odcr)"
 
 RULES: list[tuple[str, str, dict[str, Any], str, str]] = [
     # id, source, spec fields (EKS, p5.48xlarge), refused path, words of the problem
@@ -64,9 +65,33 @@ RULES: list[tuple[str, str, dict[str, Any], str, str]] = [
     ("node-group-no-fallback", "botocore eks CreateNodegroup capacityType (one per node group)",
      {"capacity": "reserved", "reservation": Reservation(ids=("cr-0a",), fallback="spot")},
      "reservation.fallback", "use provisioner: karpenter"),
-    ("auto-mode-no-reservations-yet", "datreeio/CRDs-catalog 7b1e26ef eks.amazonaws.com/nodeclass_v1.json",
-     {"provisioner": "eks-auto-mode", "capacity": "reserved", "reservation": Reservation(ids=("cr-0a",))},
-     "capacity", "use provisioner: node-group or karpenter"),
+    ("auto-mode-selects-a-reservation", AUTO, {"provisioner": "eks-auto-mode", "capacity": "reserved",
+                                               "reservation": Reservation(fallback="on-demand")},
+     "reservation", "needs capacityReservationSelectorTerms on the NodeClass"),
+    ("auto-mode-block-needs-terms", AUTO, {"provisioner": "eks-auto-mode", "capacity": "capacity-block"},
+     "reservation", "capacity capacity-block needs a reservation"),
+    ("auto-mode-block-no-fallback", AUTO, {"provisioner": "eks-auto-mode", "capacity": "capacity-block",
+                                           "reservation": Reservation(ids=BLOCK_ID, fallback="on-demand")},
+     "reservation.fallback", "is not read by the EKS eks-auto-mode provisioner for capacity capacity-block"),
+    ("auto-mode-owner-not-guessed", AUTO, {"provisioner": "eks-auto-mode", "capacity": "reserved",
+                                           "reservation": Reservation(selector_terms=(
+                                               ReservationTerm(tags={"team": "ml"}, owner_id="123456789012"),))},
+     "reservation.selectorTerms[0].ownerID", "spells the owning account of a term owner"),
+    ("auto-mode-no-match-criteria", AUTO, {"provisioner": "eks-auto-mode", "capacity": "reserved",
+                                           "reservation": Reservation(selector_terms=(
+                                               ReservationTerm(instance_match_criteria="open"),))},
+     "reservation.selectorTerms[0].instanceMatchCriteria", "selects reservations by id or tags only"),
+    ("auto-mode-no-resource-group", AUTO, {"provisioner": "eks-auto-mode", "capacity": "reserved",
+                                           "reservation": Reservation(resource_group_arn=(
+                                               "arn:aws:resource-groups:us-east-1:123456789012:group/gpu"))},
+     "reservation.resourceGroupArn", "use provisioner: node-group"),
+    ("auto-mode-id-stands-alone", CRD, {"provisioner": "eks-auto-mode", "capacity": "reserved",
+                                        "reservation": Reservation(selector_terms=(
+                                            ReservationTerm(id="cr-0a", tags={"team": "ml"}),))},
+     "reservation.selectorTerms[0]", "id selects one reservation"),
+    ("auto-mode-max-size-within-the-reservation", "issue #28", {
+        "provisioner": "eks-auto-mode", "capacity": "reserved", "max_size": 3,
+        "reservation": Reservation(ids=("cr-0a",), nodes=2)}, "maxSize", "above the 2 nodes the reservation holds"),
     ("reservation-only-where-taken", "gpuready capacity table (capacity_offers)",
      {"capacity": "on-demand", "reservation": Reservation(ids=("cr-0a",))},
      "reservation", "set capacity: reserved or capacity-block"),

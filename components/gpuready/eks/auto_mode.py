@@ -2,12 +2,14 @@
 on an ``eks.amazonaws.com/v1`` NodeClass, built as plain objects. Pure.
 
 The NodeClass fields are those of the schema in
-``../shared/reference/upstream/crds-catalog/eks.amazonaws.com/nodeclass_v1.json`` (datreeio/CRDs-catalog
-``7b1e26ef``): ``role``, ``subnetSelectorTerms``, ``securityGroupSelectorTerms`` (required), ``ephemeralStorage``,
-``tags``. The NodePool is ``gpuready.core.capacity.karpenter_nodepool``'s; its instance requirements use Auto
-Mode's well-known labels (``eks.amazonaws.com/instance-gpu-count``; Amazon EKS User Guide, "Create a Node Pool for
-EKS Auto Mode", https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html). The wiring (node role,
-subnets, security groups) is the Karpenter pool's (``gpuready.eks.karpenter.KarpenterWiring``).
+``../shared/reference/upstream/crds-catalog/eks.amazonaws.com/nodeclass_v1.json`` (datreeio/CRDs-catalog ``7b1e26ef``):
+``role``, ``subnetSelectorTerms``, ``securityGroupSelectorTerms`` (required), ``ephemeralStorage``, ``tags``; for a
+reservation ``capacityReservationSelectorTerms``, which AWS documents for the NodeClass (Amazon EKS User Guide
+auto-odcr) and that schema lacks: its shape is Karpenter's EC2NodeClass v1.14.1 property, grafted in by the tests
+(``gpuready.eks.auto_mode_capacity``). The NodePool is ``gpuready.core.capacity.karpenter_nodepool``'s; its instance
+requirements use Auto Mode's well-known labels (``eks.amazonaws.com/instance-gpu-count``; Amazon EKS User Guide, "Create
+a Node Pool for EKS Auto Mode", https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html). The wiring
+(node role, subnets, security groups) is the Karpenter pool's (``gpuready.eks.karpenter.KarpenterWiring``).
 
 What Auto Mode installs itself decides what such a pool may ask for: Auto Mode chooses the node image and manages
 the NVIDIA driver and the NVIDIA device plugin, which "runs automatically and isn't visible as a daemon set"
@@ -28,6 +30,7 @@ from typing import Any, ClassVar
 
 from gpuready.core import component_entry
 from gpuready.core.capacity import karpenter_nodepool, node_disk, node_disruption, refusals
+from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.capacity.karpenter_provisioner import KarpenterNodePoolProvisioner
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
@@ -36,7 +39,7 @@ from gpuready.core.lifecycle import ResourceTable
 from gpuready.core.scale_path.karpenter import KarpenterDecider
 from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
-from gpuready.eks import karpenter
+from gpuready.eks import auto_mode_capacity, karpenter
 from gpuready.errors import Problem
 
 NODE_CLASS_API = ("eks.amazonaws.com/v1", "NodeClass")
@@ -57,8 +60,9 @@ MAX_LIFETIME_HOURS = 21 * 24
 
 
 def requirements(spec: GpuPoolSpec) -> list[dict[str, Any]]:
-    """The NodePool's node requirements: the instance types, their GPU count, architecture and capacity type."""
-    return karpenter_nodepool.instance_requirements(spec, GPU_COUNT)
+    """The NodePool's node requirements: the instance types, their GPU count, architecture and capacity type, for a
+    reservation its kind and zone (``auto_mode_capacity``)."""
+    return [*karpenter_nodepool.instance_requirements(spec, GPU_COUNT), *auto_mode_capacity.requirements(spec)]
 
 
 def node_pool(spec: GpuPoolSpec) -> dict[str, Any]:
@@ -81,6 +85,9 @@ def node_class(spec: GpuPoolSpec, wiring: karpenter.KarpenterWiring) -> dict[str
         "securityGroupSelectorTerms": groups,
     }
     body["ephemeralStorage"] = {"size": f"{node_disk.size_gb(spec)}Gi"}
+    terms = auto_mode_capacity.reservation_terms(spec)
+    if terms:
+        body["capacityReservationSelectorTerms"] = terms
     if wiring.tags:
         body["tags"] = dict(wiring.tags)
     api_version, kind = NODE_CLASS_API
@@ -93,6 +100,7 @@ def lifecycle_summary(spec: GpuPoolSpec) -> str:
         f"NodePool {spec.name} (EKS Auto Mode): nodes made when GPU pods are pending, none kept; only empty nodes "
         f"consolidated; {node_disruption.summary(spec, MAX_LIFETIME_HOURS)}; ephemeral storage "
         f"{node_disk.size_gb(spec)} GiB; AWS chooses and updates the image (each new Auto Mode AMI drifts the nodes)"
+        f"{auto_mode_capacity.lifecycle_note(spec)}"
     )
 
 
@@ -127,11 +135,7 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
     pool_table: ClassVar[ResourceTable] = karpenter.NODE_POOL
     platform_advertiser: ClassVar[PlatformAdvertiser | None] = "eks-auto-mode"
     max_node_lifetime_hours: ClassVar[int | None] = MAX_LIFETIME_HOURS
-    capacity_limit_reason: ClassVar[str] = (
-        "EKS Auto Mode takes reservations by NodeClass capacityReservationSelectorTerms (Amazon EKS User Guide, "
-        "auto-odcr), which the NodeClass schema gpuready validates against does not have yet "
-        "(datreeio/CRDs-catalog 7b1e26ef eks.amazonaws.com/nodeclass_v1.json)"
-    )
+    capacities: ClassVar[Mapping[str, CapacityOffer]] = auto_mode_capacity.AUTO_MODE_CAPACITIES
     image_version_refusal: ClassVar[str] = (
         "EKS Auto Mode chooses and updates the node image itself: its NodeClass has no image field (schema: role, "
         "subnets, security groups, ephemeralStorage, network policy, tags); remove imageVersion, or use provisioner: "
@@ -181,6 +185,8 @@ class EksAutoMode(KarpenterNodePoolProvisioner):
             "fixedName": spec.fixed_name,
         }
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
+        if spec.reservation is not None and spec.capacity in self.capacities:
+            found.extend(auto_mode_capacity.reservation_problems(spec))
         return found
 
 

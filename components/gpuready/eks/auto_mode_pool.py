@@ -18,7 +18,7 @@ import pulumi_kubernetes as k8s
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
-from gpuready.eks import auto_mode, karpenter
+from gpuready.eks import auto_mode, auto_mode_capacity, karpenter
 from gpuready.eks.settings_model import EksSettingsConfig
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
@@ -38,6 +38,9 @@ class EksAutoModeGpuPoolArgs:
     security_group_ids: Sequence[str] = ()
     """Empty: the EKS cluster security group."""
     tags: Mapping[str, str] = field(default_factory=dict)
+    stack_pools: Sequence[GpuPoolSpec] = ()
+    """The stack's pools, when it has more than this one: a pool whose NodeClass selects reservations names the
+    other Auto Mode pools that Auto Mode's cluster-wide caveat affects (``auto_mode_capacity.odcr_caveat``)."""
 
 
 class EksAutoModeGpuPool(GpuNodePoolBase):
@@ -58,6 +61,9 @@ class EksAutoModeGpuPool(GpuNodePoolBase):
         objects = [("node-class", auto_mode.node_class(spec, wiring)), ("node-pool", auto_mode.node_pool(spec))]
         super().__init__("gpuready:index:EksAutoModeGpuPool", name, {}, opts)
         self.node_class, self.node_pool = custom_resources(self, name, objects, args.provider)
+        caveat = auto_mode_capacity.odcr_caveat(spec, args.stack_pools)
+        if caveat:
+            pulumi.log.warn(caveat, resource=self)
         self._publish(
             spec, pulumi.Output.from_input(spec.name), "EKS Auto Mode (AWS's NVIDIA driver and device plugin)",
             auto_mode.lifecycle_summary(spec),
@@ -82,9 +88,10 @@ def package_pool(
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> EksAutoModeGpuPool:
     """The Auto Mode component of ``spec`` on the stack's cluster ``provider``, wired from ``gpuready:clusterName``,
-    ``eksNodeRoleArn``, ``eksSubnetIds`` and ``tags``."""
+    ``eksNodeRoleArn``, ``eksSubnetIds`` and ``tags``; the stack's pools for the plan's note of Auto Mode's
+    cluster-wide ODCR caveat."""
     wiring = EksSettingsConfig.of(settings)
     return EksAutoModeGpuPool(spec.name, EksAutoModeGpuPoolArgs(
         pool=spec, provider=provider, cluster_name=settings.cluster_name, node_role=wiring.eks_node_role_arn,
-        subnet_ids=tuple(wiring.eks_subnet_ids), tags=settings.tags,
+        subnet_ids=tuple(wiring.eks_subnet_ids), tags=settings.tags, stack_pools=settings.pools,
     ))  # fmt: skip

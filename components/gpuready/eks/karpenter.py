@@ -275,7 +275,7 @@ class EksKarpenter(KarpenterNodePoolProvisioner):
         found.extend(refusals.unsupported_problems(self.key, given, UNSUPPORTED))
         found.extend(ec2_node_class.image_version_problems(spec))
         if spec.reservation is not None and spec.capacity in self.capacities:
-            found.extend(reservation.karpenter_problems(spec))
+            found.extend(reservation.selector_problems(spec, NODE_CLASS_API[1]))
         return found
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.pool_parts import MATCH_CRITERIA, Reservation
@@ -25,17 +26,56 @@ from gpuready.errors import Problem
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
-RESERVATION_ID = re.compile(r"^cr-[0-9a-z]+\Z")
-"""EC2NodeClass ``capacityReservationSelectorTerms[].id`` pattern (L264)."""
-OWNER_ID = re.compile(r"^[0-9]{12}\Z")
-"""``ownerID`` pattern (L274)."""
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SelectorTermRules:
+    """What the EC2NodeClass CRD allows of ``capacityReservationSelectorTerms`` (aws/karpenter-provider-aws v1.14.1
+    ``pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml``; ../shared
+    ``karpenter-aws/karpenter.k8s.aws_ec2nodeclasses.v1.14.1.yaml`` L256-294), the spec-side rules gpuready checks
+    before anything registers. ``tests/eks/test_reservation_terms.py`` reads the CRD and compares every field."""
+
+    fields: tuple[str, ...]
+    """The properties of a term (``items.properties``)."""
+    id_pattern: str
+    """``items.properties.id.pattern`` (L264)."""
+    owner_pattern: str
+    """``items.properties.ownerID.pattern`` (L274)."""
+    match_criteria: tuple[str, ...]
+    """``items.properties.instanceMatchCriteria.enum`` (L267-270)."""
+    max_tags: int
+    """``items.properties.tags.maxProperties`` (L281)."""
+    nonempty_tags: str
+    """The CEL rule on ``tags`` refusing empty keys and values (L284-285)."""
+    max_terms: int
+    """``maxItems`` (L287)."""
+    selecting: tuple[str, ...]
+    """A term sets one of these at least (the CEL rule of L290-291)."""
+    exclusive: str
+    """The field that stands alone in a term (the CEL rule of L292-293)."""
+
+
+TERMS = SelectorTermRules(
+    fields=("id", "instanceMatchCriteria", "ownerID", "tags"),
+    id_pattern="^cr-[0-9a-z]+$",
+    owner_pattern="^[0-9]{12}$",
+    match_criteria=("open", "targeted"),
+    max_tags=20,
+    nonempty_tags="self.all(k, k != '' && self[k] != '')",
+    max_terms=30,
+    selecting=("tags", "id", "instanceMatchCriteria"),
+    exclusive="id",
+)
+"""The EC2NodeClass v1.14.1 rules of a selector term (EKS Auto Mode's NodeClass takes the same field: the Amazon
+EKS User Guide's auto-odcr; ``gpuready.eks.auto_mode_capacity``)."""
+RESERVATION_ID = re.compile(TERMS.id_pattern.removesuffix("$") + r"\Z")
+OWNER_ID = re.compile(TERMS.owner_pattern.removesuffix("$") + r"\Z")
 RESOURCE_GROUP_ARN = re.compile(r"^arn:aws[a-z-]*:resource-groups:[a-z0-9-]+:[0-9]{12}:group/[A-Za-z0-9_.-]{1,128}\Z")
 """An AWS Resource Groups group ARN (``arn:aws:resource-groups:<region>:<account>:group/<name>``; Amazon EC2 User
 Guide, "Capacity Reservation groups")."""
 ZONE = re.compile(r"^[a-z]{2}(-[a-z0-9]+)+[a-z]\Z")
 """An Availability Zone name (``us-east-1a``, Local Zones ``us-west-2-lax-1a``)."""
-MAX_TERMS = 30
-MAX_TAGS = 20
+MAX_TERMS = TERMS.max_terms
+MAX_TAGS = TERMS.max_tags
 EXAMPLE_ID = "cr-0123456789abcdef0"
 
 
@@ -64,8 +104,8 @@ def _term_problems(reservation: Reservation) -> list[Problem]:
     found: list[Problem] = []
     terms = reservation.selector_terms
     if len(terms) + len(reservation.ids) > MAX_TERMS:
-        found.append(Problem("reservation.selectorTerms", f"the EC2NodeClass takes at most {MAX_TERMS} terms (ids "
-                             "count as terms)", len(terms) + len(reservation.ids), (),
+        found.append(Problem("reservation.selectorTerms", f"capacityReservationSelectorTerms takes at most "
+                             f"{MAX_TERMS} terms (ids count as terms)", len(terms) + len(reservation.ids), (),
                              "tag the reservations and select them by tags: "
                              "{selectorTerms: [{tags: {team: ml}}]}"))  # fmt: skip
     for index, term in enumerate(terms):
@@ -164,15 +204,16 @@ def _block_problems(spec: GpuPoolSpec, reservation: Reservation) -> list[Problem
     return found
 
 
-def karpenter_problems(spec: GpuPoolSpec) -> list[Problem]:
-    """A Karpenter pool's reservation: selector terms to find it (ids or selectorTerms)."""
+def selector_problems(spec: GpuPoolSpec, node_class: str) -> list[Problem]:
+    """An elastic pool's reservation: selector terms on its ``node_class`` (``EC2NodeClass``, Auto Mode's
+    ``NodeClass``) to find it (ids or selectorTerms)."""
     reservation = spec.reservation
     if not isinstance(reservation, Reservation):
         return []
     found = value_problems(reservation)
     if not reservation.ids and not reservation.selector_terms:
         found.append(Problem("reservation", f"capacity {spec.capacity} needs capacityReservationSelectorTerms on the "
-                             "EC2NodeClass: give ids or selectorTerms", None, (),
+                             f"{node_class}: give ids or selectorTerms", None, (),
                              f"reservation: {{ids: [{EXAMPLE_ID}]}} or "
                              "{selectorTerms: [{tags: {team: ml}}]}"))  # fmt: skip
     return found
