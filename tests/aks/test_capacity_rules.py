@@ -59,6 +59,8 @@ REFUSED = [
                  "not read by the AKS nap", "provisioner: node-pool", id="nap-group"),
     pytest.param({"capacity": "reserved", "zones": ("1", "2"), "reservation": Reservation(group_id=CRG, zone="3")},
                  "reservation.zone", "not one of the pool's zones", 'set zones: ["3"]', id="zone-outside-pool"),
+    pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, zone="2")},
+                 "reservation.zone", "a pool without zones is regional", 'set zones: ["2"]', id="zonal-on-regional"),
     pytest.param({"capacity": "reserved", "reservation": Reservation(group_id=CRG, zone="eastus-1")},
                  "reservation.zone", "not an availability zone as AKS names it", 'e.g. zone: "1"', id="zone-format"),
     pytest.param({"reservation": Reservation(zone="1")}, "reservation.zone", "pool of capacity on-demand does not "
@@ -84,6 +86,18 @@ def test_a_capacity_rule_is_refused_with_a_working_hint(
     matching = [p for p in caught.value.problems if p.path == path and words in str(p)]
     assert matching, caught.value.problems
     assert hint in matching[0].hint
+
+
+@pytest.mark.parametrize(
+    ("zones", "zone"),
+    [(("2",), "2"), (("1", "2", "3"), "3"), ((), None), (("1",), None)],
+    ids=["zonal-in-its-zone", "zonal-among-the-pool-s", "regional-pool-zone-not-stated", "zonal-pool-zone-not-stated"],
+)
+def test_a_reservation_s_zone_and_the_pool_s_zones_that_pass(zones: tuple[str, ...], zone: str | None) -> None:
+    """The zone rows that pass (``capacity_rules.ZONAL_SOURCE``): a zonal reservation in one of the pool's zones; a
+    zone not stated is not judged (a group's zones cannot be read offline)."""
+    pool = spec(capacity="reserved", reservation=Reservation(group_id=CRG, zone=zone), zones=zones or None)
+    assert pool.reservation is not None and pool.reservation.zone == zone
 
 
 def test_a_reserved_pool_plans_its_group_and_a_placement_group_reaches_the_pool() -> None:

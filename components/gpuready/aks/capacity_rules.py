@@ -20,7 +20,8 @@ Inputs: ``capacityReservationGroupID`` and ``proximityPlacementGroupID`` of azur
 * both live in the cluster's subscription where the stack knows it (the subscription of ``gpuready:aksVnetSubnetId``);
   the region is not part of a resource id: the user may state the group's ``reservation.region``, compared with the
   cluster's ``azure-native:location`` while the program runs (a plan warning, ``region_warning``);
-* a stated ``reservation.zone`` must be one of the pool's ``zones``, ``reservation.nodes`` bounds ``maxSize`` and
+* a stated ``reservation.zone`` must be one of the pool's ``zones``, and a pool without ``zones`` (regional) cannot
+  draw on a zonal reservation (``ZONAL_SOURCE``), ``reservation.nodes`` bounds ``maxSize`` and
   ``reservation.vmSize`` is the pool's VM size (a capacity reservation holds VMs of one size, which only VMs of that
   size consume: Azure docs "On-demand capacity reservation") (``_sized_problems``).
 """
@@ -45,6 +46,11 @@ RESERVATION_GROUP_ID = re.compile(_COMPUTE_ID + r"capacityReservationGroups/[-\w
 PLACEMENT_GROUP_ID = re.compile(_COMPUTE_ID + r"proximityPlacementGroups/[-\w.]{1,80}\Z", re.IGNORECASE)
 SUBSCRIPTION = re.compile(rf"^/subscriptions/(?P<subscription>{_GUID})/", re.IGNORECASE)
 PPG_OVERRIDE = "overrides.proximityPlacementGroupID"
+ZONAL_SOURCE = 'Azure docs "On-demand capacity reservation", Work with capacity reservation'
+"""MicrosoftDocs/azure-compute-docs ``articles/virtual-machines/capacity-reservation-overview.md`` @05a44856
+(ms.date 02/17/2026), "Work with capacity reservation": a group sets its eligible zones, and a group without zones
+takes VMs "deployed without specifying a zone"; "If the group doesn't have a reservation matching the size and
+location, Azure returns an error message". A zonal reservation and a regional pool (no ``zones``) do not match."""
 CAPACITIES: tuple[str, ...] = ("on-demand", "spot", "reserved")
 """The AKS agent pool's capacities (``AksAgentPool.capacities``)."""
 OFFERS: Mapping[str, CapacityOffer] = reading(CAPACITIES, frozenset({"groupId", "zone", "nodes", "region", "vmSize"}))
@@ -121,7 +127,15 @@ def _sized_problems(spec: GpuPoolSpec) -> list[Problem]:
             )
         ]
     zones: Sequence[str] = spec.zones if isinstance(spec.zones, tuple) else ()
-    if zones and zone not in zones:
+    if not zones:
+        why = (
+            "is a zonal reservation, and a pool without zones is regional: Azure consumes a reservation of a group "
+            "only for VMs matching its size and location, and errors otherwise "
+            f"({ZONAL_SOURCE})"
+        )
+        return [*found, Problem("reservation.zone", why, zone, (), f"set zones: [\"{zone}\"] (the reservation's "
+                                "zone), or remove reservation.zone if the group is regional")]  # fmt: skip
+    if zone not in zones:
         why = "is not one of the pool's zones: a zonal reservation outside them is never consumed"
         return [*found, Problem("reservation.zone", why, zone, tuple(zones), f"set zones: [\"{zone}\"], or "
                                 "reservation.zone to the reservation's zone (az capacity reservation show --query "
