@@ -6,10 +6,13 @@ one; the plan's cluster-wide caveat note; the scale path bounded by the reservat
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from gpuready.core import pool_config
 from gpuready.core.scale_path.verdict import pool_verdict
 from gpuready.core.specs import GpuPoolSpec, Reservation, ReservationTerm
 from gpuready.eks import auto_mode, auto_mode_capacity, karpenter
@@ -104,9 +107,9 @@ def test_the_graft_stays_strict_elsewhere() -> None:
     assert len(problems) == 1 and "'capacityReservationPreference'" in problems[0]
 
 
-def test_the_graft_is_karpenters_property_in_the_auto_mode_schema() -> None:
+def test_the_graft_puts_karpenters_property_in_the_strict_auto_mode_schema() -> None:
     spec = grafted_schema()["properties"]["spec"]
-    assert spec["properties"][FIELD] == karpenter_property()
+    assert spec["properties"][FIELD] == (own_property() or karpenter_property())  # the schema's own, once it has one
     assert spec["additionalProperties"] is False and "role" in spec["properties"]
 
 
@@ -184,3 +187,13 @@ def test_the_scale_path_bounds_a_reserved_pool_by_its_reservation(
     verdict = pool_verdict(auto_pool(capacity, reservation, max_size=max_size))
     assert (verdict.text, verdict.reserved) == (text, reserved)
     assert verdict.max_nodes == (reserved if reservation.fallback is None else max_size)
+
+
+def test_the_example_of_docs_capacity_md_is_planned_as_it_says() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "capacity.md").read_text("utf-8")
+    section = text[text.index("### EKS Auto Mode") :]
+    pools = pool_config.parse_pools(yaml.safe_load(section.split("```yaml\n", 1)[1].split("```", 1)[0]), "eks")
+    block, reserved = (auto_mode.node_class(spec, WIRING) for spec in pools)
+    assert block["spec"][FIELD] == [{"id": "cr-02168da1478b509e0"}]
+    assert reserved["spec"][FIELD] == [{"tags": {"team": "ml"}}]
+    assert all(node_class_problems(obj) == [] for obj in (block, reserved))
