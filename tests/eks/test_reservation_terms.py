@@ -28,7 +28,7 @@ def _rule(messages: str) -> str:
 def test_the_table_is_the_crds() -> None:
     crd = karpenter_property()
     items = crd["items"]["properties"]
-    assert tuple(sorted(items)) == tuple(sorted(TERMS.fields))
+    assert tuple(sorted(items)) == tuple(sorted(TERMS.fields)) == tuple(sorted(reservation.TERM_FIELDS))
     assert items["id"]["pattern"] == TERMS.id_pattern
     assert items["ownerID"]["pattern"] == TERMS.owner_pattern
     assert tuple(items["instanceMatchCriteria"]["enum"]) == TERMS.match_criteria == MATCH_CRITERIA

@@ -67,6 +67,13 @@ TERMS = SelectorTermRules(
 )
 """The EC2NodeClass v1.14.1 rules of a selector term (EKS Auto Mode's NodeClass takes the same field: the Amazon
 EKS User Guide's auto-odcr; ``gpuready.eks.auto_mode_capacity``)."""
+TERM_FIELDS: Mapping[str, str] = {
+    "id": "id",
+    "tags": "tags",
+    "ownerID": "owner_id",
+    "instanceMatchCriteria": "instance_match_criteria",
+}
+"""A term's field as the CRD (and ``reservation.selectorTerms``) writes it -> its ``ReservationTerm`` attribute."""
 RESERVATION_ID = re.compile(TERMS.id_pattern.removesuffix("$") + r"\Z")
 OWNER_ID = re.compile(TERMS.owner_pattern.removesuffix("$") + r"\Z")
 RESOURCE_GROUP_ARN = re.compile(r"^arn:aws[a-z-]*:resource-groups:[a-z0-9-]+:[0-9]{12}:group/[A-Za-z0-9_.-]{1,128}\Z")
@@ -110,13 +117,15 @@ def _term_problems(reservation: Reservation) -> list[Problem]:
                              "{selectorTerms: [{tags: {team: ml}}]}"))  # fmt: skip
     for index, term in enumerate(terms):
         path = f"reservation.selectorTerms[{index}]"
-        if term.id is None and term.tags is None and term.instance_match_criteria is None:
-            found.append(Problem(path, "selects nothing: give id, tags or instanceMatchCriteria", None, (),
+        given = {key: getattr(term, name) for key, name in TERM_FIELDS.items() if getattr(term, name) is not None}
+        if not any(key in given for key in TERMS.selecting):
+            found.append(Problem(path, f"selects nothing: give one of {', '.join(TERMS.selecting)}", None, (),
                                  "e.g. {tags: {team: ml}}"))  # fmt: skip
-        if term.id is not None and (term.tags is not None or term.owner_id is not None
-                                    or term.instance_match_criteria is not None):  # fmt: skip
-            found.append(Problem(path, "id selects one reservation: it cannot be set with tags, ownerID or "
-                                 "instanceMatchCriteria", term.id, (), "split it into two terms"))  # fmt: skip
+        others = [key for key in given if key != TERMS.exclusive]
+        if TERMS.exclusive in given and others:
+            found.append(Problem(path, f"{TERMS.exclusive} selects one reservation: it cannot be set with "
+                                 f"{', '.join(others)}", given[TERMS.exclusive], (),
+                                 "split it into two terms"))  # fmt: skip
         if term.id is not None and not RESERVATION_ID.match(term.id):
             found.append(Problem(f"{path}.id", "is not an EC2 capacity reservation id", term.id, (),
                                  f"ids look like {EXAMPLE_ID}"))  # fmt: skip
