@@ -12,15 +12,16 @@ from functools import cache
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import ComputedOutputs
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import profiles_for_type
 
 
 @cache
-def _outputs() -> Mapping[str, ComputedOutputs]:
-    return {token: answer for p in cloud_profiles() for token, answer in p.offline_answers.outputs.items()}
+def _answer(type_token: str) -> ComputedOutputs | None:
+    """The answer of the cloud owning ``type_token`` (only the clouds whose type prefixes match load)."""
+    return next((a for p in profiles_for_type(type_token) if (a := p.offline_answers.outputs.get(type_token))), None)
 
 
 def computed_outputs(type_token: str, name: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Extra outputs for a resource of ``type_token`` registered as ``name`` with ``inputs`` (wire names)."""
-    answer = _outputs().get(type_token)
+    answer = _answer(type_token)
     return answer(name, inputs) if answer is not None else {}
