@@ -78,13 +78,20 @@ CLOUD_ENTRIES: tuple[CloudEntry, ...] = (
         _aks,
         _aks_settings,
         {"network-operator": "26.1.2"},
+        own_taint_keys=frozenset({"kubernetes.azure.com/scalesetpriority"}),
     ),
-    CloudEntry("gke", ("gcp:", "kubernetes:cloud.google.com/"), _gke, _gke_settings),
+    CloudEntry(
+        "gke",
+        ("gcp:", "kubernetes:cloud.google.com/"),
+        _gke,
+        _gke_settings,
+        own_label_keys=frozenset({"gke-no-default-nvidia-gpu-device-plugin"}),
+    ),
 )
 """Every cloud, in the order clouds are listed to users: the one registration of a cloud (its name, the prefixes of
-the type tokens its profile owns, its profile's loader, its settings model's loader, its fabric charts). The
-registry checks each against the profile when it loads (``CloudRegistry``; ``tests/test_plan_imports.py`` loads
-every one)."""
+the type tokens its profile owns, its profile's loader, its settings model's loader, its fabric charts, the label
+and taint keys its pools get from gpuready). The registry checks each against its profile when that loads
+(``CloudRegistry``; ``tests/core/clouds/test_registry.py`` loads every one)."""
 
 for _entry in CLOUD_ENTRIES:
     register_cloud(_entry)

@@ -12,13 +12,14 @@ from functools import cache
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import ComputedOutputs
-from gpuready.core.clouds.registry import profiles_for_type
+from gpuready.core.clouds.registry import sole_owner
 
 
 @cache
 def _answer(type_token: str) -> ComputedOutputs | None:
-    """The answer of the cloud owning ``type_token`` (only the clouds whose type prefixes match load)."""
-    return next((a for p in profiles_for_type(type_token) if (a := p.offline_answers.outputs.get(type_token))), None)
+    """The answer of the cloud owning ``type_token`` (a cloud answers only for types it alone owns: it alone loads)."""
+    owner = sole_owner(type_token)
+    return None if owner is None else owner.offline_answers.outputs.get(type_token)
 
 
 def computed_outputs(type_token: str, name: str, inputs: Mapping[str, Any]) -> dict[str, Any]:

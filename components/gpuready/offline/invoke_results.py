@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import InvokeAnswer, Placeholders
-from gpuready.core.clouds.registry import cloud_profiles, profiles_for_type
+from gpuready.core.clouds.registry import cloud_profiles, sole_owner
 from gpuready.core.cluster_kubeconfig import bearer_token_kubeconfig
 
 OFFLINE_HOST = "offline.invalid"
@@ -45,8 +45,9 @@ PLACEHOLDERS = Placeholders(
 
 @cache
 def _answer(token: str) -> InvokeAnswer | None:
-    """The answer of the cloud owning invoke ``token`` (only the clouds whose type prefixes match load)."""
-    return next((a for p in profiles_for_type(token) if (a := p.offline_answers.invokes.get(token))), None)
+    """The answer of the cloud owning invoke ``token`` (a cloud answers only for types it alone owns)."""
+    owner = sole_owner(token)
+    return None if owner is None else owner.offline_answers.invokes.get(token)
 
 
 def fake_invoke_result(token: str, args: Mapping[str, Any]) -> dict[str, Any]:

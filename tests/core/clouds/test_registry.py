@@ -6,12 +6,14 @@ is checked against the entry."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.clouds.registry import (
     REGISTRY,
     CloudEntry,
@@ -105,11 +107,11 @@ def test_a_process_that_never_imports_the_registration_module_gets_the_clear_err
 
 
 def _lazy(entry: CloudEntry, loads: list[str]) -> CloudEntry:
-    def load() -> object:
+    def load() -> CloudProfile:
         loads.append(entry.name)
         return entry.load()
 
-    return CloudEntry(entry.name, entry.types, load, entry.settings, entry.charts)  # type: ignore[arg-type]
+    return dataclasses.replace(entry, load=load)
 
 
 def test_a_lazy_entry_names_its_cloud_and_loads_its_profile_once_on_first_ask() -> None:
@@ -158,6 +160,7 @@ def test_every_registered_entry_owns_every_type_its_profile_names_and_its_settin
     [
         ({"types": ("gcp:",)}, "owns aws:autoscaling/tag:Tag, .* under none of its registered type prefixes"),
         ({"charts": {}}, "entry pins charts {}, its profile's fabric"),
+        ({"own_taint_keys": frozenset({"x"})}, "entry reserves label and taint keys"),
         ({"name": "aks"}, "cloud 'aks' loaded .*, the profile of 'eks'"),
     ],
 )
@@ -165,10 +168,32 @@ def test_an_entry_that_drifted_from_its_profile_fails_when_the_profile_loads(
     change: dict[str, object], message: str
 ) -> None:
     eks = CLOUD_ENTRIES[0]
-    fields = {"name": eks.name, "types": eks.types, "load": eks.load, "settings": eks.settings, "charts": eks.charts}
     registry = CloudRegistry()
-    registry.register(CloudEntry(**{**fields, **change}))  # type: ignore[arg-type]
+    registry.register(dataclasses.replace(eks, **change))  # type: ignore[arg-type]
     name = str(change.get("name", eks.name))
     assert registry.names() == (name,)
     with pytest.raises(RegistrationError, match=message):
         registry.profile(name)
+
+
+@pytest.mark.parametrize(
+    ("token", "owner"),
+    [
+        ("aws:eks/nodeGroup:NodeGroup", "eks"),
+        ("gcp:container/getCluster:getCluster", "gke"),
+        ("kubernetes:karpenter.sh/v1:NodePool", None),
+        ("kubernetes:core/v1:Namespace", None),
+    ],
+)
+def test_the_sole_owner_of_a_type_is_the_one_cloud_whose_prefixes_start_it(token: str, owner: str | None) -> None:
+    found = REGISTRY.sole_owner(token)
+    assert (found.name if found is not None else None) == owner
+
+
+def test_a_cloud_answering_offline_for_a_type_another_cloud_shares_fails_when_it_loads() -> None:
+    eks, aks = CLOUD_ENTRIES[0], CLOUD_ENTRIES[1]
+    registry = CloudRegistry()
+    registry.register(dataclasses.replace(eks, types=(*eks.types, "azure-native:")))
+    registry.register(aks)
+    with pytest.raises(RegistrationError, match="cloud 'aks' answers offline for azure-native:containerservice:"):
+        registry.profile("aks")

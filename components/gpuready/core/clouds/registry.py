@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -66,6 +66,11 @@ class CloudEntry:
     charts: Mapping[str, str] = field(default_factory=dict)
     """The Helm charts the cloud installs for its fabric pools -> the version gpuready pins (its profile's
     ``fabric.charts``): the policy pack declares them to the engine (``allowedVersions``) without the profile."""
+    own_label_keys: frozenset[str] = frozenset()
+    """The label keys its pools get from gpuready (its profile's ``own_label_keys``), which no pool on any cloud may
+    declare: checked on every pool without loading the profile."""
+    own_taint_keys: frozenset[str] = frozenset()
+    """The taint keys its pools get from gpuready (its profile's ``own_taint_keys``), likewise."""
 
 
 def owned_types(profile: CloudProfile) -> frozenset[str]:
@@ -116,13 +121,15 @@ class CloudRegistry:
         if entry is None:
             profile: CloudProfile = cloud  # type: ignore[assignment]  # not an entry: a profile object
             owned = tuple(sorted(owned_types(profile)))
-            entry = CloudEntry(name, owned, lambda: profile, lambda: profile.settings, dict(profile.fabric.charts))
+            entry = CloudEntry(
+                name, owned, lambda: profile, lambda: profile.settings, dict(profile.fabric.charts),
+                profile.own_label_keys, profile.own_taint_keys,
+            )  # fmt: skip
             self._checked(entry, profile)
             self._profiles[name] = profile
         self._entries[name] = entry
 
-    @staticmethod
-    def _checked(entry: CloudEntry, profile: CloudProfile) -> CloudProfile:
+    def _checked(self, entry: CloudEntry, profile: CloudProfile) -> CloudProfile:
         name = entry.name
         if profile.name != name:
             raise RegistrationError(f"cloud {name!r} loaded {profile!r}, the profile of {profile.name!r}")
@@ -132,11 +139,23 @@ class CloudRegistry:
         if dict(profile.fabric.charts) != dict(entry.charts):
             raise RegistrationError(f"cloud {name!r}'s entry pins charts {dict(entry.charts)}, its profile's "
                                     f"fabric {dict(profile.fabric.charts)}")  # fmt: skip
+        own = (frozenset(profile.own_label_keys), frozenset(profile.own_taint_keys))
+        if own != (entry.own_label_keys, entry.own_taint_keys):
+            raise RegistrationError(f"cloud {name!r}'s entry reserves label and taint keys "
+                                    f"{(entry.own_label_keys, entry.own_taint_keys)}, its profile {own}")  # fmt: skip
         stray = sorted(token for token in owned_types(profile) if not token.startswith(entry.types))
         if stray:
             raise RegistrationError(f"cloud {name!r}'s profile owns {', '.join(stray)}, under none of its "
                                     f"registered type prefixes {entry.types}: add them to its entry")  # fmt: skip
+        answers = profile.offline_answers
+        shared = sorted(t for t in {*answers.outputs, *answers.invokes} if len(self._owners(t)) > 1)
+        if shared:
+            raise RegistrationError(f"cloud {name!r} answers offline for {', '.join(shared)}, a type other clouds' "
+                                    "prefixes start too: a cloud answers only for types it alone owns")  # fmt: skip
         return profile
+
+    def _owners(self, token: str) -> list[CloudEntry]:
+        return [entry for entry in self._entries.values() if token.startswith(entry.types)]
 
     def names(self) -> tuple[str, ...]:
         """The registered clouds' names, in registration order (no profile loaded); ``UnregisteredCloudError``
@@ -170,7 +189,13 @@ class CloudRegistry:
     def profiles_for_type(self, token: str) -> tuple[CloudProfile, ...]:
         """The profiles of the clouds that may own type token ``token`` (one of their entry's prefixes starts it),
         in registration order, loading those only."""
-        return tuple(self.profile(entry.name) for entry in self._entries.values() if token.startswith(entry.types))
+        return tuple(self.profile(entry.name) for entry in self._owners(token))
+
+    def sole_owner(self, token: str) -> CloudProfile | None:
+        """The profile of the one cloud whose prefixes start ``token`` (loading it), None when none or several do
+        (a shared type: the Karpenter NodePool)."""
+        owners = self._owners(token)
+        return self.profile(owners[0].name) if len(owners) == 1 else None
 
     def settings(self, name: str) -> type[CloudSettingsConfig]:
         """Cloud ``name``'s settings model, from its entry (loading no profile; the same class as the profile's
@@ -183,6 +208,20 @@ class CloudRegistry:
     def charts(self) -> dict[str, str]:
         """Every registered cloud's fabric charts -> pinned version, in registration order (loading no profile)."""
         return {chart: version for entry in self._entries.values() for chart, version in entry.charts.items()}
+
+    def own_keys(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The label keys and the taint keys some registered cloud's pools get from gpuready (loading no profile)."""
+        entries = self._entries.values()
+        return (
+            frozenset(k for e in entries for k in e.own_label_keys),
+            frozenset(k for e in entries for k in e.own_taint_keys),
+        )
+
+    def loaded_first(self) -> Iterator[CloudProfile]:
+        """Every cloud's profile: those loaded already first, then the others, each loaded when reached."""
+        loaded = self.loaded()
+        yield from (self._profiles[name] for name in loaded)
+        yield from (self.profile(name) for name in self.names() if name not in loaded)
 
     def loaded(self) -> tuple[str, ...]:
         """The clouds whose profile is loaded, in registration order."""
@@ -222,6 +261,23 @@ def registered_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
 def registered_charts() -> dict[str, str]:
     """The Helm charts the clouds install for fabric pools -> the version gpuready pins, loading no profile."""
     return REGISTRY.charts()
+
+
+def registered_own_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """The label keys and taint keys some cloud's pools get from gpuready, every registered cloud's (no profile
+    loaded): a pool on any cloud may not declare them."""
+    return REGISTRY.own_keys()
+
+
+def profiles_loaded_first() -> Iterator[CloudProfile]:
+    """Every cloud's profile, those loaded already first (the others load only if the iteration reaches them)."""
+    return REGISTRY.loaded_first()
+
+
+def sole_owner(token: str) -> CloudProfile | None:
+    """The profile of the one cloud owning type ``token`` (the offline answers' look-up), None when the type is no
+    cloud's or is shared."""
+    return REGISTRY.sole_owner(token)
 
 
 def profiles_for_type(token: str) -> tuple[CloudProfile, ...]:
