@@ -131,3 +131,19 @@ def test_a_plan_imports_only_what_its_stack_uses(stack: str, uses: Uses) -> None
 )  # fmt: skip
 def test_what_a_stack_does_not_use_is_forbidden(uses: Uses, prefixes: list[str]) -> None:
     assert forbidden(uses) == [*prefixes, "gpuready.verify_hook", "gpuready.package", "gpuready.plan_diff"]
+
+
+def test_the_pack_declares_its_policies_without_loading_a_cloud() -> None:
+    """The pack's ``__main__`` declares every policy to the engine (``gpuready.policy.policies``); a cloud loads only
+    when a resource of a type it owns is analyzed."""
+    code = (
+        "import json, sys; import gpuready.plugins; from gpuready.policy.policies import POLICIES; "
+        "from gpuready.core.clouds.registry import REGISTRY; "
+        "print(json.dumps([len(POLICIES), REGISTRY.loaded(), sorted(m for m in sys.modules "
+        "if m.startswith(tuple(f'gpuready.{c}.' for c in REGISTRY.names())))]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    count, loaded, cloud_modules = json.loads(done.stdout)
+    assert (count, loaded) == (47, [])
+    assert cloud_modules == [], "declaring the pack imports a cloud's package"
