@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("components", "policies", "stacks")
 CLOUD_PACKAGES = tuple(f"components/gpuready/{name}/" for name in registered_clouds())
 PLUGINS = "components/gpuready/plugins.py"
-"""The one module that names every cloud: it imports every cloud's profile, to register it (``CLOUD_PROFILES``)."""
+"""The one module that names every cloud: it registers every cloud, with its profile's loader (``CLOUD_ENTRIES``)."""
 
 
 def _is_cloud_name(node: ast.AST) -> bool:

@@ -1,25 +1,97 @@
-"""The plug-ins gpuready registers: each cloud's profile object, once (kueue's ``RegisterIntegration``).
+"""The plug-ins gpuready registers: each cloud, once (kueue's ``RegisterIntegration``), loaded on first ask.
 
-This module sits above the core and the cloud packages: it imports each cloud's pure profile and hands it to the
-core's registry (``gpuready.core.clouds.registry``), which holds no module path and no cloud's name: the clouds gpuready
-knows, and the order they are listed in, are ``CLOUD_PROFILES``. Every entry point imports it before it asks
-anything of a cloud: the CLI, the stack program, the policy pack, the component package's provider, the
-verification hook, the facade (``import gpuready``'s public names), the tools and the tests' conftest. A profile
-brings its provisioners (``CloudProfile.provisioners``), so they register with it.
+This module sits above the core and the cloud packages: it hands each cloud to the core's registry
+(``gpuready.core.clouds.registry``), which holds no module path and no cloud's name: the clouds gpuready knows, and
+the order they are listed in, are ``CLOUD_ENTRIES``. Every entry point imports it before it asks anything of a
+cloud: the CLI, the stack program, the policy pack, the component package's provider, the verification hook, the
+facade (``import gpuready``'s public names), the tools and the tests' conftest. A profile brings its provisioners
+(``CloudProfile.provisioners``), so they register with it.
 
-Importing this module loads no Pulumi SDK (the profiles are pure; only adapters import an SDK, late).
+A cloud is registered by what the registry answers without its profile (its name, the type-token prefixes its
+profile owns) and a loader importing the profile (issue #32): a process imports a cloud's package only when it
+asks that cloud something, so a GKE stack's plan imports no other cloud's package. The registry checks a loaded
+profile against its entry (``CloudRegistry``). Importing this module loads no profile and no Pulumi SDK (the
+profiles are pure; only adapters import an SDK, late).
 """
 
 from __future__ import annotations
 
-from gpuready.aks.profile import PROFILE as AKS_PROFILE
-from gpuready.core.clouds.profile import CloudProfile
-from gpuready.core.clouds.registry import register_cloud
-from gpuready.eks.profile import PROFILE as EKS_PROFILE
-from gpuready.gke.profile import PROFILE as GKE_PROFILE
+from typing import TYPE_CHECKING
 
-CLOUD_PROFILES: tuple[CloudProfile, ...] = (EKS_PROFILE, AKS_PROFILE, GKE_PROFILE)
-"""Every cloud's profile, in the order clouds are listed to users: the one registration of a cloud."""
+from gpuready.core.clouds.registry import CloudEntry, register_cloud
 
-for _profile in CLOUD_PROFILES:
-    register_cloud(_profile)
+if TYPE_CHECKING:
+    from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+
+
+def _eks() -> CloudProfile:
+    from gpuready.eks.profile import PROFILE  # noqa: PLC0415  # the cloud loads on first ask (issue #32)
+
+    return PROFILE
+
+
+def _eks_settings() -> type[CloudSettingsConfig]:
+    from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415  # its keys, without the profile
+
+    return EksSettingsConfig
+
+
+def _aks() -> CloudProfile:
+    from gpuready.aks.profile import PROFILE  # noqa: PLC0415  # the cloud loads on first ask (issue #32)
+
+    return PROFILE
+
+
+def _aks_settings() -> type[CloudSettingsConfig]:
+    from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415  # its keys, without the profile
+
+    return AksSettingsConfig
+
+
+def _gke() -> CloudProfile:
+    from gpuready.gke.profile import PROFILE  # noqa: PLC0415  # the cloud loads on first ask (issue #32)
+
+    return PROFILE
+
+
+def _gke_settings() -> type[CloudSettingsConfig]:
+    from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415  # its keys, without the profile
+
+    return GkeSettingsConfig
+
+
+KARPENTER = "kubernetes:karpenter.sh/"
+"""The NodePool every Karpenter provisioner writes (EKS Karpenter and Auto Mode, AKS node auto-provisioning)."""
+
+CLOUD_ENTRIES: tuple[CloudEntry, ...] = (
+    CloudEntry(
+        "eks",
+        ("aws:", KARPENTER, "kubernetes:karpenter.k8s.aws/", "kubernetes:eks.amazonaws.com/"),
+        _eks,
+        _eks_settings,
+        {"aws-efa-k8s-device-plugin": "v0.5.30"},
+    ),
+    CloudEntry(
+        "aks",
+        ("azure-native:", KARPENTER, "kubernetes:karpenter.azure.com/"),
+        _aks,
+        _aks_settings,
+        {"network-operator": "26.1.2"},
+        own_taint_keys=frozenset({"kubernetes.azure.com/scalesetpriority"}),
+    ),
+    CloudEntry(
+        "gke",
+        ("gcp:", "kubernetes:cloud.google.com/"),
+        _gke,
+        _gke_settings,
+        own_label_keys=frozenset({"gke-no-default-nvidia-gpu-device-plugin"}),
+    ),
+)
+"""Every cloud, in the order clouds are listed to users: the one registration of a cloud (its name, the prefixes of
+the type tokens its profile owns, its profile's loader, its settings model's loader, its fabric charts, the label
+and taint keys its pools get from gpuready). The registry checks each against its profile when that loads
+(``CloudRegistry``; ``tests/core/clouds/test_registry.py`` loads every one)."""
+
+for _entry in CLOUD_ENTRIES:
+    register_cloud(_entry)

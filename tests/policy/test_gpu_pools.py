@@ -29,7 +29,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     counting = PoolReader(read, real.shape, real.settings)
 
-    monkeypatch.setattr(module, "pool_readers", lambda: {**every, EKS_NODE_GROUP: counting})
+    monkeypatch.setattr(module, "pool_reader", lambda token: counting if token == EKS_NODE_GROUP else every.get(token))
     return seen
 
 
@@ -53,5 +53,6 @@ def test_plain_dicts_are_read_afresh(reads: list[str]) -> None:
 
 
 def test_the_cloud_s_own_settings_are_scoped_to_the_types_whose_readers_read_them() -> None:
-    assert frozenset({EKS_NODE_GROUP}) == IMAGE_TYPES
-    assert frozenset({"gcp:container/nodePool:NodePool"}) == SHARING_TYPES
+    assert set(IMAGE_TYPES) == {EKS_NODE_GROUP}
+    assert set(SHARING_TYPES) == {"gcp:container/nodePool:NodePool"}
+    assert EKS_NODE_GROUP in IMAGE_TYPES and EKS_NODE_GROUP not in SHARING_TYPES

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 import yaml
 
 from gpuready.core.clouds.addon_resource import AddonResource
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import addon_for_type
 from gpuready.core.gpu_stack.kinds import release_note
 from gpuready.offline.plan import PlannedResource
 
@@ -20,19 +19,13 @@ CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 QUOTA = "kubernetes:core/v1:ResourceQuota"
 
 
-@cache
-def _addons() -> Mapping[str, AddonResource]:
-    """The clouds' managed add-on resources by type token (the health agent is installed as one)."""
-    return {a.type: a for p in cloud_profiles() if (a := p.addon_resource) is not None}
-
-
 def render_releases(resources: Sequence[PlannedResource]) -> str:
     """One block per Helm release and per config map / quota of the plan; empty when there is none."""
     blocks: list[str] = []
     for resource in resources:
         if resource.type == RELEASE:
             blocks.append(_release(resource.name, resource.inputs))
-        elif (addon := _addons().get(resource.type)) is not None and resource.inputs.get(addon.values_field):
+        elif (addon := addon_for_type(resource.type)) is not None and resource.inputs.get(addon.values_field):
             blocks.append(_addon(addon, resource.inputs))
     for resource in resources:
         if resource.type == CONFIG_MAP:

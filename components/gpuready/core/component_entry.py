@@ -150,6 +150,9 @@ class SettingEntry:
     """Whether it needs pools (else they are optional, and the cloud is required with them)."""
     outputs: Mapping[str, Json] = field(default_factory=dict)
     """The schema's outputs (name -> type and description), which ``package_component`` returns."""
+    needed: Callable[[Any, Sequence[Any]], bool] | None = None
+    """``(spec, pools) -> bool``: whether a stack with this parsed spec gets anything of the component (objects or
+    warnings); when not, the stack program does not import its builder (issue #32). None: whenever the spec is set."""
 
     def __post_init__(self) -> None:
         required = ("name", "module", "builder", "key", "setting", "stack_name", "model", "parse", "description",

@@ -13,7 +13,7 @@ from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_for
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.catalog.gpus import GpuModel
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import registered_own_keys
 from gpuready.core.fabric import rules as fabric_rules
 from gpuready.core.k8s_syntax import (
     TAINT_EFFECTS,
@@ -103,13 +103,9 @@ def _check_driver(spec: GpuPoolSpec, problems: list[Problem]) -> None:
 def _clouds_own_keys() -> tuple[frozenset[str], frozenset[str]]:
     """The label and taint keys some cloud's pools get from gpuready (``NodeSetup.own_label_keys``,
     ``own_taint_keys``), every registered cloud's: a pool on any cloud may not declare them (AKS's spot taint, GKE's
-    device-plugin opt-out label), as before they moved into their cloud packages. Asked on first use: the profiles
-    register when ``gpuready.plugins`` is imported."""
-    profiles = cloud_profiles()
-    return (
-        frozenset(key for profile in profiles for key in profile.own_label_keys),
-        frozenset(key for profile in profiles for key in profile.own_taint_keys),
-    )
+    device-plugin opt-out label), as before they moved into their cloud packages. As registered
+    (``gpuready.plugins``, checked against each profile when it loads), so no other cloud's profile loads."""
+    return registered_own_keys()
 
 
 def _check_cloud_offers(spec: GpuPoolSpec, model: GpuModel, problems: list[Problem]) -> None:

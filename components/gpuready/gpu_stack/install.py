@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import pulumi
 
@@ -25,11 +25,30 @@ def release_classes(entry: ReleaseEntry) -> tuple[type[GpuStackRelease], type[Gp
     return component, args
 
 
-STACK_COMPONENTS: Mapping[str, type[GpuStackRelease]] = {
-    kind: release_classes(entry)[0] for kind, entry in CHART_COMPONENTS.items()
-}
+class _Components(Mapping[str, type[GpuStackRelease]]):
+    """Kind -> its component class, each imported when first asked for (issue #32: a stack imports its own kind's
+    component only)."""
+
+    def __init__(self, entries: Mapping[str, ReleaseEntry]) -> None:
+        self._entries = entries
+        self._loaded: dict[str, type[GpuStackRelease]] = {}
+
+    def __getitem__(self, kind: str) -> type[GpuStackRelease]:
+        found = self._loaded.get(kind)
+        if found is None:
+            found = self._loaded[kind] = release_classes(self._entries[kind])[0]
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+STACK_COMPONENTS: Mapping[str, type[GpuStackRelease]] = _Components(CHART_COMPONENTS)
 """The component of each stack kind that installs a chart, from its registration entry (``GpuStackKind.component``;
-``kinds.STACK_CHARTS`` has the same keys)."""
+``kinds.STACK_CHARTS`` has the same keys), imported on first ask."""
 
 
 def install_gpu_stack(

@@ -12,15 +12,17 @@ from functools import cache
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import ComputedOutputs
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import sole_owner
 
 
 @cache
-def _outputs() -> Mapping[str, ComputedOutputs]:
-    return {token: answer for p in cloud_profiles() for token, answer in p.offline_answers.outputs.items()}
+def _answer(type_token: str) -> ComputedOutputs | None:
+    """The answer of the cloud owning ``type_token`` (a cloud answers only for types it alone owns: it alone loads)."""
+    owner = sole_owner(type_token)
+    return None if owner is None else owner.offline_answers.outputs.get(type_token)
 
 
 def computed_outputs(type_token: str, name: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Extra outputs for a resource of ``type_token`` registered as ``name`` with ``inputs`` (wire names)."""
-    answer = _outputs().get(type_token)
+    answer = _answer(type_token)
     return answer(name, inputs) if answer is not None else {}

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from gpuready.core.clouds.offline_answers import InvokeAnswer, Placeholders
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import cloud_profiles, sole_owner
 from gpuready.core.cluster_kubeconfig import bearer_token_kubeconfig
 
 OFFLINE_HOST = "offline.invalid"
@@ -44,16 +44,18 @@ PLACEHOLDERS = Placeholders(
 
 
 @cache
-def _answers() -> Mapping[str, InvokeAnswer]:
-    return {token: answer for p in cloud_profiles() for token, answer in p.offline_answers.invokes.items()}
+def _answer(token: str) -> InvokeAnswer | None:
+    """The answer of the cloud owning invoke ``token`` (a cloud answers only for types it alone owns)."""
+    owner = sole_owner(token)
+    return None if owner is None else owner.offline_answers.invokes.get(token)
 
 
 def fake_invoke_result(token: str, args: Mapping[str, Any]) -> dict[str, Any]:
     """The fake result of invoke ``token`` called with ``args`` (wire names); ``{}`` for any other invoke."""
-    answer = _answers().get(token)
+    answer = _answer(token)
     return answer(args, PLACEHOLDERS) if answer is not None else {}
 
 
 def faked_invokes() -> frozenset[str]:
-    """The invoke tokens the clouds answer."""
-    return frozenset(_answers())
+    """The invoke tokens the clouds answer (loads every cloud)."""
+    return frozenset(token for p in cloud_profiles() for token in p.offline_answers.invokes)

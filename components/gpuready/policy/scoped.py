@@ -6,7 +6,7 @@ looks at; the engine, which sends everything, gets the same answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
 from pulumi_policy import (
@@ -45,7 +45,7 @@ class ScopedResourcePolicy(ResourceValidationPolicy):
         config: Mapping[str, dict[str, Any]] | None = None,
         option_rules: Sequence[OptionsRule] = (),
     ) -> None:
-        self.resource_types = frozenset(resource_types)
+        self.resource_types = _types(resource_types)
         """Types the rules read; every other resource passes without being looked at."""
         self._rules = tuple(rules)
         self._option_rules = tuple(option_rules)
@@ -103,9 +103,9 @@ class ScopedStackPolicy(StackValidationPolicy):
         requires_types: Iterable[str] | None = None,
         config: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
-        self.resource_types = frozenset(resource_types)
+        self.resource_types = _types(resource_types)
         """Types the rules read; an analyzer may leave other resources out of ``AnalyzeStack``."""
-        self.requires_types = frozenset(requires_types) if requires_types is not None else None
+        self.requires_types = _types(requires_types) if requires_types is not None else None
         """The rules report nothing unless the stack holds one of these types; an analyzer may skip the policy then."""
         self._rules = tuple(rules)
         self._defaults = _defaults(config)
@@ -130,6 +130,11 @@ class ScopedStackPolicy(StackValidationPolicy):
         for rule in self._rules:
             for finding in rule(resources, config):
                 report_violation(finding.message, finding.urn)
+
+
+def _types(types: Iterable[str]) -> Set[str]:
+    """A set kept as given (a ``TypeScope`` answers per token, loading only the clouds owning it), else frozen."""
+    return types if isinstance(types, Set) else frozenset(types)
 
 
 def _defaults(config: Mapping[str, dict[str, Any]] | None) -> dict[str, Any]:

@@ -79,9 +79,12 @@ def build_cluster_software(
     ``SettingEntry`` whose key the stack sets: the bin-packing scheduler, the Kueue objects), on one provider for the
     stack's cluster (made on first use: without any, no provider and no cluster lookup). The fabric pools' cluster
     objects (``GpuFabricObjects``) go on the same provider when there are any."""
-    from gpuready.gpu_stack.fabric import GpuFabricObjects, fabric_manifests  # noqa: PLC0415
+    fabric: list[Any] = []
+    if any(spec.fabric is not None for spec in settings.pools):
+        # Late: the fabric component (and the Kubernetes SDK it registers with) loads only for a fabric pool.
+        from gpuready.gpu_stack.fabric import fabric_manifests  # noqa: PLC0415
 
-    fabric = fabric_manifests(settings.pools)
+        fabric = fabric_manifests(settings.pools)
     cluster = cluster or stack_cluster(settings)
     gpu_stack = None
     if settings.gpu_stack.installs_chart or fabric:
@@ -89,13 +92,15 @@ def build_cluster_software(
 
         provider = cluster()
         if fabric:
+            from gpuready.gpu_stack.fabric import GpuFabricObjects  # noqa: PLC0415
+
             GpuFabricObjects("fabric", fabric, pulumi.ResourceOptions(provider=provider))
         gpu_stack = install_gpu_stack("gpu-stack", pools, settings.planned_gpu_stack, provider)
     components: StackComponents = []
     for entry in SETTING_COMPONENTS:
         spec = getattr(settings, entry.setting)
-        if spec is None:
-            continue
+        if spec is None or (entry.needed is not None and not entry.needed(spec, settings.pools)):
+            continue  # the stack gets none of it: its builder is not even imported
         builder = cast("StackComponentBuilder", importlib.import_module(entry.builder))
         component = builder.stack_component(entry.stack_name, spec, settings.pools, cluster)
         if component is not None:

@@ -56,8 +56,9 @@ def test_whole(value: object, number: int | None) -> None:
 
 
 def test_every_pool_type_is_fixed_or_elastic() -> None:
-    assert fixed_types() | elastic_types() == set(pool_readers())
-    assert not fixed_types() & elastic_types()
+    assert set(fixed_types() | elastic_types()) == set(pool_readers())
+    assert not set(fixed_types() & elastic_types())
+    assert all((token in fixed_types()) != (token in elastic_types()) for token in pool_readers())
 
 
 HOSTILE: list[Any] = [

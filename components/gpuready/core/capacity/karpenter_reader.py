@@ -28,7 +28,7 @@ from gpuready.core.capacity.karpenter_nodepool import GPU_LIMIT, INSTANCE_TYPE, 
 from gpuready.core.capacity.node_facts import KARPENTER_UNTAINTED, NODE_POOL_LABELS, NODE_POOL_TAINTS, NodeFacts
 from gpuready.core.capacity.pool_facts import PoolFacts, PoolReader, api_taint, whole
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
-from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import cloud_profile, profiles_for_type
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig, text_map
 from gpuready.core.scale_path.karpenter_limits import NODES
 
@@ -47,12 +47,13 @@ Owner = tuple["CloudProfile", str, NodeFacts]
 @cache
 def _owners() -> tuple[Owner, ...]:
     # The registry loads the provisioners, which hold this reader: ask it on first use, not at import.
-    from gpuready.core.capacity.registry import provisioners  # noqa: PLC0415
+    from gpuready.core.capacity.registry import provisioners_for_type  # noqa: PLC0415
 
-    profiles: dict[str, CloudProfile] = {profile.name: profile for profile in cloud_profiles()}
+    # only the clouds whose registered type prefixes own the NodePool load (issue #32)
+    profiles: dict[str, CloudProfile] = {profile.name: profile for profile in profiles_for_type(NODE_POOL_TABLE.type)}
     return tuple(
         (profiles[p.cloud], p.key, p.node_facts)
-        for p in provisioners()
+        for p in provisioners_for_type(NODE_POOL_TABLE.type)
         if p.node_facts is not None and p.node_facts.object_type == NODE_POOL_TABLE.type
     )
 

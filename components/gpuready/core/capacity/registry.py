@@ -10,10 +10,12 @@ validated (``ResolvedPool.provisioner``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from gpuready.core.capacity.interface import Provisioner
-from gpuready.core.clouds.registry import cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import cloud_profile, cloud_profiles, profiles_for_type
+from gpuready.core.clouds.type_scope import TypeScope
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -44,6 +46,20 @@ def provisioner_for(spec: GpuPoolSpec) -> Provisioner:
 def provisioners() -> tuple[Provisioner, ...]:
     """Every registered provisioner, cloud by cloud in registry order."""
     return tuple(_checked(p.name, key, made) for p in cloud_profiles() for key, made in p.provisioners.items())
+
+
+def provisioners_for_type(token: str) -> tuple[Provisioner, ...]:
+    """The provisioners of the clouds that may own type token ``token`` (loading those clouds only)."""
+    return tuple(_checked(p.name, key, made) for p in profiles_for_type(token) for key, made in p.provisioners.items())
+
+
+def provisioner_types(tokens: Callable[[Provisioner], Iterable[str]]) -> TypeScope:
+    """The type tokens some provisioner names (``tokens(provisioner)``), decided per token by the provisioners of
+    the clouds that may own it: a plan's resources load no other cloud."""
+    return TypeScope(
+        lambda token: any(token in tokens(p) for p in provisioners_for_type(token)),
+        lambda: {token for p in provisioners() for token in tokens(p)},
+    )
 
 
 def component_provisioners() -> tuple[Provisioner, ...]:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_origin
 from pydantic import BeforeValidator, Field, create_model
 from pydantic.fields import FieldInfo
 
-from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profiles
+from gpuready.core.clouds.registry import Cloud, cloud_names, registered_settings_models
 from gpuready.core.config_model.base import ConfigModel, Words
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import config_error, validate
@@ -245,7 +245,7 @@ def split_settings(
 
 def cloud_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
     """Each registered cloud's settings model, in registry order."""
-    return tuple(profile.settings for profile in cloud_profiles())
+    return registered_settings_models()  # no profile loaded (issue #32)
 
 
 def settings_keys() -> tuple[str, ...]:

@@ -29,6 +29,14 @@ def _parse(raw: object, pools: Sequence[Any], path: str) -> Any:
     return parse_kueue(raw, pools, path)
 
 
+def _needed(spec: Any, pools: Sequence[Any]) -> bool:
+    """Whether the stack gets Kueue objects or a warning about queued pools left without them (else the stack
+    program never imports the component)."""
+    from gpuready.core.kueue.objects import flavored, unqueued_warnings  # noqa: PLC0415 - as _model
+
+    return bool(flavored(pools, spec) or unqueued_warnings(pools, spec))
+
+
 KUEUE_OBJECTS = SettingEntry(
     name="GpuKueueObjects",
     module="gpuready.kueue.queue_objects",
@@ -38,6 +46,7 @@ KUEUE_OBJECTS = SettingEntry(
     stack_name="kueue",
     model=_model,
     parse=_parse,
+    needed=_needed,
     description="The Kueue objects of the pools (gpuready:kueue): a ResourceFlavor per chosen pool, a "
     "ProvisioningRequestConfig and an AdmissionCheck per queued pool, and on request a ClusterQueue over the "
     "flavors and LocalQueues onto it (Kueue v0.19, v1beta2). " + KUBERNETES_PROVIDER,

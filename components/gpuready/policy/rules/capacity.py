@@ -17,26 +17,36 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.karpenter_nodepool import CAPACITY_TYPE, CAPACITY_TYPES
-from gpuready.core.capacity.registry import provisioners
+from gpuready.core.capacity.registry import provisioner_types, provisioners_for_type
 from gpuready.core.props import as_list, as_mapping, as_text, dig
 from gpuready.policy.rules.elastic_pools import elastic_pools
 from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.stack import Finding, StackResource
 
 RESERVED = CAPACITY_TYPES["reserved"]
-POOL_TYPES = frozenset(p.pool_table.type for p in provisioners())
+POOL_TYPES = provisioner_types(lambda p: (p.pool_table.type,))
 """Types of the resources that hold a provisioner's GPU nodes (node groups, node pools, NodePools)."""
-NODE_CLASS_TYPES = frozenset(
-    table.type for p in provisioners() if p.node_facts is not None and p.node_facts.node_class_group
-    for table in p.tables if table.type.startswith(f"kubernetes:{p.node_facts.node_class_group}/")
-)  # fmt: skip
+
+
+def _node_classes(p: Provisioner) -> tuple[str, ...]:
+    facts = p.node_facts
+    if facts is None or not facts.node_class_group:
+        return ()
+    return tuple(t.type for t in p.tables if t.type.startswith(f"kubernetes:{facts.node_class_group}/"))
+
+
+NODE_CLASS_TYPES = provisioner_types(_node_classes)
 """Types of the node classes elastic provisioners' NodePools reference (EC2NodeClass, NodeClass, AKSNodeClass)."""
 
 
 def capacity_wiring_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """Every provisioner whose pool resource this is judges how it gets capacity."""
-    return [m for p in provisioners() if p.pool_table.type == resource_type for m in p.planned_capacity_problems(props)]
+    return [
+        m for p in provisioners_for_type(resource_type) if p.pool_table.type == resource_type
+        for m in p.planned_capacity_problems(props)
+    ]  # fmt: skip
 
 
 def _allows_reserved(props: Mapping[str, Any]) -> bool:
@@ -59,7 +69,10 @@ def _node_class(resources: Sequence[StackResource], group: str, kind: str, name:
 def reservation_caveat_problems(resource_type: str, props: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
     """A node class with reservation terms whose platform documents a cluster-wide effect of them (its provisioner's
     ``NodeFacts.reservation_terms_caveat``): said, so the team decides on it knowingly."""
-    facts = [p.node_facts for p in provisioners() if p.node_facts is not None and p.node_facts.node_class_group]
+    facts = [
+        p.node_facts for p in provisioners_for_type(resource_type)
+        if p.node_facts is not None and p.node_facts.node_class_group
+    ]  # fmt: skip
     return [
         f"spec.{f.reservation_terms}: {f.title}: {f.reservation_terms_caveat}. Select every reservation the "
         f"cluster's {f.title} pools should use"

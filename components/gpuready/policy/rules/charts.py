@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpuready.core import scheduling
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import registered_charts
 from gpuready.core.gpu_stack.charts import gpu_cluster_deployed
 from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN as PLUGIN_CHART
 from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR as OPERATOR_CHART
@@ -34,11 +34,9 @@ _PINNED = {OPERATOR: OPERATOR_CHART, DEVICE_PLUGIN: PLUGIN_CHART}
 DEFAULT_ALLOWED_VERSIONS: Mapping[str, tuple[str, ...]] = {name: (c.version,) for name, c in _PINNED.items()}
 """The versions gpuready pins (nvidia.md 1): the operator's chart version has a leading ``v``, the plugin's none."""
 
-FABRIC_CHART_VERSIONS: Mapping[str, tuple[str, ...]] = {
-    name: (version,) for profile in cloud_profiles() for name, version in profile.fabric.charts.items()
-}
+FABRIC_CHART_VERSIONS: Mapping[str, tuple[str, ...]] = {name: (v,) for name, v in registered_charts().items()}
 """The charts the clouds install for fabric pools (``CloudFabric.charts``: the EFA device plugin, NVIDIA's Network
-Operator) -> the version gpuready pins."""
+Operator) -> the version gpuready pins (as registered: the pack declares them without loading a cloud)."""
 
 NFD_KEY: Mapping[str, str] = {name: c.nfd_key for name, c in _PINNED.items()}
 """Values key of the NFD subchart: not aliased in the operator chart, aliased ``nfd`` in the plugin chart."""

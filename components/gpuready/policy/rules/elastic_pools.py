@@ -13,12 +13,12 @@ from typing import Any
 
 from gpuready.core.capacity.pool_facts import PoolFacts
 from gpuready.core.capacity.readers import elastic_types, read_pools
-from gpuready.core.capacity.registry import provisioners
+from gpuready.core.capacity.registry import provisioner_types
 
 ELASTIC_TYPES = elastic_types()
 """Pulumi types of the objects elastic provisioners read (NodePool, ComputeClass)."""
-NODE_POOL_TYPES = frozenset(
-    p.node_facts.object_type for p in provisioners() if p.node_facts is not None and p.node_facts.node_class_group
+NODE_POOL_TYPES = provisioner_types(
+    lambda p: (p.node_facts.object_type,) if p.node_facts is not None and p.node_facts.node_class_group else ()
 )
 """Types of Karpenter NodePools (those that reference a node class)."""
 

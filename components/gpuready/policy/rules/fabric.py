@@ -16,10 +16,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import cloud_profiles, profiles_for_type
+from gpuready.core.clouds.type_scope import TypeScope
 from gpuready.core.props import as_list, as_mapping, dig, text_map
 from gpuready.policy.rules.charts import INSTALL_TYPES
 from gpuready.policy.rules.cross_resource import chart_name_of
@@ -120,9 +121,13 @@ def _has_infiniband(catalog: CloudCatalog, instance_types: Sequence[str]) -> boo
     return bool(instance_types) and all(types.get(t.lower() if fold else t) == INFINIBAND for t in instance_types)
 
 
-def fabric_types() -> frozenset[str]:
-    """The resource types the rule reads: pools, workloads, and what the clouds' fabric hooks read."""
-    extra = {kind for profile in cloud_profiles() for kind in profile.fabric.policy_types}
+def fabric_types() -> Set[str]:
+    """The resource types the rule reads: pools, workloads, and what the clouds' fabric hooks read (asked of the
+    clouds that may own a type only)."""
+    extra = TypeScope(
+        lambda token: any(token in p.fabric.policy_types for p in profiles_for_type(token)),
+        lambda: {kind for profile in cloud_profiles() for kind in profile.fabric.policy_types},
+    )
     return POOL_TYPES | WORKLOAD_TYPES | extra
 
 
@@ -134,19 +139,22 @@ def fabric_findings(resources: Sequence[StackResource], config: Mapping[str, Any
     for resource, pool in pools:
         for message in pool.catalog.fabric.policy_problems(pool.where, pool.props, pool.instance_types, stack):
             findings.append(Finding(resource.urn, f"{_kind(resource)} {resource.name!r}: {message}"))
-    names = {name for profile in cloud_profiles() for name in profile.fabric.resource_names}
+    names: set[str] | None = None  # every cloud's fabric resources: asked only of a pod placed on a pool
     for resource in resources:
         found = pod_spec(resource.type, resource.props)
         if found is None:
             continue
         path, spec = found
-        wanted = sorted(_requested(spec) & names)
         selector = as_mapping(spec.get("nodeSelector")) or {}
-        if not wanted or not selector:
+        placed = [pool for _, pool in pools if selector and all(pool.labels.get(k) == v for k, v in selector.items())]
+        requested = _requested(spec) if placed else set()
+        if not requested:
             continue
-        for _, pool in pools:
-            if all(pool.labels.get(k) == v for k, v in selector.items()):
-                findings += _lacking(resource, path, wanted, pool)
+        if names is None:
+            names = {name for profile in cloud_profiles() for name in profile.fabric.resource_names}
+        wanted = sorted(requested & names)
+        for pool in placed if wanted else ():
+            findings += _lacking(resource, path, wanted, pool)
     return findings
 
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuready.core.clouds.addon_resource import AddonResource
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import addon_for_type, cloud_profiles
+from gpuready.core.clouds.type_scope import TypeScope
 from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
@@ -27,10 +27,11 @@ from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates
 from gpuready.policy.rules.stack import Finding, StackResource
 
-ADDONS: Mapping[str, AddonResource] = {a.type: a for p in cloud_profiles() if (a := p.addon_resource) is not None}
-"""The clouds' managed add-on resources by type token (an agent is installed as one)."""
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
-HEALTH_TYPES = frozenset({*ADDONS, RELEASE, DAEMONSET})
+HEALTH_TYPES = frozenset({RELEASE, DAEMONSET}) | TypeScope(
+    lambda token: addon_for_type(token) is not None,
+    lambda: {a.type for p in cloud_profiles() if (a := p.addon_resource) is not None},
+)
 HEALTH_DAEMONSET_WORDS = ("node-problem-detector", "node-monitoring-agent", "dcgm", "nvsentinel", "gpu-health")
 
 
@@ -72,7 +73,7 @@ def _excludes_pools(term: object) -> bool:
 def agent_config(resource_type: str, props: Mapping[str, Any]) -> AgentConfig | None:
     """The agent's values when ``props`` are its add-on or a release of its chart (None for anything else, and for
     configuration values that are not known yet or not JSON)."""
-    addon = ADDONS.get(resource_type)
+    addon = addon_for_type(resource_type)
     if addon is not None and as_text(props.get(addon.name_field)) == AGENT_ADDON:
         source = f"add-on {addon.values_field}"
         raw = props.get(addon.values_field)

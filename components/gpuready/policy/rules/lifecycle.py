@@ -15,12 +15,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuready.core.capacity.registry import provisioners
+from gpuready.core.capacity.registry import provisioner_types, provisioners_for_type
+from gpuready.core.lifecycle import ResourceTable
 from gpuready.policy.rules.gpu_pools import gpu_pools
 
-_POOL_TABLES = {p.pool_table.type: p.pool_table for p in provisioners() if not p.elastic}
-"""Resource type of a sized GPU node group -> the replacement table of the provisioner that writes it (one each)."""
-LIFECYCLE_TYPES = frozenset(_POOL_TABLES)
+
+def _pool_table(resource_type: str) -> ResourceTable | None:
+    """The replacement table of the provisioner that writes a sized GPU node group of ``resource_type`` (one
+    each), None for any other type."""
+    return next(
+        (p.pool_table for p in provisioners_for_type(resource_type)
+         if not p.elastic and p.pool_table.type == resource_type),
+        None,
+    )  # fmt: skip
+
+
+LIFECYCLE_TYPES = provisioner_types(lambda p: () if p.elastic else (p.pool_table.type,))
 """The resources that hold a sized group of GPU nodes (a cluster's inline pool profiles are left out: their counts
 live in one list with the cluster's own settings)."""
 
@@ -29,7 +39,7 @@ def autoscaled_count_problems(
     resource_type: str, props: Mapping[str, Any], options: Mapping[str, Any], config: Mapping[str, Any]
 ) -> list[str]:
     """An autoscaled GPU pool must leave its node count to the autoscaler after creation."""
-    table = _POOL_TABLES.get(resource_type)
+    table = _pool_table(resource_type)
     if table is None:
         return []
     problems = []
