@@ -47,7 +47,7 @@ STACKS: dict[str, Uses] = {
     "aks-dev": Uses("aks", 259, "device_plugin"),
     "aks-dra-operator": Uses("aks", 259, "gpu_operator_dra"),
     "aks-ib": Uses("aks", 260, "gpu_operator", fabric=True),
-    "aks-nap": Uses("aks", 284, "gpu_operator", shares=("eks",)),
+    "aks-nap": Uses("aks", 285, "gpu_operator", shares=("eks",)),
     "aks-sku": Uses("aks", 259, "device_plugin"),
     "eks-capacity": Uses("eks", 271, "gpu_operator"),
     "eks-dev": Uses("eks", 277, "gpu_operator", scheduler=True),
