@@ -32,7 +32,7 @@ from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.aks.settings_model import AksSettingsConfig
-    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -163,10 +163,12 @@ class AksProfile(CloudProfile):
     )
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
-        subscription = capacity_rules.cluster_subscription(self.settings.narrow(settings).aks_vnet_subnet_id)
+        from gpuready.aks.settings_keys import AksSettingsValues  # noqa: PLC0415 - read only for a stack's settings
+
+        subscription = capacity_rules.cluster_subscription(AksSettingsValues.narrow(settings).aks_vnet_subnet_id)
         return [
             problem
             for index, pool in enumerate(pools)

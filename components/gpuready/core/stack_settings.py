@@ -3,8 +3,9 @@
 Pulumi's project config schema types only strings, integers, booleans and arrays (pulumi/pulumi
 ``sdk/go/common/workspace/project.json``: ``simpleConfigType``), so the structured pool list is the YAML
 text of ``gpuready:nodePools`` and every other key is a scalar or a string array (their model:
-``config_model.settings_model``). A cloud's own keys are its settings model's (the profile's ``settings``): declared
-with empty defaults in ``Pulumi.yaml``, checked in their formats on every stack, required and used on their cloud's.
+``config_model.settings_model``, validated without pydantic when valid: ``config_model.stack_values``). A cloud's
+own keys are its settings model's (the profile's ``settings``): declared with empty defaults in ``Pulumi.yaml``,
+checked in their formats on every stack, required and used on their cloud's.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ import yaml
 
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
-from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
-from gpuready.core.config_model.kueue_model import stack_kueue
-from gpuready.core.config_model.settings_model import (
+from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
+from gpuready.core.config_model.gpu_stack_values import parse_gpu_stack
+from gpuready.core.config_model.kueue_values import stack_kueue
+from gpuready.core.config_model.stack_values import (
     KUBECONFIG_HINT,
     NS,
     SECRET_KEYS,
-    StackSettingsConfig,
+    StackValues,
+    cloud_settings_class,
+    given,
     split_settings,
 )
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
@@ -81,9 +84,9 @@ class StackSettings:
     """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
     its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
     tags: Mapping[str, str] = field(default_factory=dict)
-    cloud_settings: CloudSettingsConfig | None = None
+    cloud_settings: CloudSettingsValues | None = None
     """The stack's cloud's own keys, as its settings model (the profile's ``settings``) validated them; the cloud's
-    code reads them with ``<Cloud>SettingsConfig.of(settings)``. None only in settings built by hand."""
+    code reads them with ``<Cloud>SettingsValues.of(settings)``. None only in settings built by hand."""
     cluster: ClusterFacts = field(default_factory=ClusterFacts)
     """What the stack declares of the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
     verify: bool = False
@@ -117,19 +120,18 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     problems: list[Problem] = []
     if secret_keys is not None:
         problems.extend(_plaintext_secrets(values, secret_keys))
-    values = StackSettingsConfig.given(values)
+    values = given(values)
     cloud = next((c for c in cloud_names() if c == values.get("cloud")), None)
     profile = cloud_profile(cloud) if cloud else None  # the one look-up of the stack's cloud by name
-    model: StackSettingsConfig | None = None
-    cloud_settings: CloudSettingsConfig | None = None
+    model: StackValues | None = None
+    cloud_settings: CloudSettingsValues | None = None
     try:
-        model, cloud_settings = split_settings(values, profile.settings if profile else None)
+        model, cloud_settings = split_settings(values, cloud)
     except ConfigError as error:
         problems.extend(error.problems)
     if profile is not None:
-        problems.extend(
-            missing_key(key, profile.name) for key in profile.settings.required_keys() if not values.get(key)
-        )
+        required = cloud_settings_class(profile.name).required_keys()
+        problems.extend(missing_key(key, profile.name) for key in required if not values.get(key))
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
@@ -216,7 +218,7 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     if data is None:
         return None
     # The scheduler's model and rules load only for a stack that deploys the scheduler (issue #32).
-    from gpuready.core.config_model.scheduler_model import parse_binpack  # noqa: PLC0415
+    from gpuready.core.config_model.scheduler_values import parse_binpack  # noqa: PLC0415
 
     try:
         return parse_binpack(data, pools, path)

@@ -50,7 +50,7 @@ from gpuready.gke.platform_fits import PLATFORM_FITS
 from gpuready.gke.zones import ZONE, zone_problems
 
 if TYPE_CHECKING:
-    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
     from gpuready.gke.settings_model import GkeSettingsConfig
 
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
@@ -210,9 +210,11 @@ class GkeProfile(CloudProfile):
         return problems
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        wiring = self.settings.narrow(settings)
+        from gpuready.gke.settings_keys import GkeSettingsValues  # noqa: PLC0415 - read only for a stack's settings
+
+        wiring = GkeSettingsValues.narrow(settings)
         locations = tuple(wiring.gke_node_locations)
         found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         found += reservation_zone.stack_problems(wiring.gke_location or None, locations, pools, prefix)

@@ -15,6 +15,7 @@ from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.addon_resource import AddonResource
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
     from gpuready.core.specs import GpuPoolSpec
 
@@ -57,7 +58,7 @@ class StackWiring(NamedCloud, Protocol):
     """What is not checked about regional offerings on this cloud, and why (a cloud without offerings data)."""
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Problems of the stack's cloud settings (``settings``: its ``settings`` model) given its pools (GKE: node
         locations and per-zone sizes)."""
