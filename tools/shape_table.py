@@ -13,7 +13,6 @@ every model completely or not at all.
 from __future__ import annotations
 
 import argparse
-import pprint
 import sys
 import types
 from collections import deque
@@ -46,8 +45,7 @@ tools.shape_table --write``; do not edit. Pure data."""
 
 from typing import Any
 
-# fmt: off
-'''
+# fmt: off'''
 
 
 ANNOTATIONS = {
@@ -214,11 +212,17 @@ def table() -> dict[str, Any]:
 
 
 def source() -> str:
-    """``shapes.py`` as it should be."""
-    parts = [HEADER]
-    for name, value in table().items():
-        parts.append(f"{name}: {ANNOTATIONS[name]} = {pprint.pformat(value, width=116, sort_dicts=False)}\n")
-    return "\n".join(parts)
+    """``shapes.py`` as it should be: a model per line, then a field per line."""
+    found = table()
+    lines = [HEADER, f"SHAPES: {ANNOTATIONS['SHAPES']} = {{"]
+    for name, (light, befores, fields) in found.pop("SHAPES").items():
+        lines.append(f"    {name!r}: ({light!r}, {befores!r}, (")
+        lines.extend(f"        {field!r}," for field in fields)
+        lines.append("    )),")
+    lines.append("}")
+    for name, value in found.items():
+        lines.append(f"{name}: {ANNOTATIONS[name]} = {value!r}")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ different (``tests/core/config_model/test_fast.py`` holds the two paths equal).
 from __future__ import annotations
 
 import importlib
+from collections import deque
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, TypeVar
@@ -22,8 +23,8 @@ from gpuready.errors import ConfigError, SpecError
 T = TypeVar("T")
 Check = Callable[[Any], Any]
 
-fallbacks: list[str] = []
-"""The shapes of values the fast path refused in this process, in order (a valid example stack leaves it empty)."""
+fallbacks: deque[str] = deque(maxlen=64)
+"""The shapes of the last values the fast path refused in this process, in order (a valid stack leaves it empty)."""
 
 enabled = True
 """False: every value goes to the pydantic models (the differential tests compare the two paths)."""
