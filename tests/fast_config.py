@@ -20,7 +20,6 @@ from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.forms import Values
 from gpuready.core.config_model.settings_model import stack_config_model
 from gpuready.core.config_model.stack_values import JOINED
-from tools.shape_table import table
 
 LIGHT = fast.light
 
@@ -30,7 +29,7 @@ def models() -> dict[str, type[BaseModel]]:
     """Shape name -> the pydantic model it was generated from."""
     found: dict[str, type[BaseModel]] = {JOINED: stack_config_model()}
     pending: list[type[BaseModel]] = [ConfigModel]
-    shapes = table()["SHAPES"]
+    shapes = fast.SHAPES
     while pending:
         model = pending.pop()
         pending.extend(model.__subclasses__())

@@ -1,4 +1,4 @@
-"""The shape table (``components/gpuready/core/config_model/shapes.py``) generated from the pydantic config models:
+"""The shape table (``components/gpuready/core/config_model/shapes.json``) generated from the pydantic config models:
 ``python -m tools.shape_table --write`` (``--check`` fails when the committed table is stale).
 
 Each model becomes ``(light class, model before-validators in the order they run, fields)``; a field is
@@ -13,6 +13,7 @@ every model completely or not at all.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import types
 from collections import deque
@@ -24,7 +25,6 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 import gpuready.plugins  # noqa: F401 - registers the clouds, whose settings models the stack keys include
-from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.config_model.cloud_keys import StackKey
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.kueue_model import KueueConfig
@@ -38,22 +38,7 @@ from gpuready.core.config_model.settings_model import (
 )
 from gpuready.core.config_model.stack_values import JOINED
 
-TABLE = Path(__file__).resolve().parent.parent / "components/gpuready/core/config_model/shapes.py"
-HEADER = '''"""The config models' shapes, for the fast path (``fast``). Generated: ``python -m
-tools.shape_table --write``; do not edit. Pure data."""
-# ruff: noqa: E501
-
-from typing import Any
-
-# fmt: off'''
-
-
-ANNOTATIONS = {
-    "SHAPES": "dict[str, Any]",
-    "CLOUDS": "dict[str, str]",
-    "STACK_KEYS": "dict[str, dict[str, tuple[str, ...]]]",
-    "PULUMI_TYPES": "dict[str, str]",
-}
+TABLE = Path(__file__).resolve().parent.parent / "components/gpuready/core/config_model/shapes.json"
 
 
 class Unsupported(TypeError):
@@ -203,32 +188,30 @@ def table() -> dict[str, Any]:
     while walker.queue:
         model = walker.queue.popleft()
         shapes[model.__name__] = _shape(walker, model)
-    clouds = {profile.name: profile.settings.__name__ for profile in cloud_profiles()}
     keys = {
         model.__name__: {"required": model.required_keys(), "target": model.target_keys()}
         for model in cloud_settings_models()
     }
-    return {"SHAPES": shapes, "CLOUDS": clouds, "STACK_KEYS": keys, "PULUMI_TYPES": pulumi_types()}
+    return {"SHAPES": shapes, "STACK_KEYS": keys, "PULUMI_TYPES": pulumi_types()}
 
 
 def source() -> str:
-    """``shapes.py`` as it should be: a model per line, then a field per line."""
+    """``shapes.json`` as it should be: a model per line."""
     found = table()
-    lines = [HEADER, f"SHAPES: {ANNOTATIONS['SHAPES']} = {{"]
-    for name, (light, befores, fields) in found.pop("SHAPES").items():
-        lines.append(f"    {name!r}: ({light!r}, {befores!r}, (")
-        lines.extend(f"        {field!r}," for field in fields)
-        lines.append("    )),")
-    lines.append("}")
-    for name, value in found.items():
-        lines.append(f"{name}: {ANNOTATIONS[name]} = {value!r}")
-    return "\n".join(lines) + "\n"
+    shapes = found.pop("SHAPES")
+    lines = ['{"SHAPES": {']
+    lines += [f"  {json.dumps(name)}: {json.dumps(shape)}," for name, shape in shapes.items()]
+    lines[-1] = lines[-1].rstrip(",")
+    lines.append("},")
+    lines += [f"{json.dumps(name)}: {json.dumps(value)}," for name, value in found.items()]
+    lines[-1] = lines[-1].rstrip(",")
+    return "\n".join(lines) + "}\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="write shapes.py")
-    parser.add_argument("--check", action="store_true", help="fail when shapes.py is stale")
+    parser.add_argument("--write", action="store_true", help="write shapes.json")
+    parser.add_argument("--check", action="store_true", help="fail when shapes.json is stale")
     args = parser.parse_args(argv)
     text = source()
     if args.write:
@@ -236,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.check:
         current = TABLE.read_text() == text
-        print("shapes.py is current" if current else "shapes.py is stale: run with --write")  # noqa: T201
+        print("shapes.json is current" if current else "shapes.json is stale: run with --write")  # noqa: T201
         return 0 if current else 1
     print(text)  # noqa: T201
     return 0

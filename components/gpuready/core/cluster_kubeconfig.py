@@ -23,7 +23,6 @@ import yaml
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.config_model import fast
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
-from gpuready.core.config_model.stack_values import cloud_settings_class
 from gpuready.errors import ConfigError, GpuReadyError, Problem
 
 if TYPE_CHECKING:
@@ -62,12 +61,12 @@ class ClusterTarget:
         checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
         if cloud not in cloud_names():
             return cls(cloud, cluster_name)  # refused, naming the clouds
-        shape = fast.shape_of(cloud_settings_class(cloud))
-        found = fast.light(shape, keys)
+        profile = cloud_profile(cloud)
+        found = fast.light(fast.shape_of(profile.settings_values), keys)
         if found is None:
             from gpuready.core.config_model.problems import validate  # noqa: PLC0415 - pydantic words refused keys
 
-            found = validate(cloud_profile(cloud).settings, keys, f"{NS}:")
+            found = validate(profile.settings, keys, f"{NS}:")
         return cls(cloud, cluster_name, found)
 
     def __post_init__(self) -> None:
@@ -78,7 +77,7 @@ class ClusterTarget:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
         if self.cloud in cloud_names():
             object.__setattr__(self, "profile", cloud_profile(self.cloud))
-            model = cloud_settings_class(self.cloud)
+            model = self.profile.settings_values
             given = self.cloud_settings
             if given is not None and not isinstance(given, model):
                 raise TypeError(f"a {self.cloud} cluster target takes {model.__name__}, not {type(given).__name__}")

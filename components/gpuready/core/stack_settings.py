@@ -20,17 +20,8 @@ import yaml
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
-from gpuready.core.config_model.gpu_stack_values import parse_gpu_stack
-from gpuready.core.config_model.kueue_values import stack_kueue
-from gpuready.core.config_model.stack_values import (
-    KUBECONFIG_HINT,
-    NS,
-    SECRET_KEYS,
-    StackValues,
-    cloud_settings_class,
-    given,
-    split_settings,
-)
+from gpuready.core.config_model.parsers import parse_binpack, parse_gpu_stack, split_settings, stack_kueue
+from gpuready.core.config_model.stack_values import KUBECONFIG_HINT, NS, SECRET_KEYS, StackValues, given
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions, parse_conventions
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -126,11 +117,11 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     model: StackValues | None = None
     cloud_settings: CloudSettingsValues | None = None
     try:
-        model, cloud_settings = split_settings(values, cloud)
+        model, cloud_settings = split_settings(values, profile)
     except ConfigError as error:
         problems.extend(error.problems)
     if profile is not None:
-        required = cloud_settings_class(profile.name).required_keys()
+        required = profile.settings_values.required_keys()
         problems.extend(missing_key(key, profile.name) for key in required if not values.get(key))
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
@@ -217,9 +208,7 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     data = None if raw is None else _yaml_text(raw, path, problems, "e.g. {kubeSchedulerVersion: v1.33.4}")
     if data is None:
         return None
-    # The scheduler's model and rules load only for a stack that deploys the scheduler (issue #32).
-    from gpuready.core.config_model.scheduler_values import parse_binpack  # noqa: PLC0415
-
+    # The scheduler's light classes and rules load only for a stack that deploys the scheduler (``parse_binpack``).
     try:
         return parse_binpack(data, pools, path)
     except ConfigError as error:

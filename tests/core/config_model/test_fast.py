@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuready.core.config_model import fast, shapes
-from gpuready.core.config_model.gpu_stack_values import parse_gpu_stack
+from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.config_model import fast
+from gpuready.core.config_model.parsers import parse_gpu_stack
 from gpuready.core.config_model.stack_values import JOINED
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.stack_settings import NS, StackSettings, parse_stack_settings
@@ -33,7 +34,7 @@ BAD_GPU_STACKS = yaml.safe_load((ROOT / "tests/core/config_model/bad_gpu_stacks.
 
 
 def test_the_shape_table_is_current() -> None:
-    """``shapes.py`` is what ``python -m tools.shape_table --write`` makes of the models now."""
+    """``shapes.json`` is what ``python -m tools.shape_table --write`` makes of the models now."""
     assert TABLE.read_text(encoding="utf-8") == source(), "stale: run python -m tools.shape_table --write"
 
 
@@ -144,7 +145,9 @@ def test_the_fast_path_accepts_only_what_the_models_accept(shape: str, raw: obje
     assert (both_ways(shape, raw) is not None) is accepted
 
 
-def test_every_cloud_of_the_table_has_its_settings_shape() -> None:
-    for cloud, shape in shapes.CLOUDS.items():
-        assert shape in shapes.SHAPES, cloud
-        assert fast.light_class(shape).__name__ == shape.replace("Config", "Values")
+def test_every_cloud_s_light_settings_class_is_its_models_base() -> None:
+    for profile in cloud_profiles():
+        assert issubclass(profile.settings, profile.settings_values), profile.name
+        assert fast.shape_of(profile.settings_values) == profile.settings.__name__
+        assert profile.settings_values.required_keys() == profile.settings.required_keys()
+        assert profile.settings_values.target_keys() == profile.settings.target_keys()

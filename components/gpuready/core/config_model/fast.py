@@ -1,26 +1,29 @@
 """The config models' fast path: a valid config checked against the shape table, with no pydantic. Pure.
 
-``shapes`` (generated from the pydantic models by ``shape_table``) describes each model: its light class, the
-before-validators it runs, its fields (name, alias, type tree, default). ``light`` checks a value as pydantic's
-strict mode would (no coercion: ``True`` is not a number, ``"2"`` is not one either; unknown keys refused; null is
-absent) and builds the model's light class, which the pydantic model subclasses, so code downstream reads the same
-attributes and calls the same methods either way. Whatever it does not accept exactly, it refuses (None): the
-caller then validates with the pydantic model, which words the errors. So the fast path may be partial, never
-different (``tests/core/config_model/test_fast.py`` holds the two paths equal).
+``shapes.json`` (generated from the pydantic models: ``python -m tools.shape_table --write``) describes each model:
+its light class, the before-validators it runs, its fields (name, alias, type tree, default). ``light`` checks a
+value as pydantic's strict mode would (no coercion: ``True`` is not a number, ``"2"`` is not one either; unknown
+keys refused; null is absent) and builds the model's light class, which the pydantic model subclasses, so code
+downstream reads the same attributes and calls the same methods either way. Whatever it does not accept exactly,
+it refuses (None): the caller then validates with the pydantic model, which words the errors. So the fast path may
+be partial, never different (``tests/core/config_model/test_fast.py`` holds the two paths equal).
 """
 
 from __future__ import annotations
 
-import importlib
+import json
+import sys
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any, TypeVar
 
-from gpuready.core.config_model import shapes
+from gpuready.core.config_model.forms import ShapeError
 from gpuready.errors import ConfigError, SpecError
 
 T = TypeVar("T")
+V = TypeVar("V")
 Check = Callable[[Any], Any]
 
 fallbacks: deque[str] = deque(maxlen=64)
@@ -30,8 +33,14 @@ enabled = True
 """False: every value goes to the pydantic models (the differential tests compare the two paths)."""
 
 
-class _Refused(Exception):
-    """Not accepted exactly as given: the pydantic model decides."""
+TABLE: dict[str, Any] = json.loads(Path(__file__).with_name("shapes.json").read_text(encoding="utf-8"))
+"""``SHAPES`` (shape -> [light class, model before-validators, fields]), ``STACK_KEYS`` (a cloud settings shape ->
+its ``required`` and ``target`` keys) and ``PULUMI_TYPES`` (every ``gpuready:*`` key -> its Pulumi type)."""
+SHAPES: dict[str, Any] = TABLE["SHAPES"]
+
+
+def _refused() -> ShapeError:
+    return ShapeError("not exactly what the model accepts: the pydantic model decides")
 
 
 def light(shape: str, raw: object) -> Any:
@@ -40,7 +49,7 @@ def light(shape: str, raw: object) -> Any:
     if enabled:
         try:
             return _model(shape)(raw)
-        except (_Refused, ValueError, TypeError):  # ShapeError is a ValueError
+        except (ShapeError, ValueError, TypeError):  # a validator's ShapeError too
             pass
     fallbacks.append(shape)
     return None
@@ -58,19 +67,26 @@ def validated(shape: str, raw: object, build: Callable[[Any], T], slow: Callable
         raise ConfigError(error.problems) from None
 
 
+def made(kind: type[V], values: Mapping[str, object]) -> V:
+    """A light object of ``kind`` with ``values`` (field name -> value) as its fields."""
+    entry = object.__new__(kind)
+    entry.__dict__.update(values)
+    return entry
+
+
 def field_names(shape: str) -> tuple[str, ...]:
     """The model's field names, in declaration order."""
-    return tuple(field[0] for field in shapes.SHAPES[shape][2])
+    return tuple(field[0] for field in SHAPES[shape][2])
 
 
 def field_aliases(shape: str) -> tuple[str, ...]:
     """The model's keys as a config spells them, in declaration order."""
-    return tuple(field[1] for field in shapes.SHAPES[shape][2])
+    return tuple(field[1] for field in SHAPES[shape][2])
 
 
 def stack_keys_marked(shape: str, mark: str) -> tuple[str, ...]:
     """A cloud settings model's keys marked ``required`` or ``target`` (``cloud_keys.StackKey``)."""
-    return tuple(shapes.STACK_KEYS[shape][mark])
+    return tuple(TABLE["STACK_KEYS"][shape][mark])
 
 
 def shape_of(cls: type) -> str:
@@ -85,14 +101,14 @@ def shape_of(cls: type) -> str:
 
 def light_class(shape: str) -> type:
     """The light class of ``shape``."""
-    found = _resolve(shapes.SHAPES[shape][0])
+    found = _resolve(SHAPES[shape][0])
     assert isinstance(found, type)
     return found
 
 
 def tagged_keys(shape: str, field: str) -> dict[str, frozenset[str]]:
     """Tag -> the keys its model takes, for the discriminated union of ``shape``'s ``field`` (e.g. sharing modes)."""
-    node = next(f[2] for f in shapes.SHAPES[shape][2] if f[0] == field)
+    node = next(f[2] for f in SHAPES[shape][2] if f[0] == field)
     while node[0] in ("optional", "checked"):
         node = node[1]
     return {tag: frozenset(field_aliases(model)) for tag, model in node[2]}
@@ -100,20 +116,25 @@ def tagged_keys(shape: str, field: str) -> dict[str, frozenset[str]]:
 
 @cache
 def _by_class() -> dict[str, str]:
-    return {light: name for name, (light, _, _) in shapes.SHAPES.items() if light}
+    return {light: name for name, (light, _, _) in SHAPES.items() if light}
 
 
 @cache
 def _resolve(path: str) -> Any:
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
+    """The object a ``module:name`` of the table names; its module is loaded by whoever validates with it (the
+    light classes' modules, ``forms``, each cloud's ``settings_keys`` through its profile's ``settings_values``)."""
+    module_name, _, name = path.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None:
+        raise _refused()  # not loaded: the model decides (a test keeps every example stack off this path)
+    return getattr(module, name)
 
 
 @cache
 def _model(shape: str) -> Check:
-    light_path, befores, fields = shapes.SHAPES[shape]
+    light_path, befores, fields = SHAPES[shape]
     runs = tuple(_resolve(path) for path in befores)
-    made = light_class(shape) if light_path else None
+    light = light_class(shape) if light_path else None
     checks = tuple((f[0], f[1], _compile(f[2]), f[3] if len(f) > 3 else _REQUIRED) for f in fields)
     aliases = frozenset(f[1] for f in fields)
 
@@ -121,20 +142,18 @@ def _model(shape: str) -> Check:
         for run in runs:
             value = run(value)
         if type(value) is not dict or not aliases.issuperset(value):
-            raise _Refused
+            raise _refused()
         out: dict[str, Any] = {}
         for name, alias, field, default in checks:
             if alias in value:
                 out[name] = field(value[alias])
             elif default is _REQUIRED:
-                raise _Refused
+                raise _refused()
             else:
                 out[name] = default.copy() if isinstance(default, (list, dict)) else default
-        if made is None:
+        if light is None:
             return out
-        entry: Any = object.__new__(made)
-        entry.__dict__.update(out)
-        return entry
+        return made(light, out)
 
     return check
 
@@ -145,7 +164,7 @@ _REQUIRED = object()
 def _exact(kind: type) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not kind:
-            raise _Refused
+            raise _refused()
         return value
 
     return check
@@ -195,7 +214,7 @@ def _late_model(shape: str) -> Check:
 def _literal(allowed: frozenset[str]) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not str or value not in allowed:
-            raise _Refused
+            raise _refused()
         return value
 
     return check
@@ -208,7 +227,7 @@ def _optional(inner: Check) -> Check:
 def _list(item: Check) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not list:
-            raise _Refused
+            raise _refused()
         return [item(v) for v in value]
 
     return check
@@ -217,7 +236,7 @@ def _list(item: Check) -> Check:
 def _dict(key: Check, item: Check) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not dict:
-            raise _Refused
+            raise _refused()
         return {key(k): item(v) for k, v in value.items()}
 
     return check
@@ -230,9 +249,9 @@ def _union(members: tuple[Check, ...]) -> Check:
         for member in members:
             try:
                 return member(value)
-            except _Refused:
+            except ShapeError:
                 continue
-        raise _Refused
+        raise _refused()
 
     return check
 
@@ -243,7 +262,7 @@ def _choose(form: Check, members: Mapping[str, Check]) -> Check:
     def check(value: Any) -> Any:
         member = members.get(form(value))
         if member is None:
-            raise _Refused
+            raise _refused()
         return member(value)
 
     return check
@@ -256,7 +275,7 @@ def _tagged(key: str, members: Mapping[str, Check]) -> Check:
         tag = value.get(key) if type(value) is dict else None
         member = members.get(tag) if type(tag) is str else None
         if member is None:
-            raise _Refused
+            raise _refused()
         return member(value)
 
     return check

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.taints import parse_taint_text
-from gpuready.errors import Problem
+from gpuready.errors import GpuReadyError, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ OMIT = object()
 """A stand-in's answer when the key is better left out."""
 
 
-class ShapeError(ValueError):
+class ShapeError(GpuReadyError, ValueError):
     """A value a validator refuses: the problem, its hint, and where below the value it is (``at``, ``value``);
     ``hidden`` never shows the value (secrets)."""
 

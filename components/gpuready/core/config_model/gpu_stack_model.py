@@ -10,11 +10,9 @@ from typing import Any, ClassVar
 
 from gpuready.core.config_model.all_problems import nearest, validated
 from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.gpu_stack_values import GpuStackValues, HealthValues, parse_gpu_stack
+from gpuready.core.config_model.gpu_stack_values import GpuStackValues, HealthValues
 from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
-
-__all__ = ["GPU_STACK_KEYS", "GpuStackConfig", "HealthConfig", "parse_gpu_stack", "parse_gpu_stack_model"]
 
 KIND_HINT = (
     "gpu-operator, device-plugin or dra-driver installs that NVIDIA chart (dra-driver for pools with "
@@ -71,7 +69,7 @@ GPU_STACK_KEYS = tuple(field.alias or name for name, field in GpuStackConfig.mod
 
 
 def parse_gpu_stack_model(raw: object, path: str = "gpuStack") -> GpuStackSpec:
-    """``parse_gpu_stack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
+    """``parsers.parse_gpu_stack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     if isinstance(raw, str):
         raw = {"kind": raw}
     return validated(GpuStackConfig, raw, path, lambda config: config.spec(path), {"kind": nearest(STACK_KINDS)})

@@ -1,5 +1,5 @@
-"""``gpuready:gpuStack`` as a light object, the ``GpuStackSpec`` it makes, and the parser. Pure, and no pydantic:
-the fast path (``fast``) builds it; ``gpu_stack_model`` (the pydantic models) subclasses it and words the errors.
+"""``gpuready:gpuStack`` as a light object and the ``GpuStackSpec`` it makes. Pure, and no pydantic: the fast path
+(``fast``, through ``parsers.parse_gpu_stack``) builds it; ``gpu_stack_model`` (the pydantic models) subclasses it.
 """
 
 from __future__ import annotations
@@ -38,16 +38,3 @@ class GpuStackValues(Values):
             return GpuStackSpec(**given)
         except SpecError as error:
             raise ConfigError(rebased(error.problems, "gpuStack", path)) from None
-
-
-def parse_gpu_stack(raw: object, path: str = "gpuStack") -> GpuStackSpec:
-    """Parse ``raw`` (a mapping, or just the kind as a string); raise ``ConfigError`` listing every problem."""
-    if isinstance(raw, str):
-        raw = {"kind": raw}
-
-    def slow() -> GpuStackSpec:
-        from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack_model  # noqa: PLC0415 - pydantic words a refused config
-
-        return parse_gpu_stack_model(raw, path)
-
-    return fast.validated("GpuStackConfig", raw, lambda config: GpuStackValues.spec(config, path), slow)

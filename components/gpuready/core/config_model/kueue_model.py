@@ -13,13 +13,9 @@ from gpuready.core.config_model.kueue_values import (
     LocalQueueValues,
     NamespaceSelectorValues,
     SelectorExpressionValues,
-    parse_kueue,
-    stack_kueue,
 )
 from gpuready.core.kueue.spec import FlavorChoice, KueueSpec, SelectorOperator
 from gpuready.core.specs import GpuPoolSpec
-
-__all__ = ["KueueConfig", "parse_kueue", "parse_kueue_model", "stack_kueue"]
 
 
 class SelectorExpressionConfig(SelectorExpressionValues, ConfigModel):
@@ -90,5 +86,5 @@ class KueueConfig(KueueValues, ConfigModel):
 
 
 def parse_kueue_model(raw: object, pools: Sequence[GpuPoolSpec], path: str = "kueue") -> KueueSpec:
-    """``parse_kueue`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
+    """``parsers.parse_kueue`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     return validated(KueueConfig, raw, path, lambda config: config.spec(pools, path))

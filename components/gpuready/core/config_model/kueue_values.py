@@ -1,13 +1,12 @@
-"""``gpuready:kueue`` as light objects, the ``KueueSpec`` they make, and the parsers. Pure, and no pydantic: the
-fast path (``fast``) builds them; ``kueue_model`` (the pydantic models) subclasses them and words the errors.
+"""``gpuready:kueue`` as light objects and the ``KueueSpec`` they make. Pure, and no pydantic: the fast path
+(``fast``, through ``parsers.parse_kueue``) builds them; ``kueue_model`` (the pydantic models) subclasses them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gpuready.core.config_model import fast
 from gpuready.core.config_model.forms import Values
 from gpuready.core.kueue.objects import problems
 from gpuready.core.kueue.spec import (
@@ -20,7 +19,7 @@ from gpuready.core.kueue.spec import (
     SelectorOperator,
 )
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import ConfigError, Problem, SpecError
+from gpuready.errors import SpecError
 
 
 class SelectorExpressionValues(Values):
@@ -94,32 +93,3 @@ class KueueValues(Values):
         if found:
             raise SpecError(found)
         return made
-
-
-def parse_kueue(raw: object, pools: Sequence[GpuPoolSpec], path: str = "kueue") -> KueueSpec:
-    """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem."""
-
-    def slow() -> KueueSpec:
-        from gpuready.core.config_model.kueue_model import parse_kueue_model  # noqa: PLC0415 - pydantic words a refused config
-
-        return parse_kueue_model(raw, pools, path)
-
-    return fast.validated("KueueConfig", raw, lambda config: KueueValues.spec(config, pools, path), slow)
-
-
-YamlText = Callable[[object, str, list[Problem], str], object]
-"""The stack settings' reader of a YAML-text key: ``(raw, path, problems, hint) -> data or None``."""
-
-
-def stack_kueue(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem], yaml_text: YamlText) -> KueueSpec:
-    """``gpuready:kueue`` (YAML text or data) for the stack's pools; absent: ``KueueSpec()`` (the queued pools'
-    objects). Problems are added to ``problems``."""
-    path = "gpuready:kueue"
-    data = None if raw is None or raw == "" else yaml_text(raw, path, problems, "e.g. {flavors: all}")
-    if data is None:
-        return KueueSpec()
-    try:
-        return parse_kueue(data, pools, path)
-    except ConfigError as error:
-        problems.extend(error.problems)
-        return KueueSpec()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.clouds.registry import Cloud
+from gpuready.core.config_model import pool_parts_values  # noqa: F401 - the light classes of the parts, which fast builds
 from gpuready.core.config_model.fast import field_aliases, field_names, tagged_keys
 from gpuready.core.config_model.forms import Values
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS

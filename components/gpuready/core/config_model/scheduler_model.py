@@ -13,11 +13,9 @@ from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
 from gpuready.core.binpack.scheduler_fields import TolerationOperator
 from gpuready.core.config_model.all_problems import validated
 from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.scheduler_values import BinPackSchedulerValues, TolerationValues, parse_binpack
+from gpuready.core.config_model.scheduler_values import BinPackSchedulerValues, TolerationValues
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.specs import GpuPoolSpec
-
-__all__ = ["BINPACK_KEYS", "BinPackSchedulerConfig", "parse_binpack", "parse_binpack_model"]
 
 
 class TolerationConfig(TolerationValues, ConfigModel):
@@ -61,5 +59,5 @@ BinPackSchedulerConfig.shape_allowed = BINPACK_KEYS
 def parse_binpack_model(
     raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler"
 ) -> BinPackSchedulerSpec:
-    """``parse_binpack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
+    """``parsers.parse_binpack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     return validated(BinPackSchedulerConfig, raw, path, lambda config: config.spec(pools, path))

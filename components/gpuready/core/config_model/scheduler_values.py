@@ -1,6 +1,6 @@
-"""``gpuready:binpackScheduler`` as light objects, the ``BinPackSchedulerSpec`` they make, and the parser. Pure, and
-no pydantic: the fast path (``fast``) builds them; ``scheduler_model`` (the pydantic models) subclasses them and
-words the errors.
+"""``gpuready:binpackScheduler`` as light objects and the ``BinPackSchedulerSpec`` they make. Pure, and no pydantic:
+the fast path (``fast``, through ``parsers.parse_binpack``) builds them; ``scheduler_model`` (the pydantic models)
+subclasses them.
 
 The extra GPU resources the profile scores come from the stack's pools (``gpu_resources_of``), so the
 scheduler weighs ``nvidia.com/gpu.shared`` and ``nvidia.com/mig-<profile>`` wherever a pool advertises them.
@@ -44,16 +44,3 @@ class BinPackSchedulerValues(Values):
             )
         except SpecError as error:
             raise ConfigError(error.under(path).problems) from None
-
-
-def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
-    """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem with its path under ``path``."""
-
-    def slow() -> BinPackSchedulerSpec:
-        from gpuready.core.config_model.scheduler_model import parse_binpack_model  # noqa: PLC0415 - pydantic words a refused config
-
-        return parse_binpack_model(raw, pools, path)
-
-    return fast.validated(
-        "BinPackSchedulerConfig", raw, lambda config: BinPackSchedulerValues.spec(config, pools, path), slow
-    )

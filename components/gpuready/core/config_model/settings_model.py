@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_origin
 from pydantic import Field, create_model
 from pydantic.fields import FieldInfo
 
-from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile, cloud_profiles
+from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profiles
 from gpuready.core.config_model.base import ConfigModel, Words, before
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import validate
@@ -189,13 +189,13 @@ def stack_config_model() -> type[ConfigModel]:
 
 
 def split_settings_model(
-    values: Mapping[str, object], cloud: str | None
+    values: Mapping[str, object], own: type[CloudSettingsConfig] | None
 ) -> tuple[StackSettingsConfig, CloudSettingsConfig | None]:
     """``values`` validated once by the joined model, split into the cloud-neutral keys and the stack's cloud's own
-    (None when the cloud is unknown); ``ConfigError`` with every problem. Another cloud's key is checked in its
-    format, as on its own cloud, and then not used. The pydantic path of ``stack_values.split_settings``."""
+    (``own``: its settings model; None when the cloud is unknown); ``ConfigError`` with every problem. Another cloud's
+    key is checked in its format, as on its own cloud, and then not used. The pydantic path of
+    ``parsers.split_settings``."""
     model = validate(stack_config_model(), values, f"{NS}:")
-    own = None if cloud is None else cloud_profile(cloud).settings
     core = StackSettingsConfig.model_construct(
         **{name: getattr(model, name) for name in StackSettingsConfig.model_fields}
     )

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from gpuready.core.config_model import fast, shapes
-from gpuready.core.config_model.cloud_keys import CloudSettingsValues
+from gpuready.core.config_model import fast
 from gpuready.core.config_model.forms import ShapeError, Values, array_text
 from gpuready.core.health.smoke_image import DEFAULT_SMOKE_IMAGE, is_image_reference
 from gpuready.errors import kind_of
@@ -97,12 +96,12 @@ class StackValues(Values):
 
 def pulumi_types() -> dict[str, PulumiType]:
     """Every ``gpuready:*`` key and its Pulumi type (``settings_model.pulumi_types``, read from the shape table)."""
-    return dict(shapes.PULUMI_TYPES)  # type: ignore[arg-type]
+    return dict(fast.TABLE["PULUMI_TYPES"])
 
 
 def array_keys() -> tuple[str, ...]:
     """Keys of Pulumi type ``array``, which the engine passes JSON-encoded."""
-    return tuple(key for key, kind in shapes.PULUMI_TYPES.items() if kind == "array")
+    return tuple(key for key, kind in fast.TABLE["PULUMI_TYPES"].items() if kind == "array")
 
 
 def given(values: Mapping[str, object]) -> dict[str, object]:
@@ -110,33 +109,3 @@ def given(values: Mapping[str, object]) -> dict[str, object]:
     left empty (``""``) dropped (Pulumi.yaml declares every key with an empty default)."""
     arrays = array_keys()
     return {k: array_text(v) if k in arrays else v for k, v in values.items() if v != ""}
-
-
-def cloud_settings_class(cloud: str) -> type[CloudSettingsValues]:
-    """The light class of ``cloud``'s settings (``<cloud>/settings_keys.py``); a cloud the shape table does not
-    know (registered since it was generated): its pydantic model (``profile.settings``)."""
-    if cloud not in shapes.CLOUDS:
-        from gpuready.core.clouds.registry import cloud_profile  # noqa: PLC0415 - as rare as its pydantic model
-
-        return cloud_profile(cloud).settings
-    found = fast.light_class(shapes.CLOUDS[cloud])
-    assert issubclass(found, CloudSettingsValues)
-    return found
-
-
-def split_settings(values: Mapping[str, object], cloud: str | None) -> tuple[StackValues, CloudSettingsValues | None]:
-    """``values`` (``given``) validated once against every key a stack may set, split into the cloud-neutral keys
-    and ``cloud``'s own (None: an unknown cloud); ``ConfigError`` with every problem (worded by pydantic)."""
-    found = fast.light(JOINED, values) if cloud is None or cloud in shapes.CLOUDS else None
-    if found is None:
-        from gpuready.core.config_model.settings_model import split_settings_model  # noqa: PLC0415 - pydantic words a refused config
-
-        return split_settings_model(values, cloud)
-    core = object.__new__(StackValues)
-    core.__dict__.update({name: found[name] for name in fast.field_names("StackSettingsConfig")})
-    if cloud is None:
-        return core, None
-    kind = cloud_settings_class(cloud)
-    own = object.__new__(kind)
-    own.__dict__.update({name: found[name] for name in fast.field_names(shapes.CLOUDS[cloud])})
-    return core, own
