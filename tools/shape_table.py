@@ -154,7 +154,10 @@ def _shape(walker: _Walker, model: type[BaseModel], light: bool = True) -> tuple
     made = next((c for c in model.__mro__[1:] if not issubclass(c, BaseModel) and c is not object), None)
     if light and made is None:
         raise Unsupported(f"{model.__name__} subclasses no light class")
-    runs = [d for d in model.__pydantic_decorators__.model_validators.values()]
+    config = model.model_config
+    if (config.get("extra"), config.get("strict"), config.get("validate_by_name")) != ("forbid", True, False):
+        raise Unsupported(f"{model.__name__}: not strict, or unknown keys allowed, or keys by name")
+    runs = list(model.__pydantic_decorators__.model_validators.values())
     if any(d.info.mode != "before" for d in runs):
         raise Unsupported(f"{model.__name__}: a model validator other than before")
     befores = tuple(_ref(d.func) for d in reversed(runs))
@@ -168,6 +171,8 @@ def _shape(walker: _Walker, model: type[BaseModel], light: bool = True) -> tuple
     for name, info in model.model_fields.items():
         if info.default_factory is not None:
             raise Unsupported(f"{model.__name__}.{name}: a default factory")
+        if info.validation_alias not in (None, info.alias):
+            raise Unsupported(f"{model.__name__}.{name}: a validation alias of its own")
         node = walker.node(info.annotation, list(info.metadata))
         if name in by_field:
             node = ("checked", node, tuple(by_field[name]), ())
