@@ -17,8 +17,12 @@ class LightValues(Values):
     """A light class for the ad-hoc models."""
 
 
+class LightModel(LightValues, ConfigModel):
+    """The ad-hoc models' base: a config model with its light class."""
+
+
 def _model(**fields: Any) -> type[BaseModel]:
-    return create_model("Adhoc", __base__=(LightValues, ConfigModel), **fields)
+    return create_model("Adhoc", __base__=LightModel, **fields)
 
 
 class Loose(LightValues, ConfigModel):
