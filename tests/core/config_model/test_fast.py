@@ -71,12 +71,18 @@ def test_the_training_example_s_settings_take_the_fast_path() -> None:
     assert not any(key.startswith(f"{NS}:") for key in config)
 
 
-def problems_both_ways(parse: Any) -> tuple[list[str], list[str]]:
+def problems_both_ways(parse: Any) -> tuple[list[object], list[object]]:
+    """The problems ``parse()`` raises with the fast path on and off, field by field and as printed."""
+
+    def words(error: ConfigError) -> list[object]:
+        fields = [(p.path, p.problem, repr(p.value), tuple(p.allowed), p.hint, str(p)) for p in error.problems]
+        return [*fields, str(error)]
+
     with pytest.raises(ConfigError) as fast_error:
         parse()
     with slow_only(), pytest.raises(ConfigError) as slow_error:
         parse()
-    return [repr(p) for p in fast_error.value.problems], [repr(p) for p in slow_error.value.problems]
+    return words(fast_error.value), words(slow_error.value)
 
 
 @pytest.mark.parametrize("case", BAD_POOLS, ids=[c["id"] for c in BAD_POOLS])
@@ -88,6 +94,31 @@ def test_every_bad_pool_list_gets_the_models_problems(case: dict[str, Any]) -> N
 @pytest.mark.parametrize("case", BAD_GPU_STACKS, ids=[c["id"] for c in BAD_GPU_STACKS])
 def test_every_bad_gpu_stack_gets_the_models_problems(case: dict[str, Any]) -> None:
     found, expected = problems_both_ways(lambda: parse_gpu_stack(case["gpuStack"], f"{NS}:gpuStack"))
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"verify": "yes"},
+        {"verifyTimeoutSeconds": "0"},
+        {"verifySmokeImage": "not an image!"},
+        {"eksSubnetIds": '["subnet-1"]'},
+        {"gkeLocation": "US-Central1"},
+        {"tags": "team=ml"},
+        {"kubeconfig": 42},
+        {"clusterNmae": "ml"},
+        {"cloud": "gcp"},
+        {"nodePools": "[{name: gpu, maxSize: true}]"},
+        {"gpuStack": "{kind: gpu-operator, nfd: sometimes}"},
+        {"kueue": "{flavors: some}"},
+        {"binpackScheduler": "{replicas: two}"},
+    ],
+    ids=lambda bad: next(iter(bad)),
+)
+def test_every_bad_stack_key_gets_the_models_problems(bad: dict[str, object]) -> None:
+    values = {**stack_values("gke-dev"), **bad}
+    found, expected = problems_both_ways(lambda: parse_stack_settings(values, secret_keys=()))
     assert found == expected
 
 
