@@ -2,7 +2,7 @@
 
 A pool's component comes from its provisioner (``gpuready.core.capacity``): its registration entry's ``builder``
 module (``Provisioner.component``) builds it from the stack settings with ``build_pool``, reading the cloud's own
-keys from its settings model (``<Cloud>SettingsConfig.of(settings)``). The cluster's kubeconfig comes from the cloud
+keys from its settings model (``<Cloud>SettingsValues.of(settings)``). The cluster's kubeconfig comes from the cloud
 profile's ``stack_adapter`` module (``cluster_kubeconfig(target, invoke_opts)``). These modules import the cloud's
 Pulumi SDK, so they load only for the stack's own cloud (importing all three SDKs costs seconds).
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gpuready.cli.kueue_section import render_kueue
-from gpuready.core.config_model.kueue_model import parse_kueue
+from gpuready.core.config_model.parsers import parse_kueue
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.kueue.objects import kueue_objects
 from gpuready.offline.plan import PlannedResource

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.specs import GpuPoolSpec
+from tests.fast_config import checking
 
 SpecFactory = Callable[..., GpuPoolSpec]
 
@@ -36,3 +37,11 @@ def build_spec(cloud: Cloud = "eks", **overrides: Any) -> GpuPoolSpec:
 def make_spec() -> SpecFactory:
     """``make_spec(cloud, **overrides)`` builds a validated ``GpuPoolSpec``."""
     return build_spec
+
+
+@pytest.fixture(autouse=True)
+def _fast_path_checked() -> Iterator[None]:
+    """Every config a core test validates goes both ways (``tests/fast_config.py``): the fast path refuses it or
+    builds what the pydantic model builds, so every input of the config tables is compared."""
+    with checking():
+        yield

@@ -15,12 +15,13 @@ import yaml
 from lightkube.config.kubeconfig import KubeConfig
 
 from gpuready.aks.kubeconfig import aks_kubeconfig
+from gpuready.aks.settings_keys import AksSettingsValues
 from gpuready.aks.settings_model import AksSettingsConfig
 from gpuready.core.cluster_kubeconfig import ClusterCredentialsError, ClusterTarget, bearer_token_kubeconfig
 from gpuready.eks.kubeconfig import eks_kubeconfig
 from gpuready.errors import ConfigError
 from gpuready.gke.kubeconfig import GKE_AUTH_PLUGIN, gke_kubeconfig
-from gpuready.gke.settings_model import GkeSettingsConfig
+from gpuready.gke.settings_keys import GkeSettingsValues
 from tests.wiring import cloud_settings
 
 CA = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nplaceholder\n-----END CERTIFICATE-----\n").decode()
@@ -143,19 +144,19 @@ def test_a_missing_target_key_is_worded_as_the_stack_settings_word_it() -> None:
 def test_cluster_target_carries_its_cloud_s_own_settings() -> None:
     target = ClusterTarget("gke", "ml", cloud_settings("gke", gkeLocation="europe-west4"))
     assert (target.cloud, target.cluster_name) == ("gke", "ml")
-    assert GkeSettingsConfig.of(target).gke_location == "europe-west4"
+    assert GkeSettingsValues.of(target).gke_location == "europe-west4"
     with pytest.raises(AttributeError):
         target.cluster_name = "other"  # type: ignore[misc]
 
 
 def test_another_cloud_s_settings_are_a_programming_error() -> None:
-    with pytest.raises(TypeError, match="a gke cluster target takes GkeSettingsConfig, not AksSettingsConfig"):
+    with pytest.raises(TypeError, match="a gke cluster target takes GkeSettingsValues, not AksSettingsConfig"):
         ClusterTarget("gke", "ml", cloud_settings("aks"))
 
 
 def test_a_target_from_the_cloud_s_keys_as_a_stack_file_spells_them() -> None:
     target = ClusterTarget.from_keys("aks", "ml", aksResourceGroup="rg-ml")
-    assert AksSettingsConfig.of(target).aks_resource_group == "rg-ml"
+    assert AksSettingsValues.of(target).aks_resource_group == "rg-ml"
     assert ClusterTarget.from_keys("eks", "ml").cloud_settings is not None
 
 

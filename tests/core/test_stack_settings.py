@@ -13,7 +13,7 @@ from gpuready.core.cluster_kubeconfig import ClusterTarget
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.errors import ConfigError, Problem, RegistrationError
-from gpuready.gke.settings_model import GkeSettingsConfig
+from gpuready.gke.settings_keys import GkeSettingsValues
 
 GKE = {
     "cloud": "gke",
@@ -32,7 +32,7 @@ def _problems(values: dict[str, object]) -> tuple[Problem, ...]:
 
 def test_the_stack_s_cloud_keys_become_its_cloud_settings() -> None:
     settings = parse_stack_settings({**GKE, "gkeNodeLocations": '["us-central1-a"]'})
-    wiring = GkeSettingsConfig.of(settings)
+    wiring = GkeSettingsValues.of(settings)
     assert (wiring.gke_location, wiring.gke_node_locations, wiring.gke_service_account) == (
         "us-central1-a",
         ["us-central1-a"],
@@ -46,7 +46,7 @@ def test_the_stack_s_cloud_keys_become_its_cloud_settings() -> None:
 )
 def test_another_cloud_s_valid_key_is_accepted_and_not_used(key: str, value: str) -> None:
     settings = parse_stack_settings({**GKE, key: value})
-    assert type(settings.cloud_settings) is GkeSettingsConfig
+    assert type(settings.cloud_settings) is GkeSettingsValues
     assert settings == parse_stack_settings(GKE)
 
 
@@ -92,7 +92,7 @@ def test_every_cloud_key_is_described_and_empty_by_default(profile: object) -> N
 def test_the_cluster_target_takes_the_stack_s_cloud_settings() -> None:
     settings = parse_stack_settings(GKE)
     target = ClusterTarget(settings.cloud, settings.cluster_name, settings.cloud_settings)
-    assert GkeSettingsConfig.of(target).gke_location == "us-central1-a"
+    assert GkeSettingsValues.of(target).gke_location == "us-central1-a"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 
-from gpuready.core.config_model.kueue_model import parse_kueue
+from gpuready.core.config_model.parsers import parse_kueue
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.kueue.spec import LocalQueueSpec
 from gpuready.core.workload import gpu_workload

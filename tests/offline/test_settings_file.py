@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.eks.settings_model import EksSettingsConfig
+from gpuready.eks.settings_keys import EksSettingsValues
 from gpuready.errors import ConfigError
 from gpuready.offline.project import OfflineProjectError, load_project
 from gpuready.offline.settings_file import gpuready_values, load_settings
@@ -30,7 +30,7 @@ def test_overrides_and_paths_reach_the_settings() -> None:
         path_overrides=["gpuready:eksSubnetIds[2]=subnet-0ccccccc", "gpuready:verifySkipPools[0]=a10g-br"],
     )
     assert settings.cluster_name == "ml-prod"
-    assert EksSettingsConfig.of(settings).eks_subnet_ids == ["subnet-0aaaaaaa", "subnet-0bbbbbbb", "subnet-0ccccccc"]
+    assert EksSettingsValues.of(settings).eks_subnet_ids == ["subnet-0aaaaaaa", "subnet-0bbbbbbb", "subnet-0ccccccc"]
     assert settings.verify_skip_pools == ("a10g-br",)
 
 

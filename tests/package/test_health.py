@@ -12,7 +12,7 @@ import grpc  # type: ignore[import-untyped]  # no stubs installed
 import pytest
 
 from gpuready.core.clouds.registry import cloud_profile
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.parsers import parse_gpu_stack
 from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.health.agent import HealthSpec
 from gpuready.core.health.agent_chart import AGENT_ADDON, AGENT_ADDON_VERSION

@@ -17,7 +17,7 @@ from google.protobuf import json_format  # type: ignore[import-untyped]
 from pulumi.runtime.mocks import MockMonitor
 
 from gpuready import GpuKueueObjects, GpuKueueObjectsArgs
-from gpuready.core.config_model.kueue_model import parse_kueue
+from gpuready.core.config_model.parsers import parse_kueue
 from gpuready.core.pool_config import parse_pools
 from gpuready.package.schema import package_schema
 from gpuready.package.yaml_program import check_yaml_program

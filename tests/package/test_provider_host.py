@@ -13,8 +13,7 @@ import pytest
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
 from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
-from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.config_model.parsers import parse_binpack, parse_gpu_stack
 from gpuready.core.conventions import Conventions
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.taints import Taint

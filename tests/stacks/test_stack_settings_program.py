@@ -174,7 +174,7 @@ def test_example_stack_pool_list_parses_into_specs(stack: str) -> None:
     assert len({p.name for p in settings.pools}) == len(settings.pools)
     assert {p.cloud for p in settings.pools} == {settings.cloud}
     assert settings.cloud_settings is not None
-    wiring = settings.cloud_settings.model_dump(by_alias=True)
+    wiring = settings.cloud_settings.stack_values()
     for key in REQUIRED_BY_CLOUD[settings.cloud]:
         assert wiring[key], key
 

@@ -31,8 +31,9 @@ from gpuready.core.taints import Taint
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.aks.settings_keys import AksSettingsValues
     from gpuready.aks.settings_model import AksSettingsConfig
-    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
 
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 """The runtime AKS's preinstalled toolkit registers; NVIDIA's AKS page sets ``operator.runtimeClass`` to it
@@ -135,6 +136,12 @@ class AksProfile(CloudProfile):
 
         return AksSettingsConfig
 
+    @property
+    def settings_values(self) -> type[AksSettingsValues]:
+        from gpuready.aks.settings_keys import AksSettingsValues  # noqa: PLC0415 - read only for a stack's settings
+
+        return AksSettingsValues
+
     example_gpu_stack = "device-plugin"  # AKS's Ubuntu image has the driver, no device plugin
     example_pool = (
         "# One T4 per node, whole GPUs, scaled from zero on demand.\n"
@@ -163,10 +170,10 @@ class AksProfile(CloudProfile):
     )
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Reservation and placement group ids in the cluster's subscription (``aks.capacity_rules``)."""
-        subscription = capacity_rules.cluster_subscription(self.settings.narrow(settings).aks_vnet_subnet_id)
+        subscription = capacity_rules.cluster_subscription(self.settings_values.narrow(settings).aks_vnet_subnet_id)
         return [
             problem
             for index, pool in enumerate(pools)

@@ -17,7 +17,7 @@ from pulumi_azure_native import containerservice
 
 from gpuready.aks.kubeconfig import aks_kubeconfig
 from gpuready.aks.node_pool import AksGpuNodePool, AksGpuNodePoolArgs
-from gpuready.aks.settings_model import AksSettingsConfig
+from gpuready.aks.settings_keys import AksSettingsValues
 from gpuready.core.clouds.registry import Cloud
 from gpuready.core.cluster_kubeconfig import ClusterTarget, first_entry
 from gpuready.core.specs import GpuPoolSpec
@@ -26,7 +26,7 @@ from gpuready.core.stack_settings import StackSettings
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> AksGpuNodePool:
     """The agent pool component of ``spec``, wired from the stack's ``aks*`` settings."""
-    wiring = AksSettingsConfig.of(settings)
+    wiring = AksSettingsValues.of(settings)
     return AksGpuNodePool(spec.name, AksGpuNodePoolArgs(
         pool=spec, resource_group_name=wiring.aks_resource_group, cluster_name=settings.cluster_name,
         vnet_subnet_id=wiring.aks_vnet_subnet_id or None, tags=settings.tags,
@@ -50,7 +50,7 @@ def package_pool(
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:
     """The cluster user's kubeconfig, as AKS lists it."""
     credentials = containerservice.list_managed_cluster_user_credentials_output(
-        resource_group_name=AksSettingsConfig.of(target).aks_resource_group,
+        resource_group_name=AksSettingsValues.of(target).aks_resource_group,
         resource_name=target.cluster_name,
         opts=invoke_opts,
     )

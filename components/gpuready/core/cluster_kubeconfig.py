@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
-from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
-from gpuready.core.config_model.problems import validate
+from gpuready.core.config_model import fast
+from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
 from gpuready.errors import ConfigError, GpuReadyError, Problem
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class ClusterTarget:
 
     cloud: Cloud
     cluster_name: str
-    cloud_settings: CloudSettingsConfig | None = None
+    cloud_settings: CloudSettingsValues | None = None
     """The cloud's own settings (its profile's ``settings`` model, as ``StackSettings.cloud_settings`` carries
     them): its look-up reads the keys the model marks ``target`` (the resource group, the location); None: none
     given, so a cloud whose look-up needs a key reports it missing."""
@@ -61,7 +61,13 @@ class ClusterTarget:
         checked by the cloud's settings model: ``ConfigError`` naming each bad or missing key."""
         if cloud not in cloud_names():
             return cls(cloud, cluster_name)  # refused, naming the clouds
-        return cls(cloud, cluster_name, validate(cloud_profile(cloud).settings, keys, f"{NS}:"))
+        profile = cloud_profile(cloud)
+        found = fast.light(fast.shape_of(profile.settings_values), keys)
+        if found is None:
+            from gpuready.core.config_model.problems import validate  # noqa: PLC0415 - pydantic words refused keys
+
+            found = validate(profile.settings, keys, f"{NS}:")
+        return cls(cloud, cluster_name, found)
 
     def __post_init__(self) -> None:
         problems: list[Problem] = []
@@ -71,11 +77,14 @@ class ClusterTarget:
             problems.append(Problem(f"{NS}:clusterName", "is required", hint=f"pulumi config set {NS}:clusterName ..."))
         if self.cloud in cloud_names():
             object.__setattr__(self, "profile", cloud_profile(self.cloud))
-            model = self.profile.settings
+            model = self.profile.settings_values
             given = self.cloud_settings
             if given is not None and not isinstance(given, model):
                 raise TypeError(f"a {self.cloud} cluster target takes {model.__name__}, not {type(given).__name__}")
-            problems += (given or model()).missing(model.target_keys(), self.cloud)
+            keys = model.target_keys()
+            problems += (
+                given.missing(keys, self.cloud) if given is not None else [missing_key(k, self.cloud) for k in keys]
+            )
         if problems:
             raise ConfigError(problems)
 

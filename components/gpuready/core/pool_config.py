@@ -1,8 +1,9 @@
 """Parse pool specs from stack config (camelCase YAML/JSON data) into ``GpuPoolSpec``. Pure.
 
 Strict: every pool is checked against the config model (``config_model.pool_model.PoolConfig``: unknown keys,
-wrong types, sharing by mode), then by the domain rules as its spec is made (``pool_rules``, once per pool);
-every problem of every pool is reported, and nothing is built unless everything is valid.
+wrong types, sharing by mode; a valid pool by its shape alone, without pydantic: ``config_model.fast``), then by
+the domain rules as its spec is made (``pool_rules``, once per pool); every problem of every pool is reported, and
+nothing is built unless everything is valid.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from gpuready.core.clouds.registry import Cloud, cloud_names
-from gpuready.core.config_model.all_problems import OMIT, StandIn, validated
-from gpuready.core.config_model.pool_model import POOL_KEYS, PoolConfig
-from gpuready.core.config_model.pool_parts_model import SHARING_KEYS
+from gpuready.core.config_model import fast
+from gpuready.core.config_model.forms import OMIT, StandIn
+from gpuready.core.config_model.pool_values import POOL_KEYS, SHARING_KEYS, PoolValues
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
@@ -45,7 +46,7 @@ def parse_pools(
     for index, entry in enumerate(raw):
         where = f"{path}[{index}]"
         try:
-            pools.append(validated(PoolConfig, entry, where, _builder(cloud, where, conventions), STAND_INS))
+            pools.append(_pool(entry, where, _builder(cloud, where, conventions)))
         except ConfigError as error:
             problems.extend(error.problems)
     names = [str(e["name"]) for e in raw if isinstance(e, Mapping) and isinstance(e.get("name"), str)]
@@ -68,8 +69,21 @@ def pool_scale_problems(pools: Sequence[GpuPoolSpec], cluster: ClusterFacts, pat
     return problems
 
 
-def _builder(cloud: Cloud, where: str, conventions: Conventions) -> Callable[[PoolConfig], GpuPoolSpec]:
-    def build(entry: PoolConfig) -> GpuPoolSpec:
+def _pool(entry: object, where: str, build: Callable[[PoolValues], GpuPoolSpec]) -> GpuPoolSpec:
+    """One pool's spec: by its shape (``fast``) when it is valid, else by the pydantic model, which words every
+    problem (``all_problems.validated``)."""
+
+    def slow() -> GpuPoolSpec:
+        from gpuready.core.config_model.all_problems import validated  # noqa: PLC0415 - pydantic words a refused pool
+        from gpuready.core.config_model.pool_model import PoolConfig  # noqa: PLC0415 - as validated
+
+        return validated(PoolConfig, entry, where, build, STAND_INS)
+
+    return fast.validated("PoolConfig", entry, build, slow)
+
+
+def _builder(cloud: Cloud, where: str, conventions: Conventions) -> Callable[[PoolValues], GpuPoolSpec]:
+    def build(entry: PoolValues) -> GpuPoolSpec:
         try:
             return entry.spec(cloud, conventions)
         except SpecError as error:

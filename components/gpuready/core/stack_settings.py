@@ -3,8 +3,9 @@
 Pulumi's project config schema types only strings, integers, booleans and arrays (pulumi/pulumi
 ``sdk/go/common/workspace/project.json``: ``simpleConfigType``), so the structured pool list is the YAML
 text of ``gpuready:nodePools`` and every other key is a scalar or a string array (their model:
-``config_model.settings_model``). A cloud's own keys are its settings model's (the profile's ``settings``): declared
-with empty defaults in ``Pulumi.yaml``, checked in their formats on every stack, required and used on their cloud's.
+``config_model.settings_model``, validated without pydantic when valid: ``config_model.stack_values``). A cloud's
+own keys are its settings model's (the profile's ``settings``): declared with empty defaults in ``Pulumi.yaml``,
+checked in their formats on every stack, required and used on their cloud's.
 """
 
 from __future__ import annotations
@@ -18,16 +19,9 @@ import yaml
 
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.cluster_quotas import pool_count_problems
-from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, missing_key
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
-from gpuready.core.config_model.kueue_model import stack_kueue
-from gpuready.core.config_model.settings_model import (
-    KUBECONFIG_HINT,
-    NS,
-    SECRET_KEYS,
-    StackSettingsConfig,
-    split_settings,
-)
+from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
+from gpuready.core.config_model.parsers import parse_binpack, parse_gpu_stack, split_settings, stack_kueue
+from gpuready.core.config_model.stack_values import KUBECONFIG_HINT, NS, SECRET_KEYS, StackValues, given
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions, parse_conventions
 from gpuready.core.gpu_stack.stack_plan import GpuStackPlan, plan_gpu_stack
@@ -81,9 +75,9 @@ class StackSettings:
     """The team's GPU taint and labels (``gpuready:conventions``): every pool carries them (``GpuPoolSpec.conventions``:
     its taint, labels, tolerations, node-template tags), and the policy gate, ``check`` and ``verify`` expect them."""
     tags: Mapping[str, str] = field(default_factory=dict)
-    cloud_settings: CloudSettingsConfig | None = None
+    cloud_settings: CloudSettingsValues | None = None
     """The stack's cloud's own keys, as its settings model (the profile's ``settings``) validated them; the cloud's
-    code reads them with ``<Cloud>SettingsConfig.of(settings)``. None only in settings built by hand."""
+    code reads them with ``<Cloud>SettingsValues.of(settings)``. None only in settings built by hand."""
     cluster: ClusterFacts = field(default_factory=ClusterFacts)
     """What the stack declares of the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
     verify: bool = False
@@ -117,19 +111,18 @@ def parse_stack_settings(values: Mapping[str, object], secret_keys: Collection[s
     problems: list[Problem] = []
     if secret_keys is not None:
         problems.extend(_plaintext_secrets(values, secret_keys))
-    values = StackSettingsConfig.given(values)
+    values = given(values)
     cloud = next((c for c in cloud_names() if c == values.get("cloud")), None)
     profile = cloud_profile(cloud) if cloud else None  # the one look-up of the stack's cloud by name
-    model: StackSettingsConfig | None = None
-    cloud_settings: CloudSettingsConfig | None = None
+    model: StackValues | None = None
+    cloud_settings: CloudSettingsValues | None = None
     try:
-        model, cloud_settings = split_settings(values, profile.settings if profile else None)
+        model, cloud_settings = split_settings(values, profile)
     except ConfigError as error:
         problems.extend(error.problems)
     if profile is not None:
-        problems.extend(
-            missing_key(key, profile.name) for key in profile.settings.required_keys() if not values.get(key)
-        )
+        required = profile.settings_values.required_keys()
+        problems.extend(missing_key(key, profile.name) for key in required if not values.get(key))
     tags = _tags(model.tags if model else [], problems, gcp=profile is not None and profile.tags_are_labels)
     pools: tuple[GpuPoolSpec, ...] = ()
     raw_pools = _yaml_text(values.get("nodePools"), f"{NS}:nodePools", problems, POOLS_HINT)
@@ -215,9 +208,7 @@ def _binpack(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem])
     data = None if raw is None else _yaml_text(raw, path, problems, "e.g. {kubeSchedulerVersion: v1.33.4}")
     if data is None:
         return None
-    # The scheduler's model and rules load only for a stack that deploys the scheduler (issue #32).
-    from gpuready.core.config_model.scheduler_model import parse_binpack  # noqa: PLC0415
-
+    # The scheduler's light classes and rules load only for a stack that deploys the scheduler (``parse_binpack``).
     try:
         return parse_binpack(data, pools, path)
     except ConfigError as error:

@@ -19,7 +19,7 @@ from gpuready.core.clouds.registry import Cloud
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.eks import auto_mode, auto_mode_capacity, karpenter
-from gpuready.eks.settings_model import EksSettingsConfig
+from gpuready.eks.settings_keys import EksSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
 
@@ -90,7 +90,7 @@ def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.Prov
     """The Auto Mode component of ``spec`` on the stack's cluster ``provider``, wired from ``gpuready:clusterName``,
     ``eksNodeRoleArn``, ``eksSubnetIds`` and ``tags``; the stack's pools for the plan's note of Auto Mode's
     cluster-wide ODCR caveat."""
-    wiring = EksSettingsConfig.of(settings)
+    wiring = EksSettingsValues.of(settings)
     return EksAutoModeGpuPool(spec.name, EksAutoModeGpuPoolArgs(
         pool=spec, provider=provider, cluster_name=settings.cluster_name, node_role=wiring.eks_node_role_arn,
         subnet_ids=tuple(wiring.eks_subnet_ids), tags=settings.tags, stack_pools=settings.pools,

@@ -25,7 +25,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.eks import ec2_node_class, karpenter, launch_template_fabric, plan
 from gpuready.eks.fabric import FABRIC
-from gpuready.eks.settings_model import EksSettingsConfig
+from gpuready.eks.settings_keys import EksSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, require_provisioner
 
 
@@ -146,7 +146,7 @@ def package_pool(
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> EksKarpenterGpuPool:
     """The Karpenter component of ``spec`` on the stack's cluster ``provider``, wired from ``gpuready:clusterName``,
     ``eksNodeRoleArn``, ``eksSubnetIds`` and ``tags`` (the stack program's adapter, as for Auto Mode pools)."""
-    wiring = EksSettingsConfig.of(settings)
+    wiring = EksSettingsValues.of(settings)
     return EksKarpenterGpuPool(spec.name, EksKarpenterGpuPoolArgs(
         pool=spec, provider=cast("k8s.Provider", provider), cluster_name=settings.cluster_name,
         node_role=wiring.eks_node_role_arn, subnet_ids=tuple(wiring.eks_subnet_ids), tags=settings.tags,

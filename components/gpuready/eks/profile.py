@@ -32,6 +32,7 @@ from gpuready.eks.platform_fits import PLATFORM_FITS
 from gpuready.errors import Problem
 
 if TYPE_CHECKING:
+    from gpuready.eks.settings_keys import EksSettingsValues
     from gpuready.eks.settings_model import EksSettingsConfig
 
 MAX_KEY = 63
@@ -87,6 +88,12 @@ class EksProfile(CloudProfile):
         from gpuready.eks.settings_model import EksSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
 
         return EksSettingsConfig
+
+    @property
+    def settings_values(self) -> type[EksSettingsValues]:
+        from gpuready.eks.settings_keys import EksSettingsValues  # noqa: PLC0415 - read only for a stack's settings
+
+        return EksSettingsValues
 
     example_pool = (
         "# One L4 per node, whole GPUs, scaled from zero on demand, on Bottlerocket's NVIDIA variant (driver and\n"

@@ -22,12 +22,12 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.eks.kubeconfig import eks_kubeconfig
 from gpuready.eks.node_pool import EksGpuNodePool, EksGpuNodePoolArgs
-from gpuready.eks.settings_model import EksSettingsConfig
+from gpuready.eks.settings_keys import EksSettingsValues
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> EksGpuNodePool:
     """The node group component of ``spec``, wired from the stack's ``eks*`` settings."""
-    wiring = EksSettingsConfig.of(settings)
+    wiring = EksSettingsValues.of(settings)
     return EksGpuNodePool(spec.name, EksGpuNodePoolArgs(
         pool=spec, cluster_name=settings.cluster_name, node_role_arn=wiring.eks_node_role_arn,
         subnet_ids=list(wiring.eks_subnet_ids), tags=settings.tags,

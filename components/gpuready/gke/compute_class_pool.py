@@ -21,7 +21,7 @@ from gpuready.core.clouds.registry import Cloud
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.gke import compute_class
-from gpuready.gke.settings_model import GkeSettingsConfig
+from gpuready.gke.settings_keys import GkeSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
 
 
@@ -78,7 +78,7 @@ def package_pool(
 def build_pool(spec: GpuPoolSpec, settings: StackSettings, provider: pulumi.ProviderResource) -> GkeComputeClassGpuPool:
     """The compute-class component of ``spec`` on the stack's cluster ``provider``, wired from the ``gke*``
     settings."""
-    wiring = GkeSettingsConfig.of(settings)
+    wiring = GkeSettingsValues.of(settings)
     return GkeComputeClassGpuPool(spec.name, GkeComputeClassGpuPoolArgs(
         pool=spec, provider=provider, service_account=wiring.gke_service_account or None,
         node_locations=tuple(wiring.gke_node_locations),

@@ -50,7 +50,8 @@ from gpuready.gke.platform_fits import PLATFORM_FITS
 from gpuready.gke.zones import ZONE, zone_problems
 
 if TYPE_CHECKING:
-    from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
+    from gpuready.gke.settings_keys import GkeSettingsValues
     from gpuready.gke.settings_model import GkeSettingsConfig
 
 GKE_TOOLKIT_ENV = [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}]
@@ -112,6 +113,12 @@ class GkeProfile(CloudProfile):
         from gpuready.gke.settings_model import GkeSettingsConfig  # noqa: PLC0415 - pydantic late: not for check, label, verify
 
         return GkeSettingsConfig
+
+    @property
+    def settings_values(self) -> type[GkeSettingsValues]:
+        from gpuready.gke.settings_keys import GkeSettingsValues  # noqa: PLC0415 - read only for a stack's settings
+
+        return GkeSettingsValues
 
     example_pool = (
         "# One L4 per node on GKE's own driver and device plugin, scaled from zero on demand.\n"
@@ -210,9 +217,9 @@ class GkeProfile(CloudProfile):
         return problems
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
-        wiring = self.settings.narrow(settings)
+        wiring = self.settings_values.narrow(settings)
         locations = tuple(wiring.gke_node_locations)
         found = zone_problems(wiring.gke_location or None, locations, pools, prefix)
         found += reservation_zone.stack_problems(wiring.gke_location or None, locations, pools, prefix)

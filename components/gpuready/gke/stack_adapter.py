@@ -22,12 +22,12 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.gke.kubeconfig import gke_kubeconfig
 from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
-from gpuready.gke.settings_model import GkeSettingsConfig
+from gpuready.gke.settings_keys import GkeSettingsValues
 
 
 def build_pool(spec: GpuPoolSpec, settings: StackSettings) -> GkeGpuNodePool:
     """The node pool component of ``spec``, wired from the stack's ``gke*`` settings."""
-    wiring = GkeSettingsConfig.of(settings)
+    wiring = GkeSettingsValues.of(settings)
     return GkeGpuNodePool(spec.name, GkeGpuNodePoolArgs(
         pool=spec, cluster_name=settings.cluster_name, location=wiring.gke_location,
         node_locations=tuple(wiring.gke_node_locations) or None,
@@ -54,7 +54,7 @@ def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOp
     """A kubeconfig for the cluster whose user runs gke-gcloud-auth-plugin."""
     name = target.cluster_name
     cluster = container.get_cluster_output(
-        name=name, location=GkeSettingsConfig.of(target).gke_location, opts=invoke_opts
+        name=name, location=GkeSettingsValues.of(target).gke_location, opts=invoke_opts
     )
     kubeconfig: pulumi.Output[str] = cluster.apply(
         lambda result: gke_kubeconfig(

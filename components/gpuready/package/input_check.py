@@ -19,7 +19,7 @@ import pulumi
 from gpuready.core.capacity.interface import Provisioner
 from gpuready.core.capacity.registry import component_provisioners
 from gpuready.core.component_entry import SettingEntry
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.parsers import parse_gpu_stack
 from gpuready.core.config_model.problems import rebased
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import GPU_TAINT_PROPERTY, SKYPILOT_PROPERTY, Conventions, parse_conventions

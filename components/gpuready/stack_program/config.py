@@ -1,14 +1,14 @@
 """Reads the stack's ``gpuready:*`` config: the only module that calls ``pulumi.Config``.
 
-The keys it reads are the joined settings model's (``settings_model.pulumi_types``: the cloud-neutral keys and every
-cloud's own), so a key a cloud's settings model adds is read with no change here."""
+The keys it reads are the joined settings model's (``stack_values.pulumi_types``, read from the shape table: the
+cloud-neutral keys and every cloud's own), so a key a cloud's settings model adds is read with no change here."""
 
 from __future__ import annotations
 
 import pulumi
 from pulumi.runtime import get_config_env, is_config_secret
 
-from gpuready.core.config_model.settings_model import pulumi_types
+from gpuready.core.config_model.stack_values import pulumi_types
 from gpuready.core.stack_settings import NS, StackSettings, parse_stack_settings
 
 

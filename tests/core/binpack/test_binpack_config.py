@@ -24,7 +24,7 @@ from gpuready.core.binpack.scheduler_config import (
     gpu_taint_keys_of,
     scheduler_configuration,
 )
-from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.config_model.parsers import parse_binpack
 from gpuready.core.conventions import Conventions
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint

@@ -8,7 +8,7 @@ import pytest
 
 from gpuready.core import pool_config
 from gpuready.core.config_model.all_problems import top_key
-from gpuready.core.config_model.gpu_stack_model import parse_gpu_stack
+from gpuready.core.config_model.parsers import parse_gpu_stack
 from gpuready.errors import ConfigError
 
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS, parse_gpu_stack
+from gpuready.core.config_model.gpu_stack_model import GPU_STACK_KEYS
+from gpuready.core.config_model.parsers import parse_gpu_stack
 from gpuready.core.gpu_stack import stack_rules
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.health.agent import HealthSpec

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.config_model.scheduler_model import parse_binpack
+from gpuready.core.config_model.parsers import parse_binpack
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.stack_settings import parse_stack_settings
 from gpuready.errors import ConfigError

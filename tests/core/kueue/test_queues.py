@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpuready.core.config_model.kueue_model import parse_kueue
+from gpuready.core.config_model.parsers import parse_kueue
 from gpuready.core.health.repair import RepairPolicy
 from gpuready.core.kueue.objects import kueue_objects, unqueued_warnings
 from gpuready.core.kueue.queues import QUEUE_LABEL, queue_warnings

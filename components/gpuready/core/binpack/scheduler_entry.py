@@ -24,7 +24,7 @@ def _model() -> type[BinPackSchedulerConfig]:
 
 
 def _parse(raw: object, pools: Sequence[Any], path: str) -> Any:
-    from gpuready.core.config_model.scheduler_model import parse_binpack  # noqa: PLC0415 - as _model
+    from gpuready.core.config_model.parsers import parse_binpack  # noqa: PLC0415 - as _model
 
     return parse_binpack(raw, pools, path)
 

@@ -15,6 +15,7 @@ from gpuready.errors import Problem
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.addon_resource import AddonResource
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
     from gpuready.core.specs import GpuPoolSpec
 
@@ -39,6 +40,13 @@ class StackWiring(NamedCloud, Protocol):
         stack on it must set and which the cluster's kubeconfig look-up needs. Imported when first asked for: pydantic
         loads only where a stack's config is read (``check``, ``label`` and ``verify`` start without it)."""
 
+    @property
+    @abstractmethod
+    def settings_values(self) -> type[CloudSettingsValues]:
+        """The light class of the cloud's settings (``<cloud>/settings_keys.py``, no pydantic; ``settings``
+        subclasses it): what a valid stack's keys become, with the formats they are checked in
+        (``config_model.fast``)."""
+
     exec_credentials: ClassVar[str | None] = None
     """``module:function`` recognising a kubeconfig user's exec plugin that this cloud's library runs in-process
     (``gpuready.kube.exec_credentials``: EKS's ``aws eks get-token``, minted with botocore); None: none."""
@@ -57,7 +65,7 @@ class StackWiring(NamedCloud, Protocol):
     """What is not checked about regional offerings on this cloud, and why (a cloud without offerings data)."""
 
     def stack_settings_problems(
-        self, settings: CloudSettingsConfig, pools: Sequence[GpuPoolSpec], prefix: str
+        self, settings: CloudSettingsValues, pools: Sequence[GpuPoolSpec], prefix: str
     ) -> list[Problem]:
         """Problems of the stack's cloud settings (``settings``: its ``settings`` model) given its pools (GKE: node
         locations and per-zone sizes)."""

@@ -16,6 +16,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from gpuready.core.config_model.base import ConfigModel
+from gpuready.core.config_model.forms import OMIT, StandIn
 from gpuready.core.config_model.problems import problems_of, validate
 from gpuready.core.suggest import closest
 from gpuready.errors import ConfigError, Problem, SpecError
@@ -23,11 +24,8 @@ from gpuready.errors import ConfigError, Problem, SpecError
 M = TypeVar("M", bound=ConfigModel)
 T = TypeVar("T")
 
-StandIn = Callable[[Mapping[str, object], object], object]
-"""``(entry, broken value) -> value`` to validate with instead, or ``OMIT``."""
+__all__ = ["OMIT", "StandIn", "nearest", "top_key", "validated"]
 
-OMIT = object()
-"""A stand-in's answer when the key is better left out."""
 
 _ROUNDS = 3
 """Salvage passes at most: each leaves out the keys the previous one found broken."""

@@ -13,65 +13,41 @@ kubeconfig look-up needs it (``target``: ``cluster_kubeconfig.ClusterTarget``).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Annotated, Any, Protocol, Self
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator
 
-from gpuready.core.config_model.base import ConfigModel
-from gpuready.core.config_model.problems import config_error
-from gpuready.errors import Problem, RegistrationError
+from gpuready.core.config_model.base import ConfigModel, after, before
+from gpuready.core.config_model.cloud_keys import (
+    REQUIRED,
+    TARGET,
+    CloudSettingsValues,
+    Format,
+    HasCloudSettings,
+    StackKey,
+    missing_key,
+)
+from gpuready.core.config_model.forms import text_items
+from gpuready.errors import RegistrationError
 
-NS = "gpuready"
+__all__ = [
+    "REQUIRED", "TARGET", "CloudSettingsConfig", "Format", "HasCloudSettings", "StackKey", "Strings", "formatted",
+    "missing_key", "text_items",
+]  # fmt: skip
 
-
-def text_items(value: Any) -> Any:
-    """Every item of a list as text, as the engine would pass it."""
-    return [str(v) for v in value] if isinstance(value, list) else value
-
-
-Strings = Annotated[list[str], BeforeValidator(text_items)]
+Strings = Annotated[list[str], before(text_items)]
 """A list of strings (Pulumi type ``array``)."""
 
 
-def formatted(pattern: re.Pattern[str], message: str, hint: str | Callable[[str], str]) -> AfterValidator:
-    """The check of a text key in its documented format: the value when ``pattern`` matches it, else the key's
-    problem saying ``message``, with ``hint`` (a text, or one made from the value given)."""
-
-    def check(value: str) -> str:
-        if pattern.match(value):
-            return value
-        raise config_error(message, hint(value) if callable(hint) else hint)
-
-    return AfterValidator(check)
+def formatted(check: Format) -> AfterValidator:
+    """The check of a text key in its documented format (``cloud_keys.Format``)."""
+    return after(check)
 
 
-@dataclass(frozen=True, slots=True)
-class StackKey:
-    """What a cloud's key means to a stack on that cloud (``Annotated`` metadata of its field)."""
-
-    required: bool = False
-    """A stack on the cloud must set it (it is empty by default, as ``Pulumi.yaml`` declares every key)."""
-    target: bool = False
-    """The cluster's kubeconfig look-up needs it (``ClusterTarget``)."""
-
-
-REQUIRED = StackKey(required=True)
-TARGET = StackKey(required=True, target=True)
-
-
-class HasCloudSettings(Protocol):
-    """What carries a stack's cloud settings (``stack_settings.StackSettings``)."""
-
-    @property
-    def cloud_settings(self) -> CloudSettingsConfig | None: ...
-
-
-class CloudSettingsConfig(ConfigModel):
-    """The ``gpuready:*`` keys of one cloud (subclassed in the cloud's package). Every key has an empty default:
-    a stack of another cloud may leave it unset, and ``required`` ones are asked for by the stack's cloud only."""
+class CloudSettingsConfig(CloudSettingsValues, ConfigModel):
+    """The ``gpuready:*`` keys of one cloud (subclassed in the cloud's package, after the cloud's light class). Every
+    key has an empty default: a stack of another cloud may leave it unset, and ``required`` ones are asked for by the
+    stack's cloud only."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -110,26 +86,5 @@ class CloudSettingsConfig(ConfigModel):
         """Keys the cluster's kubeconfig look-up needs (``ClusterTarget``)."""
         return cls._marked("target")
 
-    @classmethod
-    def of(cls, settings: HasCloudSettings) -> Self:
-        """The settings of this cloud that ``settings`` carries; ``TypeError`` when they are another model's."""
-        return cls.narrow(settings.cloud_settings)
-
-    @classmethod
-    def narrow(cls, found: CloudSettingsConfig | None) -> Self:
-        """``found`` as this cloud's model; ``TypeError`` when it is another model (or none)."""
-        if not isinstance(found, cls):
-            raise TypeError(f"the stack settings carry {type(found).__name__}, not {cls.__name__}")
-        return found
-
-    def missing(self, keys: Sequence[str], cloud: str) -> list[Problem]:
-        """A problem per key of ``keys`` this model leaves empty, worded for a stack on ``cloud``."""
-        values = self.model_dump(by_alias=True)
-        return [missing_key(key, cloud) for key in keys if not values.get(key)]
-
-
-def missing_key(key: str, cloud: str) -> Problem:
-    """A cloud's required key that a stack on it leaves unset."""
-    return Problem(
-        f"{NS}:{key}", f"is required when {NS}:cloud is {cloud}", None, (), f"pulumi config set {NS}:{key} ..."
-    )
+    def stack_values(self) -> dict[str, object]:
+        return self.model_dump(by_alias=True)

@@ -6,17 +6,15 @@ The kind's validity on the pool's instance types and the cloud's own rules are c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, cast
+from typing import ClassVar
 
-from pydantic import model_validator
-
-from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.problems import config_error
-from gpuready.core.fabric.model import FABRIC_KINDS, FabricKind, FabricNetwork, FabricSpec
+from gpuready.core.config_model.base import ConfigModel, Words, before_model
+from gpuready.core.config_model.forms import fabric_from_kind
+from gpuready.core.config_model.pool_parts_values import FabricNetworkValues, FabricValues
+from gpuready.core.fabric.model import FABRIC_KINDS
 
 
-class FabricNetworkConfig(ConfigModel):
+class FabricNetworkConfig(FabricNetworkValues, ConfigModel):
     """One additional node network of a fabric pool (GKE): a VPC and a subnet of it, as the stack names them."""
 
     network: str
@@ -24,11 +22,8 @@ class FabricNetworkConfig(ConfigModel):
     subnetwork: str
     """The subnetwork's name (one per NIC); it also names the cluster's ``Network`` object for it."""
 
-    def to_spec(self) -> FabricNetwork:
-        return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
 
-
-class FabricConfig(ConfigModel):
+class FabricConfig(FabricValues, ConfigModel):
     """``fabric``: ``efa`` (or another kind), or ``{kind: efa, placementGroup: create}``, with (GKE) its
     additional node networks."""
 
@@ -43,16 +38,4 @@ class FabricConfig(ConfigModel):
     networks: list[FabricNetworkConfig] | None = None
     """GKE GPUDirect: the additional node networks, one per extra NIC of the machine, in NIC order."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _from_kind(cls, data: Any) -> Any:
-        if isinstance(data, str):
-            return {"kind": data}
-        if not isinstance(data, Mapping):
-            raise config_error("must be a fabric kind or a mapping with a kind", "fabric: efa, or fabric: {kind: efa}")
-        return data
-
-    def to_spec(self) -> FabricSpec:
-        kind = cast("FabricKind", self.kind)  # checked by fabric.rules, once, when the spec is made
-        networks = tuple(n.to_spec() for n in self.networks or ())
-        return FabricSpec(kind=kind, placement_group=self.placement_group, networks=networks)
+    _from_kind = before_model(fabric_from_kind)

@@ -10,11 +10,9 @@ from typing import Any, ClassVar
 
 from gpuready.core.config_model.all_problems import nearest, validated
 from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.problems import rebased
+from gpuready.core.config_model.gpu_stack_values import GpuStackValues, HealthValues
 from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind
 from gpuready.core.gpu_stack.stack_spec import MIN_TIMEOUT_SECONDS, GpuStackSpec, NfdMode
-from gpuready.core.health.agent import HealthSpec
-from gpuready.errors import ConfigError, SpecError
 
 KIND_HINT = (
     "gpu-operator, device-plugin or dra-driver installs that NVIDIA chart (dra-driver for pools with "
@@ -23,7 +21,7 @@ KIND_HINT = (
 )
 
 
-class HealthConfig(ConfigModel):
+class HealthConfig(HealthValues, ConfigModel):
     """``gpuStack.health``: who reports GPU health (``agent``) and who runs DCGM on the pools (``dcgm``)."""
 
     agent: str = "none"
@@ -31,11 +29,8 @@ class HealthConfig(ConfigModel):
     dcgm: str | None = None
     """gpu-operator, health-agent or none; unset: the GPU Operator's when it is installed."""
 
-    def to_spec(self) -> HealthSpec:
-        return HealthSpec(agent=self.agent, dcgm=self.dcgm)
 
-
-class GpuStackConfig(ConfigModel):
+class GpuStackConfig(GpuStackValues, ConfigModel):
     """``gpuStack``: a kind, or a mapping with a kind and the release settings."""
 
     words: ClassVar = {"kind": Words("unknown GPU stack", KIND_HINT), "nfd": Words("unknown NFD mode")}
@@ -69,21 +64,12 @@ class GpuStackConfig(ConfigModel):
     health: HealthConfig | None = None
     """Who reports GPU health and who runs DCGM on the pools (see docs/gpu-health.md)."""
 
-    def spec(self, path: str = "gpuStack") -> GpuStackSpec:
-        """The validated spec; its own value problems (``stack_spec_problems``) under ``path``."""
-        try:
-            given = dict(self)
-            given["health"] = self.health.to_spec() if self.health is not None else HealthSpec()
-            return GpuStackSpec(**given)
-        except SpecError as error:
-            raise ConfigError(rebased(error.problems, "gpuStack", path)) from None
-
 
 GPU_STACK_KEYS = tuple(field.alias or name for name, field in GpuStackConfig.model_fields.items())
 
 
-def parse_gpu_stack(raw: object, path: str = "gpuStack") -> GpuStackSpec:
-    """Parse ``raw`` (a mapping, or just the kind as a string); raise ``ConfigError`` listing every problem."""
+def parse_gpu_stack_model(raw: object, path: str = "gpuStack") -> GpuStackSpec:
+    """``parsers.parse_gpu_stack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     if isinstance(raw, str):
         raw = {"kind": raw}
     return validated(GpuStackConfig, raw, path, lambda config: config.spec(path), {"kind": nearest(STACK_KINDS)})

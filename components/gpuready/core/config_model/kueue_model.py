@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from gpuready.core.config_model.all_problems import validated
 from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.kueue.objects import problems
-from gpuready.core.kueue.spec import (
-    ClusterQueueSpec,
-    FlavorChoice,
-    KueueSpec,
-    LocalQueueSpec,
-    NamespaceSelector,
-    SelectorExpression,
-    SelectorOperator,
+from gpuready.core.config_model.kueue_values import (
+    ClusterQueueValues,
+    KueueValues,
+    LocalQueueValues,
+    NamespaceSelectorValues,
+    SelectorExpressionValues,
 )
+from gpuready.core.kueue.spec import FlavorChoice, KueueSpec, SelectorOperator
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import ConfigError, Problem, SpecError
 
 
-class SelectorExpressionConfig(ConfigModel):
+class SelectorExpressionConfig(SelectorExpressionValues, ConfigModel):
     """One ``namespaceSelector.matchExpressions`` entry."""
 
     words: ClassVar = {"operator": Words("unknown selector operator", "In, NotIn, Exists or DoesNotExist")}
@@ -34,7 +31,7 @@ class SelectorExpressionConfig(ConfigModel):
     """The label values of ``In`` / ``NotIn``."""
 
 
-class NamespaceSelectorConfig(ConfigModel):
+class NamespaceSelectorConfig(NamespaceSelectorValues, ConfigModel):
     """``clusterQueue.namespaceSelector``: a label selector of the namespaces whose workloads the queue admits."""
 
     shape: ClassVar = Words("must be a mapping", "e.g. {matchLabels: {team: ml}}")
@@ -44,15 +41,8 @@ class NamespaceSelectorConfig(ConfigModel):
     match_expressions: list[SelectorExpressionConfig] | None = None
     """Conditions on namespace labels that must all hold."""
 
-    def to_spec(self) -> NamespaceSelector:
-        expressions = tuple(
-            SelectorExpression(key=e.key, operator=e.operator, values=tuple(e.values or ()))
-            for e in self.match_expressions or ()
-        )
-        return NamespaceSelector(match_labels=dict(self.match_labels or {}), match_expressions=expressions)
 
-
-class ClusterQueueConfig(ConfigModel):
+class ClusterQueueConfig(ClusterQueueValues, ConfigModel):
     """``clusterQueue``: a Kueue ClusterQueue over every pool with a ResourceFlavor, with its admission checks."""
 
     shape: ClassVar = Words("must be a mapping", "e.g. {name: training}")
@@ -68,16 +58,8 @@ class ClusterQueueConfig(ConfigModel):
     pool's nodes advertise (GPU resources, ``maxSize`` nodes' worth) and adds others, such as cpu and memory, which
     every flavor must then have."""
 
-    def to_spec(self) -> ClusterQueueSpec:
-        return ClusterQueueSpec(
-            name=self.name,
-            namespace_selector=self.namespace_selector.to_spec() if self.namespace_selector else NamespaceSelector(),
-            cohort=self.cohort,
-            quota={flavor: dict(quota) for flavor, quota in (self.quota or {}).items()},
-        )
 
-
-class LocalQueueConfig(ConfigModel):
+class LocalQueueConfig(LocalQueueValues, ConfigModel):
     """One ``localQueues`` entry: a namespace's queue onto the ClusterQueue."""
 
     shape: ClassVar = Words("must be a mapping", "e.g. {namespace: team-a, name: training}")
@@ -87,11 +69,8 @@ class LocalQueueConfig(ConfigModel):
     name: str
     """The LocalQueue's name, which workloads give in the label ``kueue.x-k8s.io/queue-name``."""
 
-    def to_spec(self) -> LocalQueueSpec:
-        return LocalQueueSpec(namespace=self.namespace, name=self.name)
 
-
-class KueueConfig(ConfigModel):
+class KueueConfig(KueueValues, ConfigModel):
     """``kueue``: ``{flavors: queued | all | none, clusterQueue: {...}, localQueues: [...]}``."""
 
     shape: ClassVar = Words("must be a mapping", "e.g. {flavors: all}")
@@ -105,36 +84,7 @@ class KueueConfig(ConfigModel):
     local_queues: list[LocalQueueConfig] | None = None
     """LocalQueues onto the ClusterQueue, one per namespace and name."""
 
-    def spec(self, pools: Sequence[GpuPoolSpec], path: str) -> KueueSpec:
-        made = KueueSpec(
-            flavors=self.flavors,
-            cluster_queue=self.cluster_queue.to_spec() if self.cluster_queue else None,
-            local_queues=tuple(q.to_spec() for q in self.local_queues or ()),
-        )
-        found = problems(pools, made, path) if pools else []  # pools that failed to parse are reported already
-        if found:
-            raise SpecError(found)
-        return made
 
-
-def parse_kueue(raw: object, pools: Sequence[GpuPoolSpec], path: str = "kueue") -> KueueSpec:
-    """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem."""
+def parse_kueue_model(raw: object, pools: Sequence[GpuPoolSpec], path: str = "kueue") -> KueueSpec:
+    """``parsers.parse_kueue`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     return validated(KueueConfig, raw, path, lambda config: config.spec(pools, path))
-
-
-YamlText = Callable[[object, str, list[Problem], str], object]
-"""The stack settings' reader of a YAML-text key: ``(raw, path, problems, hint) -> data or None``."""
-
-
-def stack_kueue(raw: object, pools: Sequence[GpuPoolSpec], problems: list[Problem], yaml_text: YamlText) -> KueueSpec:
-    """``gpuready:kueue`` (YAML text or data) for the stack's pools; absent: ``KueueSpec()`` (the queued pools'
-    objects). Problems are added to ``problems``."""
-    path = "gpuready:kueue"
-    data = None if raw is None or raw == "" else yaml_text(raw, path, problems, "e.g. {flavors: all}")
-    if data is None:
-        return KueueSpec()
-    try:
-        return parse_kueue(data, pools, path)
-    except ConfigError as error:
-        problems.extend(error.problems)
-        return KueueSpec()

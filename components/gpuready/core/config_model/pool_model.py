@@ -1,20 +1,17 @@
 """One entry of ``gpuready:nodePools``: the config model of a GPU pool, sharing by ``mode``. Pure.
 
-The model checks the shape; the values that depend on the cloud and the catalog (names, sizes, capacity, image,
-driver, labels, taints, sharing fit) are checked once, by ``pool_rules`` when the ``GpuPoolSpec`` is made.
+The model checks the shape (its light class, ``pool_values.PoolValues``, makes the spec); the values that depend on
+the cloud and the catalog (names, sizes, capacity, image, driver, labels, taints, sharing fit) are checked once, by
+``pool_rules`` when the ``GpuPoolSpec`` is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
-from pydantic import field_validator
-
-from gpuready.core.capacity import rules as capacity_rules
-from gpuready.core.clouds.registry import Cloud
-from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.base import ConfigModel, Words, before_field
 from gpuready.core.config_model.fabric_model import FabricConfig
+from gpuready.core.config_model.forms import sharing_form
 from gpuready.core.config_model.pool_parts_model import (
     GpuConfig,
     GpuRequirementsConfig,
@@ -25,16 +22,10 @@ from gpuready.core.config_model.pool_parts_model import (
     TaintConfig,
     UpgradeConfig,
 )
-from gpuready.core.config_model.problems import config_error
-from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
-from gpuready.core.conventions import Conventions
-from gpuready.core.specs import (
-    GpuPoolSpec,
-)
-from gpuready.errors import SpecError
+from gpuready.core.config_model.pool_values import PoolValues
 
 
-class PoolConfig(ConfigModel):
+class PoolConfig(PoolValues, ConfigModel):
     """One pool entry as a user writes it."""
 
     shape: ClassVar = Words("must be a mapping of pool settings")
@@ -119,53 +110,7 @@ class PoolConfig(ConfigModel):
     overrides: dict[str, Any] | None = None
     """Extra inputs of the cloud resource; keys are checked by ``pool_rules`` against the SDK's inputs."""
 
-    @field_validator("sharing", mode="before")
-    @classmethod
-    def _sharing_form(cls, value: Any) -> Any:
-        if value == "none":
-            return None
-        if isinstance(value, str):
-            raise config_error("must be none or a mapping with a mode", "sharing: {mode: mps, replicas: 2}")
-        if not isinstance(value, Mapping):
-            raise config_error("must be none or a mapping")
-        mode = value.get("mode")
-        if mode is not None and not isinstance(mode, str):
-            raise config_error("must be a string", at="mode", value=mode)
-        return value
-
-    def spec(self, cloud: Cloud, conventions: Conventions = DEFAULT_CONVENTIONS) -> GpuPoolSpec:
-        """The ``GpuPoolSpec`` with the stack's ``conventions`` (validated by ``pool_rules`` as it is made; raises
-        ``SpecError``).
-
-        Field for field: every key of the model is the spec's field of the same name (``test_pool_model`` holds
-        the two to one list), a sub-model gives its ``to_spec()``, a list of them a tuple; unset keys keep the
-        spec's defaults."""
-        given = {name: _to_spec(getattr(self, name)) for name in type(self).model_fields}
-        kept = {name: value for name, value in given.items() if value is not None}
-        if self.min_size is not None:
-            return GpuPoolSpec(cloud=cloud, conventions=conventions, **kept)
-        missing = capacity_rules.missing_min_size_problems(cloud, self.provisioner)
-        try:  # an absent minSize is 0: what an elastic pool needs, and a stand-in for a fixed one's other rules
-            spec = GpuPoolSpec(cloud=cloud, conventions=conventions, min_size=0, **kept)
-        except SpecError as error:
-            raise SpecError([*missing, *error.problems]) from None
-        if missing:
-            raise SpecError(missing)
-        return spec
-
-
-@runtime_checkable
-class _SpecPart(Protocol):
-    """A sub-model of the pool entry: gives the spec's value of its key."""
-
-    def to_spec(self) -> object: ...
-
-
-def _to_spec(given: object) -> Any:
-    """A config value as the spec holds it."""
-    if isinstance(given, list):
-        return tuple(_to_spec(item) for item in given)
-    return given.to_spec() if isinstance(given, _SpecPart) else given
+    _sharing_form = before_field("sharing", sharing_form)
 
 
 POOL_KEYS = tuple(field.alias or name for name, field in PoolConfig.model_fields.items())

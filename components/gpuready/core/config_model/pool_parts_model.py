@@ -1,32 +1,36 @@
 """The parts of a ``gpuready:nodePools`` entry: the config models of its ``gpu``, ``gpuRequirements``, ``sharing``
 (by ``mode``), ``taints``, ``upgrade``, ``repair`` and ``reservation`` keys. Pure; ``pool_model.PoolConfig`` holds them.
+
+Each model subclasses its light class (``pool_parts_values``: what it gives the pool's spec); its validators are
+the plain functions of ``forms``, which the fast path runs too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, cast, get_args
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Discriminator, Field, Tag, model_validator
+from pydantic import Discriminator, Field, Tag
 
-from gpuready.core.catalog.lookup import ExplicitGpu
-from gpuready.core.config_model.base import ConfigModel, Words
-from gpuready.core.config_model.problems import CONFIG_ERROR, config_error
-from gpuready.core.health.repair import RepairPolicy
-from gpuready.core.k8s_syntax import TaintEffect
-from gpuready.core.specs import (
-    GpuRequirements,
-    GpuSharing,
-    MigPartitioning,
-    MigStrategy,
-    Reservation,
-    ReservationTerm,
-    UpgradePolicy,
+from gpuready.core.config_model.base import CONFIG_ERROR, ConfigModel, Words, before_model
+from gpuready.core.config_model.forms import layout_form, repair_shorthand, taint_from_text, types_form
+from gpuready.core.config_model.pool_parts_values import (
+    GpuRequirementsValues,
+    GpuValues,
+    MigValues,
+    NoSharingValues,
+    RepairValues,
+    ReservationTermValues,
+    ReservationValues,
+    SharedGpuValues,
+    TaintValues,
+    UpgradeValues,
 )
-from gpuready.core.taints import Taint, parse_taint_text
+from gpuready.core.config_model.pool_values import SHARING_KEYS
+
+__all__ = ["SHARING_KEYS", "InstanceTypes", "SharingConfig"]
 
 
-class GpuConfig(ConfigModel):
+class GpuConfig(GpuValues, ConfigModel):
     """``gpu``: an explicit GPU description for instance types the catalog does not list."""
 
     words: ClassVar = {"arch": Words("unknown CPU architecture")}
@@ -35,46 +39,31 @@ class GpuConfig(ConfigModel):
     count: int
     arch: Literal["arm64", "x86_64"] | None = None
 
-    def to_spec(self) -> ExplicitGpu:
-        return ExplicitGpu(model=self.model, count=self.count, arch=self.arch)
-
-
-def _types_form(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "one"
-    return "list" if isinstance(value, list) else None
-
 
 InstanceTypes = Annotated[
     Annotated[str, Tag("one")] | Annotated[list[str], Tag("list")],
     Discriminator(
-        _types_form,
+        types_form,
         custom_error_type=CONFIG_ERROR,
         custom_error_message="must be an instance type or (elastic pools) a list of them",
     ),
 ]
 
 
-class GpuRequirementsConfig(ConfigModel):
+class GpuRequirementsConfig(GpuRequirementsValues, ConfigModel):
     """``gpuRequirements``: an elastic pool's nodes by their GPU model and count (``capacity.gpu_choice``)."""
 
     model: str
     count: int
 
-    def to_spec(self) -> GpuRequirements:
-        return GpuRequirements(model=self.model, count=self.count)
 
-
-class NoSharingConfig(ConfigModel):
+class NoSharingConfig(NoSharingValues, ConfigModel):
     """``sharing: {mode: none}``: the same as no sharing."""
 
     mode: Literal["none"]
 
-    def to_spec(self) -> None:
-        return None
 
-
-class SharedGpuConfig(ConfigModel):
+class SharedGpuConfig(SharedGpuValues, ConfigModel):
     """Time-slicing or MPS."""
 
     mode: Literal["time-slicing", "mps"]
@@ -82,30 +71,16 @@ class SharedGpuConfig(ConfigModel):
     rename_by_default: bool = False
     fail_requests_greater_than_one: bool | None = None
 
-    def to_spec(self) -> GpuSharing:
-        return GpuSharing(
-            mode=self.mode,
-            replicas=self.replicas,
-            rename_by_default=self.rename_by_default,
-            fail_requests_greater_than_one=self.fail_requests_greater_than_one,
-        )
-
-
-def _layout_form(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "name"
-    return "counts" if isinstance(value, Mapping) else None
-
 
 Layout = Annotated[
     Annotated[str, Tag("name")] | Annotated[dict[str, int], Tag("counts")],
     Discriminator(
-        _layout_form, custom_error_type=CONFIG_ERROR, custom_error_message="must be a layout name or profile -> count"
+        layout_form, custom_error_type=CONFIG_ERROR, custom_error_message="must be a layout name or profile -> count"
     ),
 ]
 
 
-class MigConfig(ConfigModel):
+class MigConfig(MigValues, ConfigModel):
     """Multi-Instance GPU: one profile on every GPU, or a layout."""
 
     mode: Literal["mig"]
@@ -113,22 +88,11 @@ class MigConfig(ConfigModel):
     layout: Layout | None = None
     strategy: str = "single"
 
-    def to_spec(self) -> MigPartitioning:
-        strategy = cast("MigStrategy", self.strategy)  # checked by sharing_rules, once, when the spec is made
-        return MigPartitioning(profile=self.profile, layout=self.layout, strategy=strategy)
-
 
 SharingConfig = Annotated[NoSharingConfig | SharedGpuConfig | MigConfig, Field(discriminator="mode")]
 
-SHARING_KEYS: dict[str, frozenset[str]] = {
-    mode: frozenset(f.alias or n for n, f in form.model_fields.items())
-    for form in (NoSharingConfig, SharedGpuConfig, MigConfig)
-    for mode in get_args(form.model_fields["mode"].annotation)
-}
-"""Sharing mode -> the keys its form takes (``mode`` included)."""
 
-
-class TaintConfig(ConfigModel):
+class TaintConfig(TaintValues, ConfigModel):
     """A taint, as a mapping or as ``key=value:Effect`` text (``taints.parse_taint_text``)."""
 
     key: str
@@ -136,23 +100,10 @@ class TaintConfig(ConfigModel):
     effect: str
     """Checked by ``pool_rules`` (once), with the pool's other taint rules."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _from_text(cls, data: Any) -> Any:
-        if isinstance(data, str):
-            parts = parse_taint_text(data)
-            if parts is None:
-                raise config_error("must look like key=value:Effect", "e.g. dedicated=ml:NoSchedule")
-            return {"key": parts[0], "value": parts[1], "effect": parts[2]}
-        if not isinstance(data, Mapping):
-            raise config_error("must be a mapping {key, value, effect} or key=value:Effect")
-        return data
-
-    def to_spec(self) -> Taint:
-        return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
+    _from_text = before_model(taint_from_text)
 
 
-class UpgradeConfig(ConfigModel):
+class UpgradeConfig(UpgradeValues, ConfigModel):
     """``upgrade``: how node upgrades roll; the values are checked by ``pool_rules``."""
 
     strategy: str | None = None
@@ -162,11 +113,8 @@ class UpgradeConfig(ConfigModel):
     batch_soak_seconds: int | None = None
     pool_soak_seconds: int | None = None
 
-    def to_spec(self) -> UpgradePolicy:
-        return UpgradePolicy(**self.model_dump(exclude_none=True))
 
-
-class RepairConfig(ConfigModel):
+class RepairConfig(RepairValues, ConfigModel):
     """``repair``: node auto repair, ``true`` / ``false`` or a mapping; the values are checked by the provisioner's
     repair rules (``gpuready.core.health.repair``)."""
 
@@ -174,20 +122,10 @@ class RepairConfig(ConfigModel):
     max_parallel: int | None = None
     max_unhealthy_percent: int | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _shorthand(cls, value: Any) -> Any:
-        if isinstance(value, bool):
-            return {"enabled": value}
-        if not isinstance(value, Mapping):
-            raise config_error("must be true, false or a mapping", "repair: {enabled: true, maxParallel: 1}")
-        return value
-
-    def to_spec(self) -> RepairPolicy:
-        return RepairPolicy(**self.model_dump())
+    _shorthand = before_model(repair_shorthand)
 
 
-class ReservationTermConfig(ConfigModel):
+class ReservationTermConfig(ReservationTermValues, ConfigModel):
     """One ``reservation.selectorTerms`` entry (Karpenter ``capacityReservationSelectorTerms``): a
     reservation ``id``, or ``tags`` with an optional ``ownerID``; the values are checked by the cloud's rules."""
 
@@ -200,13 +138,8 @@ class ReservationTermConfig(ConfigModel):
     instance_match_criteria: str | None = None
     """``open`` or ``targeted``: the reservations of that kind."""
 
-    def to_spec(self) -> ReservationTerm:
-        return ReservationTerm(
-            id=self.id, tags=self.tags, owner_id=self.owner_id, instance_match_criteria=self.instance_match_criteria
-        )
 
-
-class ReservationConfig(ConfigModel):
+class ReservationConfig(ReservationValues, ConfigModel):
     """``reservation``: what a ``reserved`` or ``capacity-block`` pool draws on; which keys a pool may set is its
     provisioner's capacity table, their values the cloud's rules (docs/capacity.md)."""
 
@@ -240,13 +173,3 @@ class ReservationConfig(ConfigModel):
     (``azure-native:location``) when the stack sets it."""
     vm_size: str | None = None
     """AKS: the VM size of the group's reservations (e.g. ``Standard_NC40ads_H100_v5``), which must be the pool's."""
-
-    def to_spec(self) -> Reservation:
-        terms = tuple(term.to_spec() for term in self.selector_terms or ())
-        fallback = cast("Any", self.fallback)  # checked by capacity_offers, once, when the spec is made
-        return Reservation(
-            ids=tuple(self.ids or ()), resource_group_arn=self.resource_group_arn, selector_terms=terms,
-            instance_match_criteria=self.instance_match_criteria, fallback=fallback, zone=self.zone, nodes=self.nodes,
-            affinity=self.affinity, name=self.name, project=self.project, group_id=self.group_id, region=self.region,
-            vm_size=self.vm_size,
-        )  # fmt: skip

@@ -12,25 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag, ValidationError
-from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_core import ErrorDetails
 
-from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.base import CONFIG_ERROR, ConfigModel, Words, config_error
+from gpuready.core.config_model.forms import rebased
 from gpuready.core.suggest import did_you_mean
 from gpuready.errors import ConfigError, Problem
 
 M = TypeVar("M", bound=ConfigModel)
 
-CONFIG_ERROR = "gpuready"
-"""The pydantic error type of gpuready's own shape errors, raised by validators: its message is the problem,
-``ctx['hint']`` the hint (``config_error``)."""
-
-
-def config_error(
-    problem: str, hint: str = "", *, at: str = "", value: object = None, hidden: bool = False
-) -> PydanticCustomError:
-    """A shape error worded as gpuready words it, for a model's validator to raise; ``at`` names a key below the
-    validated value (with its ``value``) when the problem is there; ``hidden`` never shows the value (secrets)."""
-    return PydanticCustomError(CONFIG_ERROR, problem, {"hint": hint, "at": at, "value": value, "hidden": hidden})
+__all__ = ["CONFIG_ERROR", "config_error", "problems_of", "rebased", "validate"]
 
 
 _TYPE_WORDS = {
@@ -57,11 +48,6 @@ def validate(model: type[M], raw: object, prefix: str) -> M:
 def problems_of(error: ValidationError, model: type[BaseModel], prefix: str) -> list[Problem]:
     """Every error of ``error`` as a ``Problem``, in the order pydantic found them (one per field)."""
     return [_problem(detail, model, prefix) for detail in error.errors(include_url=False)]
-
-
-def rebased(problems: Sequence[Problem], old: str, new: str) -> list[Problem]:
-    """``problems`` with the path prefix ``old`` (a spec's own, e.g. ``gpuStack``) replaced by ``new``."""
-    return [Problem(new + p.path.removeprefix(old), p.problem, p.value, p.allowed, p.hint) for p in problems]
 
 
 def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Problem:

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec, gpu_resources_of, gpu_taint_keys_of
-from gpuready.core.binpack.scheduler_fields import SchedulerToleration, TolerationOperator
+from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
+from gpuready.core.binpack.scheduler_fields import TolerationOperator
 from gpuready.core.config_model.all_problems import validated
 from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.scheduler_values import BinPackSchedulerValues, TolerationValues
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.specs import GpuPoolSpec
-from gpuready.errors import ConfigError, SpecError
 
 
-class TolerationConfig(ConfigModel):
+class TolerationConfig(TolerationValues, ConfigModel):
     """A toleration for the scheduler's own pods (``scheduler_rules`` checks it against the GPU taint)."""
 
     words: ClassVar = {
@@ -31,11 +31,8 @@ class TolerationConfig(ConfigModel):
     value: str = ""
     effect: TaintEffect | None = None
 
-    def to_spec(self) -> SchedulerToleration:
-        return SchedulerToleration(**dict(self))
 
-
-class BinPackSchedulerConfig(ConfigModel):
+class BinPackSchedulerConfig(BinPackSchedulerValues, ConfigModel):
     """``binpackScheduler``: every key optional; unset keys keep ``BinPackSchedulerSpec``'s defaults."""
 
     shape: ClassVar = Words("must be a mapping", "e.g. {kubeSchedulerVersion: v1.33.4}")
@@ -54,23 +51,13 @@ class BinPackSchedulerConfig(ConfigModel):
     tolerations: list[TolerationConfig] | None = None
     image_repository: str | None = None
 
-    def spec(self, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
-        """The validated spec (``scheduler_rules``), its problems under ``path`` (spec paths are camelCase keys)."""
-        try:
-            given = {name: getattr(self, name) for name in type(self).model_fields if getattr(self, name) is not None}
-            if self.tolerations is not None:
-                given["tolerations"] = tuple(t.to_spec() for t in self.tolerations)
-            return BinPackSchedulerSpec(
-                gpu_resources=gpu_resources_of(pools), gpu_taint_keys=gpu_taint_keys_of(pools), **given
-            )
-        except SpecError as error:
-            raise ConfigError(error.under(path).problems) from None
-
 
 BINPACK_KEYS = tuple(field.alias or name for name, field in BinPackSchedulerConfig.model_fields.items())
 BinPackSchedulerConfig.shape_allowed = BINPACK_KEYS
 
 
-def parse_binpack(raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler") -> BinPackSchedulerSpec:
-    """Parse ``raw`` (a mapping); raise ``ConfigError`` listing every problem with its path under ``path``."""
+def parse_binpack_model(
+    raw: object, pools: Sequence[GpuPoolSpec], path: str = "binpackScheduler"
+) -> BinPackSchedulerSpec:
+    """``parsers.parse_binpack`` by the pydantic model (the fast path refused ``raw``): every problem, worded."""
     return validated(BinPackSchedulerConfig, raw, path, lambda config: config.spec(pools, path))

@@ -11,77 +11,38 @@ text, parsed by their own models.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, get_origin
 
-from pydantic import BeforeValidator, Field, create_model
+from pydantic import Field, create_model
 from pydantic.fields import FieldInfo
 
 from gpuready.core.clouds.registry import Cloud, cloud_names, registered_settings_models
-from gpuready.core.config_model.base import ConfigModel, Words
+from gpuready.core.config_model.base import ConfigModel, Words, before
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
-from gpuready.core.config_model.problems import config_error, validate
-from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_IMAGE, is_image_reference
-from gpuready.errors import RegistrationError, kind_of
-
-NS = "gpuready"
-SECRET_KEYS = frozenset({"kubeconfig"})
-"""Keys whose values hold credentials: never echoed in an error, and refused as plain text when they hold content."""
-KUBECONFIG_HINT = (
-    f"pass the kubeconfig as a string and set it as a secret: "
-    f"pulumi config set --secret {NS}:kubeconfig < kubeconfig.yaml (a string, not a YAML mapping; the command "
-    "stores it encrypted as 'secure:')"
+from gpuready.core.config_model.problems import validate
+from gpuready.core.config_model.stack_values import (
+    KUBECONFIG_HINT,
+    NS,
+    SECRET_KEYS,
+    PulumiType,
+    StackValues,
+    flag,
+    given,
+    image,
+    seconds,
+    secret_text,
 )
+from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE
+from gpuready.errors import RegistrationError
+
+__all__ = [
+    "KUBECONFIG_HINT", "NS", "SECRET_KEYS", "PulumiType", "StackSettingsConfig", "pulumi_types",
+    "split_settings_model", "stack_config_model",
+]  # fmt: skip
 
 
-def _array(value: object) -> object:
-    """An array key: a list, or the JSON text the engine passes for one (text that is no JSON stays text, and the
-    model refuses it as not a list)."""
-    if isinstance(value, str):
-        try:
-            decoded: object = json.loads(value)
-        except ValueError:
-            return value
-        return decoded
-    return value
-
-
-def _flag(value: Any) -> Any:
-    if isinstance(value, bool):
-        return value
-    if value in ("true", "false"):
-        return value == "true"
-    raise config_error("must be true or false")
-
-
-def _seconds(value: Any) -> Any:
-    number = value if isinstance(value, int) and not isinstance(value, bool) else None
-    if isinstance(value, str) and value.strip().isdigit():
-        number = int(value)
-    if number is None or number < 1:
-        raise config_error("must be a whole number of seconds, at least 1", "e.g. 900")
-    return number
-
-
-def _secret_text(value: Any) -> Any:
-    if not isinstance(value, str):  # never echoed: it holds credentials
-        raise config_error(
-            f"must be a string; got {kind_of(value)} (its content is not shown)", KUBECONFIG_HINT, hidden=True
-        )
-    return value
-
-
-def _image(value: Any) -> Any:
-    """An image key: "" (the default) or an image reference, checked as ``verify --smoke``'s flags are."""
-    if not isinstance(value, str):
-        return value  # the model's type check words it
-    if value and not is_image_reference(value):
-        raise config_error("is not an image reference", f"set a pinned image, e.g. {DEFAULT_SMOKE_IMAGE}")
-    return value
-
-
-class StackSettingsConfig(ConfigModel):
+class StackSettingsConfig(StackValues, ConfigModel):
     """Every cloud-neutral ``gpuready:*`` key a stack may set; each cloud's own keys are its settings model's
     (``cloud_settings.CloudSettingsConfig``, its profile's ``settings``), joined by ``stack_config_model``."""
 
@@ -135,24 +96,24 @@ class StackSettingsConfig(ConfigModel):
     tags: Strings = Field(
         default=[], description="Tags (AWS, Azure) or resource labels (GCP) for every pool, as key=value strings."
     )
-    verify: Annotated[bool, BeforeValidator(_flag)] = Field(
+    verify: Annotated[bool, before(flag)] = Field(
         default=False,
         description="Verify every GPU pool during `pulumi up` (a GpuPoolVerification resource per pool that "
         "waits for its nodes to converge and fails the update with the findings table). Off until a GPU stack "
         "serves the pools.",
     )
-    verify_timeout_seconds: Annotated[int, BeforeValidator(_seconds)] = Field(
+    verify_timeout_seconds: Annotated[int, before(seconds)] = Field(
         default=900, description="Seconds each pool's verification waits for its nodes to converge."
     )
-    verify_smoke: Annotated[bool, BeforeValidator(_flag)] = Field(
+    verify_smoke: Annotated[bool, before(flag)] = Field(
         default=False,
         description="With verify, also run one short nvidia-smi Job per pool with nodes once they converge "
         "(deleted whatever happens; a failure fails the update).",
     )
-    verify_smoke_image: Annotated[str, BeforeValidator(_image)] = Field(
+    verify_smoke_image: Annotated[str, before(image)] = Field(
         default="", description="Image of the smoke Job (default a pinned CUDA base image)."
     )
-    verify_smoke_nccl_image: Annotated[str, BeforeValidator(_image)] = Field(
+    verify_smoke_nccl_image: Annotated[str, before(image)] = Field(
         default="",
         description="Image of a fabric pool's two-node NCCL all-reduce in the smoke run, with torchrun, NCCL and "
         "the fabric's NCCL net plugin (default: the image the pool's cloud names for its fabric, e.g. an AWS Deep "
@@ -172,7 +133,7 @@ class StackSettingsConfig(ConfigModel):
     # config.go, mergeConfig -> validateStackConfigValue: "must be encrypted as it's secret"), so an optional
     # secret key fails every stack that leaves it unset, and one without a default is required. gpuready refuses
     # kubeconfig content that is not a secret itself (``stack_settings._plaintext_secrets``); a path is fine.
-    kubeconfig: Annotated[str, BeforeValidator(_secret_text)] = Field(
+    kubeconfig: Annotated[str, before(secret_text)] = Field(
         default="",
         description="Kubeconfig (content or path) for the GPU stack's Kubernetes provider and the verification; "
         "content must be set as a secret (pulumi config set --secret gpuready:kubeconfig < FILE) or it is "
@@ -185,10 +146,8 @@ class StackSettingsConfig(ConfigModel):
 
     @classmethod
     def given(cls, values: Mapping[str, object]) -> dict[str, object]:
-        """``values`` as data: array keys decoded from the engine's JSON text (the one place that decodes them),
-        keys left empty (``""``) dropped (Pulumi.yaml declares every key with an empty default)."""
-        arrays = array_keys()
-        return {k: _array(v) if k in arrays else v for k, v in values.items() if v != ""}
+        """``values`` as data (``stack_values.given``: array keys decoded, empty keys dropped)."""
+        return given(values)
 
 
 JOINED_DOC = (
@@ -229,18 +188,19 @@ def stack_config_model() -> type[ConfigModel]:
     return joined
 
 
-def split_settings(
+def split_settings_model(
     values: Mapping[str, object], own: type[CloudSettingsConfig] | None
 ) -> tuple[StackSettingsConfig, CloudSettingsConfig | None]:
     """``values`` validated once by the joined model, split into the cloud-neutral keys and the stack's cloud's own
-    (``own``: its settings model; None when the cloud is unknown); ``ConfigError`` with every problem. Another
-    cloud's key is checked in its format, as on its own cloud, and then not used."""
+    (``own``: its settings model; None when the cloud is unknown); ``ConfigError`` with every problem. Another cloud's
+    key is checked in its format, as on its own cloud, and then not used. The pydantic path of
+    ``parsers.split_settings``."""
     model = validate(stack_config_model(), values, f"{NS}:")
     core = StackSettingsConfig.model_construct(
         **{name: getattr(model, name) for name in StackSettingsConfig.model_fields}
     )
-    cloud = None if own is None else own.model_construct(**{name: getattr(model, name) for name in own.model_fields})
-    return core, cloud
+    found = None if own is None else own.model_construct(**{name: getattr(model, name) for name in own.model_fields})
+    return core, found
 
 
 def cloud_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
@@ -251,11 +211,6 @@ def cloud_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
 def settings_keys() -> tuple[str, ...]:
     """Every ``gpuready:*`` key a stack may set, in the joined model's order."""
     return tuple(field.alias or name for name, field in stack_config_model().model_fields.items())
-
-
-PulumiType = Literal["string", "integer", "boolean", "array"]
-"""The types Pulumi's project config schema has (pulumi/pulumi ``sdk/go/common/workspace/project.json``:
-``simpleConfigType``, and ``array`` of ``string`` items)."""
 
 
 def pulumi_types() -> dict[str, PulumiType]:

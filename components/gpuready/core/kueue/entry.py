@@ -24,7 +24,7 @@ def _model() -> type[KueueConfig]:
 
 
 def _parse(raw: object, pools: Sequence[Any], path: str) -> Any:
-    from gpuready.core.config_model.kueue_model import parse_kueue  # noqa: PLC0415 - as _model
+    from gpuready.core.config_model.parsers import parse_kueue  # noqa: PLC0415 - as _model
 
     return parse_kueue(raw, pools, path)
 

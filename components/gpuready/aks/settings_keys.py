@@ -1,0 +1,46 @@
+"""The AKS stack keys (``gpuready:aks*``) without pydantic: their formats and ``AksSettingsValues``, what AKS's code
+reads (``AksSettingsValues.of(settings)``). Pure; ``settings_model.AksSettingsConfig`` declares the keys.
+
+* Resource group name: 1 to 90 of letters, digits, ``_-.()``, not ending in a period (Azure/azure-rest-api-specs
+  ``specification/common-types/resource-management/v5/types.json`` ``ResourceGroupNameParameter``; "Naming rules
+  and restrictions for Azure resources", Microsoft.Resources/resourcegroups).
+* Subnet resource id: ``/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/
+  Microsoft.Network/virtualNetworks/{virtualNetworkName}/subnets/{subnetName}`` (azure-native 3.29.0
+  ``containerservice/_inputs.py``, ``vnet_subnet_id``); the subscription id is a GUID (``SubscriptionIdParameter``,
+  ``format: uuid``, same types.json).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
+
+_RESOURCE_GROUP = re.compile(r"^[-\w.()]{1,90}(?<!\.)\Z")
+_GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_AZURE_SUBNET_ID = re.compile(
+    rf"^/subscriptions/{_GUID}/resourceGroups/[-\w.()]{{1,90}}/providers/Microsoft\.Network/"
+    r"virtualNetworks/[^/]+/subnets/[^/]+\Z",
+    re.IGNORECASE,
+)
+
+RESOURCE_GROUP_NAME = Format(
+    _RESOURCE_GROUP,
+    "must be an Azure resource group name: 1 to 90 letters, digits, _ - . ( ), not ending in a period",
+    'the name, not its resource id; az aks list --query "[].{name:name, resourceGroup:resourceGroup}"',
+)
+AZURE_SUBNET_ID = Format(
+    _AZURE_SUBNET_ID,
+    "must be a subnet resource id: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/"
+    "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>",
+    "print it with az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv",
+)
+
+
+class AksSettingsValues(CloudSettingsValues):
+    """The keys a stack on AKS is wired with, validated."""
+
+    if TYPE_CHECKING:
+        aks_resource_group: str
+        aks_vnet_subnet_id: str
