@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CLOUDS = ("eks", "aks", "gke")
 KINDS = ("gpu_operator", "device_plugin", "dra_driver", "gpu_operator_dra")
 """The release components of the stack kinds that install a chart (``gpuready.gpu_stack.<kind>``)."""
-ALWAYS = ("settings_model",)
+ALWAYS = ("settings_keys",)
 """The modules of another cloud's package a plan imports: its stack keys (see the module's docstring)."""
 
 

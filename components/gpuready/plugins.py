@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpuready.core.clouds.registry import CloudEntry, register_cloud
+from gpuready.core.clouds.cloud_entry import CloudEntry
+from gpuready.core.clouds.registry import register_cloud
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 
 
@@ -37,6 +39,12 @@ def _eks_settings() -> type[CloudSettingsConfig]:
     return EksSettingsConfig
 
 
+def _eks_values() -> type[CloudSettingsValues]:
+    from gpuready.eks.settings_keys import EksSettingsValues  # noqa: PLC0415  # its keys' light class, no pydantic
+
+    return EksSettingsValues
+
+
 def _aks() -> CloudProfile:
     from gpuready.aks.profile import PROFILE  # noqa: PLC0415  # the cloud loads on first ask (issue #32)
 
@@ -47,6 +55,12 @@ def _aks_settings() -> type[CloudSettingsConfig]:
     from gpuready.aks.settings_model import AksSettingsConfig  # noqa: PLC0415  # its keys, without the profile
 
     return AksSettingsConfig
+
+
+def _aks_values() -> type[CloudSettingsValues]:
+    from gpuready.aks.settings_keys import AksSettingsValues  # noqa: PLC0415  # its keys' light class, no pydantic
+
+    return AksSettingsValues
 
 
 def _gke() -> CloudProfile:
@@ -61,6 +75,12 @@ def _gke_settings() -> type[CloudSettingsConfig]:
     return GkeSettingsConfig
 
 
+def _gke_values() -> type[CloudSettingsValues]:
+    from gpuready.gke.settings_keys import GkeSettingsValues  # noqa: PLC0415  # its keys' light class, no pydantic
+
+    return GkeSettingsValues
+
+
 KARPENTER = "kubernetes:karpenter.sh/"
 """The NodePool every Karpenter provisioner writes (EKS Karpenter and Auto Mode, AKS node auto-provisioning)."""
 
@@ -70,6 +90,7 @@ CLOUD_ENTRIES: tuple[CloudEntry, ...] = (
         ("aws:", KARPENTER, "kubernetes:karpenter.k8s.aws/", "kubernetes:eks.amazonaws.com/"),
         _eks,
         _eks_settings,
+        _eks_values,
         {"aws-efa-k8s-device-plugin": "v0.5.30"},
     ),
     CloudEntry(
@@ -77,6 +98,7 @@ CLOUD_ENTRIES: tuple[CloudEntry, ...] = (
         ("azure-native:", KARPENTER, "kubernetes:karpenter.azure.com/"),
         _aks,
         _aks_settings,
+        _aks_values,
         {"network-operator": "26.1.2"},
         own_taint_keys=frozenset({"kubernetes.azure.com/scalesetpriority"}),
     ),
@@ -85,13 +107,14 @@ CLOUD_ENTRIES: tuple[CloudEntry, ...] = (
         ("gcp:", "kubernetes:cloud.google.com/"),
         _gke,
         _gke_settings,
+        _gke_values,
         own_label_keys=frozenset({"gke-no-default-nvidia-gpu-device-plugin"}),
     ),
 )
 """Every cloud, in the order clouds are listed to users: the one registration of a cloud (its name, the prefixes of
-the type tokens its profile owns, its profile's loader, its settings model's loader, its fabric charts, the label
-and taint keys its pools get from gpuready). The registry checks each against its profile when that loads
-(``CloudRegistry``; ``tests/core/clouds/test_registry.py`` loads every one)."""
+the type tokens its profile owns, the loaders of its profile, of its settings model and of its settings' light
+class, its fabric charts, the label and taint keys its pools get from gpuready). The registry checks each against
+its profile when that loads (``CloudRegistry``; ``tests/core/clouds/test_registry.py`` loads every one)."""
 
 for _entry in CLOUD_ENTRIES:
     register_cloud(_entry)

@@ -13,15 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from gpuready.core.clouds.cloud_entry import CloudEntry, owned_types
 from gpuready.core.clouds.profile import CloudProfile
 from gpuready.core.clouds.registry import (
     REGISTRY,
-    CloudEntry,
     CloudRegistry,
     UnregisteredCloudError,
     cloud_names,
     cloud_profile,
-    owned_types,
 )
 from gpuready.errors import RegistrationError
 from gpuready.plugins import CLOUD_ENTRIES

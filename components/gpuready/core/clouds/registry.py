@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gpuready.core.clouds.cloud_entry import CloudEntry, owned_types
 from gpuready.errors import RegistrationError
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.addon_resource import AddonResource
     from gpuready.core.clouds.profile import CloudProfile
+    from gpuready.core.config_model.cloud_keys import CloudSettingsValues
     from gpuready.core.config_model.cloud_settings import CloudSettingsConfig
 
 Cloud = str
@@ -46,45 +47,6 @@ test), and ``cloud_profile``, which names the known ones."""
 
 _NAME = re.compile(r"[a-z][a-z0-9]*\Z")
 """A cloud's name: lowercase letters and digits (a word of identifiers and keys, as ``eksNodeRoleArn``)."""
-
-
-@dataclass(frozen=True)
-class CloudEntry:
-    """A cloud as registered: what the registry answers without its profile, and how to load the profile."""
-
-    name: str
-    """The cloud's name (its profile's ``name``)."""
-    types: tuple[str, ...]
-    """Prefixes of the type tokens (resources, invokes) its profile writes, reads or answers for: its provisioners'
-    tables' and readers', its offline answers', its add-on resource's and its fabric's (``owned_types``). A token
-    under none of them is not the cloud's."""
-    load: Callable[[], CloudProfile]
-    """Imports the cloud's profile and returns it (a function with a plain import, called once, on first ask)."""
-    settings: Callable[[], type[CloudSettingsConfig]]
-    """Imports the cloud's settings model alone (its ``gpuready:*`` keys, which a stack on any cloud may set and
-    has checked): the profile's ``settings``, without the profile."""
-    charts: Mapping[str, str] = field(default_factory=dict)
-    """The Helm charts the cloud installs for its fabric pools -> the version gpuready pins (its profile's
-    ``fabric.charts``): the policy pack declares them to the engine (``allowedVersions``) without the profile."""
-    own_label_keys: frozenset[str] = frozenset()
-    """The label keys its pools get from gpuready (its profile's ``own_label_keys``), which no pool on any cloud may
-    declare: checked on every pool without loading the profile."""
-    own_taint_keys: frozenset[str] = frozenset()
-    """The taint keys its pools get from gpuready (its profile's ``own_taint_keys``), likewise."""
-
-
-def owned_types(profile: CloudProfile) -> frozenset[str]:
-    """Every type token ``profile`` writes, reads or answers for: its provisioners' tables' and readers', its
-    offline answers', add-on's and fabric's."""
-    answers = profile.offline_answers
-    addon = profile.addon_resource
-    provisioners = profile.provisioners.values()
-    return frozenset(
-        {token for provisioner in provisioners for token in provisioner.readers}
-        | {table.type for provisioner in provisioners for table in provisioner.tables}
-        | set(answers.outputs) | set(answers.invokes) | set(profile.fabric.policy_types)
-        | ({addon.type} if addon is not None else set())
-    )  # fmt: skip
 
 
 class UnregisteredCloudError(RegistrationError, KeyError):
@@ -122,7 +84,8 @@ class CloudRegistry:
             profile: CloudProfile = cloud  # type: ignore[assignment]  # not an entry: a profile object
             owned = tuple(sorted(owned_types(profile)))
             entry = CloudEntry(
-                name, owned, lambda: profile, lambda: profile.settings, dict(profile.fabric.charts),
+                name, owned, lambda: profile, lambda: profile.settings, lambda: profile.settings_values,
+                dict(profile.fabric.charts),
                 profile.own_label_keys, profile.own_taint_keys,
             )  # fmt: skip
             self._checked(entry, profile)
@@ -139,6 +102,9 @@ class CloudRegistry:
         if dict(profile.fabric.charts) != dict(entry.charts):
             raise RegistrationError(f"cloud {name!r}'s entry pins charts {dict(entry.charts)}, its profile's "
                                     f"fabric {dict(profile.fabric.charts)}")  # fmt: skip
+        if entry.values() is not profile.settings_values:
+            raise RegistrationError(f"cloud {name!r}'s entry loads settings class {entry.values()!r}, its profile's "
+                                    f"is {profile.settings_values!r}")  # fmt: skip
         own = (frozenset(profile.own_label_keys), frozenset(profile.own_taint_keys))
         if own != (entry.own_label_keys, entry.own_taint_keys):
             raise RegistrationError(f"cloud {name!r}'s entry reserves label and taint keys "
@@ -205,6 +171,13 @@ class CloudRegistry:
             raise KeyError(f"no cloud {name!r}; known: {', '.join(self.names())}")
         return entry.settings()
 
+    def settings_values(self, name: str) -> type[CloudSettingsValues]:
+        """Cloud ``name``'s light settings class, from its entry (loading no profile and no pydantic)."""
+        entry = self._entries.get(name)
+        if entry is None:
+            raise KeyError(f"no cloud {name!r}; known: {', '.join(self.names())}")
+        return entry.values()
+
     def charts(self) -> dict[str, str]:
         """Every registered cloud's fabric charts -> pinned version, in registration order (loading no profile)."""
         return {chart: version for entry in self._entries.values() for chart, version in entry.charts.items()}
@@ -256,6 +229,11 @@ def cloud_profiles() -> tuple[CloudProfile, ...]:
 def registered_settings_models() -> tuple[type[CloudSettingsConfig], ...]:
     """Every registered cloud's settings model, in registry order, loading no profile."""
     return tuple(REGISTRY.settings(name) for name in REGISTRY.names())
+
+
+def registered_settings_values() -> tuple[type[CloudSettingsValues], ...]:
+    """Every registered cloud's light settings class, in registry order, loading no profile and no pydantic."""
+    return tuple(REGISTRY.settings_values(name) for name in REGISTRY.names())
 
 
 def registered_charts() -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import registered_settings_values
 from gpuready.core.config_model import fast
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues
 from gpuready.core.config_model.gpu_stack_values import GpuStackValues
@@ -33,7 +33,7 @@ def split_settings(
     into the cloud-neutral keys and the stack's cloud's own (``wiring``: its profile; None for an unknown cloud);
     ``ConfigError`` with every problem."""
     own = None if wiring is None else wiring.settings_values
-    formats = [profile.settings_values for profile in cloud_profiles()]  # every cloud's keys: their formats' module
+    formats = registered_settings_values()  # every cloud's keys (their formats' modules), loading no profile
     found = fast.light(JOINED, values) if formats else None
     if found is None:
         from gpuready.core.config_model.settings_model import split_settings_model  # noqa: PLC0415 - pydantic words a refused config
