@@ -5,11 +5,11 @@ defined (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, 
 each, about 0.6 ms a class), and a plan defines over a hundred classes, most of which it never compares, hashes or
 prints (issue #32). A record is the same class, built differently:
 
-- ``__init__`` is compiled from the same source ``dataclasses`` writes, on the class's first instantiation (so it
-  is as fast as a dataclass's, raises the same ``TypeError`` for a missing or unknown keyword, and a class never
-  instantiated costs no compilation at all);
-- ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__`` and ``__delattr__`` are shared functions over the class's
-  field names (``operator.attrgetter``), no source compiled: same results, hash values and ``repr`` text;
+- ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` are compiled from the source ``dataclasses`` writes, each
+  on its first call (so they are as fast as a dataclass's, give the same results, an ``__init__`` raises the same
+  ``TypeError`` for a missing or unknown keyword, and a method never called costs no compilation at all);
+- ``__setattr__`` and ``__delattr__`` (frozen) are shared functions over the class's field names, nothing
+  compiled: the same ``FrozenInstanceError``;
 - ``__dataclass_fields__`` holds real ``dataclasses.Field`` objects and ``__dataclass_params__`` the options, so
   ``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on records, and mypy types a record as
   a dataclass (``typing.dataclass_transform``, ``dataclasses.field`` as its field specifier).
@@ -37,13 +37,13 @@ from gpuready.core.record_methods import (
     INITVAR,
     MISSING,
     STATE,
-    eq_method,
+    eq_source,
     frozen_methods,
     getstate,
-    getter,
-    hash_method,
-    lazy_init,
-    repr_method,
+    hash_source,
+    init_source,
+    lazy,
+    repr_source,
     setstate,
 )
 
@@ -120,14 +120,14 @@ def _process(cls: type, *, frozen: bool, kw_only: bool, slots: bool, eq: bool, s
     explicit_hash = not (declared_hash is MISSING or (declared_hash is None and "__eq__" in cls.__dict__))
     if slots:
         cls = _slotted(cls, names, frozen)
-    _define(cls, "__init__", lazy_init(cls, frozen))
+    _define(cls, "__init__", lazy(cls, "__init__", lambda: init_source(cls, frozen)))
     if show:
-        _define(cls, "__repr__", repr_method(tuple(f.name for f in real if f.repr)))
+        _define(cls, "__repr__", lazy(cls, "__repr__", lambda: repr_source(tuple(f.name for f in real if f.repr))))
     if eq:
-        _define(cls, "__eq__", eq_method(getter(tuple(f.name for f in real if f.compare))))
+        _define(cls, "__eq__", lazy(cls, "__eq__", lambda: eq_source(tuple(f.name for f in real if f.compare))))
         if frozen and not explicit_hash:
             hashed = tuple(f.name for f in real if (f.compare if f.hash is None else f.hash))
-            cls.__hash__ = hash_method(getter(hashed))  # type: ignore[assignment]
+            cls.__hash__ = lazy(cls, "__hash__", lambda: hash_source(hashed))  # type: ignore[method-assign]
         elif not frozen and not explicit_hash:
             cls.__hash__ = None  # type: ignore[assignment]
     if frozen:

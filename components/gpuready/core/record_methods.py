@@ -1,5 +1,6 @@
-"""The methods of a ``record`` (``gpuready.core.record``): shared functions over a class's field names, and the
-``__init__`` ``dataclasses`` would write, compiled on the class's first instantiation."""
+"""The methods of a ``record`` (``gpuready.core.record``): ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__``
+from the source ``dataclasses`` writes, each compiled on its first call; ``__setattr__`` and ``__delattr__`` (frozen)
+shared functions over the class's field names."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import dataclasses
 import sys
 from _thread import get_ident
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any
 
 MISSING: Any = dataclasses.MISSING
@@ -15,6 +15,7 @@ STATE: dict[str, Any] = vars(dataclasses)  # the field kinds ``dataclasses.field
 FIELD, INITVAR, CLASSVAR = STATE["_FIELD"], STATE["_FIELD_INITVAR"], STATE["_FIELD_CLASSVAR"]
 _HAS_DEFAULT_FACTORY = STATE["_HAS_DEFAULT_FACTORY"]
 _IN_REPR: set[tuple[int, int]] = set()  # (object id, thread id) of the reprs running, as ``dataclasses`` guards
+Source = tuple[str, list[str], dict[str, Any]]  # a method's parameters, body lines and the values it reads
 
 
 def getstate(self: Any) -> list[Any]:
@@ -26,45 +27,32 @@ def setstate(self: Any, state: list[Any]) -> None:
         object.__setattr__(self, f.name, value)
 
 
-def getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """The tuple of ``names``' values, as ``dataclasses``' generated methods build it."""
-    if len(names) > 1:
-        return attrgetter(*names)
-    if names:
-        one = attrgetter(names[0])
-        return lambda self: (one(self),)
-    return lambda self: ()
+def hash_source(names: tuple[str, ...]) -> Source:
+    """``dataclasses``' ``__hash__``: the hash of the hashed fields' tuple."""
+    return "self", [f"return hash(({''.join(f'self.{name},' for name in names)}))"], {}
 
 
-def eq_method(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
-    def __eq__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) == values(other)
-        return NotImplemented
-
-    return __eq__
+def eq_source(names: tuple[str, ...]) -> Source:
+    """``dataclasses``' ``__eq__``: the compared fields' tuples, for instances of the same class only."""
+    mine, theirs = (f"({''.join(f'{side}.{name},' for name in names)})" for side in ("self", "other"))
+    body = ["if other.__class__ is self.__class__:", f" return {mine}=={theirs}", "return NotImplemented"]
+    return "self,other", body, {}
 
 
-def hash_method(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
-    def __hash__(self: Any) -> int:
-        return hash(values(self))
-
-    return __hash__
-
-
-def repr_method(names: tuple[str, ...]) -> Callable[[Any], str]:
-    def __repr__(self: Any) -> str:
-        key = (id(self), get_ident())
-        if key in _IN_REPR:
-            return "..."
-        _IN_REPR.add(key)
-        try:
-            shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in names])
-        finally:
-            _IN_REPR.discard(key)
-        return f"{self.__class__.__qualname__}({shown})"
-
-    return __repr__
+def repr_source(names: tuple[str, ...]) -> Source:
+    """``dataclasses``' ``__repr__`` text, with its guard against recursion written in."""
+    shown = ", ".join(f"{name}={{self.{name}!r}}" for name in names)
+    body = [
+        "key = (id(self), _get_ident())",
+        "if key in _in_repr:",
+        " return '...'",
+        "_in_repr.add(key)",
+        "try:",
+        f' return self.__class__.__qualname__ + f"({shown})"',
+        "finally:",
+        " _in_repr.discard(key)",
+    ]
+    return "self", body, {"_in_repr": _IN_REPR, "_get_ident": get_ident}
 
 
 def frozen_methods(cls: type, names: frozenset[str]) -> tuple[Callable[..., None], Callable[..., None]]:
@@ -81,19 +69,33 @@ def frozen_methods(cls: type, names: frozenset[str]) -> tuple[Callable[..., None
     return __setattr__, __delattr__
 
 
-def lazy_init(cls: type, frozen: bool) -> Callable[..., None]:
-    """An ``__init__`` that compiles the class's real one on its first call, installs it and runs it."""
+def lazy(cls: type, name: str, source: Callable[[], Source]) -> Callable[..., Any]:
+    """A method that compiles ``cls``'s real one from ``source()`` on its first call, installs it and runs it."""
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        compiled = _compiled_init(cls, frozen)
-        cls.__init__ = compiled  # type: ignore[misc]
-        compiled(self, *args, **kwargs)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        compiled = _compiled(cls, name, *source())
+        setattr(cls, name, compiled)
+        return compiled(self, *args, **kwargs)
 
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    return __init__
+    method.__name__, method.__qualname__ = name, f"{cls.__qualname__}.{name}"
+    return method
 
 
-def _compiled_init(cls: type, frozen: bool) -> Callable[..., None]:
+def _compiled(cls: type, name: str, params: str, body: list[str], given: dict[str, Any]) -> Callable[..., Any]:
+    """``name`` compiled from ``body`` as ``dataclasses`` compiles its methods: the values in ``given`` passed to an
+    enclosing function, the module's globals, no ``from __future__`` import inherited."""
+    returns = "->_return_type" if "_return_type" in given else ""
+    inner = f"  def {name}({params}){returns}:\n" + "\n".join(f"   {line}" for line in body or ["pass"])
+    source = f"def __create_fn__({', '.join(given)}):\n{inner}\n  return {name}"
+    namespace: dict[str, Any] = {}
+    module = sys.modules.get(cls.__module__)
+    exec(compile(source, "<string>", "exec", dont_inherit=True), vars(module) if module else {}, namespace)
+    function: Callable[..., Any] = namespace["__create_fn__"](**given)
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    return function
+
+
+def init_source(cls: type, frozen: bool) -> Source:
     """The ``__init__`` ``dataclasses`` would have written for ``cls`` (same source, same signature)."""
     fields = [f for f in cls.__dataclass_fields__.values() if f._field_type is not CLASSVAR]  # type: ignore[attr-defined]
     slots = "__slots__" in cls.__dict__
@@ -112,24 +114,13 @@ def _compiled_init(cls: type, frozen: bool) -> Callable[..., None]:
         value = _init_value(f, slots, given)
         if value is not None and f._field_type is FIELD:
             body.append(
-                f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})"
+                f"__dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})"
                 if frozen
-                else f"  self.{f.name}={value}"
+                else f"self.{f.name}={value}"
             )
     if hasattr(cls, "__post_init__"):
-        body.append(f"  self.__post_init__({','.join(f.name for f in fields if f._field_type is INITVAR)})")
-    params = ",".join(["self", *positional, *(["*", *keywords] if keywords else [])])
-    inner = f"  def __init__({params})->_return_type:\n" + "\n".join(f"  {line}" for line in body or ["  pass"])
-    source = f"def __create_fn__({', '.join(given)}):\n{inner}\n  return __init__"
-    namespace: dict[str, Any] = {}
-    module = sys.modules.get(cls.__module__)
-    # compiled without this module's ``from __future__ import annotations``, as ``dataclasses`` compiles it
-    exec(
-        compile(source, "<string>", "exec", dont_inherit=True), module.__dict__ if module is not None else {}, namespace
-    )
-    function: Callable[..., None] = namespace["__create_fn__"](**given)
-    function.__qualname__ = f"{cls.__qualname__}.__init__"
-    return function
+        body.append(f"self.__post_init__({','.join(f.name for f in fields if f._field_type is INITVAR)})")
+    return ",".join(["self", *positional, *(["*", *keywords] if keywords else [])]), body, given
 
 
 def _init_value(f: Any, slots: bool, given: dict[str, Any]) -> str | None:
