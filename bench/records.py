@@ -1,4 +1,4 @@
-"""Cost of ``gpuready.core.record`` against ``dataclasses.dataclass``: defining classes, then each instance's
+"""Cost of ``gpuready.record`` against ``dataclasses.dataclass``: defining classes, then each instance's
 construction, ``==``, ``hash`` and ``repr``, measured in one run and printed as ratios (record / dataclass).
 
 - definition: ``--classes`` classes of each of two shapes gpuready uses (``frozen=True, slots=True`` with five
@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "components"))
 
-from gpuready.core.record import record
+from gpuready.record import record
 
 _NAMES = itertools.count()
 

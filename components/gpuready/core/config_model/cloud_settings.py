@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, Self
 
 from pydantic import AfterValidator, BeforeValidator
@@ -23,6 +22,7 @@ from pydantic import AfterValidator, BeforeValidator
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.problems import config_error
 from gpuready.errors import Problem, RegistrationError
+from gpuready.record import record
 
 NS = "gpuready"
 
@@ -48,7 +48,7 @@ def formatted(pattern: re.Pattern[str], message: str, hint: str | Callable[[str]
     return AfterValidator(check)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StackKey:
     """What a cloud's key means to a stack on that cloud (``Annotated`` metadata of its field)."""
 

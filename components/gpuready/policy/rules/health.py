@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.clouds.addon_resource import AddonResource
@@ -26,6 +25,7 @@ from gpuready.policy.rules.charts import OPERATOR, RELEASE, gpu_release
 from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates
 from gpuready.policy.rules.stack import Finding, StackResource
+from gpuready.record import record
 
 ADDONS: Mapping[str, AddonResource] = {a.type: a for p in cloud_profiles() if (a := p.addon_resource) is not None}
 """The clouds' managed add-on resources by type token (an agent is installed as one)."""
@@ -34,7 +34,7 @@ HEALTH_TYPES = frozenset({*ADDONS, RELEASE, DAEMONSET})
 HEALTH_DAEMONSET_WORDS = ("node-problem-detector", "node-monitoring-agent", "dcgm", "nvsentinel", "gpu-health")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AgentConfig:
     """The EKS node monitoring agent's chart values, from its add-on or its Helm release."""
 

@@ -31,7 +31,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
-from gpuready.core.record_methods import (
+from gpuready.record_methods import (
     CLASSVAR,
     FIELD,
     INITVAR,

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from gpuready.core.record import record
+from gpuready.record import record
 
 Decorator = Callable[..., Any]
 

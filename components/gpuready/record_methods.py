@@ -1,4 +1,4 @@
-"""The methods of a ``record`` (``gpuready.core.record``): ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__``
+"""The methods of a ``record`` (``gpuready.record``): ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__``
 from the source ``dataclasses`` writes, each compiled on its first call; ``__setattr__`` and ``__delattr__`` (frozen)
 shared functions over the class's field names."""
 
