@@ -103,14 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     gc.disable()  # as a plan runs
     sides: dict[str, Callable[..., Any]] = {"dataclass": dataclasses.dataclass, "record": record}
-    print(f"{'measure':>34} {'dataclass':>10} {'record':>10} {'record/dataclass':>17}")
+    print(f"{'measure':>42} {'dataclass':>10} {'record':>10} {'record/dataclass':>17}")
     for label, instantiate in (("definition", False), ("definition + first instance", True)):
         samples: dict[str, list[float]] = {side: [] for side in sides}
         for run in range(args.runs):
             for side in sides if run % 2 == 0 else reversed(sides):
                 samples[side].append(definition(sides[side], args.classes, instantiate=instantiate))
         ms = {side: statistics.median(values) * 1e3 / (2 * args.classes) for side, values in samples.items()}
-        print(f"{label + ', ms per class':>34} {ms['dataclass']:>10.3f} {ms['record']:>10.3f} "
+        print(f"{label + ', ms per class':>42} {ms['dataclass']:>10.3f} {ms['record']:>10.3f} "
               f"{ms['record'] / ms['dataclass']:>17.2f}")  # fmt: skip
     for operation in ("construction", "==", "hash", "repr"):
         calls = {side: statements(make, operation) for side, make in sides.items()}
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 for shape, call in enumerate(calls[side]):
                     best[side][shape] = min(best[side][shape], timeit.timeit(call, number=args.number))
         us = {side: sum(best[side]) / args.number * 1e6 for side in sides}
-        print(f"{operation + ', us per call (2 shapes)':>34} {us['dataclass']:>10.3f} {us['record']:>10.3f} "
+        print(f"{operation + ', us per call (2 shapes)':>42} {us['dataclass']:>10.3f} {us['record']:>10.3f} "
               f"{us['record'] / us['dataclass']:>17.2f}")  # fmt: skip
     return 0
 
