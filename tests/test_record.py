@@ -214,6 +214,7 @@ OPERATIONS: dict[str, Callable[[SimpleNamespace], Any]] = {
     ),
     "pickle": lambda c: pickle.loads(pickle.dumps(c.Pool(name="a", tags=("t",)))) == c.Pool(name="a", tags=("t",)),
     "copy": lambda c: (copy.copy(c.Point(1)), copy.deepcopy(c.Settings(stack="s", points=[c.Point(1)]))),
+    "copy.replace (Python 3.13)": lambda c: getattr(copy, "replace", dataclasses.replace)(c.Point(1), y="r"),
     "qualname and module": lambda c: (c.Point.__qualname__.split(".")[-1], c.Point.__module__),
 }  # fmt: skip
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import re
+import sys
 import types
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
@@ -136,6 +137,8 @@ def _process(cls: type, *, frozen: bool, kw_only: bool, slots: bool, eq: bool, s
                 raise TypeError(f"Cannot overwrite attribute {method.__name__} in class {cls.__name__}")
             setattr(cls, method.__name__, method)
     _define(cls, "__match_args__", tuple(f.name for f in takes if not f.kw_only))
+    if "_replace" in STATE:  # Python 3.13: ``copy.replace`` reads it
+        _define(cls, "__replace__", STATE["_replace"])
     if isinstance(cls, abc.ABCMeta):
         abc.update_abstractmethods(cls)  # type: ignore[arg-type]
     return cls
@@ -178,14 +181,15 @@ def _field(cls: type, name: str, kind: Any, kw_only: bool) -> Any:
 
 
 def _check_order(takes: tuple[Any, ...]) -> None:
-    seen_default = False
+    seen_default: Any = None
     for f in takes:
         if f.kw_only:
             continue
         if f.default is not MISSING or f.default_factory is not MISSING:
-            seen_default = True
-        elif seen_default:
-            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            seen_default = f
+        elif seen_default is not None:
+            after = f" {seen_default.name!r}" if sys.version_info >= (3, 13) else ""  # 3.13 names it
+            raise TypeError(f"non-default argument {f.name!r} follows default argument{after}")
 
 
 def _define(cls: type, name: str, value: Any) -> None:
