@@ -267,3 +267,29 @@ def test_a_record_compiles_its_init_on_first_use_only() -> None:
     assert Lazy.__init__ is not stub  # the compiled one is installed for every later instance
     assert Lazy.__init__.__qualname__.endswith("Lazy.__init__")
     assert Lazy(2) == Lazy(2)
+
+
+@record(frozen=True, kw_only=True, slots=True)
+class _Typed:
+    name: str
+    tags: tuple[str, ...] = field(default_factory=tuple)
+    size: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.name))
+
+
+def test_mypy_types_a_record_as_a_dataclass() -> None:
+    """``make typecheck`` (mypy --strict, unused ignores refused) checks this test: each ignore below is needed, so
+    mypy must refuse each call as it refuses it on a dataclass, and each also fails at run time."""
+    typed = _Typed(name="gpu")
+    assert dataclasses.replace(typed, tags=("a",)).tags == ("a",)
+    with pytest.raises(TypeError):
+        dataclasses.replace(typed, colour="red")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _Typed(name="gpu", size=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _Typed("gpu")  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        typed.name = "other"  # type: ignore[misc]
+    assert [f.name for f in dataclasses.fields(typed)] == ["name", "tags", "size"]
