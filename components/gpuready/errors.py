@@ -7,7 +7,8 @@ to fix it. Errors are raised before any resource is registered or any API is cal
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from gpuready.record import record
 
 MAX_SHOWN = 80
 """Characters of a bad value an error message shows; longer values are cut with a note of their length."""
@@ -59,7 +60,7 @@ class GpuReadyError(Exception):
     """Base class of every error gpuready raises on purpose."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Problem:
     """One thing wrong with the input: where, what, what is allowed, and a hint."""
 

@@ -9,7 +9,7 @@ The cluster must run node auto-provisioning (``ManagedClusterNodeProvisioningPro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -20,9 +20,10 @@ from gpuready.core.clouds.registry import Cloud
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class AksNapGpuPoolArgs:
     """Inputs of ``AksNapGpuPool``: the pool decisions and the cluster's Kubernetes provider."""
 

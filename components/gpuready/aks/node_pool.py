@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import pulumi
 from pulumi_azure_native import containerservice
@@ -12,9 +12,10 @@ from gpuready.aks import capacity, capacity_rules, lifecycle, plan
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class AksGpuNodePoolArgs:
     """Inputs of ``AksGpuNodePool``: the pool decisions plus the cluster wiring."""
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from xml.etree import ElementTree
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.plan_diff.diff import PlanDiff
@@ -30,7 +31,7 @@ CAPACITY_RULE = "gpu-capacity-at-risk"
 CAPACITY_RULE_TEXT = "A change replaces, deletes or reduces a GPU pool's schedulable capacity."
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     """One thing CI should show: which rule, how bad, what to fix, where."""
 
@@ -43,7 +44,7 @@ class Finding:
     """The file a person edits to fix it (the stack config, or the plan that was compared)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Report:
     """Findings of one command run, and every rule that ran (rule -> one-line description)."""
 

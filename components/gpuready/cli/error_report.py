@@ -15,11 +15,11 @@ import os
 import sys
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from gpuready.errors import GpuReadyError, Problem, SpecError, bounded_text
 from gpuready.kube.errors import KubeConfigError, KubeError
+from gpuready.record import record
 
 INVALID_INPUT = "invalid-input"
 """A project, stack file, config file or command-line value that cannot be read (exit 2)."""
@@ -40,7 +40,7 @@ MAX_JSON_PROBLEMS = 100
 """Problems the JSON error object lists; ``moreProblems`` counts the rest."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ErrorReport:
     """One failure of a command, ready for either output format."""
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.cli.error_report import command_error
@@ -26,6 +25,7 @@ from gpuready.errors import GpuReadyError
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.errors import KubeUnreachableError
 from gpuready.kube.kubeconfig import context_names
+from gpuready.record import record
 from gpuready.verify.audit import AuditReport
 from gpuready.verify.report import render_report, report_json, summary_line
 
@@ -34,7 +34,7 @@ MAX_PARALLEL = 16
 """Clusters audited at once: each waits on its API server, not on this machine."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClusterResult:
     """One cluster of the fleet: its report, or why it could not be audited."""
 
@@ -141,7 +141,7 @@ def fleet_json(results: Sequence[ClusterResult]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClusterWait:
     """One cluster of a fleet ``verify``: whether it converged and its report, or why it could not be watched."""
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from gpuready.record import record
 
 
-@dataclass
+@record
 class ProgramLog:
     """The messages of one run, each once; shown sorted (``pool <name>: ...`` by pool), since log messages reach the
     engine in no fixed order."""

@@ -9,7 +9,6 @@ import argparse
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.health.smoke_job import smoke_job
@@ -18,13 +17,14 @@ from gpuready.errors import GpuReadyError
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.nodes_api import NodeClient
 from gpuready.kube.smoke_api import CLEANUP_SECONDS, SmokeResult, run_smoke
+from gpuready.record import record
 from gpuready.verify.report import table
 
 _MARGIN = 5.0
 """Seconds kept back from the Job's own deadline for reading its result and log."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SmokePlan:
     """What ``--smoke`` asked for: the pools, the image and the namespace."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from gpuready.kube.convergence import Outcome, follow_nodes
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.node_record import NodeRecord
 from gpuready.kube.resource_slices import audit_slices, may_need_slices, slice_reserve, wait_for_slices
+from gpuready.record import record
 from gpuready.verify.audit import AuditReport, check_converged
 from gpuready.verify.errors import VerificationError
 from gpuready.verify.expectations import Expectation
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Watch:
     """What ``verify`` waits for on each cluster: the pools' expectations, the node selector, whether a selector
     (not a stack) must find at least one node, and the team's conventions the nodes are judged by."""

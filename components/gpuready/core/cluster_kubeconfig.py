@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -24,6 +24,7 @@ from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.config_model import fast
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
 from gpuready.errors import ConfigError, GpuReadyError, Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.stack_wiring import StackWiring
@@ -41,7 +42,7 @@ class ClusterCredentialsError(GpuReadyError):
     """
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClusterTarget:
     """The existing cluster a stack deploys into, and where its cloud finds it."""
 

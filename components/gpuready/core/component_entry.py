@@ -13,10 +13,11 @@ components. An entry lacking a part fails when it is made, at import, naming the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any
 
 from gpuready.errors import RegistrationError
+from gpuready.record import record
 
 Json = dict[str, Any]
 
@@ -29,7 +30,7 @@ KUBERNETES_PROVIDER = "Pass the cluster's Kubernetes provider in the resource op
 """The end of the description of a component that makes Kubernetes objects."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Wire:
     """One input that is not a config-model key: the cluster wiring (may be another resource's output)."""
 
@@ -51,7 +52,7 @@ ELASTIC_POOL = Wire(
 TAGS = Wire("tags", STRING_MAP, "Tags on the cloud resource.")
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class ComponentEntry:
     """One plug-in's component, as the facade, the component package and its schema see it."""
 
@@ -87,7 +88,7 @@ class ComponentEntry:
         return {self.name: self.module, f"{self.name}Args": self.module}
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class ReleaseEntry:
     """One GPU stack kind's chart component, as the facade, the stack program and the component package see it."""
 
@@ -116,7 +117,7 @@ class ReleaseEntry:
         return {self.name: self.module, f"{self.name}Args": self.module}
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class SettingEntry:
     """One stack-wide component that one ``gpuready:*`` key configures, as the facade, the component package and its
     schema see it: its inputs are the key's config model and, as wiring, the pools and their cloud."""

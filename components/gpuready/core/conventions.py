@@ -19,13 +19,13 @@ policy that declares them; ``check`` / ``verify`` take ``--gpu-taint`` and ``--n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.k8s_syntax import TAINT_EFFECTS
 from gpuready.core.scheduling import GPU_TAINT
 from gpuready.core.taints import Taint, parse_taint_text
 from gpuready.errors import Problem, SpecError
+from gpuready.record import record
 
 GPU_TAINT_PROPERTY = "gpuTaint"
 SKYPILOT_PROPERTY = "skypilotLabels"
@@ -51,7 +51,7 @@ SKYPILOT_SCHEMA: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Conventions:
     """A team's GPU node conventions."""
 

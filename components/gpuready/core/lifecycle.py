@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.core import resources, scheduling
 from gpuready.core.mappings import plain_path
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -28,7 +28,7 @@ SUFFIX_LENGTH = 6
 """Hex digits of the name suffix: 16.7 million values, so the next generation never meets the last by chance."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FieldRule:
     """What changing one input (camelCase, dotted for nested fields) does to the resource."""
 
@@ -40,7 +40,7 @@ class FieldRule:
     """What the cited line says, in a few words."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ResourceTable:
     """The replacement facts of one resource type, looked up by the most specific field path."""
 
@@ -70,7 +70,7 @@ class ResourceTable:
         return self.unlisted if found is None else found.action
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PoolCapacity:
     """The GPUs a planned pool can hold: what a replacement or deletion puts at risk."""
 

@@ -9,14 +9,15 @@ always what ``check`` / ``verify`` expect a node to advertise. The node bounds a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SchedulableCapacity:
     """A pool's schedulable units per node and its node bounds."""
 

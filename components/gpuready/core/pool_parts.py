@@ -7,8 +7,9 @@ spec (which runs those rules when it is made): no import cycle.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
+
+from gpuready.record import record
 
 Capacity = Literal["on-demand", "spot", "reserved", "capacity-block", "flex-start", "queued"]
 """How a pool's nodes get their capacity: bought on demand, spot, from a reservation (EKS On-Demand Capacity
@@ -28,7 +29,7 @@ MATCH_CRITERIA: tuple[str, ...] = ("open", "targeted")
 ec2 ``InstanceMatchCriteria``; the EC2NodeClass CRD's ``capacityReservationSelectorTerms[].instanceMatchCriteria``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ReservationTerm:
     """One ``reservation.selectorTerms`` entry: a Karpenter / Auto Mode ``capacityReservationSelectorTerms`` term,
     a reservation by ``id``, or by ``tags`` (and optional ``owner_id``, the account that owns it)."""
@@ -39,7 +40,7 @@ class ReservationTerm:
     instance_match_criteria: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Reservation:
     """``reservation``: the capacity a ``reserved`` or ``capacity-block`` pool draws on. Which fields a pool may set
     is its provisioner's capacity table (``capacity_offers.CapacityOffer.fields``); each cloud checks their values
@@ -86,7 +87,7 @@ MigStrategy = Literal["single", "mixed"]
 MIG_STRATEGIES: tuple[MigStrategy, ...] = ("single", "mixed")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuSharing:
     """Time-slicing or MPS: each physical GPU is advertised ``replicas`` times."""
 
@@ -99,7 +100,7 @@ class GpuSharing:
     """Refuse pods asking for more than one share; None keeps the plugin default (false; MPS: true)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class MigPartitioning:
     """Multi-Instance GPU: a single profile on every GPU, or a layout of several profiles."""
 
@@ -121,7 +122,7 @@ DEFAULT_ADVERTISE = "device-plugin"
 """A pool's ``advertise`` when not given (the first of ``advertisers.registry.ADVERTISE_VALUES``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuRequirements:
     """``gpuRequirements``: an elastic pool's nodes chosen by their GPUs instead of by named instance types.
 
@@ -138,7 +139,7 @@ UpgradeStrategy = Literal["rolling", "surge", "blue-green"]
 UPGRADE_STRATEGIES: tuple[UpgradeStrategy, ...] = ("rolling", "surge", "blue-green")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class UpgradePolicy:
     """How the cloud rolls the pool's nodes to a new image or version (``gpuready.core.upgrade_rules``).
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from gpuready.core import scheduling, sharing_plan
@@ -13,9 +13,10 @@ from gpuready.core.pool_capacity import schedulable_capacity
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts
 from gpuready.core.scale_path.verdict import pool_verdict
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class PoolOutputs:
     """Every plain value a pool publishes; the field names are the component's output names."""
 

@@ -8,11 +8,11 @@ reads it, ``GpuPoolSpec.profile``) and carried here too, so downstream code neve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.advertisers.registry import advertiser_for
 from gpuready.core.capacity.registry import provisioner_for
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.advertisers.interface import Advertiser
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ResolvedPool:
     """A validated pool's plug-ins and facts, resolved once."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -20,11 +20,12 @@ from typing import Any
 from gpuready.core.mappings import plain_path
 from gpuready.core.suggest import did_you_mean
 from gpuready.errors import Problem, kind_of
+from gpuready.record import record
 
 PLAIN = (str, int, float, bool, type(None))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InputNode:
     """One input: its Python argument name and, for a mapping (or list of mappings), the inputs inside."""
 
@@ -33,7 +34,7 @@ class InputNode:
     is_list: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InputTree:
     """The inputs of a cloud resource, as the SDK named in ``sdk`` declares them."""
 
@@ -68,7 +69,7 @@ def override_problems(overrides: Mapping[str, Any], tree: InputTree, owned: Mapp
     return walk.problems
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Walk:
     """One check of a pool's overrides: the tree, the owned inputs, and the problems found so far."""
 

@@ -7,7 +7,7 @@ that every later layer can trust, or raises ``SpecError`` listing every problem 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gpuready.core import pool_rules, resource_inputs
@@ -40,6 +40,7 @@ from gpuready.core.pool_parts import (
 )
 from gpuready.core.resolved_pool import ResolvedPool
 from gpuready.core.taints import Taint
+from gpuready.record import record
 
 __all__ = [
     "CAPACITIES",
@@ -63,7 +64,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuPoolSpec:
     """A GPU node pool, validated against the GPU catalog and the target cloud's rules."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import InitVar, dataclass, field
+from dataclasses import InitVar, field
 from typing import TYPE_CHECKING
 
 import yaml
@@ -33,6 +33,7 @@ from gpuready.core.scale_path.model import ClusterFacts, karpenter_cluster
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from gpuready.errors import ConfigError, Problem, SpecError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
@@ -43,7 +44,7 @@ __all__ = ["KUBECONFIG_HINT", "NS", "SECRET_KEYS", "StackSettings", "parse_stack
 POOLS_HINT = "write a YAML list of pools, one '- name: ...' entry per pool (see docs/pool-keys.md)"
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class StackSettings:
     """Everything a gpuready stack needs, validated."""
 

@@ -9,9 +9,9 @@ spelling tables here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gpuready.core.k8s_syntax import TaintEffect
+from gpuready.record import record
 
 UPPER_SNAKE_EFFECTS: Mapping[TaintEffect, str] = {
     "NoSchedule": "NO_SCHEDULE",
@@ -21,7 +21,7 @@ UPPER_SNAKE_EFFECTS: Mapping[TaintEffect, str] = {
 """Taint effects as the cloud APIs that use enum spelling write them (``NO_SCHEDULE``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Taint:
     """A Kubernetes taint in Kubernetes spelling (effects ``NoSchedule`` etc.).
 

@@ -35,7 +35,7 @@ match is not assigned (``site/content/en/docs/concepts/resource_flavor.md`` L34-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
@@ -51,9 +51,10 @@ from gpuready.core.scheduling import node_selector, tolerated_taints, toleration
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload_placement import Placement
 from gpuready.errors import Problem, SpecError
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuWorkload:
     """Where and with what a workload runs on one pool."""
 

@@ -11,11 +11,12 @@ node; ``topologySpreadConstraints`` on ``topology.kubernetes.io/zone`` balance r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gpuready.core.k8s_syntax import label_value_problem
 from gpuready.errors import Problem, SpecError
+from gpuready.record import record
 
 BINPACK_SCHEDULER = "gpu-binpack"
 """The profile name ``GpuBinPackingScheduler`` serves by default."""
@@ -26,7 +27,7 @@ PACK_WEIGHT = 100
 """Preferred-affinity weight (1-100): the strongest preference short of a requirement."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Placement:
     """Packing or spreading for a workload's pods; validated on creation."""
 

@@ -9,7 +9,7 @@ allowed to join it (an access entry of type ``EC2``): this component makes the p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -21,9 +21,10 @@ from gpuready.core.stack_settings import StackSettings
 from gpuready.eks import auto_mode, auto_mode_capacity, karpenter
 from gpuready.eks.settings_keys import EksSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class EksAutoModeGpuPoolArgs:
     """Inputs of ``EksAutoModeGpuPool``: the pool decisions, the wiring and the cluster's Kubernetes provider."""
 

@@ -16,7 +16,6 @@ EKS cluster security group, selected by the ``aws:eks:cluster-name`` tag EKS put
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gpuready.core import component_entry
@@ -32,6 +31,7 @@ from gpuready.core.scale_path.model import ScaleDecider
 from gpuready.core.specs import GpuPoolSpec, UpgradePolicy
 from gpuready.eks import ec2_node_class, launch_template_fabric, reservation
 from gpuready.errors import Problem
+from gpuready.record import record
 
 CRDS = "aws/karpenter-provider-aws@v1.14.1:pkg/apis/crds"
 NODE_POOL_API = karpenter_nodepool.API
@@ -45,7 +45,7 @@ RESTRICTED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws")
 they let through are Karpenter's own, never a user's)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class KarpenterWiring:
     """What a Karpenter pool takes from the stack (``gpuready:clusterName``, ``eksNodeRoleArn``, ``eksSubnetIds``)."""
 

@@ -10,7 +10,7 @@ package with ``package_pool``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, cast
 
 import pulumi
@@ -27,9 +27,10 @@ from gpuready.eks import ec2_node_class, karpenter, launch_template_fabric, plan
 from gpuready.eks.fabric import FABRIC
 from gpuready.eks.settings_keys import EksSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, require_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class EksKarpenterGpuPoolArgs:
     """Inputs of ``EksKarpenterGpuPool``: the pool decisions, the cluster wiring and the cluster's provider."""
 

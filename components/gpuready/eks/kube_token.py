@@ -15,7 +15,7 @@ import base64
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePath
 from typing import Any
 
@@ -24,6 +24,7 @@ import httpx2
 from gpuready.kube.deadline import UNLIMITED, Deadline
 from gpuready.kube.errors import DeadlineError, KubeConfigError
 from gpuready.kube.exec_credentials import DeadlineAuth
+from gpuready.record import record
 
 TOKEN_PREFIX = "k8s-aws-v1."
 CLUSTER_ID_HEADER = "x-k8s-aws-id"
@@ -35,7 +36,7 @@ STS_TIMEOUT_SECONDS = 10.0
 """Longest connect or read timeout per STS attempt (shorter when less time is left)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class EksExec:
     """What a kubeconfig ``exec`` block running ``aws eks get-token`` asks for."""
 

@@ -14,7 +14,6 @@ that EC2 refuses to delete while instances are in it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -26,9 +25,10 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks import launch_template_capacity, launch_template_fabric
 from gpuready.eks.fabric import FABRIC
 from gpuready.errors import ConfigError
+from gpuready.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FabricLaunch:
     """What the node group and its launch template take from the pool's EFA resources."""
 

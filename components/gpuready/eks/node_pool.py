@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -13,9 +13,10 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.eks import capacity, launch_template, lifecycle, plan, reservation_zone
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class EksGpuNodePoolArgs:
     """Inputs of ``EksGpuNodePool``: the pool decisions plus the cluster wiring."""
 

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.pool_parts import MATCH_CRITERIA, Reservation
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SelectorTermRules:
     """What the EC2NodeClass CRD allows of ``capacityReservationSelectorTerms`` (aws/karpenter-provider-aws v1.14.1
     ``pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml``; ../shared

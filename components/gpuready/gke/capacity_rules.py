@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity.capacity_offers import CapacityOffer, reading
 from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -63,7 +63,7 @@ PROJECT_ID = re.compile(r"^[a-z][-a-z0-9]{4,28}[a-z0-9]\Z")
 """A Google Cloud project id: 6-30 lowercase letters, digits or '-', starting with a letter."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GkeCapacity:
     """What one ``capacity`` value means for a GKE node pool."""
 

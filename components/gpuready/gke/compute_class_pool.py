@@ -11,7 +11,6 @@ https://cloud.google.com/kubernetes-engine/docs/how-to/node-auto-provisioning).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -23,9 +22,10 @@ from gpuready.core.stack_settings import StackSettings
 from gpuready.gke import compute_class
 from gpuready.gke.settings_keys import GkeSettingsValues
 from gpuready.pool_outputs import GpuNodePoolBase, custom_resources, require_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GkeComputeClassGpuPoolArgs:
     """Inputs of ``GkeComputeClassGpuPool``: the pool decisions and the cluster's Kubernetes provider."""
 

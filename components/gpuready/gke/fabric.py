@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.fabric.model import CREATE, FabricKind, TypeFabric
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -42,7 +42,7 @@ COMPACT_GUIDE = "https://cloud.google.com/kubernetes-engine/docs/how-to/compact-
 A4X_TEST = "GoogleCloudPlatform/container-engine-accelerators@992db81 gpudirect-rdma/nccl-test-imex-a4x.yaml"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GpuDirect:
     """What one GPUDirect machine type needs of its node pool."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import pulumi
 import pulumi_gcp as gcp
@@ -13,9 +13,10 @@ from gpuready.errors import SpecError
 from gpuready.gke import capacity, lifecycle, plan, reservation_zone
 from gpuready.gke import zones as gke_zones
 from gpuready.pool_outputs import GpuNodePoolBase, require_default_provisioner
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GkeGpuNodePoolArgs:
     """Inputs of ``GkeGpuNodePool``: the pool decisions plus the cluster wiring."""
 

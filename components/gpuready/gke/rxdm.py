@@ -16,8 +16,9 @@ value keeps the manifest's backslash-escaped quotes: a plain YAML scalar, passed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from gpuready.record import record
 
 LIB = "/usr/local/nvidia/lib64"
 LIB_ENV = {"name": "LD_LIBRARY_PATH", "value": LIB}
@@ -32,7 +33,7 @@ _DAEMON_MOUNTS = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rxdm:
     """The sidecar of one kind and what the pod and the NCCL container need with it."""
 

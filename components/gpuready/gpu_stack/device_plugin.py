@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pulumi
 
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class NvidiaDevicePluginArgs(GpuStackReleaseArgs):
     """Inputs of ``NvidiaDevicePlugin``. Chart ``nvidia-device-plugin`` 0.20.0 from
     https://nvidia.github.io/k8s-device-plugin unless overridden; values are derived from the pools (see

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pulumi
 
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class NvidiaDraDriverArgs(GpuStackReleaseArgs):
     """Inputs of ``NvidiaDraDriver``. Chart ``dra-driver-nvidia-gpu`` 0.4.0 from https://helm.ngc.nvidia.com/nvidia
     unless overridden; values are derived from the pools (see ``gpuready.core.gpu_stack.kinds.dra_driver``)."""

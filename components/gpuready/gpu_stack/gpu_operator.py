@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pulumi
 
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.gpu_stack.release_component import GpuStackRelease, GpuStackReleaseArgs
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GpuOperatorArgs(GpuStackReleaseArgs):
     """Inputs of ``GpuOperator``. Chart ``gpu-operator`` v26.7.0 from https://helm.ngc.nvidia.com/nvidia unless
     overridden; values are derived from the pools (see ``gpuready.core.gpu_stack.operator_values``)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any, ClassVar, Self, assert_never
 
 import pulumi
@@ -25,13 +25,14 @@ from gpuready.core.health.agent_chart import AGENT_ADDON
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.record import record
 from gpuready.stack_adapters import install_health_agent, require_cluster_name
 
 PoolInput = GpuNodePoolBase | GpuPoolSpec
 """A pool component from this package, or just its spec (pools made elsewhere, with gpuready's labels)."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GpuStackReleaseArgs:
     """What both chart components take: the pools and the release settings (chart pinned unless overridden)."""
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from gpuready.kube.deadline import Deadline
@@ -33,6 +32,7 @@ from gpuready.kube.errors import DeadlineError, ExpiredError, KubeError, KubeUnr
 from gpuready.kube.node_resource import Node
 from gpuready.kube.nodes_api import NodeClient
 from gpuready.kube.retry import RetryPolicy
+from gpuready.record import record
 
 State = TypeVar("State")
 State_co = TypeVar("State_co", covariant=True)
@@ -51,7 +51,7 @@ class NodeTracker(Protocol[State_co]):
     def apply(self, name: str, node: Mapping[str, Any] | None) -> State_co: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Outcome(Generic[State]):
     """How waiting ended."""
 

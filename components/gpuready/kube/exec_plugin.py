@@ -32,7 +32,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -43,6 +42,7 @@ from lightkube.config.models import UserExec
 from gpuready.kube.deadline import UNLIMITED, Deadline
 from gpuready.kube.errors import DeadlineError, KubeConfigError
 from gpuready.kube.redaction import scrub
+from gpuready.record import record
 
 API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")
 """What client-go still accepts (v1alpha1 was removed in Kubernetes 1.24)."""
@@ -56,7 +56,7 @@ UNBOUNDED_RUN_SECONDS = 60.0
 """How long a plugin may run when the command has no deadline (library callers)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Credential:
     """What a plugin returned: a bearer token, or a client certificate and key (PEM text)."""
 

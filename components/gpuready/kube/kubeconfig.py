@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from gpuready.kube.errors import KubeConfigError
 from gpuready.kube.exec_credentials import InProcessCredential, Recogniser
 from gpuready.kube.exec_info import exec_cluster, provides_cluster_info
 from gpuready.kube.redaction import redact_url
+from gpuready.record import record
 
 _NAMED = ("clusters", "contexts", "users")
 _PATH_FIELDS = {
@@ -36,7 +36,7 @@ _PATH_FIELDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class KubeTarget:
     """The cluster and credentials one command talks to."""
 

@@ -3,11 +3,12 @@ patches (``nodes_api.NodeClient``), a LIST's nodes with its resourceVersion, one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from lightkube.core.resource import ApiInfo, ResourceDef
 from lightkube.generic_resource import GenericGlobalResource
+
+from gpuready.record import record
 
 
 class Node(GenericGlobalResource):
@@ -22,7 +23,7 @@ class Node(GenericGlobalResource):
     _api_info = ApiInfo(resource=ResourceDef("", "v1", "Node"), plural="nodes", verbs=["get", "list", "watch", "patch"])
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeList:
     """All nodes of one (possibly paginated) LIST and the resourceVersion to watch from."""
 
@@ -31,7 +32,7 @@ class NodeList:
     resource_version: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WatchEvent:
     """One watch event: ADDED, MODIFIED, DELETED or BOOKMARK."""
 

@@ -14,7 +14,9 @@ import email.utils
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from gpuready.record import record
 
 RETRYABLE_READ_STATUS: frozenset[int] = frozenset({429, 500, 502, 503, 504})
 RETRYABLE_PATCH_STATUS: frozenset[int] = RETRYABLE_READ_STATUS
@@ -22,7 +24,7 @@ RETRYABLE_PATCH_STATUS: frozenset[int] = RETRYABLE_READ_STATUS
 caller re-reads the node and decides again (``cli.label_command``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RetryPolicy:
     """How often and how long to retry one request."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import httpx2
@@ -25,6 +24,7 @@ from gpuready.core.health.smoke_job import LABEL_SMOKE_POOL, LABEL_SMOKE_RUN, Sm
 from gpuready.kube.deadline import Deadline
 from gpuready.kube.errors import KubeApiError, KubeAuthError, KubeError
 from gpuready.kube.nodes_api import NodeClient
+from gpuready.record import record
 
 POLL_SECONDS = 1.0
 CLEANUP_SECONDS = 30.0
@@ -61,7 +61,7 @@ _KINDS = {("batch/v1", "Job"): JOB, ("v1", "Pod"): POD, ("v1", "Service"): _reso
                                                                      "resourceclaimtemplates")}  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SmokeResult:
     """How one pool's smoke Job ended."""
 

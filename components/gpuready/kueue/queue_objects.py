@@ -9,7 +9,6 @@ LocalQueues after the ClusterQueue. The cluster must run Kueue (v0.19: the ``v1b
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -20,11 +19,12 @@ from gpuready.core.kueue.queues import queue_warnings
 from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.pool_outputs import custom_resources
+from gpuready.record import record
 
 TYPE_TOKEN = "gpuready:index:GpuKueueObjects"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GpuKueueObjectsArgs:
     """Inputs of ``GpuKueueObjects``."""
 

@@ -8,7 +8,6 @@ file is made, so a project ``gpuready new`` writes plans offline at once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import yaml
@@ -18,12 +17,13 @@ from gpuready.errors import ConfigError, Problem
 from gpuready.new_project.declarations import PROJECT_NAME, config_block
 from gpuready.new_project.flags import LIST_KEYS, WIRING_FLAGS
 from gpuready.new_project.templates import GITIGNORE, MAIN, workflow
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.stack_wiring import StackWiring
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NewProject:
     """What the person asked for: the cloud, the cluster, the stack's name, its wiring and the gpuready requirement."""
 

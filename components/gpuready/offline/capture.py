@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -17,6 +17,7 @@ from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
 
 from gpuready.offline.computed_outputs import computed_outputs
 from gpuready.offline.sdk_private import MockMonitor
+from gpuready.record import record
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 ProtoStruct = Any
@@ -38,7 +39,7 @@ def stack_urn(stack: str, project: str) -> str:
     return engine_urn(stack, project, "", STACK_TYPE, f"{project}-{stack}")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RegisteredResource:
     """One ``RegisterResource`` call, as the engine would receive it."""
 
@@ -62,7 +63,7 @@ class RegisteredResource:
     """The lifecycle options the engine would act on (``resource_options``): only those that are set."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CapturedRun:
     """Everything one program run registered, sorted by URN."""
 

@@ -8,7 +8,6 @@ that rule needs (``policy_run.reads`` / ``may_report``: exactly what the gate ev
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pulumi.runtime.proto import analyzer_pb2
@@ -18,9 +17,10 @@ from gpuready.offline.analyzer import InProcessAnalyzer, load_pack
 from gpuready.offline.analyzer_requests import configure_request
 from gpuready.offline.capture import CapturedRun
 from gpuready.offline.policy_run import may_report, reads
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GateSummary:
     """The rules that are on and the ones that ran, and how many resources they judged, of how many."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeAlias
 
 from pulumi.output import Unknown
@@ -15,13 +15,14 @@ from pulumi.runtime import rpc
 
 from gpuready.core.plan_format import PLAN_FORMAT
 from gpuready.offline.capture import STACK_TYPE, CapturedRun
+from gpuready.record import record
 
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 SECRET = "[secret]"
 UNKNOWN = "[unknown]"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PlannedResource:
     """One resource the program would register."""
 
@@ -56,7 +57,7 @@ class PlannedResource:
         return entry
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Plan:
     """What a stack would register and export, without the engine."""
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from inspect import isawaitable
 from typing import Any
 
@@ -35,9 +34,10 @@ from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 from gpuready.offline.analyzer_requests import analyze_request, stack_configure_request
 from gpuready.offline.capture import CapturedRun, RegisteredResource
 from gpuready.offline.sdk_private import _NotApplicableError, _PolicyAnalyzerServicer
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Violation:
     """One policy violation the pack reported."""
 
@@ -61,7 +61,7 @@ LEVELS: Mapping[int, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Decoded:
     """One resource as every policy receives it."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
@@ -17,6 +16,7 @@ import yaml
 
 from gpuready.core.yaml_limits import YamlLimitError, load_yaml, yaml_problem
 from gpuready.errors import GpuReadyError, shown
+from gpuready.record import record
 
 ConfigType = Literal["string", "integer", "boolean", "array"]
 SECRET_PLACEHOLDER = "[secret]"
@@ -59,7 +59,7 @@ _Yaml12Loader.add_implicit_resolver(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ItemsType:
     """The element type of an ``array`` config declaration; arrays nest."""
 
@@ -67,7 +67,7 @@ class ItemsType:
     items: ItemsType | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ConfigDeclaration:
     """One entry of ``config:`` in Pulumi.yaml. ``None`` means absent, as in the engine."""
 
@@ -84,7 +84,7 @@ class ConfigDeclaration:
     secret: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Project:
     """A loaded Pulumi project."""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from gpuready.core.stack_settings import SECRET_KEYS
@@ -34,9 +33,10 @@ from gpuready.offline.project import (
     read_yaml,
     validate_config_value,
 )
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StackValue:
     """One stack config value as the engine holds it: scalars as their YAML text, objects parsed."""
 
@@ -44,7 +44,7 @@ class StackValue:
     secure: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StackConfig:
     """The engine's config bag for one stack, ready for ``pulumi.runtime.set_all_config``."""
 

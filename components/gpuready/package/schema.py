@@ -11,7 +11,7 @@ document.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from gpuready.core.pool_summary import PoolOutputs
 from gpuready.core.setting_components import SETTING_COMPONENTS
 from gpuready.package.field_docs import documented
 from gpuready.package.json_types import PACKAGE, Json, TypeWriter, token
+from gpuready.record import record
 
 VERSION = "0.1.0"
 SCHEMA_FILE = Path(__file__).resolve().parents[3] / "schema.json"
@@ -39,7 +40,7 @@ POOL_TYPE = "PoolSpec"
 """The object type of one pool entry (``gpuready:nodePools[i]``)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ComponentSchema:
     """What the schema says of one component."""
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from gpuready.package.input_check import (
 )
 from gpuready.package.schema import schema_text
 from gpuready.package.yaml_schema import schema_problems
+from gpuready.record import record
 
 REFERENCE = re.compile(r"\$\{([^}]+)\}")
 POOL_MODEL_INPUTS = frozenset({"pool", FEATURE_GATES, *CONVENTION_INPUTS})
@@ -45,7 +45,7 @@ class Unknown:
         return f"<unknown: {self.reference}>"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YamlCheck:
     """What was checked: the program, the stack, the gpuready resources (name, type), the others, the problems."""
 

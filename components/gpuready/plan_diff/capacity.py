@@ -10,19 +10,20 @@ requesting it stop scheduling), a label that stops matching, fewer units at the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gpuready.core.capacity.capacity_view import bound_to_reservation, capacity_text
 from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR
 from gpuready.plan_diff import registry
+from gpuready.record import record
 
 MODEL_LABELS = (LABEL_ACCELERATOR, LABEL_SKYPILOT_ACCELERATOR)
 """Labels whose value is the GPU model: a model change is said once, naming them."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PoolView:
     """One GPU pool of a plan as the diff compares it."""
 
@@ -41,7 +42,7 @@ class PoolView:
     """How the pool gets capacity (the plan's ``capacity``: ``core.capacity.capacity_view``), None when unknown."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CapacityChange:
     """A pool whose capacity differs between the plans, and the losses a person must act on."""
 

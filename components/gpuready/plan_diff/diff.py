@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from gpuready.core.lifecycle import PoolCapacity, ResourceTable
@@ -24,12 +24,13 @@ from gpuready.plan_diff.capacity import (
     replacing_reserved,
 )
 from gpuready.plan_diff.plan_file import PlanFormatError
+from gpuready.record import record
 
 ChangeAction = Literal["create", "update", "replace", "delete"]
 POOL_COMPONENT = "gpuready:index:"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Change:
     """One resource that differs between the plans."""
 
@@ -42,7 +43,7 @@ class Change:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CapacityAtRisk:
     """A GPU pool that a change replaces or deletes, or leaves with less schedulable capacity."""
 
@@ -62,7 +63,7 @@ class CapacityAtRisk:
     """Each loss in words a person acts on (model change, resource renamed, selector lost, fewer units)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PlanDiff:
     changes: tuple[Change, ...]
     at_risk: tuple[CapacityAtRisk, ...]

@@ -10,7 +10,6 @@ never start without their permissions or configuration. The caller passes the Ku
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -19,6 +18,7 @@ import pulumi_kubernetes as k8s
 from gpuready.core.binpack.scheduler_config import BinPackSchedulerSpec
 from gpuready.core.binpack.scheduler_objects import Manifest, scheduler_objects
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.record import record
 
 TYPE_TOKEN = "gpuready:index:GpuBinPackingScheduler"
 
@@ -37,7 +37,7 @@ _ARGUMENTS = {"metadata": "metadata", "spec": "spec", "data": "data", "rules": "
 """Manifest field -> constructor keyword (``apiVersion`` and ``kind`` are implied by the class)."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GpuBinPackingSchedulerArgs:
     """Inputs of ``GpuBinPackingScheduler``."""
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from gpuready.core.conventions import DEFAULT as DEFAULT_CONVENTIONS
 from gpuready.core.conventions import Conventions
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_POOL
+from gpuready.record import record
 from gpuready.verify import findings as f
 from gpuready.verify.checks import check_node
 from gpuready.verify.errors import GpuHealthError, LabelMismatchError, NodesNotReadyError
@@ -30,7 +31,7 @@ ElasticStatus = Literal["no-nodes-yet", "has-nodes"]
 NO_NODES_YET: ElasticStatus = "no-nodes-yet"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ElasticPoolNodes:
     """An elastic pool of the stack and how many of its nodes are there: none is a state of its own (its nodes come
     when GPU pods are pending), not a failure."""
@@ -45,7 +46,7 @@ class ElasticPoolNodes:
         return NO_NODES_YET if self.nodes == 0 else "has-nodes"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeResult:
     """One GPU node, what it should be, and what is wrong with it."""
 
@@ -75,7 +76,7 @@ class NodeResult:
         return self.expectation.pool or self.view.labels.get(LABEL_POOL) or None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AuditReport:
     """The result of one audit."""
 

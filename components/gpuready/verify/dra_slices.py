@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from gpuready.core.advertisers.interface import Advertiser
 from gpuready.core.advertisers.registry import advertiser_for_labels, advertiser_named
 from gpuready.core.scheduling import GPU_TAINT_KEY, LABEL_DEPLOY_DRA_DRIVER
+from gpuready.record import record
 from gpuready.verify import findings as f
 from gpuready.verify.audit import AuditReport, NodeResult
 from gpuready.verify.findings import Finding
@@ -31,7 +32,7 @@ NFD_PLUGIN_LABELS = ("feature.node.kubernetes.io/pci-10de.present", "feature.nod
 """The labels the DRA kubelet plugin's default node affinity requires one of (value ``true``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DeviceSlices:
     """The devices each node publishes, per DRA driver, from one LIST of ResourceSlices."""
 

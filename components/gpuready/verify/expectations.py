@@ -10,7 +10,7 @@ shares or partitions them).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from gpuready.core.advertisers.extended_resources import EXTENDED_RESOURCES
 from gpuready.core.advertisers.registry import advertiser_for_node, is_gpu_resource
@@ -27,6 +27,7 @@ from gpuready.core.scheduling import (
 )
 from gpuready.core.specs import GpuPoolSpec, GpuSharing, MigPartitioning
 from gpuready.core.taints import Taint
+from gpuready.record import record
 from gpuready.verify.fabric import infer_node_fabric
 from gpuready.verify.inference import Inference, catalog_instance_type
 from gpuready.verify.node_labels import LABEL_GFD_COUNT, LABEL_GFD_PRODUCT
@@ -35,7 +36,7 @@ from gpuready.verify.nodes import NodeView
 from gpuready.verify.provisioned import gpu_count, node_origin
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Expectation:
     """What one node should carry."""
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from gpuready.record import record
 
 Severity = Literal["error", "warning"]
 
@@ -59,7 +60,7 @@ HEALTH_CODES: frozenset[str] = frozenset(
 """Findings that say a node's GPUs (or the node around them) are broken: ``verify`` fails their pool."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Finding:
     """One problem on one node (or, for ``pool-nodes-missing``, one pool: ``node`` is then ``pool/<name>``)."""
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.advertisers.registry import is_gpu_resource
+from gpuready.record import record
 from gpuready.verify import findings as f
 from gpuready.verify.audit import AuditReport, NodeResult
 
@@ -23,7 +23,7 @@ _NODE_DOWN = frozenset(
 NO_POOL = "<none>"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PoolHealth:
     """One pool's GPUs and how many of them are healthy."""
 

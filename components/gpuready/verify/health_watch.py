@@ -7,8 +7,9 @@ otherwise let ``verify`` declare a pool converged in the moment between two fail
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from gpuready.record import record
 from gpuready.verify import findings as f
 from gpuready.verify.audit import NodeResult
 from gpuready.verify.findings import Finding, show_node
@@ -16,7 +17,7 @@ from gpuready.verify.findings import Finding, show_node
 _BROKEN = frozenset({f.GPU_UNHEALTHY, f.NODE_UNHEALTHY, f.GPU_DEVICES_UNHEALTHY, f.DRIVER_UPGRADE_FAILED})
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Seen:
     problem: str
     """The last problem's message."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from gpuready.core.advertisers.registry import is_gpu_resource
@@ -22,6 +22,7 @@ from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import InstanceType
 from gpuready.core.clouds.registry import cloud_profiles
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_POOL, LABEL_GPU_PRESENT, LABEL_POOL
+from gpuready.record import record
 from gpuready.verify.node_labels import (
     LABEL_GFD_PRODUCT,
     LABEL_INSTANCE_TYPE,
@@ -45,7 +46,7 @@ _TOKEN_SPLIT = re.compile(r"[^a-z0-9.]+")
 _TRUE_LABELS = (*NFD_NVIDIA_PCI_LABELS, LABEL_GPU_PRESENT, LABEL_GPU_POOL)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Inference:
     """The GPU model of a node and where that knowledge came from."""
 

@@ -9,15 +9,15 @@ A GPU node whose model cannot be inferred is left alone and reported by ``unlabe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.scheduling import LABEL_ACCELERATOR, LABEL_GPU_PRESENT, LABEL_SKYPILOT_ACCELERATOR
+from gpuready.record import record
 from gpuready.verify.inference import Inference, infer_accelerator, is_gpu_node
 from gpuready.verify.nodes import NodeView
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LabelPatch:
     """The labels to set on one node."""
 

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from gpuready.core.catalog.gpus import GpuModel
 from gpuready.core.catalog.mig_profiles import mig_config_name
 from gpuready.core.quantities import whole_count
 from gpuready.core.scheduling import LABEL_DEVICE_PLUGIN_CONFIG, LABEL_MIG_CONFIG, LABEL_SHARING
+from gpuready.record import record
 from gpuready.verify.node_labels import (
     LABEL_GFD_MIG_STRATEGY,
     LABEL_GFD_REPLICAS,
@@ -58,7 +58,7 @@ _SHARED_MODES: Mapping[str, SharedMode] = {"time-slicing": "time-slicing", "time
 """Mode spellings of the labels: NVIDIA's ``time-slicing`` and GKE's ``time-sharing``, both ``mps``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ConfigName:
     """What a gpuready device-plugin config key says."""
 
@@ -67,7 +67,7 @@ class ConfigName:
     renamed: bool
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NodeSharing:
     """How the node's labels say its GPUs are shared or partitioned; None where no label says."""
 

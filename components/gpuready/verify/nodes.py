@@ -9,16 +9,17 @@ reject.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol, cast
 
 from gpuready.core.health.conditions import HEALTH_CONDITIONS
 from gpuready.core.k8s_syntax import TAINT_EFFECTS, TaintEffect
 from gpuready.core.quantities import whole_count
 from gpuready.core.taints import Taint
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ReportedCondition:
     """A health condition as the node reports it (only the types gpuready's health table knows are kept)."""
 
@@ -28,7 +29,7 @@ class ReportedCondition:
     message: str = ""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NodeView:
     """What verification needs to know about one node."""
 

@@ -9,15 +9,15 @@ name and with the instance's GPU facts (``karpenter.k8s.aws/instance-gpu-name``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 
 from gpuready.core.capacity.node_facts import NodeFacts
 from gpuready.core.capacity.registry import provisioners
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NodeOrigin:
     """The elastic provisioner that made a node, and the pool object it made it for."""
 

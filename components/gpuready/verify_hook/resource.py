@@ -21,7 +21,7 @@ Usage in a stack program (after the pools and, when there is one, the GPU stack)
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -29,6 +29,7 @@ import pulumi.dynamic
 
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.pool_outputs import GpuNodePoolBase
+from gpuready.record import record
 from gpuready.verify.expectations import expectation_for
 from gpuready.verify_hook.provider import GpuPoolVerificationProvider
 from gpuready.verify_hook.wire import expectation_to_data, smoke_to_data
@@ -37,7 +38,7 @@ DEFAULT_TIMEOUT = 900.0
 """Seconds to wait for a pool's nodes: new GPU nodes take minutes to boot, install drivers and advertise GPUs."""
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class GpuPoolVerificationArgs:
     """Inputs of ``GpuPoolVerification``. Build them with ``for_spec`` so the expectation matches the pool."""
 

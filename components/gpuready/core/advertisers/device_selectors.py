@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from gpuready.core.advertisers.driver_attributes import (
     CONDITIONAL,
@@ -29,6 +28,7 @@ from gpuready.core.advertisers.driver_attributes import (
 )
 from gpuready.core.quantities import parse_quantity
 from gpuready.errors import Problem
+from gpuready.record import record
 
 __all__ = ["DRIVER_DOMAIN", "OPERATORS", "DeviceSelector", "attribute_kind", "mig_profile_selector",
            "selector_problems"]  # fmt: skip
@@ -44,7 +44,7 @@ _VERSION = re.compile(r"^\d+\.\d+\.\d+\Z")
 _STRING = re.compile(r'^[^"\\\n]+\Z')
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DeviceSelector:
     """One condition on a device: ``attribute operator value``, e.g. ``DeviceSelector("memory", ">=", "40Gi")``."""
 

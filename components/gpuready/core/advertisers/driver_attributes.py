@@ -14,8 +14,9 @@ standard attributes (``k8s.io/dynamic-resource-allocation/deviceattribute``, v0.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
+
+from gpuready.record import record
 
 DRIVER_DOMAIN = "gpu.nvidia.com"
 """The domain of the driver's own attributes and capacities (its driver name)."""
@@ -36,7 +37,7 @@ _MIG_ATTRS = "cmd/gpu-kubelet-plugin/mig.go L139-168 (CommonAttributesMig)"
 _MIG_CAPS = "cmd/gpu-kubelet-plugin/mig.go L118-135 (CommonCapacitiesMig)"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PublishedAttribute:
     """One attribute or capacity the driver publishes on every device of ``devices``."""
 

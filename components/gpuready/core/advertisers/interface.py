@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.advertisers.device_selectors import DeviceSelector
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
     from gpuready.errors import Problem
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class AdvertisedResources:
     """The advertised part of a pool's summary (its published outputs)."""
 
@@ -32,7 +32,7 @@ class AdvertisedResources:
     """Resource name -> units each Ready node of the pool should advertise."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuRequest:
     """A validated GPU request of one container: ``count`` units of ``resource``."""
 

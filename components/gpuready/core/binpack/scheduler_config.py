@@ -9,7 +9,7 @@ Schedulers" (tasks/extend-kubernetes/configure-multiple-schedulers). Scoring for
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 import yaml
@@ -27,6 +27,7 @@ from gpuready.core.binpack.scheduler_fields import (
 )
 from gpuready.core.scheduling import GPU_RESOURCE, GPU_TAINT_KEY
 from gpuready.core.specs import GpuPoolSpec
+from gpuready.record import record
 
 __all__ = [  # the facts moved to scheduler_fields stay importable from here
     "CONFIG_DIR",
@@ -87,7 +88,7 @@ SCORING_STRATEGY_TYPES: tuple[ScoringStrategyType, ...] = (
 memory weighted 1 (NodeResourcesFitArgs reference)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class BinPackSchedulerSpec(SchedulerFields):
     """A second kube-scheduler with one bin-packing profile, validated on creation (``scheduler_rules``).
 

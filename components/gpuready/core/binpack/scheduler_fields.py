@@ -7,13 +7,14 @@ adds the validated release to them, so the rules and the spec import in one dire
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from gpuready.core import namespaces
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.scheduling import GPU_RESOURCE
 from gpuready.core.workload_placement import BINPACK_SCHEDULER
+from gpuready.record import record
 
 MIN_KUBE_MINOR = 25
 """Oldest minor whose kube-scheduler reads ``kubescheduler.config.k8s.io/v1``."""
@@ -26,7 +27,7 @@ TolerationOperator = Literal["Exists", "Equal"]
 TOLERATION_OPERATORS: tuple[TolerationOperator, ...] = ("Exists", "Equal")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SchedulerToleration:
     """A toleration for the scheduler's own pods (e.g. a system node pool's ``CriticalAddonsOnly`` taint)."""
 
@@ -46,7 +47,7 @@ class SchedulerToleration:
         return encoded
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SchedulerFields:
     """The inputs of a ``BinPackSchedulerSpec``, as given (the rules read them; the spec validates them).
 

@@ -11,8 +11,9 @@ provisioner's ``spec_problems``: EKS ``gpuready.eks.reservation``); the shared r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
+
+from gpuready.record import record
 
 ReservationUse = Literal["required", "optional", "refused"]
 
@@ -34,7 +35,7 @@ RESERVATION_FIELDS: Mapping[str, str] = {
 """``reservation`` key as written -> ``Reservation`` field (EKS, then GKE, then AKS)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class CapacityOffer:
     """How one provisioner makes one ``capacity`` value."""
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gpuready.core.capacity.capacity_offers import ON_DEMAND_AND_SPOT, CapacityOffer
@@ -24,6 +23,7 @@ from gpuready.core.component_entry import ComponentEntry
 from gpuready.core.health.repair import RepairFacts
 from gpuready.core.lifecycle import SUFFIX_LENGTH, ResourceTable
 from gpuready.errors import Problem, RegistrationError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.node_setup import PlatformAdvertiser
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from gpuready.core.taints import Taint
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ScalingBounds:
     """How many nodes a pool may and should have."""
 
@@ -55,7 +55,7 @@ class ScalingBounds:
         return 0 if self.elastic or self.starts_later else self.initial
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class LifecycleFacts:
     """The lifecycle of the resource that holds a pool's nodes."""
 
@@ -67,7 +67,7 @@ class LifecycleFacts:
     """Whether a replacement gets a new cloud name (created before the old one is deleted)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class CapacitySummary:
     """The capacity part of a pool's summary (what ``gpuready plan`` can show of it)."""
 

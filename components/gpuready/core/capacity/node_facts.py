@@ -20,7 +20,8 @@ both ask the provisioners (``Provisioner.node_facts``) instead of branching on t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from gpuready.record import record
 
 KARPENTER_UNTAINTED = (
     "Karpenter adds no taint of its own and any pending pod can land on (and keep alive) the GPU nodes it makes"
@@ -32,7 +33,7 @@ NODE_POOL_LABELS = "spec.template.metadata.labels"
 """Where a NodePool declares its nodes' labels."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NodeFacts:
     """The objects an elastic provisioner reads and the labels its nodes carry."""
 

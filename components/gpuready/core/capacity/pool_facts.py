@@ -9,13 +9,14 @@ provisioner's package. Whoever reads a pool (the policy pack, ``gpuready diff``,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from gpuready.core.clouds.registry import cloud_profile
 from gpuready.core.k8s_syntax import TaintEffect
 from gpuready.core.props import as_mapping, as_text, dig
 from gpuready.core.taints import UPPER_SNAKE_EFFECTS, Taint, parse_taint_text
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.capacity.pool_settings import HealthOff, MigSetting, NodeImage
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from gpuready.core.clouds.registry import Cloud
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class PoolFacts:
     """One GPU pool as its resource declares it, whichever provisioner wrote it."""
 
@@ -122,7 +123,7 @@ class PoolFacts:
         return self.model is not None and self.model.mig is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SharedClients:
     """A cloud's own GPU time-sharing setting on a pool: how many clients share each GPU."""
 
@@ -147,7 +148,7 @@ SHAPE_TESTS: Mapping[ShapeKind, Callable[[object], bool]] = {
 """How a value of each shape kind is told apart (a string is no list)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PoolReader:
     """Reads the GPU pools (none, one, or several) a resource of one type token declares, from its properties.
 

@@ -7,10 +7,10 @@ per convention judges them for every cloud (``gpuready.policy.rules.pool_setting
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NodeImage:
     """The node image a GPU pool resource names (EKS: its ``amiType``)."""
 
@@ -38,7 +38,7 @@ class NodeImage:
     """Another image family to offer beside ``want`` for a retired image, or ""."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class MigSetting:
     """A MIG partitioning the cloud's own field asks of a pool's GPU (AKS ``gpuInstanceProfile``, GKE
     ``gpuPartitionSize``)."""
@@ -61,7 +61,7 @@ class MigSetting:
     """What to do when it cannot (``Remove gpuPartitionSize``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class HealthOff:
     """A pool setting that turns off the cloud's own GPU health checks (AKS ``gpuProfile.driver: None``)."""
 

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.mig_profiles import MigTable
+from gpuready.record import record
 
 Architecture = Literal["volta", "turing", "ampere", "ada-lovelace", "hopper", "blackwell"]
 """GPU family as GPU Feature Discovery writes it in ``nvidia.com/gpu.family``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GpuModel:
     """One NVIDIA GPU model."""
 

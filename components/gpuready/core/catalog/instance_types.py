@@ -6,15 +6,15 @@ Lookups are case-insensitive for AKS VM sizes (Azure treats them so) and exact e
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from gpuready.core.clouds.registry import Cloud
+from gpuready.record import record
 
 Arch = Literal["x86_64", "arm64"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InstanceType:
     """A GPU instance type (EC2), VM size (Azure) or machine type (GCE)."""
 
@@ -36,7 +36,7 @@ class InstanceType:
     """
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AttachableGpus:
     """GPUs a general-purpose GCE machine family accepts as guest accelerators (N1)."""
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.catalog.gpus import GPU_MODELS, GpuModel
 from gpuready.core.catalog.instance_types import Arch, AttachableGpus, InstanceType
 from gpuready.errors import SpecError, UnknownGpuModelError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.catalog_facts import CloudCatalog
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _ARM64_MODELS = frozenset({"t4g", "gh200", "gb200"})  # Graviton / Grace hosts
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ExplicitGpu:
     """GPUs of an instance type described by the user instead of the catalog."""
 
@@ -36,7 +36,7 @@ class ExplicitGpu:
     """CPU architecture; when omitted it follows the GPU (Grace/Graviton parts are arm64)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ResolvedGpu:
     """What a pool's nodes carry."""
 

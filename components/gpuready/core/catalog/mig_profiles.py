@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from gpuready.record import record
 
 MIG_PARTED_SOURCE = "NVIDIA/mig-parted@e2d5ad1 (v0.15.0) deployments/systemd/config-default.yaml"
 
 _PROFILE_RE = re.compile(r"^(?P<compute>[1-7])g\.(?P<memory>\d+)gb(?P<suffix>(\+me|\+me\.all|\+gfx|-me)?)\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MigTable:
     """The MIG profiles one GPU family offers."""
 

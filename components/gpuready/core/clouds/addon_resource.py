@@ -3,10 +3,10 @@ health agent's add-on by it, and ``gpuready plan`` shows an add-on's configurati
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AddonResource:
     """The Pulumi resource a cloud installs a managed add-on with, and the inputs gpuready reads of it."""
 

@@ -4,8 +4,10 @@ profile, and the loaders that import it on first ask (issue #32). Pure."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["CloudEntry", "owned_types"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CloudEntry:
     """A cloud as registered: what the registry answers without its profile, and how to load the profile."""
 

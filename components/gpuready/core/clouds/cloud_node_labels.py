@@ -7,8 +7,9 @@ every cloud's, since a node read from a cluster does not say which cloud made it
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.catalog.gpus import GpuModel
@@ -22,7 +23,7 @@ def _no_name(model: GpuModel) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CloudNodeLabels:
     """What a cloud's node labels say about the node's GPUs ("" or None: the cloud sets no such label)."""
 

@@ -5,10 +5,11 @@ driver-ownership table (``gpu_stack.stack_fits``) and of the rows a cloud keeps 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from gpuready.record import record
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class FitRow:
     """Whether a kind serves a platform, and how (``{image}`` in the texts: the pool's image as messages name it)."""
 

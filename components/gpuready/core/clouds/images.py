@@ -8,15 +8,16 @@ architecture, ssmParameterName): one table per cloud, keyed by the family ``imag
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.catalog.instance_types import Arch
     from gpuready.core.clouds.node_setup import PlatformAdvertiser
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ImageFacts:
     """What gpuready knows of one node image family of a cloud."""
 

@@ -8,11 +8,13 @@ Each cloud registers its answers in its package (``<cloud>/offline_answers.py``,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from gpuready.record import record
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, slots=True)
 class Placeholders:
     """The clearly fake values every invoke answer is made of (``gpuready.offline.invoke_results``)."""
 
@@ -38,7 +40,7 @@ InvokeAnswer = Callable[[Mapping[str, Any], Placeholders], dict[str, Any]]
 """(invoke arguments as wire names, placeholders) -> a result of the provider's shape."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OfflineAnswers:
     """One cloud's faked provider answers."""
 

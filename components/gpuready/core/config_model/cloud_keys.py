@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol, Self
 
 from gpuready.core.config_model.fast import field_aliases, field_names, shape_of, stack_keys_marked
 from gpuready.core.config_model.forms import ShapeError, Values
 from gpuready.errors import Problem
+from gpuready.record import record
 
 NS = "gpuready"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Format:
     """A text key's documented format: the value when ``pattern`` matches it, else a ``ShapeError`` saying
     ``message`` with ``hint`` (a text, or one made from the value given)."""
@@ -36,7 +36,7 @@ class Format:
         raise ShapeError(self.message, self.hint(value) if callable(self.hint) else self.hint)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StackKey:
     """What a cloud's key means to a stack on that cloud (``Annotated`` metadata of its field)."""
 

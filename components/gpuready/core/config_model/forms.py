@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.taints import parse_taint_text
 from gpuready.errors import GpuReadyError, Problem
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Words:
     """How the adapter words a refused value of one field: the problem, and a hint (empty: a did-you-mean only)."""
 

@@ -9,11 +9,12 @@ compare cloud names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -26,7 +27,7 @@ CREATE = "create"
 """``placementGroup: create``: gpuready makes the pool's placement group (and deletes it with the pool)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class FabricNetwork:
     """One additional node network (GKE multi-networking: the VPC and subnet of one extra NIC)."""
 
@@ -34,7 +35,7 @@ class FabricNetwork:
     subnetwork: str
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class FabricSpec:
     """``fabric``: the node-to-node fabric a pool's nodes get (``fabric: efa`` is ``FabricSpec(kind="efa")``)."""
 
@@ -46,7 +47,7 @@ class FabricSpec:
     """Additional node networks, where the cloud's fabric needs them named (GKE)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class TypeFabric:
     """The fabric one instance type has, from the cloud's machine-readable data."""
 
@@ -59,7 +60,7 @@ class TypeFabric:
     """The network card of the node's primary interface (EC2 ``DefaultNetworkCardIndex``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class FabricWorkload:
     """What a workload's pods need to use the fabric of a pool: extended resources per pod, environment,
     pod annotations, and hugepages."""
@@ -79,7 +80,7 @@ class FabricWorkload:
     """Shell lines a container runs before NCCL (GKE GPUDirect-RDMA: the gIB plugin's ``set_nccl_env.sh``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NodeFabric:
     """What a fabric pool's node advertises once its fabric is set up, and what to do when it does not
     (``gpuready verify`` / ``check``); ``{node}`` in ``fix`` is the node's name."""

@@ -14,14 +14,15 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from gpuready.record import record
 
 FACTS_FILE = Path(__file__).with_name("chart_facts.json")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ChartCitation:
     """Where the facts of one chart version were read from."""
 
@@ -36,7 +37,7 @@ class ChartCitation:
     sha256: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ChartValues:
     """What a chart reads from its values: its defaults (subcharts' merged in under their key) and more."""
 

@@ -7,17 +7,17 @@ citations there; ``kinds.STACK_CHARTS`` lists them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.gpu_stack.owned_values import Owned
 from gpuready.core.props import as_flag, dig
+from gpuready.record import record
 
 DRA_ADVERTISER = "dra"
 """``Chart.advertiser`` of the charts that serve DRA pools (the DRA advertiser's registry key)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Chart:
     """One Helm chart as gpuready pins it."""
 

@@ -11,7 +11,7 @@ in ``kinds.STACK_KIND_OBJECTS``; nothing else branches on a kind's name.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gpuready.core.clouds.fit_rows import ByDriver
@@ -19,6 +19,7 @@ from gpuready.core.component_entry import ReleaseEntry
 from gpuready.core.gpu_stack.charts import DRA_ADVERTISER, Chart
 from gpuready.core.pool_parts import DRIVER_OWNERS
 from gpuready.errors import RegistrationError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
@@ -63,7 +64,7 @@ PlanNote = Callable[[str, Mapping[str, Any]], "str | None"]
 """What a plan says about a planned release of chart ``name`` with ``values`` of this kind (None: nothing)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Refusal:
     """Why a kind refuses a release setting (it has no part the setting would change)."""
 
@@ -80,7 +81,7 @@ def lacks(**why: str) -> dict[str, Refusal]:
     return {key: Refusal(problem=f"{why[key]}, so {key} would do nothing", hint=f"remove {key}") for key in why}
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuStackKind:
     """One ``gpuStack.kind``: its chart, the pools it serves, the parts it runs and its values."""
 

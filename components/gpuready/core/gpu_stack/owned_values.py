@@ -17,14 +17,15 @@ builders set is covered by an entry here, so a new value gpuready sets cannot go
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.gpu_stack.charts import Chart
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Owned:
     path: str
     owner: str

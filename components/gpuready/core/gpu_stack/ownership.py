@@ -46,12 +46,12 @@ The provisioner can decide it before the image does (``Provisioner.platform_adve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.clouds.node_setup import PlatformAdvertiser
 from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.gpu_stack.stack_fits import rows
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.node_setup import NodeSetup
@@ -63,7 +63,7 @@ PlatformPlugin = PlatformAdvertiser
 ``Advertiser`` (``gpuready.core.advertisers``: how the GPUs reach the scheduler): a platform's own plugin."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Fit:
     """Whether a stack can serve a pool's platform, and how."""
 

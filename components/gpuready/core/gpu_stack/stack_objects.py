@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from gpuready.record import record
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "gpuready"}
 PRIVILEGED_NAMESPACE = {
@@ -24,7 +25,7 @@ PRIVILEGED_NAMESPACE = {
 Pod Security level by default must not apply it here (the operator chart's ``psa.enabled`` sets the same)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ConfigMapObject:
     """A config map beside the release; ``base_name`` names it stably while its content hash changes."""
 
@@ -44,7 +45,7 @@ class ConfigMapObject:
         return data
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ResourceQuotaObject:
     """A resource quota beside the release (GKE's priority-class quota)."""
 

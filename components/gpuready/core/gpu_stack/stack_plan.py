@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.gpu_stack import extra_values, ownership, stack_objects, stack_rules
@@ -17,13 +17,14 @@ from gpuready.core.health.agent import INSTALLED_AGENT, agent_values, health_pro
 from gpuready.core.health.agent import describe as describe_health
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import Problem, SpecError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
     from gpuready.core.clouds.registry import Cloud
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class HelmRelease:
     """One ``helm.v3.Release``: chart, pinned version, repository, namespace, values and waiting."""
 
@@ -40,7 +41,7 @@ class HelmRelease:
     """Off: Helm waits for the workloads, so whatever depends on the release sees a rolled-out stack."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class PoolService:
     """How the stack serves one pool."""
 
@@ -50,7 +51,7 @@ class PoolService:
     summary: str
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuStackPlan:
     """Everything a stack's GPU software needs, in registration order: namespace, objects, release."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any, Literal
 
 from gpuready.core import namespaces
@@ -22,6 +22,7 @@ from gpuready.core.gpu_stack.kind import GpuStackKind
 from gpuready.core.gpu_stack.kinds import STACK_KINDS, StackKind
 from gpuready.core.health.agent import HealthSpec
 from gpuready.errors import Problem, SpecError
+from gpuready.record import record
 
 NfdMode = Literal["deploy", "existing"]
 NFD_MODES: tuple[NfdMode, ...] = ("deploy", "existing")
@@ -35,7 +36,7 @@ _RELEASE_NAME = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,51}[a-z0-9])?\Z")  # Helm: 
 _VERSION = re.compile(r"^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?\Z")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class GpuStackSpec:
     """How a stack advertises its pools' GPUs. Paths in errors use the stack config's camelCase names."""
 

@@ -10,7 +10,6 @@ and a test fails when the two differ.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.advertisers.registry import ADVERTISE_VALUES, advertiser_named
@@ -22,6 +21,7 @@ from gpuready.core.gpu_stack.stack_plan import plan_gpu_stack
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.specs import DRIVER_OWNERS, GpuPoolSpec, GpuSharing, MigPartitioning, Sharing
 from gpuready.errors import SpecError
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.clouds.profile import CloudProfile
@@ -37,7 +37,7 @@ NO_IMAGE = "-"
 """The image cell of a provisioner that chooses the image itself (EKS Auto Mode)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Platform:
     """What a pool's GPU software depends on: cloud, how its capacity is made, node image and driver owner."""
 
@@ -52,7 +52,7 @@ class Platform:
         return self.profile.name
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MatrixRow:
     cloud: Cloud
     provisioner: str

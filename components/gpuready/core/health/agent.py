@@ -19,13 +19,13 @@ instance type outside its chart's affinity).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core import scheduling
 from gpuready.core.capacity import gpu_choice
 from gpuready.core.health.agent_chart import DCGM_PORT, DCGM_SERVER_ARCH, DCGM_SERVER_INSTANCE_TYPES
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -39,7 +39,7 @@ OPERATOR_KINDS = ("gpu-operator",)
 LABEL_GPU_POOL = scheduling.LABEL_GPU_POOL
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class HealthSpec:
     """``gpuStack.health``."""
 

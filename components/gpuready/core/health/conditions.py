@@ -32,10 +32,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.record import record
 
 Reporter = Literal["eks-node-monitoring-agent", "aks-npd", "nvsentinel"]
 Severity = Literal["error", "warning"]
@@ -47,7 +47,7 @@ REPORTER_TITLES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HealthCondition:
     """One node condition type a health reporter sets."""
 
@@ -94,7 +94,7 @@ NVSENTINEL_CONDITIONS: tuple[HealthCondition, ...] = (
 (``NodeSetup.health_conditions``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ReasonFact:
     """What a reason a reporter gives for a condition means (``[Code]`` stands for a number); a cloud's reporters'
     reasons are its profile's (``NodeSetup.condition_reasons``)."""

@@ -22,12 +22,12 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, NCCL_IMAGE_FLAG, NCCL_IMAGE_SETTING
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
+from gpuready.record import record
 
 ANNOTATION_NCCL_NETWORKS = "gpuready.io/smoke-nccl-networks"
 """On the NCCL smoke Job: the NCCL networks its fabric's plugin registers, comma-separated."""
@@ -140,7 +140,7 @@ def nccl_objects(
     return [service, job]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NcclVerdict:
     """What the logs of a two-node all-reduce say."""
 

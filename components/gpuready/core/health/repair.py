@@ -8,10 +8,10 @@ whether a pool can turn it off, whether gpuready tunes it, and the source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -24,7 +24,7 @@ DEFAULT_MAX_UNHEALTHY_PERCENT = 50
 (a driver, a health agent that cannot reach DCGM), which replacing nodes does not fix."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class RepairPolicy:
     """``repair`` of a pool: on (default) or off, and how many nodes at once."""
 
@@ -39,7 +39,7 @@ class RepairPolicy:
         return self.max_parallel is not None or self.max_unhealthy_percent is not None
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class RepairFacts:
     """What one provisioner's platform does about unhealthy nodes."""
 
@@ -52,7 +52,7 @@ class RepairFacts:
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RepairOverride:
     """One GPU-suited ``nodeRepairConfigOverrides`` entry (botocore eks ``NodeRepairConfigOverrides``)."""
 

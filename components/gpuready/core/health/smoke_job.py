@@ -8,7 +8,6 @@ The Job bounds itself (``activeDeadlineSeconds``, ``backoffLimit: 0``) and is co
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.health import nccl_smoke
@@ -16,6 +15,7 @@ from gpuready.core.health.smoke_image import DEFAULT_NCCL_IMAGE, DEFAULT_SMOKE_I
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.workload import gpu_workload
 from gpuready.errors import SpecError
+from gpuready.record import record
 
 SMOKE_COMMAND = ("nvidia-smi",)
 LABEL_SMOKE_RUN = "gpuready.io/smoke-run"
@@ -23,7 +23,7 @@ LABEL_SMOKE_POOL = "gpuready.io/smoke-pool"
 TTL_AFTER_FINISHED = 300
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SmokeJob:
     """The objects of one pool's smoke run, the Job last."""
 

@@ -9,10 +9,11 @@ this table) and their NVIDIA resolution buckets, and the application-level XIDs 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from gpuready.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Xid:
     code: int
     meaning: str

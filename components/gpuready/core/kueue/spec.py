@@ -7,8 +7,10 @@ The config model (``config_model.kueue_model``) builds these; ``core.kueue.objec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from gpuready.record import record
 
 FlavorChoice = Literal["queued", "all", "none"]
 FLAVOR_CHOICES: tuple[FlavorChoice, ...] = ("queued", "all", "none")
@@ -17,7 +19,7 @@ SELECTOR_OPERATORS: tuple[SelectorOperator, ...] = ("In", "NotIn", "Exists", "Do
 """A label selector's operators (Kubernetes ``metav1.LabelSelectorOperator``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SelectorExpression:
     """One ``matchExpressions`` entry of a label selector."""
 
@@ -26,7 +28,7 @@ class SelectorExpression:
     values: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NamespaceSelector:
     """The namespaces whose workloads the ClusterQueue admits; empty: every namespace (``{}``)."""
 
@@ -46,7 +48,7 @@ class NamespaceSelector:
         return found
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ClusterQueueSpec:
     """``gpuready:kueue.clusterQueue``: one ClusterQueue over every flavored pool."""
 
@@ -58,7 +60,7 @@ class ClusterQueueSpec:
     """Flavor (pool) -> resource -> nominal quota: overrides the pool's GPU resources, adds others (cpu, memory)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class LocalQueueSpec:
     """One ``gpuready:kueue.localQueues`` entry: a namespace's queue onto the ClusterQueue."""
 
@@ -66,7 +68,7 @@ class LocalQueueSpec:
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class KueueSpec:
     """``gpuready:kueue``: which pools get Kueue objects, and the queues over them."""
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from gpuready.core.taints import Taint
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
@@ -34,7 +35,7 @@ NODE_OVERLAY_GATE = "NodeOverlay"
 """Off by default (options.go L134 ``NodeOverlay=false``; chart ``settings.featureGates.nodeOverlay: false``)."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ClusterFacts:
     """What the stack declares about the cluster's autoscaler settings (``gpuready:karpenterFeatureGates``)."""
 
@@ -68,7 +69,7 @@ def karpenter_cluster(gates: object, path: str, problems: list[Problem]) -> Clus
     return ClusterFacts(karpenter_feature_gates=frozenset(g for g in gates if g in KARPENTER_GATES))
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Shape:
     """One request a workload on the pool makes: ``count`` units of an extended resource, or a ResourceClaim for
     devices of a DeviceClass (of one MIG profile)."""
@@ -87,7 +88,7 @@ class Shape:
         return f"{self.resource} x{self.count}"
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class PendingPod:
     """What the autoscaler and the scheduler see of a pending pod of one shape (the workload helper's pod)."""
 
@@ -102,7 +103,7 @@ class PendingPod:
     """Device attributes its claim's CEL selectors read."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class NewNode:
     """A node of the pool once Ready: its labels, taints, allocatable extended resources and published devices."""
 
@@ -117,7 +118,7 @@ class NewNode:
     """Physical GPUs of its instance type."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Decision:
     """One decider's answer: yes (with the autoscaler's bound on nodes), or no with the reason, rule and fix."""
 

@@ -7,19 +7,19 @@ to the pool's bound (``maxSize``, or fewer nodes where the pool's ``gpuLimit`` s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuready.core.scale_path import scheduler_fit
 from gpuready.core.scale_path.model import DEFAULT_CLUSTER, ClusterFacts, Decision, Shape
 from gpuready.core.scale_path.shapes import new_node, pending_pod, shapes
 from gpuready.errors import Problem
+from gpuready.record import record
 
 if TYPE_CHECKING:
     from gpuready.core.specs import GpuPoolSpec
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ShapeVerdict:
     """One shape's answer: the autoscaler's, then the scheduler's."""
 
@@ -35,7 +35,7 @@ class ShapeVerdict:
         return None if self.scheduler.ok else self.scheduler
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class PoolVerdict:
     """Every shape of one pool, and what the plan says of it."""
 

@@ -9,7 +9,6 @@ Helm lists replace the chart default instead of merging with it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpuready.core import scheduling
@@ -18,6 +17,7 @@ from gpuready.core.gpu_stack.charts import gpu_cluster_deployed
 from gpuready.core.gpu_stack.kinds.device_plugin import DEVICE_PLUGIN as PLUGIN_CHART
 from gpuready.core.gpu_stack.kinds.gpu_operator import GPU_OPERATOR as OPERATOR_CHART
 from gpuready.core.props import as_flag, as_list, as_mapping, as_text, dig
+from gpuready.record import record
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 CHART_V3 = "kubernetes:helm.sh/v3:Chart"
@@ -63,7 +63,7 @@ _DEFAULT_TOLERATIONS: Mapping[tuple[str, str], tuple[Mapping[str, str], ...]] = 
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GpuRelease:
     """A Helm release of one of the two NVIDIA charts."""
 

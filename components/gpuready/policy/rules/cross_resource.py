@@ -20,7 +20,6 @@ raw DaemonSets. Pure.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -40,6 +39,7 @@ from gpuready.policy.rules.charts import (
 from gpuready.policy.rules.gpu_configs import DEFAULT_MAX_REPLICAS, sharing_problems
 from gpuready.policy.rules.k8s import any_tolerates, pod_lands_on, schedules_past
 from gpuready.policy.rules.stack import CONFIG_MAP, Finding, StackResource, collect, targets
+from gpuready.record import record
 
 DAEMON_SET = "kubernetes:apps/v1:DaemonSet"
 DEVICE_PLUGIN_IMAGE = "k8s-device-plugin"
@@ -50,7 +50,7 @@ TYPES = INSTALL_TYPES | {DAEMON_SET, CONFIG_MAP}
 _KIND = {RELEASE: "Release", CHART_V3: "Chart (helm.sh/v3)", CHART_V4: "Chart (helm.sh/v4)", DAEMON_SET: "DaemonSet"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _PluginDaemonSet:
     name: str
     pod_spec: Mapping[str, Any]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpuready.core.clouds.registry import addon_for_type, cloud_profiles
@@ -26,6 +25,7 @@ from gpuready.policy.rules.charts import OPERATOR, RELEASE, gpu_release
 from gpuready.policy.rules.gpu_pools import gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates
 from gpuready.policy.rules.stack import Finding, StackResource
+from gpuready.record import record
 
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 HEALTH_TYPES = frozenset({RELEASE, DAEMONSET}) | TypeScope(
@@ -35,7 +35,7 @@ HEALTH_TYPES = frozenset({RELEASE, DAEMONSET}) | TypeScope(
 HEALTH_DAEMONSET_WORDS = ("node-problem-detector", "node-monitoring-agent", "dcgm", "nvsentinel", "gpu-health")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class AgentConfig:
     """The EKS node monitoring agent's chart values, from its add-on or its Helm release."""
 

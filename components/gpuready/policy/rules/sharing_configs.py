@@ -13,7 +13,6 @@ NodePool limit rule (``scale_path.limit_findings``) reads it here when the name 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -22,6 +21,7 @@ from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.props import as_flag, as_list, as_mapping, as_number, as_text, dig
 from gpuready.policy.rules.charts import DEVICE_PLUGIN, RELEASE, gpu_release
 from gpuready.policy.rules.stack import CONFIG_MAP, StackResource
+from gpuready.record import record
 
 MODES = {"timeSlicing": "time-slicing", "mps": "mps"}
 """Config key -> the mode as gpuready names it."""
@@ -29,7 +29,7 @@ SOURCE_TYPES = frozenset({RELEASE, CONFIG_MAP})
 """Resource types that may carry sharing configs."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Sharing:
     """How one config shares ``nvidia.com/gpu``."""
 

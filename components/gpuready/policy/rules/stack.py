@@ -7,7 +7,6 @@ with the URN of the resource to fix. A stack is assumed to target one cluster.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from gpuready.core import scheduling
@@ -20,11 +19,12 @@ from gpuready.policy.rules.elastic_pools import elastic_pools
 from gpuready.policy.rules.gpu_configs import custom_mig_configs
 from gpuready.policy.rules.gpu_pools import GpuPool, describe, gpu_pools
 from gpuready.policy.rules.k8s import any_tolerates, schedules_past, selector_matches
+from gpuready.record import record
 
 CONFIG_MAP = "kubernetes:core/v1:ConfigMap"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StackResource:
     """One resource of the stack as a stack rule sees it."""
 
@@ -41,14 +41,14 @@ class Finding(NamedTuple):
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Pool:
     urn: str
     label: str
     pool: GpuPool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Release:
     urn: str
     name: str

@@ -9,7 +9,6 @@ explicit toleration never schedules on a tainted GPU pool there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +18,7 @@ from gpuready.core.conventions import gpu_taint_of
 from gpuready.core.props import as_list, as_mapping, as_text, dig, show
 from gpuready.policy.rules.gpu_configs import MIG_RESOURCES
 from gpuready.policy.rules.k8s import any_tolerates, parse_quantity, tolerates
+from gpuready.record import record
 
 POD_SPEC_PATHS: Mapping[str, tuple[str, ...]] = {
     "kubernetes:core/v1:Pod": ("spec",),
@@ -45,7 +45,7 @@ NODE_AGENT_TYPES = frozenset({"kubernetes:apps/v1:DaemonSet"})
 _CONTAINER_LISTS = ("initContainers", "containers")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GpuRequest:
     """One container's GPU resource, as limit and request."""
 
