@@ -44,21 +44,21 @@ class Uses:
 
 
 STACKS: dict[str, Uses] = {
-    "aks-dev": Uses("aks", 259, "device_plugin"),
-    "aks-dra-operator": Uses("aks", 259, "gpu_operator_dra"),
-    "aks-ib": Uses("aks", 260, "gpu_operator", fabric=True),
-    "aks-nap": Uses("aks", 285, "gpu_operator", shares=("eks",)),
-    "aks-sku": Uses("aks", 259, "device_plugin"),
-    "eks-capacity": Uses("eks", 271, "gpu_operator"),
-    "eks-dev": Uses("eks", 277, "gpu_operator", scheduler=True),
-    "eks-dra": Uses("eks", 271, "dra_driver"),
-    "eks-efa": Uses("eks", 290, "gpu_operator", shares=("aks",), fabric=True),
-    "eks-karpenter": Uses("eks", 287, "gpu_operator", shares=("aks",)),
-    "gke-compute-class": Uses("gke", 261),
-    "gke-dev": Uses("gke", 257, cluster=False),
-    "gke-operator": Uses("gke", 264, "gpu_operator"),
-    "gke-queued": Uses("gke", 262, kueue=True),
-    "gke-tcpxo": Uses("gke", 264, fabric=True),
+    "aks-dev": Uses("aks", 261, "device_plugin"),
+    "aks-dra-operator": Uses("aks", 261, "gpu_operator_dra"),
+    "aks-ib": Uses("aks", 262, "gpu_operator", fabric=True),
+    "aks-nap": Uses("aks", 287, "gpu_operator", shares=("eks",)),
+    "aks-sku": Uses("aks", 261, "device_plugin"),
+    "eks-capacity": Uses("eks", 274, "gpu_operator"),
+    "eks-dev": Uses("eks", 280, "gpu_operator", scheduler=True),
+    "eks-dra": Uses("eks", 274, "dra_driver"),
+    "eks-efa": Uses("eks", 293, "gpu_operator", shares=("aks",), fabric=True),
+    "eks-karpenter": Uses("eks", 290, "gpu_operator", shares=("aks",)),
+    "gke-compute-class": Uses("gke", 263),
+    "gke-dev": Uses("gke", 259, cluster=False),
+    "gke-operator": Uses("gke", 266, "gpu_operator"),
+    "gke-queued": Uses("gke", 264, kueue=True),
+    "gke-tcpxo": Uses("gke", 266, fabric=True),
 }
 """Every example stack (``stacks/Pulumi.<name>.yaml``). Before issue #32's lazy registrations a gke-dev plan
 imported 302 modules, eks-dev 320, aks-dev 311."""
