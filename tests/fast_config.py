@@ -19,7 +19,7 @@ from gpuready.core.config_model import fast
 from gpuready.core.config_model.base import ConfigModel
 from gpuready.core.config_model.forms import Values
 from gpuready.core.config_model.settings_model import stack_config_model
-from gpuready.core.config_model.stack_values import JOINED
+from gpuready.core.config_model.stack_values import joined
 
 LIGHT = fast.light
 
@@ -27,13 +27,12 @@ LIGHT = fast.light
 @cache
 def models() -> dict[str, type[BaseModel]]:
     """Shape name -> the pydantic model it was generated from."""
-    found: dict[str, type[BaseModel]] = {JOINED: stack_config_model()}
+    found: dict[str, type[BaseModel]] = {joined(): stack_config_model()}
     pending: list[type[BaseModel]] = [ConfigModel]
-    shapes = fast.SHAPES
     while pending:
         model = pending.pop()
         pending.extend(model.__subclasses__())
-        if model.__name__ in shapes and model.__name__ not in found and fast_shape(model) == model.__name__:
+        if model.__name__ not in found and fast_shape(model) == model.__name__:
             found[model.__name__] = model
     return found
 
@@ -65,7 +64,7 @@ def both_ways(shape: str, raw: object) -> Any:
         model = models()[shape].model_validate(raw)
     except ValidationError as error:
         pytest.fail(f"the fast path accepted {raw!r} as {shape}, which pydantic refuses: {error}")
-    if shape == JOINED:  # the joined keys come as a dict of field values
+    if shape == joined():  # the joined keys come as a dict of field values
         assert {k: plain(v) for k, v in found.items()} == plain(model)[1], f"{shape}: {raw!r}"
     else:
         assert plain(found) == plain(model), f"{shape}: {raw!r}"

@@ -1,20 +1,23 @@
-"""The shape table (``components/gpuready/core/config_model/shapes.json``) generated from the pydantic config models:
-``python -m tools.shape_table --write`` (``--check`` fails when the committed table is stale).
+"""The shape tables generated from the pydantic config models: the core's (``components/gpuready/core/config_model/
+shapes.json``, the cloud-neutral models) and each registered cloud's (its settings model's, in the file its light
+settings class names: ``components/gpuready/<cloud>/settings_shape.json``). ``python -m tools.shape_table --write``
+writes them all; ``--check`` fails when any committed one is stale.
 
-Each model becomes ``(light class, model before-validators in the order they run, fields)``; a field is
+Each model becomes ``(has a light class, model before-validators in the order they run, fields)``; a field is
 ``(name, alias, type tree)`` plus its default when it has one. Type trees: ``"str"``, ``"int"``, ``"bool"``,
 ``"any"``; ``("literal", values)``, ``("optional", T)``, ``("list", T)``, ``("dict", K, V)``, ``("union", (T...))`` of
 scalars, ``("model", name)``, ``("choose", function, ((tag, T)...))`` (a callable discriminator),
-``("tagged", key, ((tag, model)...))`` (a discriminated union), ``("checked", T, befores, afters)`` (validators,
-each the ``module:name`` of a plain function). Anything else in a model stops the generation: the table describes
-every model completely or not at all.
+``("tagged", key, ((tag, model)...))`` (a discriminated union), ``("checked", T, befores, afters)`` (validators).
+Objects are named by the names they are registered under (``forms.named``; a light class by its shape), never by
+module path. A cloud's table also holds its ``STACK_KEYS`` (the keys a stack on it must set, and the cluster
+look-up's). Anything else in a model stops the generation: a table describes every model completely or not at all.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 import types
 from collections import deque
 from pathlib import Path
@@ -24,41 +27,37 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, Discriminator, 
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-import gpuready.plugins  # noqa: F401 - registers the clouds, whose settings models the stack keys include
+import gpuready.plugins  # noqa: F401 - registers the clouds, whose settings models get tables of their own
+from gpuready.core.clouds.registry import registered_settings_values
 from gpuready.core.config_model.cloud_keys import StackKey
+from gpuready.core.config_model.forms import LIGHT, NAMED, TABLES
 from gpuready.core.config_model.gpu_stack_model import GpuStackConfig
 from gpuready.core.config_model.kueue_model import KueueConfig
 from gpuready.core.config_model.pool_model import PoolConfig
 from gpuready.core.config_model.scheduler_model import BinPackSchedulerConfig
-from gpuready.core.config_model.settings_model import (
-    StackSettingsConfig,
-    cloud_settings_models,
-    pulumi_types,
-    stack_config_model,
-)
-from gpuready.core.config_model.stack_values import JOINED
+from gpuready.core.config_model.settings_model import StackSettingsConfig, cloud_settings_models
 
-TABLE = Path(__file__).resolve().parent.parent / "components/gpuready/core/config_model/shapes.json"
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "components/gpuready/core/config_model/shapes.json"
 
 
 class Unsupported(TypeError):
     """A model uses something the fast path does not interpret."""
 
 
+def _name(item: object) -> str:
+    """The name ``item`` is registered under for the tables (``forms.named``)."""
+    found = next((name for name, registered in NAMED.items() if registered is item), None)
+    if found is None:
+        raise Unsupported(f"{item!r} is registered under no name (forms.named)")
+    return found
+
+
 def _ref(function: Any) -> str:
     plain = getattr(function, "__plain__", None)
     if plain is None:
         raise Unsupported(f"validator {function!r} has no plain function (wrap it with base.before / after)")
-    name = getattr(plain, "__qualname__", None)
-    module = getattr(plain, "__module__", "")
-    if name is not None and getattr(sys.modules.get(module), name, None) is plain:
-        return f"{module}:{name}"
-    for module_name, loaded in sorted(sys.modules.items()):  # an object (a Format): the module-level name holding it
-        if module_name.startswith("gpuready."):
-            found = next((n for n, v in vars(loaded).items() if v is plain and not n.startswith("__")), None)
-            if found is not None:
-                return f"{module_name}:{found}"
-    raise Unsupported(f"plain validator {plain!r} is not a module-level name")
+    return _name(plain)
 
 
 class _Walker:
@@ -140,14 +139,10 @@ class _Walker:
                 inner, *metadata = get_args(member)
                 tag = next(m.tag for m in metadata if isinstance(m, Tag))
                 chosen.append((tag, self.node(inner, [m for m in metadata if not isinstance(m, Tag)])))
-            return ("choose", _plain_name(discriminator.discriminator), tuple(chosen))
+            return ("choose", _name(discriminator.discriminator), tuple(chosen))
         if all(m in (str, int, bool) for m in members):
             return ("union", tuple(m.__name__ for m in members))
         raise Unsupported(f"union {members!r} without a discriminator")
-
-
-def _plain_name(function: Any) -> str:
-    return f"{function.__module__}:{function.__qualname__}"
 
 
 def _shape(walker: _Walker, model: type[BaseModel], light: bool = True) -> tuple[Any, ...]:
@@ -157,6 +152,8 @@ def _shape(walker: _Walker, model: type[BaseModel], light: bool = True) -> tuple
     config = model.model_config
     if (config.get("extra"), config.get("strict"), config.get("validate_by_name")) != ("forbid", True, False):
         raise Unsupported(f"{model.__name__}: not strict, or unknown keys allowed, or keys by name")
+    if made is not None and LIGHT.get(model.__name__) is not made:
+        raise Unsupported(f"{model.__name__}: its light class is not registered under its name (Values, shape=...)")
     runs = list(model.__pydantic_decorators__.model_validators.values())
     if any(d.info.mode != "before" for d in runs):
         raise Unsupported(f"{model.__name__}: a model validator other than before")
@@ -178,55 +175,68 @@ def _shape(walker: _Walker, model: type[BaseModel], light: bool = True) -> tuple
             node = ("checked", node, tuple(by_field[name]), ())
         alias = info.alias or name
         fields.append((name, alias, node) if info.default is PydanticUndefined else (name, alias, node, info.default))
-    return (_plain_name(made) if made is not None else "", befores, tuple(fields))
+    return (made is not None, befores, tuple(fields))
 
 
-def table() -> dict[str, Any]:
-    """The shape table of the current models."""
-    walker = _Walker()
-    shapes: dict[str, Any] = {JOINED: _shape(walker, stack_config_model(), light=False)}
-    roots: list[type[BaseModel]] = [
-        PoolConfig, GpuStackConfig, KueueConfig, BinPackSchedulerConfig, StackSettingsConfig,
-    ]  # fmt: skip
-    for root in [*roots, *cloud_settings_models()]:
+def _shapes(walker: _Walker, roots: list[type[BaseModel]]) -> dict[str, Any]:
+    for root in roots:
         walker.model(root)
+    shapes = {}
     while walker.queue:
         model = walker.queue.popleft()
         shapes[model.__name__] = _shape(walker, model)
-    keys = {
-        model.__name__: {"required": model.required_keys(), "target": model.target_keys()}
-        for model in cloud_settings_models()
-    }
-    return {"SHAPES": shapes, "STACK_KEYS": keys, "PULUMI_TYPES": pulumi_types()}
+    return shapes
 
 
-def source() -> str:
-    """``shapes.json`` as it should be: a model per line."""
-    found = table()
-    shapes = found.pop("SHAPES")
+def tables() -> dict[Path, dict[str, Any]]:
+    """Each shape table of the current models: the core's, then each registered cloud's."""
+    walker = _Walker()
+    roots: list[type[BaseModel]] = [
+        PoolConfig,
+        GpuStackConfig,
+        KueueConfig,
+        BinPackSchedulerConfig,
+        StackSettingsConfig,
+    ]
+    found: dict[Path, dict[str, Any]] = {TABLE: {"SHAPES": _shapes(walker, roots)}}
+    for model, values in zip(cloud_settings_models(), registered_settings_values(), strict=True):
+        path = TABLES.get(model.__name__)
+        if path is None or LIGHT.get(model.__name__) is not values:
+            raise Unsupported(f"{values.__name__}: not registered under {model.__name__} with its table (table=...)")
+        keys = {"required": model.required_keys(), "target": model.target_keys()}
+        found[path] = {"SHAPES": _shapes(walker, [model]), "STACK_KEYS": {model.__name__: keys}}
+    return found
+
+
+def source(table: dict[str, Any]) -> str:
+    """A table's text: a model per line."""
     lines = ['{"SHAPES": {']
-    lines += [f"  {json.dumps(name)}: {json.dumps(shape)}," for name, shape in shapes.items()]
+    lines += [f"  {json.dumps(name)}: {json.dumps(shape)}," for name, shape in table["SHAPES"].items()]
     lines[-1] = lines[-1].rstrip(",")
-    lines.append("},")
-    lines += [f"{json.dumps(name)}: {json.dumps(value)}," for name, value in found.items()]
-    lines[-1] = lines[-1].rstrip(",")
-    return "\n".join(lines) + "}\n"
+    rest = [f"{json.dumps(name)}: {json.dumps(value)}" for name, value in table.items() if name != "SHAPES"]
+    return "\n".join([*lines, ",\n".join(["}", *rest])]) + "}\n"
+
+
+def sources() -> dict[Path, str]:
+    """Every table's path -> its text as it should be."""
+    return {path: source(table) for path, table in tables().items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="write shapes.json")
-    parser.add_argument("--check", action="store_true", help="fail when shapes.json is stale")
+    parser.add_argument("--write", action="store_true", help="write every shape table")
+    parser.add_argument("--check", action="store_true", help="fail when a shape table is stale")
     args = parser.parse_args(argv)
-    text = source()
+    texts = sources()
     if args.write:
-        TABLE.write_text(text)
+        for path, text in texts.items():
+            path.write_text(text, encoding="utf-8")
         return 0
     if args.check:
-        current = TABLE.read_text() == text
-        print("shapes.json is current" if current else "shapes.json is stale: run with --write")  # noqa: T201
-        return 0 if current else 1
-    print(text)  # noqa: T201
+        stale = [os.path.relpath(p, ROOT) for p, text in texts.items() if not p.is_file() or p.read_text() != text]
+        print(f"stale (run with --write): {', '.join(stale)}" if stale else "the shape tables are current")  # noqa: T201
+        return 1 if stale else 0
+    print("\n".join(texts.values()))  # noqa: T201
     return 0
 
 

@@ -13,9 +13,11 @@ reads (``AksSettingsValues.of(settings)``). Pure; ``settings_model.AksSettingsCo
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
+from gpuready.core.config_model.forms import named
 
 _RESOURCE_GROUP = re.compile(r"^[-\w.()]{1,90}(?<!\.)\Z")
 _GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -25,20 +27,28 @@ _AZURE_SUBNET_ID = re.compile(
     re.IGNORECASE,
 )
 
-RESOURCE_GROUP_NAME = Format(
-    _RESOURCE_GROUP,
-    "must be an Azure resource group name: 1 to 90 letters, digits, _ - . ( ), not ending in a period",
-    'the name, not its resource id; az aks list --query "[].{name:name, resourceGroup:resourceGroup}"',
+RESOURCE_GROUP_NAME = named(
+    Format(
+        _RESOURCE_GROUP,
+        "must be an Azure resource group name: 1 to 90 letters, digits, _ - . ( ), not ending in a period",
+        'the name, not its resource id; az aks list --query "[].{name:name, resourceGroup:resourceGroup}"',
+    ),
+    "RESOURCE_GROUP_NAME",
 )
-AZURE_SUBNET_ID = Format(
-    _AZURE_SUBNET_ID,
-    "must be a subnet resource id: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/"
-    "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>",
-    "print it with az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv",
+AZURE_SUBNET_ID = named(
+    Format(
+        _AZURE_SUBNET_ID,
+        "must be a subnet resource id: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/"
+        "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>",
+        "print it with az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv",
+    ),
+    "AZURE_SUBNET_ID",
 )
 
 
-class AksSettingsValues(CloudSettingsValues):
+class AksSettingsValues(
+    CloudSettingsValues, shape="AksSettingsConfig", table=Path(__file__).with_name("settings_shape.json")
+):
     """The keys a stack on AKS is wired with, validated."""
 
     if TYPE_CHECKING:

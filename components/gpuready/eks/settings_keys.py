@@ -14,9 +14,11 @@ reads (``EksSettingsValues.of(settings)``). Pure; ``settings_model.EksSettingsCo
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
+from gpuready.core.config_model.forms import named
 
 AWS_PARTITIONS = ("aws", "aws-cn", "aws-eusc", "aws-iso", "aws-iso-b", "aws-iso-e", "aws-iso-f", "aws-us-gov")
 """botocore 1.44.5 ``data/partitions.json`` partition ids."""
@@ -36,18 +38,26 @@ def _role_hint(value: str) -> str:
     )
 
 
-IAM_ROLE_ARN = Format(
-    _ROLE_ARN, "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>", _role_hint
+IAM_ROLE_ARN = named(
+    Format(
+        _ROLE_ARN, "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>", _role_hint
+    ),
+    "IAM_ROLE_ARN",
 )
-SUBNET_ID = Format(
-    _SUBNET_ID,
-    "must be an EC2 subnet id: subnet- and 8 or 17 hexadecimal digits",
-    "e.g. subnet-0123456789abcdef0; list the cluster's with aws eks describe-cluster --name <cluster> "
-    "--query cluster.resourcesVpcConfig.subnetIds",
+SUBNET_ID = named(
+    Format(
+        _SUBNET_ID,
+        "must be an EC2 subnet id: subnet- and 8 or 17 hexadecimal digits",
+        "e.g. subnet-0123456789abcdef0; list the cluster's with aws eks describe-cluster --name <cluster> "
+        "--query cluster.resourcesVpcConfig.subnetIds",
+    ),
+    "SUBNET_ID",
 )
 
 
-class EksSettingsValues(CloudSettingsValues):
+class EksSettingsValues(
+    CloudSettingsValues, shape="EksSettingsConfig", table=Path(__file__).with_name("settings_shape.json")
+):
     """The keys a stack on EKS is wired with, validated."""
 
     if TYPE_CHECKING:

@@ -11,9 +11,11 @@ reads (``GkeSettingsValues.of(settings)``). Pure; ``settings_model.GkeSettingsCo
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
+from gpuready.core.config_model.forms import named
 
 _GCE_LOCATION = re.compile(r"^[a-z]+-[a-z]+[0-9]+(?:-[a-z])?\Z")
 _GCP_SERVICE_ACCOUNT = re.compile(
@@ -21,20 +23,28 @@ _GCP_SERVICE_ACCOUNT = re.compile(
     r"|[0-9]+-compute@developer\.gserviceaccount\.com|default)\Z"
 )
 
-GCE_LOCATION = Format(
-    _GCE_LOCATION,
-    "must be a GCE region (us-central1) or zone (us-central1-a)",
-    "the cluster's location: gcloud container clusters list --format='value(name,location)'",
+GCE_LOCATION = named(
+    Format(
+        _GCE_LOCATION,
+        "must be a GCE region (us-central1) or zone (us-central1-a)",
+        "the cluster's location: gcloud container clusters list --format='value(name,location)'",
+    ),
+    "GCE_LOCATION",
 )
-GCP_SERVICE_ACCOUNT = Format(
-    _GCP_SERVICE_ACCOUNT,
-    "must be a service account email: <account>@<project-id>.iam.gserviceaccount.com, "
-    "<project-number>-compute@developer.gserviceaccount.com, or default",
-    "gcloud iam service-accounts list --format='value(email)'",
+GCP_SERVICE_ACCOUNT = named(
+    Format(
+        _GCP_SERVICE_ACCOUNT,
+        "must be a service account email: <account>@<project-id>.iam.gserviceaccount.com, "
+        "<project-number>-compute@developer.gserviceaccount.com, or default",
+        "gcloud iam service-accounts list --format='value(email)'",
+    ),
+    "GCP_SERVICE_ACCOUNT",
 )
 
 
-class GkeSettingsValues(CloudSettingsValues):
+class GkeSettingsValues(
+    CloudSettingsValues, shape="GkeSettingsConfig", table=Path(__file__).with_name("settings_shape.json")
+):
     """The keys a stack on GKE is wired with, validated."""
 
     if TYPE_CHECKING:

@@ -6,23 +6,24 @@ The core tests' own tables go both ways too (``tests/core/conftest.py``, ``tests
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from gpuready.core.clouds.registry import cloud_profiles
+from gpuready.core.clouds.registry import cloud_names, cloud_profiles
 from gpuready.core.config_model import fast
 from gpuready.core.config_model.parsers import parse_gpu_stack
-from gpuready.core.config_model.stack_values import JOINED
+from gpuready.core.config_model.stack_values import joined
 from gpuready.core.pool_config import parse_pools
 from gpuready.core.stack_settings import NS, StackSettings, parse_stack_settings
 from gpuready.errors import ConfigError
 from gpuready.offline.project import load_project
 from gpuready.offline.pulumi_config import load_stack_config
 from tests.fast_config import both_ways, slow_only
-from tools.shape_table import TABLE, source
+from tools.shape_table import sources
 
 ROOT = Path(__file__).resolve().parents[3]
 PROJECT = load_project(ROOT)
@@ -33,9 +34,12 @@ BAD_GPU_STACKS = yaml.safe_load((ROOT / "tests/core/config_model/bad_gpu_stacks.
 ]
 
 
-def test_the_shape_table_is_current() -> None:
-    """``shapes.json`` is what ``python -m tools.shape_table --write`` makes of the models now."""
-    assert TABLE.read_text(encoding="utf-8") == source(), "stale: run python -m tools.shape_table --write"
+@pytest.mark.parametrize(
+    ("path", "text"), sources().items(), ids=lambda p: p.parent.name if isinstance(p, Path) else ""
+)
+def test_every_shape_table_is_current(path: Path, text: str) -> None:
+    """Each table is what ``python -m tools.shape_table --write`` makes of the models now."""
+    assert path.read_text(encoding="utf-8") == text, "stale: run python -m tools.shape_table --write"
 
 
 def stack_values(stack: str) -> dict[str, object]:
@@ -164,11 +168,11 @@ POOL = {"name": "gpu", "instanceType": "g6.xlarge", "minSize": 0, "maxSize": 2}
         ("GpuStackConfig", {"kind": "device-plugin", "gfd": "true"}, False),
         ("KueueConfig", {"flavors": "all", "clusterQueue": {"name": "q", "quota": {"p": {"cpu": 8}}}}, True),
         ("BinPackSchedulerConfig", {"kubeSchedulerVersion": "v1.33.4", "tolerations": [{"key": "k"}]}, True),
-        (JOINED, {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "verify": "true", "tags": ["a=b"]}, True),
-        (JOINED, {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "verifyTimeoutSeconds": "0"}, False),
-        (JOINED, {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "eksSubnetIds": ["subnet-1"]}, False),
-        (JOINED, {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "eksSubnetIds": ["subnet-0a1b2c3d"]}, True),
-        (JOINED, {"cloud": "ecs", "clusterName": "c", "nodePools": "[]"}, False),
+        (joined(), {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "verify": "true", "tags": ["a=b"]}, True),
+        (joined(), {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "verifyTimeoutSeconds": "0"}, False),
+        (joined(), {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "eksSubnetIds": ["subnet-1"]}, False),
+        (joined(), {"cloud": "eks", "clusterName": "c", "nodePools": "[]", "eksSubnetIds": ["subnet-0a1b2c3d"]}, True),
+        (joined(), {"cloud": "ecs", "clusterName": "c", "nodePools": "[]"}, False),
     ],
 )
 def test_the_fast_path_accepts_only_what_the_models_accept(shape: str, raw: object, accepted: bool) -> None:
@@ -182,3 +186,31 @@ def test_every_cloud_s_light_settings_class_is_its_models_base() -> None:
         assert fast.shape_of(profile.settings_values) == profile.settings.__name__
         assert profile.settings_values.required_keys() == profile.settings.required_keys()
         assert profile.settings_values.target_keys() == profile.settings.target_keys()
+
+
+@pytest.mark.parametrize(
+    ("row", "raw"),
+    [
+        ([False, ["not_registered"], [["name", "name", "str"]]], {"name": "a"}),  # a validator no module registered
+        ([False, [], [["name", "name", ["checked", "str", [], ["NOT_REGISTERED"]]]]], {"name": "a"}),
+        ([True, [], [["name", "name", "str"]]], {"name": "a"}),  # a light class not registered under the shape
+    ],
+    ids=["before", "after", "light"],
+)
+def test_a_name_nothing_registered_sends_the_value_to_the_models(row: list[object], raw: object) -> None:
+    shape = fast.add(f"Probe:{json.dumps(row)}", row)
+    assert fast.light(shape, raw) is None
+    assert fast.fallbacks[-1] == shape
+
+
+def test_the_fast_path_reads_no_module_path() -> None:
+    """Objects are found by the names they registered under (``forms.named``, ``Values, shape=``), never in
+    ``sys.modules`` or by a ``module:name`` string."""
+    text = (ROOT / "components/gpuready/core/config_model/fast.py").read_text(encoding="utf-8")
+    assert "sys.modules" not in text and "import sys" not in text
+    tables = [
+        ROOT / "components/gpuready/core/config_model/shapes.json",
+        *ROOT.glob("components/gpuready/*/settings_shape.json"),
+    ]
+    assert len(tables) == 1 + len(cloud_names())
+    assert not any("gpuready." in path.read_text(encoding="utf-8") for path in tables)

@@ -1,25 +1,26 @@
-"""The config models' fast path: a valid config checked against the shape table, with no pydantic. Pure.
+"""The config models' fast path: a valid config checked against the shape tables, with no pydantic. Pure.
 
-``shapes.json`` (generated from the pydantic models: ``python -m tools.shape_table --write``) describes each model:
-its light class, the before-validators it runs, its fields (name, alias, type tree, default). ``light`` checks a
-value as pydantic's strict mode would (no coercion: ``True`` is not a number, ``"2"`` is not one either; unknown
-keys refused; null is absent) and builds the model's light class, which the pydantic model subclasses, so code
-downstream reads the same attributes and calls the same methods either way. Whatever it does not accept exactly,
-it refuses (None): the caller then validates with the pydantic model, which words the errors. So the fast path may
-be partial, never different (``tests/core/config_model/test_fast.py`` holds the two paths equal).
+``shapes.json`` (generated from the cloud-neutral models: ``python -m tools.shape_table --write``; each cloud's
+settings shape is in the cloud's own table, which its light class names) describes each model: whether it has a
+light class, its before-validators, its fields (name, alias, type tree, default), naming objects by the names they
+are registered under (``forms``: a light class under its shape, a validator or key format with ``forms.named``),
+never by module path. ``light`` checks a value as pydantic's strict mode would (no coercion, unknown keys refused,
+null is absent) and builds the model's light class, which the pydantic model subclasses, so code downstream reads
+the same attributes either way. Whatever it does not accept exactly (or names an object not registered yet), it
+refuses (None): the caller then validates with the pydantic model, which words the errors. So the fast path may be
+partial, never different (``tests/core/config_model/test_fast.py`` holds the two paths equal).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gpuready.core.config_model.forms import ShapeError
+from gpuready.core.config_model.forms import LIGHT, NAMED, SHAPE_OF, TABLES, ShapeError
 from gpuready.errors import ConfigError, SpecError
 
 T = TypeVar("T")
@@ -32,15 +33,14 @@ fallbacks: deque[str] = deque(maxlen=64)
 enabled = True
 """False: every value goes to the pydantic models (the differential tests compare the two paths)."""
 
-
-TABLE: dict[str, Any] = json.loads(Path(__file__).with_name("shapes.json").read_text(encoding="utf-8"))
-"""``SHAPES`` (shape -> [light class, model before-validators, fields]), ``STACK_KEYS`` (a cloud settings shape ->
-its ``required`` and ``target`` keys) and ``PULUMI_TYPES`` (every ``gpuready:*`` key -> its Pulumi type)."""
-SHAPES: dict[str, Any] = TABLE["SHAPES"]
+SHAPES: dict[str, Any] = json.loads(Path(__file__).with_name("shapes.json").read_text(encoding="utf-8"))["SHAPES"]
+"""Shape -> [has a light class, model before-validators, fields], for the cloud-neutral models."""
+_MADE: dict[str, Any] = {}
+"""Shapes made at run time from the tables' (``add``: the joined stack keys)."""
 
 
 def _refused() -> ShapeError:
-    return ShapeError("not exactly what the model accepts: the pydantic model decides")
+    return ShapeError("not exactly what the model accepts (or not loaded): the pydantic model decides")
 
 
 def light(shape: str, raw: object) -> Any:
@@ -74,67 +74,74 @@ def made(kind: type[V], values: Mapping[str, object]) -> V:
     return entry
 
 
+@cache
+def _table(path: Path) -> dict[str, Any]:
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def entry(shape: str) -> Any:
+    """``shape``'s row: the core table's, one made at run time (``add``), or that of the table its light class
+    registered (``forms.TABLES``); ``KeyError`` when no table has it."""
+    found = SHAPES.get(shape) or _MADE.get(shape)
+    if found is None:
+        found = _table(TABLES[shape])["SHAPES"][shape]
+    return found
+
+
+def add(shape: str, row: Any) -> str:
+    """``shape`` made at run time with ``row`` (the first row wins: a shape's check is compiled once)."""
+    _MADE.setdefault(shape, row)
+    return shape
+
+
 def field_names(shape: str) -> tuple[str, ...]:
     """The model's field names, in declaration order."""
-    return tuple(field[0] for field in SHAPES[shape][2])
+    return tuple(field[0] for field in entry(shape)[2])
 
 
 def field_aliases(shape: str) -> tuple[str, ...]:
     """The model's keys as a config spells them, in declaration order."""
-    return tuple(field[1] for field in SHAPES[shape][2])
+    return tuple(field[1] for field in entry(shape)[2])
 
 
 def stack_keys_marked(shape: str, mark: str) -> tuple[str, ...]:
-    """A cloud settings model's keys marked ``required`` or ``target`` (``cloud_keys.StackKey``)."""
-    return tuple(TABLE["STACK_KEYS"][shape][mark])
+    """A cloud settings model's keys marked ``required`` or ``target`` (``cloud_keys.StackKey``), from its table."""
+    return tuple(_table(TABLES[shape])["STACK_KEYS"][shape][mark])
 
 
 def shape_of(cls: type) -> str:
     """The shape of a light class (or of a model subclassing one)."""
-    by_class = _by_class()
     for base in cls.__mro__:
-        shape = by_class.get(f"{base.__module__}:{base.__qualname__}")
+        shape = SHAPE_OF.get(base)
         if shape is not None:
             return shape
-    raise KeyError(f"{cls.__name__}: no shape in the table (python -m tools.shape_table --write)")
-
-
-def light_class(shape: str) -> type:
-    """The light class of ``shape``."""
-    found = _resolve(SHAPES[shape][0])
-    assert isinstance(found, type)
-    return found
+    raise KeyError(f"{cls.__name__}: no light class registered under a shape (forms.Values, shape=...)")
 
 
 def tagged_keys(shape: str, field: str) -> dict[str, frozenset[str]]:
     """Tag -> the keys its model takes, for the discriminated union of ``shape``'s ``field`` (e.g. sharing modes)."""
-    node = next(f[2] for f in SHAPES[shape][2] if f[0] == field)
+    node = next(f[2] for f in entry(shape)[2] if f[0] == field)
     while node[0] in ("optional", "checked"):
         node = node[1]
     return {tag: frozenset(field_aliases(model)) for tag, model in node[2]}
 
 
-@cache
-def _by_class() -> dict[str, str]:
-    return {light: name for name, (light, _, _) in SHAPES.items() if light}
-
-
-@cache
-def _resolve(path: str) -> Any:
-    """The object a ``module:name`` of the table names; its module is loaded by whoever validates with it (the
-    light classes' modules, ``forms``, each cloud's ``settings_keys`` through its profile's ``settings_values``)."""
-    module_name, _, name = path.partition(":")
-    module = sys.modules.get(module_name)
-    if module is None:
+def _resolve(name: str) -> Any:
+    """The object registered under ``name`` (``forms.named``); refused while its module is not loaded (the light
+    classes' modules, ``forms``, each cloud's ``settings_keys`` through its registry entry's ``values``)."""
+    found = NAMED.get(name)
+    if found is None:
         raise _refused()  # not loaded: the model decides (a test keeps every example stack off this path)
-    return getattr(module, name)
+    return found
 
 
 @cache
 def _model(shape: str) -> Check:
-    light_path, befores, fields = SHAPES[shape]
-    runs = tuple(_resolve(path) for path in befores)
-    light = light_class(shape) if light_path else None
+    has_light, befores, fields = entry(shape)
+    runs = tuple(_resolve(name) for name in befores)
+    light = LIGHT.get(shape) if has_light else None
+    if has_light and light is None:
+        raise _refused()
     checks = tuple((f[0], f[1], _compile(f[2]), f[3] if len(f) > 3 else _REQUIRED) for f in fields)
     aliases = frozenset(f[1] for f in fields)
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from gpuready.core.taints import parse_taint_text
-from gpuready.errors import GpuReadyError, Problem
+from gpuready.errors import GpuReadyError, Problem, RegistrationError
 from gpuready.record import record
 
 
@@ -24,9 +25,41 @@ class Words:
     hint: str = ""
 
 
+T = TypeVar("T")
+
+NAMED: dict[str, object] = {}
+"""Name -> the validator, discriminator or key format the shape tables refer to by that name (``named``)."""
+LIGHT: dict[str, type[Values]] = {}
+"""Shape name -> its light class (a ``Values`` subclass declared with ``shape=``)."""
+SHAPE_OF: dict[type, str] = {}
+"""The inverse of ``LIGHT``."""
+TABLES: dict[str, Path] = {}
+"""Shape name -> the shape table outside the core's that describes it (a cloud's ``settings_shape.json``)."""
+
+
+def named(item: T, name: str = "") -> T:
+    """``item`` registered under ``name`` (default: its ``__name__``) for the shape tables to refer to."""
+    key = name or getattr(item, "__name__", "")
+    if not key or NAMED.setdefault(key, item) is not item:
+        raise RegistrationError(f"{key or item!r}: no name, or a name another object of the shape tables holds")
+    return item
+
+
 class Values:
     """The base of the light classes (``fast`` builds them; the pydantic models subclass them): two are equal when
-    they are of one class with equal fields, as two models are."""
+    they are of one class with equal fields, as two models are. A light class registers under the shape it is the
+    light class of (``class PoolValues(Values, shape="PoolConfig")``), with the table describing it when that is
+    not the core's (``table=``, a path)."""
+
+    def __init_subclass__(cls, shape: str = "", table: Path | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not shape:
+            return
+        if LIGHT.setdefault(shape, cls) is not cls:
+            raise RegistrationError(f"{cls.__qualname__}: shape {shape!r} has light class {LIGHT[shape].__qualname__}")
+        SHAPE_OF[cls] = shape
+        if table is not None:
+            TABLES[shape] = table
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.__dict__ == other.__dict__
@@ -54,6 +87,7 @@ class ShapeError(GpuReadyError, ValueError):
         self.hidden = hidden
 
 
+@named
 def null_is_absent(data: Any) -> Any:
     """A key set to null (``namespace: ~``) counts as not given, as in every gpuready mapping."""
     if isinstance(data, Mapping):
@@ -61,6 +95,7 @@ def null_is_absent(data: Any) -> Any:
     return data
 
 
+@named
 def text_items(value: Any) -> Any:
     """Every item of a list as text, as the engine would pass it."""
     return [str(v) for v in value] if isinstance(value, list) else value
@@ -78,6 +113,7 @@ def array_text(value: object) -> object:
     return value
 
 
+@named
 def sharing_form(value: Any) -> Any:
     """A pool's ``sharing``: ``none`` (no sharing) or a mapping whose ``mode`` is text."""
     if value == "none":
@@ -92,6 +128,7 @@ def sharing_form(value: Any) -> Any:
     return value
 
 
+@named
 def taint_from_text(data: Any) -> Any:
     """A taint given as ``key=value:Effect`` text, as its mapping."""
     if isinstance(data, str):
@@ -104,6 +141,7 @@ def taint_from_text(data: Any) -> Any:
     return data
 
 
+@named
 def repair_shorthand(value: Any) -> Any:
     """``repair: true`` / ``false`` as ``{enabled: ...}``."""
     if isinstance(value, bool):
@@ -113,6 +151,7 @@ def repair_shorthand(value: Any) -> Any:
     return value
 
 
+@named
 def fabric_from_kind(data: Any) -> Any:
     """``fabric: efa`` as ``{kind: efa}``."""
     if isinstance(data, str):
@@ -122,6 +161,7 @@ def fabric_from_kind(data: Any) -> Any:
     return data
 
 
+@named
 def types_form(value: Any) -> str | None:
     """``instanceType``'s form: one type (text) or a list of them."""
     if isinstance(value, str):
@@ -129,6 +169,7 @@ def types_form(value: Any) -> str | None:
     return "list" if isinstance(value, list) else None
 
 
+@named
 def layout_form(value: Any) -> str | None:
     """A MIG ``layout``'s form: a layout name or profile -> count."""
     if isinstance(value, str):

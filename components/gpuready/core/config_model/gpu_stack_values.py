@@ -13,7 +13,7 @@ from gpuready.core.health.agent import HealthSpec
 from gpuready.errors import ConfigError, SpecError
 
 
-class HealthValues(Values):
+class HealthValues(Values, shape="HealthConfig"):
     """``gpuStack.health``: who reports GPU health (``agent``) and who runs DCGM on the pools (``dcgm``)."""
 
     if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class HealthValues(Values):
         return HealthSpec(agent=self.agent, dcgm=self.dcgm)
 
 
-class GpuStackValues(Values):
+class GpuStackValues(Values, shape="GpuStackConfig"):
     """``gpuStack``: a kind, or a mapping with a kind and the release settings."""
 
     if TYPE_CHECKING:

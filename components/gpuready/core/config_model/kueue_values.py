@@ -22,7 +22,7 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import SpecError
 
 
-class SelectorExpressionValues(Values):
+class SelectorExpressionValues(Values, shape="SelectorExpressionConfig"):
     """One ``namespaceSelector.matchExpressions`` entry."""
 
     if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class SelectorExpressionValues(Values):
         values: list[str] | None
 
 
-class NamespaceSelectorValues(Values):
+class NamespaceSelectorValues(Values, shape="NamespaceSelectorConfig"):
     """``clusterQueue.namespaceSelector``: a label selector of the namespaces whose workloads the queue admits."""
 
     if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class NamespaceSelectorValues(Values):
         return NamespaceSelector(match_labels=dict(self.match_labels or {}), match_expressions=expressions)
 
 
-class ClusterQueueValues(Values):
+class ClusterQueueValues(Values, shape="ClusterQueueConfig"):
     """``clusterQueue``: a Kueue ClusterQueue over every pool with a ResourceFlavor, with its admission checks."""
 
     if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class ClusterQueueValues(Values):
         )
 
 
-class LocalQueueValues(Values):
+class LocalQueueValues(Values, shape="LocalQueueConfig"):
     """One ``localQueues`` entry: a namespace's queue onto the ClusterQueue."""
 
     if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class LocalQueueValues(Values):
         return LocalQueueSpec(namespace=self.namespace, name=self.name)
 
 
-class KueueValues(Values):
+class KueueValues(Values, shape="KueueConfig"):
     """``kueue``: ``{flavors: queued | all | none, clusterQueue: {...}, localQueues: [...]}``."""
 
     if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from gpuready.core.config_model import fast
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues
 from gpuready.core.config_model.gpu_stack_values import GpuStackValues
 from gpuready.core.config_model.kueue_values import KueueValues
-from gpuready.core.config_model.stack_values import JOINED, StackValues
+from gpuready.core.config_model.stack_values import StackValues, joined
 from gpuready.core.gpu_stack.stack_spec import GpuStackSpec
 from gpuready.core.kueue.spec import KueueSpec
 from gpuready.core.specs import GpuPoolSpec
@@ -34,7 +34,7 @@ def split_settings(
     ``ConfigError`` with every problem."""
     own = None if wiring is None else wiring.settings_values
     formats = registered_settings_values()  # every cloud's keys (their formats' modules), loading no profile
-    found = fast.light(JOINED, values) if formats else None
+    found = fast.light(joined(), values) if formats else None
     if found is None:
         from gpuready.core.config_model.settings_model import split_settings_model  # noqa: PLC0415 - pydantic words a refused config
 

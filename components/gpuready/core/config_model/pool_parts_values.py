@@ -27,7 +27,7 @@ from gpuready.core.specs import (
 from gpuready.core.taints import Taint
 
 
-class GpuValues(Values):
+class GpuValues(Values, shape="GpuConfig"):
     """``gpu``: an explicit GPU description for instance types the catalog does not list."""
 
     if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class GpuValues(Values):
         return ExplicitGpu(model=self.model, count=self.count, arch=cast("Any", self.arch))
 
 
-class GpuRequirementsValues(Values):
+class GpuRequirementsValues(Values, shape="GpuRequirementsConfig"):
     """``gpuRequirements``: an elastic pool's nodes by their GPU model and count."""
 
     if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class GpuRequirementsValues(Values):
         return GpuRequirements(model=self.model, count=self.count)
 
 
-class NoSharingValues(Values):
+class NoSharingValues(Values, shape="NoSharingConfig"):
     """``sharing: {mode: none}``: the same as no sharing."""
 
     if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class NoSharingValues(Values):
         return None
 
 
-class SharedGpuValues(Values):
+class SharedGpuValues(Values, shape="SharedGpuConfig"):
     """Time-slicing or MPS."""
 
     if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class SharedGpuValues(Values):
         )
 
 
-class MigValues(Values):
+class MigValues(Values, shape="MigConfig"):
     """Multi-Instance GPU: one profile on every GPU, or a layout."""
 
     if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class MigValues(Values):
         return MigPartitioning(profile=self.profile, layout=self.layout, strategy=strategy)
 
 
-class TaintValues(Values):
+class TaintValues(Values, shape="TaintConfig"):
     """A taint, as a mapping or as ``key=value:Effect`` text (``forms.taint_from_text``)."""
 
     if TYPE_CHECKING:
@@ -104,7 +104,7 @@ class TaintValues(Values):
         return Taint(key=self.key, value=self.value, effect=cast("TaintEffect", self.effect))
 
 
-class UpgradeValues(Values):
+class UpgradeValues(Values, shape="UpgradeConfig"):
     """``upgrade``: how node upgrades roll; the values are checked by ``pool_rules``."""
 
     if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class UpgradeValues(Values):
         return UpgradePolicy(**{name: value for name, value in given.items() if value is not None})
 
 
-class RepairValues(Values):
+class RepairValues(Values, shape="RepairConfig"):
     """``repair``: node auto repair, ``true`` / ``false`` or a mapping; the values are checked by the provisioner's
     repair rules (``gpuready.core.health.repair``)."""
 
@@ -133,7 +133,7 @@ class RepairValues(Values):
         return RepairPolicy(**{name: getattr(self, name) for name in field_names("RepairConfig")})
 
 
-class ReservationTermValues(Values):
+class ReservationTermValues(Values, shape="ReservationTermConfig"):
     """One ``reservation.selectorTerms`` entry (Karpenter ``capacityReservationSelectorTerms``)."""
 
     if TYPE_CHECKING:
@@ -148,7 +148,7 @@ class ReservationTermValues(Values):
         )
 
 
-class ReservationValues(Values):
+class ReservationValues(Values, shape="ReservationConfig"):
     """``reservation``: what a ``reserved`` or ``capacity-block`` pool draws on (docs/capacity.md)."""
 
     if TYPE_CHECKING:
@@ -177,7 +177,7 @@ class ReservationValues(Values):
         )  # fmt: skip
 
 
-class FabricNetworkValues(Values):
+class FabricNetworkValues(Values, shape="FabricNetworkConfig"):
     """One additional node network of a fabric pool (GKE): a VPC and a subnet of it."""
 
     if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class FabricNetworkValues(Values):
         return FabricNetwork(network=self.network, subnetwork=self.subnetwork)
 
 
-class FabricValues(Values):
+class FabricValues(Values, shape="FabricConfig"):
     """``fabric``: a fabric kind, or a mapping with its kind, placement and (GKE) additional node networks."""
 
     if TYPE_CHECKING:

@@ -22,7 +22,7 @@ SHARING_KEYS: dict[str, frozenset[str]] = tagged_keys("PoolConfig", "sharing")
 """Sharing mode -> the keys its form takes (``mode`` included)."""
 
 
-class PoolValues(Values):
+class PoolValues(Values, shape="PoolConfig"):
     """One pool entry as a user writes it, validated."""
 
     if TYPE_CHECKING:

@@ -19,14 +19,14 @@ from gpuready.core.specs import GpuPoolSpec
 from gpuready.errors import ConfigError, SpecError
 
 
-class TolerationValues(Values):
+class TolerationValues(Values, shape="TolerationConfig"):
     """A toleration for the scheduler's own pods (``scheduler_rules`` checks it against the GPU taint)."""
 
     def to_spec(self) -> SchedulerToleration:
         return SchedulerToleration(**{name: getattr(self, name) for name in fast.field_names("TolerationConfig")})
 
 
-class BinPackSchedulerValues(Values):
+class BinPackSchedulerValues(Values, shape="BinPackSchedulerConfig"):
     """``binpackScheduler``: every key optional; unset keys keep ``BinPackSchedulerSpec``'s defaults."""
 
     if TYPE_CHECKING:

@@ -22,6 +22,7 @@ from gpuready.core.config_model.base import ConfigModel, Words, before
 from gpuready.core.config_model.cloud_settings import CloudSettingsConfig, Strings
 from gpuready.core.config_model.problems import validate
 from gpuready.core.config_model.stack_values import (
+    CLOUD_KEYS_AFTER,
     KUBECONFIG_HINT,
     NS,
     SECRET_KEYS,
@@ -155,9 +156,6 @@ JOINED_DOC = (
     "each cloud's own (its settings model, ``components/gpuready/<cloud>/settings_model.py``), which a stack on "
     "another cloud may set too (checked, not used)."
 )
-CLOUD_KEYS_AFTER = "tags"
-"""The core key every cloud's keys follow (in the joined model, so in problems, the key reference and
-``Pulumi.yaml``): the wiring keys sit together after the stack-wide ones."""
 
 
 @functools.cache
