@@ -21,7 +21,7 @@ Options: ``frozen``, ``kw_only``, ``slots``, ``eq``, ``repr`` (as ``dataclass``)
 ``InitVar`` annotations, ``KW_ONLY``, inheritance between records, ``__post_init__``. Not supported (gpuready uses
 none): ``order``, ``unsafe_hash``, ``init=False`` on the class, ``match_args=False``, ``weakref_slot``. One
 difference: a class without a docstring keeps ``__doc__`` ``None`` (``dataclass`` writes its signature there).
-``tests/core/test_record.py`` compares each behaviour with the dataclass's; ``bench/records.py`` the costs.
+``tests/test_record.py`` compares each behaviour with the dataclass's (on both paths); ``bench/records.py`` the costs.
 """
 
 from __future__ import annotations
