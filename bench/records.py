@@ -6,9 +6,12 @@ construction, ``==``, ``hash`` and ``repr``, measured in one run and printed as 
   ``compare=False`` field and a ``__post_init__``), string annotations as in the package; CPU time of the whole
   batch, the sides in turn (interleaved), median of ``--runs`` rounds. "definition + first instance" adds one
   instance of each class, where a record compiles its ``__init__``.
-- per instance: ``timeit`` of each operation on one class of each shape (a record's methods already compiled), the
-  sides in turn (interleaved), best of ``--runs`` rounds of ``--number`` calls, in microseconds summed over the
-  two shapes (the ``timeit`` loop's own call included on both sides).
+- per instance: ``timeit`` of each operation on one class of each shape (a record's methods compiled after the
+  class's first ``record_methods.HOT`` calls), the sides in turn (interleaved), best of ``--runs`` rounds of
+  ``--number`` calls, in microseconds summed over the two shapes (the ``timeit`` loop's own call included on both
+  sides).
+- break-even: a record's construction through its generic ``__init__`` (a class's first ``HOT`` instances) and its
+  compiled one, per call, and what compiling an ``__init__`` costs: the instances after which compiling pays.
 
 Issue #32: a class definition must cost a small fraction of a dataclass's, each instance about what a
 dataclass's costs. Run: ``.venv/bin/python bench/records.py`` (about 20 seconds).
@@ -32,6 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "components"))
 
+from gpuready import record_methods
 from gpuready.record import record
 
 _NAMES = itertools.count()
@@ -95,6 +99,28 @@ def statements(make: Callable[..., Any], operation: str) -> list[Callable[[], An
     return found
 
 
+def break_even(classes: int, runs: int, number: int) -> None:
+    """Print a record's generic and compiled construction per call, what compiling an ``__init__`` costs, and the
+    instances after which compiling pays (what ``record_methods.HOT`` is set from)."""
+    hot = record_methods.HOT
+    per_call: dict[str, float] = {}
+    for path, threshold in (("generic", 10**9), ("compiled", 0)):
+        record_methods.HOT = threshold
+        calls = statements(record, "construction")
+        for call in calls:
+            call()  # compiles (threshold 0) before the clock
+        per_call[path] = min(sum(timeit.timeit(c, number=number) for c in calls) for _ in range(runs)) / number
+    record_methods.HOT = hot
+    built = [shape(record) for _ in range(classes) for shape in (_plain, _keyword)]
+    start = time.process_time()
+    for cls in built:
+        record_methods.compiled(cls, "__init__", *record_methods.init_source(cls, True))
+    compiling = (time.process_time() - start) / len(built) * 2  # per class of each shape, as the per-call sums
+    print(f"construction, us per call (2 shapes): generic {per_call['generic'] * 1e6:.3f}, compiled "
+          f"{per_call['compiled'] * 1e6:.3f}; compiling both __init__s {compiling * 1e6:.0f} us: pays after "
+          f"{compiling / (per_call['generic'] - per_call['compiled']):.0f} instances (HOT = {hot})")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--classes", type=int, default=100)
@@ -122,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         us = {side: sum(best[side]) / args.number * 1e6 for side in sides}
         print(f"{operation + ', us per call (2 shapes)':>42} {us['dataclass']:>10.3f} {us['record']:>10.3f} "
               f"{us['record'] / us['dataclass']:>17.2f}")  # fmt: skip
+    break_even(args.classes, args.runs, args.number)
     return 0
 
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from gpuready import record_methods
 from gpuready.record import record
 
 Decorator = Callable[..., Any]
@@ -219,9 +220,15 @@ OPERATIONS: dict[str, Callable[[SimpleNamespace], Any]] = {
 }  # fmt: skip
 
 
+PATHS = {"generic": 10**9, "compiled": 0}  # ``record_methods.HOT``: every call generic, or compiled from the first
+
+
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("operation", list(OPERATIONS), ids=list(OPERATIONS))
-def test_record_does_what_dataclass_does(operation: str) -> None:
-    assert outcome(OPERATIONS[operation], RECORDS) == outcome(OPERATIONS[operation], DATACLASSES)
+def test_record_does_what_dataclass_does(operation: str, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each operation on records built for the path (their methods run generically, or compiled at once)."""
+    monkeypatch.setattr(record_methods, "HOT", PATHS[path])
+    assert outcome(OPERATIONS[operation], define(record)) == outcome(OPERATIONS[operation], DATACLASSES)
 
 
 def test_repr_text_of_an_instance_from_a_record_is_the_dataclass_text() -> None:
@@ -257,16 +264,31 @@ def test_record_refuses_the_definitions_dataclass_refuses(case: str) -> None:
     assert attempt(record) == refused
 
 
-def test_a_record_compiles_its_init_on_first_use_only() -> None:
+def test_a_record_compiles_a_method_once_the_class_is_hot() -> None:
     @record(frozen=True, slots=True)
     class Lazy:
         value: int
 
-    stub = Lazy.__init__
-    assert Lazy(1).value == 1
-    assert Lazy.__init__ is not stub  # the compiled one is installed for every later instance
+    stub, eq = Lazy.__init__, Lazy.__eq__
+    built = [Lazy(n) for n in range(record_methods.HOT)]
+    assert [b.value for b in built] == list(range(record_methods.HOT))
+    assert Lazy.__init__ is stub  # generic for the class's first HOT instances
+    assert Lazy(-1).value == -1
+    assert Lazy.__init__ is not stub  # then compiled, installed for every later instance
     assert Lazy.__init__.__qualname__.endswith("Lazy.__init__")
     assert Lazy(2) == Lazy(2)
+    assert Lazy.__eq__ is eq  # each method counts its own calls
+
+
+def test_a_bad_call_compiles_at_once_and_raises_the_dataclass_error() -> None:
+    @record(frozen=True)
+    class Cold:
+        value: int
+
+    stub = Cold.__init__
+    with pytest.raises(TypeError, match=r"__init__\(\) got an unexpected keyword argument 'other'"):
+        Cold(value=1, other=2)  # type: ignore[call-arg]
+    assert Cold.__init__ is not stub
 
 
 @record(frozen=True, kw_only=True, slots=True)

@@ -5,9 +5,11 @@ defined (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, 
 each, about 0.6 ms a class), and a plan defines over a hundred classes, most of which it never compares, hashes or
 prints (issue #32). A record is the same class, built differently:
 
-- ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` are compiled from the source ``dataclasses`` writes, each
-  on its first call (so they are as fast as a dataclass's, give the same results, an ``__init__`` raises the same
-  ``TypeError`` for a missing or unknown keyword, and a method never called costs no compilation at all);
+- ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` run generically for a class's first ``HOT`` calls (the
+  same work read from the fields, nothing compiled: compiling one costs about 80 generic calls), then are compiled
+  from the source ``dataclasses`` writes (as fast as a dataclass's from then on); both give the same results, and
+  a call with a missing or unknown argument compiles at once and raises the dataclass's own ``TypeError``. A class
+  with a few instances, most of a plan's, compiles nothing;
 - ``__setattr__`` and ``__delattr__`` (frozen) are shared functions over the class's field names, nothing
   compiled: the same ``FrozenInstanceError``;
 - ``__dataclass_fields__`` holds real ``dataclasses.Field`` objects and ``__dataclass_params__`` the options, so
@@ -19,7 +21,7 @@ Options: ``frozen``, ``kw_only``, ``slots``, ``eq``, ``repr`` (as ``dataclass``)
 ``InitVar`` annotations, ``KW_ONLY``, inheritance between records, ``__post_init__``. Not supported (gpuready uses
 none): ``order``, ``unsafe_hash``, ``init=False`` on the class, ``match_args=False``, ``weakref_slot``. One
 difference: a class without a docstring keeps ``__doc__`` ``None`` (``dataclass`` writes its signature there).
-``tests/core/test_record.py`` compares each behaviour with the dataclass's; ``bench/records.py`` the costs.
+``tests/test_record.py`` compares each behaviour with the dataclass's (on both paths); ``bench/records.py`` the costs.
 """
 
 from __future__ import annotations
@@ -38,12 +40,17 @@ from gpuready.record_methods import (
     INITVAR,
     MISSING,
     STATE,
+    adaptive,
     eq_source,
     frozen_methods,
+    generic_eq,
+    generic_hash,
+    generic_init,
+    generic_repr,
     getstate,
     hash_source,
+    init_annotations,
     init_source,
-    lazy,
     repr_source,
     setstate,
 )
@@ -121,14 +128,20 @@ def _process(cls: type, *, frozen: bool, kw_only: bool, slots: bool, eq: bool, s
     explicit_hash = not (declared_hash is MISSING or (declared_hash is None and "__eq__" in cls.__dict__))
     if slots:
         cls = _slotted(cls, names, frozen)
-    _define(cls, "__init__", lazy(cls, "__init__", lambda: init_source(cls, frozen)))
+    init = adaptive(cls, "__init__", lambda: init_source(cls, frozen), lambda: generic_init(cls, frozen),
+                    lambda: init_annotations(cls))  # fmt: skip
+    _define(cls, "__init__", init)
     if show:
-        _define(cls, "__repr__", lazy(cls, "__repr__", lambda: repr_source(tuple(f.name for f in real if f.repr))))
+        shown = tuple(f.name for f in real if f.repr)
+        _define(cls, "__repr__", adaptive(cls, "__repr__", lambda: repr_source(shown), lambda: generic_repr(shown)))
     if eq:
-        _define(cls, "__eq__", lazy(cls, "__eq__", lambda: eq_source(tuple(f.name for f in real if f.compare))))
+        compared = tuple(f.name for f in real if f.compare)
+        _define(cls, "__eq__", adaptive(cls, "__eq__", lambda: eq_source(compared), lambda: generic_eq(compared)))
         if frozen and not explicit_hash:
             hashed = tuple(f.name for f in real if (f.compare if f.hash is None else f.hash))
-            cls.__hash__ = lazy(cls, "__hash__", lambda: hash_source(hashed))  # type: ignore[method-assign]
+            cls.__hash__ = adaptive(  # type: ignore[method-assign]
+                cls, "__hash__", lambda: hash_source(hashed), lambda: generic_hash(hashed)
+            )
         elif not frozen and not explicit_hash:
             cls.__hash__ = None  # type: ignore[assignment]
     if frozen:

@@ -1,6 +1,7 @@
-"""The methods of a ``record`` (``gpuready.record``): ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__``
-from the source ``dataclasses`` writes, each compiled on its first call; ``__setattr__`` and ``__delattr__`` (frozen)
-shared functions over the class's field names."""
+"""The methods of a ``record`` (``gpuready.record``): ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` run
+generically (the same work read from the class's fields, nothing compiled) for a class's first ``HOT`` calls, then
+from the source ``dataclasses`` writes, compiled once the class is hot; ``__setattr__`` and ``__delattr__``
+(frozen) shared functions over the class's field names."""
 
 from __future__ import annotations
 
@@ -14,8 +15,13 @@ MISSING: Any = dataclasses.MISSING
 STATE: dict[str, Any] = vars(dataclasses)  # the field kinds ``dataclasses.fields`` and ``replace`` read
 FIELD, INITVAR, CLASSVAR = STATE["_FIELD"], STATE["_FIELD_INITVAR"], STATE["_FIELD_CLASSVAR"]
 _HAS_DEFAULT_FACTORY = STATE["_HAS_DEFAULT_FACTORY"]
-_IN_REPR: set[tuple[int, int]] = set()  # (object id, thread id) of the reprs running, as ``dataclasses`` guards
+IN_REPR: set[tuple[int, int]] = set()  # (object id, thread id) of the reprs running, as ``dataclasses`` guards
 Source = tuple[str, list[str], dict[str, Any]]  # a method's parameters, body lines and the values it reads
+Generic = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]  # (self, args, kwargs) -> result or COMPILE
+COMPILE: Any = object()  # a generic method's answer for a call it leaves to the compiled one
+HOT = 32
+"""The calls of a method a class runs generically before compiling it: compiling an ``__init__`` costs about 80
+generic calls (``bench/records.py``), and on a gke-dev plan 32 ran the fewest instructions of 0, 32, 80 and 200."""
 
 
 def getstate(self: Any) -> list[Any]:
@@ -52,7 +58,7 @@ def repr_source(names: tuple[str, ...]) -> Source:
         "finally:",
         " _in_repr.discard(key)",
     ]
-    return "self", body, {"_in_repr": _IN_REPR, "_get_ident": get_ident}
+    return "self", body, {"_in_repr": IN_REPR, "_get_ident": get_ident}
 
 
 def frozen_methods(cls: type, names: frozenset[str]) -> tuple[Callable[..., None], Callable[..., None]]:
@@ -69,19 +75,39 @@ def frozen_methods(cls: type, names: frozenset[str]) -> tuple[Callable[..., None
     return __setattr__, __delattr__
 
 
-def lazy(cls: type, name: str, source: Callable[[], Source]) -> Callable[..., Any]:
-    """A method that compiles ``cls``'s real one from ``source()`` on its first call, installs it and runs it."""
+def adaptive(
+    cls: type,
+    name: str,
+    source: Callable[[], Source],
+    generic: Callable[[], Generic],
+    annotations: Callable[[], dict[str, Any]] | None = None,
+) -> Callable[..., Any]:
+    """``cls``'s method ``name``: its generic form (``generic()``, built on the first call) for the class's first
+    ``HOT`` calls, then the method compiled from ``source()``, installed on the class for every later call. A call
+    the generic form leaves to the compiled one (it answers ``COMPILE``: a bad argument) compiles it at once."""
+    calls = 0
+    run: Generic | None = None
 
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        compiled = _compiled(cls, name, *source())
-        setattr(cls, name, compiled)
-        return compiled(self, *args, **kwargs)
+        nonlocal calls, run
+        if calls < HOT:
+            calls += 1
+            if run is None:
+                run = generic()
+                if annotations is not None:
+                    method.__annotations__ = annotations()
+            result = run(self, args, kwargs)
+            if result is not COMPILE:
+                return result
+        function = compiled(cls, name, *source())
+        setattr(cls, name, function)
+        return function(self, *args, **kwargs)
 
     method.__name__, method.__qualname__ = name, f"{cls.__qualname__}.{name}"
     return method
 
 
-def _compiled(cls: type, name: str, params: str, body: list[str], given: dict[str, Any]) -> Callable[..., Any]:
+def compiled(cls: type, name: str, params: str, body: list[str], given: dict[str, Any]) -> Callable[..., Any]:
     """``name`` compiled from ``body`` as ``dataclasses`` compiles its methods: the values in ``given`` passed to an
     enclosing function, the module's globals, no ``from __future__`` import inherited."""
     returns = "->_return_type" if "_return_type" in given else ""
@@ -136,3 +162,110 @@ def _init_value(f: Any, slots: bool, given: dict[str, Any]) -> str | None:
         given[f"_dflt_{f.name}"] = f.default
         return f"_dflt_{f.name}"
     return None
+
+
+# The generic methods: a class's first ``HOT`` calls run these (built once per class and method, nothing compiled).
+# Each does the happy path only: a call it does not accept as it is (an unknown, missing or repeated argument, too
+# many positional ones) it answers ``COMPILE`` before doing anything, and the compiled method runs the call,
+# raising the very ``TypeError`` a dataclass raises.
+
+_GIVEN, _FACTORY_OR_GIVEN, _FACTORY, _CONSTANT = range(4)  # how ``__init__`` finds a field's value
+
+
+def generic_init(cls: type, frozen: bool) -> Generic:
+    """``__init__`` as the compiled one does it: bind, assign each field in order, then ``__post_init__``."""
+    fields = [f for f in cls.__dataclass_fields__.values() if f._field_type is not CLASSVAR]  # type: ignore[attr-defined]
+    positional = tuple(f.name for f in fields if f.init and not f.kw_only)
+    accepted = frozenset(f.name for f in fields if f.init)
+    required = tuple(f.name for f in fields if f.init and f.default is MISSING and f.default_factory is MISSING)
+    slots = "__slots__" in cls.__dict__
+    steps: list[tuple[str, int, Any]] = []
+    for f in fields:
+        if f._field_type is not FIELD:
+            continue
+        if f.default_factory is not MISSING:
+            steps.append((f.name, _FACTORY_OR_GIVEN if f.init else _FACTORY, f.default_factory))
+        elif f.init:
+            steps.append((f.name, _GIVEN, f.default))
+        elif slots and f.default is not MISSING:
+            steps.append((f.name, _CONSTANT, f.default))
+    initvars = tuple((f.name, f.default) for f in fields if f._field_type is INITVAR)
+    post_init = hasattr(cls, "__post_init__")
+    assign: Callable[[Any, str, Any], None] = object.__setattr__ if frozen else setattr
+
+    def __init__(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if len(args) > len(positional):
+            return COMPILE
+        given = dict(zip(positional, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in accepted or name in given:
+                return COMPILE
+            given[name] = value
+        for name in required:
+            if name not in given:
+                return COMPILE
+        for name, how, extra in steps:
+            if how == _GIVEN:
+                value = given.get(name, extra)
+            elif how == _FACTORY_OR_GIVEN:
+                value = given.get(name, _HAS_DEFAULT_FACTORY)
+                if value is _HAS_DEFAULT_FACTORY:
+                    value = extra()
+            else:
+                value = extra() if how == _FACTORY else extra
+            assign(self, name, value)
+        if post_init:
+            self.__post_init__(*[given.get(name, default) for name, default in initvars])
+        return None
+
+    return __init__
+
+
+def generic_eq(names: tuple[str, ...]) -> Generic:
+    """``__eq__``: the compared fields' tuples, for instances of the same class only."""
+
+    def __eq__(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if len(args) != 1 or kwargs:
+            return COMPILE
+        other = args[0]
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return tuple([getattr(self, name) for name in names]) == tuple([getattr(other, name) for name in names])
+
+    return __eq__
+
+
+def generic_hash(names: tuple[str, ...]) -> Generic:
+    """``__hash__``: the hash of the hashed fields' tuple."""
+
+    def __hash__(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if args or kwargs:
+            return COMPILE
+        return hash(tuple([getattr(self, name) for name in names]))
+
+    return __hash__
+
+
+def generic_repr(names: tuple[str, ...]) -> Generic:
+    """``__repr__``: the same text, with the same guard against recursion."""
+
+    def __repr__(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if args or kwargs:
+            return COMPILE
+        key = (id(self), get_ident())
+        if key in IN_REPR:
+            return "..."
+        IN_REPR.add(key)
+        try:
+            shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in names])
+            return f"{self.__class__.__qualname__}({shown})"
+        finally:
+            IN_REPR.discard(key)
+
+    return __repr__
+
+
+def init_annotations(cls: type) -> dict[str, Any]:
+    """The compiled ``__init__``'s annotations: each parameter's field type, ``return: None``."""
+    fields = cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+    return {**{f.name: f.type for f in fields if f._field_type is not CLASSVAR and f.init}, "return": None}

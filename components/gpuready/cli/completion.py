@@ -13,8 +13,8 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from gpuready.cli.exit_codes import EXIT_INVALID, EXIT_OK
+from gpuready.cli.habits import SHELLS
 
-SHELLS = ("bash", "zsh")
 _FILE_METAVARS = frozenset({"FILE", "DIR", "OLD.json", "NEW.json"})
 
 

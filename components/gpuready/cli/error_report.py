@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gpuready.errors import GpuReadyError, Problem, SpecError, bounded_text
-from gpuready.kube.errors import KubeConfigError, KubeError
 from gpuready.record import record
 
 INVALID_INPUT = "invalid-input"
@@ -112,6 +111,8 @@ def input_error(error: GpuReadyError) -> ErrorReport:
 def command_error(error: Exception | str) -> ErrorReport:
     """An error of the cluster commands: a refused input as ``input_error`` says, the cluster's own failures
     (unreachable, refused credentials, API errors, deadlines, a stopped run) as ``cluster-error``."""
+    from gpuready.kube.errors import KubeConfigError, KubeError  # noqa: PLC0415 - cluster commands only (a plan never)
+
     if isinstance(error, KubeConfigError) or (isinstance(error, GpuReadyError) and not isinstance(error, KubeError)):
         return input_error(error)
     return ErrorReport(CLUSTER_ERROR, str(error))

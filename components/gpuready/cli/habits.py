@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from gpuready.cli.completion import SHELLS
-
+SHELLS = ("bash", "zsh")
+"""The shells ``gpuready completion`` writes a script for (``completion.py``)."""
 WIDE_COMMANDS = frozenset({"check", "verify", "plan", "label", "diff"})
 """Commands whose tables have more columns with ``-o wide``, and take ``--no-headers`` (``label``, which printed
 only a table, gets ``-o table|wide`` here)."""

@@ -168,10 +168,9 @@ def _policy_gate(args: argparse.Namespace, captured: CapturedRun) -> tuple[list[
     try:
         path = getattr(args, "policy_config", None)
         config = gate_config(captured, analyzer.load_policy_config(Path(path)) if path else None)
-        found: list[JsonValue] = [
-            dict[str, JsonValue](v.as_json()) for v in analyzer.analyze_pack(captured, config=config)
-        ]
-        return found, gate_summary(captured, config)
+        violations, policies, configure = analyzer.gate(captured, config=config)
+        found: list[JsonValue] = [dict[str, JsonValue](v.as_json()) for v in violations]
+        return found, gate_summary(captured, policies, configure)
     except analyzer_requests.PolicyConfigError as error:
         _fail(args, error_report.ErrorReport(error_report.INVALID_POLICY_CONFIG, str(error)), EXIT_INVALID)
         return None

@@ -20,7 +20,6 @@ from gpuready.core.clouds.registry import Cloud
 from gpuready.core.cluster_kubeconfig import ClusterTarget, first_entry
 from gpuready.core.specs import GpuPoolSpec
 from gpuready.core.stack_settings import StackSettings
-from gpuready.gke.kubeconfig import gke_kubeconfig
 from gpuready.gke.node_pool import GkeGpuNodePool, GkeGpuNodePoolArgs
 from gpuready.gke.settings_keys import GkeSettingsValues
 
@@ -52,6 +51,8 @@ def package_pool(
 
 def cluster_kubeconfig(target: ClusterTarget, invoke_opts: pulumi.InvokeOutputOptions) -> pulumi.Output[str]:
     """A kubeconfig for the cluster whose user runs gke-gcloud-auth-plugin."""
+    from gpuready.gke.kubeconfig import gke_kubeconfig  # noqa: PLC0415 - only a stack with a Kubernetes provider
+
     name = target.cluster_name
     cluster = container.get_cluster_output(
         name=name, location=GkeSettingsValues.of(target).gke_location, opts=invoke_opts

@@ -123,8 +123,18 @@ def load_policy_config(path: Path) -> dict[str, Any]:
 
 def analyze_pack(run: CapturedRun, *, config: Mapping[str, Any] | None = None) -> list[Violation]:
     """Evaluate the gpuready-gpu-conventions pack on ``run`` in-process."""
+    return gate(run, config=config)[0]
+
+
+def gate(
+    run: CapturedRun, *, config: Mapping[str, Any] | None = None
+) -> tuple[list[Violation], list[Policy], analyzer_pb2.ConfigureAnalyzerRequest]:
+    """``analyze_pack``, with the pack's policies and the ``Configure`` request it ran with (what
+    ``gate_summary`` reads, so the pack is neither asked nor configured twice)."""
     name, policies = load_pack()
-    return analyze_run(run, policies, pack_name=name, config=config)
+    configure = configure_request(InProcessAnalyzer(name, policies).info(), config)
+    with paused_gc():
+        return _analyze_scoped(run, policies, name, configure), policies, configure
 
 
 def analyze_run(

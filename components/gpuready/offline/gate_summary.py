@@ -7,14 +7,12 @@ that rule needs (``policy_run.reads`` / ``may_report``: exactly what the gate ev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import Policy, StackValidationPolicy
 
-from gpuready.offline.analyzer import InProcessAnalyzer, load_pack
-from gpuready.offline.analyzer_requests import configure_request
 from gpuready.offline.capture import CapturedRun
 from gpuready.offline.policy_run import may_report, reads
 from gpuready.record import record
@@ -46,10 +44,10 @@ class GateSummary:
         }
 
 
-def gate_summary(run: CapturedRun, config: Mapping[str, Any] | None) -> GateSummary:
-    """What the gate of ``analyzer.analyze_pack(run, config=config)`` ran over (config already accepted by it)."""
-    name, policies = load_pack()
-    request = configure_request(InProcessAnalyzer(name, policies).info(), config)
+def gate_summary(
+    run: CapturedRun, policies: Sequence[Policy], request: analyzer_pb2.ConfigureAnalyzerRequest
+) -> GateSummary:
+    """What the gate (``analyzer.gate(run, config=...)``) ran over: its policies, configured by ``request``."""
     running = [p for p in policies if request.policyConfig[p.name].enforcementLevel != analyzer_pb2.DISABLED]
     present = {r.type for r in run.resources}
     applied = [
