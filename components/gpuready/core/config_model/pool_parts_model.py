@@ -126,8 +126,9 @@ class RepairConfig(RepairValues, ConfigModel):
 
 
 class ReservationTermConfig(ReservationTermValues, ConfigModel):
-    """One ``reservation.selectorTerms`` entry (Karpenter ``capacityReservationSelectorTerms``): a
-    reservation ``id``, or ``tags`` with an optional ``ownerID``; the values are checked by the cloud's rules."""
+    """One ``reservation.selectorTerms`` entry (the NodeClass's ``capacityReservationSelectorTerms``): a
+    reservation ``id``, or ``tags`` with an optional ``ownerID`` (Karpenter only); the values are checked by the
+    provisioner's rules."""
 
     id: str | None = None
     """A reservation id (``cr-...``)."""
@@ -148,7 +149,8 @@ class ReservationConfig(ReservationValues, ConfigModel):
     resource_group_arn: str | None = None
     """EKS node groups: an On-Demand Capacity Reservation resource group's ARN."""
     selector_terms: list[ReservationTermConfig] | None = None
-    """Karpenter: capacity reservation selector terms (ids, or tags and owner)."""
+    """Karpenter and EKS Auto Mode: capacity reservation selector terms (ids, or tags with an owner on Karpenter;
+    ids or tags on Auto Mode)."""
     instance_match_criteria: str | None = None
     """``open`` or ``targeted``."""
     fallback: str | None = None
