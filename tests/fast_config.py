@@ -27,6 +27,9 @@ LIGHT = fast.light
 @cache
 def models() -> dict[str, type[BaseModel]]:
     """Shape name -> the pydantic model it was generated from."""
+    import tools.shape_table  # noqa: F401, PLC0415 - imports every model the tables are made from (a test run of one
+    # directory may not have: the fast path loads none of them)
+
     found: dict[str, type[BaseModel]] = {joined(): stack_config_model()}
     pending: list[type[BaseModel]] = [ConfigModel]
     while pending:

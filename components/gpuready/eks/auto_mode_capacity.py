@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import karpenter_nodepool
-from gpuready.core.capacity.capacity_offers import PLAIN, CapacityOffer
+from gpuready.core.capacity.capacity_offers import CapacityOffer
 from gpuready.core.pool_parts import Reservation
 from gpuready.eks import karpenter, reservation
 from gpuready.errors import Problem
@@ -47,23 +47,10 @@ RESERVATION_TYPE = "eks.amazonaws.com/capacity-reservation-type"
 RESERVATION_TYPES: Mapping[str, str] = {"capacity-block": "capacity-block"}
 """Pool capacity -> the ``RESERVATION_TYPE`` its nodes must have (a Capacity Block pool takes blocks only)."""
 
-AUTO_MODE_CAPACITIES: Mapping[str, CapacityOffer] = {
-    "on-demand": PLAIN,
-    "spot": PLAIN,
-    "reserved": CapacityOffer(
-        reservation="required",
-        fields=frozenset({"ids", "selectorTerms", "fallback", "zone", "nodes"}),
-        fallbacks=("none", "on-demand", "spot"),
-        example=f"{{ids: [{reservation.EXAMPLE_ID}]}} or {{selectorTerms: [{{tags: {{team: ml}}}}]}}",
-    ),
-    "capacity-block": CapacityOffer(
-        reservation="required",
-        fields=frozenset({"ids", "selectorTerms", "zone", "nodes"}),
-        example=f"{{ids: [{reservation.EXAMPLE_ID}]}}",
-        starts_later=True,
-    ),
-}
-"""The EKS Auto Mode row of the capacity table (``capacity.capacity_offers``)."""
+AUTO_MODE_CAPACITIES: Mapping[str, CapacityOffer] = karpenter.KARPENTER_CAPACITIES
+"""The EKS Auto Mode row of the capacity table (``capacity.capacity_offers``): Karpenter's, since Auto Mode's NodePool
+is ``karpenter.sh/v1`` and its guide documents the same reserved (with a fallback) and Capacity Block offers
+(auto-odcr); what differs, the NodeClass's terms, is this module's."""
 
 REFUSED_TERM_FIELDS: Mapping[str, tuple[str, str]] = {
     "ownerID": (
