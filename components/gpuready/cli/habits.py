@@ -38,8 +38,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def extend(parser: argparse.ArgumentParser) -> None:
-    """Add the kubectl habits to ``parser`` (``build_parser``'s), after every command is defined."""
+def extend(parser: argparse.ArgumentParser, defined: Sequence[str]) -> None:
+    """Add the kubectl habits to ``parser`` (``build_parser``'s), after the commands ``defined`` got their
+    arguments (the others are only listed)."""
     parser.add_argument("--version", action=_Version)
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     completion = commands.add_parser(
@@ -49,10 +50,14 @@ def extend(parser: argparse.ArgumentParser) -> None:
     )
     completion.add_argument("shell", choices=SHELLS, help="the shell: bash, or zsh")
     for fleet_command in ("check", "verify"):
+        if fleet_command not in defined:
+            continue
         commands.choices[fleet_command].add_argument(
             "--all-contexts", action="store_true", help="every context of the kubeconfig at once (a fleet)"
         )
     for name, sub in commands.choices.items():
+        if name not in defined:
+            continue
         output = next((a for a in sub._actions if "--output" in a.option_strings), None)
         if output is None and name in WIDE_COMMANDS:
             output = sub.add_argument("--output", "-o", choices=("table",), default="table", help="output format")

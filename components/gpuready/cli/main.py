@@ -16,134 +16,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from gpuready.ci_report import CI_FORMATS
-from gpuready.cli import habits
-from gpuready.cli.convention_flags import add_flags as add_convention_flags
 from gpuready.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_INVALID, EXIT_OUTPUT_FAILED
-from gpuready.cli.new_flags import add_parser as add_new_parser
-from gpuready.cli.smoke_flags import add_smoke_arguments
-
-DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="gpuready",
-        description="GPU node pools that are correct by construction, and the proof after deploy.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    plan = commands.add_parser(
-        "plan",
-        help="run a stack program offline under Pulumi's mock runtime and show what it would create",
-        description="Run the Pulumi program offline (no Pulumi CLI, no credentials) and print its plan.",
-    )
-    source = plan.add_mutually_exclusive_group()
-    source.add_argument("--stack", metavar="NAME", help="plan stacks/Pulumi.NAME.yaml of the project")
-    source.add_argument("--config", metavar="FILE", help="plan a stack config file in Pulumi.<stack>.yaml format")
-    plan.add_argument(
-        "--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml (default: search upwards)"
-    )
-    plan.add_argument("--program", metavar="DIR", default=None, help="plan another Pulumi Python project directory")
-    plan.add_argument("--stack-name", metavar="NAME", default=None, help="stack name to use with --config")
-    plan.add_argument(
-        "--set", metavar="KEY=VALUE", action="append", default=[],
-        help="override one config value (text; a JSON array or object for list and mapping keys)",
-    )  # fmt: skip
-    plan.add_argument(
-        "--set-path", metavar="KEY[0]=VALUE", action="append", default=[],
-        help="set one item of a list or mapping config value (pulumi config set --path syntax), after --set",
-    )  # fmt: skip
-    plan.add_argument("--debug", action="store_true", help="show the whole traceback when the program fails")
-    plan.add_argument(
-        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
-        help="output format; sarif, junit and github (workflow annotations) report the policy violations for CI",
-    )  # fmt: skip
-    plan.add_argument("--preview", action="store_true", help="run as a preview (unknown outputs stay unknown)")
-    plan.add_argument("--no-policy", action="store_true", help="skip the GPU conventions policy gate")
-    plan.add_argument(
-        "--policy-config", metavar="FILE", help="per-policy config JSON (the format of pulumi --policy-pack-config)"
-    )
-    check = commands.add_parser(
-        "check",
-        help="audit the cluster's GPU nodes: taints, labels, advertised GPUs, sharing, MIG",
-        description="List GPU nodes (found even without labels) and print findings with suggested fixes.",
-    )
-    check.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
-    check.add_argument(
-        "--fail-on", choices=("error", "warning"), default=None,
-        help="exit 1 when there are findings of this severity or worse (--strict: any finding)",
-    )  # fmt: skip
-    check.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
-    label = commands.add_parser(
-        "label",
-        help="add the missing gpuready/SkyPilot accelerator labels to GPU nodes (one PATCH per node, no pods)",
-        description="Plan the missing accelerator labels (from GFD, cloud labels or the instance type); --yes applies.",
-    )
-    mode = label.add_mutually_exclusive_group()
-    mode.add_argument("--dry-run", action="store_true", help="only show the plan")
-    mode.add_argument("--yes", "-y", action="store_true", help="apply the plan")
-    verify = commands.add_parser(
-        "verify",
-        help="wait until a stack's GPU pools (or selected nodes) converge, then report",
-        description="Watch the nodes until every one matches its pool, or the timeout passes (exit 1).",
-    )
-    target = verify.add_mutually_exclusive_group(required=True)
-    target.add_argument("--stack", metavar="NAME", help="verify the pools of stacks/Pulumi.NAME.yaml")
-    target.add_argument(
-        "--config", metavar="FILE", help="verify the pools of a stack config file (Pulumi.<stack>.yaml) of any program"
-    )
-    verify.add_argument(
-        "--project-dir", metavar="DIR", default=None, help="directory holding Pulumi.yaml (default: search upwards)"
-    )
-    verify.add_argument("--timeout", metavar="S", type=float, default=600.0, help="seconds to wait (default 600)")
-    verify.add_argument("--output", "-o", choices=("table", "json"), default="table", help="output format")
-    add_smoke_arguments(verify)
-    diff = commands.add_parser(
-        "diff",
-        help="compare two plans (gpuready plan -o json): create/update/replace/delete and the GPU capacity at risk",
-        description="Classify each resource's change with the replacement tables and compare each GPU pool's "
-        "schedulable capacity; exit 1 when GPU capacity is at risk, unless --allow-capacity-loss.",
-    )
-    diff.add_argument("old", metavar="OLD.json", help="the plan before the change")
-    diff.add_argument("new", metavar="NEW.json", help="the plan after the change")
-    diff.add_argument(
-        "--allow-capacity-loss", "--allow-replace", dest="allow_replace", action="store_true",
-        help="exit 0 even when GPU capacity is at risk (a GPU pool replaced, deleted or reduced)",
-    )  # fmt: skip
-    diff.add_argument(
-        "--force", action="store_true",
-        help="compare plans of different stacks, projects or plan formats (a warning instead of exit 2)",
-    )  # fmt: skip
-    diff.add_argument(
-        "--output", "-o", choices=("table", "json", *CI_FORMATS), default="table",
-        help="output format; sarif, junit and github (workflow annotations) for CI",
-    )  # fmt: skip
-    matrix = commands.add_parser(
-        "support-matrix",
-        help="print the GPU stack support matrix: cloud x provisioner x image x driver x stack x sharing",
-        description="Print the support matrix, or write/check the generated block of a Markdown file.",
-    )
-    where = matrix.add_mutually_exclusive_group()
-    where.add_argument("--write", metavar="FILE", help="replace the generated block of FILE (e.g. README.md)")
-    where.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated block is stale")
-    add_new_parser(commands)
-    for command in (check, label):
-        default = DEFAULT_TIMEOUTS[command.prog.split()[-1]]
-        command.add_argument(
-            "--timeout", metavar="S", type=float, default=default,
-            help=f"deadline in seconds for every request, retry and wait (default {default:g})",
-        )  # fmt: skip
-    for command in (check, verify):
-        add_convention_flags(command)
-    for command, selector in ((check, check), (label, label), (verify, target)):
-        selector.add_argument("--selector", "-l", metavar="SELECTOR", default="", help="label selector for nodes")
-        command.add_argument("--kubeconfig", metavar="FILE", default=None, help="kubeconfig file (default: as kubectl)")
-        command.add_argument(
-            "--context", metavar="NAME", action="append", default=None,
-            help="kubeconfig context to use" + ("" if command is label else "; repeat it for several clusters at once"),
-        )  # fmt: skip
-    habits.extend(parser)
-    return parser
+from gpuready.cli.parser import build_parser, command_of
 
 
 def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
@@ -151,8 +25,9 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
     ``exiting``: the process ends right after (the console script), so large results need not be freed first.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(words))
+    args = parser.parse_args(words)
     args.exiting = exiting
     if args.command == "completion":  # sourced by shells at start: asks no cloud, loads nothing more
         from gpuready.cli import completion  # noqa: PLC0415 - each command loads only what it runs
@@ -203,6 +78,9 @@ def _usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace, mess
 
     emit(ErrorReport(INVALID_INPUT, message), json_output=True)
     return EXIT_INVALID
+
+
+__all__ = ["build_parser", "entry", "main"]
 
 
 def entry() -> None:

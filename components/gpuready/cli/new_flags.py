@@ -1,21 +1,15 @@
-"""The ``gpuready new`` subcommand's parser. Standard library only: the CLI builds its parser at every start."""
+"""The ``gpuready new`` subcommand's arguments. Loaded only when ``new`` runs or every command's arguments are
+defined (``parser.py``)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from gpuready.new_project.flags import CLOUDS, LIST_KEYS, WIRING_FLAGS
 
 
-def add_parser(commands: Any) -> argparse.ArgumentParser:
-    """Add ``new`` to ``commands`` (the parser's subparsers action)."""
-    new: argparse.ArgumentParser = commands.add_parser(
-        "new",
-        help="create a Pulumi project of your own that depends on gpuready and plans offline at once",
-        description="Write Pulumi.yaml, requirements.txt, __main__.py, Pulumi.<stack>.yaml with one example GPU pool, "
-        ".gitignore and a GitHub Actions workflow (plan + diff) into DIR.",
-    )
+def add_arguments(new: argparse.ArgumentParser) -> None:
+    """Add ``new``'s arguments to its parser."""
     new.add_argument("directory", metavar="DIR", help="the project's directory (created; must be empty if it exists)")
     new.add_argument("--cloud", required=True, choices=CLOUDS, help="cloud of the existing cluster")
     new.add_argument("--cluster-name", required=True, metavar="NAME", help="name of the existing cluster")
@@ -30,4 +24,3 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
             flag, dest=f"wiring_{key}", metavar="VALUE", action="append" if many else "store",
             default=None, help=f"gpuready:{key}" + (" (repeat it for several)" if many else ""),
         )  # fmt: skip
-    return new

@@ -32,6 +32,7 @@ from gpuready.offline.capture import CapturedRun, CaptureMonitor, PlanMocks
 from gpuready.offline.project import OfflineProjectError, Project
 from gpuready.offline.pulumi_config import load_stack_config
 from gpuready.offline.sdk_private import SETTINGS, _get_rpc_manager
+from gpuready.offline.sdk_shortcuts import shortcuts
 
 _ORGANIZATION = "organization"  # what the SDK reports when no organization is set (settings.py)
 
@@ -94,7 +95,7 @@ def run_program(
         loop.run_until_complete(run_in_stack(functools.partial(_run_main_then_settle, main)))
 
     context = contextvars.copy_context()
-    with _process_state(program_dir, config, secret_keys), paused_gc():
+    with _process_state(program_dir, config, secret_keys), paused_gc(), shortcuts():
         # A copied context keeps this run's settings, root stack and config (all ContextVars in
         # the SDK) away from the caller and from the next run.
         _on_fresh_thread(context, run)
@@ -155,9 +156,7 @@ def is_config_error(error: BaseException) -> bool:
 def _on_fresh_thread(context: contextvars.Context, run: Callable[[], None]) -> None:
     """Run ``run`` in ``context`` on a new thread and re-raise what it raises.
 
-    The SDK records the call stack of every resource registration; starting from a fresh thread keeps
-    that stack as short as the program's own (about 40% fewer frames than from the CLI's stack). The
-    thread also gets its own event loop, so a run never touches the caller's.
+    The thread gets its own event loop, so a run never touches the caller's.
     """
     failures: list[BaseException] = []
 

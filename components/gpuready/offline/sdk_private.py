@@ -17,14 +17,25 @@ signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks 
   ``_get_policy_config``, ``_get_provider_resource``, ``_get_resource_options``: pulumi-policy serves a pack only
   over gRPC from ``PolicyPack.__init__`` (which blocks in ``serve``); the servicer is the analyzer protocol
   without the server, and the methods let the in-process run decode each resource once.
+- ``pulumi.runtime.resource.collapse_alias_to_urn``, as ``pulumi.resource`` holds it (``RESOURCE_MODULE``): what
+  ``Resource.__init__`` calls for each alias of a resource being constructed; and
+  ``pulumi.runtime.resource._get_stack_trace`` (``REGISTRATION_MODULE``, ``get_stack_trace``): what each
+  registration calls for its request's stack trace. ``sdk_shortcuts.py`` puts its own in their places for the
+  length of an offline run.
 - ``pulumi_policy.policy._NotApplicableError``: what a policy raises through ``args.not_applicable``; the run
   reports it the way the servicer does.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 try:
+    import pulumi.resource as _resource_module
+    import pulumi.runtime.resource as _registration_module
     from pulumi.runtime.mocks import MockMonitor
+    from pulumi.runtime.resource import _get_stack_trace as get_stack_trace
+    from pulumi.runtime.resource import collapse_alias_to_urn
     from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
     from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
 except ImportError as error:  # an SDK upgrade removed or renamed one: say which file to mend
@@ -32,6 +43,11 @@ except ImportError as error:  # an SDK upgrade removed or renamed one: say which
         f"{error}; the installed pulumi / pulumi-policy changed a private name the offline engine uses: "
         "see components/gpuready/offline/sdk_private.py"
     ) from error
+
+RESOURCE_MODULE: Any = _resource_module
+"""``pulumi.resource``, whose global ``collapse_alias_to_urn`` ``Resource.__init__`` calls."""
+REGISTRATION_MODULE: Any = _registration_module
+"""``pulumi.runtime.resource``, whose global ``_get_stack_trace`` ``register_resource`` calls."""
 
 SERVICER_METHODS = (
     "_configure_runtime_settings",
@@ -42,10 +58,14 @@ SERVICER_METHODS = (
 """The private ``_PolicyAnalyzerServicer`` methods ``policy_run.py`` calls."""
 
 __all__ = [
+    "REGISTRATION_MODULE",
+    "RESOURCE_MODULE",
     "SERVICER_METHODS",
     "SETTINGS",
     "MockMonitor",
     "_NotApplicableError",
     "_PolicyAnalyzerServicer",
     "_get_rpc_manager",
+    "collapse_alias_to_urn",
+    "get_stack_trace",
 ]

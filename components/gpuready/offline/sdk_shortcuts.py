@@ -1,0 +1,73 @@
+"""Two pieces of the Pulumi SDK's per-registration work that an offline run does not need, done cheaper or not at all.
+
+Both are module globals the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
+offline run and puts the SDK's own back after it. ``pulumi up`` under the Pulumi CLI never sees them. Each one
+leaves what a program, the monitor and the policy pack receive unchanged: the capture of every example stack is
+the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
+
+1. **Alias URNs.** ``Resource.__init__`` collapses every alias in its options to a URN output as it is
+   constructed (``pulumi/resource.py``: ``self._aliases.append(collapse_alias_to_urn(...))``), whether or not
+   anything reads it: the SDK reads ``_aliases`` only to give a child its parent's aliases on an engine without
+   alias specs (``runtime/resource.py`` ``all_aliases``), and the offline monitor has alias specs. The SDK's
+   collapse chains an output of the alias, one of the project and stack, one of the parent's URN prefix and one of
+   the joined parts, each an asyncio task: an azure-native ``AgentPool`` carries 110 type aliases (one per API
+   version), and three of them cost a plan about 400 M instructions, more than the rest of the run.
+   ``collapse_alias_to_urn`` here gives the same URN, with the same resources, known-ness and secrecy, from one
+   output. Only a plain alias takes this path: an ``Alias`` whose name and type are strings or unset and whose
+   project, stack and parent are unset; anything else (a URN string, an output, an alias naming its own parent,
+   stack or project, an alias the SDK refuses) goes to the SDK's function unchanged, errors included.
+2. **Stack traces.** Each registration walks the Python stack (``traceback.extract_stack``, which reads every
+   frame's source line) and turns each frame into a ``file://`` URI for the request's ``stackTrace`` and
+   ``sourcePosition`` (``runtime/resource.py`` ``_get_stack_trace``), about 2.3 M instructions a resource. The
+   engine shows them in its diagnostics; the offline monitor, the plan and the policy pack read neither, and the
+   SDK already sends an empty trace when it cannot place the caller. Offline, every request gets that empty trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from pulumi import Alias, Output, Resource, get_project, get_stack
+from pulumi.runtime.proto import source_pb2
+
+from gpuready.offline.sdk_private import REGISTRATION_MODULE, RESOURCE_MODULE
+from gpuready.offline.sdk_private import collapse_alias_to_urn as _SDK_COLLAPSE
+from gpuready.offline.sdk_private import get_stack_trace as _SDK_STACK_TRACE
+
+
+def collapse_alias_to_urn(alias: Any, default_name: str, default_type: str, default_parent: Any) -> Output[str]:
+    """``pulumi.runtime.resource.collapse_alias_to_urn`` for a plain alias; the SDK's own for any other."""
+    fields: Any = alias  # the SDK marks an unset field with ``...``, which Alias's annotations leave out
+    if type(alias) is not Alias or fields.parent is not ... or fields.project is not ... or fields.stack is not ...:
+        return _SDK_COLLAPSE(alias, default_name, default_type, default_parent)
+    name = default_name if fields.name is ... else fields.name
+    type_ = default_type if fields.type_ is ... else fields.type_
+    if not isinstance(name, str) or not isinstance(type_, str):
+        return _SDK_COLLAPSE(alias, default_name, default_type, default_parent)
+    suffix = f"{type_}::{name}"
+    if default_parent is None:
+        # runtime/resource.py create_urn: the stack's prefix when there is no parent
+        return Output.from_input(f"urn:pulumi:{get_stack()}::{get_project()}::{suffix}")
+    if not isinstance(default_parent, Resource):  # Resource.__init__ refuses it just after; let the SDK say so
+        return _SDK_COLLAPSE(alias, default_name, default_type, default_parent)
+    # create_urn: the parent's URN up to its last "::", then "$" and the child's type and name
+    return default_parent.urn.apply(lambda urn: f"{urn[: urn.rfind('::')]}${suffix}")
+
+
+def no_stack_trace() -> Any:
+    """What ``_get_stack_trace`` returns when it cannot place the caller: an empty ``StackTrace``."""
+    return source_pb2.StackTrace()
+
+
+@contextmanager
+def shortcuts() -> Iterator[None]:
+    """Both shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
+    RESOURCE_MODULE.collapse_alias_to_urn = collapse_alias_to_urn
+    REGISTRATION_MODULE._get_stack_trace = no_stack_trace
+    try:
+        yield
+    finally:
+        RESOURCE_MODULE.collapse_alias_to_urn = _SDK_COLLAPSE
+        REGISTRATION_MODULE._get_stack_trace = _SDK_STACK_TRACE

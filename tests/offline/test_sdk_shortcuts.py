@@ -1,0 +1,163 @@
+"""The offline run's SDK shortcuts give what the SDK's own functions give, and only for the length of a run."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from gpuready.offline import runner, sdk_private, sdk_shortcuts
+from gpuready.offline.capture import CapturedRun, RegisteredResource
+from gpuready.offline.project import load_project
+from gpuready.offline.runner import run_program, run_stack
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Each alias form a program can give; the plain ones take the shortcut, the others the SDK's own function.
+ALIASES = {
+    "type": 'Alias(type_="test:v1:Parent")',
+    "name": 'Alias(name="old")',
+    "name and type": 'Alias(name="old", type_="test:v1:Parent")',
+    "empty": "Alias()",
+    "own parent none": 'Alias(type_="x:y:Z", parent=None)',
+    "own parent": 'Alias(name="old", parent=other)',
+    "own parent urn": 'Alias(name="old", parent="urn:pulumi:s::p::test:index:Parent::other")',
+    "own stack": 'Alias(stack="other")',
+    "own project": 'Alias(project="other")',
+    "secret stack": 'Alias(stack=pulumi.Output.secret("other"))',
+    "urn string": '"urn:pulumi:s::p::a:b:C::n"',
+    "output of an alias": 'pulumi.Output.from_input(Alias(type_="a:b:C"))',
+    "output name": 'Alias(name=pulumi.Output.from_input("old"))',
+}
+PARENTS = {"no parent": "None", "parent": "parent", "nested parent": "nested"}
+
+PROGRAM = """
+import asyncio
+import pulumi
+from pulumi import Alias, ComponentResource
+from gpuready.offline import sdk_private, sdk_shortcuts
+
+class Parent(ComponentResource):
+    def __init__(self, name, opts=None):
+        super().__init__("test:index:Parent", name, None, opts)
+
+parent = Parent("p")
+nested = Parent("q", pulumi.ResourceOptions(parent=parent))
+other = Parent("other")
+
+async def describe(output):
+    return {
+        "value": await output.future(),
+        "known": await output.is_known(),
+        "secret": await output.is_secret(),
+        "resources": sorted(r._name for r in await output.resources()),
+    }
+
+def export(key, collapse, alias, parent):
+    output = collapse(alias, "child", "test:index:Child", parent)
+    pulumi.export(key, pulumi.Output.from_input(asyncio.ensure_future(describe(output))))
+"""
+
+
+def _program(tmp_path: Path) -> Path:
+    lines = [PROGRAM]
+    for parent_key, parent in PARENTS.items():
+        for alias_key, alias in ALIASES.items():
+            for side, module in (("sdk", "sdk_private"), ("ours", "sdk_shortcuts")):
+                collapse = f"{module}.collapse_alias_to_urn"
+                lines.append(f'export("{parent_key}|{alias_key}|{side}", {collapse}, {alias}, {parent})')
+    (tmp_path / "__main__.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def collapsed(tmp_path_factory: pytest.TempPathFactory) -> CapturedRun:
+    program = _program(tmp_path_factory.mktemp("aliases"))
+    return run_program(program, project="p", stack="s", config={}, secret_keys=[])
+
+
+@pytest.mark.parametrize("parent", PARENTS)
+@pytest.mark.parametrize("alias", ALIASES)
+def test_an_alias_collapses_to_what_the_sdk_gives(collapsed: CapturedRun, parent: str, alias: str) -> None:
+    sdk = collapsed.outputs[f"{parent}|{alias}|sdk"]
+    ours = collapsed.outputs[f"{parent}|{alias}|ours"]
+    assert ours == sdk
+    assert sdk["value"].startswith("urn:pulumi:")  # the comparison is of real URNs, not of two failures
+
+
+def test_an_alias_the_sdk_refuses_is_refused_the_same_way(tmp_path: Path) -> None:
+    (tmp_path / "__main__.py").write_text(
+        textwrap.dedent(
+            """
+            import pulumi
+            options = pulumi.ResourceOptions(aliases=[pulumi.Alias(name=None)])
+            pulumi.ComponentResource("test:index:Thing", "t", None, options)
+            """
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(Exception, match="No valid 'name' passed in for alias"):
+        run_program(tmp_path, project="p", stack="s", config={}, secret_keys=[])
+
+
+def test_the_sdk_still_calls_the_functions_the_shortcuts_replace() -> None:
+    # Both are looked up as module globals at each call; were either bound another way, the shortcut would not run.
+    assert "collapse_alias_to_urn" in sdk_private.RESOURCE_MODULE.Resource.__init__.__code__.co_names
+    assert "_get_stack_trace" in sdk_private.REGISTRATION_MODULE.register_resource.__code__.co_names
+
+
+def test_the_shortcuts_hold_only_inside_the_block() -> None:
+    with sdk_shortcuts.shortcuts():
+        assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_shortcuts.collapse_alias_to_urn
+        assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_shortcuts.no_stack_trace
+    assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
+    assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
+
+
+def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:
+    trace = sdk_shortcuts.no_stack_trace()
+    assert list(trace.frames) == []
+    assert trace == type(trace)()
+
+
+def _ordered(resources: tuple[RegisteredResource, ...]) -> list[RegisteredResource]:
+    """Dependencies in one order: the SDK lists them from a set of resources, whose order differs between runs."""
+    return [
+        dataclasses.replace(
+            r,
+            dependencies=tuple(sorted(r.dependencies)),
+            property_dependencies={k: tuple(sorted(v)) for k, v in r.property_dependencies.items()},
+        )
+        for r in resources
+    ]
+
+
+@contextmanager
+def _without_shortcuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    @contextmanager
+    def nothing() -> Iterator[None]:
+        yield
+
+    monkeypatch.setattr(runner, "shortcuts", nothing)
+    yield
+    monkeypatch.undo()
+
+
+# aks-dev: three AgentPools with 110 type aliases each; eks-dev: the stack with the most registrations
+@pytest.mark.parametrize("stack", ["aks-dev", "eks-dev"])
+def test_an_example_stack_captures_the_same_with_and_without_the_shortcuts(
+    stack: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = load_project(ROOT)
+    with _without_shortcuts(monkeypatch):
+        plain = run_stack(project, stack)
+    shortened = run_stack(project, stack)
+    assert _ordered(shortened.resources) == _ordered(plain.resources)
+    assert shortened.outputs == plain.outputs
+    assert dict(shortened.component_output_structs) == dict(plain.component_output_structs)
+    aliased = [r for r in shortened.resources if r.options.get("aliases")]
+    assert aliased, f"{stack} registers no aliased resource: the comparison would not cover aliases"
