@@ -16,6 +16,7 @@ import pulumi
 from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
 
 from gpuready.offline.computed_outputs import computed_outputs
+from gpuready.offline.echo import plain_echo
 from gpuready.offline.sdk_private import MockMonitor
 from gpuready.record import record
 
@@ -174,7 +175,11 @@ class CaptureMonitor(MockMonitor):
         return engine_urn(pulumi.get_stack(), pulumi.get_project(), parent, type_, name)
 
     def RegisterResource(self, request: Any) -> Any:  # the gRPC method name
-        response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
+        response = None
+        if request.type != STACK_TYPE and isinstance(self.mocks, PlanMocks):
+            response = plain_echo(self, request, self.mocks.new_resource)
+        if response is None:
+            response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
         with self._lock:
             self._requested.append(request.type)
         if request.type == STACK_TYPE:

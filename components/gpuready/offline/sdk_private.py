@@ -22,6 +22,8 @@ signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks 
   ``pulumi.runtime.resource._get_stack_trace`` (``REGISTRATION_MODULE``, ``get_stack_trace``): what each
   registration calls for its request's stack trace. ``sdk_shortcuts.py`` puts its own in their places for the
   length of an offline run.
+- ``pulumi.runtime.rpc._special_sig_key`` (``SPECIAL_SIG_KEY``): the key that marks a secret, resource reference,
+  asset, archive or output value in a Struct; ``echo.py`` answers a registration without one itself.
 - ``pulumi_policy.policy._NotApplicableError``: what a policy raises through ``args.not_applicable``; the run
   reports it the way the servicer does.
 """
@@ -36,6 +38,7 @@ try:
     from pulumi.runtime.mocks import MockMonitor
     from pulumi.runtime.resource import _get_stack_trace as get_stack_trace
     from pulumi.runtime.resource import collapse_alias_to_urn
+    from pulumi.runtime.rpc import _special_sig_key as SPECIAL_SIG_KEY
     from pulumi.runtime.settings import SETTINGS, _get_rpc_manager
     from pulumi_policy.policy import _NotApplicableError, _PolicyAnalyzerServicer
 except ImportError as error:  # an SDK upgrade removed or renamed one: say which file to mend
@@ -62,6 +65,7 @@ __all__ = [
     "RESOURCE_MODULE",
     "SERVICER_METHODS",
     "SETTINGS",
+    "SPECIAL_SIG_KEY",
     "MockMonitor",
     "_NotApplicableError",
     "_PolicyAnalyzerServicer",

@@ -1,0 +1,96 @@
+"""The monitor's own answer to a plain registration is the SDK mock monitor's answer, request by request."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuready.offline import capture, echo
+from gpuready.offline.project import load_project
+from gpuready.offline.runner import run_program, run_stack
+from gpuready.offline.sdk_private import SPECIAL_SIG_KEY, MockMonitor
+
+ROOT = Path(__file__).resolve().parents[2]
+STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+
+
+@pytest.mark.parametrize(
+    ("value", "plain"),
+    [
+        ({}, True),
+        ({"a": "b", "n": 1, "f": 1.5, "t": True, "l": [1, "x", {"k": []}]}, True),
+        ({"nan": math.nan}, True),
+        ({"a": None}, False),  # the SDK drops a None property; Struct.update would keep it as null
+        ({"a": [None]}, False),
+        ({"a": UNKNOWN}, False),
+        ({"a": {SPECIAL_SIG_KEY: "1b47061264138c4ac30d75fd1eb44270", "value": "s"}}, False),
+        ({"a": ("tuple",)}, False),
+        ({1: "non-string key"}, False),
+        ({"a": object()}, False),
+    ],
+)
+def test_only_json_without_markers_is_plain(value: Any, plain: bool) -> None:
+    assert echo.is_plain(value) is plain
+
+
+class _Compared:
+    """``plain_echo`` that also asks the SDK's mock monitor and keeps both answers."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[Any, Any]] = []
+        self.fallbacks = 0
+
+    def __call__(self, monitor: MockMonitor, request: Any, new_resource: Any) -> Any:
+        ours = echo.plain_echo(monitor, request, new_resource)
+        if ours is None:
+            self.fallbacks += 1
+            return None
+        sdk = MockMonitor.RegisterResource(monitor, request)  # type: ignore[no-untyped-call]
+        self.pairs.append((ours, sdk))
+        return ours
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_each_registration_of_an_example_stack_is_answered_as_the_sdk_answers_it(
+    stack: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compared = _Compared()
+    monkeypatch.setattr(capture, "plain_echo", compared)
+    run_stack(load_project(ROOT), stack)
+    assert compared.pairs, f"{stack}: no registration took the plain path"
+    for ours, sdk in compared.pairs:
+        assert (ours.urn, ours.id) == (sdk.urn, sdk.id)
+        assert ours.object == sdk.object, ours.urn
+
+
+def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "__main__.py").write_text(
+        textwrap.dedent(
+            """
+            import pulumi
+            from pulumi_kubernetes.core.v1 import ConfigMap
+
+            plain = ConfigMap("plain", data={"a": "b"})
+            ConfigMap("secret", data={"a": pulumi.Output.secret("s")})
+            ConfigMap("after", data={"a": "b"}, opts=pulumi.ResourceOptions(depends_on=[plain]))
+            pulumi.export("id", plain.id)
+            """
+        ),
+        encoding="utf-8",
+    )
+    compared = _Compared()
+    monkeypatch.setattr(capture, "plain_echo", compared)
+    run = run_program(tmp_path, project="p", stack="s", config={}, secret_keys=[])
+    assert {r.name for r in run.resources} >= {"plain", "secret", "after"}
+    assert compared.fallbacks >= 1  # the secret's registration
+    assert len(compared.pairs) >= 2
+    for ours, sdk in compared.pairs:
+        assert ours.object == sdk.object
+    assert run.outputs["id"] == "plain_id"
