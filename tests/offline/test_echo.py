@@ -68,9 +68,7 @@ def test_each_registration_of_an_example_stack_is_answered_as_the_sdk_answers_it
         assert ours.object == sdk.object, ours.urn
 
 
-def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "__main__.py").write_text(
         textwrap.dedent(
             """

@@ -36,6 +36,15 @@ SIGNATURES: list[tuple[str, Callable[..., object], list[str]]] = [
     ("pulumi.runtime.settings._get_rpc_manager", sdk_private._get_rpc_manager, []),
     ("pulumi.runtime.mocks.MockMonitor", sdk_private.MockMonitor.__init__, ["self", "mocks"]),
     (
+        "pulumi.runtime.resource.collapse_alias_to_urn",
+        sdk_private.collapse_alias_to_urn,
+        ["alias", "defaultName", "defaultType", "defaultParent"],
+    ),
+    ("pulumi.runtime.resource._get_stack_trace", sdk_private.get_stack_trace, []),
+    ("pulumi._types._py_properties", sdk_private._py_properties, ["cls"]),
+    ("pulumi._types._globals_for_cls", sdk_private._globals_for_cls, ["cls"]),
+    ("pulumi._types._types_from_annotations", sdk_private._types_from_annotations, ["cls"]),
+    (
         "pulumi_policy.policy._PolicyAnalyzerServicer._configure_runtime_settings",
         sdk_private._PolicyAnalyzerServicer._configure_runtime_settings,
         ["self"],
@@ -80,6 +89,9 @@ def test_private_sdk_state_has_the_attributes_the_runner_reads() -> None:
         assert hasattr(sdk_private.SETTINGS, attr), _changed(f"pulumi.runtime.settings.SETTINGS.{attr}", "gone")
     assert hasattr(sdk_private._get_rpc_manager(), "rpcs"), _changed("RPCManager.rpcs", "gone")
     assert issubclass(sdk_private._NotApplicableError, Exception), _changed("_NotApplicableError", "no exception")
+    for name in ("resource_types", "input_type_types", "output_type_types", "unwrap_type", "is_input_type"):
+        assert callable(getattr(sdk_private.TYPES_MODULE, name, None)), _changed(f"pulumi._types.{name}", "gone")
+    assert isinstance(sdk_private.SPECIAL_SIG_KEY, str), _changed("pulumi.runtime.rpc._special_sig_key", "no str")
 
 
 def test_the_public_settings_take_what_the_runner_passes() -> None:

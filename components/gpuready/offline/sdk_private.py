@@ -22,6 +22,9 @@ signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks 
   ``pulumi.runtime.resource._get_stack_trace`` (``REGISTRATION_MODULE``, ``get_stack_trace``): what each
   registration calls for its request's stack trace. ``sdk_shortcuts.py`` puts its own in their places for the
   length of an offline run.
+- ``pulumi._types`` (``TYPES_MODULE``), whose ``resource_types``, ``output_type_types`` and ``input_type_types``
+  the SDK looks up at each call, and its ``_py_properties``, ``_globals_for_cls`` and ``_types_from_annotations``:
+  ``sdk_shortcuts.py`` answers the first three property by property from the last three.
 - ``pulumi.runtime.rpc._special_sig_key`` (``SPECIAL_SIG_KEY``): the key that marks a secret, resource reference,
   asset, archive or output value in a Struct; ``echo.py`` answers a registration without one itself.
 - ``pulumi_policy.policy._NotApplicableError``: what a policy raises through ``args.not_applicable``; the run
@@ -33,8 +36,10 @@ from __future__ import annotations
 from typing import Any
 
 try:
+    import pulumi._types as _types_module
     import pulumi.resource as _resource_module
     import pulumi.runtime.resource as _registration_module
+    from pulumi._types import _globals_for_cls, _py_properties, _types_from_annotations
     from pulumi.runtime.mocks import MockMonitor
     from pulumi.runtime.resource import _get_stack_trace as get_stack_trace
     from pulumi.runtime.resource import collapse_alias_to_urn
@@ -49,6 +54,9 @@ except ImportError as error:  # an SDK upgrade removed or renamed one: say which
 
 RESOURCE_MODULE: Any = _resource_module
 """``pulumi.resource``, whose global ``collapse_alias_to_urn`` ``Resource.__init__`` calls."""
+TYPES_MODULE: Any = _types_module
+"""``pulumi._types``, whose globals ``resource_types``, ``output_type_types`` and ``input_type_types`` the SDK
+calls (``runtime/rpc.py`` through the module, ``_types.py`` itself as globals)."""
 REGISTRATION_MODULE: Any = _registration_module
 """``pulumi.runtime.resource``, whose global ``_get_stack_trace`` ``register_resource`` calls."""
 
@@ -66,10 +74,14 @@ __all__ = [
     "SERVICER_METHODS",
     "SETTINGS",
     "SPECIAL_SIG_KEY",
+    "TYPES_MODULE",
     "MockMonitor",
     "_NotApplicableError",
     "_PolicyAnalyzerServicer",
     "_get_rpc_manager",
+    "_globals_for_cls",
+    "_py_properties",
+    "_types_from_annotations",
     "collapse_alias_to_urn",
     "get_stack_trace",
 ]

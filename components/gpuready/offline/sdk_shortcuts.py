@@ -1,6 +1,7 @@
-"""Two pieces of the Pulumi SDK's per-registration work that an offline run does not need, done cheaper or not at all.
+"""Three pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+not at all.
 
-Both are module globals the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
+Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
 offline run and puts the SDK's own back after it. ``pulumi up`` under the Pulumi CLI never sees them. Each one
 leaves what a program, the monitor and the policy pack receive unchanged: the capture of every example stack is
 the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
@@ -21,6 +22,8 @@ the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
    ``sourcePosition`` (``runtime/resource.py`` ``_get_stack_trace``), about 2.3 M instructions a resource. The
    engine shows them in its diagnostics; the offline monitor, the plan and the policy pack read neither, and the
    SDK already sends an empty trace when it cannot place the caller. Offline, every request gets that empty trace.
+3. **Type tables.** The SDK's table of a class's property types is built whole on first use; offline, each
+   property's type is worked out when asked (``type_tables.py``).
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from typing import Any
 from pulumi import Alias, Output, Resource, get_project, get_stack
 from pulumi.runtime.proto import source_pb2
 
-from gpuready.offline.sdk_private import REGISTRATION_MODULE, RESOURCE_MODULE
+from gpuready.offline.sdk_private import REGISTRATION_MODULE, RESOURCE_MODULE, TYPES_MODULE
 from gpuready.offline.sdk_private import collapse_alias_to_urn as _SDK_COLLAPSE
 from gpuready.offline.sdk_private import get_stack_trace as _SDK_STACK_TRACE
+from gpuready.offline.type_tables import LAZY_TABLES, SDK_TABLES
 
 
 def collapse_alias_to_urn(alias: Any, default_name: str, default_type: str, default_parent: Any) -> Output[str]:
@@ -63,11 +67,15 @@ def no_stack_trace() -> Any:
 
 @contextmanager
 def shortcuts() -> Iterator[None]:
-    """Both shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
+    """The shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
     RESOURCE_MODULE.collapse_alias_to_urn = collapse_alias_to_urn
     REGISTRATION_MODULE._get_stack_trace = no_stack_trace
+    for name, lazy in LAZY_TABLES.items():
+        setattr(TYPES_MODULE, name, lazy)
     try:
         yield
     finally:
         RESOURCE_MODULE.collapse_alias_to_urn = _SDK_COLLAPSE
         REGISTRATION_MODULE._get_stack_trace = _SDK_STACK_TRACE
+        for name, table in SDK_TABLES.items():
+            setattr(TYPES_MODULE, name, table)

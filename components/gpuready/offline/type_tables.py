@@ -1,0 +1,107 @@
+"""The SDK's property type tables, worked out one property at a time instead of a whole class at once.
+
+To encode a resource's inputs and decode its outputs, the SDK asks a table of each class it meets: a resource, an
+input type (``...Args``) or an output type, the Python type of each Pulumi property
+(``pulumi/_types.py``: ``resource_types``, ``input_type_types``, ``output_type_types``). It builds the whole table
+the first time, evaluating every property getter's string annotation with ``typing.get_type_hints``
+(``_raw_return_hints``): 44 properties for ``PodSpec``, 26 for an EKS ``NodeGroup``, of which a plan sets a handful.
+An offline plan meets about a hundred such classes; building their tables is about a seventh of an EKS plan's run.
+
+``TypeTable`` answers the same question for one property when it is asked (``get``), by the SDK's own rule: the
+property getter's return annotation, evaluated with the class's globals and the SDK's locals, unwrapped from
+``Output``/``Optional``, and, for a resource, the class annotations' entry where the getter gives none. Anything else
+asked of a table (its keys, its length) gets the SDK's whole table. The tables answer as the SDK's do
+(``tests/offline/test_type_tables.py`` compares every property of every class the example stacks meet).
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from pulumi import Output
+
+from gpuready.offline.sdk_private import TYPES_MODULE, _globals_for_cls, _py_properties, _types_from_annotations
+
+_LOCALS = {"Output": Output, "T": type(None)}
+"""The locals ``_raw_return_hints`` evaluates annotations with (``Output`` for the base resource, ``T``: generics)."""
+_NONE = object()
+SDK_TABLES: dict[str, Callable[[type], Mapping[str, Any]]] = {
+    name: getattr(TYPES_MODULE, name) for name in ("resource_types", "input_type_types", "output_type_types")
+}
+"""The SDK's own table functions, by name."""
+
+
+class TypeTable(Mapping[str, Any]):
+    """The SDK's type table of one class (``kind``: ``resource_types``, ...), worked out property by property."""
+
+    __slots__ = ("_annotations", "_cls", "_found", "_globals", "_kind", "_properties", "_whole")
+
+    def __init__(self, cls: type, kind: str) -> None:
+        self._cls, self._kind = cls, kind
+        # ``_types_from_py_properties`` iterates the properties in this order, so a later one of a name wins here too
+        self._properties = {pulumi_name: prop for _, pulumi_name, prop in _py_properties(cls)}
+        self._annotations: Mapping[str, Any] | None = None if kind == "resource_types" else {}
+        self._globals: dict[str, Any] | None = None
+        self._found: dict[str, Any] = {}
+        self._whole: Mapping[str, Any] | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = self._found.get(key, _NONE)
+        if found is _NONE:
+            found = self._found[key] = self._type_of(key)
+        return default if found is _NONE else found
+
+    def __getitem__(self, key: str) -> Any:
+        found = self.get(key, _NONE)
+        if found is _NONE:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key, _NONE) is not _NONE
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sdk_table())
+
+    def __len__(self) -> int:
+        return len(self._sdk_table())
+
+    def _sdk_table(self) -> Mapping[str, Any]:
+        if self._whole is None:
+            self._whole = SDK_TABLES[self._kind](self._cls)
+        return self._whole
+
+    def _type_of(self, key: str) -> Any:
+        prop = self._properties.get(key)
+        if prop is not None:
+            if self._globals is None:
+                self._globals = _globals_for_cls(self._cls)
+            hint = typing.get_type_hints(prop.fget, globalns=self._globals, localns=_LOCALS).get("return")
+            if hint is not None:
+                unwrapped = TYPES_MODULE.unwrap_type(hint)
+                if unwrapped is not Output:  # a bare ``Output`` annotation: the SDK leaves it out of the table
+                    return unwrapped
+        if self._annotations is None:
+            self._annotations = _types_from_annotations(self._cls)
+        return self._annotations.get(key, _NONE)
+
+
+def _table(kind: str, check: Callable[[type], bool] | None) -> Callable[[type], TypeTable]:
+    @functools.cache  # one table per class for the process, as the SDK caches its own
+    def table(cls: type) -> TypeTable:
+        if check is not None:
+            assert check(cls)
+        return TypeTable(cls, kind)
+
+    return table
+
+
+LAZY_TABLES: dict[str, Callable[[type], TypeTable]] = {
+    "resource_types": _table("resource_types", None),
+    "input_type_types": _table("input_type_types", TYPES_MODULE.is_input_type),
+    "output_type_types": _table("output_type_types", TYPES_MODULE.is_output_type),
+}
+"""What ``shortcuts()`` puts in place of ``SDK_TABLES``, by name."""

@@ -1,0 +1,98 @@
+"""The offline run's type tables answer every property as the SDK's whole tables do, for every class a plan meets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuready.offline import type_tables
+from gpuready.offline.project import load_project
+from gpuready.offline.runner import run_stack
+from gpuready.offline.sdk_private import TYPES_MODULE, _py_properties, _types_from_annotations
+
+ROOT = Path(__file__).resolve().parents[2]
+STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+
+
+def _met(monkeypatch: pytest.MonkeyPatch) -> set[tuple[str, type]]:
+    """Every (table kind, class) the example stacks' runs ask a table of."""
+    met: set[tuple[str, type]] = set()
+
+    def recording(kind: str, table: Callable[[type], Any]) -> Callable[[type], Any]:
+        def ask(cls: type) -> Any:
+            met.add((kind, cls))
+            return table(cls)
+
+        return ask
+
+    for kind, table in list(type_tables.LAZY_TABLES.items()):
+        monkeypatch.setitem(type_tables.LAZY_TABLES, kind, recording(kind, table))
+    project = load_project(ROOT)
+    for stack in STACKS:
+        run_stack(project, stack)
+    return met
+
+
+@pytest.fixture(scope="module")
+def met() -> set[tuple[str, type]]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return _met(monkeypatch)
+
+
+def test_the_example_stacks_meet_every_kind_of_table(met: set[tuple[str, type]]) -> None:
+    kinds = {kind for kind, _ in met}
+    assert kinds == set(type_tables.SDK_TABLES)
+    assert len(met) > 100  # resources, their Args and their output types of three clouds and Kubernetes
+
+
+def test_every_property_of_every_class_met_has_the_sdk_s_type(met: set[tuple[str, type]]) -> None:
+    compared = 0
+    for kind, cls in sorted(met, key=lambda pair: (pair[0], pair[1].__module__, pair[1].__qualname__)):
+        sdk = dict(type_tables.SDK_TABLES[kind](cls))
+        ours = type_tables.TypeTable(cls, kind)
+        asked = {*sdk, *(name for _, name, _ in _py_properties(cls)), "noSuchProperty"}
+        if kind == "resource_types":
+            asked |= set(_types_from_annotations(cls))
+        for key in sorted(asked):
+            assert ours.get(key) == sdk.get(key), f"{kind}({cls.__qualname__}).get({key!r})"
+            assert (key in ours) == (key in sdk)
+            compared += 1
+        assert dict(ours) == sdk  # iterating a table gives the SDK's whole table
+        assert len(ours) == len(sdk)
+    assert compared > 1000
+
+
+def test_a_missing_property_raises_key_error_and_get_gives_the_default() -> None:
+    from pulumi_kubernetes.meta.v1 import outputs  # noqa: PLC0415 - a class with a table, for this test only
+
+    table = type_tables.TypeTable(outputs.ObjectMeta, "output_type_types")
+    assert table.get("name") is str
+    assert table.get("noSuchProperty", "default") == "default"
+    with pytest.raises(KeyError, match="noSuchProperty"):
+        table["noSuchProperty"]
+
+
+@pytest.mark.parametrize("kind", ["input_type_types", "output_type_types"])
+def test_a_class_of_the_wrong_kind_is_refused_as_the_sdk_refuses_it(kind: str) -> None:
+    class NotMarked:
+        pass
+
+    with pytest.raises(AssertionError):
+        type_tables.SDK_TABLES[kind](NotMarked)
+    with pytest.raises(AssertionError):
+        type_tables.LAZY_TABLES[kind](NotMarked)
+
+
+def test_the_sdk_looks_each_table_up_through_its_module_at_each_call() -> None:
+    rpc = TYPES_MODULE.__name__.replace("_types", "runtime.rpc")
+    module = __import__(rpc, fromlist=["rpc"])
+    names = {
+        "resource_types": module.resolve_outputs,
+        "input_type_types": module.serialize_property,
+        "output_type_types": module.translate_output_properties,
+    }
+    for kind, function in names.items():
+        assert kind in function.__code__.co_names, f"{function.__name__} no longer asks _types.{kind}"
