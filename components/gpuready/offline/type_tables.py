@@ -9,7 +9,8 @@ An offline plan meets about a hundred such classes; building their tables is abo
 
 ``TypeTable`` answers the same question for one property when it is asked (``get``), by the SDK's own rule: the
 property getter's return annotation, evaluated with the class's globals and the SDK's locals, unwrapped from
-``Output``/``Optional``, and, for a resource, the class annotations' entry where the getter gives none. Anything else
+``Output``/``Optional``, and, for a resource, the class annotations' entry where the getter gives none; an
+annotation met again in the same module namespace (``Optional[str]`` is most of them) is evaluated once. Anything else
 asked of a table (its keys, its length) gets the SDK's whole table. The tables answer as the SDK's do
 (``tests/offline/test_type_tables.py`` compares every property of every class the example stacks meet).
 """
@@ -77,16 +78,47 @@ class TypeTable(Mapping[str, Any]):
     def _type_of(self, key: str) -> Any:
         prop = self._properties.get(key)
         if prop is not None:
-            if self._globals is None:
-                self._globals = _globals_for_cls(self._cls)
-            hint = typing.get_type_hints(prop.fget, globalns=self._globals, localns=_LOCALS).get("return")
-            if hint is not None:
-                unwrapped = TYPES_MODULE.unwrap_type(hint)
-                if unwrapped is not Output:  # a bare ``Output`` annotation: the SDK leaves it out of the table
-                    return unwrapped
+            found = self._property_type(prop.fget)
+            if found is not _NONE:
+                return found
         if self._annotations is None:
             self._annotations = _types_from_annotations(self._cls)
         return self._annotations.get(key, _NONE)
+
+    def _property_type(self, getter: Any) -> Any:
+        """The getter's unwrapped return type, or ``_NONE`` where the SDK's table has no entry from it."""
+        annotations = getter.__annotations__
+        memo_key = None
+        if len(annotations) == 1 and "return" in annotations:
+            # The same annotation in the same module namespace evaluates to the same type (``Output[T]``-style
+            # forward references resolve against the namespace and the SDK's locals only).
+            memo_key = (self._namespace(), annotations["return"])
+            try:
+                found = _EVALUATED.get(memo_key, _MISSING)
+            except TypeError:  # an unhashable annotation: evaluate it each time
+                memo_key, found = None, _MISSING
+            if found is not _MISSING:
+                return found
+        if self._globals is None:
+            self._globals = _globals_for_cls(self._cls)
+        hint = typing.get_type_hints(getter, globalns=self._globals, localns=_LOCALS).get("return")
+        found = _NONE
+        if hint is not None:
+            unwrapped = TYPES_MODULE.unwrap_type(hint)
+            if unwrapped is not Output:  # a bare ``Output`` annotation: the SDK leaves it out of the table
+                found = unwrapped
+        if memo_key is not None:
+            _EVALUATED[memo_key] = found
+        return found
+
+    def _namespace(self) -> tuple[str, ...]:
+        """The modules whose globals ``_globals_for_cls`` merges for this class, in its order."""
+        return tuple(base.__module__ for base in reversed(self._cls.__mro__))
+
+
+_MISSING = object()
+_EVALUATED: dict[tuple[tuple[str, ...], Any], Any] = {}
+"""(namespace, return annotation) -> the unwrapped type (or ``_NONE``): one evaluation per pair for the process."""
 
 
 def _table(kind: str, check: Callable[[type], bool] | None) -> Callable[[type], TypeTable]:
