@@ -90,8 +90,11 @@ def evaluate(
     found: list[Violation] = []
     active = [p for p in policies if _level(servicer, p) != EnforcementLevel.DISABLED]
     resource_policies = [p for p in active if isinstance(p, ResourceValidationPolicy) and p.has_validation()]
+    readers_of: dict[str, list[Policy]] = {}  # by resource type: a plan has many resources of few types
     for resource in run.resources:
-        readers = [p for p in resource_policies if reads(p, resource.type)]
+        readers = readers_of.get(resource.type)
+        if readers is None:
+            readers = readers_of[resource.type] = [p for p in resource_policies if reads(p, resource.type)]
         if not readers:
             continue
         item = decoded(resource)

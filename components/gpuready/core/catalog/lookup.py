@@ -7,7 +7,6 @@ the explicit description, because their GPUs are attached, not built in.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -150,5 +149,7 @@ def _from_explicit(instance_type: str, explicit: ExplicitGpu, path: str) -> Reso
 
 
 def _did_you_mean(text: str, options: Mapping[str, object]) -> str:
+    import difflib  # noqa: PLC0415 - only when a name is refused: a plan of valid names does not load it
+
     close = difflib.get_close_matches(text, list(options), n=3, cutoff=0.6)
     return f"did you mean {' or '.join(close)}?" if close else ""
