@@ -5,8 +5,8 @@ the resource's state, and serializes that state into the response through ``rpc.
 asyncio coroutine it runs on a loop of the executor thread's own (``_sync_await``). With ``PlanMocks`` the state is
 the inputs plus a few computed outputs, so for a request whose Struct holds only plain values (no secret, resource
 reference, asset, archive, output value or unknown: nothing the decode-encode round trip could change) the answer
-is that Struct, with the computed outputs set on a copy. This is about a sixth of a plan's run on a stack of
-Kubernetes objects.
+is that Struct, with the computed outputs set on a copy: 36 M instructions of eks-dev's plan (54 registrations),
+about a twentieth of its run.
 
 Everything else (a request with special values or transforms, computed outputs that are not plain JSON, other
 mocks) gets the base class's answer. ``tests/offline/test_echo.py`` compares both answers request by request.
