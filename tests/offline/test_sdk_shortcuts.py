@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuready.offline import runner, sdk_private, sdk_shortcuts
+from gpuready.offline import runner, sdk_private, sdk_shortcuts, type_tables
 from gpuready.offline.capture import CapturedRun, RegisteredResource
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_program, run_stack
@@ -114,8 +114,10 @@ def test_the_shortcuts_hold_only_inside_the_block() -> None:
     with sdk_shortcuts.shortcuts():
         assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_shortcuts.collapse_alias_to_urn
         assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_shortcuts.no_stack_trace
+        assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.unwrap_type
     assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
     assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
+    assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.SDK_UNWRAP
 
 
 def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:

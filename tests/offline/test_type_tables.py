@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,45 @@ def test_the_sdk_looks_each_table_up_through_its_module_at_each_call() -> None:
     }
     for kind, function in names.items():
         assert kind in function.__code__.co_names, f"{function.__name__} no longer asks _types.{kind}"
+
+
+# The typing forms the SDK's annotations are made of (``typing.Union``, not ``X | Y``), built at run time.
+_UNION: Any = typing.Union
+_OPTIONAL: Any = typing.Optional
+_MAPPING: Any = typing.Mapping
+_REF = typing.ForwardRef
+
+
+def test_the_sdk_looks_unwrap_type_up_through_its_module_at_each_call() -> None:
+    rpc = __import__(TYPES_MODULE.__name__.replace("_types", "runtime.rpc"), fromlist=["rpc"])
+    for function in (rpc.serialize_property, TYPES_MODULE._types_from_py_properties.__wrapped__):
+        assert "unwrap_type" in function.__code__.co_names, f"{function.__name__} no longer asks _types.unwrap_type"
+
+
+def test_every_type_met_unwraps_as_the_sdk_unwraps_it_and_once(met: set[tuple[str, type]]) -> None:
+    types = {id(t): t for kind, cls in met for t in type_tables.SDK_TABLES[kind](cls).values()}
+    types |= {id(t): t for t in (None, str, Any, _OPTIONAL[str], _UNION[int, str])}
+    for value in types.values():
+        first = type_tables.unwrap_type(value)
+        assert first == type_tables.SDK_UNWRAP(value), value
+        assert type_tables.unwrap_type(value) is first  # remembered: the same object again
+    assert len(types) > 100
+
+
+@pytest.mark.parametrize(
+    ("annotation", "local_only"),
+    [
+        (str, True),
+        (_OPTIONAL[int], True),
+        (_UNION[str, _REF("Output[T]")], True),  # every pulumi.Input[...]
+        (_MAPPING[str, _UNION[str, _REF("Output[T]")]], True),
+        (_OPTIONAL[_REF("outputs.NodeGroupResource")], False),  # the module's own globals
+        (_UNION[_REF("Output[T]"), _REF("_meta.v1.ObjectMetaArgs")], False),
+        ("pulumi.Output[str]", False),  # a string is not compiled yet: never shared across modules
+    ],
+)
+def test_an_annotation_is_shared_across_modules_only_when_its_references_name_only_the_locals(
+    annotation: Any, local_only: bool
+) -> None:
+    assert type_tables._local_only(annotation) is local_only
+    assert type_tables._local_only(annotation) is local_only  # and again, from the memo

@@ -7,8 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import yaml
-
+from gpuready.core import yaml_text
 from gpuready.core.clouds.addon_resource import AddonResource
 from gpuready.core.clouds.registry import addon_for_type
 from gpuready.core.gpu_stack.kinds import release_note
@@ -82,7 +81,7 @@ def _quota(inputs: Mapping[str, Any]) -> str:
 
 
 def _yaml(value: object) -> str:
-    return yaml.safe_dump(value, sort_keys=False, default_flow_style=False).rstrip("\n")
+    return yaml_text.dump(value).rstrip("\n")
 
 
 def _indent(text: str, first: str) -> str:

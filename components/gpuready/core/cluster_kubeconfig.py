@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from gpuready.core import yaml_text
 from gpuready.core.clouds.registry import Cloud, cloud_names, cloud_profile
 from gpuready.core.config_model import fast
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, missing_key
@@ -152,7 +153,7 @@ def _kubeconfig(name: str, endpoint: str, ca_data_b64: str, user: str, credentia
         "current-context": name,
         "preferences": {},
     }
-    return yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
+    return yaml_text.dump(document)
 
 
 def _check_ca(name: str, ca_data_b64: str) -> None:

@@ -1,4 +1,4 @@
-"""Three pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+"""Four pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
 not at all.
 
 Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
@@ -24,6 +24,9 @@ the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
    SDK already sends an empty trace when it cannot place the caller. Offline, every request gets that empty trace.
 3. **Type tables.** The SDK's table of a class's property types is built whole on first use; offline, each
    property's type is worked out when asked (``type_tables.py``).
+4. **Unwrapped types.** ``unwrap_type`` (``Output[T]``, ``Input[T]``, ``Optional[T]`` to ``T``), which the SDK
+   calls for each property at each encode and for each table entry, answers once per type object
+   (``type_tables.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from pulumi.runtime.proto import source_pb2
 from gpuready.offline.sdk_private import REGISTRATION_MODULE, RESOURCE_MODULE, TYPES_MODULE
 from gpuready.offline.sdk_private import collapse_alias_to_urn as _SDK_COLLAPSE
 from gpuready.offline.sdk_private import get_stack_trace as _SDK_STACK_TRACE
-from gpuready.offline.type_tables import LAZY_TABLES, SDK_TABLES
+from gpuready.offline.type_tables import LAZY_TABLES, SDK_TABLES, SDK_UNWRAP, unwrap_type
 
 
 def collapse_alias_to_urn(alias: Any, default_name: str, default_type: str, default_parent: Any) -> Output[str]:
@@ -72,6 +75,7 @@ def shortcuts() -> Iterator[None]:
     REGISTRATION_MODULE._get_stack_trace = no_stack_trace
     for name, lazy in LAZY_TABLES.items():
         setattr(TYPES_MODULE, name, lazy)
+    TYPES_MODULE.unwrap_type = unwrap_type
     try:
         yield
     finally:
@@ -79,3 +83,4 @@ def shortcuts() -> Iterator[None]:
         REGISTRATION_MODULE._get_stack_trace = _SDK_STACK_TRACE
         for name, table in SDK_TABLES.items():
             setattr(TYPES_MODULE, name, table)
+        TYPES_MODULE.unwrap_type = SDK_UNWRAP

@@ -94,7 +94,8 @@ class TypeTable(Mapping[str, Any]):
         if len(annotations) == 1 and "return" in annotations:
             # The same annotation in the same module namespace evaluates to the same type (``Output[T]``-style
             # forward references resolve against the namespace and the SDK's locals only).
-            memo_key = (self._namespace(), annotations["return"])
+            annotation = annotations["return"]
+            memo_key = (() if _local_only(annotation) else self._namespace(), annotation)
             try:
                 found = _EVALUATED.get(memo_key, _MISSING)
             except TypeError:  # an unhashable annotation: evaluate it each time
@@ -120,7 +121,48 @@ class TypeTable(Mapping[str, Any]):
 
 _MISSING = object()
 _EVALUATED: dict[tuple[tuple[str, ...], Any], Any] = {}
-"""(namespace, return annotation) -> the unwrapped type (or ``_NONE``): one evaluation per pair for the process."""
+"""(namespace, return annotation) -> the unwrapped type (or ``_NONE``): one evaluation per pair for the process. The
+namespace is ``()`` for an annotation whose forward references name only the SDK's locals (``Output``, ``T``: every
+``Input[...]``), which evaluates the same in every module."""
+_LOCAL_ONLY: dict[int, tuple[Any, bool]] = {}
+"""id(annotation) -> (the annotation, whether ``_local_only``): one walk per annotation object."""
+
+
+def _local_only(annotation: Any) -> bool:
+    """Whether every forward reference in ``annotation`` (a typing object) names only ``_LOCALS``' names: ``eval``
+    looks names up in the locals first, so its value then depends on no module's globals. A string annotation (one
+    forward reference, not yet compiled) counts as not."""
+    known = _LOCAL_ONLY.get(id(annotation))
+    if known is not None and known[0] is annotation:
+        return known[1]
+    pending, local = [annotation], True
+    while pending and local:
+        node = pending.pop()
+        if isinstance(node, typing.ForwardRef):
+            local = set(node.__forward_code__.co_names) <= _LOCALS.keys()
+        elif isinstance(node, str):
+            local = False
+        else:
+            pending.extend(getattr(node, "__args__", None) or ())
+    _LOCAL_ONLY[id(annotation)] = (annotation, local)
+    return local
+
+
+_UNWRAPPED: dict[int, tuple[Any, Any]] = {}
+"""id(type) -> (the type, ``unwrap_type`` of it), for the process."""
+SDK_UNWRAP: Callable[[Any], Any] = TYPES_MODULE.unwrap_type
+
+
+def unwrap_type(val: Any) -> Any:
+    """``pulumi._types.unwrap_type``, worked out once per type object: the SDK unwraps the same few hundred types
+    about a thousand times in an eks-dev plan (each property's type at each encode, each table entry), by the same
+    pure inspection of the type's origin and arguments."""
+    known = _UNWRAPPED.get(id(val))
+    if known is not None and known[0] is val:
+        return known[1]
+    found = SDK_UNWRAP(val)
+    _UNWRAPPED[id(val)] = (val, found)
+    return found
 
 
 def _table(kind: str, check: Callable[[type], bool] | None) -> Callable[[type], TypeTable]:

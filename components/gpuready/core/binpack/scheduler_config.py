@@ -12,9 +12,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any, Literal
 
-import yaml
-
-from gpuready.core import resources
+from gpuready.core import resources, yaml_text
 from gpuready.core.binpack import scheduler_rules
 from gpuready.core.binpack.scheduler_fields import (
     DEFAULT_SCHEDULER_NAME,
@@ -172,4 +170,4 @@ def scheduler_configuration(spec: BinPackSchedulerSpec) -> dict[str, Any]:
 
 def configuration_yaml(spec: BinPackSchedulerSpec) -> str:
     """The configuration file the scheduler reads with ``--config``."""
-    return yaml.safe_dump(scheduler_configuration(spec), sort_keys=False, default_flow_style=False)
+    return yaml_text.dump(scheduler_configuration(spec), remember=True)

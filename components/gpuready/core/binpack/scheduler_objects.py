@@ -57,6 +57,7 @@ def selector_labels(spec: BinPackSchedulerSpec) -> dict[str, str]:
 
 def scheduler_objects(spec: BinPackSchedulerSpec) -> dict[str, Manifest]:
     """Every object, keyed by a stable suffix for resource names; the Namespace first, the Deployment last."""
+    configuration = configuration_yaml(spec)  # written once: the ConfigMap holds it, the Deployment its hash
     return {
         "namespace": namespace(spec),
         "service-account": service_account(spec),
@@ -65,8 +66,8 @@ def scheduler_objects(spec: BinPackSchedulerSpec) -> dict[str, Manifest]:
         "auth-reader": authentication_reader_binding(spec),
         "leader-election": leader_election_role(spec),
         "leader-election-binding": leader_election_binding(spec),
-        "config": config_map(spec),
-        "deployment": deployment(spec),
+        "config": config_map(spec, configuration),
+        "deployment": deployment(spec, configuration),
     }
 
 
@@ -121,18 +122,20 @@ def leader_election_binding(spec: BinPackSchedulerSpec) -> Manifest:
     }
 
 
-def config_map(spec: BinPackSchedulerSpec) -> Manifest:
+def config_map(spec: BinPackSchedulerSpec, configuration: str) -> Manifest:
+    """``configuration``: ``configuration_yaml(spec)``."""
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": _metadata(spec, f"{spec.name}-config"),
-        "data": {CONFIG_FILE: configuration_yaml(spec)},
+        "data": {CONFIG_FILE: configuration},
     }
 
 
-def deployment(spec: BinPackSchedulerSpec) -> Manifest:
-    """The scheduler pods: off GPU nodes, non-root, probed on the secure port."""
-    digest = hashlib.sha256(configuration_yaml(spec).encode()).hexdigest()
+def deployment(spec: BinPackSchedulerSpec, configuration: str) -> Manifest:
+    """The scheduler pods: off GPU nodes, non-root, probed on the secure port; ``configuration``'s hash on the pod
+    template rolls them when it changes."""
+    digest = hashlib.sha256(configuration.encode()).hexdigest()
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import yaml
-
-from gpuready.core import sharing_plan
+from gpuready.core import sharing_plan, yaml_text
 from gpuready.core.scheduling import LABEL_MIG_CONFIG, pool_labels
 from gpuready.core.specs import GpuPoolSpec, MigPartitioning
 
@@ -53,4 +51,4 @@ def mig_parted_config(pools: Iterable[GpuPoolSpec]) -> str:
         entries = configs.setdefault(name, [])
         if entry not in entries:
             entries.append(entry)
-    return yaml.safe_dump({"version": "v1", "mig-configs": configs}, sort_keys=False, default_flow_style=False)
+    return yaml_text.dump({"version": "v1", "mig-configs": configs}, remember=True)

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import yaml
-
-from gpuready.core import sharing_plan
+from gpuready.core import sharing_plan, yaml_text
 from gpuready.core.scheduling import GPU_RESOURCE
 from gpuready.core.specs import GpuPoolSpec, GpuSharing
 
@@ -52,4 +50,4 @@ def plugin_configs(pools: Iterable[GpuPoolSpec]) -> dict[str, str]:
 
 
 def _dump(document: dict[str, object]) -> str:
-    return yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
+    return yaml_text.dump(document, remember=True)

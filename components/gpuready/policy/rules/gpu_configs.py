@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from gpuready.core import yaml_text
 from gpuready.core.advertisers.extended_resources import MIG_RESOURCE_PREFIX, mig_resource_name
 from gpuready.core.catalog import mig_profiles
 from gpuready.core.catalog.mig_profiles import MIG_TABLES, MigTable
@@ -75,7 +76,7 @@ def custom_mig_configs(
     if text is None:
         return None
     try:
-        document = yaml.safe_load(text)
+        document = yaml_text.load(text)
     except yaml.YAMLError:
         return set()
     configs = as_mapping(document.get("mig-configs")) if isinstance(document, Mapping) else None
@@ -125,7 +126,7 @@ def _documents(release: GpuRelease, path: str, problems: list[str]) -> list[tupl
             problems.append(f"{field}: must be the config file as a YAML string. Write it as a multi-line string")
             continue
         try:
-            document = yaml.safe_load(text)
+            document = yaml_text.load(text)
         except yaml.YAMLError as error:
             problems.append(f"{field}: not valid YAML ({str(error).splitlines()[0]}). Fix the YAML")
             continue

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from gpuready.core import yaml_text
 from gpuready.core.props import as_list, as_mapping, as_number, as_text, dig
 from gpuready.policy.rules.stack import Finding, StackResource
 from gpuready.policy.rules.workloads import POD_SPEC_PATHS, claims_devices, requests_gpus
@@ -38,7 +39,7 @@ def scheduler_names(resources: Sequence[StackResource]) -> set[str]:
             if not isinstance(text, str) or SCHEDULER_CONFIG_KIND not in text:
                 continue
             try:
-                document = yaml.safe_load(text)
+                document = yaml_text.load(text)
             except yaml.YAMLError:
                 continue
             if isinstance(document, Mapping) and document.get("kind") == SCHEDULER_CONFIG_KIND:

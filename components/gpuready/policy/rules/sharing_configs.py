@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from gpuready.core import yaml_text
 from gpuready.core.node_names import GPU_RESOURCE
 from gpuready.core.props import as_flag, as_list, as_mapping, as_number, as_text, dig
 from gpuready.policy.rules.charts import DEVICE_PLUGIN, RELEASE, gpu_release
@@ -73,7 +74,7 @@ def sharing_of(text: object) -> Sharing | None:
     if not isinstance(text, str):
         return None
     try:
-        document = yaml.safe_load(text)
+        document = yaml_text.load(text)
     except yaml.YAMLError:
         return None
     sharing = as_mapping(dig(document, "sharing")) if isinstance(document, Mapping) else None
