@@ -27,15 +27,25 @@ def _shape(parser: argparse.ArgumentParser) -> list[object]:
 def test_a_command_s_own_parser_is_the_one_of_the_whole_parser(command: str) -> None:
     whole, alone = build_parser(), build_parser(command)
     assert _shape(_subcommands(alone)[command]) == _shape(_subcommands(whole)[command])
-    assert _shape(alone) == _shape(whole)  # the top level (its --help lists every command) is the same
-    assert list(_subcommands(alone)) == list(_subcommands(whole))
+    # The top level prints only its usage line in a run of one command (errors): the same line, no command listed.
+    assert alone.format_usage() == whole.format_usage() == "usage: gpuready [-h] [--version] COMMAND ...\n"
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_the_other_commands_are_listed_without_their_arguments(command: str) -> None:
-    for name, sub in _subcommands(build_parser(command)).items():
-        if name not in (command, "completion"):
-            assert [a.dest for a in sub._actions] == ["help"], name
+def test_the_other_commands_are_not_built(command: str) -> None:
+    assert list(_subcommands(build_parser(command))) == [command, "completion"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_command_s_errors_read_the_same_in_both_parsers(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    printed = []
+    for parser in (build_parser(), build_parser(command)):
+        for argv in ([command, "--no-such-option"], ["--no-such-option", command]):
+            with pytest.raises(SystemExit) as stopped:
+                parser.parse_args(argv)
+            printed.append((stopped.value.code, capsys.readouterr().err))
+    assert printed[:2] == printed[2:]
+    assert all(code == 2 and "error:" in err for code, err in printed)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +55,9 @@ def test_the_other_commands_are_listed_without_their_arguments(command: str) -> 
         (["--version"], None),
         (["-h"], None),
         ([], None),
-        (["-h", "check", "--strict"], "check"),
+        (["-h", "check", "--strict"], None),  # the top level's help, which lists every command
+        (["check", "-h"], "check"),
+        (["--help", "plan"], None),
         (["completion", "bash"], "completion"),
         (["plna", "--stack", "dev"], "plna"),
     ],

@@ -1,9 +1,12 @@
-"""``gpuready``'s argument parser: every command is listed, and only the command being run gets its arguments.
+"""``gpuready``'s argument parser: a run defines the command it runs, and only that one.
 
 A run of ``gpuready plan`` parses ``plan``'s arguments only; defining every command's (about 80 ``add_argument``
-calls, about 26 M instructions) cost each run more than the command's own parsing. ``build_parser()`` with no
-command builds them all (``--help``, ``gpuready completion``, the tests). Each command's arguments are added in
-one function of ``COMMANDS``, in the order its ``--help`` shows them. Standard library only: the CLI starts fast.
+calls, about 26 M instructions) and a sub-parser for each of the others (about 5 M more) cost each run more than
+the command's own parsing. What a run of one command can print is the same either way: its own ``--help`` and
+errors, and the top level's usage line (``COMMAND ...``, which lists no command). ``build_parser()`` with no
+command builds them all: ``--help`` before a command (the list of commands), a misspelt command (refused with the
+list), ``gpuready completion`` and the tests. Each command's arguments are added in one function of ``COMMANDS``, in
+the order its ``--help`` shows them. Standard library only: the CLI starts fast.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Sequence
 from gpuready.cli import habits
 
 DEFAULT_TIMEOUTS = {"check": 120.0, "label": 600.0}
+HELP_OPTIONS = frozenset({"-h", "--help"})
 
 
 def _plan(plan: argparse.ArgumentParser) -> None:
@@ -182,13 +186,19 @@ COMMANDS: dict[str, tuple[str, str, Callable[[argparse.ArgumentParser], None]]] 
 
 
 def command_of(argv: Sequence[str]) -> str | None:
-    """The command ``argv`` runs: its first word that is not an option (the top level's options take no value)."""
-    return next((word for word in argv if not word.startswith("-")), None)
+    """The command ``argv`` runs: its first word that is not an option (the top level's options take no value);
+    None when a ``--help`` comes first (the top level's help lists every command)."""
+    for word in argv:
+        if word in HELP_OPTIONS:
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every command listed; only ``command``'s arguments defined, or every command's if None
-    (or if ``command`` is none of them, e.g. a misspelling argparse is to refuse, or ``completion``)."""
+    """The parser of ``command`` alone, or of every command if None (or if ``command`` is none of them, e.g. a
+    misspelling argparse is to refuse, or ``completion``)."""
     parser = argparse.ArgumentParser(
         prog="gpuready",
         description="GPU node pools that are correct by construction, and the proof after deploy.",
@@ -197,9 +207,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     every = command not in COMMANDS
     defined = []
     for name, (help_line, description, define) in COMMANDS.items():
-        sub = commands.add_parser(name, help=help_line, description=description)
         if every or name == command:
-            define(sub)
+            define(commands.add_parser(name, help=help_line, description=description))
             defined.append(name)
     habits.extend(parser, defined)
     return parser
