@@ -58,7 +58,10 @@ class ResourceTable:
     def rule(self, path: str) -> FieldRule | None:
         """The row for ``path`` or its closest listed parent (``a.b[0].c`` -> ``a.b.c``, ``a.b``, ``a``)."""
         parts = plain_path(path).split(".")
-        by_field = {r.field: r for r in self.rules}
+        known = _BY_FIELD.get(id(self))
+        if known is None or known[0] is not self:
+            known = _BY_FIELD[id(self)] = (self, {r.field: r for r in self.rules})
+        by_field = known[1]
         for end in range(len(parts), 0, -1):
             found = by_field.get(".".join(parts[:end]))
             if found is not None:
@@ -68,6 +71,10 @@ class ResourceTable:
     def action(self, path: str) -> Action:
         found = self.rule(path)
         return self.unlisted if found is None else found.action
+
+
+_BY_FIELD: dict[int, tuple[ResourceTable, dict[str, FieldRule]]] = {}
+"""id(table) -> (the table, its rules by field): made on a table's first look-up (tables are constants)."""
 
 
 @record(frozen=True, slots=True)

@@ -25,6 +25,8 @@ def deep_merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, A
 
 def plain_path(path: str) -> str:
     """``nodeConfig.guestAccelerators[0].type`` -> ``nodeConfig.guestAccelerators.type``."""
+    if "[" not in path and "]" not in path:
+        return path
     out, depth = [], 0
     for char in path:
         if char == "[":

@@ -114,6 +114,10 @@ def to_json_value(value: object, *, show_secrets: bool = False) -> JsonValue:
     ``[unknown]``, mapping keys are sorted, and anything else that JSON cannot hold (assets,
     resource references) becomes ``[<ClassName>]``.
     """
+    if type(value) is str:  # most values: a plain string is no secret, and unknown only as the marker
+        return UNKNOWN if value == rpc.UNKNOWN else value
+    if value is None or type(value) is bool or type(value) is int:
+        return value
     if rpc.is_rpc_secret(value):
         return to_json_value(rpc.unwrap_rpc_secret(value), show_secrets=True) if show_secrets else SECRET
     if isinstance(value, Unknown) or value == rpc.UNKNOWN:

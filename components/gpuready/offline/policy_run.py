@@ -111,7 +111,8 @@ def evaluate(
     for stack_policy in active:
         if isinstance(stack_policy, StackValidationPolicy) and may_report(stack_policy, present):
             response = analyzer_pb2.AnalyzeResponse()
-            chosen = [decoded(r) for r in run.resources if reads(stack_policy, r.type)]
+            read = {t for t in present if reads(stack_policy, t)}  # asked once a type, not once a resource
+            chosen = [decoded(r) for r in run.resources if r.type in read]
             config = servicer._get_policy_config(stack_policy.name)
             stack_args = StackValidationArgs(_linked(chosen), config, stack_tags)
             _run(stack_policy, stack_args, _reporter(servicer, response, stack_policy), response, unknown)

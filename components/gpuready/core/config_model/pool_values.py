@@ -4,7 +4,7 @@ the fast path (``fast``) builds it, and ``pool_model.PoolConfig`` (the pydantic 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from gpuready.core.capacity import rules as capacity_rules
 from gpuready.core.clouds.registry import Cloud
@@ -50,15 +50,11 @@ class PoolValues(Values, shape="PoolConfig"):
         return spec
 
 
-@runtime_checkable
-class _SpecPart(Protocol):
-    """A sub-model of the pool entry: gives the spec's value of its key."""
-
-    def to_spec(self) -> object: ...
-
-
 def _to_spec(given: object) -> Any:
-    """A config value as the spec holds it."""
+    """A config value as the spec holds it: a sub-model (which has ``to_spec``) gives the spec's value of its key.
+    (Asked with ``getattr``, as a runtime-checkable protocol would ask, without the protocol's walk of its
+    members at every call.)"""
     if isinstance(given, list):
         return tuple(_to_spec(item) for item in given)
-    return given.to_spec() if isinstance(given, _SpecPart) else given
+    to_spec = getattr(given, "to_spec", None)
+    return to_spec() if to_spec is not None else given
