@@ -24,8 +24,6 @@ MAX_NODES = 200_000
 """Most nodes the document may hold with every alias expanded (scalars, mappings and sequences each count 1)."""
 
 SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
-EVENT_LOADER: type[Any] | None = getattr(yaml, "CBaseLoader", None)
-"""libyaml's parser, which ``check_limits`` reads events with whatever the loader (None without libyaml)."""
 
 
 class YamlLimitError(GpuReadyError):
@@ -41,32 +39,16 @@ def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
 
 def check_limits(text: str, loader: type[Any] | None = None) -> None:
     """Raise ``YamlLimitError`` when ``text`` is too long, nests too deep or expands (aliases) to too many nodes;
-    ``yaml.YAMLError`` when it does not parse.
-
-    The events are libyaml's when it is present (``EVENT_LOADER``: a parser's events do not depend on the loader's
-    resolver or constructor, and libyaml reads them about five times faster than PyYAML). When libyaml refuses the
-    text or finds it over a limit, ``loader``'s own parser reads it again and decides, so the error (which problem,
-    at which line) is the one ``loader`` gives."""
+    ``yaml.YAMLError`` when it does not parse."""
     if len(text) > MAX_CHARACTERS:
         raise YamlLimitError(
             f"{len(text):,} characters is over the limit of {MAX_CHARACTERS:,}; is this the right file?"
         )
-    chosen = loader or SAFE_LOADER
-    if EVENT_LOADER is not None and chosen is not EVENT_LOADER:
-        try:
-            _check_events(text, EVENT_LOADER)
-            return
-        except (yaml.YAMLError, YamlLimitError):
-            pass  # libyaml's refusal or limit: the loader's parser decides which error the text gets
-    _check_events(text, chosen)
-
-
-def _check_events(text: str, loader: type[Any]) -> None:
     expanded: dict[str, int] = {}  # anchor -> nodes it stands for
     open_nodes: list[tuple[int, str | None]] = []  # (node count so far, anchor) per open mapping/sequence
     count = 0  # nodes in the innermost open collection (or at top level)
     total = 0
-    for event in yaml.parse(text, Loader=loader):
+    for event in yaml.parse(text, Loader=loader or SAFE_LOADER):
         if isinstance(event, yaml.CollectionStartEvent):
             open_nodes.append((count, event.anchor))
             count = 1

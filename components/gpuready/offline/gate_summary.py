@@ -55,7 +55,8 @@ def gate_summary(
         for p in running
         if (may_report(p, present) if isinstance(p, StackValidationPolicy) else any(reads(p, t) for t in present))
     ]
-    judged = sum(1 for r in run.resources if any(reads(p, r.type) for p in applied))
+    judged_types = {t for t in present if any(reads(p, t) for p in applied)}  # asked once a type
+    judged = sum(1 for r in run.resources if r.type in judged_types)
     return GateSummary(
         rules={p.name: _description(p) for p in running},
         applied=len(applied),
