@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import struct_pb2  # type: ignore[import-untyped]
+from pulumi.runtime import rpc
 
 from gpuready.offline import capture, echo
 from gpuready.offline.project import load_project
@@ -47,6 +49,8 @@ class _Compared:
 
     def __call__(self, monitor: MockMonitor, request: Any, new_resource: Any) -> Any:
         ours = echo.plain_echo(monitor, request, new_resource)
+        if ours is not None:  # the inputs decoded as the SDK decodes them, to the type of each number
+            assert repr(echo.plain_inputs(request.object)) == repr(rpc.deserialize_properties(request.object))
         if ours is None:
             self.fallbacks += 1
             return None
@@ -92,3 +96,14 @@ def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(tmp_path: Path, mon
     for ours, sdk in compared.pairs:
         assert ours.object == sdk.object
     assert run.outputs["id"] == "plain_id"
+
+
+def test_plain_inputs_decode_as_the_sdk_decodes() -> None:
+    struct = struct_pb2.Struct()
+    struct.update({"s": "x", "n": 1, "f": 1.5, "t": False, "none": None, "l": [None, 2, {"k": None, "v": []}], "e": {}})
+    assert repr(echo.plain_inputs(struct)) == repr(rpc.deserialize_properties(struct))
+    struct.fields["unset"].Clear()
+    with pytest.raises(ValueError, match="Value not set"):
+        rpc.deserialize_properties(struct)
+    with pytest.raises(ValueError, match="Value not set"):
+        echo.plain_inputs(struct)

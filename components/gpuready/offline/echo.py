@@ -6,7 +6,8 @@ asyncio coroutine it runs on a loop of the executor thread's own (``_sync_await`
 the inputs plus a few computed outputs, so for a request whose Struct holds only plain values (no secret, resource
 reference, asset, archive, output value or unknown: nothing the decode-encode round trip could change) the answer
 is that Struct, with the computed outputs set on a copy: 36 M instructions of eks-dev's plan (54 registrations),
-about a twentieth of its run.
+about a twentieth of its run. Such a request's inputs are decoded straight off the Struct (``plain_inputs``), the
+SDK's decode without its checks for values the Struct cannot hold: 12 M more.
 
 Everything else (a request with special values or transforms, computed outputs that are not plain JSON, other
 mocks) gets the base class's answer. ``tests/offline/test_echo.py`` compares both answers request by request.
@@ -34,7 +35,7 @@ def plain_echo(monitor: MockMonitor, request: Any, new_resource: Any) -> Any | N
     """
     if len(request.transforms) or any(marker in request.object.SerializeToString() for marker in _SPECIAL):
         return None
-    inputs = rpc.deserialize_properties(request.object)
+    inputs = plain_inputs(request.object)
     args = MockResourceArgs(
         typ=request.type,
         name=request.name,
@@ -54,6 +55,37 @@ def plain_echo(monitor: MockMonitor, request: Any, new_resource: Any) -> Any | N
     state_struct.update(computed)
     monitor.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
     return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=state_struct)
+
+
+def plain_inputs(struct: Any) -> dict[str, Any]:
+    """``rpc.deserialize_properties(struct)`` for a Struct without a special marker (``plain_echo`` checks first):
+    the same dict (a null property left out, a null list item kept), read off the Struct's fields directly instead
+    of through the SDK's checks of each value for secrets, unknowns and resources, which such a Struct has none
+    of: a quarter of the time."""
+    fields = struct.fields
+    decoded = {}
+    for key in fields:
+        value = _plain_value(fields[key])
+        if value is not None:
+            decoded[key] = value
+    return decoded
+
+
+def _plain_value(value: Any) -> Any:
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "struct_value":
+        return plain_inputs(value.struct_value)
+    if kind == "list_value":
+        return [_plain_value(item) for item in value.list_value.values]
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "number_value":
+        return value.number_value
+    if kind is None:
+        raise ValueError("Value not set")  # protobuf's Struct says so of an unset value
+    return None  # null_value
 
 
 def is_plain(value: Any) -> bool:
