@@ -107,3 +107,22 @@ def test_plain_inputs_decode_as_the_sdk_decodes() -> None:
         rpc.deserialize_properties(struct)
     with pytest.raises(ValueError, match="Value not set"):
         echo.plain_inputs(struct)
+
+
+@pytest.mark.parametrize("stack", ["aks-dev", "eks-dev", "gke-queued"])
+def test_component_outputs_decode_as_the_sdk_decodes_them(stack: str) -> None:
+    captured = run_stack(load_project(ROOT), stack)
+    structs = captured.component_output_structs
+    assert structs, f"{stack}: no component registered outputs"
+    for urn, raw in structs.items():
+        assert repr(captured.component_outputs(urn)) == repr(rpc.deserialize_properties(raw, keep_unknowns=True))
+
+
+def test_a_struct_with_a_marker_is_left_to_the_sdk() -> None:
+    for value in ({SPECIAL_SIG_KEY: "1b47061264138c4ac30d75fd1eb44270", "value": "s"}, UNKNOWN):
+        struct = struct_pb2.Struct()
+        struct.update({"plain": "x", "special": value})
+        assert echo.plain_decoded(struct) is None
+    struct = struct_pb2.Struct()
+    struct.update({"plain": "x", "n": [1, None]})
+    assert echo.plain_decoded(struct) == {"plain": "x", "n": [1.0, None]}

@@ -23,7 +23,7 @@ def problems(spec: GpuPoolSpec) -> list[Problem]:
     found = _disk_problems(spec) + _zone_problems(spec)
     if not isinstance(spec.overrides, Mapping):
         found.append(Problem("overrides", "must be a mapping of resource inputs", kind_of(spec.overrides)))
-    else:
+    elif spec.overrides:  # none given: nothing to check, and the resource's input tree stays unread
         found += resource_inputs.override_problems(spec.overrides, input_tree(spec), spec.profile.owned_inputs)
     return found + spec.profile.hatch_problems(spec)
 

@@ -16,7 +16,7 @@ import pulumi
 from pulumi.runtime import MockCallArgs, MockResourceArgs, Mocks, rpc
 
 from gpuready.offline.computed_outputs import computed_outputs
-from gpuready.offline.echo import plain_echo
+from gpuready.offline.echo import plain_decoded, plain_echo
 from gpuready.offline.sdk_private import MockMonitor
 from gpuready.record import record
 
@@ -92,7 +92,10 @@ class CapturedRun:
     def component_outputs(self, urn: str) -> Mapping[str, Any]:
         """The outputs the component ``urn`` registered, decoded like the inputs (decoded on demand)."""
         raw = self.component_output_structs.get(urn)
-        return rpc.deserialize_properties(raw, keep_unknowns=True) if raw else {}
+        if not raw:
+            return {}
+        plain = plain_decoded(raw)  # no unknown, secret or resource in it: the SDK's decode without its checks
+        return plain if plain is not None else rpc.deserialize_properties(raw, keep_unknowns=True)
 
 
 def resource_options(request: Any) -> dict[str, Any]:

@@ -57,6 +57,12 @@ def plain_echo(monitor: MockMonitor, request: Any, new_resource: Any) -> Any | N
     return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=state_struct)
 
 
+def plain_decoded(struct: Any) -> dict[str, Any] | None:
+    """``plain_inputs(struct)`` when the Struct holds no special marker; None (the SDK decodes it) otherwise."""
+    encoded = struct.SerializeToString()
+    return None if any(marker in encoded for marker in _SPECIAL) else plain_inputs(struct)
+
+
 def plain_inputs(struct: Any) -> dict[str, Any]:
     """``rpc.deserialize_properties(struct)`` for a Struct without a special marker (``plain_echo`` checks first):
     the same dict (a null property left out, a null list item kept), read off the Struct's fields directly instead
