@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gpuready.core.mappings import deep_merge, plain_path
@@ -18,6 +20,26 @@ from gpuready.core.mappings import deep_merge, plain_path
 )
 def test_plain_path_drops_every_index(path: str, plain: str) -> None:
     assert plain_path(path) == plain
+
+
+def _reference(path: str) -> str:
+    """Everything outside brackets, nested or not (what ``plain_path`` promises), a character at a time."""
+    out, depth = [], 0
+    for char in path:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)
+
+
+def test_plain_path_agrees_with_the_character_walk_on_any_brackets() -> None:
+    rng = random.Random(26)
+    for _ in range(5000):
+        path = "".join(rng.choice("ab.[]0'") for _ in range(rng.randint(0, 12)))
+        assert plain_path(path) == _reference(path), path
 
 
 def test_deep_merge_merges_mappings_and_replaces_the_rest_without_touching_its_inputs() -> None:

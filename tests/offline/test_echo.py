@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime import rpc
 
 from gpuready.offline import capture, echo
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_program, run_stack
 from gpuready.offline.sdk_private import SPECIAL_SIG_KEY, MockMonitor
+from gpuready.offline.struct_values import plain_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -50,7 +50,7 @@ class _Compared:
     def __call__(self, monitor: MockMonitor, request: Any, new_resource: Any) -> Any:
         ours = echo.plain_echo(monitor, request, new_resource)
         if ours is not None:  # the inputs decoded as the SDK decodes them, to the type of each number
-            assert repr(echo.plain_inputs(request.object)) == repr(rpc.deserialize_properties(request.object))
+            assert repr(plain_inputs(request.object)) == repr(rpc.deserialize_properties(request.object))
         if ours is None:
             self.fallbacks += 1
             return None
@@ -96,33 +96,3 @@ def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(tmp_path: Path, mon
     for ours, sdk in compared.pairs:
         assert ours.object == sdk.object
     assert run.outputs["id"] == "plain_id"
-
-
-def test_plain_inputs_decode_as_the_sdk_decodes() -> None:
-    struct = struct_pb2.Struct()
-    struct.update({"s": "x", "n": 1, "f": 1.5, "t": False, "none": None, "l": [None, 2, {"k": None, "v": []}], "e": {}})
-    assert repr(echo.plain_inputs(struct)) == repr(rpc.deserialize_properties(struct))
-    struct.fields["unset"].Clear()
-    with pytest.raises(ValueError, match="Value not set"):
-        rpc.deserialize_properties(struct)
-    with pytest.raises(ValueError, match="Value not set"):
-        echo.plain_inputs(struct)
-
-
-@pytest.mark.parametrize("stack", ["aks-dev", "eks-dev", "gke-queued"])
-def test_component_outputs_decode_as_the_sdk_decodes_them(stack: str) -> None:
-    captured = run_stack(load_project(ROOT), stack)
-    structs = captured.component_output_structs
-    assert structs, f"{stack}: no component registered outputs"
-    for urn, raw in structs.items():
-        assert repr(captured.component_outputs(urn)) == repr(rpc.deserialize_properties(raw, keep_unknowns=True))
-
-
-def test_a_struct_with_a_marker_is_left_to_the_sdk() -> None:
-    for value in ({SPECIAL_SIG_KEY: "1b47061264138c4ac30d75fd1eb44270", "value": "s"}, UNKNOWN):
-        struct = struct_pb2.Struct()
-        struct.update({"plain": "x", "special": value})
-        assert echo.plain_decoded(struct) is None
-    struct = struct_pb2.Struct()
-    struct.update({"plain": "x", "n": [1, None]})
-    assert echo.plain_decoded(struct) == {"plain": "x", "n": [1.0, None]}

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format  # type: ignore[import-untyped]
 
-from gpuready.offline import policy_run
+from gpuready.offline import policy_run, struct_values
 from gpuready.offline.analyzer import PACK_VERSION, InProcessAnalyzer, analyze_endpoint, load_pack
 from gpuready.offline.analyzer_requests import configure_request
 from tests.offline.projects import run_project
@@ -23,13 +22,13 @@ def test_each_resource_is_decoded_once_and_the_answers_are_the_servicers(monkeyp
     configure = configure_request(full.info(), None)
     engine = analyze_endpoint(full, run, configure)
     decoded: list[int] = []
-    real = json_format.MessageToDict
+    real = struct_values.struct_dict  # MessageToDict's equal, which policy_run reads with
 
-    def counting(message: Any, **kwargs: Any) -> Any:
+    def counting(message: Any) -> Any:
         decoded.append(id(message))
-        return real(message, **kwargs)
+        return real(message)
 
-    monkeypatch.setattr(json_format, "MessageToDict", counting)
+    monkeypatch.setattr(policy_run, "struct_dict", counting)
     found = policy_run.evaluate(run, policies, pack_name=name, pack_version=PACK_VERSION, configure=configure)
     assert sorted(found, key=str) == sorted(engine, key=str)
     assert len(found) == 12  # the example's mistakes (its autoscaled count included), mandatory ones among them

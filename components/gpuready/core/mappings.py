@@ -6,8 +6,12 @@ input overrides (``resource_inputs``) and the lifecycle tables (``lifecycle``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
+
+_INDEX = re.compile(r"\[[^\[\]]*\]")
+"""A bracketed part with no bracket inside."""
 
 
 def deep_merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -27,6 +31,9 @@ def plain_path(path: str) -> str:
     """``nodeConfig.guestAccelerators[0].type`` -> ``nodeConfig.guestAccelerators.type``."""
     if "[" not in path and "]" not in path:
         return path
+    simple = _INDEX.sub("", path)  # list indexes: the common case, in one pass
+    if "[" not in simple and "]" not in simple:
+        return simple
     out, depth = [], 0
     for char in path:
         if char == "[":

@@ -23,6 +23,7 @@ from pulumi.runtime import MockResourceArgs, rpc
 from pulumi.runtime.proto import resource_pb2
 
 from gpuready.offline.sdk_private import SPECIAL_SIG_KEY, MockMonitor
+from gpuready.offline.struct_values import plain_inputs
 
 _SPECIAL = (SPECIAL_SIG_KEY.encode(), rpc.UNKNOWN.encode())
 """Bytes whose presence in an encoded Struct means it may hold a value the round trip changes."""
@@ -61,37 +62,6 @@ def plain_decoded(struct: Any) -> dict[str, Any] | None:
     """``plain_inputs(struct)`` when the Struct holds no special marker; None (the SDK decodes it) otherwise."""
     encoded = struct.SerializeToString()
     return None if any(marker in encoded for marker in _SPECIAL) else plain_inputs(struct)
-
-
-def plain_inputs(struct: Any) -> dict[str, Any]:
-    """``rpc.deserialize_properties(struct)`` for a Struct without a special marker (``plain_echo`` checks first):
-    the same dict (a null property left out, a null list item kept), read off the Struct's fields directly instead
-    of through the SDK's checks of each value for secrets, unknowns and resources, which such a Struct has none
-    of: a quarter of the time."""
-    fields = struct.fields
-    decoded = {}
-    for key in fields:
-        value = _plain_value(fields[key])
-        if value is not None:
-            decoded[key] = value
-    return decoded
-
-
-def _plain_value(value: Any) -> Any:
-    kind = value.WhichOneof("kind")
-    if kind == "string_value":
-        return value.string_value
-    if kind == "struct_value":
-        return plain_inputs(value.struct_value)
-    if kind == "list_value":
-        return [_plain_value(item) for item in value.list_value.values]
-    if kind == "bool_value":
-        return value.bool_value
-    if kind == "number_value":
-        return value.number_value
-    if kind is None:
-        raise ValueError("Value not set")  # protobuf's Struct says so of an unset value
-    return None  # null_value
 
 
 def is_plain(value: Any) -> bool:

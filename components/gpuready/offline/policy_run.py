@@ -1,13 +1,14 @@
 """Policies evaluated in-process on a captured run, each resource decoded once for every policy that reads it.
 
-pulumi_policy's servicer decodes a resource's input Struct (``MessageToDict``, ``deserialize_properties`` and a
-read-only proxy) once per policy in ``Analyze`` and again per stack policy in ``AnalyzeStack``: at 1,000 pools
-most of the gate's time. ``evaluate`` runs the servicer's own loops (the same levels and config from its
-``Configure``, the same ``report_violation``, ``ResourceValidationArgs`` / ``StackValidationArgs``, unknown-value
-and not-applicable handling, parents and dependencies resolved among the resources a stack policy is given),
-on resources decoded once and shared: policies only read them through the proxies. Only the policies that read
-a resource's type see it, and stack policies whose ``requires_types`` are all absent are skipped, as the
-engine's answers would not change. ``gpuready.offline.analyzer`` tests this against the full servicer.
+pulumi_policy's servicer decodes a resource's input Struct (``MessageToDict``, here its equal
+``struct_values.struct_dict``, ``deserialize_properties`` and a read-only proxy) once per policy in ``Analyze`` and
+again per stack policy in ``AnalyzeStack``: at 1,000 pools most of the gate's time. ``evaluate`` runs the
+servicer's own loops (the same levels and config from its ``Configure``, the same ``report_violation``,
+``ResourceValidationArgs`` / ``StackValidationArgs``, unknown-value and not-applicable handling, parents and
+dependencies resolved among the resources a stack policy is given), on resources decoded once and shared: policies
+only read them through the proxies. Only the policies that read a resource's type see it, and stack policies whose
+``requires_types`` are all absent are skipped, as the engine's answers would not change.
+``gpuready.offline.analyzer`` tests this against the full servicer.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from inspect import isawaitable
 from typing import Any
 
-from google.protobuf import json_format  # type: ignore[import-untyped]
 from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import (
     EnforcementLevel,
@@ -34,6 +34,7 @@ from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 from gpuready.offline.analyzer_requests import analyze_request, stack_configure_request
 from gpuready.offline.capture import CapturedRun, RegisteredResource
 from gpuready.offline.sdk_private import _NotApplicableError, _PolicyAnalyzerServicer
+from gpuready.offline.struct_values import struct_dict
 from gpuready.record import record
 
 
@@ -133,7 +134,7 @@ class _Decoder:
         found = self._done.get(resource.urn)
         if found is None:
             request = analyze_request(resource, self._by_urn, properties=False)
-            props = unknown_checking_proxy(deserialize_properties(json_format.MessageToDict(resource.object)))
+            props = unknown_checking_proxy(deserialize_properties(struct_dict(resource.object)))
             if resource.provider not in self._providers:
                 self._providers[resource.provider] = self._servicer._get_provider_resource(request)
             options = self._servicer._get_resource_options(request)

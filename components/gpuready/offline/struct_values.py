@@ -1,0 +1,89 @@
+"""A protobuf ``Struct`` read into Python values directly, as two slower readers read it. Pure.
+
+- ``plain_inputs``: ``pulumi.runtime.rpc.deserialize_properties`` of a Struct without a special marker (a secret,
+  resource reference, asset, archive, output value or unknown: the caller checks, ``echo.plain_decoded``), which
+  then only converts each value, dropping a null property and keeping a null list item. The SDK checks each value
+  for those markers and reads it through protobuf's ``Struct`` wrappers: four times the time.
+- ``struct_dict``: ``google.protobuf.json_format.MessageToDict`` of a Struct (``json_format.py``
+  ``_StructMessageToJsonObject`` and ``_ValueMessageToJsonObject``: a null is None, a number the float it holds, a
+  string, a bool, a nested Struct or list the same way), which walks each value through the field descriptors.
+  A number that is infinite or NaN, which ``MessageToDict`` refuses, is left to it to refuse.
+
+``tests/offline/test_struct_values.py`` compares both with the readers they stand for, on every Struct of the example
+stacks' plans.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from google.protobuf import json_format  # type: ignore[import-untyped]
+
+__all__ = ["plain_inputs", "struct_dict"]
+
+
+def plain_inputs(struct: Any) -> dict[str, Any]:
+    """``rpc.deserialize_properties(struct)`` for a Struct without a special marker (``plain_echo`` checks first):
+    the same dict (a null property left out, a null list item kept), read off the Struct's fields directly instead
+    of through the SDK's checks of each value for secrets, unknowns and resources, which such a Struct has none
+    of: a quarter of the time."""
+    fields = struct.fields
+    decoded = {}
+    for key in fields:
+        value = _plain_value(fields[key])
+        if value is not None:
+            decoded[key] = value
+    return decoded
+
+
+def _plain_value(value: Any) -> Any:
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "struct_value":
+        return plain_inputs(value.struct_value)
+    if kind == "list_value":
+        return [_plain_value(item) for item in value.list_value.values]
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "number_value":
+        return value.number_value
+    if kind is None:
+        raise ValueError("Value not set")  # protobuf's Struct says so of an unset value
+    return None  # null_value
+
+
+def struct_dict(struct: Any) -> dict[str, Any]:
+    """``json_format.MessageToDict(struct)`` for a ``Struct``."""
+    try:
+        return _json_struct(struct)
+    except _NotFinite:
+        return dict(json_format.MessageToDict(struct))  # raises its own error for the number
+
+
+class _NotFinite(ValueError):
+    """A number ``MessageToDict`` refuses: it says so itself."""
+
+
+def _json_struct(struct: Any) -> dict[str, Any]:
+    fields = struct.fields
+    return {key: _json_value(fields[key]) for key in fields}
+
+
+def _json_value(value: Any) -> Any:
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "struct_value":
+        return _json_struct(value.struct_value)
+    if kind == "list_value":
+        return [_json_value(item) for item in value.list_value.values]
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "number_value":
+        number = value.number_value
+        if math.isinf(number) or math.isnan(number):
+            raise _NotFinite(number)
+        return number
+    return None  # null_value, or unset: MessageToDict writes None for both
