@@ -33,7 +33,7 @@ def test_a_command_s_own_parser_is_the_one_of_the_whole_parser(command: str) -> 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_the_other_commands_are_not_built(command: str) -> None:
-    assert list(_subcommands(build_parser(command))) == [command, "completion"]
+    assert list(_subcommands(build_parser(command))) == [command]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -15,6 +15,7 @@ import pytest
 from pulumi.runtime import rpc
 
 from gpuready.errors import ConfigError
+from gpuready.offline import runner
 from gpuready.offline.capture import CapturedRun
 from gpuready.offline.plan import build_plan, render_tree
 from gpuready.offline.project import OfflineProjectError, load_project
@@ -233,3 +234,14 @@ def test_consecutive_runs_after_an_async_failure_are_clean() -> None:
         run_program(FIXTURES / "async_failure", project="asyncfix", stack="dev", config={}, secret_keys=())
     captured = _run("gpu_pool")
     assert all(r.name != "queue" for r in captured.resources)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/a/b/c.py", "/a/.venv/b.py", "/a/./b.py", "/a/../b.py", "//a/b.py", "/a//b.py", "a/b.py", "./a.py", "/a/b/",
+     "/a/.", "/a/..", "/", "/.hidden/x.py", "/a/b..py"],
+)  # fmt: skip
+def test_a_path_is_taken_as_normal_and_absolute_only_when_abspath_leaves_it(path: str) -> None:
+    if runner._normal_absolute(path):
+        assert os.path.abspath(path) == path
+    assert runner._normal_absolute(path) is (path in {"/a/b/c.py", "/a/.venv/b.py", "/.hidden/x.py", "/a/b..py"})

@@ -10,6 +10,7 @@ import pytest
 from google.protobuf import json_format, struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime import rpc
 
+from gpuready.offline.analyzer import InProcessAnalyzer, load_pack
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_stack
 from gpuready.offline.struct_values import plain_inputs, struct_dict
@@ -56,3 +57,13 @@ def test_a_number_message_to_dict_refuses_is_refused_by_it(number: float) -> Non
     with pytest.raises(ValueError) as ours:
         struct_dict(struct)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_every_config_schema_of_the_pack_reads_as_message_to_dict_reads_it() -> None:
+    name, policies = load_pack()
+    info = InProcessAnalyzer(name, policies).info()
+    structs = [p.configSchema.properties for p in info.policies if p.HasField("configSchema")]
+    structs += [entry.properties for entry in info.initialConfig.values()]
+    assert len(structs) > 10
+    for struct in structs:
+        assert repr(struct_dict(struct)) == repr(json_format.MessageToDict(struct))

@@ -38,17 +38,18 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def extend(parser: argparse.ArgumentParser, defined: Sequence[str]) -> None:
+def extend(parser: argparse.ArgumentParser, defined: Sequence[str], *, every: bool = True) -> None:
     """Add the kubectl habits to ``parser`` (``build_parser``'s), after the commands ``defined`` got their
-    arguments (the others are only listed)."""
+    arguments; ``every``: the parser is the whole one (``completion`` is one of its commands), not one command's."""
     parser.add_argument("--version", action=_Version)
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    completion = commands.add_parser(
-        "completion",
-        help="print a shell completion script: source <(gpuready completion bash)",
-        description="Print a bash or zsh completion script generated from gpuready's own parser.",
-    )
-    completion.add_argument("shell", choices=SHELLS, help="the shell: bash, or zsh")
+    if every:
+        completion = commands.add_parser(
+            "completion",
+            help="print a shell completion script: source <(gpuready completion bash)",
+            description="Print a bash or zsh completion script generated from gpuready's own parser.",
+        )
+        completion.add_argument("shell", choices=SHELLS, help="the shell: bash, or zsh")
     for fleet_command in ("check", "verify"):
         if fleet_command not in defined:
             continue

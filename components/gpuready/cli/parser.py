@@ -210,5 +210,5 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if every or name == command:
             define(commands.add_parser(name, help=help_line, description=description))
             defined.append(name)
-    habits.extend(parser, defined)
+    habits.extend(parser, defined, every=every)
     return parser

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2  # type: ignore[import-untyped]
+from google.protobuf import struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import EnforcementLevel
 
 from gpuready.errors import GpuReadyError
 from gpuready.offline.capture import CapturedRun, RegisteredResource
+from gpuready.offline.struct_values import struct_dict
 
 ORGANIZATION = "organization"
 
@@ -55,12 +56,12 @@ def configure_request(
     if unknown:
         raise PolicyConfigError(f"policy config names unknown policies {unknown}; known: {', '.join(sorted(names))}")
     initial: dict[str, Any] = {
-        key: {"enforcementLevel": _LEVEL_OF[entry.enforcementLevel], **json_format.MessageToDict(entry.properties)}
+        key: {"enforcementLevel": _LEVEL_OF[entry.enforcementLevel], **struct_dict(entry.properties)}
         for key, entry in info.initialConfig.items()
     }
     request = analyzer_pb2.ConfigureAnalyzerRequest()
     for policy in info.policies:
-        schema = json_format.MessageToDict(policy.configSchema.properties) if policy.HasField("configSchema") else {}
+        schema = struct_dict(policy.configSchema.properties) if policy.HasField("configSchema") else {}
         level = policy.enforcementLevel
         properties = {k: v["default"] for k, v in schema.items() if isinstance(v, dict) and "default" in v}
         for layer in (initial.get("all"), initial.get(policy.name), config.get("all"), config.get(policy.name)):
