@@ -20,6 +20,8 @@ from typing import Any
 
 from google.protobuf import json_format  # type: ignore[import-untyped]
 
+from gpuready.errors import GpuReadyError
+
 __all__ = ["plain_inputs", "struct_dict"]
 
 
@@ -62,8 +64,8 @@ def struct_dict(struct: Any) -> dict[str, Any]:
         return dict(json_format.MessageToDict(struct))  # raises its own error for the number
 
 
-class _NotFinite(ValueError):
-    """A number ``MessageToDict`` refuses: it says so itself."""
+class _NotFinite(GpuReadyError):
+    """A number ``MessageToDict`` refuses: it says so itself (``struct_dict`` catches this; no caller sees it)."""
 
 
 def _json_struct(struct: Any) -> dict[str, Any]:
