@@ -22,9 +22,10 @@ signature and fails with "pulumi X.Y changed <name>" when an SDK upgrade breaks 
   ``pulumi.runtime.resource._get_stack_trace`` (``REGISTRATION_MODULE``, ``get_stack_trace``): what each
   registration calls for its request's stack trace. ``sdk_shortcuts.py`` puts its own in their places for the
   length of an offline run.
-- ``pulumi._types`` (``TYPES_MODULE``), whose ``resource_types``, ``output_type_types`` and ``input_type_types``
-  the SDK looks up at each call, and its ``_py_properties``, ``_globals_for_cls`` and ``_types_from_annotations``:
-  ``sdk_shortcuts.py`` answers the first three property by property from the last three.
+- ``pulumi._types`` (``TYPES_MODULE``), whose ``resource_types``, ``output_type_types``, ``input_type_types`` and
+  ``unwrap_type`` the SDK looks up at each call, and its ``_py_properties``, ``_globals_for_cls`` and
+  ``_types_from_annotations``: ``sdk_shortcuts.py`` answers the first three property by property from the last
+  three, and ``unwrap_type`` once per type object.
 - ``pulumi.runtime.rpc._special_sig_key`` (``SPECIAL_SIG_KEY``): the key that marks a secret, resource reference,
   asset, archive or output value in a Struct; ``echo.py`` answers a registration without one itself.
 - ``pulumi_policy.policy._NotApplicableError``: what a policy raises through ``args.not_applicable``; the run
@@ -55,8 +56,8 @@ except ImportError as error:  # an SDK upgrade removed or renamed one: say which
 RESOURCE_MODULE: Any = _resource_module
 """``pulumi.resource``, whose global ``collapse_alias_to_urn`` ``Resource.__init__`` calls."""
 TYPES_MODULE: Any = _types_module
-"""``pulumi._types``, whose globals ``resource_types``, ``output_type_types`` and ``input_type_types`` the SDK
-calls (``runtime/rpc.py`` through the module, ``_types.py`` itself as globals)."""
+"""``pulumi._types``, whose globals ``resource_types``, ``output_type_types``, ``input_type_types`` and
+``unwrap_type`` the SDK calls (``runtime/rpc.py`` through the module, ``_types.py`` itself as globals)."""
 REGISTRATION_MODULE: Any = _registration_module
 """``pulumi.runtime.resource``, whose global ``_get_stack_trace`` ``register_resource`` calls."""
 
