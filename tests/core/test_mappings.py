@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -23,16 +24,9 @@ def test_plain_path_drops_every_index(path: str, plain: str) -> None:
 
 
 def _reference(path: str) -> str:
-    """Everything outside brackets, nested or not (what ``plain_path`` promises), a character at a time."""
-    out, depth = [], 0
-    for char in path:
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(char)
-    return "".join(out)
+    """Everything outside brackets, nested or not (what ``plain_path`` promises), from the running bracket depth."""
+    depths = itertools.accumulate(1 if c == "[" else -1 if c == "]" else 0 for c in path)
+    return "".join(c for c, depth in zip(path, depths, strict=True) if c not in "[]" and depth == 0)
 
 
 def test_plain_path_agrees_with_the_character_walk_on_any_brackets() -> None:

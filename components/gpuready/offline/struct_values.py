@@ -16,6 +16,7 @@ stacks' plans.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf import json_format  # type: ignore[import-untyped]
@@ -33,27 +34,10 @@ def plain_inputs(struct: Any) -> dict[str, Any]:
     fields = struct.fields
     decoded = {}
     for key in fields:
-        value = _plain_value(fields[key])
+        value = _value(fields[key], plain_inputs, json=False)
         if value is not None:
             decoded[key] = value
     return decoded
-
-
-def _plain_value(value: Any) -> Any:
-    kind = value.WhichOneof("kind")
-    if kind == "string_value":
-        return value.string_value
-    if kind == "struct_value":
-        return plain_inputs(value.struct_value)
-    if kind == "list_value":
-        return [_plain_value(item) for item in value.list_value.values]
-    if kind == "bool_value":
-        return value.bool_value
-    if kind == "number_value":
-        return value.number_value
-    if kind is None:
-        raise ValueError("Value not set")  # protobuf's Struct says so of an unset value
-    return None  # null_value
 
 
 def struct_dict(struct: Any) -> dict[str, Any]:
@@ -70,22 +54,26 @@ class _NotFinite(GpuReadyError):
 
 def _json_struct(struct: Any) -> dict[str, Any]:
     fields = struct.fields
-    return {key: _json_value(fields[key]) for key in fields}
+    return {key: _value(fields[key], _json_struct, json=True) for key in fields}
 
 
-def _json_value(value: Any) -> Any:
+def _value(value: Any, read_struct: Callable[[Any], dict[str, Any]], *, json: bool) -> Any:
+    """One ``Value``, a nested Struct read with ``read_struct``; ``json``: as ``MessageToDict`` reads it (an unset
+    value is None, an infinite or NaN number refused), else as the SDK does (an unset value refused)."""
     kind = value.WhichOneof("kind")
     if kind == "string_value":
         return value.string_value
     if kind == "struct_value":
-        return _json_struct(value.struct_value)
+        return read_struct(value.struct_value)
     if kind == "list_value":
-        return [_json_value(item) for item in value.list_value.values]
+        return [_value(item, read_struct, json=json) for item in value.list_value.values]
     if kind == "bool_value":
         return value.bool_value
     if kind == "number_value":
         number = value.number_value
-        if math.isinf(number) or math.isnan(number):
+        if json and (math.isinf(number) or math.isnan(number)):
             raise _NotFinite(number)
         return number
-    return None  # null_value, or unset: MessageToDict writes None for both
+    if kind is None and not json:
+        raise ValueError("Value not set")  # protobuf's Struct says so of an unset value
+    return None  # null_value
