@@ -1,8 +1,6 @@
 """A plan imports what its stack uses (issue #32): per example stack, the gpuready modules ``gpuready plan --stack``
 imports (one fresh process each, as the CLI runs it) include no other cloud's package and none of the feature
-components the stack does not use, and stay under a bound that goes down. (It rose by one on 2026-11-27:
-``core.yaml_text`` and ``offline.struct_values`` save a plan far more than the two modules cost, PyYAML's emitter
-and protobuf's Struct readers among them.)
+components the stack does not use, and stay under a bound that only goes down.
 
 A cloud's package loads when a plan asks it something (``gpuready.plugins`` registers each lazily); what every plan
 still imports of the other clouds is their settings model (``<cloud>/settings_model.py``: the joined config model
@@ -46,21 +44,21 @@ class Uses:
 
 
 STACKS: dict[str, Uses] = {
-    "aks-dev": Uses("aks", 259, "device_plugin"),
-    "aks-dra-operator": Uses("aks", 259, "gpu_operator_dra"),
-    "aks-ib": Uses("aks", 260, "gpu_operator", fabric=True),
-    "aks-nap": Uses("aks", 285, "gpu_operator", shares=("eks",)),
-    "aks-sku": Uses("aks", 259, "device_plugin"),
-    "eks-capacity": Uses("eks", 272, "gpu_operator"),
-    "eks-dev": Uses("eks", 278, "gpu_operator", scheduler=True),
-    "eks-dra": Uses("eks", 272, "dra_driver"),
-    "eks-efa": Uses("eks", 291, "gpu_operator", shares=("aks",), fabric=True),
-    "eks-karpenter": Uses("eks", 288, "gpu_operator", shares=("aks",)),
-    "gke-compute-class": Uses("gke", 261),
-    "gke-dev": Uses("gke", 256, cluster=False),
-    "gke-operator": Uses("gke", 264, "gpu_operator"),
-    "gke-queued": Uses("gke", 262, kueue=True),
-    "gke-tcpxo": Uses("gke", 264, fabric=True),
+    "aks-dev": Uses("aks", 258, "device_plugin"),
+    "aks-dra-operator": Uses("aks", 258, "gpu_operator_dra"),
+    "aks-ib": Uses("aks", 259, "gpu_operator", fabric=True),
+    "aks-nap": Uses("aks", 284, "gpu_operator", shares=("eks",)),
+    "aks-sku": Uses("aks", 258, "device_plugin"),
+    "eks-capacity": Uses("eks", 271, "gpu_operator"),
+    "eks-dev": Uses("eks", 277, "gpu_operator", scheduler=True),
+    "eks-dra": Uses("eks", 271, "dra_driver"),
+    "eks-efa": Uses("eks", 290, "gpu_operator", shares=("aks",), fabric=True),
+    "eks-karpenter": Uses("eks", 287, "gpu_operator", shares=("aks",)),
+    "gke-compute-class": Uses("gke", 260),
+    "gke-dev": Uses("gke", 255, cluster=False),
+    "gke-operator": Uses("gke", 263, "gpu_operator"),
+    "gke-queued": Uses("gke", 261, kueue=True),
+    "gke-tcpxo": Uses("gke", 263, fabric=True),
 }
 """Every example stack (``stacks/Pulumi.<name>.yaml``). Before issue #32's lazy registrations a gke-dev plan
 imported 302 modules, eks-dev 320, aks-dev 311; the CLI's error report and completion shells, and GKE's

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import json_format, struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime import rpc
 
 from gpuready.offline import capture, echo
+from gpuready.offline.analyzer import InProcessAnalyzer, load_pack
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_program, run_stack
 from gpuready.offline.sdk_private import SPECIAL_SIG_KEY, MockMonitor
-from gpuready.offline.struct_values import plain_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -50,7 +51,7 @@ class _Compared:
     def __call__(self, monitor: MockMonitor, request: Any, new_resource: Any) -> Any:
         ours = echo.plain_echo(monitor, request, new_resource)
         if ours is not None:  # the inputs decoded as the SDK decodes them, to the type of each number
-            assert repr(plain_inputs(request.object)) == repr(rpc.deserialize_properties(request.object))
+            assert repr(echo.plain_inputs(request.object)) == repr(rpc.deserialize_properties(request.object))
         if ours is None:
             self.fallbacks += 1
             return None
@@ -96,3 +97,57 @@ def test_a_secret_is_left_to_the_sdk_the_rest_answered_alike(tmp_path: Path, mon
     for ours, sdk in compared.pairs:
         assert ours.object == sdk.object
     assert run.outputs["id"] == "plain_id"
+
+
+# The Struct readers
+
+SAMPLE = {"s": "x", "n": 1, "f": 1.5, "t": False, "none": None, "l": [None, 2, {"k": None, "v": []}], "e": {}}
+
+
+def _struct(value: dict[str, Any]) -> Any:
+    struct = struct_pb2.Struct()
+    struct.update(value)
+    return struct
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_every_struct_of_an_example_plan_reads_as_message_to_dict_reads_it(stack: str) -> None:
+    captured = run_stack(load_project(ROOT), stack)
+    structs = [r.object for r in captured.resources] + list(captured.component_output_structs.values())
+    for struct in structs:
+        assert repr(echo.struct_dict(struct)) == repr(json_format.MessageToDict(struct))
+
+
+def test_a_sample_reads_as_both_readers_read_it() -> None:
+    struct = _struct(SAMPLE)
+    assert repr(echo.struct_dict(struct)) == repr(json_format.MessageToDict(struct))
+    assert repr(echo.plain_inputs(struct)) == repr(rpc.deserialize_properties(struct))
+
+
+def test_an_unset_value_reads_as_each_reader_reads_it() -> None:
+    struct = _struct({"a": "b"})
+    struct.fields["unset"].Clear()
+    assert echo.struct_dict(struct) == json_format.MessageToDict(struct) == {"a": "b", "unset": None}
+    for read in (echo.plain_inputs, rpc.deserialize_properties):
+        with pytest.raises(ValueError, match="Value not set"):
+            read(struct)
+
+
+@pytest.mark.parametrize("number", [math.inf, -math.inf, math.nan])
+def test_a_number_message_to_dict_refuses_is_refused_by_it(number: float) -> None:
+    struct = _struct({"deep": {"list": [1, number]}})
+    with pytest.raises(ValueError) as theirs:
+        json_format.MessageToDict(struct)
+    with pytest.raises(ValueError) as ours:
+        echo.struct_dict(struct)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_every_config_schema_of_the_pack_reads_as_message_to_dict_reads_it() -> None:
+    name, policies = load_pack()
+    info = InProcessAnalyzer(name, policies).info()
+    structs = [p.configSchema.properties for p in info.policies if p.HasField("configSchema")]
+    structs += [entry.properties for entry in info.initialConfig.values()]
+    assert len(structs) > 10
+    for struct in structs:
+        assert repr(echo.struct_dict(struct)) == repr(json_format.MessageToDict(struct))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gpuready.offline import policy_run, struct_values
+from gpuready.offline import echo, policy_run
 from gpuready.offline.analyzer import PACK_VERSION, InProcessAnalyzer, analyze_endpoint, load_pack
 from gpuready.offline.analyzer_requests import configure_request
 from tests.offline.projects import run_project
@@ -22,7 +22,7 @@ def test_each_resource_is_decoded_once_and_the_answers_are_the_servicers(monkeyp
     configure = configure_request(full.info(), None)
     engine = analyze_endpoint(full, run, configure)
     decoded: list[int] = []
-    real = struct_values.struct_dict  # MessageToDict's equal, which policy_run reads with
+    real = echo.struct_dict  # MessageToDict's equal, which policy_run reads with
 
     def counting(message: Any) -> Any:
         decoded.append(id(message))

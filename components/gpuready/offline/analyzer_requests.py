@@ -17,7 +17,7 @@ from pulumi_policy import EnforcementLevel
 
 from gpuready.errors import GpuReadyError
 from gpuready.offline.capture import CapturedRun, RegisteredResource
-from gpuready.offline.struct_values import struct_dict
+from gpuready.offline.echo import struct_dict
 
 ORGANIZATION = "organization"
 

@@ -1,7 +1,7 @@
 """Policies evaluated in-process on a captured run, each resource decoded once for every policy that reads it.
 
 pulumi_policy's servicer decodes a resource's input Struct (``MessageToDict``, here its equal
-``struct_values.struct_dict``, ``deserialize_properties`` and a read-only proxy) once per policy in ``Analyze`` and
+``echo.struct_dict``, ``deserialize_properties`` and a read-only proxy) once per policy in ``Analyze`` and
 again per stack policy in ``AnalyzeStack``: at 1,000 pools most of the gate's time. ``evaluate`` runs the
 servicer's own loops (the same levels and config from its ``Configure``, the same ``report_violation``,
 ``ResourceValidationArgs`` / ``StackValidationArgs``, unknown-value and not-applicable handling, parents and
@@ -33,8 +33,8 @@ from pulumi_policy.proxy import UnknownValueError, unknown_checking_proxy
 
 from gpuready.offline.analyzer_requests import analyze_request, stack_configure_request
 from gpuready.offline.capture import CapturedRun, RegisteredResource
+from gpuready.offline.echo import struct_dict
 from gpuready.offline.sdk_private import _NotApplicableError, _PolicyAnalyzerServicer
-from gpuready.offline.struct_values import struct_dict
 from gpuready.record import record
 
 
