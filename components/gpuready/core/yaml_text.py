@@ -12,10 +12,11 @@ another type and so are quoted):
 - ASCII strings of letters, digits, spaces and ``_./=+~$^()<;:\\-`` without a leading indicator (``?:-``, a
   space, ``---``/``...``), ``": "`` or a final colon: written plain, or single-quoted when the resolver would read
   the plain text as another type (``'true'``, ``'123'``, ``''``);
-- a string with a space only on a line short enough that PyYAML would not fold it (80 columns), and keys neither
-  empty nor long (PyYAML writes those as ``? key``).
+- a plain string that runs past column 80 folded where PyYAML's ``write_plain`` folds it (at each lone space met
+  past that column, continuing two columns in), and keys neither empty nor long (PyYAML writes those as
+  ``? key``).
 
-Any other document (a float, a tuple, a long sentence, a non-ASCII name) is PyYAML's to write, whole.
+Any other document (a float, a tuple, a long quoted string, a non-ASCII name) is PyYAML's to write, whole.
 ``tests/core/test_yaml_text.py`` compares both on generated documents.
 
 ``load`` reads such a file back: a text this process wrote (``remember``) is the document it was written from (a
@@ -140,8 +141,6 @@ def _inline(item: Any, column: int, fold_indent: int) -> str:
 def _scalar(text: str, column: int, fold_indent: int | None) -> str:
     """``text`` plain, or single-quoted when plain it would read back as another type; ``column``: where it starts;
     ``fold_indent``: where its continuation lines start (None: a key, which PyYAML never folds)."""
-    if type(text) is not str:
-        raise _Unsure
     if not text:
         return "''"
     if (

@@ -47,9 +47,9 @@ def plain_echo(monitor: MockMonitor, request: Any, new_resource: Any) -> Any | N
 
     ``new_resource``: the mocks' ``new_resource``, which returns the state as the inputs plus computed outputs.
     """
-    if len(request.transforms) or any(marker in request.object.SerializeToString() for marker in _SPECIAL):
+    inputs = None if len(request.transforms) else plain_decoded(request.object)
+    if inputs is None:
         return None
-    inputs = plain_inputs(request.object)
     args = MockResourceArgs(
         typ=request.type,
         name=request.name,
