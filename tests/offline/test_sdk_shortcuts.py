@@ -7,10 +7,13 @@ import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from google.protobuf import struct_pb2  # type: ignore[import-untyped]
+from pulumi.runtime import rpc
 
-from gpuready.offline import runner, sdk_private, sdk_shortcuts, type_tables
+from gpuready.offline import echo, runner, sdk_private, sdk_shortcuts, type_tables
 from gpuready.offline.capture import CapturedRun, RegisteredResource
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_program, run_stack
@@ -108,6 +111,7 @@ def test_the_sdk_still_calls_the_functions_the_shortcuts_replace() -> None:
     # Both are looked up as module globals at each call; were either bound another way, the shortcut would not run.
     assert "collapse_alias_to_urn" in sdk_private.RESOURCE_MODULE.Resource.__init__.__code__.co_names
     assert "_get_stack_trace" in sdk_private.REGISTRATION_MODULE.register_resource.__code__.co_names
+    assert "deserialize_properties" in rpc.resolve_outputs.__code__.co_names
 
 
 def test_the_shortcuts_hold_only_inside_the_block() -> None:
@@ -115,9 +119,11 @@ def test_the_shortcuts_hold_only_inside_the_block() -> None:
         assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_shortcuts.collapse_alias_to_urn
         assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_shortcuts.no_stack_trace
         assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.unwrap_type
+        assert rpc.deserialize_properties is sdk_shortcuts.deserialize_properties
     assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
     assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
     assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.SDK_UNWRAP
+    assert rpc.deserialize_properties is sdk_shortcuts.SDK_DESERIALIZE
 
 
 def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:
@@ -163,3 +169,54 @@ def test_an_example_stack_captures_the_same_with_and_without_the_shortcuts(
     assert dict(shortened.component_output_structs) == dict(plain.component_output_structs)
     aliased = [r for r in shortened.resources if r.options.get("aliases")]
     assert aliased, f"{stack} registers no aliased resource: the comparison would not cover aliases"
+
+
+# Plain outputs: rpc.deserialize_properties
+
+SECRET = {sdk_private.SPECIAL_SIG_KEY: "1b47061264138c4ac30d75fd1eb44270", "value": "s"}
+STRUCTS = {
+    "plain": ({"s": "x", "n": 1, "f": 1.5, "t": False, "none": None, "l": [None, 2, {"k": None}], "e": {}}, True),
+    "empty": ({}, True),
+    "secret": ({"a": SECRET}, False),
+    "nested secret": ({"a": {"b": [SECRET]}}, False),
+    "unknown": ({"a": ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"]}, False),
+    "internal keys": ({"__meta": "x", "__provider": "p", "a": 1}, True),
+}
+
+
+@pytest.mark.parametrize("keep_internal", [True, None, False])
+@pytest.mark.parametrize("name", STRUCTS)
+def test_a_struct_deserializes_as_the_sdk_deserializes_it(name: str, keep_internal: bool | None) -> None:
+    value, plain = STRUCTS[name]
+    struct = struct_pb2.Struct()
+    struct.update(value)
+    ours = sdk_shortcuts.deserialize_properties(struct, False, keep_internal)
+    assert repr(ours) == repr(sdk_shortcuts.SDK_DESERIALIZE(struct, False, keep_internal))
+    assert (echo.plain_decoded(struct) is not None) is plain  # the table covers both paths
+
+
+class _Deserialized:
+    """The shortcut, comparing each answer it reads itself with the SDK's for the same call."""
+
+    def __init__(self) -> None:
+        self.plain = 0
+
+    def __call__(self, struct: Any, keep_unknowns: bool | None = None, keep_internal: bool | None = True) -> Any:
+        ours = SHORTCUT(struct, keep_unknowns, keep_internal)
+        if keep_internal is not False and echo.plain_decoded(struct) is not None:
+            assert repr(ours) == repr(sdk_shortcuts.SDK_DESERIALIZE(struct, keep_unknowns, keep_internal))
+            self.plain += 1
+        return ours
+
+
+SHORTCUT = sdk_shortcuts.deserialize_properties
+
+
+@pytest.mark.parametrize("stack", ["eks-dev", "gke-queued"])
+def test_each_answer_of_an_example_stack_deserializes_as_the_sdk_deserializes_it(
+    stack: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deserialized = _Deserialized()
+    monkeypatch.setattr(sdk_shortcuts, "deserialize_properties", deserialized)
+    captured = run_stack(load_project(ROOT), stack)
+    assert deserialized.plain >= len([r for r in captured.resources if r.custom])  # each registration's answer

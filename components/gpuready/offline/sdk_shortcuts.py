@@ -1,4 +1,4 @@
-"""Four pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+"""Five pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
 not at all.
 
 Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
@@ -36,12 +36,17 @@ from contextlib import contextmanager
 from typing import Any
 
 from pulumi import Alias, Output, Resource, get_project, get_stack
+from pulumi.runtime import rpc
 from pulumi.runtime.proto import source_pb2
 
+from gpuready.offline.echo import plain_decoded
 from gpuready.offline.sdk_private import REGISTRATION_MODULE, RESOURCE_MODULE, TYPES_MODULE
 from gpuready.offline.sdk_private import collapse_alias_to_urn as _SDK_COLLAPSE
 from gpuready.offline.sdk_private import get_stack_trace as _SDK_STACK_TRACE
 from gpuready.offline.type_tables import LAZY_TABLES, SDK_TABLES, SDK_UNWRAP, unwrap_type
+
+SDK_DESERIALIZE = rpc.deserialize_properties
+"""The SDK's ``deserialize_properties``, which ``shortcuts()`` puts back."""
 
 
 def collapse_alias_to_urn(alias: Any, default_name: str, default_type: str, default_parent: Any) -> Output[str]:
@@ -68,6 +73,17 @@ def no_stack_trace() -> Any:
     return source_pb2.StackTrace()
 
 
+def deserialize_properties(
+    props_struct: Any, keep_unknowns: bool | None = None, keep_internal: bool | None = True
+) -> Any:
+    """``pulumi.runtime.rpc.deserialize_properties``: a Struct without a special marker read directly."""
+    if keep_internal is not False:
+        plain = plain_decoded(props_struct)
+        if plain is not None:
+            return plain
+    return SDK_DESERIALIZE(props_struct, keep_unknowns, keep_internal)
+
+
 @contextmanager
 def shortcuts() -> Iterator[None]:
     """The shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
@@ -76,6 +92,7 @@ def shortcuts() -> Iterator[None]:
     for name, lazy in LAZY_TABLES.items():
         setattr(TYPES_MODULE, name, lazy)
     TYPES_MODULE.unwrap_type = unwrap_type
+    rpc.deserialize_properties = deserialize_properties
     try:
         yield
     finally:
@@ -84,3 +101,4 @@ def shortcuts() -> Iterator[None]:
         for name, table in SDK_TABLES.items():
             setattr(TYPES_MODULE, name, table)
         TYPES_MODULE.unwrap_type = SDK_UNWRAP
+        rpc.deserialize_properties = SDK_DESERIALIZE
