@@ -37,6 +37,20 @@ ALIASES = {
     "output name": 'Alias(name=pulumi.Output.from_input("old"))',
 }
 PARENTS = {"no parent": "None", "parent": "parent", "nested parent": "nested"}
+# Each create_urn call a registration or an alias can make; strings take the shortcut, the rest the SDK's own.
+URNS = {
+    "no parent": '"n", "t:m:T"',
+    "parent urn": '"n", "t:m:T", "urn:pulumi:s::p::a:b:P::par"',
+    "nested parent urn": '"n", "t:m:T", "urn:pulumi:s::p::a:b:P$c:d:Q::q"',
+    "empty parent urn": '"n", "t:m:T", ""',
+    "own project and stack": '"n", "t:m:T", None, "proj", "stk"',
+    "parent urn, own project": '"n", "t:m:T", "urn:pulumi:s::p::a:b:P::par", "proj", "stk"',
+    "parent resource": '"n", "t:m:T", nested',
+    "parent output": '"n", "t:m:T", pulumi.Output.from_input("urn:pulumi:s::p::a:b:P::par")',
+    "output name": 'pulumi.Output.from_input("n"), "t:m:T", "urn:pulumi:s::p::a:b:P::par"',
+    "secret name": 'pulumi.Output.secret("n"), "t:m:T"',
+    "output type": '"n", pulumi.Output.from_input("t:m:T")',
+}
 
 PROGRAM = """
 import asyncio
@@ -60,6 +74,9 @@ async def describe(output):
         "resources": sorted(r._name for r in await output.resources()),
     }
 
+def export_urn(key, create, *args):
+    pulumi.export(key, pulumi.Output.from_input(asyncio.ensure_future(describe(create(*args)))))
+
 def export(key, collapse, alias, parent):
     output = collapse(alias, "child", "test:index:Child", parent)
     pulumi.export(key, pulumi.Output.from_input(asyncio.ensure_future(describe(output))))
@@ -73,6 +90,9 @@ def _program(tmp_path: Path) -> Path:
             for side, module in (("sdk", "sdk_private"), ("ours", "sdk_shortcuts")):
                 collapse = f"{module}.collapse_alias_to_urn"
                 lines.append(f'export("{parent_key}|{alias_key}|{side}", {collapse}, {alias}, {parent})')
+    for key, args in URNS.items():
+        for side, create in (("sdk", "sdk_shortcuts.SDK_CREATE_URN"), ("ours", "sdk_shortcuts.create_urn")):
+            lines.append(f'export_urn("urn|{key}|{side}", {create}, {args})')
     (tmp_path / "__main__.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return tmp_path
 
@@ -90,6 +110,13 @@ def test_an_alias_collapses_to_what_the_sdk_gives(collapsed: CapturedRun, parent
     ours = collapsed.outputs[f"{parent}|{alias}|ours"]
     assert ours == sdk
     assert sdk["value"].startswith("urn:pulumi:")  # the comparison is of real URNs, not of two failures
+
+
+@pytest.mark.parametrize("case", URNS)
+def test_a_urn_is_created_as_the_sdk_creates_it(collapsed: CapturedRun, case: str) -> None:
+    sdk = collapsed.outputs[f"urn|{case}|sdk"]
+    assert collapsed.outputs[f"urn|{case}|ours"] == sdk
+    assert sdk["value"].startswith(("urn:pulumi:", "$"))
 
 
 def test_an_alias_the_sdk_refuses_is_refused_the_same_way(tmp_path: Path) -> None:
@@ -112,6 +139,20 @@ def test_the_sdk_still_calls_the_functions_the_shortcuts_replace() -> None:
     assert "collapse_alias_to_urn" in sdk_private.RESOURCE_MODULE.Resource.__init__.__code__.co_names
     assert "_get_stack_trace" in sdk_private.REGISTRATION_MODULE.register_resource.__code__.co_names
     assert "deserialize_properties" in rpc.resolve_outputs.__code__.co_names
+    do_register = next(
+        c for c in _codes(sdk_private.REGISTRATION_MODULE.register_resource) if c.co_name == "do_register"
+    )
+    assert "create_urn" in do_register.co_names
+
+
+def _codes(function: Any) -> list[Any]:
+    """The code objects of ``function`` and of the functions nested in it."""
+    found, todo = [], [function.__code__]
+    while todo:
+        code = todo.pop()
+        found.append(code)
+        todo += [c for c in code.co_consts if hasattr(c, "co_names")]
+    return found
 
 
 def test_the_shortcuts_hold_only_inside_the_block() -> None:
@@ -120,10 +161,12 @@ def test_the_shortcuts_hold_only_inside_the_block() -> None:
         assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_shortcuts.no_stack_trace
         assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.unwrap_type
         assert rpc.deserialize_properties is sdk_shortcuts.deserialize_properties
+        assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.create_urn
     assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
     assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
     assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.SDK_UNWRAP
     assert rpc.deserialize_properties is sdk_shortcuts.SDK_DESERIALIZE
+    assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.SDK_CREATE_URN
 
 
 def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:

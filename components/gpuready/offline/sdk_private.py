@@ -59,7 +59,7 @@ TYPES_MODULE: Any = _types_module
 """``pulumi._types``, whose globals ``resource_types``, ``output_type_types``, ``input_type_types`` and
 ``unwrap_type`` the SDK calls (``runtime/rpc.py`` through the module, ``_types.py`` itself as globals)."""
 REGISTRATION_MODULE: Any = _registration_module
-"""``pulumi.runtime.resource``, whose global ``_get_stack_trace`` ``register_resource`` calls."""
+"""``pulumi.runtime.resource``, whose globals ``_get_stack_trace`` and ``create_urn`` ``register_resource`` calls."""
 
 SERVICER_METHODS = (
     "_configure_runtime_settings",

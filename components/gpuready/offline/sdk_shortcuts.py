@@ -1,4 +1,4 @@
-"""Five pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+"""Six pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
 not at all.
 
 Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
@@ -31,7 +31,7 @@ the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -45,6 +45,8 @@ from gpuready.offline.sdk_private import collapse_alias_to_urn as _SDK_COLLAPSE
 from gpuready.offline.sdk_private import get_stack_trace as _SDK_STACK_TRACE
 from gpuready.offline.type_tables import LAZY_TABLES, SDK_TABLES, SDK_UNWRAP, unwrap_type
 
+SDK_CREATE_URN: Callable[..., Output[str]] = REGISTRATION_MODULE.create_urn
+"""The SDK's ``create_urn``, which ``shortcuts()`` puts back."""
 SDK_DESERIALIZE = rpc.deserialize_properties
 """The SDK's ``deserialize_properties``, which ``shortcuts()`` puts back."""
 
@@ -84,6 +86,22 @@ def deserialize_properties(
     return SDK_DESERIALIZE(props_struct, keep_unknowns, keep_internal)
 
 
+def create_urn(
+    name: Any, type_: Any, parent: Any = None, project: str | None = None, stack: str | None = None
+) -> Output[str]:
+    """``pulumi.runtime.resource.create_urn`` of a name, a type and a parent URN that are strings (or no parent): the
+    same URN from one output; the SDK's own for any other."""
+    if type(name) is not str or type(type_) is not str or (parent is not None and type(parent) is not str):
+        return SDK_CREATE_URN(name, type_, parent, project, stack)
+    if parent is None:
+        prefix = (
+            f"urn:pulumi:{get_stack() if stack is None else stack}::{get_project() if project is None else project}::"
+        )
+    else:
+        prefix = parent[: parent.rfind("::")] + "$"
+    return Output.from_input(prefix + type_ + "::" + name)
+
+
 @contextmanager
 def shortcuts() -> Iterator[None]:
     """The shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
@@ -93,6 +111,7 @@ def shortcuts() -> Iterator[None]:
         setattr(TYPES_MODULE, name, lazy)
     TYPES_MODULE.unwrap_type = unwrap_type
     rpc.deserialize_properties = deserialize_properties
+    REGISTRATION_MODULE.create_urn = create_urn
     try:
         yield
     finally:
@@ -102,3 +121,4 @@ def shortcuts() -> Iterator[None]:
             setattr(TYPES_MODULE, name, table)
         TYPES_MODULE.unwrap_type = SDK_UNWRAP
         rpc.deserialize_properties = SDK_DESERIALIZE
+        REGISTRATION_MODULE.create_urn = SDK_CREATE_URN
