@@ -14,6 +14,7 @@ SUBNET = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-
 ACCEPTED: list[tuple[str, Any]] = [
     ("aksResourceGroup", "rg-ml_prod.(eu)"),
     ("aksVnetSubnetId", f"{SUBNET}virtualNetworks/vnet-ml/subnets/gpu"),
+    ("aksVnetSubnetId", f"{SUBNET.lower()}VIRTUALNETWORKS/vnet-ml/SUBNETS/gpu"),  # Azure resource ids ignore case
 ]
 
 REFUSED: list[tuple[str, Any, str]] = [

@@ -29,6 +29,8 @@ REFUSED: list[tuple[str, Any, str]] = [
     ("eksNodeRoleArn", "arn:aws:iam::123456789012:instance-profile/gpu", "gpuready:eksNodeRoleArn"),
     ("eksNodeRoleArn", "arn:aws:iam:us-east-1:123456789012:role/gpu", "gpuready:eksNodeRoleArn"),
     ("eksNodeRoleArn", "arn:aws:iam::123456789012:role/" + "n" * 65, "gpuready:eksNodeRoleArn"),
+    ("eksNodeRoleArn", "arn:aws:iam::123456789012:role/gpu-n\u00f6des", "gpuready:eksNodeRoleArn"),  # ASCII \w only
+    ("eksNodeRoleArn", "arn:aws:iam::\u0661\u0662\u0663456789012:role/gpu", "gpuready:eksNodeRoleArn"),  # ASCII digits
     ("eksSubnetIds", ["subnet-0a1b2c3d", "subnet-0A1B2C3D"], "gpuready:eksSubnetIds[1]"),
 ]
 

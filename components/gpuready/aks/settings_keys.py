@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
 from gpuready.core.config_model.forms import named
 
-_RESOURCE_GROUP = re.compile(r"^[-\w.()]{1,90}(?<!\.)\Z")
+_RESOURCE_GROUP = r"^[-\w.()]{1,90}(?<!\.)\Z"
 _GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_AZURE_SUBNET_ID = re.compile(
+_AZURE_SUBNET_ID = (
     rf"^/subscriptions/{_GUID}/resourceGroups/[-\w.()]{{1,90}}/providers/Microsoft\.Network/"
-    r"virtualNetworks/[^/]+/subnets/[^/]+\Z",
-    re.IGNORECASE,
+    r"virtualNetworks/[^/]+/subnets/[^/]+\Z"
 )
 
 RESOURCE_GROUP_NAME = named(
@@ -41,6 +40,7 @@ AZURE_SUBNET_ID = named(
         "must be a subnet resource id: /subscriptions/<subscription GUID>/resourceGroups/<group>/providers/"
         "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>",
         "print it with az network vnet subnet show -g <group> --vnet-name <vnet> -n <subnet> --query id -o tsv",
+        re.IGNORECASE,
     ),
     "AZURE_SUBNET_ID",
 )

@@ -23,11 +23,10 @@ from gpuready.core.config_model.forms import named
 AWS_PARTITIONS = ("aws", "aws-cn", "aws-eusc", "aws-iso", "aws-iso-b", "aws-iso-e", "aws-iso-f", "aws-us-gov")
 """botocore 1.44.5 ``data/partitions.json`` partition ids."""
 
-_ROLE_ARN = re.compile(
-    rf"^arn:(?:{'|'.join(map(re.escape, AWS_PARTITIONS))}):iam::\d{{12}}:role/(?:[\x21-\x7e]+/)?[\w+=,.@-]{{1,64}}\Z",
-    re.ASCII,
+_ROLE_ARN = (
+    rf"^arn:(?:{'|'.join(map(re.escape, AWS_PARTITIONS))}):iam::\d{{12}}:role/(?:[\x21-\x7e]+/)?[\w+=,.@-]{{1,64}}\Z"
 )
-_SUBNET_ID = re.compile(r"^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})\Z")
+_SUBNET_ID = r"^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})\Z"
 
 
 def _role_hint(value: str) -> str:
@@ -40,7 +39,10 @@ def _role_hint(value: str) -> str:
 
 IAM_ROLE_ARN = named(
     Format(
-        _ROLE_ARN, "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>", _role_hint
+        _ROLE_ARN,
+        "must be the ARN of an IAM role: arn:<partition>:iam::<12-digit account id>:role/<name>",
+        _role_hint,
+        re.ASCII,
     ),
     "IAM_ROLE_ARN",
 )

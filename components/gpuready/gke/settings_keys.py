@@ -10,15 +10,14 @@ reads (``GkeSettingsValues.of(settings)``). Pure; ``settings_model.GkeSettingsCo
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuready.core.config_model.cloud_keys import CloudSettingsValues, Format
 from gpuready.core.config_model.forms import named
 
-_GCE_LOCATION = re.compile(r"^[a-z]+-[a-z]+[0-9]+(?:-[a-z])?\Z")
-_GCP_SERVICE_ACCOUNT = re.compile(
+_GCE_LOCATION = r"^[a-z]+-[a-z]+[0-9]+(?:-[a-z])?\Z"
+_GCP_SERVICE_ACCOUNT = (
     r"^(?:[a-z][-a-z0-9]{4,28}[a-z0-9]@[a-z][-a-z0-9]{4,28}[a-z0-9]\.iam\.gserviceaccount\.com"
     r"|[0-9]+-compute@developer\.gserviceaccount\.com|default)\Z"
 )

@@ -23,15 +23,19 @@ NS = "gpuready"
 
 @record(frozen=True, slots=True)
 class Format:
-    """A text key's documented format: the value when ``pattern`` matches it, else a ``ShapeError`` saying
-    ``message`` with ``hint`` (a text, or one made from the value given)."""
+    """A text key's documented format: the value when ``pattern`` (with ``flags``) matches it, else a
+    ``ShapeError`` saying ``message`` with ``hint`` (a text, or one made from the value given).
 
-    pattern: re.Pattern[str]
+    The pattern is compiled on its first match (``re``'s own cache), not when the cloud's keys are declared: every
+    stack declares every cloud's keys and checks only those it sets, its own cloud's (issue #32)."""
+
+    pattern: str
     message: str
     hint: str | Callable[[str], str]
+    flags: int = 0
 
     def __call__(self, value: str) -> str:
-        if self.pattern.match(value):
+        if re.match(self.pattern, value, self.flags):
             return value
         raise ShapeError(self.message, self.hint(value) if callable(self.hint) else self.hint)
 
