@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import enum
+import math
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
+import pulumi
 import pytest
 from google.protobuf import struct_pb2  # type: ignore[import-untyped]
 from pulumi.runtime import rpc
@@ -143,6 +147,9 @@ def test_the_sdk_still_calls_the_functions_the_shortcuts_replace() -> None:
         c for c in _codes(sdk_private.REGISTRATION_MODULE.register_resource) if c.co_name == "do_register"
     )
     assert "create_urn" in do_register.co_names
+    # serialize_properties and serialize_property itself (for nested values) call it through the module
+    assert "serialize_property" in rpc.serialize_properties.__code__.co_names
+    assert "serialize_property" in rpc.serialize_property.__code__.co_names
 
 
 def _codes(function: Any) -> list[Any]:
@@ -162,11 +169,13 @@ def test_the_shortcuts_hold_only_inside_the_block() -> None:
         assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.unwrap_type
         assert rpc.deserialize_properties is sdk_shortcuts.deserialize_properties
         assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.create_urn
+        assert rpc.serialize_property is sdk_shortcuts.serialize_property
     assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
     assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
     assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.SDK_UNWRAP
     assert rpc.deserialize_properties is sdk_shortcuts.SDK_DESERIALIZE
     assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.SDK_CREATE_URN
+    assert rpc.serialize_property is sdk_shortcuts.SDK_SERIALIZE_PROPERTY
 
 
 def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:
@@ -263,3 +272,50 @@ def test_each_answer_of_an_example_stack_deserializes_as_the_sdk_deserializes_it
     monkeypatch.setattr(sdk_shortcuts, "deserialize_properties", deserialized)
     captured = run_stack(load_project(ROOT), stack)
     assert deserialized.plain >= len([r for r in captured.resources if r.custom])  # each registration's answer
+
+
+# Plain values: rpc.serialize_property
+
+
+class _Color(enum.StrEnum):
+    RED = "red"
+
+
+VALUES = {
+    "text": "x",
+    "unknown text": "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+    "int": 3,
+    "float": 1.5,
+    "nan": math.nan,
+    "bool": True,
+    "none": None,
+    "str enum": _Color.RED,
+    "list": ["a", 1, None],
+    "tuple": ("a", 2),
+    "dict": {"a": {"b": [True, None]}},
+}
+HINTS = {
+    "no hint": None,
+    "str": str,
+    "optional input": Optional[pulumi.Input[str]],  # type: ignore[misc]  # noqa: UP045 - as the SDK's annotations
+    "any": Any,
+    "list": list[str],
+}
+
+
+def _serialized(serialize: Any, value: Any, hint: Any, protobuf: bool) -> tuple[str, ...]:
+    """What ``serialize`` gives ``value`` (its repr, its type and the dependencies it found) or the error it raises."""
+    deps: list[Any] = []
+    try:
+        found = asyncio.run(serialize(value, deps, "key", None, None, hint, False, False, protobuf))
+    except (AssertionError, ValueError) as error:
+        return ("raised", type(error).__name__, str(error))
+    return (repr(found), type(found).__name__, repr(deps))
+
+
+@pytest.mark.parametrize("protobuf", [False, True])
+@pytest.mark.parametrize("hint", HINTS)
+@pytest.mark.parametrize("value", VALUES)
+def test_a_value_serializes_as_the_sdk_serializes_it(value: str, hint: str, protobuf: bool) -> None:
+    sdk = _serialized(sdk_shortcuts.SDK_SERIALIZE_PROPERTY, VALUES[value], HINTS[hint], protobuf)
+    assert _serialized(sdk_shortcuts.serialize_property, VALUES[value], HINTS[hint], protobuf) == sdk

@@ -1,4 +1,4 @@
-"""Six pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+"""Seven pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
 not at all.
 
 Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
@@ -49,6 +49,10 @@ SDK_CREATE_URN: Callable[..., Output[str]] = REGISTRATION_MODULE.create_urn
 """The SDK's ``create_urn``, which ``shortcuts()`` puts back."""
 SDK_DESERIALIZE = rpc.deserialize_properties
 """The SDK's ``deserialize_properties``, which ``shortcuts()`` puts back."""
+SDK_SERIALIZE_PROPERTY = rpc.serialize_property
+"""The SDK's ``serialize_property``, which ``shortcuts()`` puts back."""
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+"""The exact types whose values ``serialize_property`` returns as they are."""
 
 
 def collapse_alias_to_urn(alias: Any, default_name: str, default_type: str, default_parent: Any) -> Output[str]:
@@ -102,6 +106,26 @@ def create_urn(
     return Output.from_input(prefix + type_ + "::" + name)
 
 
+async def serialize_property(  # noqa: PLR0917 - the SDK's signature
+    value: Any,
+    deps: list[Any] | None,
+    property_key: str | None,
+    resource_obj: Any = None,
+    input_transformer: Callable[[str], str] | None = None,
+    typ: Any = None,
+    keep_output_values: bool = False,
+    exclude_resource_refs_from_deps: bool = False,
+    return_protobuf_value: bool = False,
+) -> Any:
+    """``pulumi.runtime.rpc.serialize_property``: a plain scalar returned as it is."""
+    if type(value) in _AS_IS and not return_protobuf_value:
+        return value
+    return await SDK_SERIALIZE_PROPERTY(
+        value, deps, property_key, resource_obj, input_transformer, typ, keep_output_values,
+        exclude_resource_refs_from_deps, return_protobuf_value,
+    )  # fmt: skip
+
+
 @contextmanager
 def shortcuts() -> Iterator[None]:
     """The shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
@@ -112,6 +136,7 @@ def shortcuts() -> Iterator[None]:
     TYPES_MODULE.unwrap_type = unwrap_type
     rpc.deserialize_properties = deserialize_properties
     REGISTRATION_MODULE.create_urn = create_urn
+    rpc.serialize_property = serialize_property
     try:
         yield
     finally:
@@ -122,3 +147,4 @@ def shortcuts() -> Iterator[None]:
         TYPES_MODULE.unwrap_type = SDK_UNWRAP
         rpc.deserialize_properties = SDK_DESERIALIZE
         REGISTRATION_MODULE.create_urn = SDK_CREATE_URN
+        rpc.serialize_property = SDK_SERIALIZE_PROPERTY
