@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import enum
+import logging
 import math
 import textwrap
 from collections.abc import Iterator
@@ -170,12 +171,14 @@ def test_the_shortcuts_hold_only_inside_the_block() -> None:
         assert rpc.deserialize_properties is sdk_shortcuts.deserialize_properties
         assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.create_urn
         assert rpc.serialize_property is sdk_shortcuts.serialize_property
+        assert pulumi.log.debug is sdk_shortcuts.debug
     assert sdk_private.RESOURCE_MODULE.collapse_alias_to_urn is sdk_private.collapse_alias_to_urn
     assert sdk_private.REGISTRATION_MODULE._get_stack_trace is sdk_private.get_stack_trace
     assert sdk_private.TYPES_MODULE.unwrap_type is type_tables.SDK_UNWRAP
     assert rpc.deserialize_properties is sdk_shortcuts.SDK_DESERIALIZE
     assert sdk_private.REGISTRATION_MODULE.create_urn is sdk_shortcuts.SDK_CREATE_URN
     assert rpc.serialize_property is sdk_shortcuts.SDK_SERIALIZE_PROPERTY
+    assert pulumi.log.debug is sdk_shortcuts.SDK_DEBUG
 
 
 def test_the_empty_trace_is_the_one_the_sdk_sends_when_it_cannot_place_the_caller() -> None:
@@ -319,3 +322,34 @@ def _serialized(serialize: Any, value: Any, hint: Any, protobuf: bool) -> tuple[
 def test_a_value_serializes_as_the_sdk_serializes_it(value: str, hint: str, protobuf: bool) -> None:
     sdk = _serialized(sdk_shortcuts.SDK_SERIALIZE_PROPERTY, VALUES[value], HINTS[hint], protobuf)
     assert _serialized(sdk_shortcuts.serialize_property, VALUES[value], HINTS[hint], protobuf) == sdk
+
+
+# Debug messages: pulumi.log.debug
+
+DEBUG_PROGRAM = """
+import pulumi
+from pulumi import log
+
+log.debug("no resource")
+component = pulumi.ComponentResource("test:index:Thing", "t")
+log.debug("with a resource", component)
+log.warn("a warning")
+"""
+
+
+@pytest.mark.parametrize("root_level", [logging.DEBUG, logging.INFO, logging.WARNING])
+def test_the_offline_engine_logs_the_messages_it_logs_without_the_shortcut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, root_level: int
+) -> None:
+    (tmp_path / "__main__.py").write_text(DEBUG_PROGRAM, encoding="utf-8")
+    logged = {}
+    for side in ("ours", "sdk"):
+        if side == "sdk":
+            monkeypatch.setattr(sdk_shortcuts, "debug", sdk_shortcuts.SDK_DEBUG)
+        caplog.clear()
+        caplog.set_level(root_level)
+        run_program(tmp_path, project="p", stack="s", config={}, secret_keys=[])
+        logged[side] = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "root"]
+    assert logged["ours"] == logged["sdk"]
+    assert (logging.WARNING, "a warning") in logged["ours"]
+    assert ((logging.DEBUG, "no resource") in logged["ours"]) is (root_level == logging.DEBUG)

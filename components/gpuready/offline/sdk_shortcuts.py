@@ -1,4 +1,4 @@
-"""Seven pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
+"""Eight pieces of the Pulumi SDK's per-registration work that an offline run does not need in full, done cheaper or
 not at all.
 
 Each is a module global the SDK looks up at each call; ``shortcuts()`` replaces them for the length of one
@@ -31,11 +31,13 @@ the same with and without them (``tests/offline/test_sdk_shortcuts.py``).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from pulumi import Alias, Output, Resource, get_project, get_stack
+from pulumi import log as sdk_log
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import source_pb2
 
@@ -51,6 +53,8 @@ SDK_DESERIALIZE = rpc.deserialize_properties
 """The SDK's ``deserialize_properties``, which ``shortcuts()`` puts back."""
 SDK_SERIALIZE_PROPERTY = rpc.serialize_property
 """The SDK's ``serialize_property``, which ``shortcuts()`` puts back."""
+SDK_DEBUG = sdk_log.debug
+"""The SDK's ``pulumi.log.debug``, which ``shortcuts()`` puts back."""
 _AS_IS = frozenset({str, int, float, bool, type(None)})
 """The exact types whose values ``serialize_property`` returns as they are."""
 
@@ -126,6 +130,15 @@ async def serialize_property(  # noqa: PLR0917 - the SDK's signature
     )  # fmt: skip
 
 
+def debug(
+    msg: str, resource: Resource | None = None, stream_id: int | None = None, ephemeral: bool | None = None
+) -> None:
+    """``pulumi.log.debug``: a message with no resource dropped where the offline engine's logger would drop it."""
+    if resource is None and not logging.getLogger().isEnabledFor(logging.DEBUG):
+        return
+    SDK_DEBUG(msg, resource, stream_id, ephemeral)
+
+
 @contextmanager
 def shortcuts() -> Iterator[None]:
     """The shortcuts in place for the duration of the block; the SDK's own functions back afterwards."""
@@ -137,6 +150,7 @@ def shortcuts() -> Iterator[None]:
     rpc.deserialize_properties = deserialize_properties
     REGISTRATION_MODULE.create_urn = create_urn
     rpc.serialize_property = serialize_property
+    sdk_log.debug = debug
     try:
         yield
     finally:
@@ -148,3 +162,4 @@ def shortcuts() -> Iterator[None]:
         rpc.deserialize_properties = SDK_DESERIALIZE
         REGISTRATION_MODULE.create_urn = SDK_CREATE_URN
         rpc.serialize_property = SDK_SERIALIZE_PROPERTY
+        sdk_log.debug = SDK_DEBUG
