@@ -30,10 +30,13 @@ class YamlLimitError(GpuReadyError):
     """A YAML document over one of the limits: too long, too deep, or too many nodes once aliases expand."""
 
 
-def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
-    """``yaml.load(text, loader)`` (default: the safe loader) once ``check_limits`` passes."""
+def load_yaml(text: str, loader: type[Any] | None = None, *, checked: bool = False) -> Any:
+    """``yaml.load(text, loader)`` (default: the safe loader) once ``check_limits`` passes; ``checked``: it passed
+    already for ``text`` (with any loader: the parser's events, which it counts, do not depend on the loader's
+    resolver or constructor)."""
     chosen = loader or SAFE_LOADER
-    check_limits(text, chosen)
+    if not checked:
+        check_limits(text, chosen)
     return yaml.load(text, Loader=chosen)
 
 

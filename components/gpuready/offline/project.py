@@ -231,10 +231,11 @@ def _type_name(value: object, where: str) -> ConfigType:
     return cast(ConfigType, value)
 
 
-def read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None) -> object:
-    """The document, loaded with limits (``core.yaml_limits``); errors name a line, never quote it."""
+def read_yaml(text: str, source: str, loader: type[yaml.BaseLoader] | None = None, *, checked: bool = False) -> object:
+    """The document, loaded with limits (``core.yaml_limits``; ``checked``: read once already, its limits with it);
+    errors name a line, never quote it."""
     try:
-        return load_yaml(text, loader or _Yaml12Loader)  # both loaders build plain data only
+        return load_yaml(text, loader or _Yaml12Loader, checked=checked)  # both loaders build plain data only
     except YamlLimitError as e:
         raise OfflineProjectError(f"{source}: refused: {e}") from None
     except yaml.YAMLError as e:

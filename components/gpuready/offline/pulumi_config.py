@@ -74,7 +74,8 @@ def load_stack_config(
 
 def parse_stack_document(text: str, source: str) -> dict[str, StackValue]:
     """The ``config:`` mapping of a stack file. Scalars keep their YAML text, as the engine reads them."""
-    typed, raw = read_yaml(text, source), read_yaml(text, source, RAW_YAML_LOADER)
+    typed = read_yaml(text, source)
+    raw = read_yaml(text, source, RAW_YAML_LOADER, checked=True)  # the same text: its limits held for the first
     if typed is None:
         return {}
     typed_config = typed.get("config") if isinstance(typed, dict) else ()
