@@ -12,7 +12,7 @@ import pytest
 from gpuready.offline import type_tables
 from gpuready.offline.project import load_project
 from gpuready.offline.runner import run_stack
-from gpuready.offline.sdk_private import TYPES_MODULE, _py_properties, _types_from_annotations
+from gpuready.offline.sdk_private import TYPES_MODULE, _globals_for_cls, _py_properties, _types_from_annotations
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -139,3 +139,28 @@ def test_an_annotation_is_shared_across_modules_only_when_its_references_name_on
 ) -> None:
     assert type_tables._local_only(annotation) is local_only
     assert type_tables._local_only(annotation) is local_only  # and again, from the memo
+
+
+def test_every_class_met_evaluates_in_the_globals_the_sdk_merges_for_it(
+    met: set[tuple[str, type]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(type_tables, "_GLOBALS", {})  # merged here, outside a run (whose shortcuts rebind SDK names)
+    namespaces = set()
+    for _, cls in sorted(met, key=lambda pair: (pair[0], pair[1].__module__, pair[1].__qualname__)):
+        namespace = tuple(base.__module__ for base in reversed(cls.__mro__))
+        namespaces.add(namespace)
+        assert type_tables._module_globals(cls, namespace) == _globals_for_cls(cls), cls.__qualname__
+    assert len(namespaces) < len(met) / 2  # the classes met share far fewer namespaces: the merge is reused
+
+
+def test_a_namespace_whose_module_gains_a_name_is_merged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Local:
+        pass
+
+    namespace = tuple(base.__module__ for base in reversed(Local.__mro__))
+    before = type_tables._module_globals(Local, namespace)
+    assert before is type_tables._module_globals(Local, namespace)  # merged once while nothing changes
+    monkeypatch.setitem(globals(), "_GAINED_NAME", object())
+    after = type_tables._module_globals(Local, namespace)
+    assert after is not None and "_GAINED_NAME" in after
+    assert after == _globals_for_cls(Local)

@@ -20,6 +20,7 @@ asked of a table (its keys, its length) gets the SDK's whole table. The tables a
 from __future__ import annotations
 
 import functools
+import sys
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -103,7 +104,7 @@ class TypeTable(Mapping[str, Any]):
             if found is not _MISSING:
                 return found
         if self._globals is None:
-            self._globals = _globals_for_cls(self._cls)
+            self._globals = _module_globals(self._cls, self._namespace())
         hint = typing.get_type_hints(getter, globalns=self._globals, localns=_LOCALS).get("return")
         found = _NONE
         if hint is not None:
@@ -119,6 +120,22 @@ class TypeTable(Mapping[str, Any]):
         return tuple(base.__module__ for base in reversed(self._cls.__mro__))
 
 
+def _module_globals(cls: type, namespace: tuple[str, ...]) -> dict[str, Any] | None:
+    """``_globals_for_cls(cls)``: the globals of the modules of ``cls`` and its bases merged in ``namespace``'s order,
+    merged once for the classes of one namespace while no module in it gains or loses a name (a merge copies every
+    global of each module, a few thousand for a provider's ``_inputs``). A name rebound in between is not seen:
+    annotations name types, and the only rebinding is the run's shortcuts' of SDK functions."""
+    sizes = tuple(len(vars(sys.modules[name])) if name in sys.modules else -1 for name in namespace)
+    known = _GLOBALS.get(namespace)
+    if known is not None and known[0] == sizes:
+        return known[1]
+    merged = _globals_for_cls(cls)
+    _GLOBALS[namespace] = (sizes, merged)
+    return merged
+
+
+_GLOBALS: dict[tuple[str, ...], tuple[tuple[int, ...], dict[str, Any] | None]] = {}
+"""namespace -> (the size of each of its modules' globals then, their merge)."""
 _MISSING = object()
 _EVALUATED: dict[tuple[tuple[str, ...], Any], Any] = {}
 """(namespace, return annotation) -> the unwrapped type (or ``_NONE``): one evaluation per pair for the process. The
