@@ -148,6 +148,7 @@ def test_the_sdk_still_calls_the_functions_the_shortcuts_replace() -> None:
         c for c in _codes(sdk_private.REGISTRATION_MODULE.register_resource) if c.co_name == "do_register"
     )
     assert "create_urn" in do_register.co_names
+    assert {"log", "debug"} <= set(do_register.co_names)  # log.debug(...): through the module
     # serialize_properties and serialize_property itself (for nested values) call it through the module
     assert "serialize_property" in rpc.serialize_properties.__code__.co_names
     assert "serialize_property" in rpc.serialize_property.__code__.co_names
